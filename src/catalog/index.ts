@@ -1,0 +1,6 @@
+export * from './endpoint';
+export * from './catalog';
+export * from './paths';
+export * from './fields';
+export * as records from './records';
+export * as bodies from './bodies';

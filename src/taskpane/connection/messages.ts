@@ -1,0 +1,65 @@
+import type { ApiError } from '../../client';
+
+/** What the user sees for a failure and what they can do about it. */
+export interface UserMessage {
+  title: string;
+  detail: string;
+}
+
+function seconds(ms: number | undefined): string {
+  return ms === undefined ? 'a moment' : `${Math.max(1, Math.ceil(ms / 1000))} s`;
+}
+
+/**
+ * One message per client error code, naming the environment: the spec's error table folds expired keys,
+ * other-environment keys and IP changes into one 401, so that message lists all of them with the fix.
+ */
+export function describeError(error: ApiError, environment: string): UserMessage {
+  switch (error.code) {
+    case 'no-auth-scheme':
+      return {
+        title: 'No credentials were sent',
+        detail: 'The service answered "No authenticationScheme was specified". Enter the API key identifier and password, then test the connection again.',
+      };
+    case 'invalid-credentials':
+      return {
+        title: `The key is not accepted in ${environment}`,
+        detail:
+          'The service says the credentials are invalid (401). Check, in this order: the identifier and password are copied exactly; ' +
+          `the key was made in ${environment} (keys of the acceptance environment do not work in production and the reverse); ` +
+          'the key has not expired or been recreated; the relay\'s IP address is allowed. If the relay\'s address is new, the key owner opens ' +
+          'their profile, API keys, approves it under "Requested IP addresses" and saves; then test again.',
+      };
+    case 'forbidden':
+      return {
+        title: 'Forbidden to execute action',
+        detail:
+          'The key works but may not do this. DirectData needs a key owned by an Application Administrator with "Get direct data" ' +
+          '(General APIs, Data APIs) selected; other reads need their module\'s API selected on the key.',
+      };
+    case 'relay':
+      return { title: 'The relay refused the request', detail: error.message };
+    case 'unreachable':
+      return {
+        title: 'The relay cannot be reached',
+        detail: `${error.message} Nothing was sent. Check that the relay runs and that the network allows it, then try again.`,
+      };
+    case 'outcome-unknown':
+      return { title: 'The connection broke before the answer was complete', detail: `${error.message} Try again.` };
+    case 'rate-limited':
+      return { title: 'Too many requests', detail: `The service asks to slow down. Try again in ${seconds(error.retryAfterMs)}.` };
+    case 'unavailable':
+      return { title: 'The service is unavailable', detail: `It answered 503. Try again in ${seconds(error.retryAfterMs)}.` };
+    case 'not-found':
+      return {
+        title: 'Not found in this environment',
+        detail: `${error.message} If the path is one we assume (not shown in the API manual), the relay's configuration can override it.`,
+      };
+    case 'bad-answer':
+      return { title: 'The answer is not in the expected form', detail: error.message };
+    case 'rejected':
+      return { title: 'The service rejected the request', detail: error.message };
+    case 'cancelled':
+      return { title: 'Cancelled', detail: 'Stopped at your request.' };
+  }
+}

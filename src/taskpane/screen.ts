@@ -1,0 +1,22 @@
+import type { GrcClient } from '../client';
+import type { WorkbookPort } from '../workbook/port';
+import type { ActivityEntry } from './activity/activity';
+import type { Environment } from './connection/environments';
+
+/** A tested connection: the environment and a client whose key worked. */
+export interface Session {
+  environment: Environment;
+  client: GrcClient;
+}
+
+/** What the shell gives every screen (Connect, Datasets, Tables, Write-back, Activity). */
+export interface ScreenProps {
+  workbook: WorkbookPort;
+  /** null until "Test connection" succeeded. */
+  session: Session | null;
+  onActivity(entry: ActivityEntry): void;
+  /** Tell the shell the workbook changed, so the Tables screen and the preview grid read it again. */
+  onWorkbookChanged(): void;
+  /** Increases on every workbook change: a dependency for effects that read the workbook. */
+  workbookVersion: number;
+}

@@ -1,0 +1,87 @@
+/**
+ * Builds the add-in into dist/: taskpane.html, commands.html, help.html, the icons, office.js (from the
+ * @microsoft/office-js package, never a CDN) and manifest.xml.
+ *
+ * The source manifest names the development origin https://localhost:3000. Set GRC_SHEETS_URL (for
+ * example https://grc-relay.example.com) to write dist/manifest.xml for that origin instead.
+ */
+const path = require('node:path');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const CopyWebpackPlugin = require('copy-webpack-plugin');
+
+const DEV_ORIGIN = 'https://localhost:3000';
+const OFFICE_JS = path.join(path.dirname(require.resolve('@microsoft/office-js/package.json')), 'dist');
+
+function productionOrigin() {
+  const url = process.env.GRC_SHEETS_URL;
+  if (!url) return DEV_ORIGIN;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:') throw new Error(`GRC_SHEETS_URL must be an https:// URL (Office loads add-ins over HTTPS only): ${url}`);
+  return parsed.origin + parsed.pathname.replace(/\/$/, '');
+}
+
+/** office.js loads the host's script and the locale strings next to itself; copy only what Excel uses. */
+const officeFiles = [
+  'office.js',
+  'o15apptofilemappingtable.js',
+  'es6-promise.js',
+  'excel-*.js',
+  'excelwebapp-*.js',
+  '*/office_strings.js',
+  'telemetry/**',
+  'ariatelemetry/**',
+];
+
+module.exports = (_env, argv) => {
+  const production = argv.mode !== 'development';
+  const origin = productionOrigin();
+  return {
+    mode: production ? 'production' : 'development',
+    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    entry: {
+      taskpane: './src/taskpane/index.tsx',
+      commands: './src/commands/commands.ts',
+    },
+    output: {
+      path: path.resolve(__dirname, 'dist'),
+      filename: '[name].[contenthash:8].js',
+      clean: true,
+    },
+    resolve: { extensions: ['.ts', '.tsx', '.js'] },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          use: {
+            loader: 'swc-loader',
+            options: {
+              jsc: {
+                parser: { syntax: 'typescript', tsx: true },
+                transform: { react: { runtime: 'automatic', development: !production } },
+                target: 'es2020',
+              },
+            },
+          },
+        },
+      ],
+    },
+    performance: { hints: false },
+    plugins: [
+      new HtmlWebpackPlugin({ filename: 'taskpane.html', template: './src/taskpane/taskpane.html', chunks: ['taskpane'] }),
+      new HtmlWebpackPlugin({ filename: 'commands.html', template: './src/commands/commands.html', chunks: ['commands'] }),
+      new HtmlWebpackPlugin({ filename: 'help.html', template: './src/taskpane/help.html', chunks: [] }),
+      new CopyWebpackPlugin({
+        patterns: [
+          { from: 'assets/icon-*.png', to: 'assets/[name][ext]' },
+          ...officeFiles.map((from) => ({ from, context: OFFICE_JS, to: 'office-js/', globOptions: { ignore: ['**/*.debug.js'] } })),
+          {
+            from: 'manifest.xml',
+            to: 'manifest.xml',
+            transform: (content) => content.toString().split(DEV_ORIGIN).join(origin),
+          },
+        ],
+      }),
+    ],
+  };
+};

@@ -1,0 +1,57 @@
+import type { Cell, ColumnSpec } from '../workbook/port';
+import type { DataRecord, Standing, WritebackApi } from './api';
+import type { CellProblem } from './problem';
+
+export type FlowId = 'incidents' | 'thirdparties' | 'contracts' | 'tasks';
+
+/** One table row, read by column header. */
+export type RowInput = (column: string) => Cell | undefined;
+
+/** What the service answered for a row that went through. */
+export interface Sent {
+  status: 'created' | 'done';
+  guid: string;
+  /** Said to the user in the result column, e.g. a hyperlink that could not be added after creation. */
+  message: string;
+}
+
+/** Whether the record of a row whose outcome is unknown is already in the service. */
+/** `unclear`: only a person can tell (several candidates, or too little was journaled); the message says what to check. */
+export type Found = { kind: 'found'; guid: string } | { kind: 'absent' } | { kind: 'unclear'; message: string };
+
+/**
+ * A flow once the standing data it needs is loaded: its columns, how a row becomes a request (or the
+ * problems that stop it), how a request is sent, and how a sent request is recognised in the service.
+ */
+export interface PreparedFlow<R = unknown> {
+  /** Input columns in template order; dropdown lists go on `lookupSheet`. */
+  columns(lookupSheet: string): ColumnSpec[];
+  /** Columns a table must have for the flow to read it. */
+  requiredColumns: readonly string[];
+  prepare(row: RowInput): { request?: R; problems: CellProblem[] };
+  send(request: R, api: WritebackApi, signal?: AbortSignal): Promise<Sent>;
+  /**
+   * Looks for the request's effect among the reconcile dataset's records, skipping GUIDs other rows
+   * hold. `note` is what `journalNote` wrote when the row was sent.
+   */
+  find(request: R, records: readonly DataRecord[], taken: ReadonlySet<string>, note: string): Found;
+  /** Written into the row with the "sending" mark: what `find` needs later that the service will have changed. */
+  journalNote?(request: R): string;
+  /** Rows with the same key are sent one after the other in sheet order (several updates of one task). */
+  serialKey?(request: R): string;
+}
+
+export interface Flow<R = unknown> {
+  id: FlowId;
+  title: string;
+  /** Table name prefix of a new template. */
+  tableName: string;
+  /** Datasets loaded before validating: standing data, custom field definitions, current records. */
+  standingDatasets: readonly string[];
+  /** The dataset that shows whether a row's record exists, read before an unknown row is sent again. */
+  reconcileDataset: string;
+  setup(standing: Standing): PreparedFlow<R>;
+}
+
+/** Erases the request type so flows of different types share one list. */
+export type AnyFlow = Flow<unknown>;

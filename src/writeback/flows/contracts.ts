@@ -1,0 +1,113 @@
+import type { z } from 'zod';
+import { bodies } from '../../catalog';
+import { records, str } from '../api';
+import { customFieldColumn, customFields } from '../customfields';
+import type { Flow } from '../flow';
+import { nameIndex } from '../names';
+import { checkBody, rowReader } from '../rowreader';
+import { answerGuid, findUnique } from './common';
+import { readCustomFields } from './thirdparties';
+
+export type CreateContract = z.infer<typeof bodies.createContract>;
+type Unit = CreateContract['NoticePeriodUnit'];
+
+export const CONTRACT_COLUMNS = {
+  thirdParty: 'Third party',
+  name: 'Name',
+  services: 'Services',
+  startDate: 'Start date',
+  endDate: 'End date',
+  noticePeriod: 'Notice period',
+  noticePeriodUnit: 'Notice period unit',
+} as const;
+const C = CONTRACT_COLUMNS;
+const bodyColumns: Record<string, string> = {
+  ThirdPartyGuid: C.thirdParty,
+  Name: C.name,
+  Services: C.services,
+  StartDate: C.startDate,
+  EndDate: C.endDate,
+  NoticePeriod: C.noticePeriod,
+  NoticePeriodUnit: C.noticePeriodUnit,
+};
+
+/**
+ * Create third-party contracts (spec, Third party contract): services, start and end date, a notice
+ * period as a number plus a unit of months, weeks, days or none (no number needed with none), custom
+ * fields. The end date may not precede the start date.
+ */
+export const contractsFlow: Flow<CreateContract> = {
+  id: 'contracts',
+  title: 'Contracts',
+  tableName: 'GrcContracts',
+  standingDatasets: ['thirdpartycontractcustomfields', 'thirdparty'],
+  reconcileDataset: 'thirdpartycontract',
+  setup(standing) {
+    const thirdParties = nameIndex(
+      records(standing, 'thirdparty').flatMap((t) => (str(t, 'Id') && str(t, 'Name') ? [{ id: str(t, 'Id')!, name: str(t, 'Name')! }] : [])),
+      'third parties',
+    );
+    const fields = customFields(records(standing, 'thirdpartycontractcustomfields'), (d) => str(d, 'Name') ?? 'Custom field');
+    return {
+      requiredColumns: [C.thirdParty, C.name],
+      columns: (lookupSheet) => [
+        { name: C.thirdParty, format: 'text', list: { sheet: lookupSheet, values: [...new Set(thirdParties.entries.map((t) => t.name))] } },
+        { name: C.name, format: 'text' },
+        { name: C.services, format: 'text' },
+        { name: C.startDate, format: 'date' },
+        { name: C.endDate, format: 'date' },
+        { name: C.noticePeriod, format: 'number' },
+        { name: C.noticePeriodUnit, format: 'text', list: { sheet: lookupSheet, values: [...bodies.NOTICE_PERIOD_UNITS] } },
+        ...fields.map((f) => customFieldColumn(f, lookupSheet)),
+      ],
+      prepare(row) {
+        const r = rowReader(row);
+        const thirdParty = r.name(C.thirdParty, thirdParties, { required: true, what: 'the third party' });
+        const name = r.text(C.name, { required: true, what: 'the contract name' });
+        const start = r.date(C.startDate);
+        const end = r.date(C.endDate);
+        if (start && end && end < start) r.error(C.endDate, 'end-before-start', `the end date ${end} is before the start date ${start}; correct one of them`);
+        const period = r.number(C.noticePeriod);
+        const unitText = r.text(C.noticePeriodUnit);
+        let unit: Unit | undefined = unitText === undefined ? undefined : bodies.NOTICE_PERIOD_UNITS.find((u) => u.toLowerCase() === unitText.toLowerCase());
+        if (unitText !== undefined && unit === undefined) {
+          r.error(C.noticePeriodUnit, 'unknown-unit', `"${unitText}" is not a notice period unit; choose ${bodies.NOTICE_PERIOD_UNITS.join(', ')}`);
+        } else if (unit === undefined && period !== undefined) {
+          r.error(C.noticePeriodUnit, 'required', `a notice period of ${period} needs a unit; choose Months, Weeks or Days`);
+        } else if (unit === undefined) {
+          unit = 'None';
+        } else if (unit !== 'None' && period === undefined) {
+          r.error(C.noticePeriod, 'required', `a notice period in ${unit.toLowerCase()} needs a number; fill it in, or set the unit to None`);
+        }
+        if (period !== undefined && period < 0) r.error(C.noticePeriod, 'negative', `a notice period cannot be negative; type ${-period}`);
+        const body: CreateContract = {
+          ThirdPartyGuid: thirdParty ?? '',
+          Name: name ?? '',
+          Services: r.list(C.services),
+          StartDate: start,
+          EndDate: end,
+          NoticePeriod: period,
+          NoticePeriodUnit: unit ?? 'None',
+          CustomFields: readCustomFields(fields, row, r),
+        };
+        if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+        if (!checkBody('contract-create', body, bodyColumns, r.problems)) return { problems: r.problems };
+        return { request: body, problems: r.problems };
+      },
+      async send(body, api, signal) {
+        return { status: 'created', guid: answerGuid(await api.call('contract-create', { body, signal })), message: 'Created' };
+      },
+      find: (body, rs, taken) =>
+        findUnique(
+          rs,
+          taken,
+          'Id',
+          (rec) =>
+            String(rec.ThirdPartyGuid).toLowerCase() === body.ThirdPartyGuid.toLowerCase() &&
+            rec.Name === body.Name &&
+            (body.StartDate === undefined || str(rec, 'StartDate')?.slice(0, 10) === body.StartDate) &&
+            (body.EndDate === undefined || str(rec, 'EndDate')?.slice(0, 10) === body.EndDate),
+        ),
+    };
+  },
+};

@@ -1,0 +1,181 @@
+import type { z } from 'zod';
+import { bodies } from '../../catalog';
+import type { ColumnSpec } from '../../workbook/port';
+import { records, str, type DataRecord } from '../api';
+import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from '../customfields';
+import type { Flow, Found } from '../flow';
+import { nameIndex } from '../names';
+import { cellError, cellWarning } from '../problem';
+import { checkBody, rowReader } from '../rowreader';
+import { answerGuid, describeError, findUnique } from './common';
+
+export type CreateIncident = z.infer<typeof bodies.createIncident>;
+export interface IncidentRequest {
+  body: CreateIncident;
+  hyperlink?: string;
+}
+
+export const INCIDENT_COLUMNS = {
+  name: 'Name',
+  reportingOrganization: 'Reporting organization',
+  affectedOrganizations: 'Affected organizations',
+  types: 'Incident types',
+  classification: 'Classification',
+  rootCauseCategory: 'Root cause category',
+  rootCause: 'Root cause',
+  description: 'Description',
+  dateDetected: 'Date detected',
+  dateOccurred: 'Date occurred',
+  assessors: 'Assessors',
+  responsible: 'Responsible',
+  informed: 'Informed',
+  businessDimensions: 'Business dimensions',
+  frameworkDimensions: 'Framework dimensions',
+  hyperlink: 'Hyperlink',
+} as const;
+const C = INCIDENT_COLUMNS;
+
+const bodyColumns: Record<string, string> = {
+  Name: C.name,
+  ReportingOrganization: C.reportingOrganization,
+  AffectedOrganizations: C.affectedOrganizations,
+  IncidentTypes: C.types,
+  Classification: C.classification,
+  RootCauseCategory: C.rootCauseCategory,
+  RootCause: C.rootCause,
+  Description: C.description,
+  DateDetected: C.dateDetected,
+  DateOccurred: C.dateOccurred,
+  Assessors: C.assessors,
+  Responsible: C.responsible,
+  Informed: C.informed,
+  BusinessDimensions: C.businessDimensions,
+  FrameworkDimensions: C.frameworkDimensions,
+};
+
+const entries = (rs: readonly DataRecord[], id: string, name = 'Name') =>
+  rs.flatMap((r) => (str(r, id) && str(r, name) ? [{ id: str(r, id)!, name: str(r, name)!, archived: r.Archived === true }] : []));
+
+/**
+ * Create incidents (spec, Incident): only the name and the reporting organization are required (rule 1);
+ * the reporter is the key's owner (rule 3); a blank detection date is left to the service, which uses
+ * today (rule 4). Hyperlinks are added after creation (rule 8).
+ */
+export const incidentsFlow: Flow<IncidentRequest> = {
+  id: 'incidents',
+  title: 'Incidents',
+  tableName: 'GrcIncidents',
+  standingDatasets: ['incidenttypes', 'incidentclassifications', 'incidenttypecustomfields', 'riskrootcausecategory'],
+  reconcileDataset: 'incidents',
+  setup(standing) {
+    const types = nameIndex(entries(records(standing, 'incidenttypes'), 'Id'), 'incident types');
+    const classifications = nameIndex(entries(records(standing, 'incidentclassifications'), 'Id'), 'classifications');
+    const rootCauses = nameIndex(entries(records(standing, 'riskrootcausecategory'), 'Guid'), 'root cause categories');
+    const typeName = (id: string | undefined) => (id && types.byId(id)?.name) || 'no type';
+    const fields = customFields(records(standing, 'incidenttypecustomfields'), (d) => `${str(d, 'Name')} [${typeName(str(d, 'IncidentTypeId'))}]`);
+
+    return {
+      requiredColumns: [C.name, C.reportingOrganization],
+      columns(lookupSheet) {
+        const list = (values: string[]) => ({ sheet: lookupSheet, values });
+        const text = (name: string): ColumnSpec => ({ name, format: 'text' });
+        return [
+          text(C.name),
+          text(C.reportingOrganization),
+          text(C.affectedOrganizations),
+          { name: C.types, format: 'text', list: list(types.entries.filter((t) => !t.archived).map((t) => t.name)) },
+          { name: C.classification, format: 'text', list: list(classifications.entries.map((c) => c.name)) },
+          { name: C.rootCauseCategory, format: 'text', list: list(rootCauses.entries.map((c) => c.name)) },
+          text(C.rootCause),
+          text(C.description),
+          { name: C.dateDetected, format: 'date' },
+          { name: C.dateOccurred, format: 'date' },
+          text(C.assessors),
+          text(C.responsible),
+          text(C.informed),
+          text(C.businessDimensions),
+          text(C.frameworkDimensions),
+          text(C.hyperlink),
+          ...fields.map((f) => customFieldColumn(f, lookupSheet)),
+        ];
+      },
+      prepare(row) {
+        const r = rowReader(row);
+        const name = r.text(C.name, { required: true, what: 'the incident name' });
+        const reportingOrganization = r.text(C.reportingOrganization, { required: true, what: 'the reporting organization' });
+        const typeIds = r.names(C.types, types) ?? [];
+        for (const id of typeIds) {
+          const t = types.byId(id)!;
+          if (t.archived) r.error(C.types, 'archived-type', `incident type "${t.name}" is archived, so new incidents of this type cannot be created; choose an active type`);
+        }
+        const custom: CustomFieldEntry[] = [];
+        for (const f of fields) {
+          const cell = row(f.column);
+          const v = readCustomField(f, cell);
+          const selected = f.incidentTypeId !== undefined && typeIds.includes(f.incidentTypeId);
+          if (!v.ok) {
+            r.error(f.column, v.code, v.message);
+          } else if (v.value !== undefined && !selected) {
+            r.error(
+              f.column,
+              'field-of-unselected-type',
+              `${f.name} belongs to incident type "${typeName(f.incidentTypeId)}", which this row does not select; clear this cell or add that type to ${C.types}`,
+            );
+          } else if (v.value !== undefined) {
+            custom.push(v.value);
+          } else if (selected && f.required) {
+            r.problems.push(
+              cellWarning(f.column, 'needed-for-acceptance', `${f.name} is required before the incident can move to Waiting for acceptance; it can be created without it`),
+            );
+          }
+        }
+        const hyperlink = r.text(C.hyperlink);
+        if (hyperlink !== undefined) {
+          const h = bodies.hyperlinkUrl.safeParse(String(row(C.hyperlink)));
+          if (!h.success) r.problems.push(cellError(C.hyperlink, 'invalid-hyperlink', `${h.error.issues[0]!.message}; shorten it or remove the spaces and line breaks`));
+        }
+        const body: CreateIncident = {
+          Name: name ?? '',
+          ReportingOrganization: reportingOrganization ?? '',
+          AffectedOrganizations: r.list(C.affectedOrganizations),
+          IncidentTypes: typeIds.length ? typeIds : undefined,
+          Classification: r.name(C.classification, classifications),
+          RootCauseCategory: r.name(C.rootCauseCategory, rootCauses),
+          RootCause: r.text(C.rootCause),
+          Description: r.text(C.description),
+          DateDetected: r.date(C.dateDetected),
+          DateOccurred: r.date(C.dateOccurred),
+          Assessors: r.list(C.assessors),
+          Responsible: r.list(C.responsible),
+          Informed: r.list(C.informed),
+          BusinessDimensions: r.list(C.businessDimensions),
+          FrameworkDimensions: r.list(C.frameworkDimensions),
+          CustomFields: custom.length ? custom : undefined,
+        };
+        if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+        if (!checkBody('incident-create', body, bodyColumns, r.problems)) return { problems: r.problems };
+        return { request: { body, hyperlink }, problems: r.problems };
+      },
+      async send(request, api, signal) {
+        const guid = answerGuid(await api.call('incident-create', { body: request.body, signal }));
+        if (!request.hyperlink) return { status: 'created', guid, message: 'Created' };
+        try {
+          await api.call('incident-hyperlink', { params: { guid }, body: { Url: request.hyperlink }, signal });
+          return { status: 'created', guid, message: 'Created with its hyperlink' };
+        } catch (e) {
+          // The incident exists: the row is done, and resending it would create a second one.
+          return { status: 'created', guid, message: `Created, but the hyperlink was not added (${describeError(e)}); add it in the service` };
+        }
+      },
+      find(request, rs, taken): Found {
+        const b = request.body;
+        return findUnique(rs, taken, 'Id', (rec) =>
+          rec.Name === b.Name &&
+          rec.ReportingOrganization === b.ReportingOrganization &&
+          (b.Description === undefined || rec.Description === b.Description) &&
+          (b.DateDetected === undefined || str(rec, 'DateDetected')?.slice(0, 10) === b.DateDetected),
+        );
+      },
+    };
+  },
+};

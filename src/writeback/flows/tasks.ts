@@ -1,0 +1,182 @@
+import type { z } from 'zod';
+import { bodies } from '../../catalog';
+import { records, str, type DataRecord } from '../api';
+import type { Flow, Found } from '../flow';
+import { cellWarning } from '../problem';
+import { checkBody, rowReader } from '../rowreader';
+import { sameList } from './common';
+
+type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;
+type ScoreAndStatus = z.infer<typeof bodies.taskScoreAndStatus>;
+
+export type TaskRequest =
+  | { action: 'update'; guid: string; body: UpdateV2 }
+  | { action: 'advance'; guid: string; fromStatus: string }
+  | { action: 'score-status'; guid: string; body: ScoreAndStatus };
+
+export const TASK_ACTIONS = { update: 'Update', advance: 'Advance', 'score-status': 'Score and status' } as const;
+type Action = keyof typeof TASK_ACTIONS;
+
+export const TASK_COLUMNS = {
+  task: 'Task',
+  action: 'Action',
+  name: 'Name',
+  description: 'Description',
+  responsible: 'Responsible user',
+  reviewer: 'Reviewer',
+  actionDate: 'Action date',
+  score: 'Score',
+  comment: 'Comment',
+  status: 'Status',
+  notificationPeriods: 'Notification periods',
+} as const;
+const C = TASK_COLUMNS;
+
+/** Fields of a v2 full update, with the column each comes from. */
+const UPDATE_FIELDS = {
+  Name: C.name,
+  Description: C.description,
+  ResponsibleUser: C.responsible,
+  Reviewer: C.reviewer,
+  ActionDate: C.actionDate,
+  Score: C.score,
+  Comment: C.comment,
+  NotificationPeriods: C.notificationPeriods,
+} as const satisfies Record<keyof UpdateV2, string>;
+
+/** Spec, Task transitions: a task in Ready for review may change its score and comment, nothing else. */
+const READY_FOR_REVIEW = 'ready for review';
+const EDITABLE_IN_REVIEW: readonly string[] = ['Score', 'Comment'];
+
+const same = (a: unknown, b: unknown) => (Array.isArray(b) ? sameList(a, b as string[]) : (a ?? null) === (b ?? null) || (typeof a === 'string' && typeof b === 'string' && a.slice(0, 10) === b && b.length === 10));
+
+/**
+ * Task updates (spec, Tasks API v2): a full update that does not submit, the workflow advance, and the
+ * score-and-status update. The current tasks are loaded first; a blank cell keeps the task's current
+ * value, and a row that would change anything but score and comment of a Ready-for-review task is
+ * refused before sending.
+ */
+export const tasksFlow: Flow<TaskRequest> = {
+  id: 'tasks',
+  title: 'Task updates',
+  tableName: 'GrcTaskUpdates',
+  standingDatasets: ['tasks'],
+  reconcileDataset: 'tasks',
+  setup(standing) {
+    const tasks = records(standing, 'tasks');
+    const byKey = new Map<string, DataRecord[]>();
+    for (const t of tasks) {
+      for (const k of [str(t, 'Id'), str(t, 'Identifier')]) {
+        if (!k) continue;
+        const list = byKey.get(k.toLowerCase()) ?? [];
+        list.push(t);
+        byKey.set(k.toLowerCase(), list);
+      }
+    }
+    return {
+      requiredColumns: [C.task, C.action],
+      columns: (lookupSheet) => [
+        { name: C.task, format: 'text' },
+        { name: C.action, format: 'text', list: { sheet: lookupSheet, values: Object.values(TASK_ACTIONS) } },
+        { name: C.name, format: 'text' },
+        { name: C.description, format: 'text' },
+        { name: C.responsible, format: 'text' },
+        { name: C.reviewer, format: 'text' },
+        { name: C.actionDate, format: 'date' },
+        { name: C.score, format: 'number' },
+        { name: C.comment, format: 'text' },
+        { name: C.status, format: 'text', list: { sheet: lookupSheet, values: [...bodies.TASK_STATUSES] } },
+        { name: C.notificationPeriods, format: 'text' },
+      ],
+      prepare(row) {
+        const r = rowReader(row);
+        const key = r.text(C.task, { required: true, what: 'the task (its GUID or identifier)' });
+        const actionText = r.text(C.action, { required: true, what: 'the action' });
+        const action = (Object.keys(TASK_ACTIONS) as Action[]).find((a) => TASK_ACTIONS[a].toLowerCase() === actionText?.toLowerCase());
+        if (actionText !== undefined && !action) r.error(C.action, 'unknown-action', `"${actionText}" is not an action; choose ${Object.values(TASK_ACTIONS).join(', ')}`);
+        const found = key === undefined ? [] : (byKey.get(key.toLowerCase()) ?? []);
+        if (key !== undefined && found.length !== 1) {
+          r.error(
+            C.task,
+            found.length ? 'ambiguous-name' : 'unknown-name',
+            found.length
+              ? `${found.length} tasks match "${key}": ${found.map((t) => str(t, 'Id')).join(', ')}; type the GUID of the one you mean`
+              : `no task has the GUID or identifier "${key}"; copy it from the Tasks dataset`,
+          );
+        }
+        const cells = {
+          Name: r.text(C.name),
+          Description: r.text(C.description),
+          ResponsibleUser: r.text(C.responsible),
+          Reviewer: r.text(C.reviewer),
+          ActionDate: r.date(C.actionDate),
+          Score: r.number(C.score),
+          Comment: r.text(C.comment),
+          NotificationPeriods: r.list(C.notificationPeriods),
+        };
+        const statusText = r.text(C.status);
+        const status = statusText === undefined ? undefined : bodies.TASK_STATUSES.find((s) => s.toLowerCase() === statusText.toLowerCase());
+        if (statusText !== undefined && !status) r.error(C.status, 'unknown-status', `"${statusText}" is not a task status; choose ${bodies.TASK_STATUSES.join(', ')}`);
+        const current = found.length === 1 ? found[0]! : undefined;
+        if (!current || !action || r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+
+        const guid = str(current, 'Id')!;
+        const inReview = str(current, 'Status')?.toLowerCase() === READY_FOR_REVIEW;
+        const refuseInReview = (column: string) =>
+          r.error(column, 'ready-for-review', `task ${str(current, 'Identifier') ?? guid} is Ready for review: only Score and Comment may change; clear ${column}`);
+
+        if (action === 'advance') {
+          for (const [field, column] of Object.entries(UPDATE_FIELDS)) {
+            if (cells[field as keyof typeof cells] !== undefined) r.problems.push(cellWarning(column, 'ignored', `Advance only moves the task to its next step; ${column} is not sent`));
+          }
+          return { request: { action, guid, fromStatus: str(current, 'Status') ?? '' }, problems: r.problems };
+        }
+
+        if (action === 'score-status') {
+          const body: ScoreAndStatus = { Score: cells.Score, Comment: cells.Comment, Status: status };
+          if (inReview && status !== undefined && status.toLowerCase() !== READY_FOR_REVIEW) refuseInReview(C.status);
+          if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+          if (!checkBody('task-score-status', body, { Score: C.score, Comment: C.comment, Status: C.status, '': C.score }, r.problems)) return { problems: r.problems };
+          return { request: { action, guid, body }, problems: r.problems };
+        }
+
+        if (status !== undefined) r.problems.push(cellWarning(C.status, 'ignored', `Update does not change the status; use Score and status or Advance`));
+        const body = {} as Record<keyof UpdateV2, unknown>;
+        const changed: string[] = [];
+        for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
+          const given = cells[field];
+          const now = current[field] ?? (field === 'NotificationPeriods' ? [] : null);
+          body[field] = given ?? now;
+          if (given !== undefined && !same(now, given)) changed.push(field);
+        }
+        if (inReview) for (const f of changed) if (!EDITABLE_IN_REVIEW.includes(f)) refuseInReview(UPDATE_FIELDS[f as keyof UpdateV2]);
+        if (!changed.length) r.problems.push(cellWarning(C.task, 'no-change', 'no cell differs from the task in the service; posting changes nothing'));
+        if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+        if (!checkBody('task-update-v2', body, UPDATE_FIELDS, r.problems)) return { problems: r.problems };
+        return { request: { action, guid, body: body as UpdateV2 }, problems: r.problems };
+      },
+      async send(request, api, signal) {
+        const params = { guid: request.guid };
+        if (request.action === 'advance') await api.call('task-advance', { params, signal });
+        else if (request.action === 'update') await api.call('task-update-v2', { params, body: request.body, signal });
+        else await api.call('task-score-status', { params, body: request.body, signal });
+        return { status: 'done', guid: request.guid, message: request.action === 'advance' ? 'Advanced to the next step' : 'Updated' };
+      },
+      journalNote: (request) => (request.action === 'advance' ? `from status ${request.fromStatus}` : ''),
+      serialKey: (request) => request.guid.toLowerCase(),
+      find(request, rs, _taken, note): Found {
+        const task = rs.find((t) => str(t, 'Id')?.toLowerCase() === request.guid.toLowerCase());
+        if (!task) return { kind: 'absent' };
+        if (request.action === 'advance') {
+          const from = /from status (.*)$/.exec(note)?.[1];
+          // Without the status it was sent from, only a person can tell whether the advance happened.
+          if (from === undefined) return { kind: 'unclear', message: `check in the service whether task ${request.guid} moved to its next step, then set Result to done or clear it` };
+          return str(task, 'Status') !== from ? { kind: 'found', guid: request.guid } : { kind: 'absent' };
+        }
+        const body = request.body as Record<string, unknown>;
+        const applied = Object.entries(body).every(([f, v]) => v === undefined || same(task[f], v));
+        return applied ? { kind: 'found', guid: request.guid } : { kind: 'absent' };
+      },
+    };
+  },
+};

@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type { bodies } from '../../catalog';
+import { records, str } from '../api';
+import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry, type CustomField } from '../customfields';
+import type { Flow, RowInput } from '../flow';
+import { checkLei } from '../lei';
+import { cellWarning } from '../problem';
+import { checkBody, rowReader, type RowReader } from '../rowreader';
+import { answerGuid, findUnique } from './common';
+
+export type CreateThirdParty = z.infer<typeof bodies.createThirdParty>;
+
+export const THIRD_PARTY_COLUMNS = { name: 'Name', lei: 'LEI code', frameworkDimensions: 'Framework dimensions' } as const;
+const C = THIRD_PARTY_COLUMNS;
+
+/**
+ * Reads the custom field columns of a third party or contract row. The spec states no creation rule for
+ * their required fields, so a blank required field is a warning, not a refusal.
+ */
+export function readCustomFields(fields: readonly CustomField[], row: RowInput, r: RowReader): CustomFieldEntry[] | undefined {
+  const out: CustomFieldEntry[] = [];
+  for (const f of fields) {
+    const v = readCustomField(f, row(f.column));
+    if (!v.ok) r.error(f.column, v.code, v.message);
+    else if (v.value !== undefined) out.push(v.value);
+    else if (f.required) r.problems.push(cellWarning(f.column, 'required-field-empty', `${f.name} is marked required in the service; fill it in unless you know it may stay empty`));
+  }
+  return out.length ? out : undefined;
+}
+
+/** Create third parties (spec, Third party): custom fields, framework dimensions, LEI code with its check. */
+export const thirdPartiesFlow: Flow<CreateThirdParty> = {
+  id: 'thirdparties',
+  title: 'Third parties',
+  tableName: 'GrcThirdParties',
+  standingDatasets: ['thirdpartycustomfields'],
+  reconcileDataset: 'thirdparty',
+  setup(standing) {
+    const fields = customFields(records(standing, 'thirdpartycustomfields'), (d) => str(d, 'Name') ?? 'Custom field');
+    return {
+      requiredColumns: [C.name],
+      columns: (lookupSheet) => [
+        { name: C.name, format: 'text' },
+        { name: C.lei, format: 'text' },
+        { name: C.frameworkDimensions, format: 'text' },
+        ...fields.map((f) => customFieldColumn(f, lookupSheet)),
+      ],
+      prepare(row) {
+        const r = rowReader(row);
+        const name = r.text(C.name, { required: true, what: 'the third party name' });
+        const lei = r.text(C.lei)?.toUpperCase();
+        if (lei !== undefined) {
+          const check = checkLei(lei);
+          if (!check.ok) r.error(C.lei, check.code, `${check.message}; type the 20-character code from the GLEIF register, or leave it empty`);
+        }
+        const body: CreateThirdParty = {
+          Name: name ?? '',
+          LeiCode: lei,
+          FrameworkDimensions: r.list(C.frameworkDimensions),
+          CustomFields: readCustomFields(fields, row, r),
+        };
+        if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+        if (!checkBody('thirdparty-create', body, { Name: C.name, LeiCode: C.lei, FrameworkDimensions: C.frameworkDimensions }, r.problems)) return { problems: r.problems };
+        return { request: body, problems: r.problems };
+      },
+      async send(body, api, signal) {
+        return { status: 'created', guid: answerGuid(await api.call('thirdparty-create', { body, signal })), message: 'Created' };
+      },
+      find: (body, rs, taken) => findUnique(rs, taken, 'Id', (rec) => rec.Name === body.Name && (body.LeiCode === undefined || rec.LeiCode === body.LeiCode)),
+    };
+  },
+};

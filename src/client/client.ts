@@ -1,0 +1,61 @@
+import { catalog as defaultCatalog, type Catalog } from '../catalog';
+import { basicAuthorization } from './basic-auth';
+import { call, type CallOptions } from './call';
+import { download, type DownloadOptions, type DownloadResult } from './download';
+import type { Connection, Fetch } from './request';
+
+export interface ClientOptions {
+  /** The environment's API root: `http://127.0.0.1:4010/api` (sandbox), `https://relay/api/<env>` (relay). */
+  baseUrl: string;
+  /** An API key's identifier and password (shown once when the key is saved). */
+  credentials: { identifier: string; password: string };
+  /** A fetch to use instead of the global one (tests, a fetch with a proxy agent). */
+  fetch?: Fetch;
+  /** A catalogue with overridden paths; the default catalogue otherwise. */
+  catalog?: Catalog;
+}
+
+export interface GrcClient {
+  readonly baseUrl: string;
+  download(datasetId: string, options?: DownloadOptions): Promise<DownloadResult>;
+  call(operationId: string, options?: CallOptions): Promise<unknown>;
+  /** Loads a small DirectData dataset to prove the base URL and key work; resolves with its record count. */
+  testConnection(signal?: AbortSignal): Promise<{ count: number }>;
+}
+
+/** The dataset testConnection loads: small, and DirectData, so it needs the key's Get direct data. */
+const CONNECTION_TEST_DATASET = 'auditworkflow';
+
+export function createClient(options: ClientOptions): GrcClient {
+  const baseUrl = checkBaseUrl(options.baseUrl);
+  const cat = options.catalog ?? defaultCatalog;
+  const conn: Connection = {
+    baseUrl,
+    authorization: basicAuthorization(options.credentials.identifier, options.credentials.password),
+    // Called through a wrapper: a browser's fetch throws "Illegal invocation" when called as a method of another object.
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  };
+  return {
+    baseUrl,
+    download: (datasetId, o) => download(conn, cat.dataset(datasetId), o),
+    call: (operationId, o) => call(conn, cat.operation(operationId), o),
+    async testConnection(signal) {
+      const { count } = await download(conn, cat.dataset(CONNECTION_TEST_DATASET), signal ? { signal, onBatch: () => undefined } : { onBatch: () => undefined });
+      return { count };
+    },
+  };
+}
+
+/** Absolute http(s), no credentials in it (they would end up in logs), no trailing slash. */
+function checkBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`The base URL "${raw}" is not an absolute URL; expected e.g. https://grc.example.com/api`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`The base URL must start with https:// or http://, not ${url.protocol}`);
+  if (url.username || url.password) throw new TypeError('The base URL must not contain credentials; give them as the API key identifier and password.');
+  if (url.search || url.hash) throw new TypeError('The base URL must not have a query or fragment.');
+  return url.href.replace(/\/+$/, '');
+}

@@ -1,0 +1,157 @@
+import type { Endpoint } from '../catalog';
+import { ApiError, type ErrorDetail } from './api-error';
+import { retryAfterMs } from './retry-after';
+
+/** What an error answer said, in whichever of the known shapes it came. */
+interface Said {
+  relay?: { code: string; message: string };
+  message?: string;
+  details?: ErrorDetail[];
+  /** Set when the body was not JSON: a short, single-line excerpt to show the user. */
+  excerpt?: string;
+}
+
+const NO_AUTH_SCHEME = 'No authenticationScheme was specified';
+
+const INVALID_CREDENTIALS =
+  'The API key was refused: it may have expired, been revoked or recreated, belong to the other environment (ACC/PRD), ' +
+  'or the calling address is not allowed. If the address is new, the key owner can approve it under Requested IP addresses ' +
+  "on their profile's API page, then save.";
+
+const FORBIDDEN =
+  'The service refused the action (Forbidden to execute action): the API key or its owner lacks the right for it. ' +
+  'DirectData needs a key owned by an Application Administrator with Get direct data; other reads need their API selected on the key; ' +
+  'writes need a key owned by an Application Administrator, and some need a role on the record (assessor or responsible of the incident, ' +
+  "assigned tester or control administrator, the task's responsible user or reviewer).";
+
+/**
+ * Turns a non-2xx answer into an ApiError. Bodies come in three shapes: the relay's own refusals
+ * `{error: {code, message}}` (docs/contracts.md), the service's `{message, errors?: [{field, message}]}`
+ * (its format is not shown in the spec: the sandbox's assumption), and anything else (an HTML page from a
+ * gateway, an empty body), which gives a message with the status rather than a crash.
+ */
+export function errorFromAnswer(endpoint: Endpoint, status: number, headers: Headers, body: string): ApiError {
+  const said = readBody(body);
+  const base = { status, endpoint: endpoint.id };
+  const serviceSays = said.message ? ` The service says: ${said.message}` : said.excerpt ? ` The answer began: "${said.excerpt}"` : '';
+  const write = endpoint.method === 'POST';
+
+  if (said.relay) return relayError(endpoint, status, said.relay);
+  if (status === 400 && said.message?.includes(NO_AUTH_SCHEME)) {
+    return new ApiError({
+      ...base,
+      code: 'no-auth-scheme',
+      sent: 'yes',
+      message:
+        'The call reached the service without Basic credentials (No authenticationScheme was specified). Enter the API key\'s identifier and password; ' +
+        'if they are entered, something between Excel and the service (a proxy) dropped the Authorization header.',
+    });
+  }
+  if (status === 401) return new ApiError({ ...base, code: 'invalid-credentials', sent: 'yes', message: INVALID_CREDENTIALS });
+  if (status === 403) return new ApiError({ ...base, code: 'forbidden', sent: 'yes', message: FORBIDDEN + (said.message && !said.message.startsWith('Forbidden') ? serviceSays : '') });
+  if (status === 404) {
+    const where = endpoint.documented
+      ? 'Check that the base URL ends in the API root (for example https://grc.example.com/api).'
+      : `Its path (${endpoint.path}) is not shown in the service's documentation and is assumed here: set the right path in the configuration, or check the base URL.`;
+    const guid = endpoint.path.includes('{guid}') ? ' Or the record named by the GUID does not exist.' : '';
+    return new ApiError({ ...base, code: 'not-found', sent: 'yes', message: `The service has no "${endpoint.title}" at this address (404). ${where}${guid}${serviceSays}` });
+  }
+  if (status === 429 || status === 503) {
+    const wait = retryAfterMs(headers.get('retry-after'));
+    const when = wait === undefined ? 'Try again in a little while.' : `Try again in ${Math.ceil(wait / 1000)} s.`;
+    return new ApiError({
+      ...base,
+      ...(wait === undefined ? {} : { retryAfterMs: wait }),
+      code: status === 429 ? 'rate-limited' : 'unavailable',
+      sent: 'yes',
+      message: status === 429 ? `The service is limiting the rate of calls (429). ${when}` : `The service is unavailable for now (503). ${when}`,
+    });
+  }
+  if (status === 502 || status === 504) {
+    // A gateway in front of the service answered: the request may or may not have reached it.
+    return new ApiError({ ...base, code: 'outcome-unknown', sent: 'unknown', message: gatewayMessage(status, write) + serviceSays });
+  }
+  if (status >= 500) {
+    const check = write ? ' It may have been partly processed: check the record in the service before sending again.' : ' Try again later.';
+    return new ApiError({ ...base, code: 'server-error', sent: 'yes', message: `The service failed with status ${status}.${check}${serviceSays}` });
+  }
+  const details = said.details?.length ? said.details : undefined;
+  const listed = details ? ` ${details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('; ')}.` : '';
+  return new ApiError({
+    ...base,
+    ...(details ? { details } : {}),
+    code: 'rejected',
+    sent: 'yes',
+    message: `The service rejected the request (${status}).${said.message ? ` ${said.message}` : said.excerpt ? ` The answer began: "${said.excerpt}"` : ''}${listed}`,
+  });
+}
+
+/** What to do when a request may have been processed: a read is safe to repeat, a write must be checked. */
+export function afterUnknownOutcome(write: boolean): string {
+  return write
+    ? 'the service may or may not have done it: check the record in the service before sending again.'
+    : 'loading again is safe.';
+}
+
+function gatewayMessage(status: number, write: boolean): string {
+  return `A gateway answered ${status} instead of the service; ${afterUnknownOutcome(write)}`;
+}
+
+function relayError(endpoint: Endpoint, status: number, relay: { code: string; message: string }): ApiError {
+  const base = { status, endpoint: endpoint.id };
+  if (relay.code === 'upstream-unreachable') {
+    return new ApiError({ ...base, code: 'unreachable', sent: 'no', message: `The relay could not reach the service; nothing was sent, so trying again is safe. (${relay.message})` });
+  }
+  if (relay.code === 'upstream-timeout') {
+    return new ApiError({ ...base, code: 'outcome-unknown', sent: 'unknown', message: `The service did not answer the relay in time; ${afterUnknownOutcome(endpoint.method === 'POST')} (${relay.message})` });
+  }
+  // The relay's other refusals (unknown environment, body too large, path not allowed) happen before
+  // forwarding; a 5xx of its own may come after, so the outcome is then unknown.
+  return new ApiError({ ...base, code: 'relay', sent: status >= 500 ? 'unknown' : 'no', message: `The relay refused the call: ${relay.message} (${relay.code}, ${status}).` });
+}
+
+function readBody(body: string): Said {
+  const trimmed = body.trim();
+  if (!trimmed) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(trimmed);
+  } catch {
+    return { excerpt: excerpt(trimmed) };
+  }
+  if (typeof json === 'string') return { message: json };
+  if (typeof json !== 'object' || json === null) return { excerpt: excerpt(trimmed) };
+  const o = json as Record<string, unknown>;
+  const err = o.error as Record<string, unknown> | undefined;
+  if (err && typeof err === 'object' && typeof err.code === 'string') {
+    return { relay: { code: err.code, message: typeof err.message === 'string' ? err.message : err.code } };
+  }
+  const message = [o.message, o.Message, o.title].find((m): m is string => typeof m === 'string');
+  return { ...(message ? { message } : { excerpt: excerpt(trimmed) }), details: detailsOf(o.errors ?? o.Errors) };
+}
+
+/** `[{field, message}]` (sandbox) or `{Field: ["message"]}` (ASP.NET validation problems). */
+function detailsOf(errors: unknown): ErrorDetail[] {
+  if (Array.isArray(errors)) {
+    return errors.flatMap((e) => {
+      if (typeof e === 'string') return [{ field: '', message: e }];
+      if (typeof e !== 'object' || e === null) return [];
+      const o = e as Record<string, unknown>;
+      const field = o.field ?? o.Field ?? '';
+      const message = o.message ?? o.Message;
+      return typeof message === 'string' ? [{ field: String(field), message }] : [];
+    });
+  }
+  if (typeof errors === 'object' && errors !== null) {
+    return Object.entries(errors).flatMap(([field, v]) =>
+      (Array.isArray(v) ? v : [v]).filter((m): m is string => typeof m === 'string').map((message) => ({ field, message })),
+    );
+  }
+  return [];
+}
+
+/** A short single line, with anything that looks like credentials blanked (an echoing gateway). */
+function excerpt(text: string): string {
+  const line = text.replace(/\s+/g, ' ').replace(/(Basic|Bearer)\s+[A-Za-z0-9+/=._-]+/gi, '$1 [hidden]');
+  return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+}

@@ -1,0 +1,139 @@
+import type { z } from 'zod';
+
+/**
+ * Checks downloaded records against the catalogue's record schema. Running zod on each of 200,000
+ * records costs about as much as parsing them, so the schema is compiled once into plain predicates
+ * (typeof tests and the schema's own regexes) that accept exactly what zod accepts for the field kinds
+ * records use. A record the predicate refuses, or a schema with a construct it does not know, goes
+ * through zod itself, which stays the judge and names the problem.
+ */
+
+export interface RecordProblem {
+  /** 0-based position in the dataset. */
+  index: number;
+  field: string;
+  message: string;
+}
+
+type Predicate = (v: unknown) => boolean;
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  checks?: { _zod: { def: { check: string; format?: string; pattern?: RegExp } } }[];
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+};
+
+const compiled = new WeakMap<z.ZodType, Predicate | null>();
+
+/**
+ * Returns the records as the schema gives them (the same objects when the fast check passes; loose
+ * schemas keep extra fields either way), or the first problem.
+ */
+export function checkRecords(
+  schema: z.ZodType,
+  batch: readonly unknown[],
+  firstIndex: number,
+): { ok: true; records: Record<string, unknown>[] } | { ok: false; problem: RecordProblem } {
+  let fast = compiled.get(schema);
+  if (fast === undefined) {
+    fast = compileRecord(schema);
+    compiled.set(schema, fast);
+  }
+  const records = new Array<Record<string, unknown>>(batch.length);
+  for (let i = 0; i < batch.length; i++) {
+    const r = batch[i];
+    if (fast?.(r)) {
+      records[i] = r as Record<string, unknown>;
+      continue;
+    }
+    const result = schema.safeParse(r);
+    if (!result.success) {
+      const issue = result.error.issues[0]!;
+      return { ok: false, problem: { index: firstIndex + i, field: fieldPath(issue.path), message: issue.message } };
+    }
+    records[i] = result.data as Record<string, unknown>;
+  }
+  return { ok: true, records };
+}
+
+/** `ControlGuids[2]`, `Reviews[0].Score`; empty for the record itself. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${String(p)}` : String(p)), '');
+}
+
+function defOf(schema: z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
+
+/** A loose object whose fields all compile, or null (then zod checks every record). */
+export function compileRecord(schema: z.ZodType): Predicate | null {
+  const def = defOf(schema);
+  if (def.type !== 'object' || !def.shape || !def.catchall || defOf(def.catchall).type !== 'unknown') return null;
+  if (def.checks?.length) return null;
+  const fields: [string, Predicate][] = [];
+  for (const [key, field] of Object.entries(def.shape)) {
+    const p = compileField(field);
+    if (!p) return null;
+    fields.push([key, p]);
+  }
+  const n = fields.length;
+  return (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+    const o = v as Record<string, unknown>;
+    for (let i = 0; i < n; i++) {
+      const [key, p] = fields[i]!;
+      // Own properties only: a missing field must not be read from Object.prototype.
+      if (!p(Object.hasOwn(o, key) ? o[key] : undefined)) return false;
+    }
+    return true;
+  };
+}
+
+function compileField(schema: z.ZodType): Predicate | null {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional': {
+      const inner = def.innerType && compileField(def.innerType);
+      return inner ? (v) => v === undefined || inner(v) : null;
+    }
+    case 'nullable': {
+      const inner = def.innerType && compileField(def.innerType);
+      return inner ? (v) => v === null || inner(v) : null;
+    }
+    case 'string': {
+      const patterns: RegExp[] = [];
+      for (const c of def.checks ?? []) {
+        const d = c._zod.def;
+        if (d.check !== 'string_format' || d.format !== 'regex' || !d.pattern || d.pattern.global || d.pattern.sticky) return null;
+        patterns.push(d.pattern);
+      }
+      if (patterns.length === 0) return (v) => typeof v === 'string';
+      if (patterns.length === 1) {
+        const re = patterns[0]!;
+        return (v) => typeof v === 'string' && re.test(v);
+      }
+      return (v) => typeof v === 'string' && patterns.every((re) => re.test(v));
+    }
+    case 'number':
+      return def.checks?.length ? null : (v) => typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return (v) => typeof v === 'boolean';
+    case 'unknown':
+    case 'any':
+      return () => true;
+    case 'array': {
+      if (def.checks?.length || !def.element) return null;
+      const element = compileField(def.element);
+      if (!element) return null;
+      return (v) => {
+        if (!Array.isArray(v)) return false;
+        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+        return true;
+      };
+    }
+    default:
+      return null;
+  }
+}

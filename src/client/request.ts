@@ -1,0 +1,61 @@
+import { fillPath, type Endpoint, type PathParams } from '../catalog';
+import { ApiError } from './api-error';
+import { errorFromAnswer } from './error-answer';
+import { errorFromFailure } from './fetch-failure';
+import { readText } from './read-text';
+
+export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+
+/** What every request needs; made once by createClient. The Authorization value never leaves this object. */
+export interface Connection {
+  baseUrl: string;
+  authorization: string;
+  fetch: Fetch;
+}
+
+/**
+ * Sends one request and returns the answer once its headers are in and its status is 2xx. Every failure
+ * comes out as an ApiError: a path GUID that is missing, a cancel, a connection that failed, an error
+ * answer.
+ */
+export async function send(
+  conn: Connection,
+  endpoint: Endpoint,
+  options: { params?: PathParams; body?: string; signal?: AbortSignal },
+): Promise<Response> {
+  let path: string;
+  try {
+    path = fillPath(endpoint.path, options.params);
+  } catch {
+    throw new ApiError({
+      code: 'invalid-body',
+      sent: 'no',
+      endpoint: endpoint.id,
+      details: [{ field: 'guid', message: 'expected a GUID' }],
+      message: `"${endpoint.title}" needs the GUID of the record it is about; none or an invalid one was given. Nothing was sent.`,
+    });
+  }
+  if (options.signal?.aborted) throw new ApiError({ code: 'cancelled', sent: 'no', endpoint: endpoint.id, message: 'Cancelled.' });
+
+  const headers: Record<string, string> = { Accept: 'application/json', Authorization: conn.authorization };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
+  let response: Response;
+  try {
+    response = await conn.fetch(conn.baseUrl + path, {
+      method: endpoint.method,
+      headers,
+      ...(options.body !== undefined ? { body: options.body } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (e) {
+    throw errorFromFailure(endpoint, e, 'request', options.signal);
+  }
+  if (response.ok) return response;
+  let body = '';
+  try {
+    body = await readText(response);
+  } catch {
+    // The status already says what happened; a body that breaks off adds nothing to act on.
+  }
+  throw errorFromAnswer(endpoint, response.status, response.headers, body);
+}

@@ -1,0 +1,200 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/** Loopback upstreams (the sandbox, tests) may be plain HTTP; anything else must be HTTPS. */
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+const baseUrl = z
+  .string()
+  .url()
+  .refine((s) => {
+    const u = new URL(s);
+    return u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.has(u.hostname));
+  }, 'must be https:// (plain http:// only for a loopback host such as the sandbox)')
+  .refine((s) => {
+    const u = new URL(s);
+    return !u.username && !u.password && !u.search && !u.hash;
+  }, 'must not carry credentials, a query or a fragment');
+
+const environment = z.strictObject({
+  baseUrl,
+  production: z.boolean().default(false),
+  /** PEM file of an extra certificate authority to trust for this upstream (a private CA); the system CAs stay trusted. */
+  ca: z.string().min(1).optional(),
+  /** Keep-alive connections to this upstream. */
+  connections: z.number().int().min(1).max(1024).default(64),
+});
+
+/** An environment name is one URL segment; `environments` is taken by the picker's route. */
+const environmentName = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,32}$/, 'an environment name is 1 to 32 letters, digits, "-" or "_"')
+  .refine((n) => n !== 'environments', '"environments" is reserved for GET /api/environments');
+
+const origin = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === s;
+  } catch {
+    return false;
+  }
+}, 'an origin is scheme://host[:port] with no path or trailing slash, e.g. https://addin.example.com');
+
+export const relayConfig = z.strictObject({
+  listen: z
+    .strictObject({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(8443),
+    })
+    .default({ host: '127.0.0.1', port: 8443 }),
+  /** HTTPS, which Office requires for the add-in; without it the relay speaks plain HTTP (loopback, tests, or behind a TLS terminator). */
+  tls: z.strictObject({ cert: z.string().min(1), key: z.string().min(1) }).optional(),
+  environments: z
+    .record(environmentName, environment)
+    .refine((e) => Object.keys(e).length > 0, 'name at least one environment'),
+  allowedOrigins: z.array(origin).default([]),
+  staticDir: z.string().min(1).optional(),
+  /** Paths for the operations whose path the spec does not show, by catalogue id. */
+  catalogOverrides: z.record(z.string(), z.string()).default({}),
+  limits: z
+    .strictObject({
+      bodyBytes: z
+        .number()
+        .int()
+        .min(1)
+        .default(10 * 1024 * 1024),
+      requestTimeoutMs: z.number().int().min(1).default(120_000),
+      upstreamTimeoutMs: z.number().int().min(1).default(120_000),
+      rateLimit: z
+        .strictObject({
+          requests: z.number().int().min(1).default(600),
+          windowMs: z.number().int().min(1).default(60_000),
+        })
+        .default({ requests: 600, windowMs: 60_000 }),
+    })
+    .default({
+      bodyBytes: 10 * 1024 * 1024,
+      requestTimeoutMs: 120_000,
+      upstreamTimeoutMs: 120_000,
+      rateLimit: { requests: 600, windowMs: 60_000 },
+    }),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type RelayConfig = z.infer<typeof relayConfig>;
+export type RelayConfigInput = z.input<typeof relayConfig>;
+export type EnvironmentConfig = RelayConfig['environments'][string];
+
+export class RelayConfigError extends Error {
+  override name = 'RelayConfigError';
+}
+
+/** Turns zod's issues into one line per field, named by its path in the config file. */
+function describe(error: z.ZodError, source: string): string {
+  const lines = error.issues.map(
+    (i) => `  ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`,
+  );
+  return `invalid relay configuration in ${source}:\n${lines.join('\n')}`;
+}
+
+export function parseRelayConfig(input: unknown, source = 'the configuration'): RelayConfig {
+  const result = relayConfig.safeParse(input);
+  if (!result.success) throw new RelayConfigError(describe(result.error, source));
+  return result.data;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Environment variables for the same settings; each one replaces the file's value.
+ * Numbers and JSON are parsed here so a bad value is reported under the variable's name.
+ */
+export const ENV_VARS = {
+  GRC_RELAY_HOST: 'listen.host',
+  GRC_RELAY_PORT: 'listen.port',
+  GRC_RELAY_TLS_CERT: 'tls.cert',
+  GRC_RELAY_TLS_KEY: 'tls.key',
+  GRC_RELAY_ENVIRONMENTS: 'environments',
+  GRC_RELAY_ALLOWED_ORIGINS: 'allowedOrigins',
+  GRC_RELAY_STATIC_DIR: 'staticDir',
+  GRC_RELAY_CATALOG_OVERRIDES: 'catalogOverrides',
+  GRC_RELAY_BODY_BYTES: 'limits.bodyBytes',
+  GRC_RELAY_REQUEST_TIMEOUT_MS: 'limits.requestTimeoutMs',
+  GRC_RELAY_UPSTREAM_TIMEOUT_MS: 'limits.upstreamTimeoutMs',
+  GRC_RELAY_RATE_LIMIT_REQUESTS: 'limits.rateLimit.requests',
+  GRC_RELAY_RATE_LIMIT_WINDOW_MS: 'limits.rateLimit.windowMs',
+  GRC_RELAY_LOG_LEVEL: 'logLevel',
+} as const;
+
+const JSON_VARS = new Set(['environments', 'catalogOverrides']);
+const NUMBER_VARS = new Set([
+  'listen.port',
+  'limits.bodyBytes',
+  'limits.requestTimeoutMs',
+  'limits.upstreamTimeoutMs',
+  'limits.rateLimit.requests',
+  'limits.rateLimit.windowMs',
+]);
+
+function envValue(name: string, field: string, raw: string): unknown {
+  if (JSON_VARS.has(field)) {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      throw new RelayConfigError(`${name} (${field}) is not valid JSON`);
+    }
+  }
+  if (NUMBER_VARS.has(field)) {
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n))
+      throw new RelayConfigError(`${name} (${field}) must be a number, got "${raw}"`);
+    return n;
+  }
+  if (field === 'allowedOrigins')
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return raw;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    node = (next && typeof next === 'object' ? next : (node[key] = {})) as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1]!] = value;
+}
+
+/** Applies the GRC_RELAY_* variables on top of a raw (not yet validated) configuration object. */
+export function applyEnv(raw: unknown, env: Env): unknown {
+  const out = structuredClone(raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  for (const [name, field] of Object.entries(ENV_VARS)) {
+    const value = env[name];
+    if (value !== undefined) setPath(out, field, envValue(name, field, value));
+  }
+  return out;
+}
+
+/** Reads the config file (if any), applies the environment variables and validates the result. */
+export function loadRelayConfig(file: string | undefined, env: Env = process.env): RelayConfig {
+  let raw: unknown = {};
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new RelayConfigError(`cannot read the relay configuration ${file}: ${(e as Error).message}`);
+    }
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      throw new RelayConfigError(
+        `the relay configuration ${file} is not valid JSON: ${(e as Error).message}`,
+      );
+    }
+  }
+  return parseRelayConfig(applyEnv(raw, env), file ?? 'the environment variables');
+}

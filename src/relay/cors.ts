@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * CORS for the configured origins only, exact match. Authorization is listed by name (a wildcard never
+ * covers it) and Allow-Credentials is never sent: the taskpane sets Authorization from script, it uses no
+ * cookies.
+ */
+export const ALLOWED_METHODS = 'GET, POST';
+export const ALLOWED_HEADERS = 'Authorization, Content-Type';
+const EXPOSED_HEADERS = 'Retry-After, X-Request-Id';
+const MAX_AGE_SECONDS = '600';
+
+export interface Cors {
+  /** The caller's Origin, if it is one the relay may answer (configured, or the relay's own origin). */
+  allowedOrigin(req: IncomingMessage): string | null;
+  /** True when the request comes from a page the relay must not serve (an Origin that is neither). */
+  refused(req: IncomingMessage): boolean;
+  /** Adds the headers an actual (non-preflight) answer carries. */
+  decorate(req: IncomingMessage, res: ServerResponse): void;
+  /** Answers a preflight; browsers get no Allow-Origin for an origin that is not allowed. */
+  preflight(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export function createCors(allowedOrigins: readonly string[], scheme: 'http' | 'https'): Cors {
+  const allowed = new Set(allowedOrigins);
+
+  /** Same-origin calls from the add-in the relay serves itself carry Origin too (on POST); they need no CORS. */
+  function sameOrigin(req: IncomingMessage, origin: string): boolean {
+    return !!req.headers.host && origin === `${scheme}://${req.headers.host}`;
+  }
+
+  function allowedOrigin(req: IncomingMessage): string | null {
+    const origin = req.headers.origin;
+    return typeof origin === 'string' && allowed.has(origin) ? origin : null;
+  }
+
+  return {
+    allowedOrigin,
+    refused(req) {
+      const origin = req.headers.origin;
+      return typeof origin === 'string' && !allowed.has(origin) && !sameOrigin(req, origin);
+    },
+    decorate(req, res) {
+      res.setHeader('vary', 'Origin');
+      const origin = allowedOrigin(req);
+      if (!origin) return;
+      res.setHeader('access-control-allow-origin', origin);
+      res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
+    },
+    preflight(req, res) {
+      res.setHeader('vary', 'Origin');
+      const origin = allowedOrigin(req);
+      if (origin) {
+        res.setHeader('access-control-allow-origin', origin);
+        res.setHeader('access-control-allow-methods', ALLOWED_METHODS);
+        res.setHeader('access-control-allow-headers', ALLOWED_HEADERS);
+        res.setHeader('access-control-max-age', MAX_AGE_SECONDS);
+      }
+      res.statusCode = origin ? 204 : 403;
+      res.setHeader('content-length', 0);
+      res.end();
+    },
+  };
+}

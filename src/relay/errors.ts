@@ -1,0 +1,79 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * The relay's own refusals, in one table. The body is `{"error": {"code", "message"}}` so the client can
+ * tell a relay refusal from the service's answers (docs/contracts.md). Messages say what to do.
+ */
+export const RELAY_ERRORS = {
+  'bad-request': [400, 'The request is malformed.'],
+  'bad-request-target': [
+    400,
+    'The relay only accepts paths such as /api/<environment>/<dataset path>; it does not proxy to other hosts.',
+  ],
+  'query-not-allowed': [400, 'This call takes no query parameters; remove them.'],
+  'body-not-allowed': [400, 'A GET request carries no body.'],
+  'invalid-json': [400, 'The request body is not valid JSON.'],
+  'no-credentials': [
+    401,
+    'Sign in first: the call needs the API key as HTTP Basic credentials (Authorization: Basic ...).',
+  ],
+  'origin-not-allowed': [
+    403,
+    'This web page is not allowed to use the relay. Ask the relay administrator to add its origin to allowedOrigins.',
+  ],
+  'not-found': [404, 'There is no such page.'],
+  'unknown-environment': [
+    404,
+    'There is no such environment on this relay. GET /api/environments lists them.',
+  ],
+  'not-catalogued': [
+    404,
+    'The relay forwards only the service calls grc-sheets knows; this path is not one of them.',
+  ],
+  'method-not-allowed': [405, 'This method is not allowed on this path.'],
+  'body-too-large': [413, 'The request body is larger than the relay accepts; send fewer rows per request.'],
+  'json-only': [415, 'POST bodies must be JSON (Content-Type: application/json).'],
+  'rate-limited': [429, 'Too many requests from this address; wait and try again.'],
+  'upstream-unreachable': [
+    502,
+    'The service could not be reached; nothing was sent. Try again later, or check the environment address in the relay configuration.',
+  ],
+  'upstream-untrusted-certificate': [
+    502,
+    'The service presented a TLS certificate the relay does not trust, so nothing was sent. Check the environment address, or give the relay its CA (environments.<name>.ca).',
+  ],
+  'upstream-redirect': [
+    502,
+    'The service answered with a redirect, which the relay does not follow. Check the environment address in the relay configuration.',
+  ],
+  'upstream-failed': [
+    502,
+    'The connection to the service broke before a complete answer came back; the call may or may not have taken effect.',
+  ],
+  'upstream-timeout': [504, 'The service did not answer in time; the call may or may not have taken effect.'],
+  'shutting-down': [503, 'The relay is restarting; try again in a moment.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type RelayErrorCode = keyof typeof RELAY_ERRORS;
+
+export function errorBody(code: RelayErrorCode, message: string = RELAY_ERRORS[code][1]): string {
+  return JSON.stringify({ error: { code, message } });
+}
+
+/** Sends a relay error unless the response has already started (then the connection is cut instead). */
+export function sendError(
+  res: ServerResponse,
+  code: RelayErrorCode,
+  extra: { message?: string; headers?: Record<string, string> } = {},
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = errorBody(code, extra.message);
+  res.statusCode = RELAY_ERRORS[code][0];
+  for (const [k, v] of Object.entries(extra.headers ?? {})) res.setHeader(k, v);
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
+}

@@ -1,0 +1,123 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import type { Dispatcher } from 'undici';
+import { fillPath, type Catalog } from '../catalog';
+import { sendError } from './errors';
+import { basicAuthorization, clientResponseHeaders, upstreamRequestHeaders } from './headers';
+import { keyTag } from './log';
+import { hasBody, isJson, readBody } from './request-body';
+import type { Upstream } from './upstream';
+import { classifyUpstreamError } from './upstream';
+
+/** What the access log line says about a proxied call; filled in as the call goes. */
+export interface CallLog {
+  route?: string;
+  env?: string;
+  key?: string;
+  upstreamError?: string;
+  bytes: number;
+}
+
+export interface ProxyDeps {
+  catalog: Catalog;
+  upstreams: ReadonlyMap<string, Upstream>;
+  bodyLimit: number;
+  timeoutMs: number;
+}
+
+/**
+ * Forwards `/api/<env>/<catalogue path>`. The upstream path is built from the catalogue's template and the
+ * checked parameters, never from the request URL; anything the catalogue does not list is refused here and
+ * nothing is sent.
+ */
+export async function proxy(
+  req: IncomingMessage,
+  res: ServerResponse,
+  envName: string,
+  rawRest: string,
+  query: string,
+  deps: ProxyDeps,
+  log: CallLog,
+): Promise<void> {
+  const upstream = deps.upstreams.get(envName);
+  if (!upstream) return sendError(res, 'unknown-environment');
+  log.env = envName;
+  const match = deps.catalog.match(req.method ?? '', rawRest);
+  if (!match.ok) {
+    if (match.reason === 'method-not-allowed')
+      return sendError(res, 'method-not-allowed', { headers: { allow: match.allow.join(', ') } });
+    return sendError(res, 'not-catalogued');
+  }
+  const { endpoint, params } = match;
+  log.route = endpoint.id;
+  // The catalogue lists no query parameters for any endpoint, so any query (even a bare `?`) is an unlisted one.
+  if (query !== '') return sendError(res, 'query-not-allowed');
+  const authorization = basicAuthorization(req.headers);
+  if (!authorization) return sendError(res, 'no-credentials');
+  log.key = keyTag(authorization);
+
+  let body: Buffer | undefined;
+  if (endpoint.method === 'GET') {
+    if (hasBody(req)) return sendError(res, 'body-not-allowed', { headers: { connection: 'close' } });
+  } else if (hasBody(req)) {
+    if (!isJson(req)) return sendError(res, 'json-only', { headers: { connection: 'close' } });
+    const read = await readBody(req, deps.bodyLimit);
+    if (!read.ok)
+      return read.reason === 'too-large'
+        ? sendError(res, 'body-too-large', { headers: { connection: 'close' } })
+        : undefined;
+    try {
+      JSON.parse(read.body.toString('utf8'));
+    } catch {
+      return sendError(res, 'invalid-json');
+    }
+    body = read.body;
+  }
+
+  const headers = upstreamRequestHeaders(req.headers);
+  if (body) headers['content-length'] = String(body.length);
+  else delete headers['content-type'];
+  const options: Dispatcher.RequestOptions = {
+    method: endpoint.method,
+    path: upstream.basePath + fillPath(endpoint.path, params),
+    headers,
+    body,
+    headersTimeout: deps.timeoutMs,
+    bodyTimeout: deps.timeoutMs,
+  };
+
+  const abort = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) abort.abort();
+  };
+  res.on('close', onClose);
+  try {
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await upstream.pool.request({ ...options, signal: abort.signal });
+    } catch (e) {
+      // POST is never retried: the service may have acted on it. A GET is tried once more on a connection error.
+      if (endpoint.method !== 'GET' || !classifyUpstreamError(e).retryGet || abort.signal.aborted) throw e;
+      answer = await upstream.pool.request({ ...options, signal: abort.signal });
+    }
+    if (answer.statusCode >= 300 && answer.statusCode < 400) {
+      // A redirect's body is of no use; destroying it closes that connection instead of reading it out.
+      answer.body.on('error', () => undefined).destroy();
+      log.upstreamError = `redirect ${answer.statusCode}`;
+      return sendError(res, 'upstream-redirect');
+    }
+    res.statusCode = answer.statusCode;
+    for (const [k, v] of Object.entries(clientResponseHeaders(answer.headers))) res.setHeader(k, v);
+    answer.body.on('data', (chunk: Buffer) => {
+      log.bytes += chunk.length;
+    });
+    await pipeline(answer.body, res);
+  } catch (e) {
+    if (abort.signal.aborted) return;
+    const { code, detail } = classifyUpstreamError(e);
+    log.upstreamError = detail;
+    sendError(res, code);
+  } finally {
+    res.off('close', onClose);
+  }
+}

@@ -1,0 +1,238 @@
+import { readFileSync } from 'node:fs';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { DestinationStream } from 'pino';
+import { createCatalog } from '../catalog';
+import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config';
+import { createCors } from './cors';
+import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
+import { createRelayLogger } from './log';
+import { proxy, type CallLog, type ProxyDeps } from './proxy';
+import { createRateLimiter } from './rate-limit';
+import { createStaticFiles, type StaticFiles } from './static-files';
+import { createUpstream, type Upstream } from './upstream';
+
+export interface Relay {
+  /** Where the relay listens, e.g. `http://127.0.0.1:8443`. */
+  url: string;
+  port: number;
+  /** Stops accepting, lets calls in flight finish (up to `graceMs`), then closes everything. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export interface RelayOptions {
+  /** Where log lines go (one JSON object a line); stdout when not given. */
+  logDestination?: DestinationStream;
+}
+
+/** API answers are private data: never cached, never sniffed, never framed. */
+const API_HEADERS: Record<string, string> = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+};
+
+/** Answers a refusal the HTTP server raises before there is a request object (bad framing, CONNECT). */
+function refuseRaw(socket: Duplex, status: number, code: RelayErrorCode, message?: string): void {
+  if (socket.writable) {
+    const body = errorBody(code, message);
+    const reason = status === 405 ? 'Method Not Allowed' : status === 408 ? 'Request Timeout' : 'Bad Request';
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+export async function startRelay(
+  input: RelayConfigInput | RelayConfig,
+  options: RelayOptions = {},
+): Promise<Relay> {
+  const config = parseRelayConfig(input);
+  const logger = createRelayLogger(config.logLevel, options.logDestination);
+  const catalog = createCatalog(config.catalogOverrides);
+  const upstreams = new Map<string, Upstream>(
+    Object.entries(config.environments).map(([name, env]) => [
+      name,
+      createUpstream(name, env, config.limits.upstreamTimeoutMs),
+    ]),
+  );
+  const environmentList = JSON.stringify(
+    [...upstreams.values()].map((u) => ({ name: u.name, production: u.production })),
+  );
+  const scheme = config.tls ? 'https' : 'http';
+  const cors = createCors(config.allowedOrigins, scheme);
+  const limiter = createRateLimiter(config.limits.rateLimit);
+  const files: StaticFiles | null = config.staticDir ? await createStaticFiles(config.staticDir) : null;
+  const deps: ProxyDeps = {
+    catalog,
+    upstreams,
+    bodyLimit: config.limits.bodyBytes,
+    timeoutMs: config.limits.upstreamTimeoutMs,
+  };
+
+  let closing = false;
+  let inFlight = 0;
+  let drained: (() => void) | null = null;
+  let sequence = 0;
+  const boot = Date.now().toString(36);
+
+  async function api(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rawPath: string,
+    query: string,
+    log: CallLog,
+  ): Promise<void> {
+    for (const [k, v] of Object.entries(API_HEADERS)) res.setHeader(k, v);
+    if (config.tls) res.setHeader('strict-transport-security', 'max-age=31536000');
+    const wait = limiter.take(req.socket.remoteAddress ?? 'unknown');
+    if (wait > 0)
+      return sendError(res, 'rate-limited', { headers: { 'retry-after': String(Math.ceil(wait / 1000)) } });
+    if (req.method === 'OPTIONS') return cors.preflight(req, res);
+    if (cors.refused(req)) return sendError(res, 'origin-not-allowed');
+    cors.decorate(req, res);
+    if (rawPath === '/api/environments') {
+      if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
+      if (query !== '') return sendError(res, 'query-not-allowed');
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.end(environmentList);
+      return;
+    }
+    // The environment segment is compared raw: an encoded name is no name.
+    const slash = rawPath.indexOf('/', 5);
+    if (slash < 0) return sendError(res, 'not-found');
+    return proxy(req, res, rawPath.slice(5, slash), rawPath.slice(slash), query, deps, log);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const id = `${boot}-${(++sequence).toString(36)}`;
+    const log: CallLog = { bytes: 0 };
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const rawPath = q < 0 ? url : url.slice(0, q);
+    inFlight++;
+    res.setHeader('x-request-id', id);
+    res.on('close', () => {
+      logger.info(
+        {
+          reqId: id,
+          method: req.method,
+          path: rawPath.startsWith('/') ? rawPath.slice(0, 200) : '(refused target)',
+          route: log.route,
+          env: log.env,
+          key: log.key,
+          status: res.writableFinished ? res.statusCode : 'aborted',
+          bytes: log.bytes,
+          durationMs: Math.round(performance.now() - started),
+          upstreamError: log.upstreamError,
+        },
+        'request',
+      );
+      if (--inFlight === 0 && drained) drained();
+    });
+    if (closing) return sendError(res, 'shutting-down', { headers: { connection: 'close' } });
+    // Only origin-form targets: absolute-form (`GET http://other/`) and asterisk-form ask a proxy to pick a host.
+    if (!url.startsWith('/') || url.startsWith('//')) return sendError(res, 'bad-request-target');
+    const query = q < 0 ? '' : url.slice(q);
+    if (rawPath === '/healthz') {
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.setHeader('cache-control', 'no-store');
+      res.end(JSON.stringify({ status: 'ok' }));
+      return;
+    }
+    if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(req, res, rawPath, query, log);
+    if (files && (req.method === 'GET' || req.method === 'HEAD') && (await files.serve(req, res, rawPath)))
+      return;
+    sendError(res, 'not-found');
+  }
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((e: unknown) => {
+      logger.error({ err: { message: (e as Error)?.message, name: (e as Error)?.name } }, 'relay bug');
+      sendError(res, 'bad-request');
+    });
+  };
+  const serverOptions = {
+    requestTimeout: config.limits.requestTimeoutMs,
+    headersTimeout: Math.min(config.limits.requestTimeoutMs, 60_000),
+    keepAliveTimeout: 5_000,
+  };
+  const server: Server = config.tls
+    ? createHttpsServer(
+        {
+          ...serverOptions,
+          cert: readFileSync(config.tls.cert),
+          key: readFileSync(config.tls.key),
+          minVersion: 'TLSv1.2',
+        },
+        onRequest,
+      )
+    : createHttpServer(serverOptions, onRequest);
+
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    refuseRaw(socket, 405, 'bad-request-target', 'CONNECT is refused: the relay is not a forward proxy.'),
+  );
+  server.on('upgrade', (_req: IncomingMessage, socket: Duplex) =>
+    refuseRaw(socket, 400, 'bad-request', 'Protocol upgrades are refused.'),
+  );
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+      return refuseRaw(socket, 408, 'bad-request', 'The request took too long to arrive.');
+    if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    refuseRaw(socket, 400, 'bad-request', `${RELAY_ERRORS['bad-request'][1]} (${err.code ?? 'parse error'})`);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.listen.port, config.listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost =
+    config.listen.host === '0.0.0.0' || config.listen.host === '::'
+      ? '127.0.0.1'
+      : config.listen.host.includes(':')
+        ? `[${config.listen.host}]`
+        : config.listen.host;
+  logger.info({ port, environments: [...upstreams.keys()], staticDir: config.staticDir }, 'relay listening');
+
+  let closed: Promise<void> | null = null;
+  return {
+    url: `${scheme}://${shownHost}:${port}`,
+    port,
+    close(graceMs = 10_000) {
+      closed ??= (async () => {
+        closing = true;
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        if (inFlight > 0) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            new Promise<void>((resolve) => (drained = resolve)),
+            new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+          ]);
+          clearTimeout(timer);
+        }
+        server.closeAllConnections();
+        await stopped;
+        limiter.stop();
+        // Every call has finished or been cut by now, so nothing is left to wait for on the upstream side.
+        await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
+        logger.info('relay stopped');
+      })();
+      return closed;
+    },
+  };
+}

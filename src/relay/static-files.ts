@@ -1,0 +1,120 @@
+import { createReadStream, type Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * Headers for the add-in's pages. Office on the web shows the taskpane in an iframe of an Office host, so
+ * framing is limited to Office's hosts (no X-Frame-Options: it cannot list several). Office.js itself may
+ * come from Microsoft's CDN, the one script source besides our own. Calls go to our own origin only.
+ */
+export const PAGE_HEADERS: Record<string, string> = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self' https://appsforoffice.microsoft.com",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    'frame-ancestors https://*.office.com https://*.office365.com https://*.officeapps.live.com https://*.microsoft.com https://*.sharepoint.com https://*.live.com',
+  ].join('; '),
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin-allow-popups',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+};
+
+/** Splits a raw URL path into decoded segments, refusing anything that could climb out of the folder. */
+function segmentsOf(rawPath: string): string[] | null {
+  const out: string[] = [];
+  for (const part of rawPath.slice(1).split('/')) {
+    let seg: string;
+    try {
+      seg = decodeURIComponent(part);
+    } catch {
+      return null;
+    }
+    if (seg === '') continue;
+    if (seg === '.' || seg === '..' || /[\\/\0%:]/.test(seg) || seg.startsWith('.')) return null;
+    out.push(seg);
+  }
+  return out;
+}
+
+export interface StaticFiles {
+  /** Serves the file for a GET or HEAD; false when there is none (the caller answers 404). */
+  serve(req: IncomingMessage, res: ServerResponse, rawPath: string): Promise<boolean>;
+}
+
+export async function createStaticFiles(dir: string): Promise<StaticFiles> {
+  // Resolved once: symlinks inside the folder may not point out of it.
+  const root = await realpath(dir);
+
+  async function resolve(rawPath: string): Promise<{ file: string; stats: Stats } | null> {
+    if (rawPath.includes('//')) return null;
+    const segments = segmentsOf(rawPath);
+    if (!segments) return null;
+    let file = join(root, ...segments);
+    try {
+      let stats = await stat(file);
+      if (stats.isDirectory()) {
+        file = join(file, 'index.html');
+        stats = await stat(file);
+      }
+      const real = await realpath(file);
+      if (!real.startsWith(root + sep) || !stats.isFile()) return null;
+      return { file: real, stats };
+    } catch {
+      return null;
+    }
+  }
+
+  return {
+    async serve(req, res, rawPath) {
+      const found = await resolve(rawPath);
+      if (!found) return false;
+      const { file, stats } = found;
+      const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+      for (const [k, v] of Object.entries(PAGE_HEADERS)) res.setHeader(k, v);
+      res.setHeader('content-type', CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
+      // Revalidated every time: an updated add-in must reach users at once, and the ETag keeps it cheap.
+      res.setHeader('cache-control', 'no-cache');
+      res.setHeader('etag', etag);
+      if (req.headers['if-none-match'] === etag) {
+        res.statusCode = 304;
+        res.end();
+        return true;
+      }
+      res.setHeader('content-length', stats.size);
+      if (req.method === 'HEAD') {
+        res.end();
+        return true;
+      }
+      await pipeline(createReadStream(file), res);
+      return true;
+    },
+  };
+}

@@ -15,6 +15,8 @@ export interface ColumnSpec {
   format: ColumnFormat;
   /** A dropdown: a data-validation list whose source is a range on a (hidden) lookup sheet. */
   list?: { sheet: string; values: readonly string[] };
+  /** A calculated column: every body row holds this formula (stored, evaluated by the host). */
+  formula?: string;
 }
 
 export interface TableShape {
@@ -63,6 +65,10 @@ export interface WorkbookPort {
   writeRows(table: string, offset: number, rows: readonly (readonly Cell[])[], firstColumn?: number): Promise<WriteStats>;
   /** Sets the number of body rows; shrinking removes rows at the end, columns to the right are kept. */
   setRowCount(table: string, rowCount: number): Promise<void>;
+  /** Removes a table and clears its cells (a cancelled first load). */
+  deleteTable(table: string): Promise<void>;
+  /** Removes a sheet (one the add-in created for a load that did not complete). */
+  deleteSheet(sheet: string): Promise<void>;
   readRows(table: string, offset?: number, count?: number): Promise<{ columns: string[]; rows: Cell[][] }>;
   markCells(table: string, marks: readonly CellMark[]): Promise<void>;
   /** Per-workbook, per-add-in settings that travel with the file: never credentials. */

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { WorkbookPort } from './port';
+
+/**
+ * What each loaded table holds, stored in the workbook's settings so a refresh (by anyone who opens the
+ * file) knows where the data came from. Settings travel with the file: a binding never holds a secret.
+ */
+export const BINDINGS_KEY = 'grc-sheets.bindings';
+
+// Strict objects: a field we did not plan for (a password someone added) is refused, not carried along.
+export const binding = z.strictObject({
+  table: z.string().min(1),
+  /** The environment's name as the relay lists it (ACC, PRD, sandbox ...). */
+  environment: z.string().min(1),
+  /** Where it was fetched through, for people reading the file: e.g. "relay https://relay.example.com". */
+  source: z.string(),
+  datasetId: z.string().min(1),
+  params: z.strictObject({ guid: z.string().optional() }),
+  loadedAt: z.iso.datetime(),
+  rowCount: z.number().int().nonnegative(),
+  /** The dataset's columns, in table order; columns a user added are not listed. */
+  columns: z.array(z.string()),
+});
+export type Binding = z.infer<typeof binding>;
+
+const stored = z.object({ version: z.literal(1), tables: z.record(z.string(), z.unknown()) });
+
+const SECRET_VALUE = /^(basic|bearer|digest)\s+\S|:\/\/[^/@\s]*:[^/@\s]*@/i;
+
+/** Names a credential-looking string in a binding (an Authorization value, a URL with user:password@). */
+function secretIn(b: Binding): string | null {
+  const strings: [string, string][] = [
+    ['environment', b.environment],
+    ['source', b.source],
+    ['datasetId', b.datasetId],
+    ['table', b.table],
+    ...Object.entries(b.params).map(([k, v]) => [`params.${k}`, String(v)] as [string, string]),
+    ...b.columns.map((c, i) => [`columns[${i}]`, c] as [string, string]),
+  ];
+  return strings.find(([, v]) => SECRET_VALUE.test(v))?.[0] ?? null;
+}
+
+export type BindingCheck = { ok: true; binding: Binding } | { ok: false; code: 'binding-refused'; message: string };
+
+/** Checks a binding before it is stored: known fields only, and nothing that looks like a credential. */
+export function checkBinding(value: unknown): BindingCheck {
+  const parsed = binding.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
+    return { ok: false, code: 'binding-refused', message: `Not stored in the workbook: the table binding has a field that does not belong there (${where}).` };
+  }
+  const secret = secretIn(parsed.data);
+  if (secret) {
+    return { ok: false, code: 'binding-refused', message: `Not stored in the workbook: ${secret} looks like a credential, and the workbook travels with the file.` };
+  }
+  return { ok: true, binding: parsed.data };
+}
+
+/** The bindings stored in the workbook, by table name. Entries that do not check out are left out. */
+export async function readBindings(workbook: WorkbookPort): Promise<Map<string, Binding>> {
+  const parsed = stored.safeParse(await workbook.getSetting(BINDINGS_KEY));
+  const out = new Map<string, Binding>();
+  if (!parsed.success) return out;
+  for (const [table, value] of Object.entries(parsed.data.tables)) {
+    const check = checkBinding(value);
+    if (check.ok && check.binding.table === table) out.set(table, check.binding);
+  }
+  return out;
+}
+
+async function writeBindings(workbook: WorkbookPort, all: Map<string, Binding>): Promise<void> {
+  await workbook.setSetting(BINDINGS_KEY, { version: 1, tables: Object.fromEntries(all) });
+}
+
+export async function saveBinding(workbook: WorkbookPort, value: Binding): Promise<BindingCheck> {
+  const check = checkBinding(value);
+  if (!check.ok) return check;
+  const all = await readBindings(workbook);
+  all.set(check.binding.table, check.binding);
+  await writeBindings(workbook, all);
+  return check;
+}
+
+export async function removeBinding(workbook: WorkbookPort, table: string): Promise<void> {
+  const all = await readBindings(workbook);
+  if (all.delete(table)) await writeBindings(workbook, all);
+}

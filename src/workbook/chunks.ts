@@ -1,0 +1,105 @@
+import type { Cell } from './port';
+
+/**
+ * Splitting a big write into host round trips by estimated request size. Excel on the web refuses a
+ * request over 5 MB; we aim below 4 MB with room for the request's own framing. Both adapters plan with
+ * this module so the in-memory workbook reports the same syncs and payloads as Excel would.
+ */
+
+/** Default budget of one round trip's estimated payload. */
+export const DEFAULT_MAX_CHUNK_BYTES = 3_500_000;
+/** Hard ceiling: a configured budget above it is refused (Excel's limit is 5 MB, and our estimate is an estimate). */
+export const MAX_CHUNK_BYTES = 4_000_000;
+/** Fixed cost of one request (range address, method names, envelope). */
+export const REQUEST_OVERHEAD_BYTES = 1_024;
+
+export interface ChunkOptions {
+  /** Estimated bytes per round trip; default DEFAULT_MAX_CHUNK_BYTES, at most MAX_CHUNK_BYTES. */
+  maxBytes?: number;
+  /** Bytes each row costs on top of its values (e.g. the row of number formats written with it). */
+  rowOverheadBytes?: number;
+}
+
+/** A block of the write: rows [rowStart, rowEnd) and columns [colStart, colEnd) of the given rows. */
+export interface Chunk {
+  rowStart: number;
+  rowEnd: number;
+  colStart: number;
+  colEnd: number;
+  bytes: number;
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** UTF-8 size of a value's JSON: what it costs in a request body. */
+export function jsonBytes(value: unknown): number {
+  const s = JSON.stringify(value) ?? 'null';
+  // eslint-disable-next-line no-control-regex
+  return /[^\x00-\x7f]/.test(s) ? utf8Length(s) : s.length;
+}
+
+export function chunkBudget(options: ChunkOptions = {}): number {
+  const max = options.maxBytes ?? DEFAULT_MAX_CHUNK_BYTES;
+  if (!(max > REQUEST_OVERHEAD_BYTES) || max > MAX_CHUNK_BYTES) {
+    throw new RangeError(`chunk budget ${max} must be between ${REQUEST_OVERHEAD_BYTES} and ${MAX_CHUNK_BYTES} bytes`);
+  }
+  return max;
+}
+
+/**
+ * Plans the chunks of writing `rows` (all of width `width`). Whole rows are grouped while the estimate
+ * stays under budget; a single row over budget (many long texts) is split by columns.
+ */
+export function planChunks(rows: readonly (readonly Cell[])[], width: number, options: ChunkOptions = {}): Chunk[] {
+  const budget = chunkBudget(options) - REQUEST_OVERHEAD_BYTES;
+  const rowOverhead = options.rowOverheadBytes ?? 0;
+  const chunks: Chunk[] = [];
+  let start = 0;
+  let bytes = 0;
+  const flush = (end: number) => {
+    if (end > start) chunks.push({ rowStart: start, rowEnd: end, colStart: 0, colEnd: width, bytes: bytes + REQUEST_OVERHEAD_BYTES });
+    start = end;
+    bytes = 0;
+  };
+  for (let r = 0; r < rows.length; r++) {
+    const rowBytes = jsonBytes(rows[r]) + rowOverhead;
+    if (rowBytes > budget) {
+      flush(r);
+      splitRow(rows[r]!, r, width, budget, rowOverhead, chunks);
+      start = r + 1;
+      continue;
+    }
+    if (bytes + rowBytes > budget) flush(r);
+    bytes += rowBytes;
+  }
+  flush(rows.length);
+  return chunks;
+}
+
+function splitRow(row: readonly Cell[], r: number, width: number, budget: number, rowOverhead: number, out: Chunk[]): void {
+  const perCellOverhead = Math.ceil(rowOverhead / Math.max(width, 1)) + 1;
+  let colStart = 0;
+  let bytes = 2;
+  for (let c = 0; c < width; c++) {
+    const cellBytes = jsonBytes(row[c] ?? null) + perCellOverhead;
+    if (bytes + cellBytes > budget && c > colStart) {
+      out.push({ rowStart: r, rowEnd: r + 1, colStart, colEnd: c, bytes: bytes + REQUEST_OVERHEAD_BYTES });
+      colStart = c;
+      bytes = 2;
+    }
+    bytes += cellBytes;
+  }
+  out.push({ rowStart: r, rowEnd: r + 1, colStart, colEnd: width, bytes: bytes + REQUEST_OVERHEAD_BYTES });
+}

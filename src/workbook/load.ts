@@ -1,0 +1,374 @@
+import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
+import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
+import { checkBinding, readBindings, saveBinding, type Binding } from './bindings';
+import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from './errors';
+import type { Cell, TableShape, WorkbookPort, WriteStats } from './port';
+
+/**
+ * Loading a dataset into a table and refreshing it.
+ *
+ * A first load streams: the table is created with its header at once and each batch the client hands
+ * over is written as it arrives, so the first rows show early. If it is cancelled or fails, the partial
+ * table (and the sheet made for it) is removed: no half table that looks complete.
+ *
+ * A refresh downloads everything first and only then replaces the rows. Cancel and network failures
+ * happen during the download, so they leave the old data untouched; a staging sheet would give the same
+ * guarantee at the cost of writing every row twice to Excel, which is the slow part. Once the download
+ * is complete the replacement runs to the end (cancel is no longer taken), and the binding is updated
+ * only after it succeeded.
+ */
+
+export type DataRecord = Record<string, unknown>;
+
+/** What `load` needs of the client (`GrcClient.download`, docs/contracts.md). */
+export interface DatasetSource {
+  download(
+    datasetId: string,
+    options: {
+      params?: PathParams;
+      signal?: AbortSignal;
+      onProgress?(p: { bytes: number; records: number; totalBytes?: number }): void;
+      onBatch?(records: DataRecord[]): void;
+    },
+  ): Promise<{ bytes: number; count: number }>;
+}
+
+export type LoadPhase = 'preparing' | 'downloading' | 'writing' | 'done';
+export interface LoadProgress {
+  phase: LoadPhase;
+  /** Response bytes received so far. */
+  bytes: number;
+  totalBytes?: number;
+  /** Records received so far (downloading) or rows written (writing). */
+  rows: number;
+  /** false once a refresh is replacing rows: from then on Cancel is not taken. */
+  cancellable: boolean;
+}
+
+export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook';
+export interface LoadError {
+  code: LoadErrorCode;
+  message: string;
+  /** The client's error code when code is 'api' (invalid-credentials, forbidden, unreachable ...). */
+  apiCode?: string;
+  table?: string;
+}
+
+export interface LoadSuccess {
+  ok: true;
+  table: TableShape;
+  binding: Binding;
+  rowCount: number;
+  /** Cells cut to Excel's 32,767-character limit. */
+  truncatedCells: number;
+  writes: WriteStats;
+}
+export type LoadOutcome = LoadSuccess | { ok: false; error: LoadError };
+
+export type LoadTarget = { kind: 'new-sheet' } | { kind: 'selection' } | { kind: 'table'; name: string };
+
+interface Common {
+  client: DatasetSource;
+  workbook: WorkbookPort;
+  /** The environment the client talks to (as the relay names it). */
+  environment: string;
+  /** Where the client fetches through, recorded in the binding for readers of the file. */
+  source?: string;
+  signal?: AbortSignal;
+  onProgress?(p: LoadProgress): void;
+  catalog?: Catalog;
+}
+
+export interface LoadOptions extends Common {
+  datasetId: string;
+  params?: PathParams;
+  target: LoadTarget;
+}
+
+export interface RefreshOptions extends Common {
+  table: string;
+}
+
+const addStats = (a: WriteStats, b: WriteStats): WriteStats => ({ syncs: a.syncs + b.syncs, maxPayloadBytes: Math.max(a.maxPayloadBytes, b.maxPayloadBytes) });
+const NO_WRITES: WriteStats = { syncs: 0, maxPayloadBytes: 0 };
+
+/** Excel table names: letters, digits, underscores and periods, starting with a letter or underscore. */
+export function tableNameFor(datasetId: string): string {
+  return `tbl_${datasetId.replace(/[^A-Za-z0-9_.]/g, '_')}`.slice(0, 250);
+}
+
+function toLoadError(e: unknown, signal: AbortSignal | undefined, table?: string): LoadError {
+  const err = e as { name?: string; code?: string; message?: string };
+  if (signal?.aborted || err?.code === 'cancelled' || err?.name === 'AbortError') {
+    return { code: 'cancelled', message: 'Cancelled.', table };
+  }
+  if (err?.name === 'ApiError' && typeof err.code === 'string') {
+    return { code: 'api', apiCode: err.code, message: err.message ?? 'The service refused the request.', table };
+  }
+  if (isWorkbookError(e)) return { code: 'workbook', message: e.message, table };
+  return { code: 'workbook', message: `Unexpected error: ${err?.message ?? String(e)}`, table };
+}
+
+/** Rows converted batch by batch; the column model grows when the service sends fields we do not know. */
+class RowBuilder {
+  columns: readonly Column[];
+  private converter: RowConverter;
+  private truncatedBefore = 0;
+  constructor(columns: readonly Column[]) {
+    this.columns = columns;
+    this.converter = createRowConverter(columns);
+  }
+  /** Converts a batch; returns the columns that appeared in it (already part of `columns`). */
+  add(records: readonly DataRecord[]): { rows: Cell[][]; added: Column[] } {
+    const before = this.columns.length;
+    const next = withExtraFields(this.columns, records);
+    if (next !== this.columns) {
+      this.truncatedBefore += this.converter.truncated;
+      this.columns = next;
+      this.converter = createRowConverter(next);
+    }
+    return { rows: records.map((r) => this.converter.convert(r)), added: this.columns.slice(before) };
+  }
+  get truncated() {
+    return this.truncatedBefore + this.converter.truncated;
+  }
+}
+
+/** Links the caller's signal to one we can also abort (when writing to the workbook fails mid-download). */
+function linkedAbort(signal?: AbortSignal): AbortController {
+  const ctl = new AbortController();
+  if (signal?.aborted) ctl.abort(signal.reason);
+  else signal?.addEventListener('abort', () => ctl.abort(signal.reason), { once: true });
+  return ctl;
+}
+
+export async function loadDataset(options: LoadOptions): Promise<LoadOutcome> {
+  const { target } = options;
+  if (target.kind === 'table') {
+    const existing = await options.workbook.findTable(target.name);
+    if (!existing) return { ok: false, error: { code: 'table-missing', table: target.name, message: `There is no table named ${target.name} to load into.` } };
+    return replaceTable(options, existing, { datasetId: options.datasetId, params: options.params ?? {}, columns: [] });
+  }
+  return firstLoad(options, target);
+}
+
+async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | { kind: 'selection' }): Promise<LoadOutcome> {
+  const { client, workbook, datasetId, signal, onProgress } = options;
+  const cat = options.catalog ?? defaultCatalog;
+  const dataset = cat.dataset(datasetId);
+  const params = options.params ?? {};
+  let createdSheet: string | null = null;
+  let table: TableShape | null = null;
+  let writes = NO_WRITES;
+  const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
+  const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
+  const bindingOf = (table: string, rowCount: number, columns: readonly Column[]): Binding => ({
+    table,
+    environment: options.environment,
+    source: options.source ?? '',
+    datasetId,
+    params,
+    loadedAt: new Date().toISOString(),
+    rowCount,
+    columns: columns.map((c) => c.name),
+  });
+  // Refuse before anything is written, not after a long download.
+  const precheck = checkBinding(bindingOf(tableNameFor(datasetId), 0, []));
+  if (!precheck.ok) return { ok: false, error: { code: precheck.code, message: precheck.message } };
+  try {
+    report({});
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    const taken = new Set((await workbook.listTables()).map((t) => t.name.toLowerCase()));
+    const name = uniqueName(tableNameFor(datasetId), (n) => taken.has(n.toLowerCase()));
+    let sheet: string;
+    let anchor: string;
+    if (target.kind === 'new-sheet') {
+      sheet = createdSheet = await workbook.addSheet(cleanSheetName(dataset.title), { activate: true });
+      anchor = 'A1';
+    } else {
+      const sel = await workbook.selection();
+      sheet = sel.sheet;
+      anchor = sel.address.split(':')[0]!;
+    }
+    const builder = new RowBuilder(columnsOf(dataset.record));
+    table = await workbook.createTable({ name, sheet, anchor, columns: columnSpecs(builder.columns) });
+    const created = table;
+
+    // The client hands batches over synchronously; writes are queued in order and the download is
+    // stopped if one fails.
+    const ctl = linkedAbort(signal);
+    let queue: Promise<void> = Promise.resolve();
+    let writeError: unknown = null;
+    let written = 0;
+    const onBatch = (records: DataRecord[]) => {
+      const { rows, added } = builder.add(records);
+      const offset = written;
+      written += rows.length;
+      queue = queue.then(async () => {
+        if (writeError) return;
+        try {
+          if (added.length) await workbook.addColumns(created.name, columnSpecs(added));
+          const stats = await workbook.writeRows(created.name, offset, rows);
+          writes = addStats(writes, stats);
+          report({ phase: 'writing', rows: offset + rows.length });
+        } catch (e) {
+          writeError = e;
+          ctl.abort(e);
+        }
+      });
+    };
+    report({ phase: 'downloading' });
+    let downloadError: unknown = null;
+    const result = await client
+      .download(datasetId, {
+        params,
+        signal: ctl.signal,
+        onBatch,
+        onProgress: (p) => report({ bytes: p.bytes, totalBytes: p.totalBytes }),
+      })
+      .catch((e: unknown) => {
+        downloadError = e;
+        return null;
+      });
+    await queue;
+    if (writeError) throw writeError;
+    if (downloadError || !result) throw downloadError;
+    if (signal?.aborted) throw signal.reason;
+
+    const shape = (await workbook.findTable(created.name)) ?? created;
+    const saved = await saveBinding(workbook, bindingOf(created.name, written, builder.columns));
+    if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
+    report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
+    return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
+  } catch (e) {
+    const error = toLoadError(e, signal, table?.name);
+    await removePartial(workbook, table, createdSheet);
+    if (error.code !== 'cancelled' && table) error.message += ' Nothing was loaded; the partial table was removed.';
+    return { ok: false, error };
+  }
+}
+
+async function removePartial(workbook: WorkbookPort, table: TableShape | null, sheet: string | null): Promise<void> {
+  // Best effort: the load already failed, and the error the user sees is that failure.
+  try {
+    if (sheet) await workbook.deleteSheet(sheet);
+    else if (table) await workbook.deleteTable(table.name);
+  } catch {
+    /* the workbook itself is failing; the load error already says so */
+  }
+}
+
+export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome> {
+  const { workbook, table: name } = options;
+  const bound = (await readBindings(workbook)).get(name);
+  if (!bound) {
+    return { ok: false, error: { code: 'not-bound', table: name, message: `Table ${name} was not loaded by grc-sheets (or its record was removed), so there is nothing to refresh it from. Load the dataset again.` } };
+  }
+  if (bound.environment !== options.environment) {
+    return {
+      ok: false,
+      error: {
+        code: 'environment-mismatch',
+        table: name,
+        message: `Table ${name} was loaded from ${bound.environment}, but you are connected to ${options.environment}. Connect to ${bound.environment} to refresh it; nothing was changed.`,
+      },
+    };
+  }
+  const existing = await workbook.findTable(name);
+  if (!existing) {
+    return { ok: false, error: { code: 'table-missing', table: name, message: `Table ${name} is no longer in the workbook (deleted or renamed). Load ${bound.datasetId} again.` } };
+  }
+  return replaceTable({ ...options, datasetId: bound.datasetId }, existing, bound);
+}
+
+/** Refreshes every bound table in turn; one failure does not stop the others, a cancel does. */
+export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promise<{ table: string; outcome: LoadOutcome }[]> {
+  const results: { table: string; outcome: LoadOutcome }[] = [];
+  for (const table of (await readBindings(options.workbook)).keys()) {
+    if (options.signal?.aborted) break;
+    results.push({ table, outcome: await refreshTable({ ...options, table }) });
+  }
+  return results;
+}
+
+async function replaceTable(
+  options: Common & { datasetId: string },
+  existing: TableShape,
+  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'>,
+): Promise<LoadOutcome> {
+  const { client, workbook, signal, onProgress, datasetId } = options;
+  const dataset = (options.catalog ?? defaultCatalog).dataset(datasetId);
+  const params = previous.params;
+  const progress: LoadProgress = { phase: 'downloading', bytes: 0, rows: 0, cancellable: true };
+  const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
+  const builder = new RowBuilder(columnsOf(dataset.record));
+  const rows: Cell[][] = [];
+  try {
+    report({});
+    await client.download(datasetId, {
+      params,
+      signal,
+      onBatch: (records) => {
+        for (const r of builder.add(records).rows) rows.push(r);
+        report({ rows: rows.length });
+      },
+      onProgress: (p) => report({ bytes: p.bytes, totalBytes: p.totalBytes }),
+    });
+    if (signal?.aborted) throw signal.reason;
+  } catch (e) {
+    const error = toLoadError(e, signal, existing.name);
+    error.message += ` Table ${existing.name} still holds the data of its last load.`;
+    return { ok: false, error };
+  }
+
+  report({ phase: 'writing', rows: 0, cancellable: false });
+  try {
+    const width = builder.columns.length;
+    for (const r of rows) if (r.length < width) for (let i = r.length; i < width; i++) r.push(null);
+    // Dataset columns go where the table has them (by name); new ones are added at the right end, after
+    // any columns the user added; the user's columns are never written.
+    const missing = builder.columns.filter((c) => !existing.columns.includes(c.name));
+    let shape = missing.length ? await workbook.addColumns(existing.name, columnSpecs(missing)) : existing;
+    const position = builder.columns.map((c) => shape.columns.indexOf(c.name));
+    let writes = NO_WRITES;
+    for (const run of contiguousRuns(position)) {
+      const slice = run.from === 0 && run.count === width ? rows : rows.map((r) => r.slice(run.from, run.from + run.count));
+      if (slice.length) writes = addStats(writes, await workbook.writeRows(existing.name, 0, slice, run.at));
+    }
+    // A field the dataset no longer sends: clear its old values rather than leave them looking current.
+    const gone = previous.columns.filter((c) => !builder.columns.some((b) => b.name === c) && shape.columns.includes(c));
+    for (const c of gone) {
+      if (rows.length) writes = addStats(writes, await workbook.writeRows(existing.name, 0, rows.map(() => [null]), shape.columns.indexOf(c)));
+    }
+    await workbook.setRowCount(existing.name, rows.length);
+    shape = (await workbook.findTable(existing.name)) ?? shape;
+    const saved = await saveBinding(workbook, {
+      table: existing.name,
+      environment: options.environment,
+      source: options.source ?? '',
+      datasetId,
+      params,
+      loadedAt: new Date().toISOString(),
+      rowCount: rows.length,
+      columns: builder.columns.map((c) => c.name),
+    });
+    if (!saved.ok) return { ok: false, error: { code: 'binding-refused', table: existing.name, message: saved.message } };
+    report({ phase: 'done', rows: rows.length });
+    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes };
+  } catch (e) {
+    const error = toLoadError(e, undefined, existing.name);
+    error.message += ` The refresh of ${existing.name} stopped while replacing rows: the table may mix old and new rows. Refresh it again.`;
+    return { ok: false, error };
+  }
+}
+
+/** Groups column positions into runs that are contiguous both in the rows and in the table. */
+function contiguousRuns(position: readonly number[]): { from: number; at: number; count: number }[] {
+  const runs: { from: number; at: number; count: number }[] = [];
+  for (let i = 0; i < position.length; i++) {
+    const last = runs[runs.length - 1];
+    if (last && position[i] === last.at + last.count && i === last.from + last.count) last.count++;
+    else runs.push({ from: i, at: position[i]!, count: 1 });
+  }
+  return runs;
+}

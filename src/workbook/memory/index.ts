@@ -1,0 +1,2 @@
+export { createMemoryWorkbook } from './memoryWorkbook';
+export type { MemoryWorkbook, MemoryWorkbookOptions, TableSnapshot, WorkbookSnapshot } from './memoryWorkbook';

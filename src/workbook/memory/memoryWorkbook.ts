@@ -1,0 +1,271 @@
+import { cellAddress, parseCell } from '../address';
+import { planChunks, jsonBytes, type ChunkOptions } from '../chunks';
+import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
+import { NUMBER_FORMAT } from '../formats';
+import type { Cell, CellMark, ColumnSpec, TableShape, WorkbookPort, WriteStats } from '../port';
+
+/** What the preview grid renders. Read-only: valid until the next change, then replaced by a new one. */
+export interface WorkbookSnapshot {
+  /** Increases with every change. */
+  version: number;
+  /** `cells`: what sits outside tables, by A1 address (the lookup lists behind dropdowns). */
+  sheets: readonly { name: string; hidden: boolean; cells: Readonly<Record<string, Cell>> }[];
+  tables: readonly TableSnapshot[];
+  selection: { sheet: string; address: string };
+}
+
+export interface TableSnapshot extends TableShape {
+  specs: readonly ColumnSpec[];
+  numberFormats: readonly string[];
+  rows: readonly (readonly Cell[])[];
+  marks: readonly CellMark[];
+}
+
+export interface MemoryWorkbook extends WorkbookPort {
+  readonly host: 'memory';
+  snapshot(): WorkbookSnapshot;
+  /** Calls `listener` after every change (each written chunk included); returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+  /** Moves the selection, as a user clicking a cell would. */
+  select(sheet: string, address: string): void;
+}
+
+export interface MemoryWorkbookOptions extends ChunkOptions {
+  /** Sheets the new workbook starts with; default one named Sheet1. */
+  sheets?: string[];
+  capabilities?: { notes: boolean; dataValidation: boolean };
+}
+
+interface MemTable {
+  name: string;
+  sheet: string;
+  row: number;
+  col: number;
+  specs: ColumnSpec[];
+  rows: Cell[][];
+  marks: Map<string, CellMark>;
+}
+
+interface MemSheet {
+  name: string;
+  hidden: boolean;
+  /** Cells outside tables (the lookup lists of data validation), by A1 address. */
+  cells: Map<string, Cell>;
+}
+
+/**
+ * The workbook port in memory: for tests, benchmarks and the taskpane's preview mode. It is faithful to
+ * what the logic can observe of Excel: unique sheet and table names, header rows, number formats per
+ * column, calculated columns kept (not evaluated), lookup sheets for dropdowns, marks and notes, settings
+ * stored as JSON text, and the same chunk plan and WriteStats as the Excel adapter.
+ */
+export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): MemoryWorkbook {
+  const sheets = new Map<string, MemSheet>();
+  for (const name of options.sheets ?? ['Sheet1']) sheets.set(name, { name, hidden: false, cells: new Map() });
+  const tables = new Map<string, MemTable>();
+  const settings = new Map<string, string>();
+  const listeners = new Set<() => void>();
+  let selection = { sheet: [...sheets.keys()][0] ?? 'Sheet1', address: 'A1' };
+  let version = 0;
+  let cached: WorkbookSnapshot | null = null;
+
+  const changed = () => {
+    version++;
+    cached = null;
+    for (const l of [...listeners]) l();
+  };
+  const lower = (s: string) => s.toLowerCase();
+  const sheetTaken = (n: string) => [...sheets.keys()].some((s) => lower(s) === lower(n));
+  // Excel table names share one namespace per workbook, case-insensitively.
+  const findMem = (name: string) => [...tables.values()].find((t) => lower(t.name) === lower(name));
+  const table = (name: string): MemTable => {
+    const t = findMem(name);
+    if (!t) throw new WorkbookError('table-not-found', `There is no table named ${name} in this workbook.`);
+    return t;
+  };
+  const shape = (t: MemTable): TableShape => ({
+    name: t.name,
+    sheet: t.sheet,
+    topLeft: cellAddress(t.row, t.col),
+    columns: t.specs.map((s) => s.name),
+    rowCount: t.rows.length,
+  });
+  const blankRow = (t: MemTable): Cell[] => t.specs.map((s) => (s.formula ? s.formula : null));
+  const overlaps = (sheet: string, row: number, col: number, width: number, except?: MemTable) =>
+    [...tables.values()].some(
+      (t) => t !== except && t.sheet === sheet && col < t.col + t.specs.length && t.col < col + width && row <= t.row + t.rows.length && t.row <= row,
+    );
+  const writeList = (spec: ColumnSpec) => {
+    if (!spec.list) return;
+    let lookup = sheets.get(spec.list.sheet);
+    if (!lookup) {
+      lookup = { name: spec.list.sheet, hidden: true, cells: new Map() };
+      sheets.set(lookup.name, lookup);
+    }
+    // One lookup column per list, found by its header: a re-added list reuses its column.
+    let col = 0;
+    while (lookup.cells.has(cellAddress(0, col)) && lookup.cells.get(cellAddress(0, col)) !== spec.name) col++;
+    lookup.cells.set(cellAddress(0, col), spec.name);
+    spec.list.values.forEach((v, i) => lookup.cells.set(cellAddress(i + 1, col), v));
+  };
+  const rowOverhead = (t: MemTable, from: number, width: number) =>
+    jsonBytes(t.specs.slice(from, from + width).map((s) => NUMBER_FORMAT[s.format]));
+
+  const workbook: MemoryWorkbook = {
+    host: 'memory',
+    capabilities: options.capabilities ?? { notes: true, dataValidation: true },
+
+    async sheetNames() {
+      return [...sheets.keys()];
+    },
+
+    async addSheet(name, opts = {}) {
+      const unique = uniqueName(cleanSheetName(name), sheetTaken, 31);
+      sheets.set(unique, { name: unique, hidden: opts.hidden ?? false, cells: new Map() });
+      if (opts.activate) selection = { sheet: unique, address: 'A1' };
+      changed();
+      return unique;
+    },
+
+    async selection() {
+      return { ...selection };
+    },
+
+    async listTables() {
+      return [...tables.values()].map(shape);
+    },
+
+    async findTable(name) {
+      const t = findMem(name);
+      return t ? shape(t) : null;
+    },
+
+    async createTable({ name, sheet, anchor, columns }) {
+      if (!sheets.has(sheet)) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
+      if (findMem(name)) throw new WorkbookError('bad-argument', `A table named ${name} already exists.`);
+      if (!columns.length) throw new WorkbookError('bad-argument', 'A table needs at least one column.');
+      const { row, col } = parseCell(anchor);
+      if (overlaps(sheet, row, col, columns.length)) {
+        throw new WorkbookError('overlap', `A table at ${sheet}!${anchor} would overlap another table; pick an empty area.`);
+      }
+      const t: MemTable = { name, sheet, row, col, specs: columns.map((c) => ({ ...c })), rows: [], marks: new Map() };
+      t.specs.forEach(writeList);
+      tables.set(name, t);
+      changed();
+      return shape(t);
+    },
+
+    async addColumns(name, columns) {
+      const t = table(name);
+      for (const c of columns) {
+        const spec = { ...c };
+        t.specs.push(spec);
+        writeList(spec);
+        for (const r of t.rows) r.push(spec.formula ?? null);
+      }
+      changed();
+      return shape(t);
+    },
+
+    async writeRows(name, offset, rows, firstColumn = 0) {
+      const t = table(name);
+      const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+      if (firstColumn + width > t.specs.length) {
+        throw new WorkbookError('bad-argument', `Rows of ${width} cells from column ${firstColumn} do not fit the ${t.specs.length} columns of ${name}.`);
+      }
+      const stats: WriteStats = { syncs: 0, maxPayloadBytes: 0 };
+      const chunks = planChunks(rows, width, { ...options, rowOverheadBytes: rowOverhead(t, firstColumn, width) });
+      for (const [i, chunk] of chunks.entries()) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0)); // let a preview render between chunks
+        while (t.rows.length < offset + chunk.rowEnd) t.rows.push(blankRow(t));
+        for (let r = chunk.rowStart; r < chunk.rowEnd; r++) {
+          const target = t.rows[offset + r]!;
+          const src = rows[r]!;
+          for (let c = chunk.colStart; c < chunk.colEnd; c++) target[firstColumn + c] = src[c] ?? null;
+        }
+        stats.syncs++;
+        stats.maxPayloadBytes = Math.max(stats.maxPayloadBytes, chunk.bytes);
+        changed();
+      }
+      return stats;
+    },
+
+    async setRowCount(name, rowCount) {
+      const t = table(name);
+      if (rowCount < t.rows.length) {
+        t.rows.length = rowCount;
+        for (const [k, m] of t.marks) if (m.row >= rowCount) t.marks.delete(k);
+      } else while (t.rows.length < rowCount) t.rows.push(blankRow(t));
+      changed();
+    },
+
+    async deleteTable(name) {
+      tables.delete(table(name).name);
+      changed();
+    },
+
+    async deleteSheet(sheet) {
+      if (!sheets.delete(sheet)) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
+      for (const [k, t] of tables) if (t.sheet === sheet) tables.delete(k);
+      if (selection.sheet === sheet) selection = { sheet: [...sheets.keys()][0] ?? 'Sheet1', address: 'A1' };
+      changed();
+    },
+
+    async readRows(name, offset = 0, count) {
+      const t = table(name);
+      const end = count === undefined ? t.rows.length : Math.min(t.rows.length, offset + count);
+      return { columns: t.specs.map((s) => s.name), rows: t.rows.slice(offset, end).map((r) => [...r]) };
+    },
+
+    async markCells(name, marks) {
+      const t = table(name);
+      for (const m of marks) {
+        if (!t.specs.some((s) => s.name === m.column)) throw new WorkbookError('bad-argument', `Table ${name} has no column ${m.column}.`);
+        const key = `${m.row}:${m.column}`;
+        if (m.kind === 'none') t.marks.delete(key);
+        else t.marks.set(key, workbook.capabilities.notes ? { ...m } : { row: m.row, column: m.column, kind: m.kind });
+      }
+      changed();
+    },
+
+    async getSetting<T>(key: string) {
+      const raw = settings.get(key);
+      return raw === undefined ? undefined : (JSON.parse(raw) as T);
+    },
+
+    async setSetting(key, value) {
+      if (value === undefined) settings.delete(key);
+      else settings.set(key, JSON.stringify(value));
+      changed();
+    },
+
+    snapshot() {
+      cached ??= {
+        version,
+        selection: { ...selection },
+        sheets: [...sheets.values()].map((s) => ({ name: s.name, hidden: s.hidden, cells: Object.fromEntries(s.cells) })),
+        tables: [...tables.values()].map((t) => ({
+          ...shape(t),
+          specs: t.specs.map((s) => ({ ...s })),
+          numberFormats: t.specs.map((s) => NUMBER_FORMAT[s.format]),
+          rows: t.rows,
+          marks: [...t.marks.values()],
+        })),
+      };
+      return cached;
+    },
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    select(sheet, address) {
+      if (!sheets.has(sheet)) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
+      parseCell(address);
+      selection = { sheet, address };
+      changed();
+    },
+  };
+  return workbook;
+}

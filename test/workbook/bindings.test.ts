@@ -1,0 +1,46 @@
+import { BINDINGS_KEY, checkBinding, readBindings, removeBinding, saveBinding, type Binding } from '../../src/workbook/bindings';
+import { createMemoryWorkbook } from '../../src/workbook/memory';
+
+const good: Binding = {
+  table: 'tbl_risk',
+  environment: 'ACC',
+  source: 'relay https://relay.example.com',
+  datasetId: 'risk',
+  params: {},
+  loadedAt: '2026-01-02T03:04:05.000Z',
+  rowCount: 12,
+  columns: ['Id', 'Name'],
+};
+
+describe('table bindings', () => {
+  it('round-trips through the workbook settings under one key', async () => {
+    const wb = createMemoryWorkbook();
+    expect((await saveBinding(wb, good)).ok).toBe(true);
+    await saveBinding(wb, { ...good, table: 'tbl_incidents', datasetId: 'incidents' });
+    expect([...(await readBindings(wb)).keys()]).toEqual(['tbl_risk', 'tbl_incidents']);
+    expect((await readBindings(wb)).get('tbl_risk')).toEqual(good);
+    expect(await wb.getSetting(BINDINGS_KEY)).toMatchObject({ version: 1 });
+    await removeBinding(wb, 'tbl_risk');
+    expect([...(await readBindings(wb)).keys()]).toEqual(['tbl_incidents']);
+  });
+
+  it('refuses a binding with a field that does not belong, such as a password', async () => {
+    const wb = createMemoryWorkbook();
+    const check = await saveBinding(wb, { ...good, password: 'hunter2' } as Binding);
+    expect(check).toMatchObject({ ok: false, code: 'binding-refused' });
+    expect(!check.ok && check.message).toMatch(/password/);
+    expect(await wb.getSetting(BINDINGS_KEY)).toBeUndefined();
+  });
+
+  it('refuses credential-looking values: an Authorization header, a URL with user and password', () => {
+    expect(checkBinding({ ...good, source: 'Basic dXNlcjpwYXNz' })).toMatchObject({ ok: false, message: expect.stringMatching(/source/) });
+    expect(checkBinding({ ...good, source: 'https://key:secret@relay.example.com' })).toMatchObject({ ok: false });
+    expect(checkBinding({ ...good, params: { guid: 'x', token: 'abc' } })).toMatchObject({ ok: false });
+  });
+
+  it('drops stored entries that do not check out instead of trusting the file', async () => {
+    const wb = createMemoryWorkbook();
+    await wb.setSetting(BINDINGS_KEY, { version: 1, tables: { tbl_risk: good, bad: { ...good, table: 'bad', apiKey: 'k' } } });
+    expect([...(await readBindings(wb)).keys()]).toEqual(['tbl_risk']);
+  });
+});

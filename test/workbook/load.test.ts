@@ -1,0 +1,186 @@
+import { catalog } from '../../src/catalog';
+import { isoToSerial } from '../../src/sheet';
+import { readBindings } from '../../src/workbook/bindings';
+import { loadDataset, refreshAll, refreshTable, type DataRecord, type LoadProgress } from '../../src/workbook/load';
+import { createMemoryWorkbook } from '../../src/workbook/memory';
+import { apiError, fakeClient } from './fakeClient';
+
+const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;
+const risk = (i: number, extra: DataRecord = {}): DataRecord => ({
+  Id: guid(i),
+  Identifier: `R-${i}`,
+  Name: `Risk ${i}`,
+  Status: 'Active',
+  GrossImpact: i % 5,
+  DateIdentified: '2025-03-04',
+  ControlGuids: [guid(1), guid(2)],
+  ...extra,
+});
+const risks = (n: number, extra: DataRecord = {}) => Array.from({ length: n }, (_, i) => risk(i, extra));
+const riskWidth = Object.keys(catalog.dataset('risk').record.shape).length;
+const col = (name: string) => Object.keys(catalog.dataset('risk').record.shape).indexOf(name);
+
+const base = { environment: 'ACC', source: 'relay http://127.0.0.1' };
+
+describe('first load', () => {
+  it('streams a dataset into tbl_<dataset> on a new sheet, typed, and records the binding', async () => {
+    const wb = createMemoryWorkbook();
+    const { client } = fakeClient(risks(2500), { batchSize: 1000 });
+    const phases: string[] = [];
+    const out = await loadDataset({ ...base, client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' }, onProgress: (p) => phases.push(p.phase) });
+    if (!out.ok) throw new Error(out.error.message);
+    expect(out.table).toMatchObject({ name: 'tbl_risk', sheet: 'Risks', topLeft: 'A1', rowCount: 2500 });
+    expect(out.table.columns).toHaveLength(riskWidth);
+    const { rows } = await wb.readRows('tbl_risk', 0, 1);
+    expect(rows[0]![col('DateIdentified')]).toBe(isoToSerial('2025-03-04'));
+    expect(rows[0]![col('ControlGuids')]).toBe(`${guid(1)}; ${guid(2)}`);
+    expect(phases).toEqual(expect.arrayContaining(['preparing', 'downloading', 'writing', 'done']));
+    const b = (await readBindings(wb)).get('tbl_risk')!;
+    expect(b).toMatchObject({ environment: 'ACC', datasetId: 'risk', rowCount: 2500, source: 'relay http://127.0.0.1' });
+    expect(Date.parse(b.loadedAt)).not.toBeNaN();
+  });
+
+  it('shows the first rows before the download has finished', async () => {
+    const wb = createMemoryWorkbook();
+    const { client } = fakeClient(risks(5000), { batchSize: 500 });
+    const visibleDuringDownload: number[] = [];
+    const original = client.download.bind(client);
+    client.download = (id, opts) =>
+      original(id, {
+        ...opts,
+        onProgress: (p) => {
+          opts.onProgress?.(p);
+          visibleDuringDownload.push(wb.snapshot().tables[0]?.rowCount ?? 0);
+        },
+      });
+    await loadDataset({ ...base, client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    expect(visibleDuringDownload.some((n) => n > 0 && n < 5000)).toBe(true);
+  });
+
+  it('loads at the selection and gives a unique name when tbl_<dataset> is taken', async () => {
+    const wb = createMemoryWorkbook();
+    await loadDataset({ ...base, client: fakeClient(risks(3)).client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    wb.select('Sheet1', 'C5');
+    const out = await loadDataset({ ...base, client: fakeClient(risks(3)).client, workbook: wb, datasetId: 'risk', target: { kind: 'selection' } });
+    expect(out).toMatchObject({ ok: true, table: { name: 'tbl_risk_2', sheet: 'Sheet1', topLeft: 'C5', rowCount: 3 } });
+  });
+
+  it('adds fields the catalogue does not know at the right, also when they show up late', async () => {
+    const wb = createMemoryWorkbook();
+    const records = [...risks(3), risk(3, { NewField: 'hello' })];
+    const out = await loadDataset({ ...base, client: fakeClient(records, { batchSize: 2 }).client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    expect(out.ok && out.table.columns.at(-1)).toBe('NewField');
+    const { rows } = await wb.readRows('tbl_risk');
+    expect(rows.map((r) => r[riskWidth])).toEqual([null, null, null, 'hello']);
+  });
+
+  it('removes the partial table and its sheet when cancelled mid-stream', async () => {
+    const wb = createMemoryWorkbook();
+    const ctl = new AbortController();
+    const onProgress = (p: LoadProgress) => {
+      if (p.phase === 'writing' && p.rows >= 1000) ctl.abort();
+    };
+    const out = await loadDataset({ ...base, client: fakeClient(risks(10_000), { batchSize: 1000 }).client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' }, signal: ctl.signal, onProgress });
+    expect(out).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(await wb.listTables()).toEqual([]);
+    expect(await wb.sheetNames()).toEqual(['Sheet1']);
+    expect(await readBindings(wb)).toEqual(new Map());
+  });
+
+  it('turns a client error into a value naming the failure and leaves nothing behind', async () => {
+    const wb = createMemoryWorkbook();
+    const client = fakeClient(risks(3000), { failAfterBatches: { batches: 1, error: apiError('invalid-credentials', 'The API key was refused.') } }).client;
+    const out = await loadDataset({ ...base, client, workbook: wb, datasetId: 'risk', target: { kind: 'selection' } });
+    expect(out).toMatchObject({ ok: false, error: { code: 'api', apiCode: 'invalid-credentials' } });
+    expect(!out.ok && out.error.message).toMatch(/API key was refused.*partial table was removed/);
+    expect(await wb.listTables()).toEqual([]);
+  });
+
+  it('refuses a load whose binding would carry a credential, before anything is written', async () => {
+    const wb = createMemoryWorkbook();
+    const out = await loadDataset({ ...base, source: 'https://id:pw@relay', client: fakeClient(risks(3)).client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    expect(out).toMatchObject({ ok: false, error: { code: 'binding-refused' } });
+    expect(await wb.sheetNames()).toEqual(['Sheet1']);
+  });
+});
+
+describe('refresh', () => {
+  async function loaded(n: number) {
+    const wb = createMemoryWorkbook();
+    const out = await loadDataset({ ...base, client: fakeClient(risks(n)).client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    if (!out.ok) throw new Error(out.error.message);
+    await wb.addColumns('tbl_risk', [{ name: 'My note', format: 'general', formula: '=[@Name]&"!"' }]);
+    return wb;
+  }
+
+  it('grows and shrinks the table, keeps the user column, and updates the binding', async () => {
+    const wb = await loaded(10);
+    const before = (await readBindings(wb)).get('tbl_risk')!;
+    const grown = await refreshTable({ ...base, client: fakeClient(risks(25, { Status: 'Closed' })).client, workbook: wb, table: 'tbl_risk' });
+    expect(grown).toMatchObject({ ok: true, rowCount: 25 });
+    const after = await wb.readRows('tbl_risk');
+    let rows = after.rows;
+    expect(after.columns.at(-1)).toBe('My note');
+    expect(rows).toHaveLength(25);
+    expect(rows.every((r) => r[col('Status')] === 'Closed' && r.at(-1) === '=[@Name]&"!"')).toBe(true);
+    expect((await readBindings(wb)).get('tbl_risk')).toMatchObject({ rowCount: 25 });
+    expect((await readBindings(wb)).get('tbl_risk')!.loadedAt >= before.loadedAt).toBe(true);
+
+    await refreshTable({ ...base, client: fakeClient(risks(4)).client, workbook: wb, table: 'tbl_risk' });
+    ({ rows } = await wb.readRows('tbl_risk'));
+    expect(rows).toHaveLength(4);
+    expect(rows[3]!.at(-1)).toBe('=[@Name]&"!"');
+  });
+
+  it('adds the columns a dataset gained after the user column, and clears ones it lost', async () => {
+    const wb = createMemoryWorkbook();
+    await loadDataset({ ...base, client: fakeClient(risks(2, { Old: 'x' })).client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    await wb.addColumns('tbl_risk', [{ name: 'Mine', format: 'general', formula: '=1' }]);
+    const out = await refreshTable({ ...base, client: fakeClient(risks(2, { Added: 7 })).client, workbook: wb, table: 'tbl_risk' });
+    expect(out.ok && out.table.columns.slice(riskWidth)).toEqual(['Old', 'Mine', 'Added']);
+    const { rows } = await wb.readRows('tbl_risk');
+    expect(rows[0]!.slice(riskWidth)).toEqual([null, '=1', 7]);
+    expect((await readBindings(wb)).get('tbl_risk')!.columns.at(-1)).toBe('Added');
+  });
+
+  it('keeps the old data and binding when the refresh fails or is cancelled', async () => {
+    const wb = await loaded(10);
+    const before = await wb.readRows('tbl_risk');
+    const binding = (await readBindings(wb)).get('tbl_risk');
+    const failing = fakeClient(risks(5000, { Status: 'New' }), { batchSize: 100, failAfterBatches: { batches: 3, error: apiError('unreachable', 'The relay could not be reached.') } }).client;
+    const failed = await refreshTable({ ...base, client: failing, workbook: wb, table: 'tbl_risk' });
+    expect(failed).toMatchObject({ ok: false, error: { code: 'api', apiCode: 'unreachable', message: expect.stringMatching(/still holds the data of its last load/) } });
+    const ctl = new AbortController();
+    const cancelled = await refreshTable({
+      ...base,
+      client: fakeClient(risks(5000, { Status: 'New' }), { batchSize: 100 }).client,
+      workbook: wb,
+      table: 'tbl_risk',
+      signal: ctl.signal,
+      onProgress: (p) => p.rows >= 300 && ctl.abort(),
+    });
+    expect(cancelled).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(await wb.readRows('tbl_risk')).toEqual(before);
+    expect((await readBindings(wb)).get('tbl_risk')).toEqual(binding);
+  });
+
+  it('refuses to refresh from another environment or a table it did not load', async () => {
+    const wb = await loaded(2);
+    const client = fakeClient(risks(2)).client;
+    expect(await refreshTable({ ...base, environment: 'PRD', client, workbook: wb, table: 'tbl_risk' })).toMatchObject({ ok: false, error: { code: 'environment-mismatch' } });
+    expect(await refreshTable({ ...base, client, workbook: wb, table: 'tbl_other' })).toMatchObject({ ok: false, error: { code: 'not-bound' } });
+    await wb.deleteTable('tbl_risk');
+    expect(await refreshTable({ ...base, client, workbook: wb, table: 'tbl_risk' })).toMatchObject({ ok: false, error: { code: 'table-missing' } });
+  });
+
+  it('refreshes all bound tables, each from its own dataset', async () => {
+    const wb = createMemoryWorkbook();
+    const data = (id: string) => (id === 'risk' ? risks(3) : [{ Id: guid(1), Name: 'Incident', DateRegistered: '2025-01-02T10:00:00' }]);
+    await loadDataset({ ...base, client: fakeClient(data).client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    await loadDataset({ ...base, client: fakeClient(data).client, workbook: wb, datasetId: 'incidents', target: { kind: 'new-sheet' } });
+    const { client, calls } = fakeClient(data);
+    const results = await refreshAll({ ...base, client, workbook: wb });
+    expect(results.map((r) => [r.table, r.outcome.ok])).toEqual([['tbl_risk', true], ['tbl_incidents', true]]);
+    expect(calls.map((c) => c.datasetId)).toEqual(['risk', 'incidents']);
+  });
+});

@@ -26,10 +26,22 @@ const environment = z.strictObject({
 });
 
 /** An environment name is one URL segment; `environments` is taken by the picker's route. */
-const environmentName = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,32}$/, 'an environment name is 1 to 32 letters, digits, "-" or "_"')
-  .refine((n) => n !== 'environments', '"environments" is reserved for GET /api/environments');
+function environmentNameProblem(name: string): string | null {
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(name))
+    return 'an environment name is 1 to 32 letters, digits, "-" or "_"';
+  if (name === 'environments') return '"environments" is reserved for GET /api/environments';
+  return null;
+}
+
+// Names are checked here rather than with a key schema, whose failures zod reports without our message.
+const environments = z.record(z.string(), environment).superRefine((envs, ctx) => {
+  const names = Object.keys(envs);
+  if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'name at least one environment' });
+  for (const name of names) {
+    const problem = environmentNameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+  }
+});
 
 const origin = z.string().refine((s) => {
   try {
@@ -49,9 +61,7 @@ export const relayConfig = z.strictObject({
     .default({ host: '127.0.0.1', port: 8443 }),
   /** HTTPS, which Office requires for the add-in; without it the relay speaks plain HTTP (loopback, tests, or behind a TLS terminator). */
   tls: z.strictObject({ cert: z.string().min(1), key: z.string().min(1) }).optional(),
-  environments: z
-    .record(environmentName, environment)
-    .refine((e) => Object.keys(e).length > 0, 'name at least one environment'),
+  environments,
   allowedOrigins: z.array(origin).default([]),
   staticDir: z.string().min(1).optional(),
   /** Paths for the operations whose path the spec does not show, by catalogue id. */

@@ -304,7 +304,7 @@ describe('relay security', () => {
     ['no Authorization', {}],
     ['a Bearer token', { authorization: 'Bearer abc' }],
     ['an empty Basic', { authorization: 'Basic ' }],
-    ['Authorization named in Connection', { connection: 'authorization' }],
+    ['Authorization named in Connection', { connection: 'close, authorization' }],
   ])('refuses a call with %s with 401 before any upstream call', async (_name, headers) => {
     const res = await raw(rawGet(RISK, { authorization: '', ...headers }).replace('authorization: \r\n', ''));
     expect(res.status).toBe(401);

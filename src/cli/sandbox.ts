@@ -1,0 +1,105 @@
+import { parseArgs } from 'node:util';
+import { KeysError, readKeysJson, startSandbox, ENVIRONMENTS, type Environment, type KeySpec } from '../sandbox';
+import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
+
+const HELP = `Usage: grc-sheets sandbox [options]
+
+Runs a local emulator of the Risk and Controls Management Service integration API.
+Base URL: http://HOST:PORT/api (catalogue paths below it, e.g. /api/directdata/v3/risk).
+
+Options:
+  --host HOST            address to listen on (default 127.0.0.1)
+  --port PORT            port to listen on (default 4010; 0 picks a free one)
+  --environment ACC|PRD  which environment this sandbox is (default ACC); keys of the other are refused
+  --scale N              number of risks, ${MIN_SCALE} to ${MAX_SCALE} (default 1000); other datasets are proportional
+  --seed S               seed of the generated data (default 1); same seed, same data
+  --keys FILE            JSON array of API keys (see docs/sandbox.md); without it a demo key is made
+  --latency MS           fault: added latency per API call
+  --error-rate R         fault: share of API calls answered 503 with Retry-After, before any work (0..1)
+  --rate-limit-rate R    fault: share of API calls answered 429 with Retry-After (0..1)
+  --drop-rate R          fault: share of API calls whose connection drops mid-body, after a write is committed (0..1)
+  --retry-after S        fault: Retry-After seconds on 503 and 429 (default 1)
+  --fault-seed N         fault: seed of the fault sequence (default 1)
+  -h, --help             this help
+
+Admin routes (loopback callers only): GET /_sandbox/keys, GET /_sandbox/requested-ips,
+POST /_sandbox/requested-ips/approve {"identifier","ip"}, POST /_sandbox/keys/ID/revoke,
+GET|PUT /_sandbox/faults, GET /_sandbox/counts, GET /_sandbox/incidents/GUID.`;
+
+function number(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new Error(`--${name} takes a number, got "${value}"`);
+  return n;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '4010' },
+        environment: { type: 'string', default: 'ACC' },
+        scale: { type: 'string', default: '1000' },
+        seed: { type: 'string', default: '1' },
+        keys: { type: 'string' },
+        latency: { type: 'string' },
+        'error-rate': { type: 'string' },
+        'rate-limit-rate': { type: 'string' },
+        'drop-rate': { type: 'string' },
+        'retry-after': { type: 'string' },
+        'fault-seed': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    console.error(`grc-sheets sandbox: ${(e as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const environment = values.environment.toUpperCase();
+  if (!(ENVIRONMENTS as readonly string[]).includes(environment)) {
+    console.error(`grc-sheets sandbox: --environment must be ACC or PRD, got "${values.environment}"`);
+    return 2;
+  }
+  try {
+    const sandbox = await startSandbox({
+      host: values.host,
+      port: number('port', values.port),
+      environment: environment as Environment,
+      scale: number('scale', values.scale),
+      seed: values.seed,
+      keys: values.keys ? (readKeysJson(values.keys) as KeySpec[]) : undefined,
+      faults: {
+        latencyMs: number('latency', values.latency),
+        errorRate: number('error-rate', values['error-rate']),
+        rateLimitRate: number('rate-limit-rate', values['rate-limit-rate']),
+        dropRate: number('drop-rate', values['drop-rate']),
+        retryAfterSeconds: number('retry-after', values['retry-after']),
+        seed: number('fault-seed', values['fault-seed']),
+      },
+    });
+    console.log(`Sandbox (${environment}) listening. Base URL: ${sandbox.url}`);
+    if (sandbox.demoKey) {
+      const { identifier, password } = sandbox.demoKey;
+      console.log(`Demo key (Application Administrator, all APIs, allowed from 127.0.0.1 and ::1); shown once:`);
+      console.log(`  identifier: ${identifier}`);
+      console.log(`  password:   ${password}`);
+      console.log(`Try: curl -u ${identifier}:${password} ${sandbox.url}/directdata/v3/risk | head -c 300`);
+    }
+    const stop = () => void sandbox.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return await new Promise<number>(() => undefined);
+  } catch (e) {
+    const where = e instanceof KeysError && values.keys && !(e as Error).message.includes(values.keys) ? `--keys ${values.keys}: ` : '';
+    console.error(`grc-sheets sandbox: ${where}${(e as Error).message}`);
+    return 1;
+  }
+}

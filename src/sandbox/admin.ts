@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { normaliseIp, type ApiKey } from './keys';
+import type { FaultPlan, FaultsInput } from './faults';
+import { faultsSchema } from './faults';
+import type { Store } from './store';
+
+/** What the sandbox's owner can do that the service does in its UI: approve addresses, revoke keys, set faults. */
+export interface SandboxAdmin {
+  requestedIps(): { identifier: string; keyName: string; ip: string; firstSeen: string; lastSeen: string; count: number }[];
+  /** Approves a requested IP address of a key and saves it (spec, soft IP allowlisting). False when not requested. */
+  approveIp(identifier: string, ip: string): boolean;
+  revokeKey(identifier: string): boolean;
+  keys(): { identifier: string; name: string; environment: string; owner: string; expiresAt: string; allowedIps: string[]; apis: string[]; revoked: boolean }[];
+  faults(): ReturnType<FaultPlan['set']>;
+  setFaults(input: FaultsInput): ReturnType<FaultPlan['set']>;
+}
+
+export function createAdmin(keys: Map<string, ApiKey>, plan: FaultPlan): SandboxAdmin {
+  return {
+    requestedIps: () =>
+      [...keys.values()].flatMap((k) => [...k.requestedIps].map(([ip, seen]) => ({ identifier: k.identifier, keyName: k.name, ip, ...seen }))),
+    approveIp(identifier, ip) {
+      const key = keys.get(identifier);
+      const address = normaliseIp(ip);
+      if (!key?.requestedIps.has(address)) return false;
+      key.requestedIps.delete(address);
+      key.allowedIps.add(address);
+      return true;
+    },
+    revokeKey(identifier) {
+      const key = keys.get(identifier);
+      if (!key) return false;
+      key.revoked = true;
+      return true;
+    },
+    keys: () =>
+      [...keys.values()].map((k) => ({
+        identifier: k.identifier,
+        name: k.name,
+        environment: k.environment,
+        owner: k.owner.name,
+        expiresAt: k.expiresAt.toISOString(),
+        allowedIps: [...k.allowedIps],
+        apis: [...k.apis],
+        revoked: k.revoked,
+      })),
+    faults: () => plan.current,
+    setFaults: (input) => plan.set(input),
+  };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1']);
+const approveBody = z.object({ identifier: z.string().min(1), ip: z.string().min(1) });
+const guidParam = z.object({ guid: z.string() });
+
+/**
+ * Admin routes under /_sandbox/ (outside the API root). Only callers on loopback may use them, so a sandbox
+ * listening on a network address does not let others approve their own address.
+ */
+export function registerAdminRoutes(app: FastifyInstance, admin: SandboxAdmin, store: Store): void {
+  app.register(
+    async (r) => {
+      r.addHook('onRequest', async (req, reply) => {
+        if (!LOOPBACK.has(normaliseIp(req.socket.remoteAddress ?? ''))) return reply.code(403).send({ message: 'Sandbox admin routes answer loopback callers only.' });
+      });
+      r.get('/keys', async () => admin.keys());
+      r.get('/requested-ips', async () => admin.requestedIps());
+      r.post('/requested-ips/approve', async (req, reply) => {
+        const body = approveBody.safeParse(req.body);
+        if (!body.success) return reply.code(400).send({ message: 'Give {"identifier", "ip"}.', errors: body.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) });
+        return admin.approveIp(body.data.identifier, body.data.ip)
+          ? { approved: true }
+          : reply.code(404).send({ message: `Key "${body.data.identifier}" has no requested IP address ${body.data.ip}.` });
+      });
+      r.post('/keys/:identifier/revoke', async (req, reply) => {
+        const { identifier } = req.params as { identifier: string };
+        return admin.revokeKey(identifier) ? { revoked: true } : reply.code(404).send({ message: `No key "${identifier}".` });
+      });
+      r.get('/faults', async () => admin.faults());
+      r.put('/faults', async (req, reply) => {
+        const body = faultsSchema.safeParse({ ...admin.faults(), ...(req.body as object | undefined) });
+        if (!body.success) return reply.code(400).send({ message: 'Invalid faults.', errors: body.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) });
+        return admin.setFaults(body.data);
+      });
+      r.get('/counts', async () => store.counts());
+      r.get('/incidents/:guid', async (req, reply) => {
+        const { guid } = guidParam.parse(req.params);
+        const incident = store.find('incidents', guid);
+        if (!incident) return reply.code(404).send({ message: `No incident with GUID ${guid}.` });
+        return { ...incident, ...store.incidentExtra(incident.Id as string) };
+      });
+    },
+    { prefix: '/_sandbox' },
+  );
+}

@@ -1,0 +1,180 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Readable } from 'node:stream';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { catalog as defaultCatalog, type Catalog, type Dataset, type Operation } from '../catalog';
+import { createAdmin, registerAdminRoutes, type SandboxAdmin } from './admin';
+import { authenticate, mayCall } from './auth';
+import { seedOf } from './data/random';
+import { MAX_SCALE, MIN_SCALE } from './data/sizes';
+import { answerOf, ERRORS, failure, type ErrorName, type Outcome } from './errors';
+import { FaultPlan, type FaultDecision, type FaultsInput } from './faults';
+import { jsonArrayStream } from './json-stream';
+import { buildKeys, demoKey, type ApiKey, type Environment, type KeySpec } from './keys';
+import type { WriteHandler } from './rules/context';
+import { HANDLERS } from './rules';
+import { Store } from './store';
+
+export interface SandboxOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  environment?: Environment;
+  /** Number of risks; other datasets are proportional. */
+  scale?: number;
+  seed?: number | string;
+  /** Keys as in a keys file; without them a demo key is made. */
+  keys?: KeySpec[];
+  faults?: FaultsInput;
+  /** The catalogue with the same path overrides as the client and the relay use. */
+  catalog?: Catalog;
+  /** The clock (key expiry, today's date); tests pass a fixed one. */
+  now?: () => Date;
+}
+
+export interface Sandbox {
+  /** The environment's base URL, `http://host:port/api`. */
+  url: string;
+  port: number;
+  environment: Environment;
+  close(): Promise<void>;
+  admin: SandboxAdmin;
+  store: Store;
+  /** Identifier and password of the demo key, when no keys were given. */
+  demoKey?: { identifier: string; password: string };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const API_ROOT = '/api';
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const environment = options.environment ?? 'ACC';
+  const scale = options.scale ?? 1000;
+  if (!Number.isInteger(scale) || scale < MIN_SCALE || scale > MAX_SCALE) throw new RangeError(`scale must be a whole number from ${MIN_SCALE} to ${MAX_SCALE}, got ${scale}`);
+  const now = options.now ?? (() => new Date());
+  const cat = options.catalog ?? defaultCatalog;
+  const demo = options.keys ? undefined : demoKey(environment, now());
+  const keys = new Map<string, ApiKey>(buildKeys(options.keys ?? [demo]).map((k) => [k.identifier, k]));
+  const store = new Store(seedOf(options.seed ?? 1), scale);
+  const plan = new FaultPlan(options.faults);
+  const admin = createAdmin(keys, plan);
+
+  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, requestTimeout: 120_000, forceCloseConnections: true });
+  // An empty body is fine (the workflow advance has none); invalid JSON is a 400 in the service's format.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (!body) return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch (e) {
+      done(Object.assign(new Error(`The request body is not valid JSON: ${(e as Error).message}`), { statusCode: 400 }), undefined);
+    }
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+    const message = status === 413 ? ERRORS.tooLarge.message : status === 500 ? 'Internal error in the sandbox.' : err.message;
+    return reply.code(status).type(JSON_TYPE).send({ message });
+  });
+  app.setNotFoundHandler((_req, reply) => reply.code(404).type(JSON_TYPE).send({ message: ERRORS.notFound.message }));
+  registerAdminRoutes(app, admin, store);
+
+  const sendError = (reply: FastifyReply, name: ErrorName, message?: string) => {
+    const a = answerOf(failure(name, message));
+    if (name === 'invalidCredentials') reply.header('www-authenticate', 'Basic realm="Risk and Controls Management Service"');
+    return reply.code(a.status).type(JSON_TYPE).send(a.body);
+  };
+
+  app.all(`${API_ROOT}/*`, async (req, reply) => {
+    const rawPath = (req.raw.url ?? '').split('?')[0]!.slice(API_ROOT.length);
+    const m = cat.match(req.method, rawPath);
+    if (!m.ok) {
+      if (m.reason === 'method-not-allowed') reply.header('allow', m.allow.join(', '));
+      return sendError(reply, m.reason === 'not-found' ? 'notFound' : 'methodNotAllowed');
+    }
+    const f = plan.current;
+    if (f.latencyMs) await delay(f.latencyMs);
+    // A 503 or 429 comes before anything is done; a drop comes after the work is committed.
+    const fault: FaultDecision = plan.next();
+    if (fault === 'unavailable' || fault === 'rate-limited') {
+      reply.header('retry-after', String(f.retryAfterSeconds));
+      return sendError(reply, fault === 'unavailable' ? 'unavailable' : 'rateLimited');
+    }
+    const auth = authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', keys, environment, now());
+    if (!auth.ok) return sendError(reply, auth.error);
+    if (!mayCall(auth.key, m.endpoint.access)) return sendError(reply, 'forbidden');
+    const ep = m.endpoint;
+    if (ep.kind === 'dataset') return serveDataset(ep, m.params.guid, reply, fault === 'drop');
+    return runOperation(ep, req, auth.key, m.params.guid, reply, fault === 'drop');
+  });
+
+  function serveDataset(ep: Dataset, guid: string | undefined, reply: FastifyReply, drop: boolean) {
+    if (!store.has(ep.id)) return sendError(reply, 'notFound');
+    let filter: ((r: Record<string, unknown>) => boolean) | undefined;
+    if (guid) {
+      const g = guid.toLowerCase();
+      // Parameterised datasets: results of one form, samples of one test plan.
+      const owner = ep.id === 'formresults' ? store.ctx.st.forms.find((x) => x.Id === g) : store.find('controltestplan', g);
+      if (!owner) return sendError(reply, 'notFound', `No ${ep.id === 'formresults' ? 'form' : 'control test plan'} with GUID ${guid}.`);
+      const key = ep.id === 'formresults' ? 'FormId' : 'TestPlanId';
+      filter = (r) => r[key] === g;
+    }
+    const records = store.records(ep.id);
+    const stream = jsonArrayStream(filter ? filterIterator(records, filter) : records);
+    if (drop) return dropStream(reply, stream);
+    return reply.code(200).type(JSON_TYPE).send(stream);
+  }
+
+  function runOperation(ep: Operation, req: FastifyRequest, key: ApiKey, guid: string | undefined, reply: FastifyReply, drop: boolean) {
+    let body: unknown;
+    if (ep.body) {
+      const parsed = ep.body.safeParse(req.body);
+      if (!parsed.success)
+        return reply
+          .code(400)
+          .type(JSON_TYPE)
+          .send({ message: 'The request body is not valid.', errors: parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message })) });
+      body = parsed.data;
+    }
+    const handler = HANDLERS[ep.id] as WriteHandler<unknown> | undefined;
+    const outcome: Outcome = handler ? handler({ store, key, guid, body, now: now() }) : failure('notFound');
+    const a = answerOf(outcome);
+    if (drop) return dropText(reply, a.status, JSON.stringify(a.body));
+    return reply.code(a.status).type(JSON_TYPE).send(a.body);
+  }
+
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ host, port: options.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    url: `http://${urlHost}:${port}${API_ROOT}`,
+    port,
+    environment,
+    close: () => app.close(),
+    admin,
+    store,
+    demoKey: demo && { identifier: demo.identifier, password: demo.password },
+  };
+}
+
+function* filterIterator<T>(items: Iterable<T>, keep: (t: T) => boolean): Generator<T> {
+  for (const t of items) if (keep(t)) yield t;
+}
+
+/** Sends the status, headers and half of the body, then breaks the connection: the caller cannot know the outcome. */
+function dropText(reply: FastifyReply, status: number, text: string) {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+  res.write(text.slice(0, Math.max(1, Math.floor(text.length / 2))), () => res.socket?.destroy());
+}
+
+function dropStream(reply: FastifyReply, stream: Readable) {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': JSON_TYPE });
+  stream.once('data', (chunk: Buffer | string) => {
+    stream.destroy();
+    const s = chunk.toString();
+    res.write(s.slice(0, Math.max(1, Math.floor(s.length / 2))), () => res.socket?.destroy());
+  });
+}

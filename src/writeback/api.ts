@@ -6,14 +6,23 @@ export type DataRecord = Record<string, unknown>;
 
 export interface WritebackApi {
   download(datasetId: string, options?: { signal?: AbortSignal }): Promise<{ records: DataRecord[] }>;
-  call(operationId: string, options?: { params?: { guid?: string }; body?: unknown; signal?: AbortSignal }): Promise<unknown>;
+  call(
+    operationId: string,
+    options?: { params?: { guid?: string }; body?: unknown; signal?: AbortSignal },
+  ): Promise<unknown>;
 }
 
 /** Standing data and current records by dataset id, loaded once per validation or run. */
 export type Standing = ReadonlyMap<string, readonly DataRecord[]>;
 
-export async function loadStanding(api: WritebackApi, datasetIds: readonly string[], signal?: AbortSignal): Promise<Standing> {
-  const loaded = await Promise.all(datasetIds.map(async (id) => [id, (await api.download(id, { signal })).records] as const));
+export async function loadStanding(
+  api: WritebackApi,
+  datasetIds: readonly string[],
+  signal?: AbortSignal,
+): Promise<Standing> {
+  const loaded = await Promise.all(
+    datasetIds.map(async (id) => [id, (await api.download(id, { signal })).records] as const),
+  );
   return new Map(loaded);
 }
 
@@ -21,4 +30,5 @@ export function records(standing: Standing, datasetId: string): readonly DataRec
   return standing.get(datasetId) ?? [];
 }
 
-export const str = (r: DataRecord, field: string): string | undefined => (typeof r[field] === 'string' ? (r[field] as string) : undefined);
+export const str = (r: DataRecord, field: string): string | undefined =>
+  typeof r[field] === 'string' ? (r[field] as string) : undefined;

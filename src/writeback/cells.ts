@@ -1,5 +1,6 @@
 import type { Cell } from '../workbook/port';
 import { isIsoDate } from '../catalog';
+import { isoToSerial, serialToIso } from '../sheet/serial';
 
 /**
  * Reading one cell as the type a field needs. A failure is a value with a code and a message that says
@@ -10,7 +11,8 @@ export type Read<T> = { ok: true; value: T | undefined } | { ok: false; code: st
 const ok = <T>(value: T | undefined): Read<T> => ({ ok: true, value });
 const fail = <T>(code: string, message: string): Read<T> => ({ ok: false, code, message });
 
-export const isBlank = (c: Cell | undefined): boolean => c === null || c === undefined || (typeof c === 'string' && c.trim() === '');
+export const isBlank = (c: Cell | undefined): boolean =>
+  c === null || c === undefined || (typeof c === 'string' && c.trim() === '');
 
 export function readText(c: Cell | undefined): Read<string> {
   if (isBlank(c)) return ok(undefined);
@@ -36,18 +38,6 @@ export function readBoolean(c: Cell | undefined): Read<boolean> {
   return fail('not-a-boolean', `"${String(c)}" is not yes or no; type TRUE or FALSE`);
 }
 
-/** Excel's serial day 25569 is 1970-01-01; serials carry no time zone, and neither do the dates we send. */
-const UNIX_EPOCH_SERIAL = 25569;
-const DAY_MS = 86_400_000;
-
-export function serialToIsoDate(serial: number): string {
-  return new Date(Math.round((Math.floor(serial) - UNIX_EPOCH_SERIAL) * DAY_MS)).toISOString().slice(0, 10);
-}
-
-export function isoDateToSerial(iso: string): number {
-  return Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) / DAY_MS + UNIX_EPOCH_SERIAL;
-}
-
 const SLASHED = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/;
 
 /**
@@ -57,15 +47,18 @@ const SLASHED = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/;
 export function readDate(c: Cell | undefined): Read<string> {
   if (isBlank(c)) return ok(undefined);
   if (typeof c === 'number') {
-    if (c < 1 || c > 2958465) return fail('not-a-date', `${c} is not a date; type the date as yyyy-mm-dd or use a date cell`);
-    return ok(serialToIsoDate(c));
+    const iso = c >= 1 ? serialToIso(c, 'date') : null;
+    return iso
+      ? ok(iso)
+      : fail('not-a-date', `${c} is not a date; type the date as yyyy-mm-dd or use a date cell`);
   }
-  if (typeof c === 'boolean') return fail('not-a-date', `${String(c)} is not a date; type the date as yyyy-mm-dd`);
+  if (typeof c === 'boolean')
+    return fail('not-a-date', `${String(c)} is not a date; type the date as yyyy-mm-dd`);
   const s = String(c).trim();
   if (isIsoDate(s)) {
-    const d = s.slice(0, 10);
-    if (serialToIsoDate(isoDateToSerial(d)) !== d) return fail('not-a-date', `${s} is not a day of the calendar; check the day and the month`);
-    return ok(d);
+    if (isoToSerial(s.slice(0, 10)) === null)
+      return fail('not-a-date', `${s} is not a day of the calendar; check the day and the month`);
+    return ok(s.slice(0, 10));
   }
   const m = SLASHED.exec(s);
   if (m) {
@@ -79,10 +72,17 @@ export function readDate(c: Cell | undefined): Read<string> {
       );
     }
     const [day, month] = a > 12 ? [a, b] : [b, a];
-    if (month > 12 || day > 31) return fail('not-a-date', `"${s}" is not a date; type the date as yyyy-mm-dd or use a date cell`);
-    return fail('date-text', `"${s}" is text, not a date; type it as ${year}-${pad(month)}-${pad(day)} or use a date cell`);
+    if (month > 12 || day > 31)
+      return fail('not-a-date', `"${s}" is not a date; type the date as yyyy-mm-dd or use a date cell`);
+    return fail(
+      'date-text',
+      `"${s}" is text, not a date; type it as ${year}-${pad(month)}-${pad(day)} or use a date cell`,
+    );
   }
-  return fail('not-a-date', `"${s}" is not a date; type the date as yyyy-mm-dd (e.g. 2025-04-03) or use a date cell`);
+  return fail(
+    'not-a-date',
+    `"${s}" is not a date; type the date as yyyy-mm-dd (e.g. 2025-04-03) or use a date cell`,
+  );
 }
 
 /** Several values in one cell are separated by semicolons or line breaks: commas occur inside names. */

@@ -26,7 +26,9 @@ export interface CustomField {
 
 // Answer options come as nested records (spec: ID, name, value, colour); only id and name matter here.
 const answerOptions = z
-  .array(z.looseObject({ Id: z.string().optional(), Name: z.string().optional(), Value: z.string().optional() }))
+  .array(
+    z.looseObject({ Id: z.string().optional(), Name: z.string().optional(), Value: z.string().optional() }),
+  )
   .catch([]);
 
 /** The spec does not list the type names; these cover the usual spellings ("Multi select", "Checkbox", ...). */
@@ -34,9 +36,11 @@ export function fieldKind(type: string | undefined): FieldKind {
   const t = (type ?? '').toLowerCase().replace(/[^a-z]/g, '');
   if (t.includes('multi')) return 'multiselect';
   if (t.includes('date')) return 'date';
-  if (t.includes('number') || t.includes('numeric') || t.includes('decimal') || t.includes('integer')) return 'number';
+  if (t.includes('number') || t.includes('numeric') || t.includes('decimal') || t.includes('integer'))
+    return 'number';
   if (t.includes('check') || t.includes('bool')) return 'checkbox';
-  if (t.includes('select') || t.includes('dropdown') || t.includes('list') || t.includes('choice')) return 'select';
+  if (t.includes('select') || t.includes('dropdown') || t.includes('list') || t.includes('choice'))
+    return 'select';
   return 'text';
 }
 
@@ -44,7 +48,10 @@ export function fieldKind(type: string | undefined): FieldKind {
  * Custom field definitions as template columns. Invisible definitions are left out: users cannot see
  * them in the service either. `columnOf` names the column (incident fields carry their type's name).
  */
-export function customFields(definitions: readonly DataRecord[], columnOf: (d: DataRecord) => string): CustomField[] {
+export function customFields(
+  definitions: readonly DataRecord[],
+  columnOf: (d: DataRecord) => string,
+): CustomField[] {
   const fields: CustomField[] = [];
   const taken = new Map<string, number>();
   for (const d of definitions) {
@@ -59,7 +66,9 @@ export function customFields(definitions: readonly DataRecord[], columnOf: (d: D
       name: str(d, 'Name') ?? id,
       kind: fieldKind(str(d, 'Type')),
       required: d.Required === true,
-      options: answerOptions.parse(d.AnswerOptions).flatMap((o) => (o.Id ? [{ id: o.Id, name: o.Name ?? o.Value ?? o.Id }] : [])),
+      options: answerOptions
+        .parse(d.AnswerOptions)
+        .flatMap((o) => (o.Id ? [{ id: o.Id, name: o.Name ?? o.Value ?? o.Id }] : [])),
       column,
       incidentTypeId: str(d, 'IncidentTypeId'),
     });
@@ -68,28 +77,42 @@ export function customFields(definitions: readonly DataRecord[], columnOf: (d: D
 }
 
 export function customFieldColumn(field: CustomField, lookupSheet: string): ColumnSpec {
-  const format = field.kind === 'date' ? 'date' : field.kind === 'number' ? 'number' : field.kind === 'checkbox' ? 'boolean' : 'text';
+  const format =
+    field.kind === 'date'
+      ? 'date'
+      : field.kind === 'number'
+        ? 'number'
+        : field.kind === 'checkbox'
+          ? 'boolean'
+          : 'text';
   const list =
     field.kind === 'select' || field.kind === 'multiselect'
       ? { sheet: lookupSheet, values: field.options.map((o) => o.name) }
       : field.kind === 'checkbox'
         ? { sheet: lookupSheet, values: ['TRUE', 'FALSE'] }
         : undefined;
-  return list && (field.kind !== 'multiselect') ? { name: field.column, format, list } : { name: field.column, format };
+  return list ? { name: field.column, format, list } : { name: field.column, format };
 }
 
 /**
- * One cell as the field's entry. A checkbox left FALSE is sent as false (spec, Incident rule 6: it is
- * stored as false), a blank cell sends nothing. A multi-select sends one entry whose value lists the
- * option ids separated by semicolons, so the service never receives two entries for one field; the same
+ * One cell as the field's entries. A checkbox left FALSE is sent as false (spec, Incident rule 6: it is
+ * stored as false), a blank cell sends nothing. A multi-select sends one entry per chosen option; the same
  * option twice in a cell is refused (spec: duplicate entries for one multi-select field are rejected).
  */
-export function readCustomField(field: CustomField, cell: Cell | undefined): Read<CustomFieldEntry> {
-  const entry = (value: string | number | boolean): Read<CustomFieldEntry> => ({ ok: true, value: { CustomFieldGuid: field.id, Value: value } });
+export function readCustomField(field: CustomField, cell: Cell | undefined): Read<CustomFieldEntry[]> {
+  const entry = (value: string | number | boolean): Read<CustomFieldEntry[]> => ({
+    ok: true,
+    value: [{ CustomFieldGuid: field.id, Value: value }],
+  });
   switch (field.kind) {
     case 'date': {
       const r = readDate(cell);
-      return r.ok ? { ok: true, value: r.value === undefined ? undefined : { CustomFieldGuid: field.id, DateValue: r.value } } : r;
+      return r.ok
+        ? {
+            ok: true,
+            value: r.value === undefined ? undefined : [{ CustomFieldGuid: field.id, DateValue: r.value }],
+          }
+        : r;
     }
     case 'number': {
       const r = readNumber(cell);
@@ -113,11 +136,15 @@ export function readCustomField(field: CustomField, cell: Cell | undefined): Rea
         const o = option(field, name);
         if (!o.ok) return o;
         if (ids.includes(o.id)) {
-          return { ok: false, code: 'duplicate-option', message: `"${name}" is listed twice; each option may be chosen once, remove the repeat` };
+          return {
+            ok: false,
+            code: 'duplicate-option',
+            message: `"${name}" is listed twice; each option may be chosen once, remove the repeat`,
+          };
         }
         ids.push(o.id);
       }
-      return entry(ids.join(';'));
+      return { ok: true, value: ids.map((id) => ({ CustomFieldGuid: field.id, Value: id })) };
     }
     case 'text': {
       const r = readText(cell);
@@ -126,10 +153,24 @@ export function readCustomField(field: CustomField, cell: Cell | undefined): Rea
   }
 }
 
-function option(field: CustomField, name: string): { ok: true; id: string } | { ok: false; code: string; message: string } {
-  const matches = field.options.filter((o) => o.name.trim().toLowerCase() === name.trim().toLowerCase() || o.id === name.trim());
+function option(
+  field: CustomField,
+  name: string,
+): { ok: true; id: string } | { ok: false; code: string; message: string } {
+  const matches = field.options.filter(
+    (o) => o.name.trim().toLowerCase() === name.trim().toLowerCase() || o.id === name.trim(),
+  );
   if (matches.length === 1) return { ok: true, id: matches[0]!.id };
   const all = field.options.map((o) => `"${o.name}"`).join(', ');
-  if (matches.length > 1) return { ok: false, code: 'ambiguous-name', message: `${matches.length} options of ${field.name} are named "${name}"; this cannot be posted until the option names differ in the service` };
-  return { ok: false, code: 'unknown-option', message: `"${name}" is not an option of ${field.name}; choose one of ${all || '(no options defined)'}` };
+  if (matches.length > 1)
+    return {
+      ok: false,
+      code: 'ambiguous-name',
+      message: `${matches.length} options of ${field.name} are named "${name}"; this cannot be posted until the option names differ in the service`,
+    };
+  return {
+    ok: false,
+    code: 'unknown-option',
+    message: `"${name}" is not an option of ${field.name}; choose one of ${all || '(no options defined)'}`,
+  };
 }

@@ -17,7 +17,8 @@ export interface Sent {
 
 /** Whether the record of a row whose outcome is unknown is already in the service. */
 /** `unclear`: only a person can tell (several candidates, or too little was journaled); the message says what to check. */
-export type Found = { kind: 'found'; guid: string } | { kind: 'absent' } | { kind: 'unclear'; message: string };
+export type Found =
+  { kind: 'found'; guid: string } | { kind: 'absent' } | { kind: 'unclear'; message: string };
 
 /**
  * A flow once the standing data it needs is loaded: its columns, how a row becomes a request (or the
@@ -44,6 +45,8 @@ export interface PreparedFlow<R = unknown> {
 export interface Flow<R = unknown> {
   id: FlowId;
   title: string;
+  /** The Result of a row that went through: a create makes a record, a task update changes one. */
+  resultStatus: 'created' | 'done';
   /** Table name prefix of a new template. */
   tableName: string;
   /** Datasets loaded before validating: standing data, custom field definitions, current records. */

@@ -4,7 +4,9 @@ import { isGuid } from '../catalog';
  * Names shown to users, GUIDs sent to the service. A name that matches no entry or several entries is an
  * error naming the candidates, never a guess.
  */
-export type Resolved = { ok: true; id: string; name: string } | { ok: false; code: 'unknown-name' | 'ambiguous-name'; message: string; candidates: string[] };
+export type Resolved =
+  | { ok: true; id: string; name: string }
+  | { ok: false; code: 'unknown-name' | 'ambiguous-name'; message: string; candidates: string[] };
 
 export interface NameEntry {
   id: string;
@@ -36,15 +38,27 @@ export function nameIndex<E extends NameEntry>(entries: readonly E[], what: stri
       if (found?.length === 1) return { ok: true, id: found[0]!.id, name: found[0]!.name };
       if (found && found.length > 1) {
         const candidates = found.map((e) => `${e.name} (${e.id})`);
-        return { ok: false, code: 'ambiguous-name', candidates, message: `${found.length} ${what} are named "${text.trim()}": ${candidates.join(', ')}; type the GUID of the one you mean` };
+        return {
+          ok: false,
+          code: 'ambiguous-name',
+          candidates,
+          message: `${found.length} ${what} are named "${text.trim()}": ${candidates.join(', ')}; type the GUID of the one you mean`,
+        };
       }
       if (isGuid(text.trim())) {
         const e = byId.get(text.trim().toLowerCase());
         if (e) return { ok: true, id: e.id, name: e.name };
       }
       const candidates = closest(text, entries);
-      const hint = candidates.length ? `; did you mean ${candidates.map((c) => `"${c}"`).join(' or ')}?` : `; pick one from the dropdown`;
-      return { ok: false, code: 'unknown-name', candidates, message: `no ${what.replace(/s$/, '')} is named "${text.trim()}"${hint}` };
+      const hint = candidates.length
+        ? `; did you mean ${candidates.map((c) => `"${c}"`).join(' or ')}?`
+        : `; pick one from the dropdown`;
+      return {
+        ok: false,
+        code: 'unknown-name',
+        candidates,
+        message: `no ${what.replace(/s$/, '')} is named "${text.trim()}"${hint}`,
+      };
     },
   };
 }
@@ -54,5 +68,7 @@ function closest(text: string, entries: readonly NameEntry[]): string[] {
   const t = key(text);
   if (!t) return [];
   const names = [...new Set(entries.map((e) => e.name))];
-  return names.filter((n) => key(n).includes(t) || t.includes(key(n)) || key(n).slice(0, 3) === t.slice(0, 3)).slice(0, 3);
+  return names
+    .filter((n) => key(n).includes(t) || t.includes(key(n)) || key(n).slice(0, 3) === t.slice(0, 3))
+    .slice(0, 3);
 }

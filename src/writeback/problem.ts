@@ -16,8 +16,18 @@ export interface Problem {
 /** A problem found while reading one row, before it is placed in the table. */
 export type CellProblem = Omit<Problem, 'row'>;
 
-export const cellError = (column: string, code: string, message: string): CellProblem => ({ column, code, message, severity: 'error' });
-export const cellWarning = (column: string, code: string, message: string): CellProblem => ({ column, code, message, severity: 'warning' });
+export const cellError = (column: string, code: string, message: string): CellProblem => ({
+  column,
+  code,
+  message,
+  severity: 'error',
+});
+export const cellWarning = (column: string, code: string, message: string): CellProblem => ({
+  column,
+  code,
+  message,
+  severity: 'warning',
+});
 
 /** Rows are counted from 1 in text for people: body row 0 is "Row 1" of the table. */
 export function describeProblem(p: Problem): string {

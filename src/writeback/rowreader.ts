@@ -16,18 +16,24 @@ export function rowReader(row: RowInput) {
       problems.push(cellError(column, r.code, r.message));
       return undefined;
     }
-    if (r.value === undefined && required) problems.push(cellError(column, 'required', `${what} is required; fill in ${column}`));
+    if (r.value === undefined && required)
+      problems.push(cellError(column, 'required', `${what} is required; fill in ${column}`));
     return r.value;
   }
-  const req = (o?: { required?: boolean; what?: string }) => [o?.required ?? false, o?.what ?? 'this field'] as const;
+  const req = (o?: { required?: boolean; what?: string }) =>
+    [o?.required ?? false, o?.what ?? 'this field'] as const;
 
   return {
     problems,
-    text: (column: string, o?: { required?: boolean; what?: string }) => take(column, readText(row(column)), ...req(o)),
-    number: (column: string, o?: { required?: boolean; what?: string }) => take(column, readNumber(row(column)), ...req(o)),
-    date: (column: string, o?: { required?: boolean; what?: string }) => take(column, readDate(row(column)), ...req(o)),
+    text: (column: string, o?: { required?: boolean; what?: string }) =>
+      take(column, readText(row(column)), ...req(o)),
+    number: (column: string, o?: { required?: boolean; what?: string }) =>
+      take(column, readNumber(row(column)), ...req(o)),
+    date: (column: string, o?: { required?: boolean; what?: string }) =>
+      take(column, readDate(row(column)), ...req(o)),
     bool: (column: string) => take(column, readBoolean(row(column)), false, ''),
-    list: (column: string, o?: { required?: boolean; what?: string }) => take(column, readList(row(column)), ...req(o)),
+    list: (column: string, o?: { required?: boolean; what?: string }) =>
+      take(column, readList(row(column)), ...req(o)),
     /** A name from standing data, as its GUID. */
     name(column: string, index: NameIndex, o?: { required?: boolean; what?: string }): string | undefined {
       const text = take(column, readText(row(column)), ...req(o));
@@ -44,7 +50,8 @@ export function rowReader(row: RowInput) {
       for (const item of items) {
         const r = index.resolve(item);
         if (!r.ok) problems.push(cellError(column, r.code, r.message));
-        else if (ids.includes(r.id)) problems.push(cellError(column, 'duplicate-entry', `"${item}" is listed twice; remove the repeat`));
+        else if (ids.includes(r.id))
+          problems.push(cellError(column, 'duplicate-entry', `"${item}" is listed twice; remove the repeat`));
         else ids.push(r.id);
       }
       return ids;
@@ -61,14 +68,25 @@ export type RowReader = ReturnType<typeof rowReader>;
  * Checks a built body with the catalogue's body schema. A failure here means a row reached a shape the
  * service would refuse; it is reported on the column the field came from.
  */
-export function checkBody(operationId: string, body: unknown, columnOf: Record<string, string>, problems: CellProblem[]): boolean {
+export function checkBody(
+  operationId: string,
+  body: unknown,
+  columnOf: Record<string, string>,
+  problems: CellProblem[],
+): boolean {
   const schema = catalog.operation(operationId).body;
   if (!schema) return true;
   const r = schema.safeParse(body);
   if (r.success) return true;
   for (const issue of r.error.issues) {
     const field = String(issue.path[0] ?? '');
-    problems.push(cellError(columnOf[field] ?? field, 'invalid-field', `${issue.message}; correct ${columnOf[field] ?? field}`));
+    problems.push(
+      cellError(
+        columnOf[field] ?? field,
+        'invalid-field',
+        `${issue.message}; correct ${columnOf[field] ?? field}`,
+      ),
+    );
   }
   return false;
 }

@@ -12,7 +12,12 @@ export function describeError(e: unknown): string {
 }
 
 /** The one record that matches and that no other row of the sheet already holds. */
-export function findUnique(rs: readonly DataRecord[], taken: ReadonlySet<string>, idField: string, matches: (r: DataRecord) => boolean): Found {
+export function findUnique(
+  rs: readonly DataRecord[],
+  taken: ReadonlySet<string>,
+  idField: string,
+  matches: (r: DataRecord) => boolean,
+): Found {
   const guids: string[] = [];
   for (const r of rs) {
     const id = r[idField];
@@ -20,7 +25,10 @@ export function findUnique(rs: readonly DataRecord[], taken: ReadonlySet<string>
   }
   if (guids.length === 0) return { kind: 'absent' };
   if (guids.length === 1) return { kind: 'found', guid: guids[0]! };
-  return { kind: 'unclear', message: `${guids.length} records in the service match this row (${guids.join(', ')}); find the one it created, put its GUID in Result GUID and set Result to created` };
+  return {
+    kind: 'unclear',
+    message: `${guids.length} records in the service match this row (${guids.join(', ')}); find the one it created, put its GUID in Result GUID and set Result to created`,
+  };
 }
 
 /** Lists compare as sets: the service may return them in another order. */

@@ -39,25 +39,39 @@ const bodyColumns: Record<string, string> = {
 export const contractsFlow: Flow<CreateContract> = {
   id: 'contracts',
   title: 'Contracts',
+  resultStatus: 'created',
   tableName: 'GrcContracts',
   standingDatasets: ['thirdpartycontractcustomfields', 'thirdparty'],
   reconcileDataset: 'thirdpartycontract',
   setup(standing) {
     const thirdParties = nameIndex(
-      records(standing, 'thirdparty').flatMap((t) => (str(t, 'Id') && str(t, 'Name') ? [{ id: str(t, 'Id')!, name: str(t, 'Name')! }] : [])),
+      records(standing, 'thirdparty').flatMap((t) =>
+        str(t, 'Id') && str(t, 'Name') ? [{ id: str(t, 'Id')!, name: str(t, 'Name')! }] : [],
+      ),
       'third parties',
     );
-    const fields = customFields(records(standing, 'thirdpartycontractcustomfields'), (d) => str(d, 'Name') ?? 'Custom field');
+    const fields = customFields(
+      records(standing, 'thirdpartycontractcustomfields'),
+      (d) => str(d, 'Name') ?? 'Custom field',
+    );
     return {
       requiredColumns: [C.thirdParty, C.name],
       columns: (lookupSheet) => [
-        { name: C.thirdParty, format: 'text', list: { sheet: lookupSheet, values: [...new Set(thirdParties.entries.map((t) => t.name))] } },
+        {
+          name: C.thirdParty,
+          format: 'text',
+          list: { sheet: lookupSheet, values: [...new Set(thirdParties.entries.map((t) => t.name))] },
+        },
         { name: C.name, format: 'text' },
         { name: C.services, format: 'text' },
         { name: C.startDate, format: 'date' },
         { name: C.endDate, format: 'date' },
         { name: C.noticePeriod, format: 'number' },
-        { name: C.noticePeriodUnit, format: 'text', list: { sheet: lookupSheet, values: [...bodies.NOTICE_PERIOD_UNITS] } },
+        {
+          name: C.noticePeriodUnit,
+          format: 'text',
+          list: { sheet: lookupSheet, values: [...bodies.NOTICE_PERIOD_UNITS] },
+        },
         ...fields.map((f) => customFieldColumn(f, lookupSheet)),
       ],
       prepare(row) {
@@ -66,20 +80,45 @@ export const contractsFlow: Flow<CreateContract> = {
         const name = r.text(C.name, { required: true, what: 'the contract name' });
         const start = r.date(C.startDate);
         const end = r.date(C.endDate);
-        if (start && end && end < start) r.error(C.endDate, 'end-before-start', `the end date ${end} is before the start date ${start}; correct one of them`);
+        if (start && end && end < start)
+          r.error(
+            C.endDate,
+            'end-before-start',
+            `the end date ${end} is before the start date ${start}; correct one of them`,
+          );
         const period = r.number(C.noticePeriod);
         const unitText = r.text(C.noticePeriodUnit);
-        let unit: Unit | undefined = unitText === undefined ? undefined : bodies.NOTICE_PERIOD_UNITS.find((u) => u.toLowerCase() === unitText.toLowerCase());
+        let unit: Unit | undefined =
+          unitText === undefined
+            ? undefined
+            : bodies.NOTICE_PERIOD_UNITS.find((u) => u.toLowerCase() === unitText.toLowerCase());
         if (unitText !== undefined && unit === undefined) {
-          r.error(C.noticePeriodUnit, 'unknown-unit', `"${unitText}" is not a notice period unit; choose ${bodies.NOTICE_PERIOD_UNITS.join(', ')}`);
+          r.error(
+            C.noticePeriodUnit,
+            'unknown-unit',
+            `"${unitText}" is not a notice period unit; choose ${bodies.NOTICE_PERIOD_UNITS.join(', ')}`,
+          );
         } else if (unit === undefined && period !== undefined) {
-          r.error(C.noticePeriodUnit, 'required', `a notice period of ${period} needs a unit; choose Months, Weeks or Days`);
+          r.error(
+            C.noticePeriodUnit,
+            'required',
+            `a notice period of ${period} needs a unit; choose Months, Weeks or Days`,
+          );
         } else if (unit === undefined) {
           unit = 'None';
         } else if (unit !== 'None' && period === undefined) {
-          r.error(C.noticePeriod, 'required', `a notice period in ${unit.toLowerCase()} needs a number; fill it in, or set the unit to None`);
+          r.error(
+            C.noticePeriod,
+            'required',
+            `a notice period in ${unit.toLowerCase()} needs a number; fill it in, or set the unit to None`,
+          );
         }
-        if (period !== undefined && period < 0) r.error(C.noticePeriod, 'negative', `a notice period cannot be negative; type ${-period}`);
+        if (period !== undefined && !(Number.isInteger(period) && period >= 0))
+          r.error(
+            C.noticePeriod,
+            'not-whole',
+            `a notice period is a whole number, 0 or more; ${period} is not`,
+          );
         const body: CreateContract = {
           ThirdPartyGuid: thirdParty ?? '',
           Name: name ?? '',
@@ -95,7 +134,11 @@ export const contractsFlow: Flow<CreateContract> = {
         return { request: body, problems: r.problems };
       },
       async send(body, api, signal) {
-        return { status: 'created', guid: answerGuid(await api.call('contract-create', { body, signal })), message: 'Created' };
+        return {
+          status: 'created',
+          guid: answerGuid(await api.call('contract-create', { body, signal })),
+          message: 'Created',
+        };
       },
       find: (body, rs, taken) =>
         findUnique(

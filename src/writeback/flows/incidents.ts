@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { bodies } from '../../catalog';
 import type { ColumnSpec } from '../../workbook/port';
 import { records, str, type DataRecord } from '../api';
+import { isBlank } from '../cells';
 import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from '../customfields';
 import type { Flow, Found } from '../flow';
 import { nameIndex } from '../names';
@@ -54,7 +55,11 @@ const bodyColumns: Record<string, string> = {
 };
 
 const entries = (rs: readonly DataRecord[], id: string, name = 'Name') =>
-  rs.flatMap((r) => (str(r, id) && str(r, name) ? [{ id: str(r, id)!, name: str(r, name)!, archived: r.Archived === true }] : []));
+  rs.flatMap((r) =>
+    str(r, id) && str(r, name)
+      ? [{ id: str(r, id)!, name: str(r, name)!, archived: r.Archived === true }]
+      : [],
+  );
 
 /**
  * Create incidents (spec, Incident): only the name and the reporting organization are required (rule 1);
@@ -64,15 +69,30 @@ const entries = (rs: readonly DataRecord[], id: string, name = 'Name') =>
 export const incidentsFlow: Flow<IncidentRequest> = {
   id: 'incidents',
   title: 'Incidents',
+  resultStatus: 'created',
   tableName: 'GrcIncidents',
-  standingDatasets: ['incidenttypes', 'incidentclassifications', 'incidenttypecustomfields', 'riskrootcausecategory'],
+  standingDatasets: [
+    'incidenttypes',
+    'incidentclassifications',
+    'incidenttypecustomfields',
+    'riskrootcausecategory',
+  ],
   reconcileDataset: 'incidents',
   setup(standing) {
     const types = nameIndex(entries(records(standing, 'incidenttypes'), 'Id'), 'incident types');
-    const classifications = nameIndex(entries(records(standing, 'incidentclassifications'), 'Id'), 'classifications');
-    const rootCauses = nameIndex(entries(records(standing, 'riskrootcausecategory'), 'Guid'), 'root cause categories');
+    const classifications = nameIndex(
+      entries(records(standing, 'incidentclassifications'), 'Id'),
+      'classifications',
+    );
+    const rootCauses = nameIndex(
+      entries(records(standing, 'riskrootcausecategory'), 'Guid'),
+      'root cause categories',
+    );
     const typeName = (id: string | undefined) => (id && types.byId(id)?.name) || 'no type';
-    const fields = customFields(records(standing, 'incidenttypecustomfields'), (d) => `${str(d, 'Name')} [${typeName(str(d, 'IncidentTypeId'))}]`);
+    const fields = customFields(
+      records(standing, 'incidenttypecustomfields'),
+      (d) => `${str(d, 'Name')} [${typeName(str(d, 'IncidentTypeId'))}]`,
+    );
 
     return {
       requiredColumns: [C.name, C.reportingOrganization],
@@ -83,7 +103,11 @@ export const incidentsFlow: Flow<IncidentRequest> = {
           text(C.name),
           text(C.reportingOrganization),
           text(C.affectedOrganizations),
-          { name: C.types, format: 'text', list: list(types.entries.filter((t) => !t.archived).map((t) => t.name)) },
+          {
+            name: C.types,
+            format: 'text',
+            list: list(types.entries.filter((t) => !t.archived).map((t) => t.name)),
+          },
           { name: C.classification, format: 'text', list: list(classifications.entries.map((c) => c.name)) },
           { name: C.rootCauseCategory, format: 'text', list: list(rootCauses.entries.map((c) => c.name)) },
           text(C.rootCause),
@@ -102,13 +126,22 @@ export const incidentsFlow: Flow<IncidentRequest> = {
       prepare(row) {
         const r = rowReader(row);
         const name = r.text(C.name, { required: true, what: 'the incident name' });
-        const reportingOrganization = r.text(C.reportingOrganization, { required: true, what: 'the reporting organization' });
+        const reportingOrganization = r.text(C.reportingOrganization, {
+          required: true,
+          what: 'the reporting organization',
+        });
         const typeIds = r.names(C.types, types) ?? [];
         for (const id of typeIds) {
           const t = types.byId(id)!;
-          if (t.archived) r.error(C.types, 'archived-type', `incident type "${t.name}" is archived, so new incidents of this type cannot be created; choose an active type`);
+          if (t.archived)
+            r.error(
+              C.types,
+              'archived-type',
+              `incident type "${t.name}" is archived, so new incidents of this type cannot be created; choose an active type`,
+            );
         }
         const custom: CustomFieldEntry[] = [];
+        const missingRequired: string[] = [];
         for (const f of fields) {
           const cell = row(f.column);
           const v = readCustomField(f, cell);
@@ -122,17 +155,41 @@ export const incidentsFlow: Flow<IncidentRequest> = {
               `${f.name} belongs to incident type "${typeName(f.incidentTypeId)}", which this row does not select; clear this cell or add that type to ${C.types}`,
             );
           } else if (v.value !== undefined) {
-            custom.push(v.value);
+            custom.push(...v.value);
           } else if (selected && f.required) {
+            missingRequired.push(f.column);
             r.problems.push(
-              cellWarning(f.column, 'needed-for-acceptance', `${f.name} is required before the incident can move to Waiting for acceptance; it can be created without it`),
+              cellWarning(
+                f.column,
+                'needed-for-acceptance',
+                `${f.name} is required before the incident can move to Waiting for acceptance; it can be created without it`,
+              ),
             );
           }
         }
         const hyperlink = r.text(C.hyperlink);
         if (hyperlink !== undefined) {
           const h = bodies.hyperlinkUrl.safeParse(String(row(C.hyperlink)));
-          if (!h.success) r.problems.push(cellError(C.hyperlink, 'invalid-hyperlink', `${h.error.issues[0]!.message}; shorten it or remove the spaces and line breaks`));
+          if (!h.success)
+            r.problems.push(
+              cellError(
+                C.hyperlink,
+                'invalid-hyperlink',
+                `${h.error.issues[0]!.message}; shorten it or remove the spaces and line breaks`,
+              ),
+            );
+          // Spec, errors table: a hyperlink cannot be added while required fields are unfilled (rule 2 names them).
+          for (const c of [C.assessors, C.responsible, C.description])
+            if (isBlank(row(c))) missingRequired.push(c);
+          if (missingRequired.length) {
+            r.problems.push(
+              cellError(
+                C.hyperlink,
+                'hyperlink-needs-required-fields',
+                `a hyperlink can only be added once the required fields are filled; fill ${missingRequired.join(', ')}, or leave the hyperlink out and add it later`,
+              ),
+            );
+          }
         }
         const body: CreateIncident = {
           Name: name ?? '',
@@ -160,20 +217,32 @@ export const incidentsFlow: Flow<IncidentRequest> = {
         const guid = answerGuid(await api.call('incident-create', { body: request.body, signal }));
         if (!request.hyperlink) return { status: 'created', guid, message: 'Created' };
         try {
-          await api.call('incident-hyperlink', { params: { guid }, body: { Url: request.hyperlink }, signal });
+          await api.call('incident-hyperlink', {
+            params: { guid },
+            body: { Url: request.hyperlink },
+            signal,
+          });
           return { status: 'created', guid, message: 'Created with its hyperlink' };
         } catch (e) {
           // The incident exists: the row is done, and resending it would create a second one.
-          return { status: 'created', guid, message: `Created, but the hyperlink was not added (${describeError(e)}); add it in the service` };
+          return {
+            status: 'created',
+            guid,
+            message: `Created, but the hyperlink was not added (${describeError(e)}); add it in the service`,
+          };
         }
       },
       find(request, rs, taken): Found {
         const b = request.body;
-        return findUnique(rs, taken, 'Id', (rec) =>
-          rec.Name === b.Name &&
-          rec.ReportingOrganization === b.ReportingOrganization &&
-          (b.Description === undefined || rec.Description === b.Description) &&
-          (b.DateDetected === undefined || str(rec, 'DateDetected')?.slice(0, 10) === b.DateDetected),
+        return findUnique(
+          rs,
+          taken,
+          'Id',
+          (rec) =>
+            rec.Name === b.Name &&
+            rec.ReportingOrganization === b.ReportingOrganization &&
+            (b.Description === undefined || rec.Description === b.Description) &&
+            (b.DateDetected === undefined || str(rec, 'DateDetected')?.slice(0, 10) === b.DateDetected),
         );
       },
     };

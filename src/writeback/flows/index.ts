@@ -4,7 +4,12 @@ import { incidentsFlow } from './incidents';
 import { tasksFlow } from './tasks';
 import { thirdPartiesFlow } from './thirdparties';
 
-export const FLOWS: readonly AnyFlow[] = [incidentsFlow, thirdPartiesFlow, contractsFlow, tasksFlow] as AnyFlow[];
+export const FLOWS: readonly AnyFlow[] = [
+  incidentsFlow,
+  thirdPartiesFlow,
+  contractsFlow,
+  tasksFlow,
+] as AnyFlow[];
 
 export function flowById(id: FlowId): AnyFlow {
   const f = FLOWS.find((x) => x.id === id);

@@ -14,7 +14,11 @@ export type TaskRequest =
   | { action: 'advance'; guid: string; fromStatus: string }
   | { action: 'score-status'; guid: string; body: ScoreAndStatus };
 
-export const TASK_ACTIONS = { update: 'Update', advance: 'Advance', 'score-status': 'Score and status' } as const;
+export const TASK_ACTIONS = {
+  update: 'Update',
+  advance: 'Advance',
+  'score-status': 'Score and status',
+} as const;
 type Action = keyof typeof TASK_ACTIONS;
 
 export const TASK_COLUMNS = {
@@ -48,7 +52,11 @@ const UPDATE_FIELDS = {
 const READY_FOR_REVIEW = 'ready for review';
 const EDITABLE_IN_REVIEW: readonly string[] = ['Score', 'Comment'];
 
-const same = (a: unknown, b: unknown) => (Array.isArray(b) ? sameList(a, b as string[]) : (a ?? null) === (b ?? null) || (typeof a === 'string' && typeof b === 'string' && a.slice(0, 10) === b && b.length === 10));
+const same = (a: unknown, b: unknown) =>
+  Array.isArray(b)
+    ? sameList(a, b as string[])
+    : (a ?? null) === (b ?? null) ||
+      (typeof a === 'string' && typeof b === 'string' && a.slice(0, 10) === b && b.length === 10);
 
 /**
  * Task updates (spec, Tasks API v2): a full update that does not submit, the workflow advance, and the
@@ -59,6 +67,7 @@ const same = (a: unknown, b: unknown) => (Array.isArray(b) ? sameList(a, b as st
 export const tasksFlow: Flow<TaskRequest> = {
   id: 'tasks',
   title: 'Task updates',
+  resultStatus: 'done',
   tableName: 'GrcTaskUpdates',
   standingDatasets: ['tasks'],
   reconcileDataset: 'tasks',
@@ -92,8 +101,15 @@ export const tasksFlow: Flow<TaskRequest> = {
         const r = rowReader(row);
         const key = r.text(C.task, { required: true, what: 'the task (its GUID or identifier)' });
         const actionText = r.text(C.action, { required: true, what: 'the action' });
-        const action = (Object.keys(TASK_ACTIONS) as Action[]).find((a) => TASK_ACTIONS[a].toLowerCase() === actionText?.toLowerCase());
-        if (actionText !== undefined && !action) r.error(C.action, 'unknown-action', `"${actionText}" is not an action; choose ${Object.values(TASK_ACTIONS).join(', ')}`);
+        const action = (Object.keys(TASK_ACTIONS) as Action[]).find(
+          (a) => TASK_ACTIONS[a].toLowerCase() === actionText?.toLowerCase(),
+        );
+        if (actionText !== undefined && !action)
+          r.error(
+            C.action,
+            'unknown-action',
+            `"${actionText}" is not an action; choose ${Object.values(TASK_ACTIONS).join(', ')}`,
+          );
         const found = key === undefined ? [] : (byKey.get(key.toLowerCase()) ?? []);
         if (key !== undefined && found.length !== 1) {
           r.error(
@@ -115,32 +131,71 @@ export const tasksFlow: Flow<TaskRequest> = {
           NotificationPeriods: r.list(C.notificationPeriods),
         };
         const statusText = r.text(C.status);
-        const status = statusText === undefined ? undefined : bodies.TASK_STATUSES.find((s) => s.toLowerCase() === statusText.toLowerCase());
-        if (statusText !== undefined && !status) r.error(C.status, 'unknown-status', `"${statusText}" is not a task status; choose ${bodies.TASK_STATUSES.join(', ')}`);
+        const status =
+          statusText === undefined
+            ? undefined
+            : bodies.TASK_STATUSES.find((s) => s.toLowerCase() === statusText.toLowerCase());
+        if (statusText !== undefined && !status)
+          r.error(
+            C.status,
+            'unknown-status',
+            `"${statusText}" is not a task status; choose ${bodies.TASK_STATUSES.join(', ')}`,
+          );
         const current = found.length === 1 ? found[0]! : undefined;
-        if (!current || !action || r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+        if (!current || !action || r.problems.some((p) => p.severity === 'error'))
+          return { problems: r.problems };
 
         const guid = str(current, 'Id')!;
         const inReview = str(current, 'Status')?.toLowerCase() === READY_FOR_REVIEW;
         const refuseInReview = (column: string) =>
-          r.error(column, 'ready-for-review', `task ${str(current, 'Identifier') ?? guid} is Ready for review: only Score and Comment may change; clear ${column}`);
+          r.error(
+            column,
+            'ready-for-review',
+            `task ${str(current, 'Identifier') ?? guid} is Ready for review: only Score and Comment may change; clear ${column}`,
+          );
 
         if (action === 'advance') {
           for (const [field, column] of Object.entries(UPDATE_FIELDS)) {
-            if (cells[field as keyof typeof cells] !== undefined) r.problems.push(cellWarning(column, 'ignored', `Advance only moves the task to its next step; ${column} is not sent`));
+            if (cells[field as keyof typeof cells] !== undefined)
+              r.problems.push(
+                cellWarning(
+                  column,
+                  'ignored',
+                  `Advance only moves the task to its next step; ${column} is not sent`,
+                ),
+              );
           }
-          return { request: { action, guid, fromStatus: str(current, 'Status') ?? '' }, problems: r.problems };
+          return {
+            request: { action, guid, fromStatus: str(current, 'Status') ?? '' },
+            problems: r.problems,
+          };
         }
 
         if (action === 'score-status') {
           const body: ScoreAndStatus = { Score: cells.Score, Comment: cells.Comment, Status: status };
-          if (inReview && status !== undefined && status.toLowerCase() !== READY_FOR_REVIEW) refuseInReview(C.status);
+          if (inReview && status !== undefined && status.toLowerCase() !== READY_FOR_REVIEW)
+            refuseInReview(C.status);
           if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
-          if (!checkBody('task-score-status', body, { Score: C.score, Comment: C.comment, Status: C.status, '': C.score }, r.problems)) return { problems: r.problems };
+          if (
+            !checkBody(
+              'task-score-status',
+              body,
+              { Score: C.score, Comment: C.comment, Status: C.status, '': C.score },
+              r.problems,
+            )
+          )
+            return { problems: r.problems };
           return { request: { action, guid, body }, problems: r.problems };
         }
 
-        if (status !== undefined) r.problems.push(cellWarning(C.status, 'ignored', `Update does not change the status; use Score and status or Advance`));
+        if (status !== undefined)
+          r.problems.push(
+            cellWarning(
+              C.status,
+              'ignored',
+              `Update does not change the status; use Score and status or Advance`,
+            ),
+          );
         const body = {} as Record<keyof UpdateV2, unknown>;
         const changed: string[] = [];
         for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
@@ -149,8 +204,17 @@ export const tasksFlow: Flow<TaskRequest> = {
           body[field] = given ?? now;
           if (given !== undefined && !same(now, given)) changed.push(field);
         }
-        if (inReview) for (const f of changed) if (!EDITABLE_IN_REVIEW.includes(f)) refuseInReview(UPDATE_FIELDS[f as keyof UpdateV2]);
-        if (!changed.length) r.problems.push(cellWarning(C.task, 'no-change', 'no cell differs from the task in the service; posting changes nothing'));
+        if (inReview)
+          for (const f of changed)
+            if (!EDITABLE_IN_REVIEW.includes(f)) refuseInReview(UPDATE_FIELDS[f as keyof UpdateV2]);
+        if (!changed.length)
+          r.problems.push(
+            cellWarning(
+              C.task,
+              'no-change',
+              'no cell differs from the task in the service; posting changes nothing',
+            ),
+          );
         if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
         if (!checkBody('task-update-v2', body, UPDATE_FIELDS, r.problems)) return { problems: r.problems };
         return { request: { action, guid, body: body as UpdateV2 }, problems: r.problems };
@@ -158,9 +222,14 @@ export const tasksFlow: Flow<TaskRequest> = {
       async send(request, api, signal) {
         const params = { guid: request.guid };
         if (request.action === 'advance') await api.call('task-advance', { params, signal });
-        else if (request.action === 'update') await api.call('task-update-v2', { params, body: request.body, signal });
+        else if (request.action === 'update')
+          await api.call('task-update-v2', { params, body: request.body, signal });
         else await api.call('task-score-status', { params, body: request.body, signal });
-        return { status: 'done', guid: request.guid, message: request.action === 'advance' ? 'Advanced to the next step' : 'Updated' };
+        return {
+          status: 'done',
+          guid: request.guid,
+          message: request.action === 'advance' ? 'Advanced to the next step' : 'Updated',
+        };
       },
       journalNote: (request) => (request.action === 'advance' ? `from status ${request.fromStatus}` : ''),
       serialKey: (request) => request.guid.toLowerCase(),
@@ -168,9 +237,13 @@ export const tasksFlow: Flow<TaskRequest> = {
         const task = rs.find((t) => str(t, 'Id')?.toLowerCase() === request.guid.toLowerCase());
         if (!task) return { kind: 'absent' };
         if (request.action === 'advance') {
-          const from = /from status (.*)$/.exec(note)?.[1];
+          const from = /\(from status ([^()]*)\)$/.exec(note)?.[1];
           // Without the status it was sent from, only a person can tell whether the advance happened.
-          if (from === undefined) return { kind: 'unclear', message: `check in the service whether task ${request.guid} moved to its next step, then set Result to done or clear it` };
+          if (from === undefined)
+            return {
+              kind: 'unclear',
+              message: `check in the service whether task ${request.guid} moved to its next step, then set Result to done or clear it`,
+            };
           return str(task, 'Status') !== from ? { kind: 'found', guid: request.guid } : { kind: 'absent' };
         }
         const body = request.body as Record<string, unknown>;

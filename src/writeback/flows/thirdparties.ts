@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import type { bodies } from '../../catalog';
 import { records, str } from '../api';
-import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry, type CustomField } from '../customfields';
+import {
+  customFieldColumn,
+  customFields,
+  readCustomField,
+  type CustomFieldEntry,
+  type CustomField,
+} from '../customfields';
 import type { Flow, RowInput } from '../flow';
 import { checkLei } from '../lei';
 import { cellWarning } from '../problem';
@@ -10,20 +16,35 @@ import { answerGuid, findUnique } from './common';
 
 export type CreateThirdParty = z.infer<typeof bodies.createThirdParty>;
 
-export const THIRD_PARTY_COLUMNS = { name: 'Name', lei: 'LEI code', frameworkDimensions: 'Framework dimensions' } as const;
+export const THIRD_PARTY_COLUMNS = {
+  name: 'Name',
+  lei: 'LEI code',
+  frameworkDimensions: 'Framework dimensions',
+} as const;
 const C = THIRD_PARTY_COLUMNS;
 
 /**
  * Reads the custom field columns of a third party or contract row. The spec states no creation rule for
  * their required fields, so a blank required field is a warning, not a refusal.
  */
-export function readCustomFields(fields: readonly CustomField[], row: RowInput, r: RowReader): CustomFieldEntry[] | undefined {
+export function readCustomFields(
+  fields: readonly CustomField[],
+  row: RowInput,
+  r: RowReader,
+): CustomFieldEntry[] | undefined {
   const out: CustomFieldEntry[] = [];
   for (const f of fields) {
     const v = readCustomField(f, row(f.column));
     if (!v.ok) r.error(f.column, v.code, v.message);
-    else if (v.value !== undefined) out.push(v.value);
-    else if (f.required) r.problems.push(cellWarning(f.column, 'required-field-empty', `${f.name} is marked required in the service; fill it in unless you know it may stay empty`));
+    else if (v.value !== undefined) out.push(...v.value);
+    else if (f.required)
+      r.problems.push(
+        cellWarning(
+          f.column,
+          'required-field-empty',
+          `${f.name} is marked required in the service; fill it in unless you know it may stay empty`,
+        ),
+      );
   }
   return out.length ? out : undefined;
 }
@@ -32,11 +53,15 @@ export function readCustomFields(fields: readonly CustomField[], row: RowInput, 
 export const thirdPartiesFlow: Flow<CreateThirdParty> = {
   id: 'thirdparties',
   title: 'Third parties',
+  resultStatus: 'created',
   tableName: 'GrcThirdParties',
   standingDatasets: ['thirdpartycustomfields'],
   reconcileDataset: 'thirdparty',
   setup(standing) {
-    const fields = customFields(records(standing, 'thirdpartycustomfields'), (d) => str(d, 'Name') ?? 'Custom field');
+    const fields = customFields(
+      records(standing, 'thirdpartycustomfields'),
+      (d) => str(d, 'Name') ?? 'Custom field',
+    );
     return {
       requiredColumns: [C.name],
       columns: (lookupSheet) => [
@@ -51,7 +76,12 @@ export const thirdPartiesFlow: Flow<CreateThirdParty> = {
         const lei = r.text(C.lei)?.toUpperCase();
         if (lei !== undefined) {
           const check = checkLei(lei);
-          if (!check.ok) r.error(C.lei, check.code, `${check.message}; type the 20-character code from the GLEIF register, or leave it empty`);
+          if (!check.ok)
+            r.error(
+              C.lei,
+              check.code,
+              `${check.message}; type the 20-character code from the GLEIF register, or leave it empty`,
+            );
         }
         const body: CreateThirdParty = {
           Name: name ?? '',
@@ -60,13 +90,31 @@ export const thirdPartiesFlow: Flow<CreateThirdParty> = {
           CustomFields: readCustomFields(fields, row, r),
         };
         if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
-        if (!checkBody('thirdparty-create', body, { Name: C.name, LeiCode: C.lei, FrameworkDimensions: C.frameworkDimensions }, r.problems)) return { problems: r.problems };
+        if (
+          !checkBody(
+            'thirdparty-create',
+            body,
+            { Name: C.name, LeiCode: C.lei, FrameworkDimensions: C.frameworkDimensions },
+            r.problems,
+          )
+        )
+          return { problems: r.problems };
         return { request: body, problems: r.problems };
       },
       async send(body, api, signal) {
-        return { status: 'created', guid: answerGuid(await api.call('thirdparty-create', { body, signal })), message: 'Created' };
+        return {
+          status: 'created',
+          guid: answerGuid(await api.call('thirdparty-create', { body, signal })),
+          message: 'Created',
+        };
       },
-      find: (body, rs, taken) => findUnique(rs, taken, 'Id', (rec) => rec.Name === body.Name && (body.LeiCode === undefined || rec.LeiCode === body.LeiCode)),
+      find: (body, rs, taken) =>
+        findUnique(
+          rs,
+          taken,
+          'Id',
+          (rec) => rec.Name === body.Name && (body.LeiCode === undefined || rec.LeiCode === body.LeiCode),
+        ),
     };
   },
 };

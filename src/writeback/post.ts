@@ -1,0 +1,261 @@
+import type { WorkbookPort } from '../workbook/port';
+import { loadStanding, type WritebackApi } from './api';
+import type { AnyFlow, PreparedFlow } from './flow';
+import { createJournal } from './journal';
+import type { RetryPolicy } from './outcome';
+import { dispositionOf, RESULT_COLUMNS, resultCells, resultColumnSpecs, type Status } from './results';
+import { runPool, sendWithRetry, type Sleep } from './runner';
+import { saveTableRecord, tableRecord } from './tablerecord';
+import { validateRows, type RowCheck, type Validation } from './validate';
+
+export interface Environment {
+  name: string;
+  production: boolean;
+}
+
+export interface PostOptions {
+  api: WritebackApi;
+  workbook: WorkbookPort;
+  table: string;
+  flow: AnyFlow;
+  environment: Environment;
+  signal?: AbortSignal;
+}
+
+/** What a Post would do, known before anything is sent: the taskpane shows it and asks to confirm. */
+export interface PostPlan {
+  validation: Validation<unknown>;
+  /** Rows that will be sent. */
+  toSend: number;
+  /** Rows whose earlier outcome is unknown: looked up in the service first, sent only if absent. */
+  toCheck: number;
+  /** Set when the user must confirm: posting to production, or to another environment than the table was filled for. */
+  confirmation: { environment: string; rows: number; message: string } | null;
+  run(options?: RunOptions): Promise<RunSummary>;
+}
+
+export interface RunOptions {
+  /** Must repeat the plan's confirmation (environment and row count) when it has one. */
+  confirm?: { environment: string; rows: number };
+  concurrency?: number;
+  /** Cancel: no new row is sent; rows in flight finish and record their outcome. */
+  signal?: AbortSignal;
+  onProgress?(p: Progress): void;
+  retry?: RetryPolicy;
+  sleep?: Sleep;
+  now?(): Date;
+}
+
+export type Counts = Record<Status, number>;
+
+export interface Progress {
+  total: number;
+  finished: number;
+  counts: Counts;
+}
+
+export interface RowOutcome {
+  row: number;
+  status: Status;
+  guid: string;
+  message: string;
+}
+
+export interface RunSummary {
+  environment: string;
+  table: string;
+  flow: string;
+  startedAt: string;
+  finishedAt: string;
+  cancelled: boolean;
+  /** Set when the run stopped itself: every further row would have failed the same way. */
+  stoppedBecause?: string;
+  outcomes: RowOutcome[];
+  counts: Counts;
+}
+
+const zeroCounts = (): Counts => ({ sending: 0, created: 0, done: 0, failed: 0, 'not sent': 0, unknown: 0 });
+
+/** Reads and checks the table, loads standing data, and says what a Post would do. Sends nothing. */
+export async function preparePost(options: PostOptions): Promise<PostPlan> {
+  const { api, workbook, table, flow, environment } = options;
+  const [standing, content, recorded] = await Promise.all([
+    loadStanding(api, flow.standingDatasets, options.signal),
+    workbook.readRows(table),
+    tableRecord(workbook, table),
+  ]);
+  const prepared = flow.setup(standing);
+  const validation = validateRows(prepared, content.columns, content.rows);
+  const sendable = validation.rows.filter((r) => r.request !== undefined);
+  const toSend = sendable.filter((r) => dispositionOf(r.result) === 'send').length;
+  const toCheck = sendable.filter((r) => dispositionOf(r.result) === 'check').length;
+  const rows = toSend + toCheck;
+
+  const reasons: string[] = [];
+  if (environment.production)
+    reasons.push(
+      `This posts ${rows} row${rows === 1 ? '' : 's'} to ${environment.name}, a production environment.`,
+    );
+  if (recorded && recorded.environment !== environment.name) {
+    reasons.push(
+      `Table ${table} was filled for ${recorded.environment}, and you are connected to ${environment.name}.`,
+    );
+  }
+  const confirmation =
+    reasons.length && rows > 0 ? { environment: environment.name, rows, message: reasons.join(' ') } : null;
+
+  return {
+    validation,
+    toSend,
+    toCheck,
+    confirmation,
+    run: (runOptions = {}) => {
+      const c = runOptions.confirm;
+      if (confirmation && (c?.environment !== confirmation.environment || c.rows !== confirmation.rows)) {
+        throw new Error(`Posting to ${environment.name} needs the user's confirmation of ${rows} rows first`);
+      }
+      return runPost(
+        { ...options, prepared, validation, columns: content.columns, recordedFor: recorded?.environment },
+        runOptions,
+      );
+    },
+  };
+}
+
+interface Prepared extends PostOptions {
+  prepared: PreparedFlow<unknown>;
+  validation: Validation<unknown>;
+  columns: string[];
+  recordedFor: string | undefined;
+}
+
+async function ensureResultColumns(
+  workbook: WorkbookPort,
+  table: string,
+  columns: readonly string[],
+): Promise<number> {
+  const at = (c: string) => columns.findIndex((x) => x.trim().toLowerCase() === c.toLowerCase());
+  const present = RESULT_COLUMNS.map(at);
+  if (present.every((i) => i === -1)) {
+    await workbook.addColumns(table, resultColumnSpecs);
+    return columns.length;
+  }
+  if (present.some((i, k) => i !== present[0]! + k)) {
+    throw new Error(
+      `the columns ${RESULT_COLUMNS.join(', ')} of table ${table} must stay side by side in this order; move them back`,
+    );
+  }
+  return present[0]!;
+}
+
+async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
+  const now = () => (o.now ? o.now() : new Date());
+  const startedAt = now().toISOString();
+  const { workbook, table, api, prepared, flow } = p;
+  const resultStart = await ensureResultColumns(workbook, table, p.columns);
+  if (p.recordedFor === undefined)
+    await saveTableRecord(workbook, table, {
+      flow: flow.id,
+      environment: p.environment.name,
+      createdAt: startedAt,
+    });
+  const journal = createJournal(workbook, table, resultStart);
+
+  const counts = zeroCounts();
+  const outcomes = new Map<number, RowOutcome>();
+  const candidates = p.validation.rows.filter(
+    (r) => r.request !== undefined && dispositionOf(r.result) !== 'skip',
+  );
+  const total = candidates.length;
+  let finished = 0;
+  const record = async (row: number, status: Status, guid: string, message: string) => {
+    await journal.write(row, resultCells({ status, guid, message, time: now().toISOString() }));
+    outcomes.set(row, { row, status, guid, message });
+    counts[status]++;
+    finished++;
+    o.onProgress?.({ total, finished, counts: { ...counts } });
+  };
+
+  // Rows that were sending or unknown are looked for in the service before anything is sent again.
+  const toSend: RowCheck<unknown>[] = [];
+  const checks = candidates.filter((r) => dispositionOf(r.result) === 'check');
+  if (checks.length && !o.signal?.aborted) {
+    const { records: existing } = await api.download(flow.reconcileDataset, { signal: o.signal });
+    const taken = new Set(p.validation.rows.map((r) => r.result.guid.toLowerCase()).filter((g) => g !== ''));
+    for (const r of checks) {
+      const found = prepared.find(r.request, existing, taken, r.result.message);
+      if (found.kind === 'found') {
+        taken.add(found.guid.toLowerCase());
+        await record(
+          r.row,
+          flow.resultStatus,
+          found.guid,
+          'Found in the service after an unknown outcome; not sent again',
+        );
+      } else if (found.kind === 'unclear') {
+        await record(r.row, 'unknown', '', found.message);
+      } else toSend.push(r);
+    }
+  }
+  toSend.push(...candidates.filter((r) => dispositionOf(r.result) === 'send'));
+  toSend.sort((a, b) => a.row - b.row);
+
+  const stop = new AbortController();
+  let stoppedBecause: string | undefined;
+  const cancelled = () => o.signal?.aborted === true;
+  o.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  if (cancelled()) stop.abort();
+
+  const jobs = toSend.map((r) => ({ check: r, key: prepared.serialKey?.(r.request) }));
+  await runPool(
+    jobs,
+    o.concurrency ?? 4,
+    async ({ check }) => {
+      const note = prepared.journalNote?.(check.request) ?? '';
+      // The mark goes into the workbook before the request leaves: a crash from here on leaves "sending".
+      await journal.write(
+        check.row,
+        resultCells({
+          status: 'sending',
+          guid: '',
+          message: note ? `Sending (${note})` : 'Sending',
+          time: now().toISOString(),
+        }),
+      );
+      const attempt = await sendWithRetry(() => prepared.send(check.request, api), {
+        retry: o.retry,
+        sleep: o.sleep,
+        signal: stop.signal,
+      });
+      if (attempt.ok) {
+        await record(check.row, attempt.sent.status, attempt.sent.guid, attempt.sent.message);
+        return;
+      }
+      const v = attempt.verdict;
+      // An unknown row keeps its journal note: the next run needs it to look for the record.
+      await record(
+        check.row,
+        v.kind,
+        '',
+        v.kind === 'unknown' && note ? `${v.message} (${note})` : v.message,
+      );
+      if (v.stop && !stop.signal.aborted) {
+        stoppedBecause = v.message;
+        stop.abort();
+      }
+    },
+    stop.signal,
+  );
+
+  return {
+    environment: p.environment.name,
+    table,
+    flow: flow.id,
+    startedAt,
+    finishedAt: now().toISOString(),
+    cancelled: cancelled(),
+    stoppedBecause,
+    outcomes: [...outcomes.values()].sort((a, b) => a.row - b.row),
+    counts,
+  };
+}

@@ -47,7 +47,6 @@ export function createJournal(workbook: WorkbookPort, table: string, firstColumn
           else d.resolve();
         }
       }
-        for (const d of p.done) failed.has(row) ? d.reject(failed.get(row)) : d.resolve();
     }
     flushing = false;
   }

@@ -25,7 +25,7 @@ export function task(c: Ctx, i: number): Rec {
   };
 }
 
-const SYSTEMS = ['Core banking', 'CRM', 'Data warehouse', 'No system'];
+const SYSTEMS = ['No system', 'Core banking', 'CRM', 'Data warehouse'];
 const NO_SYSTEM_NOTE = 'No system: no system is configured for this item.';
 
 export function otherTables(c: Ctx): Record<string, Table> {

@@ -74,7 +74,7 @@ module.exports = (_env, argv) => {
       new CopyWebpackPlugin({
         patterns: [
           { from: 'assets/icon-*.png', to: 'assets/[name][ext]' },
-          ...officeFiles.map((from) => ({ from, context: OFFICE_JS, to: 'office-js/', globOptions: { ignore: ['**/*.debug.js'] } })),
+          ...officeFiles.map((from) => ({ from, context: OFFICE_JS, to: 'office-js/', globOptions: { ignore: ['**/*.debug.js'] }, info: { minimized: true } })),
           {
             from: 'manifest.xml',
             to: 'manifest.xml',

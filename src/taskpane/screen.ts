@@ -7,6 +7,8 @@ import type { Environment } from './connection/environments';
 export interface Session {
   environment: Environment;
   client: GrcClient;
+  /** Where calls go, recorded with each loaded table for readers of the file, e.g. "relay https://host". */
+  source: string;
 }
 
 /** What the shell gives every screen (Connect, Datasets, Tables, Write-back, Activity). */

@@ -1,4 +1,4 @@
-import type { ApiError } from '../../client';
+import type { ApiError, ApiErrorCode } from '../../client';
 
 /** What the user sees for a failure and what they can do about it. */
 export interface UserMessage {
@@ -14,7 +14,7 @@ function seconds(ms: number | undefined): string {
  * One message per client error code, naming the environment: the spec's error table folds expired keys,
  * other-environment keys and IP changes into one 401, so that message lists all of them with the fix.
  */
-export function describeError(error: ApiError, environment: string): UserMessage {
+export function describeError(error: Pick<ApiError, 'message' | 'retryAfterMs'> & { code: ApiErrorCode }, environment: string): UserMessage {
   switch (error.code) {
     case 'no-auth-scheme':
       return {
@@ -59,6 +59,10 @@ export function describeError(error: ApiError, environment: string): UserMessage
       return { title: 'The answer is not in the expected form', detail: error.message };
     case 'rejected':
       return { title: 'The service rejected the request', detail: error.message };
+    case 'invalid-body':
+      return { title: 'Not sent: the request is not valid', detail: error.message };
+    case 'server-error':
+      return { title: 'The service failed', detail: `${error.message} Try again later; if it persists, tell the service desk.` };
     case 'cancelled':
       return { title: 'Cancelled', detail: 'Stopped at your request.' };
   }

@@ -1,0 +1,168 @@
+/**
+ * `grc-sheets start` (what `npm start` runs after the build): a sandbox for ACC and one for PRD, the relay
+ * in front of both serving the built add-in from dist/, all on one origin. HTTPS with the
+ * office-addin-dev-certs certificate when it exists (Excel needs HTTPS to sideload), plain HTTP on
+ * localhost otherwise (enough for the preview in a browser). Ctrl-C stops everything.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startRelay, type Relay } from '../relay';
+import { startSandbox } from '../sandbox';
+
+const HELP = `Usage: grc-sheets start [options]
+
+Starts an ACC sandbox, a PRD sandbox and the relay serving the add-in (dist/) in front of both.
+
+Options:
+  --port N          the relay's port (default 3000, the port manifest.xml names)
+  --host H          the relay's host (default localhost)
+  --sandbox-port N  first sandbox port; the PRD sandbox takes N+1 (default: any free port)
+  --scale N         records per large dataset in the sandboxes (default: the sandbox's default)
+  --seed S          seed of the generated data (default: the sandbox's default)
+  --dist DIR        the built add-in (default dist)
+  --certs DIR       office-addin-dev-certs folder (default ~/.office-addin-dev-certs)
+  --http            plain HTTP even when certificates exist
+  --help            this text`;
+
+interface Options {
+  port: number;
+  host: string;
+  sandboxPort: number;
+  scale?: number;
+  seed?: number;
+  dist: string;
+  certs: string;
+  http: boolean;
+}
+
+function integer(name: string, raw: string | undefined, fallback: number | undefined): number | undefined {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number, got "${raw}"`);
+  return n;
+}
+
+function parse(argv: string[]): Options | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'sandbox-port': { type: 'string' },
+      scale: { type: 'string' },
+      seed: { type: 'string' },
+      dist: { type: 'string' },
+      certs: { type: 'string' },
+      http: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  return {
+    port: integer('port', values.port, 3000)!,
+    host: values.host ?? 'localhost',
+    sandboxPort: integer('sandbox-port', values['sandbox-port'], 0)!,
+    scale: integer('scale', values.scale, undefined),
+    seed: integer('seed', values.seed, undefined),
+    dist: resolve(values.dist ?? 'dist'),
+    certs: values.certs ?? join(homedir(), '.office-addin-dev-certs'),
+    http: values.http ?? false,
+  };
+}
+
+/** The certificate office-addin-dev-certs writes (`npx office-addin-dev-certs install`), when present. */
+function devCertificate(dir: string): { cert: string; key: string } | undefined {
+  const cert = join(dir, 'localhost.crt');
+  const key = join(dir, 'localhost.key');
+  return existsSync(cert) && existsSync(key) ? { cert, key } : undefined;
+}
+
+function banner(relay: Relay, keys: { name: string; identifier: string; password: string }[], https: boolean, manifest: string): string {
+  const preview = `${relay.url}/taskpane.html`;
+  const lines = [
+    '',
+    'grc-sheets is running.',
+    '',
+    `  Preview in a browser:  ${preview}`,
+    `  Relay environments:    ${relay.url}/api/environments`,
+    '',
+    '  Demo API keys (sandbox):',
+    ...keys.map((k) => `    ${k.name.padEnd(12)} identifier ${k.identifier}   password ${k.password}`),
+    '',
+  ];
+  if (https) {
+    lines.push(
+      '  Sideload into Excel:',
+      `    Excel on the web: open a workbook, Home > Add-ins > More add-ins > Upload My Add-in, choose ${manifest}`,
+      `    Excel desktop:    npx office-addin-debugging start ${manifest} desktop`,
+      '                      (or share a folder holding manifest.xml and add it as a trusted add-in catalog)',
+    );
+  } else {
+    lines.push(
+      '  Excel needs HTTPS to load the add-in. For sideloading run once:',
+      '    npx office-addin-dev-certs install',
+      '  then npm start again (it uses ~/.office-addin-dev-certs when it exists).',
+    );
+  }
+  lines.push('', 'Ctrl-C stops everything.', '');
+  return lines.join('\n');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let options: Options | 'help';
+  try {
+    options = parse(argv);
+  } catch (e) {
+    console.error(`grc-sheets start: ${(e as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (options === 'help') {
+    console.log(HELP);
+    return 0;
+  }
+  if (!existsSync(join(options.dist, 'taskpane.html'))) {
+    console.error(`grc-sheets start: ${options.dist}/taskpane.html is missing. Build the add-in first: npm run build (npm start does both).`);
+    return 1;
+  }
+  const tls = options.http ? undefined : devCertificate(options.certs);
+  const common = { host: '127.0.0.1', scale: options.scale, seed: options.seed };
+  const acc = await startSandbox({ ...common, port: options.sandboxPort, environment: 'ACC' });
+  const prd = await startSandbox({ ...common, port: options.sandboxPort && options.sandboxPort + 1, environment: 'PRD' });
+  let relay: Relay;
+  try {
+    relay = await startRelay({
+      listen: { host: options.host, port: options.port },
+      tls,
+      environments: {
+        'sandbox-acc': { baseUrl: acc.url, production: false },
+        'sandbox-prd': { baseUrl: prd.url, production: true },
+      },
+      staticDir: options.dist,
+      logLevel: 'warn',
+    });
+  } catch (e) {
+    await Promise.all([acc.close(), prd.close()]);
+    throw e;
+  }
+  const keys = [
+    { name: 'sandbox-acc', key: acc.demoKey },
+    { name: 'sandbox-prd', key: prd.demoKey },
+  ].flatMap(({ name, key }) => (key ? [{ name, identifier: key.identifier, password: key.password }] : []));
+  console.log(banner(relay, keys, !!tls, join(options.dist, 'manifest.xml')));
+
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await relay.close();
+  await Promise.all([acc.close(), prd.close()]);
+  return 0;
+}

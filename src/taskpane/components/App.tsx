@@ -1,0 +1,170 @@
+import { FluentProvider, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useCallback, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+import type { Catalog } from '../../catalog';
+import { createClient, isApiError } from '../../client';
+import type { WorkbookPort } from '../../workbook/port';
+import type { ActivityEntry } from '../activity/activity';
+import { createCredentialStore, type Credentials } from '../connection/credentials';
+import { environmentBaseUrl, fetchEnvironments, type Environment, type EnvironmentsResult } from '../connection/environments';
+import { describeError, type UserMessage } from '../connection/messages';
+import type { HostInfo } from '../host';
+import type { ScreenProps, Session } from '../screen';
+import { fluentTheme, themeName } from '../theme';
+import { ActivityScreen } from './ActivityScreen';
+import { ConnectScreen } from './ConnectScreen';
+import { DatasetsScreen } from './DatasetsScreen';
+import { EnvironmentBadge } from './EnvironmentBadge';
+import { TablesScreen } from './TablesScreen';
+
+const useStyles = makeStyles({
+  provider: { height: '100%' },
+  layout: { display: 'flex', height: '100%', minWidth: 0 },
+  pane: {
+    display: 'flex',
+    flexDirection: 'column',
+    flex: '1 1 auto',
+    minWidth: '300px',
+    height: '100%',
+    backgroundColor: tokens.colorNeutralBackground2,
+    borderTop: `${tokens.strokeWidthThickest} solid transparent`,
+  },
+  paneBeside: { flex: '0 0 360px', maxWidth: '360px', borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
+  productionPane: { borderTopColor: tokens.colorPaletteRedBorderActive },
+  header: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    gap: tokens.spacingHorizontalS,
+    paddingInline: tokens.spacingHorizontalM,
+    paddingBlock: tokens.spacingVerticalS,
+    minWidth: 0,
+  },
+  tabs: { flexWrap: 'wrap', paddingInline: tokens.spacingHorizontalXS },
+  body: { flex: '1 1 auto', overflowY: 'auto', padding: tokens.spacingHorizontalM },
+  aside: { flex: '1 1 auto', minWidth: 0, overflow: 'auto', backgroundColor: tokens.colorNeutralBackground1 },
+});
+
+type TabId = 'connect' | 'datasets' | 'tables' | 'writeback' | 'activity';
+
+export interface Props {
+  host: HostInfo;
+  workbook: WorkbookPort;
+  catalog: Catalog;
+  /** The relay's origin: the page's own, since the relay serves the add-in. */
+  origin: string;
+  fetch: typeof fetch;
+  storage?: Storage;
+  copy(text: string): Promise<void>;
+  /** The write-back screen, when that part is built in. */
+  writeback?: ComponentType<ScreenProps>;
+  /** Shown beside the taskpane: the preview's grid of the in-memory workbook. */
+  aside?: ReactNode;
+}
+
+function usePrefersDark(): boolean {
+  const [query] = useState(() => (typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null));
+  const [dark, setDark] = useState(query?.matches ?? false);
+  useEffect(() => {
+    if (!query) return;
+    const onChange = (e: MediaQueryListEvent) => setDark(e.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, [query]);
+  return dark;
+}
+
+export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, copy, writeback: Writeback, aside }: Props) {
+  const s = useStyles();
+  const prefersDark = usePrefersDark();
+  const theme = fluentTheme(themeName(host.officeBackground, prefersDark));
+  const store = useMemo(() => createCredentialStore(storage, host.partitionKey), [storage, host.partitionKey]);
+  const [tab, setTab] = useState<TabId>('connect');
+  const [environments, setEnvironments] = useState<EnvironmentsResult | null>(null);
+  const [session, setSession] = useState<Session | null>(null);
+  const [activity, setActivity] = useState<ActivityEntry[]>([]);
+  const [workbookVersion, setWorkbookVersion] = useState(0);
+
+  useEffect(() => {
+    fetchEnvironments(origin, fetchFn).then(setEnvironments);
+  }, [origin, fetchFn]);
+
+  const onActivity = useCallback((entry: ActivityEntry) => setActivity((list) => [entry, ...list]), []);
+  const onWorkbookChanged = useCallback(() => setWorkbookVersion((v) => v + 1), []);
+
+  async function connect(environment: Environment, credentials: Credentials): Promise<UserMessage | null> {
+    const client = createClient({ baseUrl: environmentBaseUrl(origin, environment.name), credentials, fetch: fetchFn, catalog });
+    const entry = { at: new Date(), action: 'connect', environment: environment.name } as const;
+    try {
+      await client.testConnection();
+      setSession({ environment, client, source: `relay ${origin}` });
+      onActivity({ ...entry, outcome: 'ok' });
+      return null;
+    } catch (error) {
+      const message: UserMessage = isApiError(error)
+        ? describeError(error, environment.name)
+        : { title: 'Unexpected failure', detail: error instanceof Error ? error.message : String(error) };
+      setSession(null);
+      onActivity({ ...entry, outcome: 'failed', message: `${message.title}: ${message.detail}` });
+      return message;
+    }
+  }
+
+  const screen: ScreenProps = { workbook, session, onActivity, onWorkbookChanged, workbookVersion };
+  const envList = environments?.ok ? environments.environments : [];
+  const production = session?.environment.production ?? false;
+
+  // Every screen stays mounted (hidden when not selected) so a load or refresh in progress keeps running
+  // and keeps its progress when the user looks at another tab.
+  const panel = (id: TabId, content: ReactNode) => (
+    <div role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={tab !== id}>
+      {content}
+    </div>
+  );
+
+  return (
+    <FluentProvider theme={theme} className={s.provider}>
+      <div className={s.layout}>
+        <main className={`${s.pane} ${aside ? s.paneBeside : ''} ${production ? s.productionPane : ''}`} data-testid="taskpane">
+          <header className={s.header}>
+            <Text weight="semibold" size={400}>
+              GRC Sheets
+            </Text>
+            <EnvironmentBadge environment={session?.environment ?? null} />
+          </header>
+          <TabList className={s.tabs} selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as TabId)} size="small">
+            <Tab value="connect" id="tab-connect">
+              Connect
+            </Tab>
+            <Tab value="datasets" id="tab-datasets">
+              Datasets
+            </Tab>
+            <Tab value="tables" id="tab-tables">
+              Tables
+            </Tab>
+            <Tab value="writeback" id="tab-writeback">
+              Write-back
+            </Tab>
+            <Tab value="activity" id="tab-activity">
+              Activity
+            </Tab>
+          </TabList>
+          <div className={s.body}>
+            {panel(
+              'connect',
+              <ConnectScreen environments={environments} session={session} store={store} connect={connect} disconnect={() => setSession(null)} />,
+            )}
+            {panel('datasets', <DatasetsScreen {...screen} catalog={catalog} />)}
+            {panel('tables', <TablesScreen {...screen} catalog={catalog} environments={envList} />)}
+            {panel('writeback', Writeback ? <Writeback {...screen} /> : null)}
+            {panel('activity', <ActivityScreen entries={activity} copy={copy} />)}
+          </div>
+        </main>
+        {aside && (
+          <aside className={s.aside} aria-label="Preview workbook">
+            {aside}
+          </aside>
+        )}
+      </div>
+    </FluentProvider>
+  );
+}

@@ -1,0 +1,116 @@
+import { Button, Caption1, Field, Input, ProgressBar, Radio, RadioGroup, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useRef, useState } from 'react';
+import type { Dataset } from '../../catalog';
+import { needsGuid } from '../datasets/groups';
+import type { UserMessage } from '../connection/messages';
+import type { ScreenProps } from '../screen';
+import { formatBytes, type Progress } from '../tables/progress';
+import { loadIntoWorkbook, type LoadTarget } from '../tables/ops';
+import { ErrorBar } from './ErrorBar';
+
+const useStyles = makeStyles({
+  panel: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+    padding: tokens.spacingVerticalM,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground1,
+    boxShadow: tokens.shadow4,
+  },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+});
+
+export interface Props extends ScreenProps {
+  dataset: Dataset;
+  onClose(): void;
+}
+
+type State =
+  | { phase: 'idle' }
+  | { phase: 'loading'; progress: Progress }
+  | { phase: 'done'; table: string; rows: number }
+  | { phase: 'failed'; message: UserMessage };
+
+export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookChanged, onClose }: Props) {
+  const s = useStyles();
+  const [target, setTarget] = useState<LoadTarget['kind']>('new-sheet');
+  const [guid, setGuid] = useState('');
+  const [state, setState] = useState<State>({ phase: 'idle' });
+  const abort = useRef<AbortController | null>(null);
+  const guidNeeded = needsGuid(dataset);
+
+  async function load() {
+    if (!session) return;
+    const controller = new AbortController();
+    abort.current = controller;
+    setState({ phase: 'loading', progress: { bytes: 0, rows: 0, cancellable: true } });
+    const result = await loadIntoWorkbook({
+      session,
+      workbook,
+      dataset,
+      target: { kind: target },
+      params: guidNeeded ? { guid: guid.trim() } : undefined,
+      signal: controller.signal,
+      onProgress: (progress) => setState({ phase: 'loading', progress }),
+    });
+    abort.current = null;
+    onWorkbookChanged();
+    onActivity(result.activity);
+    setState(result.ok ? { phase: 'done', table: result.table, rows: result.rows } : { phase: 'failed', message: result.message });
+  }
+
+  const loading = state.phase === 'loading';
+  return (
+    <section className={s.panel} aria-label={`Load ${dataset.title}`} data-testid="load-panel">
+      <Text weight="semibold">Load “{dataset.title}”</Text>
+      <Caption1>
+        As table <code>tbl_{dataset.id.replace(/[^A-Za-z0-9_]/g, '_')}</code>
+        {session ? ` from ${session.environment.name}` : ''}
+      </Caption1>
+      {!session && <ErrorBar intent="warning" message={{ title: 'Not connected', detail: 'Test a connection on the Connect tab first.' }} />}
+      <RadioGroup value={target} onChange={(_, d) => setTarget(d.value as LoadTarget['kind'])} layout="horizontal" aria-label="Where">
+        <Radio value="new-sheet" label="New sheet" />
+        <Radio value="selection" label="At the selected cell" />
+      </RadioGroup>
+      {guidNeeded && (
+        <Field label="GUID of the parent record" required hint="This dataset belongs to one record, e.g. one form or one test plan.">
+          <Input value={guid} onChange={(_, d) => setGuid(d.value)} />
+        </Field>
+      )}
+      {loading && (
+        <div role="status" aria-live="polite">
+          <ProgressBar
+            value={state.progress.totalBytes ? state.progress.bytes / state.progress.totalBytes : undefined}
+            thickness="large"
+            data-testid="load-progress"
+          />
+          <Caption1>
+            {formatBytes(state.progress.bytes)}
+            {state.progress.totalBytes ? ` of ${formatBytes(state.progress.totalBytes)}` : ''} · {state.progress.rows.toLocaleString()} rows
+          </Caption1>
+        </div>
+      )}
+      <div className={s.actions}>
+        {loading ? (
+          <Button onClick={() => abort.current?.abort()} disabled={!state.progress.cancellable} data-testid="cancel-load">
+            Cancel
+          </Button>
+        ) : (
+          <Button appearance="primary" disabled={!session || (guidNeeded && !guid.trim())} onClick={load} data-testid="load">
+            Load
+          </Button>
+        )}
+        {!loading && <Button onClick={onClose}>Close</Button>}
+      </div>
+      {state.phase === 'done' && (
+        <ErrorBar
+          intent="success"
+          testId="load-done"
+          message={{ title: `Loaded ${state.rows.toLocaleString()} rows`, detail: `Table ${state.table} is ready. Refresh it from the Tables tab.` }}
+        />
+      )}
+      {state.phase === 'failed' && <ErrorBar message={state.message} testId="load-error" />}
+    </section>
+  );
+}

@@ -1,0 +1,156 @@
+import { Button, Caption1, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useEffect, useRef, useState } from 'react';
+import type { Catalog } from '../../catalog';
+import type { Environment } from '../connection/environments';
+import type { UserMessage } from '../connection/messages';
+import type { ScreenProps } from '../screen';
+import { readTableBindings, type TableBinding } from '../tables/bindings';
+import { refreshInWorkbook } from '../tables/ops';
+import { formatBytes, type Progress } from '../tables/progress';
+import { ErrorBar } from './ErrorBar';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  bar: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', alignItems: 'center' },
+  list: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  card: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXS,
+    padding: tokens.spacingVerticalS,
+    borderRadius: tokens.borderRadiusMedium,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    overflowWrap: 'anywhere',
+  },
+  failed: { border: `${tokens.strokeWidthThick} solid ${tokens.colorPaletteRedBorder2}` },
+  facts: { display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: tokens.spacingHorizontalS, margin: 0 },
+  term: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
+  value: { margin: 0, fontSize: tokens.fontSizeBase200 },
+  production: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
+});
+
+export interface Props extends ScreenProps {
+  catalog: Catalog;
+  /** The relay's environments: which of them is production. */
+  environments: readonly Environment[];
+}
+
+type Status = { kind: 'refreshing'; progress: Progress } | { kind: 'ok'; rows: number } | { kind: 'failed'; message: UserMessage };
+
+export function TablesScreen(props: Props) {
+  const { workbook, session, workbookVersion, onActivity, onWorkbookChanged, catalog, environments } = props;
+  const s = useStyles();
+  const [bindings, setBindings] = useState<TableBinding[] | null>(null);
+  const [status, setStatus] = useState<Record<string, Status>>({});
+  const abort = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    readTableBindings(workbook).then((b) => live && setBindings(b));
+    return () => {
+      live = false;
+    };
+  }, [workbook, workbookVersion]);
+
+  const busy = Object.values(status).some((st) => st.kind === 'refreshing');
+
+  /** Refreshing from another environment than the table's would pass its data off as something else. */
+  function blocker(b: TableBinding): string | null {
+    if (!session) return `Connect to ${b.environment} to refresh.`;
+    if (session.environment.name !== b.environment) return `Loaded from ${b.environment}; connect to ${b.environment} to refresh it.`;
+    return null;
+  }
+
+  async function refresh(list: readonly TableBinding[]) {
+    if (!session) return;
+    const controller = new AbortController();
+    abort.current = controller;
+    for (const b of list) {
+      if (controller.signal.aborted || blocker(b)) continue;
+      setStatus((st) => ({ ...st, [b.table]: { kind: 'refreshing', progress: { bytes: 0, rows: 0, cancellable: true } } }));
+      const result = await refreshInWorkbook({
+        session,
+        workbook,
+        table: b.table,
+        dataset: b.dataset,
+        signal: controller.signal,
+        onProgress: (progress) => setStatus((st) => ({ ...st, [b.table]: { kind: 'refreshing', progress } })),
+      });
+      onActivity(result.activity);
+      setStatus((st) => ({ ...st, [b.table]: result.ok ? { kind: 'ok', rows: result.rows } : { kind: 'failed', message: result.message } }));
+      onWorkbookChanged();
+    }
+    abort.current = null;
+  }
+
+  if (!bindings) return <Text>Reading the workbook…</Text>;
+  const refreshable = bindings.filter((b) => !blocker(b));
+  return (
+    <div className={s.root}>
+      <div className={s.bar}>
+        <Button appearance="primary" disabled={busy || refreshable.length === 0} onClick={() => refresh(refreshable)} data-testid="refresh-all">
+          Refresh all ({refreshable.length})
+        </Button>
+        {busy && (
+          <Button onClick={() => abort.current?.abort()} data-testid="cancel-refresh">
+            Cancel
+          </Button>
+        )}
+      </div>
+      {bindings.length === 0 && <Text>No tables yet. Load a dataset from the Datasets tab.</Text>}
+      <ul className={s.list} aria-label="Tables">
+        {bindings.map((b) => {
+          const st = status[b.table];
+          const why = blocker(b);
+          const title = catalog.datasets.find((d) => d.id === b.dataset)?.title ?? b.dataset;
+          const production = environments.find((e) => e.name === b.environment)?.production ?? false;
+          return (
+            <li key={b.table} className={`${s.card} ${st?.kind === 'failed' ? s.failed : ''}`} data-testid={`table-${b.table}`}>
+              <Text weight="semibold">{b.table}</Text>
+              <dl className={s.facts}>
+                <dt className={s.term}>Dataset</dt>
+                <dd className={s.value}>{title}</dd>
+                <dt className={s.term}>Environment</dt>
+                <dd className={`${s.value} ${production ? s.production : ''}`}>{production ? `${b.environment} (PRODUCTION)` : b.environment}</dd>
+                <dt className={s.term}>Loaded</dt>
+                <dd className={s.value}>{new Date(b.loadedAt).toLocaleString()}</dd>
+                <dt className={s.term}>Rows</dt>
+                <dd className={s.value} data-testid="rows">
+                  {b.rows.toLocaleString()}
+                </dd>
+                <dt className={s.term}>Where</dt>
+                <dd className={s.value}>{b.sheet}</dd>
+              </dl>
+              {st?.kind === 'refreshing' && (
+                <div role="status">
+                  <ProgressBar thickness="large" value={st.progress.totalBytes ? st.progress.bytes / st.progress.totalBytes : undefined} />
+                  <Caption1>
+                    {formatBytes(st.progress.bytes)} · {st.progress.rows.toLocaleString()} rows
+                  </Caption1>
+                </div>
+              )}
+              {st?.kind === 'failed' && (
+                <ErrorBar
+                  testId="refresh-error"
+                  message={{
+                    title: `Refresh failed: ${st.message.title}`,
+                    detail: `${st.message.detail} The table still holds the data loaded ${new Date(b.loadedAt).toLocaleString()}.`,
+                  }}
+                />
+              )}
+              {st?.kind === 'ok' && <Caption1 role="status">Refreshed: {st.rows.toLocaleString()} rows.</Caption1>}
+              {why ? (
+                <Caption1>{why}</Caption1>
+              ) : (
+                <Button size="small" disabled={busy} onClick={() => refresh([b])} data-testid="refresh">
+                  Refresh
+                </Button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -6,9 +6,9 @@ const WHAT = ['Payment delayed', 'E-mail sent to wrong recipient', 'Server room 
 /** Statuses the spec names for incidents. */
 export const INCIDENT_STATUS_NAMES = ['Waiting for acceptance', 'Waiting for improvements', 'Ready for review', 'Rejected', 'Approved'];
 
-/** The incident types of generated incident i; every 50th shows the archived type (existing incidents keep it). */
+/** The incident types of generated incident i; every 20th shows the archived type (existing incidents keep it). */
 export function incidentTypeIndexes(c: Ctx, i: number): number[] {
-  if (i % 50 === 49) return [c.st.incidentTypes.findIndex((t) => t.Archived)];
+  if (i % 20 === 9) return [c.st.incidentTypes.findIndex((t) => t.Archived)];
   const active = c.st.incidentTypes.map((t, k) => (t.Archived ? -1 : k)).filter((k) => k >= 0);
   const r = c.rng('incident', i, 1);
   return r.distinct(active.length, 1 + (r.next() < 0.2 ? 1 : 0)).map((k) => active[k]!);

@@ -2,13 +2,20 @@
  * The `grc-sheets` command: option parsing and wiring only. Each subcommand lives in its own file and is
  * loaded on demand, so `grc-sheets sandbox` does not load the relay and the reverse.
  */
-type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
+type CommandModule = { run(argv: string[]): Promise<number> };
+type Command = { summary: string; load: () => Promise<CommandModule> };
+
+// bin/grc-sheets.js registers tsx for require() only: a dynamic import() of a .ts file would reach Node's
+// ESM loader, which cannot resolve it. require() inside the thunk keeps the on-demand loading.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const lazy = (load: () => CommandModule) => () => Promise.resolve().then(load);
 
 const COMMANDS: Record<string, Command> = {
-  sandbox: { summary: 'run the local emulator of the service', load: () => import('./sandbox') },
-  relay: { summary: 'run the fixed-IP relay between the taskpane and the service', load: () => import('./relay') },
-  start: { summary: 'run sandbox, relay and the add-in together (what npm start does)', load: () => import('./start') },
+  sandbox: { summary: 'run the local emulator of the service', load: lazy(() => require('./sandbox')) },
+  relay: { summary: 'run the fixed-IP relay between the taskpane and the service', load: lazy(() => require('./relay')) },
+  start: { summary: 'run sandbox, relay and the add-in together (what npm start does)', load: lazy(() => require('./start')) },
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);

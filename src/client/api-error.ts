@@ -70,5 +70,9 @@ export function isApiError(e: unknown): e is ApiError {
   if (e instanceof ApiError) return true;
   if (typeof e !== 'object' || e === null) return false;
   const o = e as { name?: unknown; code?: unknown };
-  return o.name === 'ApiError' && typeof o.code === 'string' && (API_ERROR_CODES as readonly string[]).includes(o.code);
+  return (
+    o.name === 'ApiError' &&
+    typeof o.code === 'string' &&
+    (API_ERROR_CODES as readonly string[]).includes(o.code)
+  );
 }

@@ -6,6 +6,7 @@
 export function basicAuthorization(identifier: string, password: string): string {
   const bytes = new TextEncoder().encode(`${identifier}:${password}`);
   let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return `Basic ${btoa(binary)}`;
 }

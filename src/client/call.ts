@@ -40,7 +40,11 @@ function checkBody(op: Operation, body: unknown): string | undefined {
     throw invalidBody(op, [{ field: '', message: 'this operation takes no body' }]);
   }
   const result = op.body.safeParse(body);
-  if (!result.success) throw invalidBody(op, result.error.issues.map((i) => ({ field: fieldPath(i.path), message: i.message })));
+  if (!result.success)
+    throw invalidBody(
+      op,
+      result.error.issues.map((i) => ({ field: fieldPath(i.path), message: i.message })),
+    );
   return JSON.stringify(result.data);
 }
 
@@ -66,7 +70,8 @@ function checkAnswer(op: Operation, status: number, text: string): unknown {
     }
   }
   let result = op.answer.safeParse(value);
-  if (!result.success && typeof value === 'string' && isGuid(value)) result = op.answer.safeParse({ Id: value });
+  if (!result.success && typeof value === 'string' && isGuid(value))
+    result = op.answer.safeParse({ Id: value });
   if (result.success) return result.data;
   const issue = (result.error as z.ZodError).issues[0]!;
   const field = fieldPath(issue.path);

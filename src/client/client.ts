@@ -40,7 +40,11 @@ export function createClient(options: ClientOptions): GrcClient {
     download: (datasetId, o) => download(conn, cat.dataset(datasetId), o),
     call: (operationId, o) => call(conn, cat.operation(operationId), o),
     async testConnection(signal) {
-      const { count } = await download(conn, cat.dataset(CONNECTION_TEST_DATASET), signal ? { signal, onBatch: () => undefined } : { onBatch: () => undefined });
+      const { count } = await download(
+        conn,
+        cat.dataset(CONNECTION_TEST_DATASET),
+        signal ? { signal, onBatch: () => undefined } : { onBatch: () => undefined },
+      );
       return { count };
     },
   };
@@ -52,10 +56,16 @@ function checkBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new TypeError(`The base URL "${raw}" is not an absolute URL; expected e.g. https://grc.example.com/api`);
+    throw new TypeError(
+      `The base URL "${raw}" is not an absolute URL; expected e.g. https://grc.example.com/api`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`The base URL must start with https:// or http://, not ${url.protocol}`);
-  if (url.username || url.password) throw new TypeError('The base URL must not contain credentials; give them as the API key identifier and password.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`The base URL must start with https:// or http://, not ${url.protocol}`);
+  if (url.username || url.password)
+    throw new TypeError(
+      'The base URL must not contain credentials; give them as the API key identifier and password.',
+    );
   if (url.search || url.hash) throw new TypeError('The base URL must not have a query or fragment.');
   return url.href.replace(/\/+$/, '');
 }

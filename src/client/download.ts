@@ -36,12 +36,21 @@ export interface DownloadResult {
  * records by JsonArraySplitter and checked against the dataset's record schema batch by batch, so memory
  * holds one batch of text at a time and the first bad record stops the download.
  */
-export async function download(conn: Connection, dataset: Dataset, options: DownloadOptions = {}): Promise<DownloadResult> {
+export async function download(
+  conn: Connection,
+  dataset: Dataset,
+  options: DownloadOptions = {},
+): Promise<DownloadResult> {
   const { signal, onProgress, onBatch } = options;
-  const response = await send(conn, dataset, { ...(options.params ? { params: options.params } : {}), ...(signal ? { signal } : {}) });
+  const response = await send(conn, dataset, {
+    ...(options.params ? { params: options.params } : {}),
+    ...(signal ? { signal } : {}),
+  });
   const totalBytes = contentLength(response.headers);
-  const progress = (bytes: number, records: number) => onProgress?.(totalBytes === undefined ? { bytes, records } : { bytes, records, totalBytes });
-  if (!response.body) throw badAnswer(dataset, 'The answer had no body where a JSON list of records was expected.');
+  const progress = (bytes: number, records: number) =>
+    onProgress?.(totalBytes === undefined ? { bytes, records } : { bytes, records, totalBytes });
+  if (!response.body)
+    throw badAnswer(dataset, 'The answer had no body where a JSON list of records was expected.');
 
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -95,7 +104,8 @@ export async function download(conn: Connection, dataset: Dataset, options: Down
     splitter.end();
     finished = true;
   } catch (e) {
-    if (e instanceof MalformedAnswer) throw badAnswer(dataset, `"${dataset.title}": ${e.message}`, response.status);
+    if (e instanceof MalformedAnswer)
+      throw badAnswer(dataset, `"${dataset.title}": ${e.message}`, response.status);
     // ApiErrors, and failures of the caller's own onBatch or onProgress, pass on as they are.
     throw e;
   } finally {
@@ -106,7 +116,13 @@ export async function download(conn: Connection, dataset: Dataset, options: Down
 }
 
 function badAnswer(dataset: Dataset, message: string, status?: number): ApiError {
-  return new ApiError({ code: 'bad-answer', sent: 'yes', endpoint: dataset.id, message, ...(status ? { status } : {}) });
+  return new ApiError({
+    code: 'bad-answer',
+    sent: 'yes',
+    endpoint: dataset.id,
+    message,
+    ...(status ? { status } : {}),
+  });
 }
 
 function contentLength(headers: Headers): number | undefined {

@@ -30,10 +30,19 @@ const FORBIDDEN =
  * (its format is not shown in the spec: the sandbox's assumption), and anything else (an HTML page from a
  * gateway, an empty body), which gives a message with the status rather than a crash.
  */
-export function errorFromAnswer(endpoint: Endpoint, status: number, headers: Headers, body: string): ApiError {
+export function errorFromAnswer(
+  endpoint: Endpoint,
+  status: number,
+  headers: Headers,
+  body: string,
+): ApiError {
   const said = readBody(body);
   const base = { status, endpoint: endpoint.id };
-  const serviceSays = said.message ? ` The service says: ${said.message}` : said.excerpt ? ` The answer began: "${said.excerpt}"` : '';
+  const serviceSays = said.message
+    ? ` The service says: ${said.message}`
+    : said.excerpt
+      ? ` The answer began: "${said.excerpt}"`
+      : '';
   const write = endpoint.method === 'POST';
 
   if (said.relay) return relayError(endpoint, status, said.relay);
@@ -43,40 +52,70 @@ export function errorFromAnswer(endpoint: Endpoint, status: number, headers: Hea
       code: 'no-auth-scheme',
       sent: 'yes',
       message:
-        'The call reached the service without Basic credentials (No authenticationScheme was specified). Enter the API key\'s identifier and password; ' +
+        "The call reached the service without Basic credentials (No authenticationScheme was specified). Enter the API key's identifier and password; " +
         'if they are entered, something between Excel and the service (a proxy) dropped the Authorization header.',
     });
   }
-  if (status === 401) return new ApiError({ ...base, code: 'invalid-credentials', sent: 'yes', message: INVALID_CREDENTIALS });
-  if (status === 403) return new ApiError({ ...base, code: 'forbidden', sent: 'yes', message: FORBIDDEN + (said.message && !said.message.startsWith('Forbidden') ? serviceSays : '') });
+  if (status === 401)
+    return new ApiError({ ...base, code: 'invalid-credentials', sent: 'yes', message: INVALID_CREDENTIALS });
+  if (status === 403)
+    return new ApiError({
+      ...base,
+      code: 'forbidden',
+      sent: 'yes',
+      message: FORBIDDEN + (said.message && !said.message.startsWith('Forbidden') ? serviceSays : ''),
+    });
   if (status === 404) {
     const where = endpoint.documented
       ? 'Check that the base URL ends in the API root (for example https://grc.example.com/api).'
       : `Its path (${endpoint.path}) is not shown in the service's documentation and is assumed here: set the right path in the configuration, or check the base URL.`;
     const guid = endpoint.path.includes('{guid}') ? ' Or the record named by the GUID does not exist.' : '';
-    return new ApiError({ ...base, code: 'not-found', sent: 'yes', message: `The service has no "${endpoint.title}" at this address (404). ${where}${guid}${serviceSays}` });
+    return new ApiError({
+      ...base,
+      code: 'not-found',
+      sent: 'yes',
+      message: `The service has no "${endpoint.title}" at this address (404). ${where}${guid}${serviceSays}`,
+    });
   }
   if (status === 429 || status === 503) {
     const wait = retryAfterMs(headers.get('retry-after'));
-    const when = wait === undefined ? 'Try again in a little while.' : `Try again in ${Math.ceil(wait / 1000)} s.`;
+    const when =
+      wait === undefined ? 'Try again in a little while.' : `Try again in ${Math.ceil(wait / 1000)} s.`;
     return new ApiError({
       ...base,
       ...(wait === undefined ? {} : { retryAfterMs: wait }),
       code: status === 429 ? 'rate-limited' : 'unavailable',
       sent: 'yes',
-      message: status === 429 ? `The service is limiting the rate of calls (429). ${when}` : `The service is unavailable for now (503). ${when}`,
+      message:
+        status === 429
+          ? `The service is limiting the rate of calls (429). ${when}`
+          : `The service is unavailable for now (503). ${when}`,
     });
   }
   if (status === 502 || status === 504) {
     // A gateway in front of the service answered: the request may or may not have reached it.
-    return new ApiError({ ...base, code: 'outcome-unknown', sent: 'unknown', message: gatewayMessage(status, write) + serviceSays });
+    return new ApiError({
+      ...base,
+      code: 'outcome-unknown',
+      sent: 'unknown',
+      message: gatewayMessage(status, write) + serviceSays,
+    });
   }
   if (status >= 500) {
-    const check = write ? ' It may have been partly processed: check the record in the service before sending again.' : ' Try again later.';
-    return new ApiError({ ...base, code: 'server-error', sent: 'yes', message: `The service failed with status ${status}.${check}${serviceSays}` });
+    const check = write
+      ? ' It may have been partly processed: check the record in the service before sending again.'
+      : ' Try again later.';
+    return new ApiError({
+      ...base,
+      code: 'server-error',
+      sent: 'yes',
+      message: `The service failed with status ${status}.${check}${serviceSays}`,
+    });
   }
   const details = said.details?.length ? said.details : undefined;
-  const listed = details ? ` ${details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('; ')}.` : '';
+  const listed = details
+    ? ` ${details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('; ')}.`
+    : '';
   return new ApiError({
     ...base,
     ...(details ? { details } : {}),
@@ -100,14 +139,29 @@ function gatewayMessage(status: number, write: boolean): string {
 function relayError(endpoint: Endpoint, status: number, relay: { code: string; message: string }): ApiError {
   const base = { status, endpoint: endpoint.id };
   if (relay.code === 'upstream-unreachable') {
-    return new ApiError({ ...base, code: 'unreachable', sent: 'no', message: `The relay could not reach the service; nothing was sent, so trying again is safe. (${relay.message})` });
+    return new ApiError({
+      ...base,
+      code: 'unreachable',
+      sent: 'no',
+      message: `The relay could not reach the service; nothing was sent, so trying again is safe. (${relay.message})`,
+    });
   }
   if (relay.code === 'upstream-timeout') {
-    return new ApiError({ ...base, code: 'outcome-unknown', sent: 'unknown', message: `The service did not answer the relay in time; ${afterUnknownOutcome(endpoint.method === 'POST')} (${relay.message})` });
+    return new ApiError({
+      ...base,
+      code: 'outcome-unknown',
+      sent: 'unknown',
+      message: `The service did not answer the relay in time; ${afterUnknownOutcome(endpoint.method === 'POST')} (${relay.message})`,
+    });
   }
   // The relay's other refusals (unknown environment, body too large, path not allowed) happen before
   // forwarding; a 5xx of its own may come after, so the outcome is then unknown.
-  return new ApiError({ ...base, code: 'relay', sent: status >= 500 ? 'unknown' : 'no', message: `The relay refused the call: ${relay.message} (${relay.code}, ${status}).` });
+  return new ApiError({
+    ...base,
+    code: 'relay',
+    sent: status >= 500 ? 'unknown' : 'no',
+    message: `The relay refused the call: ${relay.message} (${relay.code}, ${status}).`,
+  });
 }
 
 function readBody(body: string): Said {
@@ -127,7 +181,10 @@ function readBody(body: string): Said {
     return { relay: { code: err.code, message: typeof err.message === 'string' ? err.message : err.code } };
   }
   const message = [o.message, o.Message, o.title].find((m): m is string => typeof m === 'string');
-  return { ...(message ? { message } : { excerpt: excerpt(trimmed) }), details: detailsOf(o.errors ?? o.Errors) };
+  return {
+    ...(message ? { message } : { excerpt: excerpt(trimmed) }),
+    details: detailsOf(o.errors ?? o.Errors),
+  };
 }
 
 /** `[{field, message}]` (sandbox) or `{Field: ["message"]}` (ASP.NET validation problems). */
@@ -144,7 +201,9 @@ function detailsOf(errors: unknown): ErrorDetail[] {
   }
   if (typeof errors === 'object' && errors !== null) {
     return Object.entries(errors).flatMap(([field, v]) =>
-      (Array.isArray(v) ? v : [v]).filter((m): m is string => typeof m === 'string').map((message) => ({ field, message })),
+      (Array.isArray(v) ? v : [v])
+        .filter((m): m is string => typeof m === 'string')
+        .map((message) => ({ field, message })),
     );
   }
   return [];

@@ -15,7 +15,8 @@ const NOTHING_SENT = new Set([
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
-const CERTIFICATE = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID)/;
+const CERTIFICATE =
+  /^(CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID)/;
 
 /** Where the failure happened: before any answer came (fetch rejected) or while reading the body. */
 export type Stage = 'request' | 'body';
@@ -25,12 +26,17 @@ export type Stage = 'request' | 'body';
  * rethrow those). A browser's generic "Failed to fetch" says nothing about how far the request got, so
  * it is `unknown`.
  */
-export function errorFromFailure(endpoint: Endpoint, failure: unknown, stage: Stage, signal?: AbortSignal): ApiError {
+export function errorFromFailure(
+  endpoint: Endpoint,
+  failure: unknown,
+  stage: Stage,
+  signal?: AbortSignal,
+): ApiError {
   const base = { endpoint: endpoint.id, cause: failure };
   const write = endpoint.method === 'POST';
   if (signal?.aborted) {
-    const reason: unknown = signal.reason;
-    if (reason instanceof Error && reason.name === 'TimeoutError') {
+    // By name, not instanceof: the DOMException may come from another realm (a test runner's, an iframe's).
+    if ((signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError') {
       return new ApiError({
         ...base,
         code: 'outcome-unknown',
@@ -38,7 +44,12 @@ export function errorFromFailure(endpoint: Endpoint, failure: unknown, stage: St
         message: `No complete answer came in time; ${afterUnknownOutcome(write)}`,
       });
     }
-    return new ApiError({ ...base, code: 'cancelled', sent: stage === 'request' ? 'unknown' : 'yes', message: 'Cancelled.' });
+    return new ApiError({
+      ...base,
+      code: 'cancelled',
+      sent: stage === 'request' ? 'unknown' : 'yes',
+      message: 'Cancelled.',
+    });
   }
   const code = stage === 'request' ? causeCode(failure) : undefined;
   if (code && NOTHING_SENT.has(code)) {
@@ -58,7 +69,12 @@ export function errorFromFailure(endpoint: Endpoint, failure: unknown, stage: St
     });
   }
   const when = stage === 'request' ? 'before an answer came' : 'in the middle of the answer';
-  return new ApiError({ ...base, code: 'outcome-unknown', sent: 'unknown', message: `The connection broke ${when}; ${afterUnknownOutcome(write)}` });
+  return new ApiError({
+    ...base,
+    code: 'outcome-unknown',
+    sent: 'unknown',
+    message: `The connection broke ${when}; ${afterUnknownOutcome(write)}`,
+  });
 }
 
 /** `cause.code`, or the first code of an AggregateError cause (Node tries IPv6 and IPv4 addresses in turn). */

@@ -1,5 +1,12 @@
 export { createClient, type ClientOptions, type GrcClient } from './client';
-export { ApiError, isApiError, API_ERROR_CODES, type ApiErrorCode, type ErrorDetail, type Sent } from './api-error';
+export {
+  ApiError,
+  isApiError,
+  API_ERROR_CODES,
+  type ApiErrorCode,
+  type ErrorDetail,
+  type Sent,
+} from './api-error';
 export type { DataRecord, DownloadOptions, DownloadProgress, DownloadResult } from './download';
 export type { CallOptions } from './call';
 export type { Fetch } from './request';

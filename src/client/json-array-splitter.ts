@@ -68,7 +68,11 @@ export class JsonArraySplitter {
         }
         i = end;
       } else if (c === COMMA) {
-        if (this.mode === 'array' && this.depth === this.recordDepth && gathered + i - from >= this.batchChars) {
+        if (
+          this.mode === 'array' &&
+          this.depth === this.recordDepth &&
+          gathered + i - from >= this.batchChars
+        ) {
           this.flush(out, text.slice(from, i));
           from = i + 1;
           gathered = 0;
@@ -91,9 +95,14 @@ export class JsonArraySplitter {
   /** Call when the stream has ended; throws when the array was not complete. */
   end(): void {
     if (this.mode === 'done') return;
-    if (this.mode === 'start') throw new MalformedAnswer('The answer was empty where a JSON list of records was expected.', 0);
-    if (this.mode === 'envelope') throw new MalformedAnswer('The answer is a JSON object without a list of records in it.', 0);
-    throw new MalformedAnswer(`The answer ended before the list of records was complete (after ${this.records} records).`, this.records);
+    if (this.mode === 'start')
+      throw new MalformedAnswer('The answer was empty where a JSON list of records was expected.', 0);
+    if (this.mode === 'envelope')
+      throw new MalformedAnswer('The answer is a JSON object without a list of records in it.', 0);
+    throw new MalformedAnswer(
+      `The answer ended before the list of records was complete (after ${this.records} records).`,
+      this.records,
+    );
   }
 
   private keep(text: string, from: number, out: unknown[][]): unknown[][] {
@@ -104,7 +113,9 @@ export class JsonArraySplitter {
 
   private unexpected(): never {
     throw new MalformedAnswer(
-      this.mode === 'start' ? 'The answer is not a JSON list of records.' : 'The answer has text after the end of the list of records.',
+      this.mode === 'start'
+        ? 'The answer is not a JSON list of records.'
+        : 'The answer has text after the end of the list of records.',
       this.records,
     );
   }
@@ -117,7 +128,11 @@ export class JsonArraySplitter {
       return c === OPEN_BRACKET;
     }
     if (this.depth === 2 && c === OPEN_BRACKET && this.mode !== 'array') {
-      if (this.mode === 'tail') throw new MalformedAnswer('The answer is an object with more than one list in it; expected exactly one.', this.records);
+      if (this.mode === 'tail')
+        throw new MalformedAnswer(
+          'The answer is an object with more than one list in it; expected exactly one.',
+          this.records,
+        );
       this.mode = 'array';
       this.recordDepth = 2;
       this.pieces = [];
@@ -128,9 +143,17 @@ export class JsonArraySplitter {
 
   private close(c: number, out: unknown[][], text: string, from: number, i: number): void {
     this.depth--;
-    if (this.depth < 0) throw new MalformedAnswer('The answer is not valid JSON (a closing bracket without an opening one).', this.records);
+    if (this.depth < 0)
+      throw new MalformedAnswer(
+        'The answer is not valid JSON (a closing bracket without an opening one).',
+        this.records,
+      );
     if (this.mode === 'array' && this.depth === this.recordDepth - 1) {
-      if (c !== CLOSE_BRACKET) throw new MalformedAnswer('The answer is not valid JSON (the list is closed with a brace).', this.records);
+      if (c !== CLOSE_BRACKET)
+        throw new MalformedAnswer(
+          'The answer is not valid JSON (the list is closed with a brace).',
+          this.records,
+        );
       this.flush(out, text.slice(from, i));
       this.mode = this.recordDepth === 1 ? 'done' : 'tail';
     } else if (this.mode === 'tail' && this.depth === 0) {
@@ -142,7 +165,11 @@ export class JsonArraySplitter {
     const text = this.pieces.length ? this.pieces.join('') + last : last;
     this.pieces = [];
     if (!text.trim()) {
-      if (this.afterComma) throw new MalformedAnswer('The answer is not valid JSON (a comma after the last record).', this.records);
+      if (this.afterComma)
+        throw new MalformedAnswer(
+          'The answer is not valid JSON (a comma after the last record).',
+          this.records,
+        );
       return;
     }
     let batch: unknown[];
@@ -150,7 +177,10 @@ export class JsonArraySplitter {
       batch = JSON.parse(`[${text}]`) as unknown[];
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
-      throw new MalformedAnswer(`The answer is not valid JSON in or after record ${this.records + 1}: ${why}`, this.records);
+      throw new MalformedAnswer(
+        `The answer is not valid JSON in or after record ${this.records + 1}: ${why}`,
+        this.records,
+      );
     }
     this.records += batch.length;
     out.push(batch);

@@ -51,7 +51,10 @@ export function checkRecords(
     const result = schema.safeParse(r);
     if (!result.success) {
       const issue = result.error.issues[0]!;
-      return { ok: false, problem: { index: firstIndex + i, field: fieldPath(issue.path), message: issue.message } };
+      return {
+        ok: false,
+        problem: { index: firstIndex + i, field: fieldPath(issue.path), message: issue.message },
+      };
     }
     records[i] = result.data as Record<string, unknown>;
   }
@@ -60,7 +63,10 @@ export function checkRecords(
 
 /** `ControlGuids[2]`, `Reviews[0].Score`; empty for the record itself. */
 export function fieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${String(p)}` : String(p)), '');
+  return path.reduce<string>(
+    (s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${String(p)}` : String(p)),
+    '',
+  );
 }
 
 function defOf(schema: z.ZodType): Def {
@@ -70,7 +76,8 @@ function defOf(schema: z.ZodType): Def {
 /** A loose object whose fields all compile, or null (then zod checks every record). */
 export function compileRecord(schema: z.ZodType): Predicate | null {
   const def = defOf(schema);
-  if (def.type !== 'object' || !def.shape || !def.catchall || defOf(def.catchall).type !== 'unknown') return null;
+  if (def.type !== 'object' || !def.shape || !def.catchall || defOf(def.catchall).type !== 'unknown')
+    return null;
   if (def.checks?.length) return null;
   const fields: [string, Predicate][] = [];
   for (const [key, field] of Object.entries(def.shape)) {
@@ -106,7 +113,14 @@ function compileField(schema: z.ZodType): Predicate | null {
       const patterns: RegExp[] = [];
       for (const c of def.checks ?? []) {
         const d = c._zod.def;
-        if (d.check !== 'string_format' || d.format !== 'regex' || !d.pattern || d.pattern.global || d.pattern.sticky) return null;
+        if (
+          d.check !== 'string_format' ||
+          d.format !== 'regex' ||
+          !d.pattern ||
+          d.pattern.global ||
+          d.pattern.sticky
+        )
+          return null;
         patterns.push(d.pattern);
       }
       if (patterns.length === 0) return (v) => typeof v === 'string';

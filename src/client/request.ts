@@ -35,20 +35,30 @@ export async function send(
       message: `"${endpoint.title}" needs the GUID of the record it is about; none or an invalid one was given. Nothing was sent.`,
     });
   }
-  if (options.signal?.aborted) throw new ApiError({ code: 'cancelled', sent: 'no', endpoint: endpoint.id, message: 'Cancelled.' });
+  if (options.signal?.aborted)
+    throw new ApiError({ code: 'cancelled', sent: 'no', endpoint: endpoint.id, message: 'Cancelled.' });
 
   const headers: Record<string, string> = { Accept: 'application/json', Authorization: conn.authorization };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
+  const init: RequestInit = {
+    method: endpoint.method,
+    headers,
+    ...(options.body !== undefined ? { body: options.body } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
   let response: Response;
   try {
-    response = await conn.fetch(conn.baseUrl + path, {
-      method: endpoint.method,
-      headers,
-      ...(options.body !== undefined ? { body: options.body } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    response = await conn.fetch(conn.baseUrl + path, init);
   } catch (e) {
-    throw errorFromFailure(endpoint, e, 'request', options.signal);
+    const error = errorFromFailure(endpoint, e, 'request', options.signal);
+    // A kept-alive connection the server closed just as the request went out fails this way; a GET
+    // changes nothing, so one more try on a fresh connection is safe. A POST is never repeated here.
+    if (endpoint.method !== 'GET' || error.code !== 'outcome-unknown' || options.signal?.aborted) throw error;
+    try {
+      response = await conn.fetch(conn.baseUrl + path, init);
+    } catch (e2) {
+      throw errorFromFailure(endpoint, e2, 'request', options.signal);
+    }
   }
   if (response.ok) return response;
   let body = '';

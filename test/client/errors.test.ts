@@ -1,0 +1,250 @@
+import { ApiError, createClient, isApiError } from '../../src/client';
+import { closedPort, json, startFake, type FakeServer, type Handler } from './fake-server';
+
+const credentials = { identifier: 'key-id', password: 'pässwörd:with-colon' };
+let server: FakeServer;
+let answer: Handler;
+
+beforeAll(async () => {
+  server = await startFake((req, res) => answer(req, res));
+});
+afterAll(() => server.close());
+
+async function failureOf(run: () => Promise<unknown>): Promise<ApiError> {
+  try {
+    await run();
+  } catch (e) {
+    if (isApiError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected an ApiError');
+}
+
+const load = () => createClient({ baseUrl: server.baseUrl, credentials }).download('risk');
+const create = () =>
+  createClient({ baseUrl: server.baseUrl, credentials }).call('incident-create', {
+    body: { Name: 'Fire', ReportingOrganization: 'Ops' },
+  });
+
+describe('client errors: the spec error table and the relay', () => {
+  it('sends Basic credentials as UTF-8 base64 of identifier:password', async () => {
+    answer = (_req, res) => json(res, 200, []);
+    await load();
+    const header = server.received.at(-1)!.headers.authorization!;
+    expect(header.startsWith('Basic ')).toBe(true);
+    expect(Buffer.from(header.slice(6), 'base64').toString('utf8')).toBe('key-id:pässwörd:with-colon');
+  });
+
+  it('400 No authenticationScheme was specified → no-auth-scheme', async () => {
+    answer = (_req, res) => json(res, 400, { message: 'No authenticationScheme was specified.' });
+    const e = await failureOf(load);
+    expect(e).toMatchObject({ code: 'no-auth-scheme', status: 400, sent: 'yes', endpoint: 'risk' });
+    expect(e.message).toMatch(/identifier and password/);
+  });
+
+  it('401 → invalid-credentials, telling the user about expiry, environments and Requested IP addresses', async () => {
+    answer = (_req, res) => json(res, 401, { message: 'The credentials are invalid.' });
+    const e = await failureOf(load);
+    expect(e).toMatchObject({ code: 'invalid-credentials', status: 401, sent: 'yes' });
+    expect(e.message).toMatch(/expired/);
+    expect(e.message).toMatch(/ACC\/PRD/);
+    expect(e.message).toMatch(/Requested IP addresses/);
+  });
+
+  it('403 Forbidden to execute action → forbidden', async () => {
+    answer = (_req, res) => json(res, 403, { message: 'Forbidden to execute action.' });
+    const e = await failureOf(create);
+    expect(e).toMatchObject({ code: 'forbidden', status: 403, sent: 'yes', endpoint: 'incident-create' });
+    expect(e.message).toMatch(/Forbidden to execute action/);
+    expect(e.message).toMatch(/Application Administrator/);
+  });
+
+  it('400 with field errors → rejected with details, the fields named in the message', async () => {
+    answer = (_req, res) =>
+      json(res, 400, {
+        message: 'The incident was rejected.',
+        errors: [{ field: 'CustomFields[0]', message: 'belongs to an incident type that is not selected' }],
+      });
+    const e = await failureOf(create);
+    expect(e).toMatchObject({ code: 'rejected', status: 400, sent: 'yes' });
+    expect(e.details).toEqual([
+      { field: 'CustomFields[0]', message: 'belongs to an incident type that is not selected' },
+    ]);
+    expect(e.message).toMatch(/The incident was rejected\. CustomFields\[0\]: belongs to an incident type/);
+  });
+
+  it('422 with ASP.NET-style errors {Field: [messages]} → rejected with details', async () => {
+    answer = (_req, res) =>
+      json(res, 422, {
+        title: 'One or more validation errors occurred.',
+        errors: { Name: ['The Name field is required.'] },
+      });
+    const e = await failureOf(create);
+    expect(e).toMatchObject({
+      code: 'rejected',
+      status: 422,
+      details: [{ field: 'Name', message: 'The Name field is required.' }],
+    });
+  });
+
+  it('404 on an assumed path → not-found saying the path is assumed and can be configured', async () => {
+    answer = (_req, res) => json(res, 404, { message: 'Not found' });
+    const e = await failureOf(create);
+    expect(e).toMatchObject({ code: 'not-found', status: 404 });
+    expect(e.message).toMatch(/assumed/);
+    expect(e.message).toMatch(/\/incidents/);
+  });
+
+  it('429 with Retry-After seconds → rate-limited with retryAfterMs', async () => {
+    answer = (_req, res) => json(res, 429, { message: 'Too many requests' }, { 'retry-after': '7' });
+    const e = await failureOf(load);
+    expect(e).toMatchObject({ code: 'rate-limited', status: 429, retryAfterMs: 7000, sent: 'yes' });
+    expect(e.message).toMatch(/7 s/);
+  });
+
+  it('503 with Retry-After as an HTTP date → unavailable with retryAfterMs', async () => {
+    const at = new Date(Date.now() + 120_000).toUTCString();
+    answer = (_req, res) => json(res, 503, { message: 'Down for maintenance' }, { 'retry-after': at });
+    const e = await failureOf(load);
+    expect(e.code).toBe('unavailable');
+    expect(e.retryAfterMs).toBeGreaterThan(100_000);
+    expect(e.retryAfterMs).toBeLessThanOrEqual(120_000);
+  });
+
+  it('500 on a write → server-error telling the user to check before sending again', async () => {
+    answer = (_req, res) => json(res, 500, { message: 'Object reference not set' });
+    const e = await failureOf(create);
+    expect(e).toMatchObject({ code: 'server-error', status: 500, sent: 'yes' });
+    expect(e.message).toMatch(/check the record/);
+  });
+
+  it('a non-JSON error page → a message with the status and an excerpt, never a crash', async () => {
+    answer = (_req, res) => {
+      res.writeHead(400, { 'content-type': 'text/html' });
+      res.end('<html><body>Bad\n request   here</body></html>');
+    };
+    const e = await failureOf(load);
+    expect(e).toMatchObject({ code: 'rejected', status: 400 });
+    expect(e.message).toMatch(/\(400\)/);
+    expect(e.message).toMatch(/<html><body>Bad request here/);
+  });
+
+  it('an empty error body → a message with the status', async () => {
+    answer = (_req, res) => {
+      res.writeHead(409);
+      res.end();
+    };
+    const e = await failureOf(create);
+    expect(e).toMatchObject({ code: 'rejected', status: 409 });
+    expect(e.message).toMatch(/409/);
+  });
+
+  it('relay 502 upstream-unreachable → unreachable, sent no', async () => {
+    answer = (_req, res) =>
+      json(res, 502, { error: { code: 'upstream-unreachable', message: 'connect ECONNREFUSED' } });
+    const e = await failureOf(create);
+    expect(e).toMatchObject({ code: 'unreachable', sent: 'no', status: 502 });
+  });
+
+  it('relay 504 upstream-timeout → outcome-unknown, sent unknown, the user told to check before resending a write', async () => {
+    answer = (_req, res) =>
+      json(res, 504, { error: { code: 'upstream-timeout', message: 'no answer in 120 s' } });
+    const e = await failureOf(create);
+    expect(e).toMatchObject({ code: 'outcome-unknown', sent: 'unknown', status: 504 });
+    expect(e.message).toMatch(/check the record/);
+  });
+
+  it('relay refusals (413, unknown environment) → relay, sent no, with the relay message', async () => {
+    answer = (_req, res) =>
+      json(res, 413, { error: { code: 'body-too-large', message: 'The body is larger than 1 MiB.' } });
+    const e = await failureOf(create);
+    expect(e).toMatchObject({ code: 'relay', sent: 'no', status: 413 });
+    expect(e.message).toMatch(/larger than 1 MiB/);
+  });
+
+  it('a 504 from some other gateway → outcome-unknown', async () => {
+    answer = (_req, res) => {
+      res.writeHead(504, { 'content-type': 'text/html' });
+      res.end('<h1>Gateway Timeout</h1>');
+    };
+    const e = await failureOf(load);
+    expect(e).toMatchObject({ code: 'outcome-unknown', sent: 'unknown', status: 504 });
+    expect(e.message).toMatch(/loading again is safe/);
+  });
+
+  it('never puts the credentials in a message, even when an error page echoes the Authorization header', async () => {
+    answer = (req, res) => {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`bad header: Authorization: ${req.headers.authorization}`);
+    };
+    const e = await failureOf(load);
+    const encoded = Buffer.from(`${credentials.identifier}:${credentials.password}`).toString('base64');
+    expect(e.message).not.toContain(encoded);
+    expect(e.message).not.toContain(credentials.password);
+    expect(e.message).toMatch(/Basic \[hidden\]/);
+  });
+
+  it('connection refused (a closed port) → unreachable, sent no, safe to retry', async () => {
+    const port = await closedPort();
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}/api`, credentials });
+    const e = await failureOf(() =>
+      client.call('incident-create', { body: { Name: 'x', ReportingOrganization: 'y' } }),
+    );
+    expect(e).toMatchObject({ code: 'unreachable', sent: 'no' });
+    expect(e.message).toMatch(/ECONNREFUSED/);
+    expect(e.message).not.toContain(credentials.password);
+  });
+
+  it("a browser's generic Failed to fetch → outcome-unknown (we cannot tell whether it was sent)", async () => {
+    const client = createClient({
+      baseUrl: 'https://relay.example/api/acc',
+      credentials,
+      fetch: () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    const e = await failureOf(() =>
+      client.call('incident-create', { body: { Name: 'x', ReportingOrganization: 'y' } }),
+    );
+    expect(e).toMatchObject({ code: 'outcome-unknown', sent: 'unknown' });
+  });
+
+  it('a connection dropped before the answer of a POST → outcome-unknown, never retried', async () => {
+    answer = (req, res) => {
+      res.socket?.destroy();
+    };
+    const before = server.received.length;
+    const e = await failureOf(create);
+    expect(e).toMatchObject({ code: 'outcome-unknown', sent: 'unknown' });
+    expect(e.message).toMatch(/check the record/);
+    expect(server.received.length - before).toBe(1);
+  });
+
+  it('a GET whose connection breaks before any answer is tried once more', async () => {
+    let calls = 0;
+    answer = (req, res) => {
+      calls++;
+      if (calls === 1) res.socket?.destroy();
+      else json(res, 200, []);
+    };
+    await expect(load()).resolves.toMatchObject({ count: 0 });
+    expect(calls).toBe(2);
+  });
+
+  it('a timeout (AbortSignal.timeout) after sending → outcome-unknown, not cancelled', async () => {
+    answer = () => undefined; // never answers
+    const client = createClient({ baseUrl: server.baseUrl, credentials });
+    const e = await failureOf(() =>
+      client.call('incident-create', {
+        body: { Name: 'x', ReportingOrganization: 'y' },
+        signal: AbortSignal.timeout(100),
+      }),
+    );
+    expect(e).toMatchObject({ code: 'outcome-unknown', sent: 'unknown' });
+  });
+
+  it('isApiError also recognises an ApiError-shaped object from another copy of the module', () => {
+    expect(isApiError(new ApiError({ code: 'cancelled', sent: 'no', message: 'Cancelled.' }))).toBe(true);
+    expect(isApiError(Object.assign(new Error('x'), { name: 'ApiError', code: 'forbidden' }))).toBe(true);
+    expect(isApiError(Object.assign(new Error('x'), { name: 'ApiError', code: 'nonsense' }))).toBe(false);
+    expect(isApiError(new Error('x'))).toBe(false);
+  });
+});

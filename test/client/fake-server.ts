@@ -1,0 +1,76 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export interface FakeServer {
+  /** The fake environment's API root, like the sandbox's `http://127.0.0.1:port/api`. */
+  baseUrl: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+export type Handler = (req: Received, res: ServerResponse) => void | Promise<void>;
+
+/** A loopback HTTP server on a free port whose every answer the test writes by hand. */
+export async function startFake(handler: Handler): Promise<FakeServer> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (d: Buffer) => parts.push(d));
+    req.on('end', () => {
+      const r: Received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(parts).toString('utf8'),
+      };
+      received.push(r);
+      void handler(r, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/api`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A port that was free a moment ago and has nothing listening on it. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Writes the byte chunks one at a time, each flushed separately, so the client sees these boundaries. */
+export async function writeChunks(res: ServerResponse, chunks: readonly Uint8Array[]): Promise<void> {
+  for (const c of chunks) {
+    await new Promise<void>((resolve, reject) => res.write(c, (e) => (e ? reject(e) : resolve())));
+  }
+}
+
+export const GUID = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;

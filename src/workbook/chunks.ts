@@ -16,7 +16,7 @@ export const REQUEST_OVERHEAD_BYTES = 1_024;
 export interface ChunkOptions {
   /** Estimated bytes per round trip; default DEFAULT_MAX_CHUNK_BYTES, at most MAX_CHUNK_BYTES. */
   maxBytes?: number;
-  /** Bytes each row costs on top of its values (e.g. the row of number formats written with it). */
+  /** Bytes each row costs on top of its values and separator (e.g. the row of number formats written with it). */
   rowOverheadBytes?: number;
 }
 
@@ -74,7 +74,8 @@ export function planChunks(rows: readonly (readonly Cell[])[], width: number, op
     bytes = 0;
   };
   for (let r = 0; r < rows.length; r++) {
-    const rowBytes = jsonBytes(rows[r]) + rowOverhead;
+    // +1: the comma between rows of the 2-D array.
+    const rowBytes = jsonBytes(rows[r]) + 1 + rowOverhead;
     if (rowBytes > budget) {
       flush(r);
       splitRow(rows[r]!, r, width, budget, rowOverhead, chunks);

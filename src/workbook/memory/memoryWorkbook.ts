@@ -109,7 +109,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
     spec.list.values.forEach((v, i) => lookup.cells.set(cellAddress(i + 1, col), v));
   };
   const rowOverhead = (t: MemTable, from: number, width: number) =>
-    jsonBytes(t.specs.slice(from, from + width).map((s) => NUMBER_FORMAT[s.format]));
+    jsonBytes(t.specs.slice(from, from + width).map((s) => NUMBER_FORMAT[s.format])) + 1;
 
   const workbook: MemoryWorkbook = {
     host: 'memory',

@@ -1,0 +1,617 @@
+/**
+ * A stateful stand-in for the part of Excel's object model the adapter uses, with Office.js's batching:
+ * every property set, method call and load is queued and applied in order at `context.sync()`, and a
+ * loaded property can be read only after the sync (reading it earlier throws, as PropertyNotLoaded does).
+ * It counts the bytes each sync would carry (the JSON of values, formats and formulas written), which
+ * office-addin-mock does not model, so tests can assert the request-size limit.
+ *
+ * Faithful where the adapter's correctness depends on it: a table made over a header has one blank body
+ * row; text starting with = + - @ becomes a formula unless the cell's format is "@"; null in a values
+ * array leaves a cell unchanged; 2-D arrays must match the range; deleteRowsAt exists only on the web.
+ */
+
+type Value = string | number | boolean;
+interface CellState {
+  value: Value;
+  format: string;
+  formula: boolean;
+  fill?: string;
+  validation?: string;
+}
+interface SheetState {
+  name: string;
+  visibility: string;
+  cells: Map<string, CellState>;
+}
+interface TableState {
+  id: number;
+  name: string;
+  sheet: SheetState;
+  row: number;
+  col: number;
+  width: number;
+  /** Physical body rows (at least 1). */
+  body: number;
+}
+interface Box {
+  sheet: SheetState;
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+}
+
+export interface FakeExcelOptions {
+  web?: boolean;
+}
+
+const letters = (col: number) => {
+  let s = '';
+  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+};
+const a1 = (r: number, c: number) => `${letters(c)}${r + 1}`;
+function parseA1(addr: string): { row: number; col: number; rows: number; cols: number } {
+  const [a, b] = addr.replace(/\$/g, '').split(':');
+  const p = (s: string) => {
+    const m = /^([A-Z]+)(\d+)$/.exec(s)!;
+    let col = 0;
+    for (const ch of m[1]!) col = col * 26 + ch.charCodeAt(0) - 64;
+    return { row: Number(m[2]) - 1, col: col - 1 };
+  };
+  const s = p(a!);
+  const e = b ? p(b) : s;
+  return { row: s.row, col: s.col, rows: e.row - s.row + 1, cols: e.col - s.col + 1 };
+}
+const hostError = (code: string, message: string) => Object.assign(new Error(message), { code });
+const blank = (): CellState => ({ value: '', format: 'General', formula: false });
+
+export class FakeExcel {
+  sheets: SheetState[] = [{ name: 'Sheet1', visibility: 'Visible', cells: new Map() }];
+  tables: TableState[] = [];
+  settings = new Map<string, unknown>();
+  notes = new Map<string, string>();
+  comments = new Map<string, string>();
+  selection = { sheet: 'Sheet1', address: 'A1' };
+  /** Estimated bytes carried by each sync, in order. */
+  syncBytes: number[] = [];
+  calculationSuspensions = 0;
+  private nextId = 1;
+
+  constructor(readonly options: FakeExcelOptions = {}) {}
+
+  run = async <T>(batch: (ctx: Excel.RequestContext) => Promise<T>): Promise<T> => {
+    const ctx = new FakeContext(this);
+    const result = await batch(ctx as unknown as Excel.RequestContext);
+    await ctx.sync();
+    return result;
+  };
+
+  sheet(name: string): SheetState {
+    const s = this.sheets.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    if (!s) throw hostError('ItemNotFound', `no sheet ${name}`);
+    return s;
+  }
+  table(name: string): TableState {
+    const t = this.tables.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    if (!t) throw hostError('ItemNotFound', `no table ${name}`);
+    return t;
+  }
+  cell(sheet: SheetState, r: number, c: number): CellState {
+    let cell = sheet.cells.get(a1(r, c));
+    if (!cell) sheet.cells.set(a1(r, c), (cell = blank()));
+    return cell;
+  }
+  peek(sheet: string, address: string): CellState | undefined {
+    return this.sheet(sheet).cells.get(address);
+  }
+  /** Values of a table's body as a user would see them ("" for empty). */
+  body(name: string): Value[][] {
+    const t = this.table(name);
+    return Array.from({ length: t.body }, (_, r) => Array.from({ length: t.width }, (_, c) => t.sheet.cells.get(a1(t.row + 1 + r, t.col + c))?.value ?? ''));
+  }
+  header(name: string): Value[] {
+    const t = this.table(name);
+    return Array.from({ length: t.width }, (_, c) => t.sheet.cells.get(a1(t.row, t.col + c))?.value ?? '');
+  }
+  /** What a user does: types a calculated column at the right edge of a table. */
+  addUserColumn(name: string, header: string, formula: string): void {
+    const t = this.table(name);
+    this.cell(t.sheet, t.row, t.col + t.width).value = header;
+    for (let r = 0; r < t.body; r++) Object.assign(this.cell(t.sheet, t.row + 1 + r, t.col + t.width), { value: formula, formula: true });
+    t.width++;
+  }
+  newTable(sheet: SheetState, box: Box): TableState {
+    for (const t of this.tables) {
+      if (t.sheet === sheet && box.col < t.col + t.width && t.col < box.col + box.cols && box.row <= t.row + t.body && t.row <= box.row + 1) {
+        throw hostError('InvalidOperation', 'A table cannot overlap another table.');
+      }
+    }
+    const t: TableState = { id: this.nextId++, name: `Table${this.nextId}`, sheet, row: box.row, col: box.col, width: box.cols, body: 1 };
+    this.tables.push(t);
+    return t;
+  }
+  write(box: Box, what: 'values' | 'numberFormat' | 'formulas', data: unknown): void {
+    const rows = data as unknown[][];
+    if (!Array.isArray(rows) || rows.length !== box.rows || rows.some((r) => !Array.isArray(r) || r.length !== box.cols)) {
+      throw hostError('InvalidArgument', `${what}: a ${box.rows}x${box.cols} array is needed`);
+    }
+    for (let r = 0; r < box.rows; r++) {
+      for (let c = 0; c < box.cols; c++) {
+        const v = rows[r]![c];
+        if (v === null || v === undefined) continue; // null leaves the cell unchanged
+        const cell = this.cell(box.sheet, box.row + r, box.col + c);
+        if (what === 'numberFormat') cell.format = String(v);
+        else {
+          cell.value = v as Value;
+          cell.formula = typeof v === 'string' && /^[=+\-@]/.test(v) && v.length > 1 && (what === 'formulas' || cell.format !== '@');
+        }
+      }
+    }
+  }
+  shiftUp(sheet: SheetState, fromRow: number, count: number, col: number, cols: number): void {
+    const last = Math.max(0, ...[...sheet.cells.keys()].map((k) => parseA1(k).row));
+    for (let r = fromRow; r <= last; r++) {
+      for (let c = col; c < col + cols; c++) {
+        const below = sheet.cells.get(a1(r + count, c));
+        if (below) sheet.cells.set(a1(r, c), below);
+        else sheet.cells.delete(a1(r, c));
+      }
+    }
+  }
+}
+
+type Op = () => void;
+
+class FakeContext {
+  private queue: Op[] = [];
+  private bytes = 0;
+  readonly workbook: unknown;
+  constructor(readonly xl: FakeExcel) {
+    this.workbook = new FakeWorkbook(this);
+  }
+  enqueue(op: Op, bytes = 0): void {
+    this.queue.push(op);
+    this.bytes += bytes;
+  }
+  async sync(): Promise<void> {
+    const ops = this.queue;
+    const bytes = this.bytes;
+    this.queue = [];
+    this.bytes = 0;
+    if (!ops.length) return;
+    this.xl.syncBytes.push(bytes + 200);
+    for (const op of ops) op();
+  }
+}
+
+/** A proxy's loaded properties: readable only after a load and a sync. */
+class Loadable {
+  protected loaded = new Map<string, unknown>();
+  constructor(protected ctx: FakeContext) {}
+  protected read<T>(prop: string): T {
+    if (!this.loaded.has(prop)) throw hostError('PropertyNotLoaded', `${prop} was not loaded`);
+    return this.loaded.get(prop) as T;
+  }
+  protected snapshot(): Record<string, unknown> {
+    return {};
+  }
+  /** What a collection's `load('items/...')` does for each item it returns. */
+  preload(): this {
+    const snap = this.snapshot();
+    for (const [k, v] of Object.entries(snap)) this.loaded.set(k, v);
+    this.loaded.set('isNullObject', snap.isNullObject ?? false);
+    return this;
+  }
+  load(props?: string | string[]): this {
+    const wanted = (Array.isArray(props) ? props : (props ?? '').split(',')).map((p) => p.trim()).filter(Boolean);
+    this.ctx.enqueue(() => {
+      const snap = this.snapshot();
+      for (const p of wanted.length ? wanted : Object.keys(snap)) this.loaded.set(p, snap[p]);
+      this.loaded.set('isNullObject', snap.isNullObject ?? false);
+    });
+    return this;
+  }
+  get isNullObject(): boolean {
+    return this.read('isNullObject');
+  }
+}
+
+class FakeWorkbook {
+  readonly worksheets: FakeSheets;
+  readonly tables: FakeTables;
+  readonly settings: FakeSettings;
+  readonly notes: FakeNotes;
+  readonly comments: FakeComments;
+  readonly application: { suspendApiCalculationUntilNextSync(): void };
+  constructor(private ctx: FakeContext) {
+    this.worksheets = new FakeSheets(ctx);
+    this.tables = new FakeTables(ctx);
+    this.settings = new FakeSettings(ctx);
+    this.notes = new FakeNotes(ctx);
+    this.comments = new FakeComments(ctx);
+    this.application = { suspendApiCalculationUntilNextSync: () => ctx.enqueue(() => ctx.xl.calculationSuspensions++) };
+  }
+  getSelectedRange(): FakeRange {
+    const { sheet, address } = this.ctx.xl.selection;
+    const p = parseA1(address);
+    return new FakeRange(this.ctx, () => ({ sheet: this.ctx.xl.sheet(sheet), ...p }));
+  }
+}
+
+class FakeSheets extends Loadable {
+  items: FakeSheet[] = [];
+  override load(props?: string | string[]): this {
+    this.ctx.enqueue(() => {
+      this.items = this.ctx.xl.sheets.map((s) => new FakeSheet(this.ctx, () => s).preload());
+    });
+    void props;
+    return this;
+  }
+  add(name: string): FakeSheet {
+    let made: SheetState | null = null;
+    this.ctx.enqueue(() => {
+      if (this.ctx.xl.sheets.some((s) => s.name.toLowerCase() === name.toLowerCase())) throw hostError('ItemAlreadyExists', name);
+      made = { name, visibility: 'Visible', cells: new Map() };
+      this.ctx.xl.sheets.push(made);
+    });
+    return new FakeSheet(this.ctx, () => made ?? this.ctx.xl.sheet(name));
+  }
+  getItem(name: string): FakeSheet {
+    return new FakeSheet(this.ctx, () => this.ctx.xl.sheet(name));
+  }
+  getItemOrNullObject(name: string): FakeSheet {
+    return new FakeSheet(this.ctx, () => this.ctx.xl.sheet(name), true);
+  }
+}
+
+class FakeSheet extends Loadable {
+  readonly tables: { add: (range: FakeRange | string, hasHeaders: boolean) => FakeTable };
+  readonly resolve: () => SheetState;
+  constructor(
+    ctx: FakeContext,
+    find: () => SheetState,
+    private orNull = false,
+  ) {
+    super(ctx);
+    let bound: SheetState | null = null;
+    this.resolve = () => (bound ??= find());
+    this.tables = {
+      add: (range) => {
+        let made: TableState | null = null;
+        const r = typeof range === 'string' ? this.getRange(range) : range;
+        ctx.enqueue(() => {
+          made = ctx.xl.newTable(this.resolve(), r.box());
+        });
+        return new FakeTable(ctx, () => made!);
+      },
+    };
+  }
+  protected override snapshot() {
+    let s: SheetState;
+    try {
+      s = this.resolve();
+    } catch (e) {
+      if (this.orNull) return { isNullObject: true };
+      throw e;
+    }
+    return { name: s.name, visibility: s.visibility, isNullObject: false };
+  }
+  get name(): string {
+    return this.read('name');
+  }
+  set visibility(v: string) {
+    this.ctx.enqueue(() => (this.resolve().visibility = v));
+  }
+  activate(): void {
+    this.ctx.enqueue(() => (this.ctx.xl.selection = { sheet: this.resolve().name, address: 'A1' }));
+  }
+  delete(): void {
+    this.ctx.enqueue(() => {
+      const s = this.resolve();
+      this.ctx.xl.sheets = this.ctx.xl.sheets.filter((x) => x !== s);
+      this.ctx.xl.tables = this.ctx.xl.tables.filter((t) => t.sheet !== s);
+    });
+  }
+  getRange(address: string): FakeRange {
+    return new FakeRange(this.ctx, () => ({ sheet: this.resolve(), ...parseA1(address) }));
+  }
+  getRangeByIndexes(row: number, col: number, rows: number, cols: number): FakeRange {
+    return new FakeRange(this.ctx, () => ({ sheet: this.resolve(), row, col, rows, cols }));
+  }
+}
+
+class FakeRange extends Loadable {
+  readonly format: { fill: { color: string; clear(): void } };
+  readonly dataValidation: { rule: unknown; clear(): void };
+  constructor(
+    ctx: FakeContext,
+    readonly box: () => Box,
+  ) {
+    super(ctx);
+    const each = (fn: (c: CellState) => void) => () => {
+      const b = box();
+      for (let r = 0; r < b.rows; r++) for (let c = 0; c < b.cols; c++) fn(ctx.xl.cell(b.sheet, b.row + r, b.col + c));
+    };
+    this.format = {
+      fill: {
+        set color(v: string) {
+          ctx.enqueue(each((c) => (c.fill = v)));
+        },
+        get color(): string {
+          throw hostError('PropertyNotLoaded', 'fill color');
+        },
+        clear: () => ctx.enqueue(each((c) => delete c.fill)),
+      },
+    };
+    this.dataValidation = {
+      set rule(rule: unknown) {
+        const source = (rule as { list?: { source?: string } }).list?.source;
+        ctx.enqueue(each((c) => (c.validation = source)));
+      },
+      get rule(): unknown {
+        throw hostError('PropertyNotLoaded', 'rule');
+      },
+      clear: () => ctx.enqueue(each((c) => delete c.validation)),
+    };
+  }
+  protected override snapshot() {
+    const b = this.box();
+    const grid = (f: (c: CellState | undefined) => unknown) =>
+      Array.from({ length: b.rows }, (_, r) => Array.from({ length: b.cols }, (_, c) => f(b.sheet.cells.get(a1(b.row + r, b.col + c)))));
+    return {
+      address: `${b.sheet.name}!${a1(b.row, b.col)}${b.rows * b.cols > 1 ? `:${a1(b.row + b.rows - 1, b.col + b.cols - 1)}` : ''}`,
+      values: grid((c) => c?.value ?? ''),
+      numberFormat: grid((c) => c?.format ?? 'General'),
+      rowIndex: b.row,
+      columnIndex: b.col,
+      rowCount: b.rows,
+    };
+  }
+  private set(what: 'values' | 'numberFormat' | 'formulas', data: unknown) {
+    this.ctx.enqueue(() => this.ctx.xl.write(this.box(), what, data), JSON.stringify(data).length);
+  }
+  set values(v: unknown[][]) {
+    this.set('values', v);
+  }
+  get values(): unknown[][] {
+    return this.read('values');
+  }
+  set numberFormat(v: unknown[][]) {
+    this.set('numberFormat', v);
+  }
+  get numberFormat(): unknown[][] {
+    return this.read('numberFormat');
+  }
+  set formulas(v: unknown[][]) {
+    this.set('formulas', v);
+  }
+  get address(): string {
+    return this.read('address');
+  }
+  get rowIndex(): number {
+    return this.read('rowIndex');
+  }
+  get columnIndex(): number {
+    return this.read('columnIndex');
+  }
+  get rowCount(): number {
+    return this.read('rowCount');
+  }
+  clear(): void {
+    this.ctx.enqueue(() => {
+      const b = this.box();
+      for (let r = 0; r < b.rows; r++) for (let c = 0; c < b.cols; c++) b.sheet.cells.delete(a1(b.row + r, b.col + c));
+    });
+  }
+  delete(shift: string): void {
+    if (shift !== 'Up') throw new Error('fake supports shift Up only');
+    this.ctx.enqueue(() => {
+      const b = this.box();
+      this.ctx.xl.shiftUp(b.sheet, b.row, b.rows, b.col, b.cols);
+      for (const t of this.ctx.xl.tables) {
+        if (t.sheet === b.sheet && b.row > t.row && b.row <= t.row + t.body && b.col <= t.col && b.col + b.cols >= t.col + t.width) t.body -= b.rows;
+      }
+    });
+  }
+}
+
+class FakeTables extends Loadable {
+  items: FakeTable[] = [];
+  override load(): this {
+    this.ctx.enqueue(() => {
+      this.items = this.ctx.xl.tables.map((t) => new FakeTable(this.ctx, () => t).preload());
+    });
+    return this;
+  }
+  getItemOrNullObject(name: string): FakeTable {
+    return new FakeTable(this.ctx, () => this.ctx.xl.table(name), true);
+  }
+}
+
+class FakeTable extends Loadable {
+  readonly rows: { add(index: number | undefined, values: unknown[][]): void; deleteRowsAt(index: number, count?: number): void };
+  readonly columns: { add(index?: number, values?: unknown, name?: string): void; getItemAt(i: number): { getDataBodyRange(): FakeRange } };
+  readonly resolve: () => TableState;
+  constructor(
+    ctx: FakeContext,
+    find: () => TableState,
+    private orNull = false,
+  ) {
+    super(ctx);
+    let bound: TableState | null = null;
+    const resolve = (this.resolve = () => (bound ??= find()));
+    const xl = ctx.xl;
+    this.rows = {
+      add: (_index, values) => {
+        ctx.enqueue(() => {
+          const t = resolve();
+          xl.write({ sheet: t.sheet, row: t.row + 1 + t.body, col: t.col, rows: values.length, cols: t.width }, 'values', values);
+          t.body += values.length;
+        }, JSON.stringify(values).length);
+      },
+      deleteRowsAt: (index, count = 1) => {
+        if (!xl.options.web) throw hostError('ApiNotFound', 'deleteRowsAt exists only in Excel on the web');
+        ctx.enqueue(() => {
+          const t = resolve();
+          xl.shiftUp(t.sheet, t.row + 1 + index, count, t.col, t.width);
+          t.body -= count;
+        });
+      },
+    };
+    this.columns = {
+      add: (_index, _values, name) => {
+        ctx.enqueue(() => {
+          const t = resolve();
+          xl.cell(t.sheet, t.row, t.col + t.width).value = name ?? `Column${t.width + 1}`;
+          t.width++;
+        });
+      },
+      getItemAt: (i) => ({
+        getDataBodyRange: () => new FakeRange(ctx, () => {
+          const t = resolve();
+          return { sheet: t.sheet, row: t.row + 1, col: t.col + i, rows: t.body, cols: 1 };
+        }),
+      }),
+    };
+  }
+  protected override snapshot() {
+    if (this.orNull) {
+      try {
+        this.resolve();
+      } catch {
+        return { isNullObject: true };
+      }
+    }
+    return { name: this.resolve().name, isNullObject: false };
+  }
+  get name(): string {
+    return this.read('name');
+  }
+  set name(v: string) {
+    this.ctx.enqueue(() => (this.resolve().name = v));
+  }
+  get worksheet(): FakeSheet {
+    return new FakeSheet(this.ctx, () => this.resolve().sheet);
+  }
+  getHeaderRowRange(): FakeRange {
+    return new FakeRange(this.ctx, () => {
+      const t = this.resolve();
+      return { sheet: t.sheet, row: t.row, col: t.col, rows: 1, cols: t.width };
+    });
+  }
+  getDataBodyRange(): FakeRange {
+    return new FakeRange(this.ctx, () => {
+      const t = this.resolve();
+      return { sheet: t.sheet, row: t.row + 1, col: t.col, rows: t.body, cols: t.width };
+    });
+  }
+  resize(range: FakeRange): void {
+    this.ctx.enqueue(() => {
+      const t = this.resolve();
+      const b = range.box();
+      if (b.row !== t.row || b.col !== t.col || b.rows < 2) throw hostError('InvalidArgument', 'resize must keep the header and one body row');
+      t.width = b.cols;
+      t.body = b.rows - 1;
+    });
+  }
+  delete(): void {
+    this.ctx.enqueue(() => {
+      const t = this.resolve();
+      this.ctx.xl.tables = this.ctx.xl.tables.filter((x) => x !== t);
+    });
+  }
+}
+
+class FakeSetting extends Loadable {
+  constructor(
+    ctx: FakeContext,
+    private key: string,
+  ) {
+    super(ctx);
+  }
+  protected override snapshot() {
+    const has = this.ctx.xl.settings.has(this.key);
+    return { isNullObject: !has, value: this.ctx.xl.settings.get(this.key) };
+  }
+  get value(): unknown {
+    return this.read('value');
+  }
+  delete(): void {
+    this.ctx.enqueue(() => this.ctx.xl.settings.delete(this.key));
+  }
+}
+
+class FakeSettings {
+  constructor(private ctx: FakeContext) {}
+  add(key: string, value: unknown): void {
+    this.ctx.enqueue(() => this.ctx.xl.settings.set(key, value), JSON.stringify(value).length);
+  }
+  getItemOrNullObject(key: string): FakeSetting {
+    return new FakeSetting(this.ctx, key);
+  }
+}
+
+const localAddress = (full: string) => full.replace(/^'(.*)'!/, '$1!');
+
+class FakeNote extends Loadable {
+  constructor(
+    ctx: FakeContext,
+    private address: string,
+  ) {
+    super(ctx);
+  }
+  protected override snapshot() {
+    return { isNullObject: !this.ctx.xl.notes.has(this.address) };
+  }
+  set content(v: string) {
+    this.ctx.enqueue(() => this.ctx.xl.notes.set(this.address, v));
+  }
+  delete(): void {
+    this.ctx.enqueue(() => this.ctx.xl.notes.delete(this.address));
+  }
+}
+
+class FakeNotes {
+  constructor(private ctx: FakeContext) {}
+  getItemOrNullObject(address: string): FakeNote {
+    return new FakeNote(this.ctx, localAddress(address));
+  }
+  add(address: string, content: string): void {
+    this.ctx.enqueue(() => {
+      if (this.ctx.xl.notes.has(localAddress(address))) throw hostError('InvalidOperation', 'a note exists');
+      this.ctx.xl.notes.set(localAddress(address), content);
+    });
+  }
+}
+
+class FakeComments extends Loadable {
+  items: { getLocation(): { load(): { address: string } }; content: string; delete(): void }[] = [];
+  override load(): this {
+    this.ctx.enqueue(() => {
+      this.items = [...this.ctx.xl.comments.keys()].map((address) => {
+        const ctx = this.ctx;
+        return {
+          getLocation: () => ({ load: () => ({ address }) }),
+          set content(v: string) {
+            ctx.enqueue(() => ctx.xl.comments.set(address, v));
+          },
+          get content(): string {
+            return ctx.xl.comments.get(address)!;
+          },
+          delete: () => ctx.enqueue(() => ctx.xl.comments.delete(address)),
+        };
+      });
+    });
+    return this;
+  }
+  add(address: string, content: string): void {
+    this.ctx.enqueue(() => this.ctx.xl.comments.set(localAddress(address), content));
+  }
+}
+
+/** ExcelApi 1.0 to 1.`minor` (and ExcelApiOnline 1.1 when `web`). */
+export const supports =
+  (minor: number, web = false) =>
+  (set: string, v: string): boolean =>
+    set === 'ExcelApi' ? Number(v.split('.')[1]) <= minor : set === 'ExcelApiOnline' ? web : false;

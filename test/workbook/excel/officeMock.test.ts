@@ -1,0 +1,47 @@
+import { OfficeMockObject } from 'office-addin-mock';
+import { createExcelWorkbook } from '../../../src/workbook/excel';
+
+// office-addin-mock needs only the OfficeApp enum from office-addin-manifest, whose dependency chain is
+// ESM that jest's CommonJS runtime cannot require on Node 20.
+jest.mock('office-addin-manifest', () => ({ OfficeApp: { Excel: 'excel', Outlook: 'outlook', Word: 'word', PowerPoint: 'powerpoint' } }));
+
+/**
+ * office-addin-mock returns an error string for a property read before load and sync: this shows the
+ * adapter loads and syncs before it reads a setting, and stores settings as JSON text.
+ */
+function mockExcel() {
+  const stored = new Map<string, string>();
+  // Objects the mock syncs must sit in its tree: the one setting item is a child that each lookup re-points.
+  const context = new OfficeMockObject({
+    workbook: {
+      settings: {
+        item: { isNullObject: true, value: '', delete: () => undefined },
+        add: (key: string, value: string) => void stored.set(key, value),
+      },
+    },
+  });
+  // setValue is documented public API of the mock, typed private in its declarations.
+  type Settable = { setValue(name: string, value: unknown): void };
+  const settings = context.workbook.settings as Settable & { item: Settable };
+  settings.setValue('getItemOrNullObject', (key: string) => {
+    settings.item.setValue('isNullObject', !stored.has(key));
+    settings.item.setValue('value', stored.get(key) ?? '');
+    settings.item.setValue('delete', () => void stored.delete(key));
+    return settings.item;
+  });
+  const run = (async (batch: (ctx: unknown) => Promise<unknown>) => batch(context)) as unknown as typeof Excel.run;
+  return { run, stored };
+}
+
+describe('Excel adapter on office-addin-mock', () => {
+  it('round-trips a setting through workbook.settings, loading before reading', async () => {
+    const { run, stored } = mockExcel();
+    const wb = createExcelWorkbook(run, () => true);
+    expect(await wb.getSetting('grc-sheets.bindings')).toBeUndefined();
+    await wb.setSetting('grc-sheets.bindings', { version: 1, tables: { tbl_risk: { rowCount: 3 } } });
+    expect(stored.get('grc-sheets.bindings')).toBe('{"version":1,"tables":{"tbl_risk":{"rowCount":3}}}');
+    expect(await wb.getSetting('grc-sheets.bindings')).toEqual({ version: 1, tables: { tbl_risk: { rowCount: 3 } } });
+    await wb.setSetting('grc-sheets.bindings', undefined);
+    expect(stored.has('grc-sheets.bindings')).toBe(false);
+  });
+});

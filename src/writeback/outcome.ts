@@ -20,7 +20,7 @@ export function verdictOf(e: unknown): Verdict {
       message: `Outcome unknown (${e instanceof Error ? e.message : String(e)}); check before retrying`,
     };
   }
-  const detail = e.details?.length ? `: ${e.details.map((d) => `${d.field}: ${d.message}`).join('; ')}` : '';
+  const detail = e.details?.length ? ` ${e.details.map((d) => `${d.field}: ${d.message}`).join('; ')}` : '';
   switch (e.code) {
     case 'unreachable':
       return { kind: 'retry', afterMs: 0, message: `Not sent: ${e.message}` };

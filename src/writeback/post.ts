@@ -206,11 +206,10 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
   o.signal?.addEventListener('abort', () => stop.abort(), { once: true });
   if (cancelled()) stop.abort();
 
-  const jobs = toSend.map((r) => ({ check: r, key: prepared.serialKey?.(r.request) }));
   await runPool(
-    jobs,
-    o.concurrency ?? 4,
-    async ({ check }) => {
+    toSend,
+    { concurrency: o.concurrency ?? 4, signal: stop.signal, keyOf: (r) => prepared.serialKey?.(r.request) },
+    async (check) => {
       const note = prepared.journalNote?.(check.request) ?? '';
       // The mark goes into the workbook before the request leaves: a crash from here on leaves "sending".
       await journal.write(
@@ -244,7 +243,6 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
         stop.abort();
       }
     },
-    stop.signal,
   );
 
   return {

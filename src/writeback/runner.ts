@@ -61,12 +61,13 @@ export async function sendWithRetry(
  * other in their order (two updates of one task). Once `signal` aborts no job starts, and the promise
  * resolves when the running ones have finished: cancel never cuts a request off mid-answer.
  */
-export function runPool<J extends { key?: string }>(
+export function runPool<J>(
   jobs: readonly J[],
-  concurrency: number,
+  options: { concurrency: number; signal?: AbortSignal; keyOf?: (job: J) => string | undefined },
   work: (job: J) => Promise<void>,
-  signal?: AbortSignal,
 ): Promise<void> {
+  const { concurrency, signal } = options;
+  const keyOf = options.keyOf ?? (() => undefined);
   const queue = [...jobs];
   const busy = new Set<string>();
   let running = 0;
@@ -75,7 +76,7 @@ export function runPool<J extends { key?: string }>(
     const pick = (): J | undefined => {
       const blocked = new Set<string>();
       for (let i = 0; i < queue.length; i++) {
-        const k = queue[i]!.key;
+        const k = keyOf(queue[i]!);
         if (k === undefined) return queue.splice(i, 1)[0];
         if (!busy.has(k) && !blocked.has(k)) return queue.splice(i, 1)[0];
         blocked.add(k);
@@ -87,11 +88,12 @@ export function runPool<J extends { key?: string }>(
         const job = pick();
         if (!job) break;
         running++;
-        if (job.key !== undefined) busy.add(job.key);
+        const key = keyOf(job);
+        if (key !== undefined) busy.add(key);
         work(job).then(
           () => {
             running--;
-            if (job.key !== undefined) busy.delete(job.key);
+            if (key !== undefined) busy.delete(key);
             pump();
           },
           (e) => {

@@ -51,7 +51,10 @@ describe('reading other cells', () => {
   });
 
   it('lists split on semicolons and line breaks, not commas', () => {
-    expect(readList('Finance; IT\nLegal, Compliance')).toEqual({ ok: true, value: ['Finance', 'IT', 'Legal, Compliance'] });
+    expect(readList('Finance; IT\nLegal, Compliance')).toEqual({
+      ok: true,
+      value: ['Finance', 'IT', 'Legal, Compliance'],
+    });
     expect(readList(' ; ')).toEqual({ ok: true, value: undefined });
   });
 });

@@ -2,7 +2,8 @@ import { checkLei } from '../../src/writeback/lei';
 
 describe('LEI codes (ISO 17442)', () => {
   it('accepts published LEIs', () => {
-    for (const lei of ['5493001KJTIIGC8Y1R12', '7LTWFZYICNSX8D621K86', 'HWUPKR0MPOU8FGXBT394']) expect(checkLei(lei)).toEqual({ ok: true });
+    for (const lei of ['5493001KJTIIGC8Y1R12', '7LTWFZYICNSX8D621K86', 'HWUPKR0MPOU8FGXBT394'])
+      expect(checkLei(lei)).toEqual({ ok: true });
   });
 
   it('refuses a wrong check digit, a wrong length and lower-case or odd characters', () => {

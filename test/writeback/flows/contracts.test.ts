@@ -3,11 +3,17 @@ import { G, row, standing } from '../fixtures';
 
 const flow = contractsFlow.setup(standing);
 const base = { 'Third party': 'Acme', Name: 'Hosting' };
-const codes = (r: { problems: { code: string; column: string }[] }) => r.problems.map((p) => `${p.column}:${p.code}`);
+const codes = (r: { problems: { code: string; column: string }[] }) =>
+  r.problems.map((p) => `${p.column}:${p.code}`);
 
 describe('contract rows', () => {
   it('looks up the third party by name and defaults the notice period unit to None', () => {
-    expect(flow.prepare(row({ ...base, Services: 'Hosting; Backup' })).request).toEqual({ ThirdPartyGuid: G.acme, Name: 'Hosting', Services: ['Hosting', 'Backup'], NoticePeriodUnit: 'None' });
+    expect(flow.prepare(row({ ...base, Services: 'Hosting; Backup' })).request).toEqual({
+      ThirdPartyGuid: G.acme,
+      Name: 'Hosting',
+      Services: ['Hosting', 'Backup'],
+      NoticePeriodUnit: 'None',
+    });
   });
 
   it('refuses a third party name shared by two, naming both GUIDs', () => {
@@ -18,20 +24,38 @@ describe('contract rows', () => {
   });
 
   it('refuses an end date before the start date, and accepts the same day', () => {
-    expect(codes(flow.prepare(row({ ...base, 'Start date': '2025-06-01', 'End date': '2025-05-31' })))).toEqual(['End date:end-before-start']);
-    expect(flow.prepare(row({ ...base, 'Start date': '2025-06-01', 'End date': '2025-06-01' })).problems).toEqual([]);
+    expect(
+      codes(flow.prepare(row({ ...base, 'Start date': '2025-06-01', 'End date': '2025-05-31' }))),
+    ).toEqual(['End date:end-before-start']);
+    expect(
+      flow.prepare(row({ ...base, 'Start date': '2025-06-01', 'End date': '2025-06-01' })).problems,
+    ).toEqual([]);
   });
 
   it('needs a number for months, weeks or days, but not for None (spec, notice period)', () => {
-    expect(codes(flow.prepare(row({ ...base, 'Notice period unit': 'Months' })))).toEqual(['Notice period:required']);
-    expect(flow.prepare(row({ ...base, 'Notice period unit': 'none' })).request).toMatchObject({ NoticePeriodUnit: 'None' });
-    expect(flow.prepare(row({ ...base, 'Notice period': 3, 'Notice period unit': 'weeks' })).request).toMatchObject({ NoticePeriod: 3, NoticePeriodUnit: 'Weeks' });
+    expect(codes(flow.prepare(row({ ...base, 'Notice period unit': 'Months' })))).toEqual([
+      'Notice period:required',
+    ]);
+    expect(flow.prepare(row({ ...base, 'Notice period unit': 'none' })).request).toMatchObject({
+      NoticePeriodUnit: 'None',
+    });
+    expect(
+      flow.prepare(row({ ...base, 'Notice period': 3, 'Notice period unit': 'weeks' })).request,
+    ).toMatchObject({ NoticePeriod: 3, NoticePeriodUnit: 'Weeks' });
   });
 
   it('refuses a number without a unit, an unknown unit and a negative or fractional period', () => {
-    expect(codes(flow.prepare(row({ ...base, 'Notice period': 3 })))).toEqual(['Notice period unit:required']);
-    expect(codes(flow.prepare(row({ ...base, 'Notice period': 3, 'Notice period unit': 'Years' })))).toEqual(['Notice period unit:unknown-unit']);
-    expect(codes(flow.prepare(row({ ...base, 'Notice period': -1, 'Notice period unit': 'Days' })))).toEqual(['Notice period:not-whole']);
-    expect(codes(flow.prepare(row({ ...base, 'Notice period': 1.5, 'Notice period unit': 'Days' })))).toEqual(['Notice period:not-whole']);
+    expect(codes(flow.prepare(row({ ...base, 'Notice period': 3 })))).toEqual([
+      'Notice period unit:required',
+    ]);
+    expect(codes(flow.prepare(row({ ...base, 'Notice period': 3, 'Notice period unit': 'Years' })))).toEqual([
+      'Notice period unit:unknown-unit',
+    ]);
+    expect(codes(flow.prepare(row({ ...base, 'Notice period': -1, 'Notice period unit': 'Days' })))).toEqual([
+      'Notice period:not-whole',
+    ]);
+    expect(codes(flow.prepare(row({ ...base, 'Notice period': 1.5, 'Notice period unit': 'Days' })))).toEqual(
+      ['Notice period:not-whole'],
+    );
   });
 });

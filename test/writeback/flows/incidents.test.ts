@@ -5,7 +5,8 @@ import { G, row, standing } from '../fixtures';
 
 const flow = incidentsFlow.setup(standing);
 const base = { Name: 'Laptop lost', 'Reporting organization': 'Finance' };
-const codes = (r: { problems: { code: string; column: string }[] }) => r.problems.map((p) => `${p.column}:${p.code}`);
+const codes = (r: { problems: { code: string; column: string }[] }) =>
+  r.problems.map((p) => `${p.column}:${p.code}`);
 
 describe('incident rows', () => {
   it('needs only the name and the reporting organization (spec, Incident rule 1)', () => {
@@ -22,14 +23,30 @@ describe('incident rows', () => {
   });
 
   it('sends names as GUIDs: incident types, classification, root cause category', () => {
-    const r = flow.prepare(row({ ...base, 'Incident types': 'Data breach; Operational incident', Classification: 'major', 'Root cause category': 'Process', 'Records affected [Data breach]': 10 }));
-    expect(r.request?.body).toMatchObject({ IncidentTypes: [G.breach, G.operational], Classification: G.major, RootCauseCategory: G.rootCause });
+    const r = flow.prepare(
+      row({
+        ...base,
+        'Incident types': 'Data breach; Operational incident',
+        Classification: 'major',
+        'Root cause category': 'Process',
+        'Records affected [Data breach]': 10,
+      }),
+    );
+    expect(r.request?.body).toMatchObject({
+      IncidentTypes: [G.breach, G.operational],
+      Classification: G.major,
+      RootCauseCategory: G.rootCause,
+    });
   });
 
   it('leaves a blank detection date to the service, which makes it today (rule 4), and sends a date cell as ISO', () => {
     expect(flow.prepare(row(base)).request?.body.DateDetected).toBeUndefined();
-    expect(flow.prepare(row({ ...base, 'Date detected': isoToSerial('2025-03-04') })).request?.body.DateDetected).toBe('2025-03-04');
-    expect(codes(flow.prepare(row({ ...base, 'Date detected': '03/04/2025' })))).toEqual(['Date detected:ambiguous-date']);
+    expect(
+      flow.prepare(row({ ...base, 'Date detected': isoToSerial('2025-03-04') })).request?.body.DateDetected,
+    ).toBe('2025-03-04');
+    expect(codes(flow.prepare(row({ ...base, 'Date detected': '03/04/2025' })))).toEqual([
+      'Date detected:ambiguous-date',
+    ]);
   });
 
   it('refuses an archived incident type (rule 9)', () => {
@@ -45,7 +62,9 @@ describe('incident rows', () => {
   });
 
   it('refuses a custom field of an incident type the row does not select, on that cell (rule 5)', () => {
-    const r = flow.prepare(row({ ...base, 'Incident types': 'Operational incident', 'Records affected [Data breach]': 5 }));
+    const r = flow.prepare(
+      row({ ...base, 'Incident types': 'Operational incident', 'Records affected [Data breach]': 5 }),
+    );
     expect(r.request).toBeUndefined();
     expect(codes(r)).toEqual(['Records affected [Data breach]:field-of-unselected-type']);
     expect(r.problems[0]!.message).toContain('Data breach');
@@ -53,12 +72,25 @@ describe('incident rows', () => {
 
   it('reports a blank required custom field as needed for Waiting for acceptance, a warning that does not stop creation (rule 2)', () => {
     const r = flow.prepare(row({ ...base, 'Incident types': 'Data breach' }));
-    expect(r.problems).toEqual([expect.objectContaining({ column: 'Records affected [Data breach]', code: 'needed-for-acceptance', severity: 'warning' })]);
+    expect(r.problems).toEqual([
+      expect.objectContaining({
+        column: 'Records affected [Data breach]',
+        code: 'needed-for-acceptance',
+        severity: 'warning',
+      }),
+    ]);
     expect(r.request).toBeDefined();
   });
 
   it('sends a checkbox left FALSE as false, not as empty (rule 6)', () => {
-    const r = flow.prepare(row({ ...base, 'Incident types': 'Data breach', 'Records affected [Data breach]': 3, 'Reported to authority [Data breach]': false }));
+    const r = flow.prepare(
+      row({
+        ...base,
+        'Incident types': 'Data breach',
+        'Records affected [Data breach]': 3,
+        'Reported to authority [Data breach]': false,
+      }),
+    );
     expect(r.request?.body.CustomFields).toEqual([
       { CustomFieldGuid: G.cfRecords, Value: 3 },
       { CustomFieldGuid: G.cfReported, Value: false },
@@ -66,13 +98,26 @@ describe('incident rows', () => {
   });
 
   it('sends dropdown options as their ids, one entry per multi-select option, and refuses an option given twice', () => {
-    const r = flow.prepare(row({ ...base, 'Incident types': 'Operational incident', 'Impact [Operational incident]': 'High', 'Systems [Operational incident]': 'CRM; ERP' }));
+    const r = flow.prepare(
+      row({
+        ...base,
+        'Incident types': 'Operational incident',
+        'Impact [Operational incident]': 'High',
+        'Systems [Operational incident]': 'CRM; ERP',
+      }),
+    );
     expect(r.request?.body.CustomFields).toEqual([
       { CustomFieldGuid: G.cfImpact, Value: G.optHigh },
       { CustomFieldGuid: G.cfSystems, Value: G.optCrm },
       { CustomFieldGuid: G.cfSystems, Value: G.optErp },
     ]);
-    const twice = flow.prepare(row({ ...base, 'Incident types': 'Operational incident', 'Systems [Operational incident]': 'CRM; crm' }));
+    const twice = flow.prepare(
+      row({
+        ...base,
+        'Incident types': 'Operational incident',
+        'Systems [Operational incident]': 'CRM; crm',
+      }),
+    );
     expect(codes(twice)).toEqual(['Systems [Operational incident]:duplicate-option']);
   });
 
@@ -80,19 +125,33 @@ describe('incident rows', () => {
     const cols = flow.columns('Lists');
     expect(cols.map((c) => c.name)).toContain('Impact [Operational incident]');
     expect(cols.map((c) => c.name)).not.toContain('Hidden [Operational incident]');
-    expect(cols.find((c) => c.name === 'Impact [Operational incident]')?.list?.values).toEqual(['High', 'Low']);
-    expect(cols.find((c) => c.name === 'Incident types')?.list?.values).toEqual(['Operational incident', 'Data breach']);
+    expect(cols.find((c) => c.name === 'Impact [Operational incident]')?.list?.values).toEqual([
+      'High',
+      'Low',
+    ]);
+    expect(cols.find((c) => c.name === 'Incident types')?.list?.values).toEqual([
+      'Operational incident',
+      'Data breach',
+    ]);
   });
 
   describe('hyperlinks (spec, Hyperlink: at most 32,767 characters, no whitespace)', () => {
     const filled = { ...base, Assessors: 'Ann', Responsible: 'Bob', Description: 'd' };
     it('keeps a valid hyperlink for after creation', () => {
-      expect(flow.prepare(row({ ...filled, Hyperlink: 'https://example.com/a' })).request?.hyperlink).toBe('https://example.com/a');
+      expect(flow.prepare(row({ ...filled, Hyperlink: 'https://example.com/a' })).request?.hyperlink).toBe(
+        'https://example.com/a',
+      );
     });
     it('refuses one with whitespace or longer than 32,767 characters', () => {
-      expect(codes(flow.prepare(row({ ...filled, Hyperlink: 'https://example.com/a b' })))).toEqual(['Hyperlink:invalid-hyperlink']);
-      expect(codes(flow.prepare(row({ ...filled, Hyperlink: `https://e.com/${'a'.repeat(32767)}` })))).toEqual(['Hyperlink:invalid-hyperlink']);
-      expect(flow.prepare(row({ ...filled, Hyperlink: `https://e.com/${'a'.repeat(32767 - 14)}` })).problems).toEqual([]);
+      expect(codes(flow.prepare(row({ ...filled, Hyperlink: 'https://example.com/a b' })))).toEqual([
+        'Hyperlink:invalid-hyperlink',
+      ]);
+      expect(
+        codes(flow.prepare(row({ ...filled, Hyperlink: `https://e.com/${'a'.repeat(32767)}` }))),
+      ).toEqual(['Hyperlink:invalid-hyperlink']);
+      expect(
+        flow.prepare(row({ ...filled, Hyperlink: `https://e.com/${'a'.repeat(32767 - 14)}` })).problems,
+      ).toEqual([]);
     });
     it('refuses one while the fields required before additions are empty (spec, errors table)', () => {
       const r = flow.prepare(row({ ...base, Hyperlink: 'https://example.com/a' }));
@@ -106,7 +165,10 @@ describe('incident rows', () => {
     const mine = { Id: G.twinA, Name: 'Laptop lost', ReportingOrganization: 'Finance', Description: 'd' };
     const other = { ...mine, Id: G.twinB };
     expect(flow.find(request, [mine], new Set(), '')).toEqual({ kind: 'found', guid: G.twinA });
-    expect(flow.find(request, [mine, other], new Set([G.twinB]), '')).toEqual({ kind: 'found', guid: G.twinA });
+    expect(flow.find(request, [mine, other], new Set([G.twinB]), '')).toEqual({
+      kind: 'found',
+      guid: G.twinA,
+    });
     expect(flow.find(request, [mine, other], new Set(), '').kind).toBe('unclear');
     expect(flow.find(request, [], new Set(), '')).toEqual({ kind: 'absent' });
   });

@@ -2,35 +2,58 @@ import { tasksFlow } from '../../../src/writeback/flows/tasks';
 import { G, row, standing } from '../fixtures';
 
 const flow = tasksFlow.setup(standing);
-const codes = (r: { problems: { code: string; column: string }[] }) => r.problems.map((p) => `${p.column}:${p.code}`);
+const codes = (r: { problems: { code: string; column: string }[] }) =>
+  r.problems.map((p) => `${p.column}:${p.code}`);
 
 describe('task update rows', () => {
   it('v2 update: blank cells keep the current values, so the full update changes only what the row says', () => {
-    const r = flow.prepare(row({ Task: 'TASK-1', Action: 'Update', Comment: 'done', 'Action date': '2025-06-30' }));
+    const r = flow.prepare(
+      row({ Task: 'TASK-1', Action: 'Update', Comment: 'done', 'Action date': '2025-06-30' }),
+    );
     expect(r.problems).toEqual([]);
     expect(r.request).toEqual({
       action: 'update',
       guid: G.taskTodo,
-      body: { Name: 'Check access', Description: null, ResponsibleUser: 'Ann', Reviewer: 'Bob', ActionDate: '2025-06-30', Score: null, Comment: 'done', NotificationPeriods: [] },
+      body: {
+        Name: 'Check access',
+        Description: null,
+        ResponsibleUser: 'Ann',
+        Reviewer: 'Bob',
+        ActionDate: '2025-06-30',
+        Score: null,
+        Comment: 'done',
+        NotificationPeriods: [],
+      },
     });
   });
 
   it('on a Ready for review task, refuses any change but score and comment, on the changed cells', () => {
-    const r = flow.prepare(row({ Task: G.taskReview, Action: 'Update', Name: 'Renamed', Reviewer: 'Bob', Score: 4 }));
+    const r = flow.prepare(
+      row({ Task: G.taskReview, Action: 'Update', Name: 'Renamed', Reviewer: 'Bob', Score: 4 }),
+    );
     expect(r.request).toBeUndefined();
     expect(codes(r)).toEqual(['Name:ready-for-review']);
     expect(r.problems[0]!.message).toContain('only Score and Comment may change');
   });
 
   it('on a Ready for review task, lets score and comment change', () => {
-    const r = flow.prepare(row({ Task: 'TASK-2', Action: 'Update', Score: 4, Comment: 'better', 'Notification periods': 'P1' }));
+    const r = flow.prepare(
+      row({ Task: 'TASK-2', Action: 'Update', Score: 4, Comment: 'better', 'Notification periods': 'P1' }),
+    );
     expect(r.problems).toEqual([]);
-    expect(r.request).toMatchObject({ action: 'update', body: { Score: 4, Comment: 'better', Description: 'Weekly', NotificationPeriods: ['P1'] } });
+    expect(r.request).toMatchObject({
+      action: 'update',
+      body: { Score: 4, Comment: 'better', Description: 'Weekly', NotificationPeriods: ['P1'] },
+    });
   });
 
   it('score and status: refuses a status change on a Ready for review task, allows it on a To do task', () => {
-    expect(codes(flow.prepare(row({ Task: 'TASK-2', Action: 'Score and status', Status: 'To do' })))).toEqual(['Status:ready-for-review']);
-    expect(flow.prepare(row({ Task: 'TASK-1', Action: 'Score and status', Status: 'Rejected', Score: 2 })).request).toEqual({
+    expect(codes(flow.prepare(row({ Task: 'TASK-2', Action: 'Score and status', Status: 'To do' })))).toEqual(
+      ['Status:ready-for-review'],
+    );
+    expect(
+      flow.prepare(row({ Task: 'TASK-1', Action: 'Score and status', Status: 'Rejected', Score: 2 })).request,
+    ).toEqual({
       action: 'score-status',
       guid: G.taskTodo,
       body: { Score: 2, Status: 'Rejected' },
@@ -41,8 +64,13 @@ describe('task update rows', () => {
     const r = flow.prepare(row({ Task: 'TASK-1', Action: 'Advance' }));
     expect(r.request).toEqual({ action: 'advance', guid: G.taskTodo, fromStatus: 'To do' });
     const note = `Sending (${flow.journalNote!(r.request!)})`;
-    expect(flow.find(r.request!, [{ Id: G.taskTodo, Status: 'Ready for review' }], new Set(), note)).toEqual({ kind: 'found', guid: G.taskTodo });
-    expect(flow.find(r.request!, [{ Id: G.taskTodo, Status: 'To do' }], new Set(), note)).toEqual({ kind: 'absent' });
+    expect(flow.find(r.request!, [{ Id: G.taskTodo, Status: 'Ready for review' }], new Set(), note)).toEqual({
+      kind: 'found',
+      guid: G.taskTodo,
+    });
+    expect(flow.find(r.request!, [{ Id: G.taskTodo, Status: 'To do' }], new Set(), note)).toEqual({
+      kind: 'absent',
+    });
   });
 
   it('update: recognises an applied update in the current tasks', () => {

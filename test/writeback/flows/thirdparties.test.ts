@@ -2,7 +2,8 @@ import { thirdPartiesFlow } from '../../../src/writeback/flows/thirdparties';
 import { G, row, standing } from '../fixtures';
 
 const flow = thirdPartiesFlow.setup(standing);
-const codes = (r: { problems: { code: string; column: string }[] }) => r.problems.map((p) => `${p.column}:${p.code}`);
+const codes = (r: { problems: { code: string; column: string }[] }) =>
+  r.problems.map((p) => `${p.column}:${p.code}`);
 
 describe('third party rows', () => {
   it('needs a name', () => {
@@ -10,14 +11,19 @@ describe('third party rows', () => {
   });
 
   it('accepts a valid LEI code (upper-cased) and refuses one whose check digits fail ISO 17442', () => {
-    expect(flow.prepare(row({ Name: 'Acme', 'LEI code': '5493001kjtiigc8y1r12' })).request).toEqual({ Name: 'Acme', LeiCode: '5493001KJTIIGC8Y1R12' });
+    expect(flow.prepare(row({ Name: 'Acme', 'LEI code': '5493001kjtiigc8y1r12' })).request).toEqual({
+      Name: 'Acme',
+      LeiCode: '5493001KJTIIGC8Y1R12',
+    });
     const bad = flow.prepare(row({ Name: 'Acme', 'LEI code': '5493001KJTIIGC8Y1R21' }));
     expect(bad.request).toBeUndefined();
     expect(codes(bad)).toEqual(['LEI code:lei-check-digits']);
   });
 
   it('sends framework dimensions as a list and a multi-select custom field as one entry per option', () => {
-    const r = flow.prepare(row({ Name: 'Acme', 'Framework dimensions': 'ISO 27001; DORA', Regions: 'EU; US' }));
+    const r = flow.prepare(
+      row({ Name: 'Acme', 'Framework dimensions': 'ISO 27001; DORA', Regions: 'EU; US' }),
+    );
     expect(r.request).toEqual({
       Name: 'Acme',
       FrameworkDimensions: ['ISO 27001', 'DORA'],
@@ -29,7 +35,9 @@ describe('third party rows', () => {
   });
 
   it('refuses duplicate entries for one multi-select field (spec, Third party)', () => {
-    expect(codes(flow.prepare(row({ Name: 'Acme', Regions: 'EU; US; EU' })))).toEqual(['Regions:duplicate-option']);
+    expect(codes(flow.prepare(row({ Name: 'Acme', Regions: 'EU; US; EU' })))).toEqual([
+      'Regions:duplicate-option',
+    ]);
   });
 
   it('refuses an option the field does not have and lists the options', () => {

@@ -1,0 +1,207 @@
+import { ApiError } from '../../src/client';
+import { createMemoryWorkbook } from '../../src/workbook/memory';
+import type { Cell } from '../../src/workbook/port';
+import type { WritebackApi } from '../../src/writeback/api';
+import { incidentsFlow } from '../../src/writeback/flows/incidents';
+import { preparePost } from '../../src/writeback/post';
+import { standing } from './fixtures';
+
+const ACC = { name: 'ACC', production: false };
+const PRD = { name: 'PRD', production: true };
+const guid = (n: number) => `99999999-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+async function incidentTable(rows: Cell[][]) {
+  const workbook = createMemoryWorkbook();
+  await workbook.createTable({
+    name: 'Inc',
+    sheet: 'Sheet1',
+    anchor: 'A1',
+    columns: [
+      { name: 'Name', format: 'text' },
+      { name: 'Reporting organization', format: 'text' },
+    ],
+  });
+  await workbook.writeRows('Inc', 0, rows);
+  return workbook;
+}
+
+/** A fake service: answers creates in order; `fail` decides per call what goes wrong. */
+function fakeApi(
+  workbook: Awaited<ReturnType<typeof incidentTable>>,
+  fail: (n: number) => ApiError | null = () => null,
+  existing: Record<string, unknown>[] = [],
+) {
+  const calls: { name: string; resultAtSend: Cell }[] = [];
+  const api: WritebackApi = {
+    async download(id) {
+      return { records: id === 'incidents' ? existing : [...(standing.get(id) ?? [])] };
+    },
+    async call(_op, o) {
+      const body = o?.body as { Name: string };
+      const { columns, rows } = await workbook.readRows('Inc');
+      const r = rows.find((x) => x[0] === body.Name)!;
+      calls.push({ name: body.Name, resultAtSend: r[columns.indexOf('Result')] ?? null });
+      const e = fail(calls.length);
+      if (e) throw e;
+      return { Id: guid(calls.length) };
+    },
+  };
+  return { api, calls };
+}
+
+const results = async (workbook: Awaited<ReturnType<typeof incidentTable>>) => {
+  const { columns, rows } = await workbook.readRows('Inc');
+  const at = columns.indexOf('Result');
+  return rows.map((r) => [r[at], r[at + 1], r[at + 2]]);
+};
+
+describe('posting a table', () => {
+  it('posts only valid rows, writes "sending" into the row before each request, and each outcome into its own row', async () => {
+    const workbook = await incidentTable([
+      ['A', 'Finance'],
+      ['', 'Finance'],
+      ['C', 'IT'],
+    ]);
+    const { api, calls } = fakeApi(workbook);
+    const plan = await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC });
+    expect(plan.toSend).toBe(2);
+    expect(plan.validation.problems).toEqual([
+      expect.objectContaining({ row: 1, column: 'Name', code: 'required' }),
+    ]);
+    const summary = await plan.run();
+    expect(calls.map((c) => c.resultAtSend)).toEqual(['sending', 'sending']);
+    expect(await results(workbook)).toEqual([
+      ['created', guid(1), 'Created'],
+      [null, null, null],
+      ['created', guid(2), 'Created'],
+    ]);
+    expect(summary.counts.created).toBe(2);
+    expect(
+      (await workbook.getSetting<Record<string, { environment: string }>>('grc-sheets.writeback.tables'))?.Inc
+        ?.environment,
+    ).toBe('ACC');
+  });
+
+  it('a second Post sends nothing that already has a result', async () => {
+    const workbook = await incidentTable([['A', 'Finance']]);
+    const { api, calls } = fakeApi(workbook);
+    await (await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).run();
+    const again = await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC });
+    expect(again.toSend).toBe(0);
+    await again.run();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('an ambiguous outcome marks the row unknown; the next Post finds its record and adopts the GUID instead of sending', async () => {
+    const workbook = await incidentTable([['A', 'Finance']]);
+    const first = fakeApi(
+      workbook,
+      () => new ApiError({ code: 'outcome-unknown', message: 'connection closed', sent: 'unknown' }),
+    );
+    await (
+      await preparePost({ api: first.api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run();
+    expect((await results(workbook))[0]![0]).toBe('unknown');
+
+    const second = fakeApi(workbook, () => null, [
+      { Id: guid(42), Name: 'A', ReportingOrganization: 'Finance' },
+    ]);
+    const plan = await preparePost({
+      api: second.api,
+      workbook,
+      table: 'Inc',
+      flow: incidentsFlow,
+      environment: ACC,
+    });
+    expect(plan.toCheck).toBe(1);
+    await plan.run();
+    expect(second.calls).toHaveLength(0);
+    expect((await results(workbook))[0]!.slice(0, 2)).toEqual(['created', guid(42)]);
+  });
+
+  it('a row left "sending" by a crash is checked, and sent again only when its record is not in the service', async () => {
+    // The table already has its result columns: they were written by the crashed run.
+    const wb = createMemoryWorkbook();
+    await wb.createTable({
+      name: 'Inc',
+      sheet: 'Sheet1',
+      anchor: 'A1',
+      columns: [
+        'Name',
+        'Reporting organization',
+        'Result',
+        'Result GUID',
+        'Result message',
+        'Result time',
+      ].map((name) => ({ name, format: 'text' as const })),
+    });
+    await wb.writeRows('Inc', 0, [['A', 'Finance', 'sending', '', 'Sending', '2025-01-01T00:00:00Z']]);
+    const f = fakeApi(wb);
+    const plan = await preparePost({
+      api: f.api,
+      workbook: wb,
+      table: 'Inc',
+      flow: incidentsFlow,
+      environment: ACC,
+    });
+    expect(plan.toCheck).toBe(1);
+    await plan.run();
+    expect(f.calls).toHaveLength(1);
+    expect((await results(wb))[0]!.slice(0, 2)).toEqual(['created', guid(1)]);
+  });
+
+  it('production needs a confirmation naming the environment and the row count', async () => {
+    const workbook = await incidentTable([
+      ['A', 'Finance'],
+      ['B', 'Finance'],
+    ]);
+    const { api, calls } = fakeApi(workbook);
+    const plan = await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: PRD });
+    expect(plan.confirmation).toEqual({
+      environment: 'PRD',
+      rows: 2,
+      message: expect.stringContaining('2 rows to PRD'),
+    });
+    expect(() => plan.run()).toThrow(/confirmation/);
+    expect(() => plan.run({ confirm: { environment: 'PRD', rows: 1 } })).toThrow(/confirmation/);
+    await plan.run({ confirm: { environment: 'PRD', rows: 2 } });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('warns and asks to confirm when the table was filled for another environment', async () => {
+    const workbook = await incidentTable([['A', 'Finance']]);
+    await workbook.setSetting('grc-sheets.writeback.tables', {
+      Inc: { flow: 'incidents', environment: 'ACC', createdAt: '2025-01-01T00:00:00Z' },
+    });
+    const { api } = fakeApi(workbook);
+    const plan = await preparePost({
+      api,
+      workbook,
+      table: 'Inc',
+      flow: incidentsFlow,
+      environment: { name: 'TEST', production: false },
+    });
+    expect(plan.confirmation?.message).toContain('was filled for ACC');
+  });
+
+  it('cancel: rows in flight finish and record their outcome, no new row starts, and a re-run sends the rest', async () => {
+    const workbook = await incidentTable(Array.from({ length: 10 }, (_, i) => [`R${i}`, 'Finance']));
+    const ctl = new AbortController();
+    const { api, calls } = fakeApi(workbook, (n) => {
+      if (n === 2) ctl.abort();
+      return null;
+    });
+    const summary = await (
+      await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run({ concurrency: 2, signal: ctl.signal });
+    expect(summary.cancelled).toBe(true);
+    const sentFirst = calls.length;
+    expect(sentFirst).toBeLessThan(10);
+    const after = await results(workbook);
+    expect(after.filter((r) => r[0] === 'created')).toHaveLength(sentFirst);
+    expect(after.filter((r) => r[0] === 'sending')).toHaveLength(0);
+    await (await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).run();
+    expect(calls).toHaveLength(10);
+    expect(new Set(calls.map((c) => c.name)).size).toBe(10);
+  });
+});

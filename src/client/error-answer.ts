@@ -113,8 +113,9 @@ export function errorFromAnswer(
     });
   }
   const details = said.details?.length ? said.details : undefined;
+  // Service messages often end in a full stop; drop it so the list reads as one sentence.
   const listed = details
-    ? ` ${details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('; ')}.`
+    ? ` ${details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message).replace(/\.$/, '')).join('; ')}.`
     : '';
   return new ApiError({
     ...base,

@@ -37,7 +37,7 @@ export function createRowConverter(columns: readonly Column[]): RowConverter {
   const list: ToCell = (v) => {
     if (v === null || v === undefined) return null;
     if (!Array.isArray(v)) return anyText(v);
-    return fit(v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(LIST_SEPARATOR));
+    return fit((v.every((x) => typeof x === 'string') ? v : v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)))).join(LIST_SEPARATOR));
   };
   const nested: ToCell = (v) => (v === null || v === undefined ? null : json(v));
   // A typed column receiving something else (only possible for fields the catalogue does not know, since
@@ -49,10 +49,16 @@ export function createRowConverter(columns: readonly Column[]): RowConverter {
   };
   const number: ToCell = (v) => (v === null || v === undefined ? null : typeof v === 'number' ? v : off(v));
   const boolean: ToCell = (v) => (v === null || v === undefined ? null : typeof v === 'boolean' ? v : off(v));
+  // Datasets repeat the same dates many times over; parsing each distinct text once halves the cost.
+  const serials = new Map<string, number | null>();
   const date: ToCell = (v) => {
     if (v === null || v === undefined || v === '') return null;
     if (typeof v === 'string') {
-      const serial = isoToSerial(v);
+      let serial = serials.get(v);
+      if (serial === undefined) {
+        if (serials.size > 100_000) serials.clear();
+        serials.set(v, (serial = isoToSerial(v)));
+      }
       if (serial !== null) return serial;
     }
     return off(v);

@@ -106,13 +106,18 @@ describe('record to row', () => {
 
   it('converts 200,000 risk records in well under a second', () => {
     const records = Array.from({ length: 200_000 }, (_, i) => risk(i));
-    const conv = createRowConverter(riskColumns);
-    const t0 = performance.now();
-    const cols = withExtraFields(riskColumns, records);
-    const rows = records.map((r) => conv.convert(r));
-    const ms = performance.now() - t0;
-    expect(cols).toBe(riskColumns);
-    expect(rows).toHaveLength(200_000);
-    expect(ms).toBeLessThan(1000);
+    // Best of three in CPU time: the figure is the converter's cost, not a busy neighbour's.
+    let best = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const conv = createRowConverter(riskColumns);
+      const t0 = process.cpuUsage();
+      const cols = withExtraFields(riskColumns, records);
+      const rows = records.map((r) => conv.convert(r));
+      const used = process.cpuUsage(t0);
+      best = Math.min(best, (used.user + used.system) / 1000);
+      expect(cols).toBe(riskColumns);
+      expect(rows).toHaveLength(200_000);
+    }
+    expect(best).toBeLessThan(1000);
   });
 });

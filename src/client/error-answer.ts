@@ -1,5 +1,5 @@
 import type { Endpoint } from '../catalog';
-import { ApiError, type ErrorDetail } from './api-error';
+import { ApiError, type ApiErrorCode, type ErrorDetail, type Sent } from './api-error';
 import { retryAfterMs } from './retry-after';
 
 /** What an error answer said, in whichever of the known shapes it came. */
@@ -45,7 +45,7 @@ export function errorFromAnswer(
       : '';
   const write = endpoint.method === 'POST';
 
-  if (said.relay) return relayError(endpoint, status, said.relay);
+  if (said.relay) return relayError(endpoint, status, headers, said.relay);
   if (status === 400 && said.message?.includes(NO_AUTH_SCHEME)) {
     return new ApiError({
       ...base,
@@ -137,31 +137,40 @@ function gatewayMessage(status: number, write: boolean): string {
   return `A gateway answered ${status} instead of the service; ${afterUnknownOutcome(write)}`;
 }
 
-function relayError(endpoint: Endpoint, status: number, relay: { code: string; message: string }): ApiError {
-  const base = { status, endpoint: endpoint.id };
-  if (relay.code === 'upstream-unreachable') {
-    return new ApiError({
-      ...base,
-      code: 'unreachable',
-      sent: 'no',
-      message: `The relay could not reach the service; nothing was sent, so trying again is safe. (${relay.message})`,
-    });
-  }
-  if (relay.code === 'upstream-timeout') {
-    return new ApiError({
-      ...base,
-      code: 'outcome-unknown',
-      sent: 'unknown',
-      message: `The service did not answer the relay in time; ${afterUnknownOutcome(endpoint.method === 'POST')} (${relay.message})`,
-    });
-  }
-  // The relay's other refusals (unknown environment, body too large, path not allowed) happen before
-  // forwarding; a 5xx of its own may come after, so the outcome is then unknown.
+/**
+ * How the relay's own codes (src/relay/errors.ts) map to ours, and whether the service can have seen the
+ * call. Codes not listed are refusals made before forwarding (`relay`, sent no), or, with a 5xx, after
+ * it (sent unknown).
+ */
+const RELAY_CODES: Record<string, { code: ApiErrorCode; sent: Sent }> = {
+  'upstream-unreachable': { code: 'unreachable', sent: 'no' },
+  'upstream-untrusted-certificate': { code: 'unreachable', sent: 'no' },
+  'upstream-failed': { code: 'outcome-unknown', sent: 'unknown' },
+  'upstream-timeout': { code: 'outcome-unknown', sent: 'unknown' },
+  'upstream-redirect': { code: 'relay', sent: 'yes' },
+  'no-credentials': { code: 'no-auth-scheme', sent: 'no' },
+  'rate-limited': { code: 'rate-limited', sent: 'no' },
+  'shutting-down': { code: 'unavailable', sent: 'no' },
+};
+
+function relayError(
+  endpoint: Endpoint,
+  status: number,
+  headers: Headers,
+  relay: { code: string; message: string },
+): ApiError {
+  const known = RELAY_CODES[relay.code] ?? { code: 'relay', sent: status >= 500 ? 'unknown' : 'no' };
+  const wait = retryAfterMs(headers.get('retry-after'));
+  const unknown =
+    known.sent === 'unknown' ? ` For this call: ${afterUnknownOutcome(endpoint.method === 'POST')}` : '';
   return new ApiError({
-    ...base,
-    code: 'relay',
-    sent: status >= 500 ? 'unknown' : 'no',
-    message: `The relay refused the call: ${relay.message} (${relay.code}, ${status}).`,
+    status,
+    endpoint: endpoint.id,
+    ...known,
+    ...(wait !== undefined && (known.code === 'rate-limited' || known.code === 'unavailable')
+      ? { retryAfterMs: wait }
+      : {}),
+    message: `The relay says: ${relay.message}${unknown} (${relay.code}, ${status})`,
   });
 }
 

@@ -162,6 +162,36 @@ describe('client errors: the spec error table and the relay', () => {
     expect(e.message).toMatch(/larger than 1 MiB/);
   });
 
+  it('every relay code maps to a client code and says whether the service can have seen the call', async () => {
+    const cases: [number, string, string, string][] = [
+      [502, 'upstream-untrusted-certificate', 'unreachable', 'no'],
+      [502, 'upstream-failed', 'outcome-unknown', 'unknown'],
+      [502, 'upstream-redirect', 'relay', 'yes'],
+      [401, 'no-credentials', 'no-auth-scheme', 'no'],
+      [404, 'unknown-environment', 'relay', 'no'],
+      [404, 'not-catalogued', 'relay', 'no'],
+      [503, 'shutting-down', 'unavailable', 'no'],
+      [500, 'something-new', 'relay', 'unknown'],
+    ];
+    for (const [status, code, ours, sent] of cases) {
+      answer = (_req, res) => json(res, status, { error: { code, message: `relay message for ${code}` } });
+      const e = await failureOf(create);
+      expect([code, e.code, e.sent]).toEqual([code, ours, sent]);
+      expect(e.message).toContain(`relay message for ${code}`);
+    }
+  });
+
+  it('the relay rate limit (429 with Retry-After) → rate-limited with retryAfterMs, nothing sent', async () => {
+    answer = (_req, res) =>
+      json(
+        res,
+        429,
+        { error: { code: 'rate-limited', message: 'Too many requests' } },
+        { 'retry-after': '2' },
+      );
+    expect(await failureOf(load)).toMatchObject({ code: 'rate-limited', sent: 'no', retryAfterMs: 2000 });
+  });
+
   it('a 504 from some other gateway → outcome-unknown', async () => {
     answer = (_req, res) => {
       res.writeHead(504, { 'content-type': 'text/html' });

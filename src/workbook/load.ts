@@ -28,7 +28,8 @@ export interface DatasetSource {
       params?: PathParams;
       signal?: AbortSignal;
       onProgress?(p: { bytes: number; records: number; totalBytes?: number }): void;
-      onBatch?(records: DataRecord[]): void;
+      /** The download waits for a returned promise: how a slow workbook holds the stream back. */
+      onBatch?(records: DataRecord[]): void | Promise<void>;
     },
   ): Promise<{ bytes: number; count: number }>;
 }
@@ -88,6 +89,9 @@ export interface LoadOptions extends Common {
 export interface RefreshOptions extends Common {
   table: string;
 }
+
+/** Batches the download may hand over before the workbook has written them. */
+const MAX_PENDING_BATCHES = 2;
 
 const addStats = (a: WriteStats, b: WriteStats): WriteStats => ({ syncs: a.syncs + b.syncs, maxPayloadBytes: Math.max(a.maxPayloadBytes, b.maxPayloadBytes) });
 const NO_WRITES: WriteStats = { syncs: 0, maxPayloadBytes: 0 };
@@ -194,16 +198,18 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     table = await workbook.createTable({ name, sheet, anchor, columns: columnSpecs(builder.columns) });
     const created = table;
 
-    // The client hands batches over synchronously; writes are queued in order and the download is
-    // stopped if one fails.
+    // Writes are queued in order so the download can run ahead of the workbook by a batch or two; past
+    // that the download waits (backpressure), and a failed write stops it.
     const ctl = linkedAbort(signal);
     let queue: Promise<void> = Promise.resolve();
     let writeError: unknown = null;
     let written = 0;
-    const onBatch = (records: DataRecord[]) => {
+    let pending = 0;
+    const onBatch = (records: DataRecord[]): Promise<void> | undefined => {
       const { rows, added } = builder.add(records);
       const offset = written;
       written += rows.length;
+      pending++;
       queue = queue.then(async () => {
         if (writeError) return;
         try {
@@ -214,8 +220,11 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
         } catch (e) {
           writeError = e;
           ctl.abort(e);
+        } finally {
+          pending--;
         }
       });
+      return pending >= MAX_PENDING_BATCHES ? queue : undefined;
     };
     report({ phase: 'downloading' });
     let downloadError: unknown = null;

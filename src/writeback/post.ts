@@ -1,5 +1,5 @@
 import type { WorkbookPort } from '../workbook/port';
-import { loadStanding, type WritebackApi } from './api';
+import { downloadRecords, loadStanding, type WritebackApi } from './api';
 import type { AnyFlow, PreparedFlow } from './flow';
 import { createJournal } from './journal';
 import type { RetryPolicy } from './outcome';
@@ -180,7 +180,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
   const toSend: RowCheck<unknown>[] = [];
   const checks = candidates.filter((r) => dispositionOf(r.result) === 'check');
   if (checks.length && !o.signal?.aborted) {
-    const { records: existing } = await api.download(flow.reconcileDataset, { signal: o.signal });
+    const existing = await downloadRecords(api, flow.reconcileDataset, o.signal);
     const taken = new Set(p.validation.rows.map((r) => r.result.guid.toLowerCase()).filter((g) => g !== ''));
     for (const r of checks) {
       const found = prepared.find(r.request, existing, taken, r.result.message);

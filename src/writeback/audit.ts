@@ -1,0 +1,58 @@
+import type { Cell, ColumnSpec, WorkbookPort } from '../workbook/port';
+import type { RunSummary } from './post';
+
+/**
+ * The audit trail of write-back runs, on its own sheet: one row per row outcome, with who ran it (a
+ * fingerprint of the key's identifier, never the key itself), where, and when. Rows are only appended.
+ */
+export const AUDIT_SHEET = 'Write-back audit';
+export const AUDIT_TABLE = 'GrcWritebackAudit';
+
+const columns: ColumnSpec[] = [
+  { name: 'Run started', format: 'text' },
+  { name: 'Run finished', format: 'text' },
+  { name: 'Who', format: 'text' },
+  { name: 'Environment', format: 'text' },
+  { name: 'Flow', format: 'text' },
+  { name: 'Table', format: 'text' },
+  { name: 'Row', format: 'integer' },
+  { name: 'Result', format: 'text' },
+  { name: 'GUID', format: 'text' },
+  { name: 'Message', format: 'text' },
+];
+
+/** A short SHA-256 fingerprint of a key identifier: tells runs by different keys apart without revealing the key. */
+export async function keyFingerprint(identifier: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(identifier));
+  return `key:${[...new Uint8Array(digest)]
+    .slice(0, 6)
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')}`;
+}
+
+export function auditRows(summary: RunSummary, who: string): Cell[][] {
+  // Row numbers as the user sees them in the table: the first body row is 1.
+  return summary.outcomes.map((o) => [
+    summary.startedAt,
+    summary.finishedAt,
+    who,
+    summary.environment,
+    summary.flow,
+    summary.table,
+    o.row + 1,
+    o.status,
+    o.guid,
+    o.message,
+  ]);
+}
+
+export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, who: string): Promise<number> {
+  let table = await workbook.findTable(AUDIT_TABLE);
+  if (!table) {
+    const sheet = await workbook.addSheet(AUDIT_SHEET);
+    table = await workbook.createTable({ name: AUDIT_TABLE, sheet, anchor: 'A1', columns });
+  }
+  const rows = auditRows(summary, who);
+  if (rows.length) await workbook.writeRows(AUDIT_TABLE, table.rowCount, rows);
+  return rows.length;
+}

@@ -1,0 +1,22 @@
+export type { WritebackApi, Standing, DataRecord } from './api';
+export { loadStanding } from './api';
+export type { Flow, AnyFlow, FlowId, PreparedFlow, Sent, Found } from './flow';
+export { FLOWS, flowById } from './flows';
+export type { Problem, Severity } from './problem';
+export { describeProblem } from './problem';
+export { validateRows, marksOf, type Validation, type RowCheck } from './validate';
+export { markProblems } from './marks';
+export {
+  preparePost,
+  type PostPlan,
+  type PostOptions,
+  type RunOptions,
+  type RunSummary,
+  type Progress,
+  type Environment,
+  type RowOutcome,
+} from './post';
+export { RESULT_COLUMNS, type Status } from './results';
+export { createTemplate, LOOKUP_SHEET } from './template';
+export { tableRecord, tableRecords, type TableRecord } from './tablerecord';
+export { writeAudit, keyFingerprint, AUDIT_TABLE, AUDIT_SHEET } from './audit';

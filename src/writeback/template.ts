@@ -1,0 +1,44 @@
+import type { TableShape, WorkbookPort } from '../workbook/port';
+import { loadStanding, type WritebackApi } from './api';
+import type { AnyFlow } from './flow';
+import type { Environment } from './post';
+import { resultColumnSpecs } from './results';
+import { saveTableRecord } from './tablerecord';
+
+/** The hidden sheet that holds the dropdown lists of every template. */
+export const LOOKUP_SHEET = 'GRC lists';
+
+/**
+ * "New template": a sheet with an empty table whose columns are the flow's (custom fields of the
+ * environment included), dropdowns filled from its standing data, and the result columns. The workbook
+ * records the environment the template is for.
+ */
+export async function createTemplate(options: {
+  api: WritebackApi;
+  workbook: WorkbookPort;
+  flow: AnyFlow;
+  environment: Environment;
+  signal?: AbortSignal;
+  now?: Date;
+}): Promise<TableShape> {
+  const { api, workbook, flow, environment } = options;
+  const prepared = flow.setup(await loadStanding(api, flow.standingDatasets, options.signal));
+  if (!(await workbook.sheetNames()).includes(LOOKUP_SHEET))
+    await workbook.addSheet(LOOKUP_SHEET, { hidden: true });
+  const sheet = await workbook.addSheet(flow.title, { activate: true });
+  const taken = new Set((await workbook.listTables()).map((t) => t.name.toLowerCase()));
+  let name = flow.tableName;
+  for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${flow.tableName}${n}`;
+  const table = await workbook.createTable({
+    name,
+    sheet,
+    anchor: 'A1',
+    columns: [...prepared.columns(LOOKUP_SHEET), ...resultColumnSpecs],
+  });
+  await saveTableRecord(workbook, name, {
+    flow: flow.id,
+    environment: environment.name,
+    createdAt: (options.now ?? new Date()).toISOString(),
+  });
+  return table;
+}

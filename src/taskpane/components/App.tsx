@@ -18,17 +18,23 @@ import { TablesScreen } from './TablesScreen';
 
 const useStyles = makeStyles({
   provider: { height: '100%' },
-  layout: { display: 'flex', height: '100%', minWidth: 0 },
+  // Beside the grid on a wide screen; stacked above it when the window is as narrow as a taskpane.
+  layout: { display: 'flex', height: '100%', minWidth: 0, '@media (max-width: 720px)': { flexDirection: 'column', height: 'auto' } },
   pane: {
     display: 'flex',
     flexDirection: 'column',
     flex: '1 1 auto',
-    minWidth: '300px',
+    minWidth: 0,
     height: '100%',
     backgroundColor: tokens.colorNeutralBackground2,
     borderTop: `${tokens.strokeWidthThickest} solid transparent`,
   },
-  paneBeside: { flex: '0 0 360px', maxWidth: '360px', borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
+  paneBeside: {
+    flex: '0 0 360px',
+    maxWidth: '360px',
+    borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
+    '@media (max-width: 720px)': { flex: '0 0 auto', maxWidth: 'none', height: 'auto', borderRight: 'none' },
+  },
   productionPane: { borderTopColor: tokens.colorPaletteRedBorderActive },
   header: {
     display: 'flex',
@@ -41,7 +47,13 @@ const useStyles = makeStyles({
   },
   tabs: { flexWrap: 'wrap', paddingInline: tokens.spacingHorizontalXS },
   body: { flex: '1 1 auto', overflowY: 'auto', padding: tokens.spacingHorizontalM },
-  aside: { flex: '1 1 auto', minWidth: 0, overflow: 'auto', backgroundColor: tokens.colorNeutralBackground1 },
+  aside: {
+    flex: '1 1 auto',
+    minWidth: 0,
+    overflow: 'auto',
+    backgroundColor: tokens.colorNeutralBackground1,
+    '@media (max-width: 720px)': { minHeight: '320px', borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
+  },
 });
 
 type TabId = 'connect' | 'datasets' | 'tables' | 'writeback' | 'activity';

@@ -30,6 +30,7 @@ export function ConnectScreen({ environments, session, store, connect, disconnec
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<UserMessage | null>(null);
+  const [attempts, setAttempts] = useState(0);
 
   const environment = list.find((e) => e.name === name) ?? list[0] ?? null;
 
@@ -52,6 +53,7 @@ export function ConnectScreen({ environments, session, store, connect, disconnec
     const problem = await connect(environment, credentials);
     setBusy(false);
     setFailure(problem);
+    setAttempts((n) => n + 1);
     if (problem) return;
     if (remember) store.save(environment.name, credentials);
     else store.forget(environment.name);
@@ -62,7 +64,8 @@ export function ConnectScreen({ environments, session, store, connect, disconnec
 
   const connected = session && session.environment.name === environment?.name;
   return (
-    <form className={s.form} onSubmit={submit} aria-label="Connect">
+    // data-attempts lets a test (or a screen reader script) tell a fresh answer from the previous one.
+    <form className={s.form} onSubmit={submit} aria-label="Connect" data-testid="connect-form" data-attempts={attempts} data-busy={busy}>
       <Field label="Environment">
         <Select value={environment?.name ?? ''} onChange={(_, d) => setName(d.value)} data-testid="environment">
           {list.map((e) => (

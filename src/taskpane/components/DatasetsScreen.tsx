@@ -38,13 +38,14 @@ export function DatasetsScreen(props: Props) {
   const s = useStyles();
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<Dataset | null>(null);
+  const [busy, setBusy] = useState(false);
   const groups = useMemo(() => groupDatasets(props.catalog.datasets, query), [props.catalog, query]);
 
   return (
     <div className={s.root}>
       {chosen && (
         <div className={s.sticky}>
-          <LoadPanel {...props} dataset={chosen} onClose={() => setChosen(null)} />
+          <LoadPanel key={chosen.id} {...props} dataset={chosen} onClose={() => setChosen(null)} onBusyChange={setBusy} />
         </div>
       )}
       <SearchBox placeholder="Search datasets" value={query} onChange={(_, d) => setQuery(d.value)} aria-label="Search datasets" />
@@ -59,6 +60,7 @@ export function DatasetsScreen(props: Props) {
                   type="button"
                   className={`${s.item} ${chosen?.id === d.id ? s.selected : ''}`}
                   onClick={() => setChosen(d)}
+                  disabled={busy && chosen?.id !== d.id}
                   aria-pressed={chosen?.id === d.id}
                   data-testid={`dataset-${d.id}`}
                 >

@@ -24,6 +24,8 @@ const useStyles = makeStyles({
 export interface Props extends ScreenProps {
   dataset: Dataset;
   onClose(): void;
+  /** While a load runs the screen keeps the user from switching datasets under it. */
+  onBusyChange(busy: boolean): void;
 }
 
 type State =
@@ -32,7 +34,7 @@ type State =
   | { phase: 'done'; table: string; rows: number }
   | { phase: 'failed'; message: UserMessage };
 
-export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookChanged, onClose }: Props) {
+export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookChanged, onClose, onBusyChange }: Props) {
   const s = useStyles();
   const [target, setTarget] = useState<LoadTarget['kind']>('new-sheet');
   const [guid, setGuid] = useState('');
@@ -44,6 +46,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
     if (!session) return;
     const controller = new AbortController();
     abort.current = controller;
+    onBusyChange(true);
     setState({ phase: 'loading', progress: { bytes: 0, rows: 0, cancellable: true } });
     const result = await loadIntoWorkbook({
       session,
@@ -55,6 +58,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
       onProgress: (progress) => setState({ phase: 'loading', progress }),
     });
     abort.current = null;
+    onBusyChange(false);
     onWorkbookChanged();
     onActivity(result.activity);
     setState(result.ok ? { phase: 'done', table: result.table, rows: result.rows } : { phase: 'failed', message: result.message });

@@ -1,0 +1,162 @@
+/**
+ * Browser-test harness, shared by every test/e2e suite: a real ACC and PRD sandbox, the relay in front of
+ * both serving the built add-in (dist/) on one loopback origin, and headless Debian Chromium driven by
+ * playwright-core, on a fresh profile. Screenshots go to test/e2e/screenshots/ (ignored by git).
+ *
+ *   const stack = await startStack();            // sandboxes + relay on port 0
+ *   const browser = await launchBrowser();
+ *   const page = await openPreview(browser, stack); // taskpane.html in preview mode, environments loaded
+ *   await connect(page, 'sandbox-acc', stack.acc.demoKey!);
+ *   await screenshot(page, 'connect');
+ *   await browser.close(); await stack.close();
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startRelay, type Relay } from '../../src/relay';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+
+export const DIST = join(__dirname, '..', '..', 'dist');
+export const SCREENSHOTS = join(__dirname, 'screenshots');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The tests drive the built add-in; say how to build it rather than failing on a 404. */
+export function requireDist(): string {
+  if (!existsSync(join(DIST, 'taskpane.html'))) {
+    throw new Error(`The browser tests need the built add-in, and ${DIST}/taskpane.html is missing. Run "npm run build" first (npm test does).`);
+  }
+  return DIST;
+}
+
+export interface Stack {
+  /** The relay's origin, e.g. http://127.0.0.1:41234: the add-in and the API in one place. */
+  url: string;
+  previewUrl: string;
+  acc: Sandbox;
+  prd: Sandbox;
+  relay: Relay;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Risks per sandbox (other datasets proportional); small by default so tests stay fast. */
+  scale?: number;
+  seed?: number;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const staticDir = requireDist();
+  const common = { host: '127.0.0.1', port: 0, scale: options.scale ?? 200, seed: options.seed ?? 7 };
+  const acc = await startSandbox({ ...common, environment: 'ACC' });
+  const prd = await startSandbox({ ...common, environment: 'PRD' });
+  const relay = await startRelay({
+    listen: { host: '127.0.0.1', port: 0 },
+    environments: {
+      'sandbox-acc': { baseUrl: acc.url, production: false },
+      'sandbox-prd': { baseUrl: prd.url, production: true },
+    },
+    staticDir,
+    logLevel: 'silent',
+  });
+  return {
+    url: relay.url,
+    previewUrl: `${relay.url}/taskpane.html`,
+    acc,
+    prd,
+    relay,
+    async close() {
+      await relay.close();
+      await Promise.all([acc.close(), prd.close()]);
+    },
+  };
+}
+
+export interface TestBrowser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Headless Chromium on a fresh temporary profile (removed on close), loopback traffic only. */
+export async function launchBrowser(): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH.`);
+  const profile = mkdtempSync(join(tmpdir(), 'grc-sheets-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1280, height: 800 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PreviewOptions {
+  width?: number;
+  height?: number;
+  colorScheme?: 'light' | 'dark';
+}
+
+/** Opens the taskpane in preview mode and waits until the relay's environments are listed. */
+export async function openPreview(browser: TestBrowser, stack: Stack, options: PreviewOptions = {}): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 800 });
+  if (options.colorScheme) await page.emulateMedia({ colorScheme: options.colorScheme });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(stack.previewUrl);
+  try {
+    await page.locator('[data-testid="environment"] option').first().waitFor({ state: 'attached' });
+  } catch (e) {
+    throw new Error(`The taskpane did not list the relay's environments${errors.length ? `; page errors: ${errors.join('; ')}` : ''}: ${(e as Error).message}`);
+  }
+  return page;
+}
+
+/** Fills the Connect screen and presses "Test connection"; resolves when it succeeded or failed. */
+export async function connect(page: Page, environment: string, key: { identifier: string; password: string }): Promise<'ok' | 'failed'> {
+  await page.getByRole('tab', { name: 'Connect' }).click();
+  await page.getByTestId('environment').selectOption(environment);
+  await page.getByTestId('identifier').fill(key.identifier);
+  await page.getByTestId('password').fill(key.password);
+  const form = page.getByTestId('connect-form');
+  const before = Number(await form.getAttribute('data-attempts'));
+  await page.getByTestId('test-connection').click();
+  await page.locator(`[data-testid="connect-form"][data-attempts="${before + 1}"]`).waitFor();
+  return (await page.getByTestId('connect-ok').count()) > 0 ? 'ok' : 'failed';
+}
+
+/** Picks a dataset on the Datasets tab and loads it into a new sheet; resolves with the success text. */
+export async function loadDataset(page: Page, datasetId: string): Promise<string> {
+  await page.getByRole('tab', { name: 'Datasets' }).click();
+  await page.getByTestId(`dataset-${datasetId}`).click();
+  await page.getByTestId('load').click();
+  const done = page.getByTestId('load-done').or(page.getByTestId('load-error'));
+  await done.first().waitFor();
+  const text = await done.first().innerText();
+  if ((await page.getByTestId('load-error').count()) > 0) throw new Error(`loading ${datasetId} failed: ${text}`);
+  return text;
+}
+
+/** Saves a PNG under test/e2e/screenshots/ and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}

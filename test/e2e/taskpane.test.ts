@@ -1,0 +1,139 @@
+/**
+ * The taskpane in preview mode, in headless Chromium, against a real ACC and PRD sandbox behind the relay:
+ * connect, load the v3 risk and the incidents datasets, read cells in the preview grid, refresh, and see
+ * the failures a user would see. Screenshots of each screen land in test/e2e/screenshots/.
+ */
+import type { Page } from 'playwright-core';
+import { connect, launchBrowser, loadDataset, openPreview, screenshot, startStack, type Stack, type TestBrowser } from './harness';
+
+const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+let stack: Stack;
+let browser: TestBrowser;
+let page: Page;
+
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+  page = await openPreview(browser, stack);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+/** The grid cell under a table's header `column`, `row` rows below it (0 = first body row). */
+async function cellUnder(column: string, row = 0): Promise<{ raw: unknown; text: string }> {
+  const header = page.locator('[data-testid="preview-grid"] td[data-cell]', { hasText: new RegExp(`^${column}$`) }).first();
+  const address = (await header.getAttribute('data-cell'))!;
+  const [, letters, number] = /^([A-Z]+)(\d+)$/.exec(address)!;
+  const cell = page.locator(`[data-testid="preview-grid"] td[data-cell="${letters}${Number(number) + 1 + row}"]`);
+  return { raw: JSON.parse((await cell.getAttribute('data-raw')) ?? 'null'), text: await cell.innerText() };
+}
+
+test('a wrong password shows the invalid-key message and no connection', async () => {
+  await screenshot(page, '01-connect');
+  const result = await connect(page, 'sandbox-acc', { identifier: stack.acc.demoKey!.identifier, password: 'wrong-password' });
+  expect(result).toBe('failed');
+  const message = await page.getByTestId('connect-error').innerText();
+  expect(message).toContain('The key is not accepted in sandbox-acc');
+  expect(message).toContain('Requested IP addresses');
+  await expect(page.getByTestId('env-badge').innerText()).resolves.toBe('Not connected');
+  await screenshot(page, '02-connect-wrong-key');
+});
+
+test('the right key connects and the badge names the environment', async () => {
+  expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');
+  await expect(page.getByTestId('env-badge').innerText()).resolves.toBe('sandbox-acc');
+  await screenshot(page, '03-connected');
+});
+
+test('the datasets list prefers v3 risks and marks assumed paths', async () => {
+  await page.getByRole('tab', { name: 'Datasets' }).click();
+  const risks = page.getByRole('region', { name: 'Risks' }).getByRole('button');
+  await expect(risks.first().getAttribute('data-testid')).resolves.toBe('dataset-risk');
+  await expect(page.getByTestId('dataset-risiko').innerText()).resolves.toContain('old: use Risks');
+  await expect(page.getByTestId('dataset-tasks').innerText()).resolves.toContain('assumed path');
+  await screenshot(page, '04-datasets');
+});
+
+test('loading v3 risks writes a table whose date cells hold serial dates', async () => {
+  const done = await loadDataset(page, 'risk');
+  expect(done).toMatch(/Loaded 200 rows/);
+  await screenshot(page, '05-loaded-risks');
+  const date = await cellUnder('DateIdentified');
+  expect(typeof date.raw).toBe('number');
+  expect(date.raw as number).toBeGreaterThan(36526); // after 2000-01-01
+  expect(date.text).toMatch(/^\d{4}-\d{2}-\d{2}/);
+  expect(date.text).toContain(String(date.raw)); // the formatted date and the raw serial are both shown
+});
+
+test('loading incidents joins GUID lists into one cell', async () => {
+  const done = await loadDataset(page, 'incidents');
+  expect(done).toMatch(/Loaded \d+ rows/);
+  let joined: string | null = null;
+  for (let row = 0; row < 20 && !joined; row++) {
+    const cell = await cellUnder('RiskGuids', row);
+    if (typeof cell.raw === 'string' && cell.raw.includes(';')) joined = cell.raw;
+  }
+  expect(joined).toMatch(new RegExp(`^${GUID}(; ${GUID})+$`));
+  await screenshot(page, '06-loaded-incidents');
+});
+
+test('the Tables screen lists both tables and refreshes them', async () => {
+  await page.getByRole('tab', { name: 'Tables' }).click();
+  await page.getByTestId('table-tbl_risk').waitFor();
+  await expect(page.getByTestId('table-tbl_incidents').innerText()).resolves.toContain('sandbox-acc');
+  await page.getByTestId('refresh-all').click();
+  await page.getByTestId('table-tbl_incidents').getByText(/^Refreshed: \d+ rows\.$/).waitFor();
+  await expect(page.getByTestId('table-tbl_risk').innerText()).resolves.toContain('Refreshed: 200 rows.');
+  await screenshot(page, '07-tables-refreshed');
+});
+
+test('a refresh with a key that no longer works fails loudly and keeps the old rows', async () => {
+  const before = await cellUnder('Name');
+  stack.acc.admin.revokeKey(stack.acc.demoKey!.identifier);
+  const card = page.getByTestId('table-tbl_incidents');
+  await card.getByTestId('refresh').click();
+  const error = card.getByTestId('refresh-error');
+  await error.waitFor();
+  await expect(error.innerText()).resolves.toContain('Refresh failed: The key is not accepted in sandbox-acc');
+  await expect(error.innerText()).resolves.toContain('The table still holds the data loaded');
+  expect(await cellUnder('Name')).toEqual(before);
+  await screenshot(page, '08-refresh-failed');
+});
+
+test('the Activity screen lists what happened, failures included', async () => {
+  await page.getByRole('tab', { name: 'Activity' }).click();
+  const list = await page.getByTestId('activity-list').innerText();
+  expect(list).toContain('Loaded: risk, into tbl_risk, 200 rows');
+  expect(list).toContain('Refreshed: failed: incidents');
+  expect(list).toContain('Connected: failed');
+  await screenshot(page, '09-activity');
+});
+
+test('production is unmistakable: a red PRODUCTION badge', async () => {
+  expect(await connect(page, 'sandbox-prd', stack.prd.demoKey!)).toBe('ok');
+  const badge = page.getByTestId('env-badge');
+  await expect(badge.innerText()).resolves.toBe('PRODUCTION · sandbox-prd');
+  const colour = await badge.evaluate((el) => getComputedStyle(el).backgroundColor);
+  const [r, g, b] = colour.match(/\d+/g)!.map(Number);
+  expect(r).toBeGreaterThan(150);
+  expect(g! + b!).toBeLessThan(r!);
+  await screenshot(page, '10-production');
+});
+
+test('the taskpane works at 320 px and follows a dark colour scheme', async () => {
+  const narrow = await openPreview(browser, stack, { width: 320, height: 720, colorScheme: 'dark' });
+  expect(await connect(narrow, 'sandbox-acc', stack.prd.demoKey!)).toBe('failed');
+  const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const background = await narrow.getByTestId('taskpane').evaluate((el) => getComputedStyle(el).backgroundColor);
+  const [r] = background.match(/\d+/g)!.map(Number);
+  expect(r).toBeLessThan(80);
+  await screenshot(narrow, '11-narrow-dark-wrong-environment');
+  await narrow.getByRole('tab', { name: 'Datasets' }).click();
+  await screenshot(narrow, '12-narrow-datasets');
+  await narrow.close();
+});

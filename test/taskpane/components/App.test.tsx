@@ -1,0 +1,20 @@
+import { renderToString } from 'react-dom/server';
+import { catalog } from '../../../src/catalog';
+import { App } from '../../../src/taskpane/components/App';
+import { createMemoryWorkbook } from '../../../src/workbook/memory';
+
+test('the shell renders without Office: every tab, the badge, and the Write-back tab even before that part exists', () => {
+  const html = renderToString(
+    <App
+      host={{ kind: 'preview' }}
+      workbook={createMemoryWorkbook()}
+      catalog={catalog}
+      origin="http://127.0.0.1:1"
+      fetch={() => Promise.reject(new Error('not called during render'))}
+      copy={() => Promise.resolve()}
+    />,
+  );
+  for (const tab of ['Connect', 'Datasets', 'Tables', 'Write-back', 'Activity']) expect(html).toContain(`>${tab}</`);
+  expect(html).toContain('Not connected');
+  expect(html).toContain('data-testid="dataset-risk"');
+});

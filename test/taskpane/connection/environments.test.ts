@@ -1,0 +1,60 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { environmentBaseUrl, fetchEnvironments } from '../../../src/taskpane/connection/environments';
+
+let server: Server;
+let origin: string;
+let answer: { status: number; body: string };
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url !== '/api/environments') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+test("the relay's environments are read with their production flag", async () => {
+  answer = { status: 200, body: JSON.stringify([{ name: 'ACC', production: false }, { name: 'PRD', production: true }]) };
+  await expect(fetchEnvironments(origin)).resolves.toEqual({
+    ok: true,
+    environments: [
+      { name: 'ACC', production: false },
+      { name: 'PRD', production: true },
+    ],
+  });
+});
+
+test('a relay error status is reported with the URL to check', async () => {
+  answer = { status: 500, body: '{}' };
+  const result = await fetchEnvironments(origin);
+  expect(result).toEqual({ ok: false, message: expect.stringContaining(`500 to GET ${origin}/api/environments`) });
+});
+
+test('a list in the wrong form is refused rather than half shown', async () => {
+  answer = { status: 200, body: JSON.stringify([{ name: 'ACC' }]) };
+  await expect(fetchEnvironments(origin)).resolves.toEqual({ ok: false, message: expect.stringContaining('not in the expected form') });
+});
+
+test('an empty list says to configure an environment', async () => {
+  answer = { status: 200, body: '[]' };
+  await expect(fetchEnvironments(origin)).resolves.toEqual({ ok: false, message: expect.stringContaining('no environments configured') });
+});
+
+test('an unreachable relay is named in the message', async () => {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const deadOrigin = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  await expect(fetchEnvironments(deadOrigin)).resolves.toEqual({ ok: false, message: expect.stringContaining(`Could not reach the relay at ${deadOrigin}`) });
+});
+
+test('calls for an environment go to the relay under /api/<environment>', () => {
+  expect(environmentBaseUrl('https://relay.example.com', 'sandbox-acc')).toBe('https://relay.example.com/api/sandbox-acc');
+});

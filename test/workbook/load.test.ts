@@ -184,3 +184,33 @@ describe('refresh', () => {
     expect(calls.map((c) => c.datasetId)).toEqual(['risk', 'incidents']);
   });
 });
+
+describe('backpressure', () => {
+  it('holds the download back when the workbook falls behind by more than two batches', async () => {
+    const wb = createMemoryWorkbook();
+    const gates: (() => void)[] = [];
+    const slowWrite = wb.writeRows.bind(wb);
+    wb.writeRows = (...args) => new Promise((resolve) => gates.push(() => resolve(slowWrite(...args))));
+    let handedOver = 0;
+    const client = {
+      async download(_id: string, opts: { onBatch?(r: DataRecord[]): void | Promise<void> }) {
+        for (let i = 0; i < 10; i++) {
+          handedOver++;
+          await opts.onBatch?.(risks(10));
+        }
+        return { bytes: 0, count: 100 };
+      },
+    };
+    const done = loadDataset({ ...base, client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    // Let the download run as far as it may before any write completes.
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    const aheadBeforeAnyWrite = handedOver;
+    while (gates.length || handedOver < 10) {
+      gates.shift()?.();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    const out = await done;
+    expect(aheadBeforeAnyWrite).toBe(2);
+    expect(out).toMatchObject({ ok: true, rowCount: 100 });
+  });
+});

@@ -79,21 +79,21 @@ export function compileRecord(schema: z.ZodType): Predicate | null {
   if (def.type !== 'object' || !def.shape || !def.catchall || defOf(def.catchall).type !== 'unknown')
     return null;
   if (def.checks?.length) return null;
-  const fields: [string, Predicate][] = [];
+  const keys: string[] = [];
+  const predicates: Predicate[] = [];
   for (const [key, field] of Object.entries(def.shape)) {
+    // Reading such a field when it is missing would find Object.prototype's member: leave it to zod.
+    if (key in Object.prototype) return null;
     const p = compileField(field);
     if (!p) return null;
-    fields.push([key, p]);
+    keys.push(key);
+    predicates.push(p);
   }
-  const n = fields.length;
+  const n = keys.length;
   return (v) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
     const o = v as Record<string, unknown>;
-    for (let i = 0; i < n; i++) {
-      const [key, p] = fields[i]!;
-      // Own properties only: a missing field must not be read from Object.prototype.
-      if (!p(Object.hasOwn(o, key) ? o[key] : undefined)) return false;
-    }
+    for (let i = 0; i < n; i++) if (!predicates[i]!(o[keys[i]!])) return false;
     return true;
   };
 }

@@ -9,27 +9,49 @@ export type DataRecord = Record<string, unknown>;
 
 export interface WritebackApi {
   download(datasetId: string, options?: { signal?: AbortSignal }): Promise<{ records: DataRecord[] }>;
-  call(operationId: string, options?: { params?: { guid?: string }; body?: unknown; signal?: AbortSignal }): Promise<unknown>;
+  call(
+    operationId: string,
+    options?: { params?: { guid?: string }; body?: unknown; signal?: AbortSignal },
+  ): Promise<unknown>;
 }
 
 /** Standing data and current records by dataset id, loaded once per validation or run. */
 export type Standing = ReadonlyMap<string, readonly DataRecord[]>;
 
-export async function loadStanding(api: WritebackApi, datasetIds: readonly string[], signal?: AbortSignal): Promise<Standing> {
-  const loaded = await Promise.all(datasetIds.map(async (id) => [id, await downloadRecords(api, id, signal)] as const));
+export async function loadStanding(
+  api: WritebackApi,
+  datasetIds: readonly string[],
+  signal?: AbortSignal,
+): Promise<Standing> {
+  const loaded = await Promise.all(
+    datasetIds.map(async (id) => [id, await downloadRecords(api, id, signal)] as const),
+  );
   return new Map(loaded);
 }
 
 /** Reading changes nothing, so a read that failed on the way is simply read again (a few times). */
-const RETRYABLE_READ = new Set(['unreachable', 'unavailable', 'rate-limited', 'outcome-unknown', 'server-error', 'bad-answer', 'relay']);
+const RETRYABLE_READ = new Set([
+  'unreachable',
+  'unavailable',
+  'rate-limited',
+  'outcome-unknown',
+  'server-error',
+  'bad-answer',
+  'relay',
+]);
 const READ_ATTEMPTS = 4;
 
-export async function downloadRecords(api: WritebackApi, datasetId: string, signal?: AbortSignal): Promise<DataRecord[]> {
+export async function downloadRecords(
+  api: WritebackApi,
+  datasetId: string,
+  signal?: AbortSignal,
+): Promise<DataRecord[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       return (await api.download(datasetId, { signal })).records;
     } catch (e) {
-      if (attempt >= READ_ATTEMPTS || signal?.aborted || !isApiError(e) || !RETRYABLE_READ.has(e.code)) throw e;
+      if (attempt >= READ_ATTEMPTS || signal?.aborted || !isApiError(e) || !RETRYABLE_READ.has(e.code))
+        throw e;
       await sleep(Math.min(e.retryAfterMs ?? 100 * 2 ** (attempt - 1), 5_000), signal);
     }
   }
@@ -39,4 +61,5 @@ export function records(standing: Standing, datasetId: string): readonly DataRec
   return standing.get(datasetId) ?? [];
 }
 
-export const str = (r: DataRecord, field: string): string | undefined => (typeof r[field] === 'string' ? (r[field] as string) : undefined);
+export const str = (r: DataRecord, field: string): string | undefined =>
+  typeof r[field] === 'string' ? (r[field] as string) : undefined;

@@ -100,10 +100,6 @@ export function customFieldColumn(field: CustomField, lookupSheet: string): Colu
  * option twice in a cell is refused (spec: duplicate entries for one multi-select field are rejected).
  */
 export function readCustomField(field: CustomField, cell: Cell | undefined): Read<CustomFieldEntry[]> {
-  const entry = (value: string | number | boolean): Read<CustomFieldEntry[]> => ({
-    ok: true,
-    value: [{ CustomFieldGuid: field.id, Value: value }],
-  });
   switch (field.kind) {
     case 'date': {
       const r = readDate(cell);
@@ -116,17 +112,17 @@ export function readCustomField(field: CustomField, cell: Cell | undefined): Rea
     }
     case 'number': {
       const r = readNumber(cell);
-      return !r.ok ? r : r.value === undefined ? { ok: true, value: undefined } : entry(r.value);
+      return !r.ok ? r : r.value === undefined ? { ok: true, value: undefined } : entryOf(field, r.value);
     }
     case 'checkbox': {
       const r = readBoolean(cell);
-      return !r.ok ? r : r.value === undefined ? { ok: true, value: undefined } : entry(r.value);
+      return !r.ok ? r : r.value === undefined ? { ok: true, value: undefined } : entryOf(field, r.value);
     }
     case 'select': {
       const r = readText(cell);
       if (!r.ok || r.value === undefined) return { ok: true, value: undefined };
       const o = option(field, r.value);
-      return o.ok ? entry(o.id) : o;
+      return o.ok ? entryOf(field, o.id) : o;
     }
     case 'multiselect': {
       const r = readList(cell);
@@ -148,9 +144,13 @@ export function readCustomField(field: CustomField, cell: Cell | undefined): Rea
     }
     case 'text': {
       const r = readText(cell);
-      return !r.ok || r.value === undefined ? { ok: true, value: undefined } : entry(r.value);
+      return !r.ok || r.value === undefined ? { ok: true, value: undefined } : entryOf(field, r.value);
     }
   }
+}
+
+function entryOf(field: CustomField, value: string | number | boolean): Read<CustomFieldEntry[]> {
+  return { ok: true, value: [{ CustomFieldGuid: field.id, Value: value }] };
 }
 
 function option(

@@ -24,8 +24,9 @@ export interface RowResult {
   time: string;
 }
 
+const text = (c: Cell | undefined) => (c === null || c === undefined ? '' : String(c).trim());
+
 export function readResult(cells: readonly Cell[]): RowResult {
-  const text = (c: Cell | undefined) => (c === null || c === undefined ? '' : String(c).trim());
   const status = text(cells[0]).toLowerCase();
   return {
     status: (STATUSES as readonly string[]).includes(status) ? (status as Status) : '',

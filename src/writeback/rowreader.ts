@@ -4,65 +4,87 @@ import type { RowInput } from './flow';
 import type { NameIndex } from './names';
 import { cellError, type CellProblem } from './problem';
 
-/**
- * Reads a row's cells by column, collecting one problem per bad cell, so a flow's `prepare` reads as a
- * list of fields.
- */
-export function rowReader(row: RowInput) {
-  const problems: CellProblem[] = [];
-
-  function take<T>(column: string, r: Read<T>, required: boolean, what: string): T | undefined {
-    if (!r.ok) {
-      problems.push(cellError(column, r.code, r.message));
-      return undefined;
-    }
-    if (r.value === undefined && required)
-      problems.push(cellError(column, 'required', `${what} is required; fill in ${column}`));
-    return r.value;
-  }
-  const req = (o?: { required?: boolean; what?: string }) =>
-    [o?.required ?? false, o?.what ?? 'this field'] as const;
-
-  return {
-    problems,
-    text: (column: string, o?: { required?: boolean; what?: string }) =>
-      take(column, readText(row(column)), ...req(o)),
-    number: (column: string, o?: { required?: boolean; what?: string }) =>
-      take(column, readNumber(row(column)), ...req(o)),
-    date: (column: string, o?: { required?: boolean; what?: string }) =>
-      take(column, readDate(row(column)), ...req(o)),
-    bool: (column: string) => take(column, readBoolean(row(column)), false, ''),
-    list: (column: string, o?: { required?: boolean; what?: string }) =>
-      take(column, readList(row(column)), ...req(o)),
-    /** A name from standing data, as its GUID. */
-    name(column: string, index: NameIndex, o?: { required?: boolean; what?: string }): string | undefined {
-      const text = take(column, readText(row(column)), ...req(o));
-      if (text === undefined) return undefined;
-      const r = index.resolve(text);
-      if (!r.ok) problems.push(cellError(column, r.code, r.message));
-      return r.ok ? r.id : undefined;
-    },
-    /** Several names from standing data, as GUIDs; a repeated name is refused. */
-    names(column: string, index: NameIndex, o?: { required?: boolean; what?: string }): string[] | undefined {
-      const items = take(column, readList(row(column)), ...req(o));
-      if (items === undefined) return undefined;
-      const ids: string[] = [];
-      for (const item of items) {
-        const r = index.resolve(item);
-        if (!r.ok) problems.push(cellError(column, r.code, r.message));
-        else if (ids.includes(r.id))
-          problems.push(cellError(column, 'duplicate-entry', `"${item}" is listed twice; remove the repeat`));
-        else ids.push(r.id);
-      }
-      return ids;
-    },
-    error(column: string, code: string, message: string) {
-      problems.push(cellError(column, code, message));
-    },
-  };
+export interface FieldOptions {
+  required?: boolean;
+  /** How the required message names the field: "the incident name is required". */
+  what?: string;
 }
 
-export type RowReader = ReturnType<typeof rowReader>;
+/**
+ * Reads a row's cells by column, collecting one problem per bad cell, so a flow's `prepare` reads as a
+ * list of fields. A class, not closures: it is made once per row, 10,000 times per validation.
+ */
+export class RowReader {
+  readonly problems: CellProblem[] = [];
+
+  constructor(private readonly row: RowInput) {}
+
+  private take<T>(column: string, r: Read<T>, o: FieldOptions | undefined): T | undefined {
+    if (!r.ok) {
+      this.problems.push(cellError(column, r.code, r.message));
+      return undefined;
+    }
+    if (r.value === undefined && o?.required)
+      this.problems.push(
+        cellError(column, 'required', `${o.what ?? 'this field'} is required; fill in ${column}`),
+      );
+    return r.value;
+  }
+
+  text(column: string, o?: FieldOptions): string | undefined {
+    return this.take(column, readText(this.row(column)), o);
+  }
+  number(column: string, o?: FieldOptions): number | undefined {
+    return this.take(column, readNumber(this.row(column)), o);
+  }
+  date(column: string, o?: FieldOptions): string | undefined {
+    return this.take(column, readDate(this.row(column)), o);
+  }
+  bool(column: string): boolean | undefined {
+    return this.take(column, readBoolean(this.row(column)), undefined);
+  }
+  list(column: string, o?: FieldOptions): string[] | undefined {
+    return this.take(column, readList(this.row(column)), o);
+  }
+
+  /** A name from standing data, as its GUID. */
+  name(column: string, index: NameIndex, o?: FieldOptions): string | undefined {
+    const text = this.text(column, o);
+    if (text === undefined) return undefined;
+    const r = index.resolve(text);
+    if (!r.ok) this.problems.push(cellError(column, r.code, r.message));
+    return r.ok ? r.id : undefined;
+  }
+
+  /** Several names from standing data, as GUIDs; a repeated name is refused. */
+  names(column: string, index: NameIndex, o?: FieldOptions): string[] | undefined {
+    const items = this.list(column, o);
+    if (items === undefined) return undefined;
+    const ids: string[] = [];
+    for (const item of items) {
+      const r = index.resolve(item);
+      if (!r.ok) this.problems.push(cellError(column, r.code, r.message));
+      else if (ids.includes(r.id))
+        this.problems.push(
+          cellError(column, 'duplicate-entry', `"${item}" is listed twice; remove the repeat`),
+        );
+      else ids.push(r.id);
+    }
+    return ids;
+  }
+
+  error(column: string, code: string, message: string): void {
+    this.problems.push(cellError(column, code, message));
+  }
+
+  get hasErrors(): boolean {
+    return this.problems.some(isError);
+  }
+}
+
+const isError = (p: CellProblem) => p.severity === 'error';
+
+export const rowReader = (row: RowInput): RowReader => new RowReader(row);
 
 /**
  * Checks a built body with the catalogue's body schema. A failure here means a row reached a shape the

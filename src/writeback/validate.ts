@@ -55,12 +55,17 @@ export function validateRows<R>(
   const checks: RowCheck<R>[] = [];
   const problems: Problem[] = [];
   let ready = 0;
-  rows.forEach((cells, row) => {
+  // One accessor for all rows, pointed at the current row: no closure per row, no lower-casing per cell.
+  const at = new Map<string, number | undefined>();
+  let cells: readonly Cell[] = [];
+  const get = (column: string) => {
+    let i = at.get(column);
+    if (i === undefined && !at.has(column)) at.set(column, (i = index.get(column.toLowerCase())));
+    return i === undefined ? undefined : cells[i];
+  };
+  rows.forEach((current, row) => {
+    cells = current;
     if (inputIndexes.every((i) => isBlank(cells[i]))) return;
-    const get = (column: string) => {
-      const i = index.get(column.toLowerCase());
-      return i === undefined ? undefined : cells[i];
-    };
     const { request, problems: found } = flow.prepare(get);
     const result = readResult(resultIndexes.map((i) => (i === undefined ? null : (cells[i] ?? null))));
     checks.push({ row, request, result, problems: found });

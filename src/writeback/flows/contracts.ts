@@ -129,7 +129,7 @@ export const contractsFlow: Flow<CreateContract> = {
           NoticePeriodUnit: unit ?? 'None',
           CustomFields: readCustomFields(fields, row, r),
         };
-        if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+        if (r.hasErrors) return { problems: r.problems };
         if (!checkBody('contract-create', body, bodyColumns, r.problems)) return { problems: r.problems };
         return { request: body, problems: r.problems };
       },

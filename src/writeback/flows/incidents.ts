@@ -209,7 +209,7 @@ export const incidentsFlow: Flow<IncidentRequest> = {
           FrameworkDimensions: r.list(C.frameworkDimensions),
           CustomFields: custom.length ? custom : undefined,
         };
-        if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+        if (r.hasErrors) return { problems: r.problems };
         if (!checkBody('incident-create', body, bodyColumns, r.problems)) return { problems: r.problems };
         return { request: { body, hyperlink }, problems: r.problems };
       },

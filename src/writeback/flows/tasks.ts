@@ -142,8 +142,7 @@ export const tasksFlow: Flow<TaskRequest> = {
             `"${statusText}" is not a task status; choose ${bodies.TASK_STATUSES.join(', ')}`,
           );
         const current = found.length === 1 ? found[0]! : undefined;
-        if (!current || !action || r.problems.some((p) => p.severity === 'error'))
-          return { problems: r.problems };
+        if (!current || !action || r.hasErrors) return { problems: r.problems };
 
         const guid = str(current, 'Id')!;
         const inReview = str(current, 'Status')?.toLowerCase() === READY_FOR_REVIEW;
@@ -175,7 +174,7 @@ export const tasksFlow: Flow<TaskRequest> = {
           const body: ScoreAndStatus = { Score: cells.Score, Comment: cells.Comment, Status: status };
           if (inReview && status !== undefined && status.toLowerCase() !== READY_FOR_REVIEW)
             refuseInReview(C.status);
-          if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+          if (r.hasErrors) return { problems: r.problems };
           if (
             !checkBody(
               'task-score-status',
@@ -215,7 +214,7 @@ export const tasksFlow: Flow<TaskRequest> = {
               'no cell differs from the task in the service; posting changes nothing',
             ),
           );
-        if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+        if (r.hasErrors) return { problems: r.problems };
         if (!checkBody('task-update-v2', body, UPDATE_FIELDS, r.problems)) return { problems: r.problems };
         return { request: { action, guid, body: body as UpdateV2 }, problems: r.problems };
       },

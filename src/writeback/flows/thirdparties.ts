@@ -89,7 +89,7 @@ export const thirdPartiesFlow: Flow<CreateThirdParty> = {
           FrameworkDimensions: r.list(C.frameworkDimensions),
           CustomFields: readCustomFields(fields, row, r),
         };
-        if (r.problems.some((p) => p.severity === 'error')) return { problems: r.problems };
+        if (r.hasErrors) return { problems: r.problems };
         if (
           !checkBody(
             'thirdparty-create',

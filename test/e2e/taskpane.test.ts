@@ -29,6 +29,7 @@ async function cellUnder(column: string, row = 0): Promise<{ raw: unknown; text:
   const address = (await header.getAttribute('data-cell'))!;
   const [, letters, number] = /^([A-Z]+)(\d+)$/.exec(address)!;
   const cell = page.locator(`[data-testid="preview-grid"] td[data-cell="${letters}${Number(number) + 1 + row}"]`);
+  await cell.scrollIntoViewIfNeeded();
   return { raw: JSON.parse((await cell.getAttribute('data-raw')) ?? 'null'), text: await cell.innerText() };
 }
 
@@ -61,8 +62,8 @@ test('the datasets list prefers v3 risks and marks assumed paths', async () => {
 test('loading v3 risks writes a table whose date cells hold serial dates', async () => {
   const done = await loadDataset(page, 'risk');
   expect(done).toMatch(/Loaded 200 rows/);
-  await screenshot(page, '05-loaded-risks');
   const date = await cellUnder('DateIdentified');
+  await screenshot(page, '05-loaded-risks');
   expect(typeof date.raw).toBe('number');
   expect(date.raw as number).toBeGreaterThan(36526); // after 2000-01-01
   expect(date.text).toMatch(/^\d{4}-\d{2}-\d{2}/);

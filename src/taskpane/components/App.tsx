@@ -36,6 +36,7 @@ const useStyles = makeStyles({
     '@media (max-width: 720px)': { flex: '0 0 auto', maxWidth: 'none', height: 'auto', borderRight: 'none' },
   },
   productionPane: { borderTopColor: tokens.colorPaletteRedBorderActive },
+  productionHeader: { backgroundColor: tokens.colorPaletteRedBackground1 },
   header: {
     display: 'flex',
     alignItems: 'center',
@@ -137,7 +138,7 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
     <FluentProvider theme={theme} className={s.provider}>
       <div className={s.layout}>
         <main className={`${s.pane} ${aside ? s.paneBeside : ''} ${production ? s.productionPane : ''}`} data-testid="taskpane">
-          <header className={s.header}>
+          <header className={`${s.header} ${production ? s.productionHeader : ''}`}>
             <Text weight="semibold" size={400}>
               GRC Sheets
             </Text>

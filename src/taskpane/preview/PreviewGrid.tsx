@@ -23,6 +23,7 @@ const useStyles = makeStyles({
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     paddingInline: tokens.spacingHorizontalXS,
     verticalAlign: 'top',
+    minWidth: '48px',
     maxWidth: '220px',
     overflow: 'hidden',
     textOverflow: 'ellipsis',
@@ -33,7 +34,7 @@ const useStyles = makeStyles({
   number: { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
   header: { backgroundColor: tokens.colorBrandBackground2, fontWeight: tokens.fontWeightSemibold },
   table: { backgroundColor: tokens.colorNeutralBackground1 },
-  raw: { display: 'block', color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase100 },
+  raw: { marginInlineStart: tokens.spacingHorizontalXS, color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase100 },
   selected: { outline: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`, outlineOffset: '-2px' },
   error: { backgroundColor: tokens.colorPaletteRedBackground2 },
   warning: { backgroundColor: tokens.colorPaletteYellowBackground2 },
@@ -77,7 +78,11 @@ export function PreviewGrid({ workbook }: Props) {
             </Tab>
           ))}
         </TabList>
-        {view.hiddenRows > 0 && <Caption1>{view.hiddenRows.toLocaleString()} more rows not drawn</Caption1>}
+        {view.hiddenRows > 0 && (
+          <Caption1>
+            {view.hiddenRows.toLocaleString()} more {view.hiddenRows === 1 ? 'row' : 'rows'} in memory, not drawn
+          </Caption1>
+        )}
       </div>
       <div className={s.scroll}>
         <table className={s.grid} aria-label={`Sheet ${sheet}`}>

@@ -74,7 +74,7 @@ export async function download(
           details: [{ field, message }],
           message:
             `Record ${index + 1}${id ? ` (${id})` : ''} of "${dataset.title}" does not have the expected shape: ` +
-            `${field ? `field ${field}: ` : ''}${message}. The service may have changed this dataset; nothing from this download was kept past that record.`,
+            `${field ? `field ${field}: ` : ''}${message}. The download stopped there; the service may have changed this dataset.`,
         });
       }
       count += checked.records.length;

@@ -12,6 +12,7 @@ interface Said {
 }
 
 const NO_AUTH_SCHEME = 'No authenticationScheme was specified';
+const FORBIDDEN_TEXT = 'Forbidden to execute action';
 
 const INVALID_CREDENTIALS =
   'The API key was refused: it may have expired, been revoked or recreated, belong to the other environment (ACC/PRD), ' +
@@ -58,7 +59,8 @@ export function errorFromAnswer(
   }
   if (status === 401)
     return new ApiError({ ...base, code: 'invalid-credentials', sent: 'yes', message: INVALID_CREDENTIALS });
-  if (status === 403)
+  // The spec gives the message, not the status: recognise it on any 4xx.
+  if (status === 403 || (status < 500 && said.message?.includes(FORBIDDEN_TEXT)))
     return new ApiError({
       ...base,
       code: 'forbidden',

@@ -59,6 +59,11 @@ describe('client errors: the spec error table and the relay', () => {
     expect(e.message).toMatch(/Application Administrator/);
   });
 
+  it('the message Forbidden to execute action → forbidden whatever the 4xx status', async () => {
+    answer = (_req, res) => json(res, 400, { message: 'Forbidden to execute action.' });
+    expect(await failureOf(create)).toMatchObject({ code: 'forbidden', status: 400 });
+  });
+
   it('400 with field errors → rejected with details, the fields named in the message', async () => {
     answer = (_req, res) =>
       json(res, 400, {

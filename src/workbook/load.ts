@@ -90,8 +90,8 @@ export interface RefreshOptions extends Common {
   table: string;
 }
 
-/** Batches the download may hand over before the workbook has written them. */
-const MAX_PENDING_BATCHES = 2;
+/** Rows the download may hand over ahead of the workbook before it has to wait. */
+export const MAX_BUFFERED_ROWS = 20_000;
 
 const addStats = (a: WriteStats, b: WriteStats): WriteStats => ({ syncs: a.syncs + b.syncs, maxPayloadBytes: Math.max(a.maxPayloadBytes, b.maxPayloadBytes) });
 const NO_WRITES: WriteStats = { syncs: 0, maxPayloadBytes: 0 };
@@ -198,33 +198,42 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     table = await workbook.createTable({ name, sheet, anchor, columns: columnSpecs(builder.columns) });
     const created = table;
 
-    // Writes are queued in order so the download can run ahead of the workbook by a batch or two; past
-    // that the download waits (backpressure), and a failed write stops it.
+    // Rows wait in a buffer while a write is in flight and go together in the next one: when the host
+    // is slower than the network (Excel, where each write costs round trips), batches coalesce into
+    // fewer, larger writes. Past MAX_BUFFERED_ROWS the download waits (backpressure); a failed write
+    // stops it.
     const ctl = linkedAbort(signal);
-    let queue: Promise<void> = Promise.resolve();
+    let buffer: Cell[][] = [];
+    let bufferAdded: Column[] = [];
+    let writing: Promise<void> | null = null;
     let writeError: unknown = null;
     let written = 0;
-    let pending = 0;
-    const onBatch = (records: DataRecord[]): Promise<void> | undefined => {
-      const { rows, added } = builder.add(records);
-      const offset = written;
-      written += rows.length;
-      pending++;
-      queue = queue.then(async () => {
-        if (writeError) return;
+    let received = 0;
+    const drain = async () => {
+      while (buffer.length && !writeError) {
+        const rows = buffer;
+        const added = bufferAdded;
+        buffer = [];
+        bufferAdded = [];
         try {
           if (added.length) await workbook.addColumns(created.name, columnSpecs(added));
-          const stats = await workbook.writeRows(created.name, offset, rows);
-          writes = addStats(writes, stats);
-          report({ phase: 'writing', rows: offset + rows.length });
+          writes = addStats(writes, await workbook.writeRows(created.name, written, rows));
+          written += rows.length;
+          report({ phase: 'writing', rows: written });
         } catch (e) {
           writeError = e;
           ctl.abort(e);
-        } finally {
-          pending--;
         }
-      });
-      return pending >= MAX_PENDING_BATCHES ? queue : undefined;
+      }
+      writing = null; // set in the same turn as the empty-buffer check, so no batch is stranded
+    };
+    const onBatch = (records: DataRecord[]): Promise<void> | undefined => {
+      const { rows, added } = builder.add(records);
+      received += rows.length;
+      for (const r of rows) buffer.push(r);
+      bufferAdded.push(...added);
+      if (!writing && buffer.length && !writeError) writing = drain();
+      return buffer.length >= MAX_BUFFERED_ROWS ? (writing ?? undefined) : undefined;
     };
     report({ phase: 'downloading' });
     let downloadError: unknown = null;
@@ -239,8 +248,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
         downloadError = e;
         return null;
       });
-    await queue;
+    while (writing) await writing;
     if (writeError) throw writeError;
+    if (written !== received) throw new WorkbookError('host', `Only ${written} of ${received} rows reached the workbook.`);
     if (downloadError || !result) throw downloadError;
     if (signal?.aborted) throw signal.reason;
 

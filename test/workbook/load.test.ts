@@ -1,7 +1,7 @@
 import { catalog } from '../../src/catalog';
 import { isoToSerial } from '../../src/sheet';
 import { readBindings } from '../../src/workbook/bindings';
-import { loadDataset, refreshAll, refreshTable, type DataRecord, type LoadProgress } from '../../src/workbook/load';
+import { MAX_BUFFERED_ROWS, loadDataset, refreshAll, refreshTable, type DataRecord, type LoadProgress } from '../../src/workbook/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { apiError, fakeClient } from './fakeClient';
 
@@ -185,32 +185,43 @@ describe('refresh', () => {
   });
 });
 
-describe('backpressure', () => {
-  it('holds the download back when the workbook falls behind by more than two batches', async () => {
+describe('streaming into a slow workbook', () => {
+  it('coalesces batches while a write is in flight and holds the download back past the buffer limit', async () => {
     const wb = createMemoryWorkbook();
     const gates: (() => void)[] = [];
-    const slowWrite = wb.writeRows.bind(wb);
-    wb.writeRows = (...args) => new Promise((resolve) => gates.push(() => resolve(slowWrite(...args))));
+    const realWrite = wb.writeRows.bind(wb);
+    let writes = 0;
+    wb.writeRows = (...args) => {
+      writes++;
+      return new Promise((resolve) => gates.push(() => resolve(realWrite(...args))));
+    };
+    const batch = 1000;
+    const batches = 2 * (MAX_BUFFERED_ROWS / batch) + 5;
     let handedOver = 0;
     const client = {
       async download(_id: string, opts: { onBatch?(r: DataRecord[]): void | Promise<void> }) {
-        for (let i = 0; i < 10; i++) {
+        for (let i = 0; i < batches; i++) {
           handedOver++;
-          await opts.onBatch?.(risks(10));
+          await opts.onBatch?.(risks(batch));
         }
-        return { bytes: 0, count: 100 };
+        return { bytes: 0, count: batches * batch };
       },
     };
     const done = loadDataset({ ...base, client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
-    // Let the download run as far as it may before any write completes.
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-    const aheadBeforeAnyWrite = handedOver;
-    while (gates.length || handedOver < 10) {
-      gates.shift()?.();
-      await new Promise((resolve) => setTimeout(resolve, 0));
+    const settle = async () => {
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    };
+    await settle();
+    // The first batch is being written; the download ran on until the buffer was full, then waited.
+    expect(handedOver).toBe(1 + MAX_BUFFERED_ROWS / batch);
+    while (gates.length) {
+      gates.shift()!();
+      await settle();
     }
     const out = await done;
-    expect(aheadBeforeAnyWrite).toBe(2);
-    expect(out).toMatchObject({ ok: true, rowCount: 100 });
+    expect(out).toMatchObject({ ok: true, rowCount: batches * batch });
+    expect(writes).toBeLessThan(batches / 4);
+    const { rows } = await wb.readRows('tbl_risk');
+    expect(rows.map((r) => r[1])).toEqual(Array.from({ length: batches }, () => Array.from({ length: batch }, (_, i) => `R-${i}`)).flat());
   });
 });

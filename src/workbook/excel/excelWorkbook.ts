@@ -187,18 +187,18 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
   /** Formats, calculated formulas and dropdowns of the columns [from, from + specs.length) of a table. */
   async function dressColumns(ctx: Ctx, t: Located, from: number, specs: readonly ColumnSpec[], stats: WriteStats): Promise<void> {
     const physical = Math.max(t.rowCount, 1);
+    // Number formats of all the columns at once: one round trip for a new table's single body row.
+    const formats = specs.map((s) => NUMBER_FORMAT[s.format]);
+    const empty = Array.from({ length: physical }, () => [] as Cell[]);
+    for (const chunk of planChunks(empty, 0, { ...options, rowOverheadBytes: jsonBytes(formats) + 1 })) {
+      const range = t.sheet.getRangeByIndexes(t.row + 1 + chunk.rowStart, t.col + from, chunk.rowEnd - chunk.rowStart, specs.length);
+      range.numberFormat = empty.slice(chunk.rowStart, chunk.rowEnd).map(() => formats);
+      await sync(ctx, stats, chunk.bytes);
+    }
     for (const [i, spec] of specs.entries()) {
-      const col = t.col + from + i;
-      const fmt = [NUMBER_FORMAT[spec.format]];
-      const cells = Array.from({ length: physical }, () => [spec.formula ?? null]);
-      if (spec.formula) await writeBlock(ctx, t.sheet, t.row + 1, col, cells, fmt, stats, 'formulas');
-      else {
-        for (const chunk of planChunks(cells, 1, { ...options, rowOverheadBytes: jsonBytes(fmt) + 1 })) {
-          t.sheet.getRangeByIndexes(t.row + 1 + chunk.rowStart, col, chunk.rowEnd - chunk.rowStart, 1).numberFormat = cells
-            .slice(chunk.rowStart, chunk.rowEnd)
-            .map(() => fmt);
-          await sync(ctx, stats, chunk.bytes);
-        }
+      if (spec.formula) {
+        const cells = Array.from({ length: physical }, () => [spec.formula ?? null]);
+        await writeBlock(ctx, t.sheet, t.row + 1, t.col + from + i, cells, [formats[i]!], stats, 'formulas');
       }
       if (spec.list && has('1.8')) {
         const source = await lookupSource(ctx, { ...spec, list: spec.list });

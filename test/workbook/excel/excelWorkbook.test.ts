@@ -28,6 +28,14 @@ describe('Excel adapter', () => {
     expect(await wb.findTable('TBL_RISK')).toMatchObject({ rowCount: 0 });
   });
 
+  it('makes a wide table in a few round trips, not one per column', async () => {
+    const { xl, wb } = setup();
+    const wide: ColumnSpec[] = Array.from({ length: 40 }, (_, i) => ({ name: `c${i}`, format: i % 2 ? 'date' : 'text' }));
+    await wb.createTable({ name: 'wide', sheet: 'Sheet1', anchor: 'A1', columns: wide });
+    expect(xl.syncBytes.length).toBeLessThanOrEqual(3);
+    expect(xl.peek('Sheet1', 'AN2')!.format).toBe('yyyy-mm-dd');
+  });
+
   it('writes big data in chunks under the payload limit, one sync each, formats before values', async () => {
     const { xl, wb } = setup(18, false, 200_000);
     await wb.createTable({ name: 't', sheet: 'Sheet1', anchor: 'A1', columns });

@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
 import { fillPath, type Catalog } from '../catalog';
 import { sendError } from './errors';
-import { basicAuthorization, clientResponseHeaders, upstreamRequestHeaders } from './headers';
+import { forward } from './forward';
+import { basicAuthorization, upstreamRequestHeaders } from './headers';
 import { keyTag } from './log';
 import { hasBody, isJson, readBody } from './request-body';
 import type { Upstream } from './upstream';
-import { classifyUpstreamError } from './upstream';
 
 /** What the access log line says about a proxied call; filled in as the call goes. */
 export interface CallLog {
@@ -19,7 +18,7 @@ export interface CallLog {
 }
 
 export interface ProxyDeps {
-  catalog: Catalog;
+  match: Catalog['match'];
   upstreams: ReadonlyMap<string, Upstream>;
   bodyLimit: number;
   timeoutMs: number;
@@ -42,7 +41,7 @@ export async function proxy(
   const upstream = deps.upstreams.get(envName);
   if (!upstream) return sendError(res, 'unknown-environment');
   log.env = envName;
-  const match = deps.catalog.match(req.method ?? '', rawRest);
+  const match = deps.match(req.method ?? '', rawRest);
   if (!match.ok) {
     if (match.reason === 'method-not-allowed')
       return sendError(res, 'method-not-allowed', { headers: { allow: match.allow.join(', ') } });
@@ -77,7 +76,7 @@ export async function proxy(
   const headers = upstreamRequestHeaders(req.headers);
   if (body) headers['content-length'] = String(body.length);
   else delete headers['content-type'];
-  const options: Dispatcher.RequestOptions = {
+  const options: Dispatcher.DispatchOptions = {
     method: endpoint.method,
     path: upstream.basePath + fillPath(endpoint.path, params),
     headers,
@@ -85,39 +84,6 @@ export async function proxy(
     headersTimeout: deps.timeoutMs,
     bodyTimeout: deps.timeoutMs,
   };
-
-  const abort = new AbortController();
-  const onClose = () => {
-    if (!res.writableFinished) abort.abort();
-  };
-  res.on('close', onClose);
-  try {
-    let answer: Dispatcher.ResponseData;
-    try {
-      answer = await upstream.pool.request({ ...options, signal: abort.signal });
-    } catch (e) {
-      // POST is never retried: the service may have acted on it. A GET is tried once more on a connection error.
-      if (endpoint.method !== 'GET' || !classifyUpstreamError(e).retryGet || abort.signal.aborted) throw e;
-      answer = await upstream.pool.request({ ...options, signal: abort.signal });
-    }
-    if (answer.statusCode >= 300 && answer.statusCode < 400) {
-      // A redirect's body is of no use; destroying it closes that connection instead of reading it out.
-      answer.body.on('error', () => undefined).destroy();
-      log.upstreamError = `redirect ${answer.statusCode}`;
-      return sendError(res, 'upstream-redirect');
-    }
-    res.statusCode = answer.statusCode;
-    for (const [k, v] of Object.entries(clientResponseHeaders(answer.headers))) res.setHeader(k, v);
-    answer.body.on('data', (chunk: Buffer) => {
-      log.bytes += chunk.length;
-    });
-    await pipeline(answer.body, res);
-  } catch (e) {
-    if (abort.signal.aborted) return;
-    const { code, detail } = classifyUpstreamError(e);
-    log.upstreamError = detail;
-    sendError(res, code);
-  } finally {
-    res.off('close', onClose);
-  }
+  // POST is never retried: the service may have acted on it.
+  return forward(upstream, options, res, log, endpoint.method === 'GET');
 }

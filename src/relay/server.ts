@@ -9,7 +9,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { DestinationStream } from 'pino';
-import { createCatalog } from '../catalog';
+import { createCatalog, type Catalog } from '../catalog';
 import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config';
 import { createCors } from './cors';
 import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
@@ -18,6 +18,24 @@ import { proxy, type CallLog, type ProxyDeps } from './proxy';
 import { createRateLimiter } from './rate-limit';
 import { createStaticFiles, type StaticFiles } from './static-files';
 import { createUpstream, type Upstream } from './upstream';
+
+/**
+ * catalog.match, remembered per method and raw path: the taskpane asks for the same few paths over and
+ * over, and matching walks every endpoint. Bounded, so a scan of made-up paths cannot grow it.
+ */
+function memoisedMatch(catalog: Catalog): Catalog['match'] {
+  const seen = new Map<string, ReturnType<Catalog['match']>>();
+  return (method, rawPath) => {
+    const key = `${method} ${rawPath}`;
+    let m = seen.get(key);
+    if (!m) {
+      m = catalog.match(method, rawPath);
+      if (seen.size >= 10_000) seen.clear();
+      seen.set(key, m);
+    }
+    return m;
+  };
+}
 
 export interface Relay {
   /** Where the relay listens, e.g. `http://127.0.0.1:8443`. */
@@ -73,7 +91,7 @@ export async function startRelay(
   const limiter = createRateLimiter(config.limits.rateLimit);
   const files: StaticFiles | null = config.staticDir ? await createStaticFiles(config.staticDir) : null;
   const deps: ProxyDeps = {
-    catalog,
+    match: memoisedMatch(catalog),
     upstreams,
     bodyLimit: config.limits.bodyBytes,
     timeoutMs: config.limits.upstreamTimeoutMs,

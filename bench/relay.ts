@@ -1,0 +1,318 @@
+/**
+ * Relay benchmark: a fast fake upstream (a node:http server streaming a generated JSON array; the sandbox
+ * generates records and would measure itself, not the proxies) reached directly, through the relay and
+ * through Debian's nginx configured as a streaming reverse proxy. Each proxy runs pinned to core 1; the
+ * upstream and the load generator share core 0 (for direct, the load generator gets core 1).
+ */
+import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const MB = 1024 * 1024;
+const LARGE_MB = 256;
+const SLOW_MB = 500;
+const SLOW_CLIENT_MBPS = 100;
+const RUNS = 3;
+const WRK_SECONDS = 6;
+const AUTH = `Basic ${Buffer.from('bench-identifier:bench-password').toString('base64')}`;
+const ROOT = join(__dirname, '..');
+
+/** The upstream: plain JS so it starts without a compiler; sizes in MiB per catalogue path. */
+const UPSTREAM_JS = `
+const http = require('node:http');
+const sizes = { '/api/directdata/v3/risk': ${LARGE_MB}, '/api/directdata/v1/incidents': ${SLOW_MB} };
+const record = JSON.stringify({ Id: '3f2504e0-4f89-41d3-9a0c-0305e82c3301', Identifier: 'R-000001', Name: 'Risk of a bench', Status: 'Open', GrossLikelihood: 3, GrossImpact: 4 });
+const perChunk = Math.floor(${MB} / (record.length + 1));
+const middle = Buffer.from((record + ',').repeat(perChunk));
+const small = Buffer.from(JSON.stringify(Array.from({ length: 8 }, () => JSON.parse(record))));
+http.createServer((req, res) => {
+  const mb = sizes[req.url];
+  if (!mb) { res.writeHead(200, { 'content-type': 'application/json', 'content-length': small.length }); res.end(small); return; }
+  const first = Buffer.concat([Buffer.from('['), middle.subarray(1)]);
+  const last = Buffer.concat([middle.subarray(0, middle.length - 1), Buffer.from(']')]);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': middle.length * mb });
+  let i = 0;
+  const pump = () => {
+    while (i < mb) {
+      const chunk = i === 0 ? first : i === mb - 1 ? last : middle;
+      i++;
+      if (!res.write(chunk)) return res.once('drain', pump);
+    }
+    res.end();
+  };
+  pump();
+}).listen(0, '127.0.0.1', function () { console.log(this.address().port); });
+`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a pinned process and resolves once a line on stdout or stderr matches. */
+function startPinned(
+  core: string,
+  cmd: string,
+  args: string[],
+  ready: RegExp,
+): Promise<{ child: ChildProcess; line: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('taskset', ['-c', core, cmd, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+    });
+    let seen = '';
+    const onData = (d: Buffer) => {
+      seen += d.toString();
+      const m = ready.exec(seen);
+      if (m) {
+        child.stdout!.off('data', onData);
+        child.stderr!.off('data', onData);
+        child.stdout!.resume();
+        child.stderr!.resume();
+        resolve({ child, line: m[0] });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${cmd} exited (${code}) before it was ready: ${seen}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function waitForPort(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 10_000;
+    const attempt = () => {
+      const s = connect(port, '127.0.0.1');
+      s.once('connect', () => {
+        s.destroy();
+        resolve();
+      });
+      s.once('error', () =>
+        Date.now() > deadline ? reject(new Error(`nothing listens on ${port}`)) : setTimeout(attempt, 50),
+      );
+    };
+    attempt();
+  });
+}
+
+/** Large download with curl: MB/s, the median of RUNS runs. */
+function download(core: string, url: string): number {
+  const speeds: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const out = execFileSync('taskset', [
+      '-c',
+      core,
+      'curl',
+      '-sS',
+      '-o',
+      '/dev/null',
+      '-H',
+      `Authorization: ${AUTH}`,
+      '-w',
+      '%{http_code} %{size_download} %{time_total}',
+      url,
+    ]).toString();
+    const [code, size, time] = out.trim().split(' ');
+    if (code !== '200' || Number(size) < LARGE_MB * MB * 0.99)
+      throw new Error(`download from ${url} gave ${out}`);
+    speeds.push(Number(size) / MB / Number(time));
+  }
+  return speeds.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
+}
+
+function toMs(v: string): number {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(v.trim());
+  if (!m) return NaN;
+  const n = Number(m[1]);
+  return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
+}
+
+/** Small GETs with wrk: req/s and latency percentiles. */
+function smallGets(core: string, url: string): { rps: number; p50: number; p99: number } {
+  const out = execFileSync('taskset', [
+    '-c',
+    core,
+    'wrk',
+    '-t1',
+    '-c32',
+    `-d${WRK_SECONDS}s`,
+    '--latency',
+    '-H',
+    `Authorization: ${AUTH}`,
+    url,
+  ]).toString();
+  if (/Non-2xx/.test(out)) throw new Error(`wrk saw errors from ${url}:\n${out}`);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  const p50 = toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? '');
+  const p99 = toMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? '');
+  return { rps, p50, p99 };
+}
+
+function vm(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m?.[1] ?? 0) / 1024;
+}
+
+/** Reads a big answer at a fixed pace (pausing the socket), so the proxy has to hold back the upstream. */
+function slowClient(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const started = Date.now();
+    let bytes = 0;
+    socket.on('data', (c: Buffer) => {
+      bytes += c.length;
+      const ahead = bytes / (SLOW_CLIENT_MBPS * MB) - (Date.now() - started) / 1000;
+      if (ahead > 0.005) {
+        socket.pause();
+        setTimeout(() => socket.resume(), ahead * 1000);
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(bytes));
+    socket.write(
+      `GET ${path} HTTP/1.1\r\nhost: bench\r\nauthorization: ${AUTH}\r\nconnection: close\r\n\r\n`,
+    );
+  });
+}
+
+function nginxConfig(dir: string, listen: number, upstreamPort: number): string {
+  return `worker_processes 1;
+daemon off;
+user root;
+pid ${dir}/nginx.pid;
+error_log ${dir}/nginx-error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log ${dir}/nginx-access.log;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  upstream grc { server 127.0.0.1:${upstreamPort}; keepalive 32; }
+  server {
+    listen 127.0.0.1:${listen};
+    location /api/acc/ {
+      proxy_pass http://grc/api/;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_buffering off;
+    }
+  }
+}
+`;
+}
+
+const f = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+
+export default async function (): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'grc-relay-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    writeFileSync(join(dir, 'upstream.js'), UPSTREAM_JS);
+    const up = await startPinned('0', process.execPath, [join(dir, 'upstream.js')], /^\d+$/m);
+    children.push(up.child);
+    const upstreamPort = Number(up.line);
+
+    const relayPort = await freePort();
+    writeFileSync(
+      join(dir, 'relay.json'),
+      JSON.stringify({
+        listen: { host: '127.0.0.1', port: relayPort },
+        environments: { acc: { baseUrl: `http://127.0.0.1:${upstreamPort}/api`, connections: 32 } },
+        limits: { rateLimit: { requests: 1e9, windowMs: 1000 } },
+      }),
+    );
+    const relay = await startPinned(
+      '1',
+      process.execPath,
+      [
+        // The \`grc-sheets relay\` command's own code, loaded with tsx's CommonJS hook only (bin/grc-sheets.js cannot
+        // load subcommands yet, and tsx's ESM loader thread would add its memory to the figure).
+        '-r',
+        'tsx/cjs',
+        '-e',
+        "require('./src/cli/relay.ts').run(['--config', process.argv[1]]).then((c) => (process.exitCode = c))",
+        join(dir, 'relay.json'),
+      ],
+      /listening on/,
+    );
+    children.push(relay.child);
+
+    const nginxPort = await freePort();
+    writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, nginxPort, upstreamPort));
+    const nginx = spawn('taskset', ['-c', '1', '/usr/sbin/nginx', '-c', join(dir, 'nginx.conf'), '-p', dir], {
+      stdio: 'ignore',
+    });
+    children.push(nginx);
+    await waitForPort(nginxPort);
+
+    const targets = {
+      direct: { core: '1', base: `http://127.0.0.1:${upstreamPort}/api` },
+      relay: { core: '0', base: `http://127.0.0.1:${relayPort}/api/acc` },
+      nginx: { core: '0', base: `http://127.0.0.1:${nginxPort}/api/acc` },
+    };
+    const results: Record<string, { mbps: number; rps: number; p50: number; p99: number }> = {};
+    for (const [name, t] of Object.entries(targets))
+      smallGets(t.core, `${t.base}/directdata/v1/auditworkflow`); // warm-up
+    for (const [name, t] of Object.entries(targets)) {
+      const mbps = download(t.core, `${t.base}/directdata/v3/risk`);
+      results[name] = { mbps, ...smallGets(t.core, `${t.base}/directdata/v1/auditworkflow`) };
+    }
+
+    const rssBefore = vm(relay.child.pid!, 'VmRSS');
+    let rssPeakSampled = rssBefore;
+    const sampler = setInterval(
+      () => (rssPeakSampled = Math.max(rssPeakSampled, vm(relay.child.pid!, 'VmRSS'))),
+      50,
+    );
+    const slowStarted = Date.now();
+    const got = await slowClient(relayPort, '/api/acc/directdata/v1/incidents');
+    clearInterval(sampler);
+    const slowSeconds = (Date.now() - slowStarted) / 1000;
+    const hwm = vm(relay.child.pid!, 'VmHWM');
+    if (got < SLOW_MB * MB * 0.99) throw new Error(`slow client got only ${got} bytes`);
+
+    const r = results.relay!;
+    const n = results.nginx!;
+    const d = results.direct!;
+    const row = (name: string, x: typeof r) =>
+      `| ${name} | ${f(x.mbps)} | ${f(x.rps)} | ${f(x.p50, 2)} | ${f(x.p99, 2)} |`;
+    return [
+      '### Relay: large download, small GETs, memory',
+      '',
+      `Fake upstream streaming a generated JSON array (${LARGE_MB} MiB) and a small JSON answer (8 records, about 1 KB), reached directly, through the relay and through nginx ${spawnSync('/usr/sbin/nginx', ['-v']).stderr.toString().trim().replace('nginx version: ', '')} (proxy_buffering off, HTTP/1.1 upstream keepalive 32, 1 worker).`,
+      '',
+      '| path | large download MB/s | small GETs req/s | p50 ms | p99 ms |',
+      '|---|---:|---:|---:|---:|',
+      row('direct', d),
+      row('relay', r),
+      row('nginx', n),
+      '',
+      '| ratio | large download | small GETs req/s | target |',
+      '|---|---:|---:|---|',
+      `| relay / nginx | ${ratio(r.mbps, n.mbps)} | ${ratio(r.rps, n.rps)} | download >= 0.9x, GETs >= 0.6x |`,
+      `| relay / direct | ${ratio(r.mbps, d.mbps)} | ${ratio(r.rps, d.rps)} | |`,
+      '',
+      `Relay memory while streaming ${SLOW_MB} MiB to a client reading at ${SLOW_CLIENT_MBPS} MiB/s (${f(slowSeconds, 1)} s): RSS ${f(rssBefore)} MB before, peak sampled ${f(rssPeakSampled)} MB, peak since start (VmHWM) ${f(hwm)} MB (target < 150 MB).`,
+      '',
+      `Method: curl downloads ${LARGE_MB} MiB, median of ${RUNS}; wrk -t1 -c32 -d${WRK_SECONDS}s on an 8-record answer with Basic auth; relay and nginx pinned to core 1, upstream and load generator to core 0 (direct: load generator on core 1); the relay logs every request (pino, to /dev/null), nginx writes its access log.`,
+    ].join('\n');
+  } finally {
+    for (const c of children.reverse()) await stop(c);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

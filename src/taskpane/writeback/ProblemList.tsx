@@ -2,8 +2,22 @@ import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
 import type { Problem } from '../../writeback';
 
 const useStyles = makeStyles({
-  list: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS, maxHeight: '320px', overflowY: 'auto' },
-  item: { padding: tokens.spacingVerticalXXS, borderLeft: `${tokens.strokeWidthThickest} solid`, paddingLeft: tokens.spacingHorizontalS, overflowWrap: 'anywhere' },
+  list: {
+    listStyleType: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXXS,
+    maxHeight: '320px',
+    overflowY: 'auto',
+  },
+  item: {
+    padding: tokens.spacingVerticalXXS,
+    borderLeft: `${tokens.strokeWidthThickest} solid`,
+    paddingLeft: tokens.spacingHorizontalS,
+    overflowWrap: 'anywhere',
+  },
   error: { borderLeftColor: tokens.colorPaletteRedBorder2 },
   warning: { borderLeftColor: tokens.colorPaletteYellowBorder2 },
   where: { fontWeight: tokens.fontWeightSemibold },
@@ -23,13 +37,19 @@ export function ProblemList({ problems, limit = 200 }: Props) {
     <>
       <ul className={s.list} aria-label="Problems" data-testid="problems">
         {shown.map((p, i) => (
-          <li key={i} className={`${s.item} ${p.severity === 'error' ? s.error : s.warning}`} data-testid={`problem-${p.severity}`}>
+          <li
+            key={i}
+            className={`${s.item} ${p.severity === 'error' ? s.error : s.warning}`}
+            data-testid={`problem-${p.severity}`}
+          >
             <span className={s.where}>{p.row >= 0 ? `Row ${p.row + 1}, ${p.column}` : p.column}</span>
             {p.severity === 'warning' ? ' (warning)' : ''}: {p.message}
           </li>
         ))}
       </ul>
-      {problems.length > shown.length && <Caption1>… and {problems.length - shown.length} more, marked in the sheet.</Caption1>}
+      {problems.length > shown.length && (
+        <Caption1>… and {problems.length - shown.length} more, marked in the sheet.</Caption1>
+      )}
     </>
   );
 }

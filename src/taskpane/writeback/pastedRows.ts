@@ -10,11 +10,19 @@ export type Pasted = { ok: true; rows: Cell[][] } | { ok: false; message: string
 
 export function pastedRows(text: string, columns: readonly string[]): Pasted {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  if (lines.length < 2) return { ok: false, message: 'Paste a header line with column names, then one line per row, separated by tabs.' };
+  if (lines.length < 2)
+    return {
+      ok: false,
+      message: 'Paste a header line with column names, then one line per row, separated by tabs.',
+    };
   const header = lines[0]!.split('\t').map((h) => h.trim());
   const at = header.map((h) => columns.findIndex((c) => c.toLowerCase() === h.toLowerCase()));
   const unknown = header.filter((_, i) => at[i] === -1);
-  if (unknown.length) return { ok: false, message: `These columns are not in the table: ${unknown.join(', ')}. Use the table's header names.` };
+  if (unknown.length)
+    return {
+      ok: false,
+      message: `These columns are not in the table: ${unknown.join(', ')}. Use the table's header names.`,
+    };
   const rows = lines.slice(1).map((line) => {
     const cells: Cell[] = columns.map(() => null);
     line.split('\t').forEach((raw, i) => {

@@ -82,6 +82,24 @@ test('loading incidents joins GUID lists into one cell', async () => {
   await screenshot(page, '06-loaded-incidents');
 });
 
+test('Cancel stops a load and leaves no partial table', async () => {
+  stack.acc.admin.setFaults({ latencyMs: 10_000 });
+  try {
+    await page.getByRole('tab', { name: 'Datasets' }).click();
+    await page.getByTestId('dataset-audit').click();
+    await page.getByTestId('load').click();
+    await page.getByTestId('load-progress').waitFor();
+    await expect(page.getByTestId('dataset-risk').isDisabled()).resolves.toBe(true);
+    await screenshot(page, '07-loading');
+    await page.getByTestId('cancel-load').click();
+    await expect(page.getByTestId('load-error').innerText()).resolves.toContain('Cancelled');
+    await expect(page.getByTestId('dataset-risk').isDisabled()).resolves.toBe(false);
+    await expect(page.locator('[data-testid="preview-grid"] [role="tab"]').allInnerTexts()).resolves.toEqual(['Sheet1', 'Risks', 'Incidents']);
+  } finally {
+    stack.acc.admin.setFaults({ latencyMs: 0 });
+  }
+});
+
 test('the Tables screen lists both tables and refreshes them', async () => {
   await page.getByRole('tab', { name: 'Tables' }).click();
   await page.getByTestId('table-tbl_risk').waitFor();
@@ -89,10 +107,11 @@ test('the Tables screen lists both tables and refreshes them', async () => {
   await page.getByTestId('refresh-all').click();
   await page.getByTestId('table-tbl_incidents').getByText(/^Refreshed: \d+ rows\.$/).waitFor();
   await expect(page.getByTestId('table-tbl_risk').innerText()).resolves.toContain('Refreshed: 200 rows.');
-  await screenshot(page, '07-tables-refreshed');
+  await screenshot(page, '08-tables-refreshed');
 });
 
 test('a refresh with a key that no longer works fails loudly and keeps the old rows', async () => {
+  await page.getByTestId('sheet-Incidents').click();
   const before = await cellUnder('Name');
   stack.acc.admin.revokeKey(stack.acc.demoKey!.identifier);
   const card = page.getByTestId('table-tbl_incidents');
@@ -102,16 +121,36 @@ test('a refresh with a key that no longer works fails loudly and keeps the old r
   await expect(error.innerText()).resolves.toContain('Refresh failed: The key is not accepted in sandbox-acc');
   await expect(error.innerText()).resolves.toContain('The table still holds the data loaded');
   expect(await cellUnder('Name')).toEqual(before);
-  await screenshot(page, '08-refresh-failed');
+  await screenshot(page, '09-refresh-failed');
 });
 
-test('the Activity screen lists what happened, failures included', async () => {
+test('the Activity screen lists what happened, failures included, and copies it', async () => {
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
   await page.getByRole('tab', { name: 'Activity' }).click();
   const list = await page.getByTestId('activity-list').innerText();
   expect(list).toContain('Loaded: risk, into tbl_risk, 200 rows');
+  expect(list).toContain('Loaded: cancelled: audit');
   expect(list).toContain('Refreshed: failed: incidents');
   expect(list).toContain('Connected: failed');
-  await screenshot(page, '09-activity');
+  await page.getByTestId('copy-activity').click();
+  await page.getByText(/^Copied \d+ entries\.$/).waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied.split('\n')[0]).toBe('time\taction\toutcome\tdetails');
+  expect(copied).toMatch(/\tload\tok\tenv=sandbox-acc\tdataset=risk\ttable=tbl_risk\trows=200/);
+  await screenshot(page, '10-activity');
+});
+
+test('the Connect form works from the keyboard alone', async () => {
+  await page.getByRole('tab', { name: 'Connect' }).click();
+  await page.getByTestId('identifier').fill('');
+  await page.getByTestId('identifier').focus();
+  await page.keyboard.type(stack.acc.demoKey!.identifier);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('still-wrong');
+  const before = Number(await page.getByTestId('connect-form').getAttribute('data-attempts'));
+  await page.keyboard.press('Enter');
+  await page.locator(`[data-testid="connect-form"][data-attempts="${before + 1}"]`).waitFor();
+  await expect(page.getByTestId('connect-error').innerText()).resolves.toContain('not accepted');
 });
 
 test('production is unmistakable: a red PRODUCTION badge', async () => {
@@ -122,7 +161,7 @@ test('production is unmistakable: a red PRODUCTION badge', async () => {
   const [r, g, b] = colour.match(/\d+/g)!.map(Number);
   expect(r).toBeGreaterThan(150);
   expect(g! + b!).toBeLessThan(r!);
-  await screenshot(page, '10-production');
+  await screenshot(page, '11-production');
 });
 
 test('the taskpane works at 320 px and follows a dark colour scheme', async () => {
@@ -133,8 +172,8 @@ test('the taskpane works at 320 px and follows a dark colour scheme', async () =
   const background = await narrow.getByTestId('taskpane').evaluate((el) => getComputedStyle(el).backgroundColor);
   const [r] = background.match(/\d+/g)!.map(Number);
   expect(r).toBeLessThan(80);
-  await screenshot(narrow, '11-narrow-dark-wrong-environment');
+  await screenshot(narrow, '12-narrow-dark-wrong-environment');
   await narrow.getByRole('tab', { name: 'Datasets' }).click();
-  await screenshot(narrow, '12-narrow-datasets');
+  await screenshot(narrow, '13-narrow-datasets');
   await narrow.close();
 });

@@ -12,6 +12,7 @@ const useStyles = makeStyles({
   head: {
     position: 'sticky',
     top: 0,
+    zIndex: 1,
     backgroundColor: tokens.colorNeutralBackground3,
     color: tokens.colorNeutralForeground3,
     fontWeight: tokens.fontWeightRegular,

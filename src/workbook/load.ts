@@ -293,6 +293,9 @@ export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome
       },
     };
   }
+  if (!(options.catalog ?? defaultCatalog).datasets.some((d) => d.id === bound.datasetId)) {
+    return { ok: false, error: { code: 'not-bound', table: name, message: `Table ${name} was loaded from dataset "${bound.datasetId}", which this version of grc-sheets does not know; nothing was changed.` } };
+  }
   const existing = await workbook.findTable(name);
   if (!existing) {
     return { ok: false, error: { code: 'table-missing', table: name, message: `Table ${name} is no longer in the workbook (deleted or renamed). Load ${bound.datasetId} again.` } };

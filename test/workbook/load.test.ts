@@ -169,6 +169,9 @@ describe('refresh', () => {
     const client = fakeClient(risks(2)).client;
     expect(await refreshTable({ ...base, environment: 'PRD', client, workbook: wb, table: 'tbl_risk' })).toMatchObject({ ok: false, error: { code: 'environment-mismatch' } });
     expect(await refreshTable({ ...base, client, workbook: wb, table: 'tbl_other' })).toMatchObject({ ok: false, error: { code: 'not-bound' } });
+    const all = await wb.getSetting<{ version: 1; tables: Record<string, object> }>('grc-sheets.bindings');
+    await wb.setSetting('grc-sheets.bindings', { ...all, tables: { ...all!.tables, tbl_future: { ...all!.tables.tbl_risk, table: 'tbl_future', datasetId: 'newdataset' } } });
+    expect(await refreshTable({ ...base, client, workbook: wb, table: 'tbl_future' })).toMatchObject({ ok: false, error: { code: 'not-bound', message: expect.stringMatching(/newdataset/) } });
     await wb.deleteTable('tbl_risk');
     expect(await refreshTable({ ...base, client, workbook: wb, table: 'tbl_risk' })).toMatchObject({ ok: false, error: { code: 'table-missing' } });
   });

@@ -32,7 +32,7 @@ type State =
   | { phase: 'idle' }
   | { phase: 'loading'; progress: Progress }
   | { phase: 'done'; table: string; rows: number }
-  | { phase: 'failed'; message: UserMessage };
+  | { phase: 'failed'; message: UserMessage; cancelled: boolean };
 
 export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookChanged, onClose, onBusyChange }: Props) {
   const s = useStyles();
@@ -61,7 +61,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
     onBusyChange(false);
     onWorkbookChanged();
     onActivity(result.activity);
-    setState(result.ok ? { phase: 'done', table: result.table, rows: result.rows } : { phase: 'failed', message: result.message });
+    setState(result.ok ? { phase: 'done', table: result.table, rows: result.rows } : { phase: 'failed', message: result.message, cancelled: result.cancelled });
   }
 
   const loading = state.phase === 'loading';
@@ -97,11 +97,11 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
       )}
       <div className={s.actions}>
         {loading ? (
-          <Button onClick={() => abort.current?.abort()} disabled={!state.progress.cancellable} data-testid="cancel-load">
+          <Button key="cancel" onClick={() => abort.current?.abort()} disabled={!state.progress.cancellable} data-testid="cancel-load">
             Cancel
           </Button>
         ) : (
-          <Button appearance="primary" disabled={!session || (guidNeeded && !guid.trim())} onClick={load} data-testid="load">
+          <Button key="load" appearance="primary" disabled={!session || (guidNeeded && !guid.trim())} onClick={load} data-testid="load">
             Load
           </Button>
         )}
@@ -114,7 +114,9 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
           message={{ title: `Loaded ${state.rows.toLocaleString()} rows`, detail: `Table ${state.table} is ready. Refresh it from the Tables tab.` }}
         />
       )}
-      {state.phase === 'failed' && <ErrorBar message={state.message} testId="load-error" />}
+      {state.phase === 'failed' && (
+        <ErrorBar message={state.message} intent={state.cancelled ? 'warning' : 'error'} testId="load-error" />
+      )}
     </section>
   );
 }

@@ -36,7 +36,11 @@ export interface Props extends ScreenProps {
   environments: readonly Environment[];
 }
 
-type Status = { kind: 'refreshing'; progress: Progress } | { kind: 'ok'; rows: number } | { kind: 'failed'; message: UserMessage };
+type Status =
+  | { kind: 'refreshing'; progress: Progress }
+  | { kind: 'ok'; rows: number }
+  | { kind: 'cancelled' }
+  | { kind: 'failed'; message: UserMessage };
 
 export function TablesScreen(props: Props) {
   const { workbook, session, workbookVersion, onActivity, onWorkbookChanged, catalog, environments } = props;
@@ -78,7 +82,8 @@ export function TablesScreen(props: Props) {
         onProgress: (progress) => setStatus((st) => ({ ...st, [b.table]: { kind: 'refreshing', progress } })),
       });
       onActivity(result.activity);
-      setStatus((st) => ({ ...st, [b.table]: result.ok ? { kind: 'ok', rows: result.rows } : { kind: 'failed', message: result.message } }));
+      const next: Status = result.ok ? { kind: 'ok', rows: result.rows } : result.cancelled ? { kind: 'cancelled' } : { kind: 'failed', message: result.message };
+      setStatus((st) => ({ ...st, [b.table]: next }));
       onWorkbookChanged();
     }
     abort.current = null;
@@ -140,6 +145,7 @@ export function TablesScreen(props: Props) {
                 />
               )}
               {st?.kind === 'ok' && <Caption1 role="status">Refreshed: {st.rows.toLocaleString()} rows.</Caption1>}
+              {st?.kind === 'cancelled' && <Caption1 role="status">Refresh cancelled: the table still holds its previous data.</Caption1>}
               {why ? (
                 <Caption1>{why}</Caption1>
               ) : (

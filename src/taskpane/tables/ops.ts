@@ -11,7 +11,7 @@ export type LoadTarget = Extract<WorkbookTarget, { kind: 'new-sheet' } | { kind:
 
 export type OpResult =
   | { ok: true; table: string; rows: number; activity: ActivityEntry }
-  | { ok: false; message: UserMessage; activity: ActivityEntry };
+  | { ok: false; cancelled: boolean; message: UserMessage; activity: ActivityEntry };
 
 const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
   cancelled: 'Cancelled',
@@ -37,9 +37,12 @@ function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): O
     const note = outcome.truncatedCells ? `${outcome.truncatedCells} cells cut to Excel's 32,767-character limit` : undefined;
     return { ok: true, table, rows: outcome.rowCount, activity: { ...base, outcome: 'ok', table, rows: outcome.rowCount, message: note } };
   }
+  if (outcome.error.code === 'cancelled') {
+    const detail = base.action === 'load' ? 'Nothing was added to the workbook.' : 'The table still holds its previous data.';
+    return { ok: false, cancelled: true, message: { title: 'Cancelled', detail }, activity: { ...base, outcome: 'cancelled', message: detail } };
+  }
   const message = messageOf(outcome.error, base.environment);
-  const outcomeKind = outcome.error.code === 'cancelled' ? 'cancelled' : 'failed';
-  return { ok: false, message, activity: { ...base, outcome: outcomeKind, message: `${message.title}: ${message.detail}` } };
+  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: `${message.title}: ${message.detail}` } };
 }
 
 const progressOf = (p: LoadProgress): Progress => ({ bytes: p.bytes, rows: p.rows, totalBytes: p.totalBytes, cancellable: p.cancellable });

@@ -100,12 +100,28 @@ test('Cancel stops a load and leaves no partial table', async () => {
   }
 });
 
-test('the Tables screen lists both tables and refreshes them', async () => {
+test('a dataset loads at the selected cell of the grid', async () => {
+  await page.getByTestId('sheet-Sheet1').click();
+  await page.locator('[data-testid="preview-grid"] td[data-cell="C3"]').click();
+  await page.getByRole('tab', { name: 'Datasets' }).click();
+  await page.getByTestId('dataset-audittype').click();
+  await page.getByRole('radio', { name: 'At the selected cell' }).check();
+  await page.getByTestId('load').click();
+  await page.getByTestId('load-done').waitFor();
+  await page.getByTestId('sheet-Sheet1').click();
+  const header = page.locator('[data-testid="preview-grid"] td[data-cell="C3"]');
+  await expect(header.getAttribute('data-raw')).resolves.toBe('"Id"');
+  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="D3"]').getAttribute('data-raw')).resolves.toBe('"Name"');
+  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="C4"]').getAttribute('data-raw')).resolves.toMatch(new RegExp(`^"${GUID}"$`));
+});
+
+test('the Tables screen lists the tables and refreshes them', async () => {
   await page.getByRole('tab', { name: 'Tables' }).click();
   await page.getByTestId('table-tbl_risk').waitFor();
   await expect(page.getByTestId('table-tbl_incidents').innerText()).resolves.toContain('sandbox-acc');
   await page.getByTestId('refresh-all').click();
   await page.getByTestId('table-tbl_incidents').getByText(/^Refreshed: \d+ rows\.$/).waitFor();
+  await page.getByTestId('table-tbl_audittype').getByText(/^Refreshed: \d+ rows\.$/).waitFor();
   await expect(page.getByTestId('table-tbl_risk').innerText()).resolves.toContain('Refreshed: 200 rows.');
   await screenshot(page, '08-tables-refreshed');
 });

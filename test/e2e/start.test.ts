@@ -1,0 +1,92 @@
+/**
+ * `grc-sheets start` (what `npm start` runs after the build), as a user runs it: a child process that
+ * prints where to open the preview and the demo keys, serves the add-in and the relay on one origin, over
+ * HTTPS when a dev certificate exists, and stops everything on Ctrl-C (SIGINT).
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { requireDist } from './harness';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** Starts the CLI and resolves with its banner once it says it is running. */
+function start(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; banner: string }> {
+  const child = spawn(process.execPath, ['bin/grc-sheets.js', 'start', '--port', '0', ...args], { cwd: ROOT });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Ctrl-C stops everything.')) resolve({ child, banner: out });
+    });
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => reject(new Error(`grc-sheets start exited with ${code} before it was ready:\n${out}${err}`)));
+  });
+}
+
+function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.on('exit', (code) => resolve(code));
+    child.kill('SIGINT');
+  });
+}
+
+beforeAll(() => requireDist());
+
+test('without certificates it serves the preview over HTTP and prints the demo keys of both sandboxes', async () => {
+  const certs = mkdtempSync(join(tmpdir(), 'grc-no-certs-'));
+  const { child, banner } = await start(['--certs', certs]);
+  try {
+    const preview = /Preview in a browser: +(http:\/\/\S+\/taskpane\.html)/.exec(banner)?.[1];
+    expect(preview).toBeDefined();
+    expect(banner).toMatch(/sandbox-acc +identifier demo-\S+ +password \S+/);
+    expect(banner).toMatch(/sandbox-prd +identifier demo-\S+ +password \S+/);
+    expect(banner).toContain('npx office-addin-dev-certs install');
+    const page = await fetch(preview!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('office-js/office.js');
+    const origin = new URL(preview!).origin;
+    await expect((await fetch(`${origin}/api/environments`)).json()).resolves.toEqual([
+      { name: 'sandbox-acc', production: false },
+      { name: 'sandbox-prd', production: true },
+    ]);
+    expect((await fetch(`${origin}/office-js/office.js`)).status).toBe(200);
+  } finally {
+    expect(await stop(child)).toBe(0);
+    rmSync(certs, { recursive: true, force: true });
+  }
+});
+
+test('with a dev certificate it speaks HTTPS and prints how to sideload the manifest', async () => {
+  const certs = mkdtempSync(join(tmpdir(), 'grc-certs-'));
+  const made = spawnSync('openssl', [
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
+    '-keyout', join(certs, 'localhost.key'), '-out', join(certs, 'localhost.crt'),
+  ]);
+  expect(made.status).toBe(0);
+  const { child, banner } = await start(['--certs', certs]);
+  try {
+    const preview = /Preview in a browser: +(https:\/\/\S+\/taskpane\.html)/.exec(banner)?.[1];
+    expect(preview).toBeDefined();
+    expect(banner).toContain('Upload My Add-in');
+    expect(banner).toMatch(/manifest\.xml/);
+    // The test's own self-signed certificate: trust it for this one request only.
+    const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+    const page = await undiciFetch(preview!, { dispatcher });
+    expect(page.status).toBe(200);
+    await dispatcher.close();
+  } finally {
+    expect(await stop(child)).toBe(0);
+    rmSync(certs, { recursive: true, force: true });
+  }
+});
+
+test('a missing build is reported with the command that makes it', () => {
+  const result = spawnSync(process.execPath, ['bin/grc-sheets.js', 'start', '--port', '0', '--dist', join(tmpdir(), 'no-such-dist')], { cwd: ROOT });
+  expect(result.status).toBe(1);
+  expect(result.stderr.toString()).toContain('npm run build');
+});

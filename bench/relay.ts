@@ -15,7 +15,7 @@ const LARGE_MB = 256;
 const SLOW_MB = 500;
 const SLOW_CLIENT_MBPS = 100;
 const RUNS = 3;
-const WRK_SECONDS = 6;
+const WRK_SECONDS = 4;
 const AUTH = `Basic ${Buffer.from('bench-identifier:bench-password').toString('base64')}`;
 const ROOT = join(__dirname, '..');
 
@@ -61,10 +61,11 @@ function startPinned(
   cmd: string,
   args: string[],
   ready: RegExp,
+  stdout: 'pipe' | 'ignore' = 'pipe',
 ): Promise<{ child: ChildProcess; line: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('taskset', ['-c', core, cmd, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', stdout, 'pipe'],
       cwd: ROOT,
     });
     let seen = '';
@@ -72,14 +73,14 @@ function startPinned(
       seen += d.toString();
       const m = ready.exec(seen);
       if (m) {
-        child.stdout!.off('data', onData);
+        child.stdout?.off('data', onData);
         child.stderr!.off('data', onData);
-        child.stdout!.resume();
+        child.stdout?.resume();
         child.stderr!.resume();
         resolve({ child, line: m[0] });
       }
     };
-    child.stdout!.on('data', onData);
+    child.stdout?.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${cmd} exited (${code}) before it was ready: ${seen}`)));
   });
@@ -110,29 +111,25 @@ function waitForPort(port: number): Promise<void> {
   });
 }
 
-/** Large download with curl: MB/s, the median of RUNS runs. */
+/** One large download with curl: MB/s. */
 function download(core: string, url: string): number {
-  const speeds: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const out = execFileSync('taskset', [
-      '-c',
-      core,
-      'curl',
-      '-sS',
-      '-o',
-      '/dev/null',
-      '-H',
-      `Authorization: ${AUTH}`,
-      '-w',
-      '%{http_code} %{size_download} %{time_total}',
-      url,
-    ]).toString();
-    const [code, size, time] = out.trim().split(' ');
-    if (code !== '200' || Number(size) < LARGE_MB * MB * 0.99)
-      throw new Error(`download from ${url} gave ${out}`);
-    speeds.push(Number(size) / MB / Number(time));
-  }
-  return speeds.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
+  const out = execFileSync('taskset', [
+    '-c',
+    core,
+    'curl',
+    '-sS',
+    '-o',
+    '/dev/null',
+    '-H',
+    `Authorization: ${AUTH}`,
+    '-w',
+    '%{http_code} %{size_download} %{time_total}',
+    url,
+  ]).toString();
+  const [code, size, time] = out.trim().split(' ');
+  if (code !== '200' || Number(size) < LARGE_MB * MB * 0.99)
+    throw new Error(`download from ${url} gave ${out}`);
+  return Number(size) / MB / Number(time);
 }
 
 function toMs(v: string): number {
@@ -143,14 +140,14 @@ function toMs(v: string): number {
 }
 
 /** Small GETs with wrk: req/s and latency percentiles. */
-function smallGets(core: string, url: string): { rps: number; p50: number; p99: number } {
+function smallGets(core: string, url: string, seconds: number): { rps: number; p50: number; p99: number } {
   const out = execFileSync('taskset', [
     '-c',
     core,
     'wrk',
     '-t1',
     '-c32',
-    `-d${WRK_SECONDS}s`,
+    `-d${seconds}s`,
     '--latency',
     '-H',
     `Authorization: ${AUTH}`,
@@ -249,6 +246,7 @@ export default async function (): Promise<string> {
         join(dir, 'relay.json'),
       ],
       /listening on/,
+      'ignore',
     );
     children.push(relay.child);
 
@@ -265,14 +263,7 @@ export default async function (): Promise<string> {
       relay: { core: '0', base: `http://127.0.0.1:${relayPort}/api/acc` },
       nginx: { core: '0', base: `http://127.0.0.1:${nginxPort}/api/acc` },
     };
-    const results: Record<string, { mbps: number; rps: number; p50: number; p99: number }> = {};
-    for (const [name, t] of Object.entries(targets))
-      smallGets(t.core, `${t.base}/directdata/v1/auditworkflow`); // warm-up
-    for (const [name, t] of Object.entries(targets)) {
-      const mbps = download(t.core, `${t.base}/directdata/v3/risk`);
-      results[name] = { mbps, ...smallGets(t.core, `${t.base}/directdata/v1/auditworkflow`) };
-    }
-
+    // Memory first, on the fresh relay: what streaming 500 MiB to a slow client costs, nothing else.
     const rssBefore = vm(relay.child.pid!, 'VmRSS');
     let rssPeakSampled = rssBefore;
     const sampler = setInterval(
@@ -285,6 +276,24 @@ export default async function (): Promise<string> {
     const slowSeconds = (Date.now() - slowStarted) / 1000;
     const hwm = vm(relay.child.pid!, 'VmHWM');
     if (got < SLOW_MB * MB * 0.99) throw new Error(`slow client got only ${got} bytes`);
+
+    // Warm-up: JIT, keep-alive pools, nginx's upstream connections.
+    for (const t of Object.values(targets)) smallGets(t.core, `${t.base}/directdata/v1/auditworkflow`, 2);
+    // Rounds interleave the three paths so that a change in the machine's load hits all of them alike.
+    const runs: Record<string, { mbps: number[]; gets: { rps: number; p50: number; p99: number }[] }> = {};
+    for (let round = 0; round < RUNS; round++) {
+      for (const [name, t] of Object.entries(targets)) {
+        runs[name] ??= { mbps: [], gets: [] };
+        runs[name].mbps.push(download(t.core, `${t.base}/directdata/v3/risk`));
+        runs[name].gets.push(smallGets(t.core, `${t.base}/directdata/v1/auditworkflow`, WRK_SECONDS));
+      }
+    }
+    const median = <T>(xs: T[], by: (x: T) => number): T =>
+      [...xs].sort((x, y) => by(x) - by(y))[Math.floor(xs.length / 2)]!;
+    const results: Record<string, { mbps: number; rps: number; p50: number; p99: number }> = {};
+    for (const [name, x] of Object.entries(runs))
+      results[name] = { mbps: median(x.mbps, (v) => v), ...median(x.gets, (g) => g.rps) };
+    const rssAfter = vm(relay.child.pid!, 'VmRSS');
 
     const r = results.relay!;
     const n = results.nginx!;
@@ -307,9 +316,9 @@ export default async function (): Promise<string> {
       `| relay / nginx | ${ratio(r.mbps, n.mbps)} | ${ratio(r.rps, n.rps)} | download >= 0.9x, GETs >= 0.6x |`,
       `| relay / direct | ${ratio(r.mbps, d.mbps)} | ${ratio(r.rps, d.rps)} | |`,
       '',
-      `Relay memory while streaming ${SLOW_MB} MiB to a client reading at ${SLOW_CLIENT_MBPS} MiB/s (${f(slowSeconds, 1)} s): RSS ${f(rssBefore)} MB before, peak sampled ${f(rssPeakSampled)} MB, peak since start (VmHWM) ${f(hwm)} MB (target < 150 MB).`,
+      `Relay memory while streaming ${SLOW_MB} MiB to a client reading at ${SLOW_CLIENT_MBPS} MiB/s (${f(slowSeconds, 1)} s): RSS ${f(rssBefore)} MB before, peak sampled ${f(rssPeakSampled)} MB, peak since start (VmHWM) ${f(hwm)} MB (target < 150 MB). RSS after all the runs below: ${f(rssAfter)} MB.`,
       '',
-      `Method: curl downloads ${LARGE_MB} MiB, median of ${RUNS}; wrk -t1 -c32 -d${WRK_SECONDS}s on an 8-record answer with Basic auth; relay and nginx pinned to core 1, upstream and load generator to core 0 (direct: load generator on core 1); the relay logs every request (pino, to /dev/null), nginx writes its access log.`,
+      `Method: ${RUNS} interleaved rounds, medians shown; curl downloads ${LARGE_MB} MiB; wrk -t1 -c32 -d${WRK_SECONDS}s on an 8-record answer with Basic auth; relay and nginx pinned to core 1, upstream and load generator to core 0 (direct: load generator on core 1); the relay logs every request (pino, to /dev/null), nginx writes its access log.`,
     ].join('\n');
   } finally {
     for (const c of children.reverse()) await stop(c);

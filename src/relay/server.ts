@@ -249,6 +249,7 @@ export async function startRelay(
         // Every call has finished or been cut by now, so nothing is left to wait for on the upstream side.
         await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
         logger.info('relay stopped');
+        logger.flush();
       })();
       return closed;
     },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { Agent } from 'undici';
+import { run } from '../../src/cli/relay';
 import { loadRelayConfig, parseRelayConfig, RelayConfigError, startRelay } from '../../src/relay';
 import {
   AUTH,
@@ -262,6 +263,25 @@ describe('relay configuration', () => {
     expect(() => loadRelayConfig(file, { GRC_RELAY_PORT: 'eighty' })).toThrow(
       /GRC_RELAY_PORT \(listen.port\) must be a number/,
     );
+  });
+
+  it('accepts relay.example.json as shipped', () => {
+    const c = loadRelayConfig(join(__dirname, '..', '..', 'relay.example.json'), {});
+    expect(c.environments.prd).toMatchObject({ production: true });
+  });
+
+  it('makes `grc-sheets relay` exit with code 2 and the field named on a bad configuration', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-config-'));
+    const file = join(dir, 'relay.json');
+    writeFileSync(file, JSON.stringify({ environments: { acc: { baseUrl: 'ftp://x' } } }));
+    const errors: string[] = [];
+    const spy = jest.spyOn(console, 'error').mockImplementation((m: string) => void errors.push(m));
+    try {
+      expect(await run(['--config', file])).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors.join('\n')).toContain('environments.acc.baseUrl');
   });
 
   it('names the file when it is not JSON', () => {

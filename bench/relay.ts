@@ -236,15 +236,7 @@ export default async function (): Promise<string> {
     const relay = await startPinned(
       '1',
       process.execPath,
-      [
-        // The \`grc-sheets relay\` command's own code, loaded with tsx's CommonJS hook only (bin/grc-sheets.js cannot
-        // load subcommands yet, and tsx's ESM loader thread would add its memory to the figure).
-        '-r',
-        'tsx/cjs',
-        '-e',
-        "require('./src/cli/relay.ts').run(['--config', process.argv[1]]).then((c) => (process.exitCode = c))",
-        join(dir, 'relay.json'),
-      ],
+      ['bin/grc-sheets.js', 'relay', '--config', join(dir, 'relay.json')],
       /listening on/,
       'ignore',
     );

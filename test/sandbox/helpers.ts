@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- answers are arbitrary JSON that the assertions inspect */
 import { ACTIVE_USERS, USERS } from '../../src/sandbox/data/standing';
 import { startSandbox, type KeySpec, type Sandbox, type SandboxOptions } from '../../src/sandbox';
 import { API_NAMES } from '../../src/catalog';

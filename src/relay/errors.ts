@@ -51,6 +51,10 @@ export const RELAY_ERRORS = {
     'The connection to the service broke before a complete answer came back; the call may or may not have taken effect.',
   ],
   'upstream-timeout': [504, 'The service did not answer in time; the call may or may not have taken effect.'],
+  'relay-error': [
+    500,
+    'The relay failed on this request; its administrator can find the cause in the log by the X-Request-Id of this answer.',
+  ],
   'shutting-down': [503, 'The relay is restarting; try again in a moment.'],
 } as const satisfies Record<string, readonly [number, string]>;
 

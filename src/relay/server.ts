@@ -176,8 +176,14 @@ export async function startRelay(
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => {
-      logger.error({ err: { message: (e as Error)?.message, name: (e as Error)?.name } }, 'relay bug');
-      sendError(res, 'bad-request');
+      logger.error(
+        {
+          reqId: res.getHeader('x-request-id'),
+          err: { message: (e as Error)?.message, name: (e as Error)?.name },
+        },
+        'relay bug',
+      );
+      sendError(res, 'relay-error');
     });
   };
   const serverOptions = {

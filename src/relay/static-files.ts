@@ -113,7 +113,8 @@ export async function createStaticFiles(dir: string): Promise<StaticFiles> {
         res.end();
         return true;
       }
-      await pipeline(createReadStream(file), res);
+      // A client that leaves mid-file is not a fault; whatever the cause, the answer cannot be completed.
+      await pipeline(createReadStream(file), res).catch(() => res.destroy());
       return true;
     },
   };

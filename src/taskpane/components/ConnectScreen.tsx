@@ -32,7 +32,8 @@ export function ConnectScreen({ environments, session, store, connect, disconnec
   const [failure, setFailure] = useState<UserMessage | null>(null);
   const [attempts, setAttempts] = useState(0);
 
-  const environment = list.find((e) => e.name === name) ?? list[0] ?? null;
+  // Until the user picks one, a test environment is preselected: production is never the default.
+  const environment = list.find((e) => e.name === name) ?? list.find((e) => !e.production) ?? list[0] ?? null;
 
   // A remembered key for the chosen environment fills the form; nothing is remembered unless opted in.
   useEffect(() => {

@@ -1,6 +1,7 @@
 import { Button, Caption1, Field, Input, ProgressBar, Radio, RadioGroup, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useRef, useState } from 'react';
 import type { Dataset } from '../../catalog';
+import { tableNameFor } from '../../workbook/load';
 import { needsGuid } from '../datasets/groups';
 import type { UserMessage } from '../connection/messages';
 import type { ScreenProps } from '../screen';
@@ -69,7 +70,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
     <section className={s.panel} aria-label={`Load ${dataset.title}`} data-testid="load-panel">
       <Text weight="semibold">Load “{dataset.title}”</Text>
       <Caption1>
-        As table <code>tbl_{dataset.id.replace(/[^A-Za-z0-9_]/g, '_')}</code>
+        As table <code>{tableNameFor(dataset.id)}</code>
         {session ? ` from ${session.environment.name}` : ''}
       </Caption1>
       {!session && <ErrorBar intent="warning" message={{ title: 'Not connected', detail: 'Test a connection on the Connect tab first.' }} />}

@@ -126,6 +126,8 @@ export function TablesScreen(props: Props) {
                 </dd>
                 <dt className={s.term}>Where</dt>
                 <dd className={s.value}>{b.sheet}</dd>
+                <dt className={s.term}>Source</dt>
+                <dd className={s.value}>{b.source}</dd>
               </dl>
               {st?.kind === 'refreshing' && (
                 <div role="status">

@@ -9,9 +9,8 @@ export interface TableBinding {
   source: string;
   loadedAt: string;
   rows: number;
-  /** The sheet the table is on, or a note that it is gone (deleted by the user since the load). */
+  /** Where the table is, or a note that it is gone (deleted by the user since the load). */
   sheet: string;
-  missing: boolean;
 }
 
 export async function readTableBindings(workbook: WorkbookPort): Promise<TableBinding[]> {
@@ -27,7 +26,6 @@ export async function readTableBindings(workbook: WorkbookPort): Promise<TableBi
       loadedAt: b.loadedAt,
       rows: b.rowCount,
       sheet: shape ? `${shape.sheet}!${shape.topLeft}` : 'table not found in the workbook',
-      missing: !shape,
     };
   });
 }

@@ -91,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
       console.log(`Demo key (Application Administrator, all APIs, allowed from 127.0.0.1 and ::1); shown once:`);
       console.log(`  identifier: ${identifier}`);
       console.log(`  password:   ${password}`);
-      console.log(`Try: curl -u ${identifier}:${password} ${sandbox.url}/directdata/v3/risk | head -c 300`);
+      console.log(`Try: curl -s -u ${identifier}:${password} ${sandbox.url}/directdata/v3/risk | head -c 300`);
     }
     const stop = () => void sandbox.close().then(() => process.exit(0));
     process.once('SIGINT', stop);

@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { normaliseIp, type ApiKey } from './keys';
 import type { FaultPlan, FaultsInput } from './faults';
 import { faultsSchema } from './faults';
 import type { Store } from './store';
+import { archiveIncidentType, closeForm, deleteAnswerOption, type ConfigResult } from './configuration';
 
 /** What the sandbox's owner can do that the service does in its UI: approve addresses, revoke keys, set faults. */
 export interface SandboxAdmin {
@@ -84,6 +85,14 @@ export function registerAdminRoutes(app: FastifyInstance, admin: SandboxAdmin, s
         return admin.setFaults(body.data);
       });
       r.get('/counts', async () => store.counts());
+      const answer = (reply: FastifyReply, result: ConfigResult) =>
+        'notFound' in result ? reply.code(404).send({ message: result.notFound }) : reply.send(result);
+      r.post('/incidenttypes/:guid/archive', async (req, reply) => answer(reply, archiveIncidentType(store, guidParam.parse(req.params).guid)));
+      r.post('/forms/:guid/close', async (req, reply) => answer(reply, closeForm(store, guidParam.parse(req.params).guid)));
+      r.delete('/customfields/:guid/options/:option', async (req, reply) => {
+        const { guid, option } = z.object({ guid: z.string(), option: z.string() }).parse(req.params);
+        return answer(reply, deleteAnswerOption(store, guid, option));
+      });
       r.get('/incidents/:guid', async (req, reply) => {
         const { guid } = guidParam.parse(req.params);
         const incident = store.find('incidents', guid);

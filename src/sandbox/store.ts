@@ -46,6 +46,8 @@ export class Store {
   private readonly addedById = new Map<string, Map<string, Rec>>();
   private readonly extras = new Map<string, IncidentExtra>();
   private readonly created = new Map<Kind, number>();
+  /** Forms closed through the admin route; standing data itself is shared and never changed. */
+  readonly closedForms = new Set<string>();
 
   constructor(seed: number, scale: number) {
     const g = generate(seed, scale);
@@ -135,6 +137,11 @@ export class Store {
   /** Added records of a dataset (what the writes created). */
   addedRecords(datasetId: string): readonly Rec[] {
     return this.added.get(datasetId) ?? [];
+  }
+
+  /** A small standing dataset as a list, with its changes (incident types, custom field definitions). */
+  list<T>(datasetId: string): T[] {
+    return [...this.records(datasetId)] as T[];
   }
 
   generatedCount(datasetId: string): number {

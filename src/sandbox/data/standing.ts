@@ -23,6 +23,12 @@ export interface FieldDefinition {
 export interface IncidentTypeField extends FieldDefinition {
   IncidentTypeId: string;
 }
+export interface IncidentType {
+  Id: string;
+  Name: string;
+  Standard: boolean;
+  Archived: boolean;
+}
 export interface User {
   name: string;
   email: string;
@@ -82,7 +88,7 @@ function buildStanding(seed: number) {
   });
   const named = (...names: string[]): Named[] => names.map((Name, i) => ({ Id: id(), Name, Description: `${Name} (standing data)`, Order: i + 1 }));
 
-  const incidentTypes = [
+  const incidentTypes: IncidentType[] = [
     { Id: id(), Name: 'Operational incident', Standard: true, Archived: false },
     { Id: id(), Name: 'Data breach', Standard: true, Archived: false },
     { Id: id(), Name: 'Fraud', Standard: false, Archived: false },
@@ -159,7 +165,12 @@ function buildStanding(seed: number) {
       { Id: id(), Name: 'Short audit', Steps: ['Fieldwork', 'Reporting'] },
     ],
     assessmentScores: ['Insufficient', 'Moderate', 'Good', 'Excellent'].map((Name, i) => ({ Id: id(), Name, Value: i + 1 })),
-    forms: ['Incident intake', 'Supplier questionnaire', 'Annual self-assessment'].map((Name) => ({ Id: id(), Name })),
+    // Forms that use incident types: an active form blocks archiving its types (spec, Incident type transitions).
+    forms: [
+      { Id: id(), Name: 'Incident intake', Active: true, IncidentTypeIds: [incidentTypes[0]!.Id, incidentTypes[1]!.Id] },
+      { Id: id(), Name: 'Supplier questionnaire', Active: true, IncidentTypeIds: [] as string[] },
+      { Id: id(), Name: 'Annual self-assessment', Active: false, IncidentTypeIds: [incidentTypes[2]!.Id] },
+    ],
   };
 }
 

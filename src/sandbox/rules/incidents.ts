@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { bodies } from '../../catalog';
-import { BUSINESS_DIMENSIONS, FRAMEWORK_DIMENSIONS, ORGANIZATIONS } from '../data/standing';
+import { BUSINESS_DIMENSIONS, FRAMEWORK_DIMENSIONS, ORGANIZATIONS, type IncidentType, type IncidentTypeField } from '../data/standing';
 import { code } from '../data/context';
 import { indexOf } from '../data/guids';
 import { failure, ok, rejected, type Problem } from '../errors';
@@ -18,8 +18,13 @@ export const WAITING_FOR_ACCEPTANCE = 'Waiting for acceptance';
 type CreateBody = z.infer<typeof bodies.createIncident>;
 
 /** POST create incident: spec, Incident rules 1 to 6 and 9. */
+/** Incident types and their fields as they stand now (types can be archived through the admin routes). */
+const incidentTypes = (store: Store) => store.list<IncidentType>('incidenttypes');
+const incidentTypeFields = (store: Store) => store.list<IncidentTypeField>('incidenttypecustomfields');
+
 export const createIncident: WriteHandler<CreateBody> = ({ store, key, body, now }) => {
   const st = store.ctx.st;
+  const allTypes = incidentTypes(store);
   const problems: Problem[] = [];
   // Rule 1: only the name and the reporting organization are required at creation.
   if (!body.Name.trim()) problems.push({ field: 'Name', message: 'An incident needs a name.' });
@@ -32,7 +37,7 @@ export const createIncident: WriteHandler<CreateBody> = ({ store, key, body, now
   for (const role of ['Assessors', 'Responsible', 'Informed'] as const) checkPeople(role, body[role], problems);
 
   const types = (body.IncidentTypes ?? []).map((g, i) => {
-    const t = st.incidentTypes.find((x) => x.Id === g.toLowerCase());
+    const t = allTypes.find((x) => x.Id === g.toLowerCase());
     if (!t) problems.push({ field: `IncidentTypes[${i}]`, message: `No incident type with GUID ${g}.` });
     // Rule 9: new incidents of an archived type cannot be created.
     else if (t.Archived) problems.push({ field: `IncidentTypes[${i}]`, message: `Incident type "${t.Name}" is archived; new incidents of this type cannot be created.` });
@@ -45,8 +50,8 @@ export const createIncident: WriteHandler<CreateBody> = ({ store, key, body, now
   if (body.RootCauseCategory && !rootCause) problems.push({ field: 'RootCauseCategory', message: `No root cause category with GUID ${body.RootCauseCategory}.` });
 
   // Rule 5: values for custom fields of incident types that are not selected are rejected.
-  const fields = checkCustomFields(body.CustomFields ?? [], st.incidentTypeFields, (f) => {
-    const type = st.incidentTypes.find((t) => t.Id === (f as (typeof st.incidentTypeFields)[number]).IncidentTypeId)!;
+  const fields = checkCustomFields(body.CustomFields ?? [], incidentTypeFields(store), (f) => {
+    const type = allTypes.find((t) => t.Id === (f as IncidentTypeField).IncidentTypeId)!;
     return selected.has(type.Id) ? null : `"${f.Name}" belongs to incident type "${type.Name}", which is not selected.`;
   });
   problems.push(...fields.problems);
@@ -101,15 +106,14 @@ function fieldValues(store: Store, incidentId: string): Map<string, string> {
 
 /** Rule 2: fields configured as required (assessors, responsible, description, required custom fields of its types). */
 export function missingRequired(store: Store, incident: Rec): Problem[] {
-  const st = store.ctx.st;
   const problems: Problem[] = [];
   const empty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) ? v.length === 0 : String(v).trim() === '');
   if (empty(incident.Assessors)) problems.push({ field: 'Assessors', message: 'An assessor is required.' });
   if (empty(incident.Responsible)) problems.push({ field: 'Responsible', message: 'A responsible user is required.' });
   if (empty(incident.Description)) problems.push({ field: 'Description', message: 'A description is required.' });
   const values = fieldValues(store, incident.Id as string);
-  const typeIds = st.incidentTypes.filter((t) => (incident.IncidentTypes as string[]).includes(t.Name)).map((t) => t.Id);
-  for (const f of st.incidentTypeFields)
+  const typeIds = incidentTypes(store).filter((t) => (incident.IncidentTypes as string[]).includes(t.Name)).map((t) => t.Id);
+  for (const f of incidentTypeFields(store))
     if (f.Required && typeIds.includes(f.IncidentTypeId) && empty(values.get(f.Id)))
       problems.push({ field: `CustomFields[${f.Id}]`, message: `The required custom field "${f.Name}" is not filled.` });
   return problems;

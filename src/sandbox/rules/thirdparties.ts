@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { bodies } from '../../catalog';
-import { FRAMEWORK_DIMENSIONS } from '../data/standing';
+import { FRAMEWORK_DIMENSIONS, type FieldDefinition } from '../data/standing';
 import { isValidLei } from '../data/lei';
 import { ok, rejected, type Problem } from '../errors';
 import type { Store } from '../store';
@@ -20,7 +20,7 @@ export const createThirdParty: WriteHandler<z.infer<typeof bodies.createThirdPar
   if (body.LeiCode && !isValidLei(body.LeiCode))
     problems.push({ field: 'LeiCode', message: `"${body.LeiCode}" is not a valid LEI code (20 characters, letters and digits, ending in two check digits that make it valid under ISO 17442).` });
   checkKnown('FrameworkDimensions', body.FrameworkDimensions, FRAMEWORK_DIMENSIONS, 'framework dimension', problems);
-  const fields = checkCustomFields(body.CustomFields ?? [], store.ctx.st.thirdPartyFields);
+  const fields = checkCustomFields(body.CustomFields ?? [], store.list<FieldDefinition>('thirdpartycustomfields'));
   problems.push(...fields.problems);
   if (problems.length) return rejected(problems, 'The third party was not created.');
   const id = store.ctx.guid('thirdParty', store.nextIndex('thirdParty', store.generatedCount('thirdparty')));
@@ -40,7 +40,7 @@ export const createContract: WriteHandler<z.infer<typeof bodies.createContract>>
     problems.push({ field: 'NoticePeriod', message: 'The notice period is a whole number, 0 or more.' });
   if (body.StartDate && body.EndDate && body.EndDate.slice(0, 10) < body.StartDate.slice(0, 10))
     problems.push({ field: 'EndDate', message: `The end date ${body.EndDate} is before the start date ${body.StartDate}.` });
-  const fields = checkCustomFields(body.CustomFields ?? [], store.ctx.st.contractFields);
+  const fields = checkCustomFields(body.CustomFields ?? [], store.list<FieldDefinition>('thirdpartycontractcustomfields'));
   problems.push(...fields.problems);
   if (problems.length) return rejected(problems, 'The contract was not created.');
   const id = store.ctx.guid('contract', store.nextIndex('contract', store.generatedCount('thirdpartycontract')));

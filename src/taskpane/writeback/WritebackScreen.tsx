@@ -50,6 +50,7 @@ type Notice = { intent: 'error' | 'warning' | 'success' | 'info'; message: UserM
 
 interface Checked {
   problems: Problem[];
+  firstRow: number;
   errors: number;
   warnings: number;
   toSend: number;
@@ -116,6 +117,12 @@ export default function WritebackScreen({
     if (r) setFlowId(r.flow);
   }
 
+  /** A table belongs to one flow: choosing another flow leaves the table list at "choose". */
+  function chooseFlow(id: FlowId) {
+    setFlowId(id);
+    if (records[table] && records[table].flow !== id) chooseTable('');
+  }
+
   async function step<T>(what: string, work: (session: Session) => Promise<T>): Promise<T | undefined> {
     if (!session) return undefined;
     setBusy(what);
@@ -164,11 +171,13 @@ export default function WritebackScreen({
       environment: sess.environment,
     });
     await markProblems(workbook, table, plan.validation.problems);
+    const header = Number(/\d+$/.exec((await workbook.findTable(table))?.topLeft ?? 'A1')?.[0] ?? 1);
     onWorkbookChanged();
     const errors = plan.validation.problems.filter((p) => p.severity === 'error');
     const errorRows = new Set(errors.map((p) => p.row)).size;
     setChecked({
       problems: plan.validation.problems,
+      firstRow: header + 1,
       errors: errorRows,
       warnings: plan.validation.problems.length - errors.length,
       toSend: plan.toSend,
@@ -204,6 +213,9 @@ export default function WritebackScreen({
         await writeAudit(workbook, summary, who);
       }
       const bad = summary.counts.failed + summary.counts.unknown;
+      const { created, done, failed, unknown } = summary.counts;
+      const left = plan.toSend + plan.toCheck - (created + done + failed + unknown);
+      setChecked((c) => c && { ...c, toSend: left, toCheck: unknown });
       onActivity({
         at: new Date(),
         action: 'writeback',
@@ -272,8 +284,8 @@ export default function WritebackScreen({
         <Field label="Flow">
           <Select
             value={flowId}
-            onChange={(_, d) => setFlowId(d.value as FlowId)}
-            disabled={busy !== null || Boolean(records[table])}
+            onChange={(_, d) => chooseFlow(d.value as FlowId)}
+            disabled={busy !== null}
             data-testid="wb-flow"
           >
             {FLOWS.map((f) => (
@@ -370,7 +382,7 @@ export default function WritebackScreen({
             <Text>{checked.errors} with errors</Text>
             <Text>{checked.warnings} warnings</Text>
           </div>
-          <ProblemList problems={checked.problems} />
+          <ProblemList problems={checked.problems} firstRow={checked.firstRow} />
         </section>
       )}
       {table && workbook.host === 'memory' && (

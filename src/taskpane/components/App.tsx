@@ -6,7 +6,7 @@ import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
 import { createCredentialStore, type Credentials } from '../connection/credentials';
 import { environmentBaseUrl, fetchEnvironments, type Environment, type EnvironmentsResult } from '../connection/environments';
-import { describeError, type UserMessage } from '../connection/messages';
+import { describeError, messageText, type UserMessage } from '../connection/messages';
 import type { HostInfo } from '../host';
 import type { ScreenProps, Session } from '../screen';
 import { fluentTheme, themeName } from '../theme';
@@ -117,7 +117,7 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
         ? describeError(error, environment.name)
         : { title: 'Unexpected failure', detail: error instanceof Error ? error.message : String(error) };
       setSession(null);
-      onActivity({ ...entry, outcome: 'failed', message: `${message.title}: ${message.detail}` });
+      onActivity({ ...entry, outcome: 'failed', message: messageText(message) });
       return message;
     }
   }

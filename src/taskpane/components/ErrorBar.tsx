@@ -1,5 +1,9 @@
-import { MessageBar, MessageBarBody, MessageBarTitle } from '@fluentui/react-components';
+import { MessageBar, MessageBarBody, MessageBarTitle, makeStyles, tokens } from '@fluentui/react-components';
 import type { UserMessage } from '../connection/messages';
+
+const useStyles = makeStyles({
+  steps: { margin: 0, marginBlockStart: tokens.spacingVerticalXS, paddingInlineStart: tokens.spacingHorizontalL },
+});
 
 export interface Props {
   message: UserMessage;
@@ -9,11 +13,19 @@ export interface Props {
 
 /** A failure in words the user can act on: a title and what to do. */
 export function ErrorBar({ message, intent = 'error', testId }: Props) {
+  const s = useStyles();
   return (
     <MessageBar intent={intent} layout="multiline" data-testid={testId} role={intent === 'error' ? 'alert' : 'status'}>
       <MessageBarBody>
         <MessageBarTitle>{message.title}</MessageBarTitle>
         {message.detail}
+        {message.steps && (
+          <ol className={s.steps}>
+            {message.steps.map((step) => (
+              <li key={step}>{step}</li>
+            ))}
+          </ol>
+        )}
       </MessageBarBody>
     </MessageBar>
   );

@@ -141,8 +141,9 @@ export function TablesScreen(props: Props) {
                 <ErrorBar
                   testId="refresh-error"
                   message={{
+                    ...st.message,
                     title: `Refresh failed: ${st.message.title}`,
-                    detail: `${st.message.detail} The table still holds the data loaded ${new Date(b.loadedAt).toLocaleString()}.`,
+                    detail: `The table still holds the data loaded ${new Date(b.loadedAt).toLocaleString()}. ${st.message.detail}`,
                   }}
                 />
               )}

@@ -4,7 +4,12 @@ import type { ApiError, ApiErrorCode } from '../../client';
 export interface UserMessage {
   title: string;
   detail: string;
+  /** What to check or do, in order, when there is more than one thing. */
+  steps?: string[];
 }
+
+/** One line of text for the activity log and the clipboard. */
+export const messageText = (m: UserMessage): string => [`${m.title}: ${m.detail}`, ...(m.steps ?? [])].join(' ');
 
 function seconds(ms: number | undefined): string {
   return ms === undefined ? 'a moment' : `${Math.max(1, Math.ceil(ms / 1000))} s`;
@@ -24,11 +29,13 @@ export function describeError(error: Pick<ApiError, 'message' | 'retryAfterMs'> 
     case 'invalid-credentials':
       return {
         title: `The key is not accepted in ${environment}`,
-        detail:
-          'The service says the credentials are invalid (401). Check, in this order: the identifier and password are copied exactly; ' +
-          `the key was made in ${environment} (keys of the acceptance environment do not work in production and the reverse); ` +
-          'the key has not expired or been recreated; the relay\'s IP address is allowed. If the relay\'s address is new, the key owner opens ' +
-          'their profile, API keys, approves it under "Requested IP addresses" and saves; then test again.',
+        detail: 'The service says the credentials are invalid (401). Check, in this order:',
+        steps: [
+          'The identifier and password are copied exactly.',
+          `The key was made in ${environment}: keys of the acceptance environment do not work in production, and the reverse.`,
+          'The key has not expired or been recreated.',
+          'The relay\'s IP address is allowed: if it is new, the key owner opens their profile, API keys, approves it under "Requested IP addresses" and saves. Then test again.',
+        ],
       };
     case 'forbidden':
       return {

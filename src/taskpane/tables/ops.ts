@@ -3,7 +3,7 @@ import { API_ERROR_CODES, type ApiErrorCode } from '../../client';
 import { loadDataset, refreshTable, type LoadError, type LoadOutcome, type LoadProgress, type LoadTarget as WorkbookTarget } from '../../workbook/load';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
-import { describeError, type UserMessage } from '../connection/messages';
+import { describeError, messageText, type UserMessage } from '../connection/messages';
 import type { Session } from '../screen';
 import type { Progress } from './progress';
 
@@ -42,7 +42,7 @@ function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): O
     return { ok: false, cancelled: true, message: { title: 'Cancelled', detail }, activity: { ...base, outcome: 'cancelled', message: detail } };
   }
   const message = messageOf(outcome.error, base.environment);
-  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: `${message.title}: ${message.detail}` } };
+  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: messageText(message) } };
 }
 
 const progressOf = (p: LoadProgress): Progress => ({ bytes: p.bytes, rows: p.rows, totalBytes: p.totalBytes, cancellable: p.cancellable });

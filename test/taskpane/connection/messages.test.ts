@@ -1,5 +1,5 @@
 import { API_ERROR_CODES, ApiError } from '../../../src/client';
-import { describeError } from '../../../src/taskpane/connection/messages';
+import { describeError, messageText } from '../../../src/taskpane/connection/messages';
 
 const error = (code: (typeof API_ERROR_CODES)[number], extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) =>
   new ApiError({ code, message: `service said ${code}.`, sent: 'yes', ...extra });
@@ -12,10 +12,12 @@ test('every client error code has its own title', () => {
 test('an invalid key names the environment and every cause the spec folds into the 401, with the IP fix', () => {
   const m = describeError(error('invalid-credentials', { status: 401 }), 'PRD');
   expect(m.title).toBe('The key is not accepted in PRD');
-  expect(m.detail).toMatch(/made in PRD/);
-  expect(m.detail).toMatch(/acceptance environment do not work in production/);
-  expect(m.detail).toMatch(/expired/);
-  expect(m.detail).toMatch(/approves it under "Requested IP addresses" and saves/);
+  const text = messageText(m);
+  expect(text).toMatch(/made in PRD/);
+  expect(text).toMatch(/acceptance environment do not work in production/);
+  expect(text).toMatch(/expired/);
+  expect(text).toMatch(/approves it under "Requested IP addresses" and saves/);
+  expect(m.steps).toHaveLength(4);
 });
 
 test('a missing scheme says to enter the key', () => {

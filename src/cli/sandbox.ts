@@ -24,7 +24,9 @@ Options:
 
 Admin routes (loopback callers only): GET /_sandbox/keys, GET /_sandbox/requested-ips,
 POST /_sandbox/requested-ips/approve {"identifier","ip"}, POST /_sandbox/keys/ID/revoke,
-GET|PUT /_sandbox/faults, GET /_sandbox/counts, GET /_sandbox/incidents/GUID.`;
+GET|PUT /_sandbox/faults, GET /_sandbox/counts, GET /_sandbox/incidents/GUID,
+POST /_sandbox/incidenttypes/GUID/archive, POST /_sandbox/forms/GUID/close,
+DELETE /_sandbox/customfields/GUID/options/OPTION-GUID. See docs/sandbox.md.`;
 
 function number(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

@@ -18,15 +18,19 @@ export interface Ctx {
   seed: number;
   sizes: Sizes;
   st: Standing;
+  /** Root cause categories below the top level: what risks and incidents point at. */
+  rootCauseLeaves: Standing['rootCauses'];
   guid(kind: Kind, index: number): string;
   rng(kind: Kind, index: number, stream?: number): Rng;
 }
 
 export function context(seed: number, scale: number): Ctx {
+  const st = standing(seed);
   return {
     seed,
     sizes: sizesFor(scale),
-    st: standing(seed),
+    st,
+    rootCauseLeaves: st.rootCauses.filter((x) => x.ParentGuid !== null),
     guid: (kind, index) => guidOf(seed, kind, index),
     rng: (kind, index, stream = 0) => rng(seed, KINDS[kind], index, stream),
   };

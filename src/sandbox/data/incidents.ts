@@ -18,7 +18,7 @@ export function incident(c: Ctx, i: number): Rec {
   const r = c.rng('incident', i);
   const { risks, controls, moisPerType, thirdParties } = c.sizes;
   const status = r.pick(INCIDENT_STATUS_NAMES);
-  const children = c.st.rootCauses.filter((x) => x.ParentGuid !== null);
+  const children = c.rootCauseLeaves;
   const detected = 5 + r.int(900);
   const person = () => roleName(r.pick(USERS).name);
   return {

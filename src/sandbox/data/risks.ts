@@ -11,7 +11,7 @@ export function risk(c: Ctx, i: number): Rec {
   const r = c.rng('risk', i);
   const gl = 1 + r.int(5);
   const gi = 1 + r.int(5);
-  const children = c.st.rootCauses.filter((x) => x.ParentGuid !== null);
+  const children = c.rootCauseLeaves;
   const controls = new Set([Math.floor(i / 2) % c.sizes.controls]);
   if (r.next() < 0.4) controls.add(r.int(c.sizes.controls));
   return {

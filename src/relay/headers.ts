@@ -52,15 +52,18 @@ function connectionNamed(value: string | string[] | undefined): Set<string> {
   );
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
+/** Walks the (short) allowlist rather than the caller's headers; Node and undici both give lower-case names. */
 function pick(
   headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
-  allow: Set<string>,
+  allow: ReadonlySet<string>,
 ): Record<string, string> {
-  const named = connectionNamed(headers.connection);
+  const named = headers.connection === undefined ? NONE : connectionNamed(headers.connection);
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const key = name.toLowerCase();
-    if (value === undefined || !allow.has(key) || HOP_BY_HOP.has(key) || named.has(key)) continue;
+  for (const key of allow) {
+    const value = headers[key];
+    if (value === undefined || HOP_BY_HOP.has(key) || named.has(key)) continue;
     out[key] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;

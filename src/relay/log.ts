@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
@@ -34,5 +34,5 @@ export function keyTag(authorization: string | null): string | undefined {
   if (!authorization) return undefined;
   const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
   const identifier = decoded.split(':', 1)[0] ?? '';
-  return createHash('sha256').update(identifier).digest('hex').slice(0, 12);
+  return hash('sha256', identifier, 'hex').slice(0, 12);
 }

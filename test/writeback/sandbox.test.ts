@@ -22,20 +22,56 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 afterEach(() => sandbox.admin.setFaults({ errorRate: 0, dropRate: 0, rateLimitRate: 0 }));
 
-type Kind = 'valid' | 'rejected-by-service' | 'no-name' | 'archived-type' | 'ambiguous-date' | 'unselected-type-field' | 'bad-hyperlink';
+type Kind =
+  | 'valid'
+  | 'rejected-by-service'
+  | 'no-name'
+  | 'archived-type'
+  | 'ambiguous-date'
+  | 'unselected-type-field'
+  | 'bad-hyperlink';
 
 /** Row i of a run: mostly valid rows of several shapes, and one of each invalid kind in every ten. */
 function kindOf(i: number): Kind {
   if (i % 50 === 1) return 'rejected-by-service';
-  return (['valid', 'valid', 'valid', 'valid', 'valid', 'no-name', 'archived-type', 'ambiguous-date', 'unselected-type-field', 'bad-hyperlink'] as const)[i % 10]!;
+  return (
+    [
+      'valid',
+      'valid',
+      'valid',
+      'valid',
+      'valid',
+      'no-name',
+      'archived-type',
+      'ambiguous-date',
+      'unselected-type-field',
+      'bad-hyperlink',
+    ] as const
+  )[i % 10]!;
 }
 
 function rowFor(tag: string, i: number): Record<string, Cell> {
   const name = `${tag}-${String(i).padStart(4, '0')}`;
-  const base: Record<string, Cell> = { Name: name, 'Reporting organization': 'Finance', Classification: 'High', 'Date detected': isoToSerial('2025-03-04') };
+  const base: Record<string, Cell> = {
+    Name: name,
+    'Reporting organization': 'Finance',
+    Classification: 'High',
+    'Date detected': isoToSerial('2025-03-04'),
+  };
   const shape = i % 3;
-  if (shape === 1) Object.assign(base, { 'Incident types': 'Operational incident', 'Estimated loss (EUR) [Operational incident]': 1000 + i, 'Reported to regulator [Operational incident]': false });
-  if (shape === 2) Object.assign(base, { 'Incident types': 'Data breach', 'Personal data involved [Data breach]': true, 'Data categories [Data breach]': 'Contact data; Health data', 'Date detected': '2025-02-01' });
+  if (shape === 1)
+    Object.assign(base, {
+      'Incident types': 'Operational incident',
+      'Estimated loss (EUR) [Operational incident]': 1000 + i,
+      'Reported to regulator [Operational incident]': false,
+    });
+  if (shape === 2)
+    Object.assign(base, {
+      'Incident types': 'Data breach',
+      'Personal data involved [Data breach]': true,
+      'Data categories [Data breach]': 'Contact data; Health data',
+      'Date detected': '2025-02-01',
+    });
   switch (kindOf(i)) {
     case 'valid':
       return base;
@@ -49,9 +85,20 @@ function rowFor(tag: string, i: number): Record<string, Cell> {
     case 'ambiguous-date':
       return { ...base, 'Date detected': '03/04/2025' };
     case 'unselected-type-field':
-      return { ...base, 'Incident types': 'Fraud', 'Fraud scheme [Fraud]': 'Phishing', 'Personal data involved [Data breach]': true };
+      return {
+        ...base,
+        'Incident types': 'Fraud',
+        'Fraud scheme [Fraud]': 'Phishing',
+        'Personal data involved [Data breach]': true,
+      };
     case 'bad-hyperlink':
-      return { ...base, Assessors: 'Bram Jansen', Responsible: 'Chloe Martin', Description: 'x', Hyperlink: 'https://example.com/a b' };
+      return {
+        ...base,
+        Assessors: 'Bram Jansen',
+        Responsible: 'Chloe Martin',
+        Description: 'x',
+        Hyperlink: 'https://example.com/a b',
+      };
   }
 }
 
@@ -78,7 +125,11 @@ async function incidentsNamed(tag: string) {
 }
 
 const post = async (workbook: WorkbookPort, table: string, signal?: AbortSignal): Promise<RunSummary> =>
-  (await preparePost({ api: client, workbook, table, flow: incidentsFlow, environment: ACC })).run({ concurrency: 4, signal, retry: { attempts: 4, maxWaitMs: 2_000 } });
+  (await preparePost({ api: client, workbook, table, flow: incidentsFlow, environment: ACC })).run({
+    concurrency: 4,
+    signal,
+    retry: { attempts: 4, maxWaitMs: 2_000 },
+  });
 
 const N = 500;
 const expected = Array.from({ length: N }, (_, i) => kindOf(i));
@@ -89,7 +140,13 @@ describe('write-back against the sandbox', () => {
     const { workbook, table } = await filledSheet('mixed', N);
     const plan = await preparePost({ api: client, workbook, table, flow: incidentsFlow, environment: ACC });
     expect(plan.toSend).toBe(validCount + expected.filter((k) => k === 'rejected-by-service').length);
-    for (const kind of ['no-name', 'archived-type', 'ambiguous-date', 'unselected-type-field', 'bad-hyperlink'] as const) {
+    for (const kind of [
+      'no-name',
+      'archived-type',
+      'ambiguous-date',
+      'unselected-type-field',
+      'bad-hyperlink',
+    ] as const) {
       const rows = new Set(plan.validation.problems.filter((p) => p.severity === 'error').map((p) => p.row));
       expected.forEach((k, i) => k === kind && expect(rows.has(i)).toBe(true));
     }
@@ -111,7 +168,11 @@ describe('write-back against the sandbox', () => {
     });
   });
 
-  async function runUntilDone(workbook: WorkbookPort, table: string, first?: (w: WorkbookPort, t: string) => Promise<void>) {
+  async function runUntilDone(
+    workbook: WorkbookPort,
+    table: string,
+    first?: (w: WorkbookPort, t: string) => Promise<void>,
+  ) {
     if (first) await first(workbook, table);
     for (let run = 0; run < 30; run++) {
       const plan = await preparePost({ api: client, workbook, table, flow: incidentsFlow, environment: ACC });
@@ -124,7 +185,8 @@ describe('write-back against the sandbox', () => {
   async function expectExactlyOnce(tag: string, workbook: WorkbookPort, table: string) {
     const inService = await incidentsNamed(tag);
     const byName = new Map<string, string[]>();
-    for (const r of inService) byName.set(r.Name as string, [...(byName.get(r.Name as string) ?? []), r.Id as string]);
+    for (const r of inService)
+      byName.set(r.Name as string, [...(byName.get(r.Name as string) ?? []), r.Id as string]);
     const after = await results(workbook, table);
     after.forEach((r, i) => {
       if (expected[i] === 'valid') {
@@ -149,7 +211,9 @@ describe('write-back against the sandbox', () => {
     expect(runs).toBeGreaterThanOrEqual(1);
     sandbox.admin.setFaults({ dropRate: 0, errorRate: 0 });
     await expectExactlyOnce('faults', workbook, table);
-    const adopted = (await results(workbook, table)).filter((r) => String(r.message).startsWith('Found in the service'));
+    const adopted = (await results(workbook, table)).filter((r) =>
+      String(r.message).startsWith('Found in the service'),
+    );
     expect(adopted.length).toBeGreaterThan(0);
   });
 
@@ -158,7 +222,13 @@ describe('write-back against the sandbox', () => {
     sandbox.admin.setFaults({ dropRate: 0.05, errorRate: 0.05, retryAfterSeconds: 0, seed: 9 });
     await runUntilDone(workbook, table, async (w, t) => {
       const ctl = new AbortController();
-      const plan = await preparePost({ api: client, workbook: w, table: t, flow: incidentsFlow, environment: ACC });
+      const plan = await preparePost({
+        api: client,
+        workbook: w,
+        table: t,
+        flow: incidentsFlow,
+        environment: ACC,
+      });
       const summary = await plan.run({
         concurrency: 4,
         signal: ctl.signal,

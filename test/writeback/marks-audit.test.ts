@@ -1,0 +1,121 @@
+import { createMemoryWorkbook } from '../../src/workbook/memory';
+import { AUDIT_TABLE, keyFingerprint, writeAudit } from '../../src/writeback/audit';
+import { markProblems } from '../../src/writeback/marks';
+import type { RunSummary } from '../../src/writeback/post';
+import type { Problem } from '../../src/writeback/problem';
+import { validateRows } from '../../src/writeback/validate';
+import { incidentsFlow } from '../../src/writeback/flows/incidents';
+import { standing } from './fixtures';
+
+async function table() {
+  const workbook = createMemoryWorkbook();
+  await workbook.createTable({
+    name: 'T',
+    sheet: 'Sheet1',
+    anchor: 'A1',
+    columns: ['Name', 'Reporting organization'].map((name) => ({ name, format: 'text' as const })),
+  });
+  await workbook.writeRows('T', 0, [
+    [null, 'Finance'],
+    ['B', null],
+  ]);
+  return workbook;
+}
+const problem = (row: number, column: string, severity: Problem['severity'] = 'error'): Problem => ({
+  row,
+  column,
+  code: 'x',
+  message: `fix ${column}`,
+  severity,
+});
+
+describe('marking problems in the sheet', () => {
+  it('marks errors and warnings with their message as the note, and clears marks of cells that were fixed', async () => {
+    const workbook = await table();
+    await markProblems(workbook, 'T', [problem(0, 'Name'), problem(1, 'Reporting organization', 'warning')]);
+    expect(workbook.snapshot().tables[0]!.marks).toEqual([
+      { row: 0, column: 'Name', kind: 'error', note: 'fix Name' },
+      { row: 1, column: 'Reporting organization', kind: 'warning', note: 'fix Reporting organization' },
+    ]);
+    await markProblems(workbook, 'T', [problem(1, 'Reporting organization')]);
+    expect(workbook.snapshot().tables[0]!.marks).toEqual([
+      { row: 1, column: 'Reporting organization', kind: 'error', note: 'fix Reporting organization' },
+    ]);
+  });
+});
+
+describe('validating a table', () => {
+  it('skips blank rows and reports a missing required column once, not once per row', async () => {
+    const flow = incidentsFlow.setup(standing);
+    const v = validateRows(
+      flow,
+      ['Name', 'Reporting organization'],
+      [
+        ['A', 'Finance'],
+        [null, ''],
+        ['B', 'IT'],
+      ],
+    );
+    expect(v.rows.map((r) => r.row)).toEqual([0, 2]);
+    expect(v.ready).toBe(2);
+    const missing = validateRows(flow, ['Name'], [['A'], ['B']]);
+    expect(missing.problems).toEqual([
+      expect.objectContaining({ row: -1, column: 'Reporting organization', code: 'missing-column' }),
+    ]);
+  });
+});
+
+describe('the audit record', () => {
+  const summary: RunSummary = {
+    environment: 'PRD',
+    table: 'GrcIncidents',
+    flow: 'incidents',
+    startedAt: '2025-01-01T10:00:00.000Z',
+    finishedAt: '2025-01-01T10:00:05.000Z',
+    cancelled: false,
+    outcomes: [
+      { row: 0, status: 'created', guid: '11111111-1111-4111-8111-111111111111', message: 'Created' },
+      { row: 2, status: 'failed', guid: '', message: 'The incident was not created.' },
+    ],
+    counts: { sending: 0, created: 1, done: 0, failed: 1, 'not sent': 0, unknown: 0 },
+  };
+
+  it('names the key by a fingerprint that does not reveal it', async () => {
+    const who = await keyFingerprint('demo-abc123');
+    expect(who).toMatch(/^key:[0-9a-f]{12}$/);
+    expect(who).not.toContain('abc123');
+    expect(await keyFingerprint('demo-abc123')).toBe(who);
+  });
+
+  it('appends one row per row outcome to its own table, run after run', async () => {
+    const workbook = createMemoryWorkbook();
+    await writeAudit(workbook, summary, 'key:0123456789ab');
+    await writeAudit(workbook, summary, 'key:0123456789ab');
+    const { columns, rows } = await workbook.readRows(AUDIT_TABLE);
+    expect(columns).toEqual([
+      'Run started',
+      'Run finished',
+      'Who',
+      'Environment',
+      'Flow',
+      'Table',
+      'Row',
+      'Result',
+      'GUID',
+      'Message',
+    ]);
+    expect(rows).toHaveLength(4);
+    expect(rows[1]).toEqual([
+      '2025-01-01T10:00:00.000Z',
+      '2025-01-01T10:00:05.000Z',
+      'key:0123456789ab',
+      'PRD',
+      'incidents',
+      'GrcIncidents',
+      3,
+      'failed',
+      '',
+      'The incident was not created.',
+    ]);
+  });
+});

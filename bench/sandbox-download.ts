@@ -22,13 +22,16 @@ interface Result {
   hwmKiB: number;
 }
 
-const hwmKiB = (pid: number | 'self') => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+const hwmKiB = (pid: number | 'self') =>
+  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
 
 /** Worker side: one download in a fresh process, so its peak RSS is its own. */
 async function worker(way: Way, url: string, identifier: string, password: string): Promise<Result> {
   const t0 = performance.now();
   if (way === 'fetch') {
-    const res = await fetch(`${url}/directdata/v3/risk`, { headers: { authorization: `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}` } });
+    const res = await fetch(`${url}/directdata/v3/risk`, {
+      headers: { authorization: `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}` },
+    });
     const text = await res.text();
     const records = (JSON.parse(text) as unknown[]).length;
     return { ms: performance.now() - t0, bytes: Buffer.byteLength(text), records, hwmKiB: hwmKiB('self') };
@@ -39,7 +42,11 @@ async function worker(way: Way, url: string, identifier: string, password: strin
 }
 
 /** Runs `command`, resolving with the first stdout line matching `pattern` (and the process). */
-function startAndWait(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; lines: string[] }> {
+function startAndWait(
+  args: string[],
+  pattern: RegExp,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; lines: string[] }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
@@ -61,7 +68,10 @@ async function measure(way: Way, url: string, identifier: string, password: stri
 }
 
 export default async function run(): Promise<string> {
-  const { child: sandbox, lines } = await startAndWait(['bin/grc-sheets.js', 'sandbox', '--port', '0', '--scale', String(SCALE)], /^Try: /);
+  const { child: sandbox, lines } = await startAndWait(
+    ['bin/grc-sheets.js', 'sandbox', '--port', '0', '--scale', String(SCALE)],
+    /^Try: /,
+  );
   try {
     const url = /Base URL: (\S+)/.exec(lines.join('\n'))![1]!;
     const identifier = /identifier: (\S+)/.exec(lines.join('\n'))![1]!;
@@ -97,7 +107,12 @@ export default async function run(): Promise<string> {
 }
 
 if (process.env.GRC_BENCH_WORKER) {
-  const { way, url, identifier, password } = JSON.parse(process.env.GRC_BENCH_WORKER) as { way: Way; url: string; identifier: string; password: string };
+  const { way, url, identifier, password } = JSON.parse(process.env.GRC_BENCH_WORKER) as {
+    way: Way;
+    url: string;
+    identifier: string;
+    password: string;
+  };
   worker(way, url, identifier, password).then(
     (r) => console.log(`RESULT ${JSON.stringify(r)}`),
     (e) => {

@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { KeysError, readKeysJson, startSandbox, ENVIRONMENTS, type Environment, type KeySpec } from '../sandbox';
+import {
+  KeysError,
+  readKeysJson,
+  startSandbox,
+  ENVIRONMENTS,
+  type Environment,
+  type KeySpec,
+} from '../sandbox';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
 
 const HELP = `Usage: grc-sheets sandbox [options]
@@ -90,17 +97,24 @@ export async function run(argv: string[]): Promise<number> {
     console.log(`Sandbox (${environment}) listening. Base URL: ${sandbox.url}`);
     if (sandbox.demoKey) {
       const { identifier, password } = sandbox.demoKey;
-      console.log(`Demo key (Application Administrator, all APIs, allowed from 127.0.0.1 and ::1); shown once:`);
+      console.log(
+        `Demo key (Application Administrator, all APIs, allowed from 127.0.0.1 and ::1); shown once:`,
+      );
       console.log(`  identifier: ${identifier}`);
       console.log(`  password:   ${password}`);
-      console.log(`Try: curl -s -u ${identifier}:${password} ${sandbox.url}/directdata/v3/risk | head -c 300`);
+      console.log(
+        `Try: curl -s -u ${identifier}:${password} ${sandbox.url}/directdata/v3/risk | head -c 300`,
+      );
     }
     const stop = () => void sandbox.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     return await new Promise<number>(() => undefined);
   } catch (e) {
-    const where = e instanceof KeysError && values.keys && !(e as Error).message.includes(values.keys) ? `--keys ${values.keys}: ` : '';
+    const where =
+      e instanceof KeysError && values.keys && !(e as Error).message.includes(values.keys)
+        ? `--keys ${values.keys}: `
+        : '';
     console.error(`grc-sheets sandbox: ${where}${(e as Error).message}`);
     return 1;
   }

@@ -8,11 +8,27 @@ import { archiveIncidentType, closeForm, deleteAnswerOption, type ConfigResult }
 
 /** What the sandbox's owner can do that the service does in its UI: approve addresses, revoke keys, set faults. */
 export interface SandboxAdmin {
-  requestedIps(): { identifier: string; keyName: string; ip: string; firstSeen: string; lastSeen: string; count: number }[];
+  requestedIps(): {
+    identifier: string;
+    keyName: string;
+    ip: string;
+    firstSeen: string;
+    lastSeen: string;
+    count: number;
+  }[];
   /** Approves a requested IP address of a key and saves it (spec, soft IP allowlisting). False when not requested. */
   approveIp(identifier: string, ip: string): boolean;
   revokeKey(identifier: string): boolean;
-  keys(): { identifier: string; name: string; environment: string; owner: string; expiresAt: string; allowedIps: string[]; apis: string[]; revoked: boolean }[];
+  keys(): {
+    identifier: string;
+    name: string;
+    environment: string;
+    owner: string;
+    expiresAt: string;
+    allowedIps: string[];
+    apis: string[];
+    revoked: boolean;
+  }[];
   faults(): ReturnType<FaultPlan['set']>;
   setFaults(input: FaultsInput): ReturnType<FaultPlan['set']>;
 }
@@ -20,7 +36,9 @@ export interface SandboxAdmin {
 export function createAdmin(keys: Map<string, ApiKey>, plan: FaultPlan): SandboxAdmin {
   return {
     requestedIps: () =>
-      [...keys.values()].flatMap((k) => [...k.requestedIps].map(([ip, seen]) => ({ identifier: k.identifier, keyName: k.name, ip, ...seen }))),
+      [...keys.values()].flatMap((k) =>
+        [...k.requestedIps].map(([ip, seen]) => ({ identifier: k.identifier, keyName: k.name, ip, ...seen })),
+      ),
     approveIp(identifier, ip) {
       const key = keys.get(identifier);
       const address = normaliseIp(ip);
@@ -63,32 +81,55 @@ export function registerAdminRoutes(app: FastifyInstance, admin: SandboxAdmin, s
   app.register(
     async (r) => {
       r.addHook('onRequest', async (req, reply) => {
-        if (!LOOPBACK.has(normaliseIp(req.socket.remoteAddress ?? ''))) return reply.code(403).send({ message: 'Sandbox admin routes answer loopback callers only.' });
+        if (!LOOPBACK.has(normaliseIp(req.socket.remoteAddress ?? '')))
+          return reply.code(403).send({ message: 'Sandbox admin routes answer loopback callers only.' });
       });
       r.get('/keys', async () => admin.keys());
       r.get('/requested-ips', async () => admin.requestedIps());
       r.post('/requested-ips/approve', async (req, reply) => {
         const body = approveBody.safeParse(req.body);
-        if (!body.success) return reply.code(400).send({ message: 'Give {"identifier", "ip"}.', errors: body.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) });
+        if (!body.success)
+          return reply
+            .code(400)
+            .send({
+              message: 'Give {"identifier", "ip"}.',
+              errors: body.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+            });
         return admin.approveIp(body.data.identifier, body.data.ip)
           ? { approved: true }
-          : reply.code(404).send({ message: `Key "${body.data.identifier}" has no requested IP address ${body.data.ip}.` });
+          : reply
+              .code(404)
+              .send({
+                message: `Key "${body.data.identifier}" has no requested IP address ${body.data.ip}.`,
+              });
       });
       r.post('/keys/:identifier/revoke', async (req, reply) => {
         const { identifier } = req.params as { identifier: string };
-        return admin.revokeKey(identifier) ? { revoked: true } : reply.code(404).send({ message: `No key "${identifier}".` });
+        return admin.revokeKey(identifier)
+          ? { revoked: true }
+          : reply.code(404).send({ message: `No key "${identifier}".` });
       });
       r.get('/faults', async () => admin.faults());
       r.put('/faults', async (req, reply) => {
         const body = faultsSchema.safeParse({ ...admin.faults(), ...(req.body as object | undefined) });
-        if (!body.success) return reply.code(400).send({ message: 'Invalid faults.', errors: body.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) });
+        if (!body.success)
+          return reply
+            .code(400)
+            .send({
+              message: 'Invalid faults.',
+              errors: body.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+            });
         return admin.setFaults(body.data);
       });
       r.get('/counts', async () => store.counts());
       const answer = (reply: FastifyReply, result: ConfigResult) =>
         'notFound' in result ? reply.code(404).send({ message: result.notFound }) : reply.send(result);
-      r.post('/incidenttypes/:guid/archive', async (req, reply) => answer(reply, archiveIncidentType(store, guidParam.parse(req.params).guid)));
-      r.post('/forms/:guid/close', async (req, reply) => answer(reply, closeForm(store, guidParam.parse(req.params).guid)));
+      r.post('/incidenttypes/:guid/archive', async (req, reply) =>
+        answer(reply, archiveIncidentType(store, guidParam.parse(req.params).guid)),
+      );
+      r.post('/forms/:guid/close', async (req, reply) =>
+        answer(reply, closeForm(store, guidParam.parse(req.params).guid)),
+      );
       r.delete('/customfields/:guid/options/:option', async (req, reply) => {
         const { guid, option } = z.object({ guid: z.string(), option: z.string() }).parse(req.params);
         return answer(reply, deleteAnswerOption(store, guid, option));

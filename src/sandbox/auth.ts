@@ -31,8 +31,10 @@ export function authenticate(
   const colon = decoded.indexOf(':');
   if (colon < 0) return { ok: false, error: 'invalidCredentials' };
   const key = keys.get(decoded.slice(0, colon));
-  if (!key || !sameSecret(decoded.slice(colon + 1), key.password)) return { ok: false, error: 'invalidCredentials' };
-  if (key.revoked || key.environment !== environment || now.getTime() >= key.expiresAt.getTime()) return { ok: false, error: 'invalidCredentials' };
+  if (!key || !sameSecret(decoded.slice(colon + 1), key.password))
+    return { ok: false, error: 'invalidCredentials' };
+  if (key.revoked || key.environment !== environment || now.getTime() >= key.expiresAt.getTime())
+    return { ok: false, error: 'invalidCredentials' };
   const ip = normaliseIp(socketIp);
   if (!key.allowedIps.has(ip)) {
     const iso = now.toISOString();

@@ -5,15 +5,21 @@ import type { Store } from './store';
  * Configuration actions the service offers in its UI, not in the API: the sandbox exposes them as admin
  * routes so the spec's warnings about them can be seen and tested. Each answers a result or a warning.
  */
-export type ConfigResult = { done: true } | { done: false; Warning: string } | { done: false; notFound: string };
+export type ConfigResult =
+  { done: true } | { done: false; Warning: string } | { done: false; notFound: string };
 
 /** Spec, Incident type transitions: active forms using the type must be closed first, otherwise a warning. */
 export function archiveIncidentType(store: Store, guid: string): ConfigResult {
   const type = store.list<IncidentType>('incidenttypes').find((t) => t.Id === guid.toLowerCase());
   if (!type) return { done: false, notFound: `No incident type with GUID ${guid}.` };
-  const blocking = store.ctx.st.forms.filter((f) => f.Active && !store.closedForms.has(f.Id) && f.IncidentTypeIds.includes(type.Id));
+  const blocking = store.ctx.st.forms.filter(
+    (f) => f.Active && !store.closedForms.has(f.Id) && f.IncidentTypeIds.includes(type.Id),
+  );
   if (blocking.length)
-    return { done: false, Warning: `Incident type "${type.Name}" is used by active forms; close them first: ${blocking.map((f) => f.Name).join(', ')}.` };
+    return {
+      done: false,
+      Warning: `Incident type "${type.Name}" is used by active forms; close them first: ${blocking.map((f) => f.Name).join(', ')}.`,
+    };
   store.patch('incidenttypes', type.Id, { Archived: true });
   return { done: true };
 }
@@ -26,15 +32,31 @@ export function closeForm(store: Store, guid: string): ConfigResult {
 }
 
 /** Where the values of each kind of custom field are, and how a value names its field. */
-const VALUES_OF: Record<string, { dataset: string; uses(value: Record<string, unknown>, field: FieldDefinition, option: string): boolean }> = {
+const VALUES_OF: Record<
+  string,
+  { dataset: string; uses(value: Record<string, unknown>, field: FieldDefinition, option: string): boolean }
+> = {
   riskcustomfieldvalues: {
     dataset: 'riskcustomfields',
-    uses: (v, f, o) => (v.CustomFields as { Name: string; Value: string }[]).some((x) => x.Name === f.Name && x.Value === o),
+    uses: (v, f, o) =>
+      (v.CustomFields as { Name: string; Value: string }[]).some((x) => x.Name === f.Name && x.Value === o),
   },
-  controlcustomfields: { dataset: 'controlcustomfieldvalues', uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o },
-  thirdpartycustomfields: { dataset: 'thirdpartycustomfieldvalues', uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o },
-  thirdpartycontractcustomfields: { dataset: 'thirdpartycontractcustomfieldvalues', uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o },
-  incidenttypecustomfields: { dataset: 'incidenttypecustomfieldvalues', uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o },
+  controlcustomfields: {
+    dataset: 'controlcustomfieldvalues',
+    uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o,
+  },
+  thirdpartycustomfields: {
+    dataset: 'thirdpartycustomfieldvalues',
+    uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o,
+  },
+  thirdpartycontractcustomfields: {
+    dataset: 'thirdpartycontractcustomfieldvalues',
+    uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o,
+  },
+  incidenttypecustomfields: {
+    dataset: 'incidenttypecustomfieldvalues',
+    uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o,
+  },
 };
 
 /** Spec, errors table: deleting a dropdown option that is in use gives a warning naming it; it is not deleted. */
@@ -43,9 +65,17 @@ export function deleteAnswerOption(store: Store, fieldGuid: string, optionGuid: 
     const field = store.list<FieldDefinition>(definitions).find((f) => f.Id === fieldGuid.toLowerCase());
     if (!field) continue;
     const option = field.AnswerOptions.find((o) => o.Id === optionGuid.toLowerCase());
-    if (!option) return { done: false, notFound: `Custom field "${field.Name}" has no answer option with GUID ${optionGuid}.` };
+    if (!option)
+      return {
+        done: false,
+        notFound: `Custom field "${field.Name}" has no answer option with GUID ${optionGuid}.`,
+      };
     for (const v of store.records(values.dataset))
-      if (values.uses(v, field, option.Name)) return { done: false, Warning: `The option "${option.Name}" of "${field.Name}" is in use and was not deleted.` };
+      if (values.uses(v, field, option.Name))
+        return {
+          done: false,
+          Warning: `The option "${option.Name}" of "${field.Name}" is in use and was not deleted.`,
+        };
     store.patch(definitions, field.Id, { AnswerOptions: field.AnswerOptions.filter((o) => o !== option) });
     return { done: true };
   }

@@ -10,7 +10,10 @@ export const ERRORS = {
   methodNotAllowed: { status: 405, message: 'Method not allowed.' },
   tooLarge: { status: 413, message: 'The request body is too large.' },
   rateLimited: { status: 429, message: 'Too many requests. Retry after the time in the Retry-After header.' },
-  unavailable: { status: 503, message: 'The service is temporarily unavailable. Retry after the time in the Retry-After header.' },
+  unavailable: {
+    status: 503,
+    message: 'The service is temporarily unavailable. Retry after the time in the Retry-After header.',
+  },
 } as const;
 export type ErrorName = keyof typeof ERRORS;
 
@@ -27,7 +30,11 @@ export type Outcome =
   | { kind: 'error'; error: ErrorName; message?: string };
 
 export const ok = (body: unknown, status: 200 | 201 = 200): Outcome => ({ kind: 'ok', status, body });
-export const rejected = (problems: Problem[], message = 'The request was rejected.'): Outcome => ({ kind: 'rejected', message, problems });
+export const rejected = (problems: Problem[], message = 'The request was rejected.'): Outcome => ({
+  kind: 'rejected',
+  message,
+  problems,
+});
 export const failure = (error: ErrorName, message?: string): Outcome => ({ kind: 'error', error, message });
 
 /** The JSON answer of an outcome. */

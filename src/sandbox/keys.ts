@@ -20,7 +20,11 @@ export const keySpec = z.object({
   expiresAt: isoDate,
   allowedIps: z.array(z.string().min(1)),
   apis: z.array(z.string()),
-  owner: z.object({ name: z.string().min(1), email: z.string().optional(), roles: z.array(z.string()).default([]) }),
+  owner: z.object({
+    name: z.string().min(1),
+    email: z.string().optional(),
+    roles: z.array(z.string()).default([]),
+  }),
   /** Requested IP addresses already recorded (soft allowlisting); usually empty in a file. */
   requestedIps: z.array(z.string()).optional(),
 });
@@ -71,16 +75,25 @@ export function buildKeys(input: unknown): ApiKey[] {
     const createdAt = new Date(k.createdAt);
     const expiresAt = new Date(k.expiresAt);
     if (!k.owner.email || !/^[^@\s]+@[^@\s]+$/.test(k.owner.email))
-      throw new KeysError(`${label}: its owner "${k.owner.name}" has no e-mail address; a key cannot be created for a user without one (spec, Authentication rule 4)`);
-    if (expiresAt.getTime() <= createdAt.getTime()) throw new KeysError(`${label}: expiresAt must be after createdAt`);
+      throw new KeysError(
+        `${label}: its owner "${k.owner.name}" has no e-mail address; a key cannot be created for a user without one (spec, Authentication rule 4)`,
+      );
+    if (expiresAt.getTime() <= createdAt.getTime())
+      throw new KeysError(`${label}: expiresAt must be after createdAt`);
     // "At most one year": calendar year, so a key created on 29 Feb may run to 28 Feb or 1 Mar.
     const limit = new Date(createdAt);
     limit.setUTCFullYear(limit.getUTCFullYear() + 1);
     if (expiresAt.getTime() > Math.min(limit.getTime(), createdAt.getTime() + YEAR_MS))
-      throw new KeysError(`${label}: expires ${k.expiresAt}, more than one year after its creation on ${k.createdAt} (spec, API key expiry)`);
+      throw new KeysError(
+        `${label}: expires ${k.expiresAt}, more than one year after its creation on ${k.createdAt} (spec, API key expiry)`,
+      );
     const unknown = k.apis.filter((a) => !(API_NAMES as readonly string[]).includes(a));
-    if (unknown.length) throw new KeysError(`${label}: unknown API name ${unknown.map((a) => `"${a}"`).join(', ')}; known: ${API_NAMES.join(', ')}`);
-    if (seen.has(k.identifier)) throw new KeysError(`${label}: identifier "${k.identifier}" is used by another key`);
+    if (unknown.length)
+      throw new KeysError(
+        `${label}: unknown API name ${unknown.map((a) => `"${a}"`).join(', ')}; known: ${API_NAMES.join(', ')}`,
+      );
+    if (seen.has(k.identifier))
+      throw new KeysError(`${label}: identifier "${k.identifier}" is used by another key`);
     seen.add(k.identifier);
     return {
       name: k.name,
@@ -90,7 +103,9 @@ export function buildKeys(input: unknown): ApiKey[] {
       createdAt,
       expiresAt,
       allowedIps: new Set(k.allowedIps.map(normaliseIp)),
-      requestedIps: new Map((k.requestedIps ?? []).map((ip) => [normaliseIp(ip), { firstSeen: '', lastSeen: '', count: 0 }])),
+      requestedIps: new Map(
+        (k.requestedIps ?? []).map((ip) => [normaliseIp(ip), { firstSeen: '', lastSeen: '', count: 0 }]),
+      ),
       apis: new Set(k.apis),
       owner: { name: k.owner.name, email: k.owner.email, roles: k.owner.roles },
       revoked: false,

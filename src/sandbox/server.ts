@@ -49,7 +49,8 @@ const API_ROOT = '/api';
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const environment = options.environment ?? 'ACC';
   const scale = options.scale ?? 1000;
-  if (!Number.isInteger(scale) || scale < MIN_SCALE || scale > MAX_SCALE) throw new RangeError(`scale must be a whole number from ${MIN_SCALE} to ${MAX_SCALE}, got ${scale}`);
+  if (!Number.isInteger(scale) || scale < MIN_SCALE || scale > MAX_SCALE)
+    throw new RangeError(`scale must be a whole number from ${MIN_SCALE} to ${MAX_SCALE}, got ${scale}`);
   const now = options.now ?? (() => new Date());
   const cat = options.catalog ?? defaultCatalog;
   const demo = options.keys ? undefined : demoKey(environment, now());
@@ -58,27 +59,45 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const plan = new FaultPlan(options.faults);
   const admin = createAdmin(keys, plan);
 
-  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, requestTimeout: 120_000, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 10 * 1024 * 1024,
+    requestTimeout: 120_000,
+    forceCloseConnections: true,
+  });
   // An empty body is fine (the workflow advance has none); invalid JSON is a 400 in the service's format.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     if (!body) return done(null, undefined);
     try {
       done(null, JSON.parse(body as string));
     } catch (e) {
-      done(Object.assign(new Error(`The request body is not valid JSON: ${(e as Error).message}`), { statusCode: 400 }), undefined);
+      done(
+        Object.assign(new Error(`The request body is not valid JSON: ${(e as Error).message}`), {
+          statusCode: 400,
+        }),
+        undefined,
+      );
     }
   });
   app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
-    const message = status === 413 ? ERRORS.tooLarge.message : status === 500 ? 'Internal error in the sandbox.' : err.message;
+    const message =
+      status === 413
+        ? ERRORS.tooLarge.message
+        : status === 500
+          ? 'Internal error in the sandbox.'
+          : err.message;
     return reply.code(status).type(JSON_TYPE).send({ message });
   });
-  app.setNotFoundHandler((_req, reply) => reply.code(404).type(JSON_TYPE).send({ message: ERRORS.notFound.message }));
+  app.setNotFoundHandler((_req, reply) =>
+    reply.code(404).type(JSON_TYPE).send({ message: ERRORS.notFound.message }),
+  );
   registerAdminRoutes(app, admin, store);
 
   const sendError = (reply: FastifyReply, name: ErrorName, message?: string) => {
     const a = answerOf(failure(name, message));
-    if (name === 'invalidCredentials') reply.header('www-authenticate', 'Basic realm="Risk and Controls Management Service"');
+    if (name === 'invalidCredentials')
+      reply.header('www-authenticate', 'Basic realm="Risk and Controls Management Service"');
     return reply.code(a.status).type(JSON_TYPE).send(a.body);
   };
 
@@ -97,7 +116,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       reply.header('retry-after', String(f.retryAfterSeconds));
       return sendError(reply, fault === 'unavailable' ? 'unavailable' : 'rateLimited');
     }
-    const auth = authenticate(req.headers.authorization, req.socket.remoteAddress ?? '', keys, environment, now());
+    const auth = authenticate(
+      req.headers.authorization,
+      req.socket.remoteAddress ?? '',
+      keys,
+      environment,
+      now(),
+    );
     if (!auth.ok) return sendError(reply, auth.error);
     if (!mayCall(auth.key, m.endpoint.access)) return sendError(reply, 'forbidden');
     const ep = m.endpoint;
@@ -111,8 +136,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (guid) {
       const g = guid.toLowerCase();
       // Parameterised datasets: results of one form, samples of one test plan.
-      const owner = ep.id === 'formresults' ? store.ctx.st.forms.find((x) => x.Id === g) : store.find('controltestplan', g);
-      if (!owner) return sendError(reply, 'notFound', `No ${ep.id === 'formresults' ? 'form' : 'control test plan'} with GUID ${guid}.`);
+      const owner =
+        ep.id === 'formresults'
+          ? store.ctx.st.forms.find((x) => x.Id === g)
+          : store.find('controltestplan', g);
+      if (!owner)
+        return sendError(
+          reply,
+          'notFound',
+          `No ${ep.id === 'formresults' ? 'form' : 'control test plan'} with GUID ${guid}.`,
+        );
       const key = ep.id === 'formresults' ? 'FormId' : 'TestPlanId';
       filter = (r) => r[key] === g;
     }
@@ -122,7 +155,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return reply.code(200).type(JSON_TYPE).send(stream);
   }
 
-  function runOperation(ep: Operation, req: FastifyRequest, key: ApiKey, guid: string | undefined, reply: FastifyReply, drop: boolean) {
+  function runOperation(
+    ep: Operation,
+    req: FastifyRequest,
+    key: ApiKey,
+    guid: string | undefined,
+    reply: FastifyReply,
+    drop: boolean,
+  ) {
     let body: unknown;
     if (ep.body) {
       const parsed = ep.body.safeParse(req.body);
@@ -130,7 +170,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return reply
           .code(400)
           .type(JSON_TYPE)
-          .send({ message: 'The request body is not valid.', errors: parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message })) });
+          .send({
+            message: 'The request body is not valid.',
+            errors: parsed.error.issues.map((i) => ({
+              field: i.path.join('.') || '(body)',
+              message: i.message,
+            })),
+          });
       body = parsed.data;
     }
     const handler = HANDLERS[ep.id] as WriteHandler<unknown> | undefined;

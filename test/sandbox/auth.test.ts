@@ -73,7 +73,10 @@ describe('sandbox authentication (spec: Authentication, Errors)', () => {
   });
 
   it('answers 403 "Forbidden to execute action." for DirectData without Get direct data (rule 9)', async () => {
-    expect(await call(sb, RISK, { as: 'no-directdata' })).toMatchObject({ status: 403, body: { message: 'Forbidden to execute action.' } });
+    expect(await call(sb, RISK, { as: 'no-directdata' })).toMatchObject({
+      status: 403,
+      body: { message: 'Forbidden to execute action.' },
+    });
   });
 
   it('answers 403 for DirectData with a key whose owner is not an Application Administrator (rule 9)', async () => {
@@ -81,16 +84,24 @@ describe('sandbox authentication (spec: Authentication, Errors)', () => {
   });
 
   it('lets Get direct data reach the DirectData of every module (rule 9: cannot be limited to one module)', async () => {
-    for (const id of ['risk', 'incidents', 'audit', 'thirdparty', 'control', 'tasks', 'kri']) expect((await call(sb, catalog.dataset(id).path)).status).toBe(200);
+    for (const id of ['risk', 'incidents', 'audit', 'thirdparty', 'control', 'tasks', 'kri'])
+      expect((await call(sb, catalog.dataset(id).path)).status).toBe(200);
   });
 
   it('lets a selected module API reach that module reads only (rules 7 and 10)', async () => {
-    expect((await call(sb, catalog.dataset('incidenttypes').path, { as: 'incidents-only' })).status).toBe(200);
-    expect((await call(sb, catalog.dataset('findingreportassessments').path, { as: 'incidents-only' })).status).toBe(403);
+    expect((await call(sb, catalog.dataset('incidenttypes').path, { as: 'incidents-only' })).status).toBe(
+      200,
+    );
+    expect(
+      (await call(sb, catalog.dataset('findingreportassessments').path, { as: 'incidents-only' })).status,
+    ).toBe(403);
   });
 
   it('refuses writes with a key whose owner is not an Application Administrator (rule 10)', async () => {
-    const a = await call(sb, catalog.operation('task-create').path, { as: 'not-admin', body: { Name: 'x', ResponsibleUser: 'Anna de Vries' } });
+    const a = await call(sb, catalog.operation('task-create').path, {
+      as: 'not-admin',
+      body: { Name: 'x', ResponsibleUser: 'Anna de Vries' },
+    });
     expect(a).toMatchObject({ status: 403, body: { message: 'Forbidden to execute action.' } });
   });
 
@@ -109,9 +120,15 @@ describe('sandbox keys file (spec: API key, Authentication rules 4 and 8)', () =
   });
 
   it('refuses a key that expires more than one year after its creation, naming the key', () => {
-    const bad = key('long', { name: 'Reporting key', createdAt: '2026-01-01T00:00:00Z', expiresAt: '2027-01-02T00:00:00Z' });
+    const bad = key('long', {
+      name: 'Reporting key',
+      createdAt: '2026-01-01T00:00:00Z',
+      expiresAt: '2027-01-02T00:00:00Z',
+    });
     expect(() => buildKeys([key('ok'), bad])).toThrow(/key 2 \("Reporting key"\).*more than one year/);
-    expect(() => buildKeys([key('edge', { createdAt: '2026-01-01T00:00:00Z', expiresAt: '2027-01-01T00:00:00Z' })])).not.toThrow();
+    expect(() =>
+      buildKeys([key('edge', { createdAt: '2026-01-01T00:00:00Z', expiresAt: '2027-01-01T00:00:00Z' })]),
+    ).not.toThrow();
   });
 
   it('refuses a key whose owner has no e-mail address, naming the key', () => {
@@ -121,16 +138,26 @@ describe('sandbox keys file (spec: API key, Authentication rules 4 and 8)', () =
   });
 
   it('refuses an unknown API name, naming the key and the known names', () => {
-    expect(() => buildKeys([key('x', { name: 'Typo key', apis: ['GetDirectdata'] })])).toThrow(/"Typo key".*unknown API name "GetDirectdata".*GetDirectData/);
+    expect(() => buildKeys([key('x', { name: 'Typo key', apis: ['GetDirectdata'] })])).toThrow(
+      /"Typo key".*unknown API name "GetDirectdata".*GetDirectData/,
+    );
   });
 
   it('refuses to start with a bad key', async () => {
-    await expect(startSandbox({ scale: 5, keys: [key('x', { environment: 'TST' as 'ACC' })] })).rejects.toThrow(/environment/);
+    await expect(
+      startSandbox({ scale: 5, keys: [key('x', { environment: 'TST' as 'ACC' })] }),
+    ).rejects.toThrow(/environment/);
   });
 
   it('accepts a very large allowlist (limits: no maximum stated)', async () => {
-    const many = Array.from({ length: 20_000 }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
-    const sb = await startSandbox({ scale: 5, keys: [key('big', { allowedIps: [...many, '127.0.0.1', '::1'] })] });
+    const many = Array.from(
+      { length: 20_000 },
+      (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    );
+    const sb = await startSandbox({
+      scale: 5,
+      keys: [key('big', { allowedIps: [...many, '127.0.0.1', '::1'] })],
+    });
     try {
       expect((await call(sb, RISK, { as: 'big' })).status).toBe(200);
     } finally {

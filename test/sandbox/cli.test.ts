@@ -11,12 +11,29 @@ describe('grc-sheets sandbox (the command)', () => {
   it('documents every option in --help', () => {
     const r = spawnSync(process.execPath, [BIN, 'sandbox', '--help'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(0);
-    for (const option of ['--host', '--port', '--environment ACC|PRD', '--scale', '--seed', '--keys', '--latency', '--error-rate', '--rate-limit-rate', '--drop-rate', '--retry-after', '--fault-seed', '/_sandbox/requested-ips/approve'])
+    for (const option of [
+      '--host',
+      '--port',
+      '--environment ACC|PRD',
+      '--scale',
+      '--seed',
+      '--keys',
+      '--latency',
+      '--error-rate',
+      '--rate-limit-rate',
+      '--drop-rate',
+      '--retry-after',
+      '--fault-seed',
+      '/_sandbox/requested-ips/approve',
+    ])
       expect(r.stdout).toContain(option);
   });
 
   it('prints its base URL and a demo key that works with the printed curl line', async () => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--scale', '5'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--scale', '5'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const out = await new Promise<string>((resolve, reject) => {
         let text = '';
@@ -26,9 +43,12 @@ describe('grc-sheets sandbox (the command)', () => {
         });
         child.on('exit', (code) => reject(new Error(`exited with ${code}`)));
       });
-      const [, id, pw, url] = /curl -s -u ([^:\s]+):(\S+) (http:\/\/127\.0\.0\.1:\d+\/api\/directdata\/v3\/risk)/.exec(out)!;
+      const [, id, pw, url] =
+        /curl -s -u ([^:\s]+):(\S+) (http:\/\/127\.0\.0\.1:\d+\/api\/directdata\/v3\/risk)/.exec(out)!;
       expect(out).toMatch(/Base URL: http:\/\/127\.0\.0\.1:\d+\/api\n/);
-      const res = await fetch(url!, { headers: { authorization: `Basic ${Buffer.from(`${id}:${pw}`).toString('base64')}` } });
+      const res = await fetch(url!, {
+        headers: { authorization: `Basic ${Buffer.from(`${id}:${pw}`).toString('base64')}` },
+      });
       expect(res.status).toBe(200);
       expect(await res.json()).toHaveLength(5);
     } finally {
@@ -39,14 +59,29 @@ describe('grc-sheets sandbox (the command)', () => {
   it('refuses a keys file that breaks the rules, naming the key, and exits 1', () => {
     const dir = mkdtempSync(join(tmpdir(), 'grc-keys-'));
     const file = join(dir, 'keys.json');
-    writeFileSync(file, JSON.stringify([key('a', { name: 'Nightly export', createdAt: '2026-01-01T00:00:00Z', expiresAt: '2027-03-01T00:00:00Z' })]));
-    const r = spawnSync(process.execPath, [BIN, 'sandbox', '--port', '0', '--keys', file], { cwd: ROOT, encoding: 'utf8' });
+    writeFileSync(
+      file,
+      JSON.stringify([
+        key('a', {
+          name: 'Nightly export',
+          createdAt: '2026-01-01T00:00:00Z',
+          expiresAt: '2027-03-01T00:00:00Z',
+        }),
+      ]),
+    );
+    const r = spawnSync(process.execPath, [BIN, 'sandbox', '--port', '0', '--keys', file], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/"Nightly export".*more than one year/);
   });
 
   it('refuses an unknown environment', () => {
-    const r = spawnSync(process.execPath, [BIN, 'sandbox', '--environment', 'TST'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, 'sandbox', '--environment', 'TST'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/ACC or PRD/);
   });

@@ -21,20 +21,41 @@ describe('sandbox configuration actions (spec: Incident type transitions, Errors
     const st = sb.store.ctx.st;
     const operational = st.incidentTypes.find((t) => t.Name === 'Operational incident')!;
     const a = await send('POST', `/incidenttypes/${operational.Id}/archive`);
-    expect(a).toEqual({ status: 200, body: { done: false, Warning: expect.stringMatching(/close them first: Incident intake/) } });
-    expect((await post(sb, CREATE, { Name: 'x', ReportingOrganization: 'Finance', IncidentTypes: [operational.Id] })).status).toBe(201);
+    expect(a).toEqual({
+      status: 200,
+      body: { done: false, Warning: expect.stringMatching(/close them first: Incident intake/) },
+    });
+    expect(
+      (
+        await post(sb, CREATE, {
+          Name: 'x',
+          ReportingOrganization: 'Finance',
+          IncidentTypes: [operational.Id],
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('archives a standard type once its forms are closed: new incidents are refused, existing ones keep it', async () => {
     const st = sb.store.ctx.st;
     const breach = st.incidentTypes.find((t) => t.Name === 'Data breach')!;
-    const before = await post(sb, CREATE, { Name: 'Before archiving', ReportingOrganization: 'Finance', IncidentTypes: [breach.Id] });
+    const before = await post(sb, CREATE, {
+      Name: 'Before archiving',
+      ReportingOrganization: 'Finance',
+      IncidentTypes: [breach.Id],
+    });
     expect((await send('POST', `/forms/${st.forms[0]!.Id}/close`)).body).toEqual({ done: true });
     expect((await send('POST', `/incidenttypes/${breach.Id}/archive`)).body).toEqual({ done: true });
-    const types = (await call<{ Id: string; Archived: boolean }[]>(sb, catalog.dataset('incidenttypes').path)).body;
+    const types = (await call<{ Id: string; Archived: boolean }[]>(sb, catalog.dataset('incidenttypes').path))
+      .body;
     expect(types.find((t) => t.Id === breach.Id)!.Archived).toBe(true);
-    expect((await post(sb, CREATE, { Name: 'x', ReportingOrganization: 'Finance', IncidentTypes: [breach.Id] })).body.errors[0].message).toMatch(/archived/);
-    const incidents = (await call<{ Id: string; IncidentTypes: string[] }[]>(sb, catalog.dataset('incidents').path)).body;
+    expect(
+      (await post(sb, CREATE, { Name: 'x', ReportingOrganization: 'Finance', IncidentTypes: [breach.Id] }))
+        .body.errors[0].message,
+    ).toMatch(/archived/);
+    const incidents = (
+      await call<{ Id: string; IncidentTypes: string[] }[]>(sb, catalog.dataset('incidents').path)
+    ).body;
     expect(incidents.find((i) => i.Id === before.body.Id)!.IncidentTypes).toEqual(['Data breach']);
   });
 
@@ -44,17 +65,39 @@ describe('sandbox configuration actions (spec: Incident type transitions, Errors
     const lending = field.AnswerOptions.find((o) => o.Name === 'Lending')!;
     const savings = field.AnswerOptions.find((o) => o.Name === 'Savings')!;
     const operational = st.incidentTypes.find((t) => t.Name === 'Operational incident')!;
-    await post(sb, CREATE, { Name: 'x', ReportingOrganization: 'Finance', IncidentTypes: [operational.Id], CustomFields: [{ CustomFieldGuid: field.Id, Value: 'Lending' }] });
+    await post(sb, CREATE, {
+      Name: 'x',
+      ReportingOrganization: 'Finance',
+      IncidentTypes: [operational.Id],
+      CustomFields: [{ CustomFieldGuid: field.Id, Value: 'Lending' }],
+    });
     const inUse = await send('DELETE', `/customfields/${field.Id}/options/${lending.Id}`);
     expect(inUse.body).toEqual({ done: false, Warning: expect.stringMatching(/"Lending".*in use/) });
-    expect((await send('DELETE', `/customfields/${field.Id}/options/${savings.Id}`)).body).toEqual({ done: true });
-    const defs = (await call<{ Id: string; AnswerOptions: { Name: string }[] }[]>(sb, catalog.dataset('incidenttypecustomfields').path)).body;
-    expect(defs.find((d) => d.Id === field.Id)!.AnswerOptions.map((o) => o.Name)).toEqual(['Payments', 'Lending']);
-    const refused = await post(sb, CREATE, { Name: 'x', ReportingOrganization: 'Finance', IncidentTypes: [operational.Id], CustomFields: [{ CustomFieldGuid: field.Id, Value: 'Savings' }] });
+    expect((await send('DELETE', `/customfields/${field.Id}/options/${savings.Id}`)).body).toEqual({
+      done: true,
+    });
+    const defs = (
+      await call<{ Id: string; AnswerOptions: { Name: string }[] }[]>(
+        sb,
+        catalog.dataset('incidenttypecustomfields').path,
+      )
+    ).body;
+    expect(defs.find((d) => d.Id === field.Id)!.AnswerOptions.map((o) => o.Name)).toEqual([
+      'Payments',
+      'Lending',
+    ]);
+    const refused = await post(sb, CREATE, {
+      Name: 'x',
+      ReportingOrganization: 'Finance',
+      IncidentTypes: [operational.Id],
+      CustomFields: [{ CustomFieldGuid: field.Id, Value: 'Savings' }],
+    });
     expect(refused.status).toBe(400);
   });
 
   it('answers 404 for unknown GUIDs', async () => {
-    expect((await send('POST', '/incidenttypes/00000000-0000-4000-8000-000000000000/archive')).status).toBe(404);
+    expect((await send('POST', '/incidenttypes/00000000-0000-4000-8000-000000000000/archive')).status).toBe(
+      404,
+    );
   });
 });

@@ -21,7 +21,10 @@ describe('sandbox datasets', () => {
     const form = sb.store.ctx.st.forms[0]!.Id;
     const plan = sb.store.ctx.guid('testPlan', 0);
     for (const ds of catalog.datasets) {
-      const records = await all(ds.id, ds.path.includes('{guid}') ? (ds.id === 'formresults' ? form : plan) : undefined);
+      const records = await all(
+        ds.id,
+        ds.path.includes('{guid}') ? (ds.id === 'formresults' ? form : plan) : undefined,
+      );
       expect(records.length).toBeGreaterThan(0);
       for (const [i, r] of records.entries()) {
         const parsed = ds.record.safeParse(r);
@@ -41,7 +44,8 @@ describe('sandbox datasets', () => {
       for (const g of inc.MoiGuids as string[]) expect(mois.has(g)).toBe(true);
     }
     expect(incidents.some((i) => (i.MoiGuids as string[]).length > 0)).toBe(true);
-    for (const r of await all('risk')) for (const g of r.ControlGuids as string[]) expect(controls.has(g)).toBe(true);
+    for (const r of await all('risk'))
+      for (const g of r.ControlGuids as string[]) expect(controls.has(g)).toBe(true);
   });
 
   it('points custom field values at real definitions', async () => {
@@ -59,7 +63,8 @@ describe('sandbox datasets', () => {
       }
     }
     const riskFieldNames = new Set((await all('riskcustomfieldvalues')).map((d) => d.Name));
-    for (const v of await all('riskcustomfields')) for (const f of v.CustomFields as { Name: string }[]) expect(riskFieldNames.has(f.Name)).toBe(true);
+    for (const v of await all('riskcustomfields'))
+      for (const f of v.CustomFields as { Name: string }[]) expect(riskFieldNames.has(f.Name)).toBe(true);
   });
 
   it('forms the root cause categories into a tree', async () => {
@@ -87,17 +92,26 @@ describe('sandbox datasets', () => {
 
   it('has the standing data the write-back needs', async () => {
     const types = await all('incidenttypes');
-    expect(types.filter((t) => t.Standard).map((t) => t.Name)).toEqual(['Operational incident', 'Data breach']);
+    expect(types.filter((t) => t.Standard).map((t) => t.Name)).toEqual([
+      'Operational incident',
+      'Data breach',
+    ]);
     expect(types.some((t) => t.Archived)).toBe(true);
     const fields = await all('incidenttypecustomfields');
-    expect(new Set(fields.map((f) => f.Type))).toEqual(new Set(['Number', 'Dropdown', 'Checkbox', 'Date', 'MultiSelect', 'Text']));
+    expect(new Set(fields.map((f) => f.Type))).toEqual(
+      new Set(['Number', 'Dropdown', 'Checkbox', 'Date', 'MultiSelect', 'Text']),
+    );
     expect(fields.some((f) => f.Required)).toBe(true);
     expect(fields.find((f) => f.Type === 'Dropdown')!.AnswerOptions).not.toHaveLength(0);
     for (const defs of ['thirdpartycustomfields', 'thirdpartycontractcustomfields'])
-      expect((await all(defs)).some((f) => f.Type === 'MultiSelect' && (f.AnswerOptions as unknown[]).length > 1)).toBe(true);
+      expect(
+        (await all(defs)).some((f) => f.Type === 'MultiSelect' && (f.AnswerOptions as unknown[]).length > 1),
+      ).toBe(true);
     expect((await all('thirdpartycustomfields')).some((f) => f.Visible === false)).toBe(true);
     const tasks = await all('tasks');
-    expect(new Set(tasks.map((t) => t.Status))).toEqual(new Set(['To do', 'Rejected', 'Ready for review', 'In review']));
+    expect(new Set(tasks.map((t) => t.Status))).toEqual(
+      new Set(['To do', 'Rejected', 'Ready for review', 'In review']),
+    );
     expect(tasks.every((t) => t.ResponsibleUser && t.Reviewer)).toBe(true);
     const plans = await all('controltestplan');
     expect(plans.some((p) => p.Status === 'Testing - awaiting conclusion')).toBe(true);
@@ -119,14 +133,31 @@ describe('sandbox datasets', () => {
     const big = new Store(1, 20_000).counts();
     expect(big.risk).toBe(20_000);
     expect(big.incidents).toBeGreaterThan(small.incidents! * 100);
-    for (const id of ['incidenttypes', 'incidenttypecustomfields', 'tasks', 'controltestplan', 'thirdpartycustomfields', 'riskrootcausecategory'])
+    for (const id of [
+      'incidenttypes',
+      'incidenttypecustomfields',
+      'tasks',
+      'controltestplan',
+      'thirdpartycustomfields',
+      'riskrootcausecategory',
+    ])
       expect(big[id]).toBe(small[id]);
   });
 
   it('gives every generated record a unique GUID', () => {
     const s = new Store(1, 2000);
     const seen = new Set<string>();
-    for (const id of ['risk', 'control', 'incidents', 'thirdparty', 'thirdpartycontract', 'moi-risk', 'moi-bim', 'tasks', 'controltestplan'])
+    for (const id of [
+      'risk',
+      'control',
+      'incidents',
+      'thirdparty',
+      'thirdpartycontract',
+      'moi-risk',
+      'moi-bim',
+      'tasks',
+      'controltestplan',
+    ])
       for (const r of s.records(id)) {
         expect(seen.has(r.Id as string)).toBe(false);
         seen.add(r.Id as string);

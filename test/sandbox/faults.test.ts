@@ -7,12 +7,19 @@ const CREATE = catalog.operation('incident-create').path;
 const INCIDENTS = catalog.dataset('incidents').path;
 
 /** A raw HTTP call that reports whether the answer body arrived whole. */
-function raw(sb: Sandbox, path: string, body?: unknown): Promise<{ status: number; complete: boolean; received: string }> {
+function raw(
+  sb: Sandbox,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; complete: boolean; received: string }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
     const req = request(sb.url + path, {
       method: data ? 'POST' : 'GET',
-      headers: { authorization: basic('admin'), ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}) },
+      headers: {
+        authorization: basic('admin'),
+        ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}),
+      },
     });
     req.on('response', (res) => {
       let received = '';
@@ -97,10 +104,18 @@ describe('sandbox faults', () => {
 
   it('can be set through the admin route', async () => {
     const admin = sb.url.replace(/\/api$/, '/_sandbox/faults');
-    const put = await fetch(admin, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ errorRate: 1 }) });
+    const put = await fetch(admin, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ errorRate: 1 }),
+    });
     expect(await put.json()).toMatchObject({ errorRate: 1, latencyMs: 0 });
     expect((await call(sb, INCIDENTS)).status).toBe(503);
-    const bad = await fetch(admin, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ errorRate: 2 }) });
+    const bad = await fetch(admin, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ errorRate: 2 }),
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -8,7 +8,10 @@ const created = new Date(Date.now() - 30 * day);
 const inMonths = (m: number) => new Date(created.getTime() + m * 30 * day).toISOString();
 const emailOf = (name: string) => USERS.find((u) => u.name === name)?.email ?? 'someone@example.com';
 
-export function key(identifier: string, over: Partial<KeySpec> & { ownerName?: string; roles?: string[] } = {}): KeySpec {
+export function key(
+  identifier: string,
+  over: Partial<KeySpec> & { ownerName?: string; roles?: string[] } = {},
+): KeySpec {
   const { ownerName = USERS[0]!.name, roles = ['ApplicationAdministrator'], ...rest } = over;
   return {
     name: `test key ${identifier}`,
@@ -27,11 +30,16 @@ export function key(identifier: string, over: Partial<KeySpec> & { ownerName?: s
 /** Keys for the conformance suite: one per situation the spec's authentication rules name. */
 export const KEYS: KeySpec[] = [
   key('admin'),
-  key('no-directdata', { apis: ['Incidents', 'Tasks', 'Controls', 'ThirdParties', 'Forms', 'FindingReports'] }),
+  key('no-directdata', {
+    apis: ['Incidents', 'Tasks', 'Controls', 'ThirdParties', 'Forms', 'FindingReports'],
+  }),
   key('not-admin', { ownerName: 'Bram Jansen', roles: [] }),
   key('incidents-only', { ownerName: 'Chloe Martin', roles: [], apis: ['Incidents'] }),
   key('prd', { environment: 'PRD' }),
-  key('expired', { createdAt: new Date(Date.now() - 400 * day).toISOString(), expiresAt: new Date(Date.now() - 40 * day).toISOString() }),
+  key('expired', {
+    createdAt: new Date(Date.now() - 400 * day).toISOString(),
+    expiresAt: new Date(Date.now() - 40 * day).toISOString(),
+  }),
   key('far-away', { allowedIps: ['10.9.9.9'] }),
   // One Application Administrator key per active user, for the per-operation caller rules.
   ...ACTIVE_USERS.map((name, i) => key(`user-${i}`, { ownerName: name })),
@@ -46,7 +54,8 @@ export async function start(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ scale: 50, seed: 7, keys: KEYS, ...options });
 }
 
-export const basic = (identifier: string, password = `pw-${identifier}`) => `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`;
+export const basic = (identifier: string, password = `pw-${identifier}`) =>
+  `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`;
 
 export interface Answer<T = any> {
   status: number;
@@ -74,4 +83,5 @@ export async function call<T = any>(
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
-export const post = <T = any>(sandbox: Sandbox, path: string, body: unknown, as = 'admin') => call<T>(sandbox, path, { as, body, method: 'POST' });
+export const post = <T = any>(sandbox: Sandbox, path: string, body: unknown, as = 'admin') =>
+  call<T>(sandbox, path, { as, body, method: 'POST' });

@@ -15,8 +15,18 @@ describe('sandbox routes from the catalogue', () => {
     const cat = createCatalog({ 'incident-create': '/incidentdata/v2/incidents' });
     const sb = await start({ catalog: cat });
     try {
-      expect((await post(sb, '/incidentdata/v2/incidents', { Name: 'x', ReportingOrganization: 'Finance' })).status).toBe(201);
-      expect((await post(sb, catalog.operation('incident-create').path, { Name: 'x', ReportingOrganization: 'Finance' })).status).toBe(404);
+      expect(
+        (await post(sb, '/incidentdata/v2/incidents', { Name: 'x', ReportingOrganization: 'Finance' }))
+          .status,
+      ).toBe(201);
+      expect(
+        (
+          await post(sb, catalog.operation('incident-create').path, {
+            Name: 'x',
+            ReportingOrganization: 'Finance',
+          })
+        ).status,
+      ).toBe(404);
     } finally {
       await sb.close();
     }
@@ -67,7 +77,9 @@ describe('dataset streaming', () => {
   it('streams a big dataset (20,000 risks) as a chunked answer, not one string', async () => {
     const sb = await start({ scale: 20_000 });
     try {
-      const res = await fetch(`${sb.url}${catalog.dataset('risk').path}`, { headers: { authorization: 'Basic ' + Buffer.from('admin:pw-admin').toString('base64') } });
+      const res = await fetch(`${sb.url}${catalog.dataset('risk').path}`, {
+        headers: { authorization: 'Basic ' + Buffer.from('admin:pw-admin').toString('base64') },
+      });
       expect(res.headers.get('content-length')).toBeNull();
       let bytes = 0;
       let last = '';

@@ -35,8 +35,14 @@ describe('sandbox third parties and contracts (spec: Third party and third party
     });
     expect(a.status).toBe(201);
     const tps = (await call<Record<string, unknown>[]>(sb, catalog.dataset('thirdparty').path)).body;
-    expect(tps.find((t) => t.Id === a.body.Id)).toMatchObject({ Name: 'Acme Hosting B.V.', LeiCode: lei, FrameworkDimensions: ['DORA'] });
-    const values = (await call<Record<string, unknown>[]>(sb, catalog.dataset('thirdpartycustomfieldvalues').path)).body.filter((v) => v.ThirdPartyGuid === a.body.Id);
+    expect(tps.find((t) => t.Id === a.body.Id)).toMatchObject({
+      Name: 'Acme Hosting B.V.',
+      LeiCode: lei,
+      FrameworkDimensions: ['DORA'],
+    });
+    const values = (
+      await call<Record<string, unknown>[]>(sb, catalog.dataset('thirdpartycustomfieldvalues').path)
+    ).body.filter((v) => v.ThirdPartyGuid === a.body.Id);
     // The invisible field is stored but not in the values dataset (visible populated fields only).
     expect(values.map((v) => v.Value)).toEqual(['High', 'Cloud hosting', 'Payroll']);
   });
@@ -45,19 +51,32 @@ describe('sandbox third parties and contracts (spec: Third party and third party
     for (const lei of ['5493001KJTIIGC8Y1R13', '5493001KJTIIGC8Y1R1', '5493001kjtiigc8y1r12']) {
       const a = await post(sb, TP, { Name: 'x', LeiCode: lei });
       expect(a.status).toBe(400);
-      expect(a.body.errors).toEqual([{ field: 'LeiCode', message: expect.stringMatching(/not a valid LEI/) }]);
+      expect(a.body.errors).toEqual([
+        { field: 'LeiCode', message: expect.stringMatching(/not a valid LEI/) },
+      ]);
     }
   });
 
   it('errors table: rejects duplicate entries for one multi-select custom field', async () => {
     const f = tpField('Services provided').Id;
-    const a = await post(sb, TP, { Name: 'x', CustomFields: [{ CustomFieldGuid: f, Value: 'Payroll' }, { CustomFieldGuid: f, Value: 'Payroll' }] });
+    const a = await post(sb, TP, {
+      Name: 'x',
+      CustomFields: [
+        { CustomFieldGuid: f, Value: 'Payroll' },
+        { CustomFieldGuid: f, Value: 'Payroll' },
+      ],
+    });
     expect(a.status).toBe(400);
-    expect(a.body.errors).toEqual([{ field: 'CustomFields[1]', message: expect.stringMatching(/multi-select.*twice/) }]);
+    expect(a.body.errors).toEqual([
+      { field: 'CustomFields[1]', message: expect.stringMatching(/multi-select.*twice/) },
+    ]);
   });
 
   it('rejects custom field GUIDs that are not third party fields', async () => {
-    const a = await post(sb, TP, { Name: 'x', CustomFields: [{ CustomFieldGuid: contractField('Exit regions').Id, Value: 'EU' }] });
+    const a = await post(sb, TP, {
+      Name: 'x',
+      CustomFields: [{ CustomFieldGuid: contractField('Exit regions').Id, Value: 'EU' }],
+    });
     expect(a.body.errors[0].message).toMatch(/No custom field/);
   });
 
@@ -77,8 +96,15 @@ describe('sandbox third parties and contracts (spec: Third party and third party
     });
     expect(a.status).toBe(201);
     const rows = (await call<Record<string, unknown>[]>(sb, catalog.dataset('thirdpartycontract').path)).body;
-    expect(rows.find((c) => c.Id === a.body.Id)).toMatchObject({ ThirdPartyGuid: tpGuid(), NoticePeriod: 3, NoticePeriodUnit: 'Months', EndDate: '2027-12-31' });
-    const values = (await call<Record<string, unknown>[]>(sb, catalog.dataset('thirdpartycontractcustomfieldvalues').path)).body.filter((v) => v.ContractGuid === a.body.Id);
+    expect(rows.find((c) => c.Id === a.body.Id)).toMatchObject({
+      ThirdPartyGuid: tpGuid(),
+      NoticePeriod: 3,
+      NoticePeriodUnit: 'Months',
+      EndDate: '2027-12-31',
+    });
+    const values = (
+      await call<Record<string, unknown>[]>(sb, catalog.dataset('thirdpartycontractcustomfieldvalues').path)
+    ).body.filter((v) => v.ContractGuid === a.body.Id);
     expect(values.map((v) => v.Value)).toEqual(['EU', 'UK']);
   });
 
@@ -86,25 +112,62 @@ describe('sandbox third parties and contracts (spec: Third party and third party
     const base = { ThirdPartyGuid: tpGuid(), Name: 'c' };
     for (const unit of ['Months', 'Weeks', 'Days']) {
       const a = await post(sb, CONTRACT, { ...base, NoticePeriodUnit: unit });
-      expect(a.body.errors).toEqual([{ field: 'NoticePeriod', message: expect.stringMatching(new RegExp(unit)) }]);
+      expect(a.body.errors).toEqual([
+        { field: 'NoticePeriod', message: expect.stringMatching(new RegExp(unit)) },
+      ]);
     }
     expect((await post(sb, CONTRACT, { ...base, NoticePeriodUnit: 'None' })).status).toBe(201);
-    expect((await post(sb, CONTRACT, { ...base, NoticePeriodUnit: 'Years', NoticePeriod: 1 })).body.errors[0].field).toBe('NoticePeriodUnit');
-    expect((await post(sb, CONTRACT, { ...base, NoticePeriodUnit: 'Weeks', NoticePeriod: 1.5 })).body.errors[0].field).toBe('NoticePeriod');
+    expect(
+      (await post(sb, CONTRACT, { ...base, NoticePeriodUnit: 'Years', NoticePeriod: 1 })).body.errors[0]
+        .field,
+    ).toBe('NoticePeriodUnit');
+    expect(
+      (await post(sb, CONTRACT, { ...base, NoticePeriodUnit: 'Weeks', NoticePeriod: 1.5 })).body.errors[0]
+        .field,
+    ).toBe('NoticePeriod');
   });
 
   it('rejects an end date before the start date, an unknown third party and duplicate multi-select entries', async () => {
-    const a = await post(sb, CONTRACT, { ThirdPartyGuid: tpGuid(), Name: 'c', NoticePeriodUnit: 'None', StartDate: '2026-05-01', EndDate: '2026-04-30' });
-    expect(a.body.errors).toEqual([{ field: 'EndDate', message: expect.stringMatching(/before the start date/) }]);
-    const b = await post(sb, CONTRACT, { ThirdPartyGuid: '00000000-0000-4000-8000-000000000000', Name: 'c', NoticePeriodUnit: 'None' });
+    const a = await post(sb, CONTRACT, {
+      ThirdPartyGuid: tpGuid(),
+      Name: 'c',
+      NoticePeriodUnit: 'None',
+      StartDate: '2026-05-01',
+      EndDate: '2026-04-30',
+    });
+    expect(a.body.errors).toEqual([
+      { field: 'EndDate', message: expect.stringMatching(/before the start date/) },
+    ]);
+    const b = await post(sb, CONTRACT, {
+      ThirdPartyGuid: '00000000-0000-4000-8000-000000000000',
+      Name: 'c',
+      NoticePeriodUnit: 'None',
+    });
     expect(b.body.errors[0].field).toBe('ThirdPartyGuid');
     const f = contractField('Exit regions').Id;
-    const c = await post(sb, CONTRACT, { ThirdPartyGuid: tpGuid(), Name: 'c', NoticePeriodUnit: 'None', CustomFields: [{ CustomFieldGuid: f, Value: 'US' }, { CustomFieldGuid: f, Value: 'US' }] });
+    const c = await post(sb, CONTRACT, {
+      ThirdPartyGuid: tpGuid(),
+      Name: 'c',
+      NoticePeriodUnit: 'None',
+      CustomFields: [
+        { CustomFieldGuid: f, Value: 'US' },
+        { CustomFieldGuid: f, Value: 'US' },
+      ],
+    });
     expect(c.body.errors[0].message).toMatch(/twice/);
   });
 
   it('accepts a contract for a third party created through the API', async () => {
     const tp = await post(sb, TP, { Name: 'New supplier' });
-    expect((await post(sb, CONTRACT, { ThirdPartyGuid: tp.body.Id, Name: 'First', NoticePeriodUnit: 'Days', NoticePeriod: 30 })).status).toBe(201);
+    expect(
+      (
+        await post(sb, CONTRACT, {
+          ThirdPartyGuid: tp.body.Id,
+          Name: 'First',
+          NoticePeriodUnit: 'Days',
+          NoticePeriod: 30,
+        })
+      ).status,
+    ).toBe(201);
   });
 });

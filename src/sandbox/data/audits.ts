@@ -74,6 +74,9 @@ export function auditTables(c: Ctx): Record<string, Table> {
     auditseverity: list(st.auditSeverity),
     auditfollowup: list(st.auditFollowUp),
     auditworkflow: list(st.auditWorkflows),
-    findingreportassessments: table(n, (i) => ({ Identifier: code('FRA', i), ReportName: `Finding report of audit ${i + 1}` })),
+    findingreportassessments: table(n, (i) => ({
+      Identifier: code('FRA', i),
+      ReportName: `Finding report of audit ${i + 1}`,
+    })),
   };
 }

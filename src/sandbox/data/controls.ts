@@ -2,7 +2,14 @@ import { ACTIVE_USERS, ORGANIZATIONS } from './standing';
 import { code, dateAfter, table, type Ctx, type Rec, type Table } from './context';
 import { fieldValue } from './risks';
 
-const KINDS = ['Segregation of duties', 'Four-eyes approval', 'Access review', 'Reconciliation', 'Backup test', 'Vendor review'];
+const KINDS = [
+  'Segregation of duties',
+  'Four-eyes approval',
+  'Access review',
+  'Reconciliation',
+  'Backup test',
+  'Vendor review',
+];
 
 /**
  * Test plan statuses in the order plans go through them. "Testing - awaiting conclusion" is the one the
@@ -62,7 +69,11 @@ export function controlTables(c: Ctx): Record<string, Table> {
     controlcustomfieldvalues: table(controls * valued.length, (i) => {
       const j = Math.floor(i / valued.length);
       const f = valued[i % valued.length]!;
-      return { ControlGuid: c.guid('control', j), CustomFieldId: f.Id, Value: fieldValue(f, c.rng('control', j, 1 + (i % valued.length))) };
+      return {
+        ControlGuid: c.guid('control', j),
+        CustomFieldId: f.Id,
+        Value: fieldValue(f, c.rng('control', j, 1 + (i % valued.length))),
+      };
     }),
     samples: table(testPlans * 2, (i) => {
       const plan = Math.floor(i / 2);

@@ -2,9 +2,22 @@ import { ACTIVE_USERS, FRAMEWORK_DIMENSIONS, ORGANIZATIONS, USERS, roleName } fr
 import { code, dateBefore, dateTimeBefore, table, type Ctx, type Rec, type Table } from './context';
 import { fieldValue } from './risks';
 
-const WHAT = ['Payment delayed', 'E-mail sent to wrong recipient', 'Server room flooding', 'Unauthorised transfer', 'Batch job failed', 'Laptop lost'];
+const WHAT = [
+  'Payment delayed',
+  'E-mail sent to wrong recipient',
+  'Server room flooding',
+  'Unauthorised transfer',
+  'Batch job failed',
+  'Laptop lost',
+];
 /** Statuses the spec names for incidents. */
-export const INCIDENT_STATUS_NAMES = ['Waiting for acceptance', 'Waiting for improvements', 'Ready for review', 'Rejected', 'Approved'];
+export const INCIDENT_STATUS_NAMES = [
+  'Waiting for acceptance',
+  'Waiting for improvements',
+  'Ready for review',
+  'Rejected',
+  'Approved',
+];
 
 /** The incident types of generated incident i; every 20th shows the archived type (existing incidents keep it). */
 export function incidentTypeIndexes(c: Ctx, i: number): number[] {
@@ -48,7 +61,15 @@ export function incident(c: Ctx, i: number): Rec {
   };
 }
 
-export const MOI_TYPES = ['risk', 'control', 'event', 'thirdparty', 'datamanagement', 'incident', 'bim'] as const;
+export const MOI_TYPES = [
+  'risk',
+  'control',
+  'event',
+  'thirdparty',
+  'datamanagement',
+  'incident',
+  'bim',
+] as const;
 export type MoiType = (typeof MOI_TYPES)[number];
 /** MOI GUIDs of all seven datasets share one kind; the type sits in the high bits of the index. */
 export const moiIndex = (type: MoiType, j: number) => MOI_TYPES.indexOf(type) * 2 ** 32 + j;
@@ -73,7 +94,10 @@ function moi(c: Ctx, type: MoiType, j: number): Rec {
     InitialDueDate: dateBefore(r.int(300) - 150),
     LinkedObjectGuid: linked[type],
   };
-  if (type === 'bim') rec.FrameworkDimensions = r.distinct(FRAMEWORK_DIMENSIONS.length, 1 + r.int(2)).map((k) => FRAMEWORK_DIMENSIONS[k]!);
+  if (type === 'bim')
+    rec.FrameworkDimensions = r
+      .distinct(FRAMEWORK_DIMENSIONS.length, 1 + r.int(2))
+      .map((k) => FRAMEWORK_DIMENSIONS[k]!);
   return rec;
 }
 
@@ -88,7 +112,11 @@ export function incidentTables(c: Ctx): Record<string, Table> {
     incidenttypecustomfieldvalues: table(c.sizes.incidents, (i) => {
       const type = st.incidentTypes[incidentTypeIndexes(c, i)[0]!]!;
       const f = st.incidentTypeFields.find((x) => x.IncidentTypeId === type.Id)!;
-      return { IncidentId: c.guid('incident', i), CustomFieldId: f.Id, Value: fieldValue(f, c.rng('incident', i, 2)) };
+      return {
+        IncidentId: c.guid('incident', i),
+        CustomFieldId: f.Id,
+        Value: fieldValue(f, c.rng('incident', i, 2)),
+      };
     }),
   };
   for (const t of MOI_TYPES) out[`moi-${t}`] = table(c.sizes.moisPerType, (j) => moi(c, t, j));

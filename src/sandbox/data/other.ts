@@ -1,5 +1,20 @@
-import { ACTIVE_USERS, BUSINESS_DIMENSIONS, FRAMEWORK_DIMENSIONS, NOTIFICATION_PERIODS, ORGANIZATIONS } from './standing';
-import { code, dateAfter, dateBefore, dateTimeBefore, table, type Ctx, type Rec, type Table } from './context';
+import {
+  ACTIVE_USERS,
+  BUSINESS_DIMENSIONS,
+  FRAMEWORK_DIMENSIONS,
+  NOTIFICATION_PERIODS,
+  ORGANIZATIONS,
+} from './standing';
+import {
+  code,
+  dateAfter,
+  dateBefore,
+  dateTimeBefore,
+  table,
+  type Ctx,
+  type Rec,
+  type Table,
+} from './context';
 import { moiIndex } from './incidents';
 
 /** Task statuses the spec names, in the order generated tasks cycle through them. */
@@ -88,7 +103,12 @@ export function otherTables(c: Ctx): Record<string, Table> {
     }),
     datastructure: table(s.dataManagement, (i) => {
       const system = SYSTEMS[(i + 1) % SYSTEMS.length]!;
-      return { Id: c.guid('dataStructure', i), Name: `Data structure ${i + 1}`, System: system, Note: system === 'No system' ? NO_SYSTEM_NOTE : null };
+      return {
+        Id: c.guid('dataStructure', i),
+        Name: `Data structure ${i + 1}`,
+        System: system,
+        Note: system === 'No system' ? NO_SYSTEM_NOTE : null,
+      };
     }),
     formresults: table(st.forms.length * 5, (i) => {
       const form = st.forms[Math.floor(i / 5)]!;

@@ -1,8 +1,24 @@
 import { ACTIVE_USERS, FRAMEWORK_DIMENSIONS, ORGANIZATIONS } from './standing';
 import { code, dateBefore, table, type Ctx, type Rec, type Table } from './context';
 
-const SUBJECTS = ['Payment fraud', 'Data leakage', 'Vendor failure', 'Model error', 'Regulatory breach', 'System outage', 'Mis-selling', 'Key person loss'];
-const AREAS = ['in retail lending', 'in the payment chain', 'at outsourced providers', 'in reporting', 'in customer onboarding', 'in treasury'];
+const SUBJECTS = [
+  'Payment fraud',
+  'Data leakage',
+  'Vendor failure',
+  'Model error',
+  'Regulatory breach',
+  'System outage',
+  'Mis-selling',
+  'Key person loss',
+];
+const AREAS = [
+  'in retail lending',
+  'in the payment chain',
+  'at outsourced providers',
+  'in reporting',
+  'in customer onboarding',
+  'in treasury',
+];
 export const RISK_CATEGORIES = ['Operational', 'Compliance', 'IT', 'Financial', 'Strategic'];
 const STATUSES = ['Draft', 'Active', 'Active', 'Active', 'Under review', 'Closed'];
 
@@ -31,7 +47,9 @@ export function risk(c: Ctx, i: number): Rec {
     DateIdentified: dateBefore(400 + r.int(2000)),
     LastReviewDate: r.next() < 0.8 ? dateBefore(r.int(365)) : null,
     ControlGuids: [...controls].map((k) => c.guid('control', k)),
-    FrameworkDimensions: r.distinct(FRAMEWORK_DIMENSIONS.length, r.int(3)).map((k) => FRAMEWORK_DIMENSIONS[k]!),
+    FrameworkDimensions: r
+      .distinct(FRAMEWORK_DIMENSIONS.length, r.int(3))
+      .map((k) => FRAMEWORK_DIMENSIONS[k]!),
   };
 }
 
@@ -42,7 +60,15 @@ export function riskTables(c: Ctx): Record<string, Table> {
     risk: table(n, (i) => risk(c, i)),
     risiko: table(n, (i) => {
       const x = risk(c, i);
-      return { Id: x.Id, Identifier: x.Identifier, Name: x.Name, Organization: x.Organization, Status: x.Status, Likelihood: x.GrossLikelihood, Impact: x.GrossImpact };
+      return {
+        Id: x.Id,
+        Identifier: x.Identifier,
+        Name: x.Name,
+        Organization: x.Organization,
+        Status: x.Status,
+        Likelihood: x.GrossLikelihood,
+        Impact: x.GrossImpact,
+      };
     }),
     // The spec's table names this dataset "riskcustomfields" and gives it the values (see the catalogue).
     riskcustomfields: table(n, (i) => {
@@ -58,7 +84,10 @@ export function riskTables(c: Ctx): Record<string, Table> {
 }
 
 /** A plausible stored value for a custom field, as the text the value datasets carry. */
-export function fieldValue(f: { Type: string; AnswerOptions: { Name: string }[] }, r: { int(n: number): number; next(): number }): string {
+export function fieldValue(
+  f: { Type: string; AnswerOptions: { Name: string }[] },
+  r: { int(n: number): number; next(): number },
+): string {
   switch (f.Type) {
     case 'Dropdown':
     case 'MultiSelect':

@@ -77,8 +77,19 @@ function buildStanding(seed: number) {
   let n = 0;
   const id = () => guidOf(seed, 'standing', n++);
   const options = (...names: string[]): AnswerOption[] =>
-    names.map((name, i) => ({ Id: id(), Name: name, Value: String(i + 1), Colour: COLOURS[i % COLOURS.length]! }));
-  const field = (Name: string, Type: FieldType, Required: boolean, Visible = true, opts: string[] = []): FieldDefinition => ({
+    names.map((name, i) => ({
+      Id: id(),
+      Name: name,
+      Value: String(i + 1),
+      Colour: COLOURS[i % COLOURS.length]!,
+    }));
+  const field = (
+    Name: string,
+    Type: FieldType,
+    Required: boolean,
+    Visible = true,
+    opts: string[] = [],
+  ): FieldDefinition => ({
     Id: id(),
     Name,
     Type,
@@ -86,7 +97,8 @@ function buildStanding(seed: number) {
     Visible,
     AnswerOptions: options(...opts),
   });
-  const named = (...names: string[]): Named[] => names.map((Name, i) => ({ Id: id(), Name, Description: `${Name} (standing data)`, Order: i + 1 }));
+  const named = (...names: string[]): Named[] =>
+    names.map((Name, i) => ({ Id: id(), Name, Description: `${Name} (standing data)`, Order: i + 1 }));
 
   const incidentTypes: IncidentType[] = [
     { Id: id(), Name: 'Operational incident', Standard: true, Archived: false },
@@ -95,14 +107,20 @@ function buildStanding(seed: number) {
     { Id: id(), Name: 'IT outage', Standard: false, Archived: false },
     { Id: id(), Name: 'Legacy complaint', Standard: false, Archived: true },
   ];
-  const typed = (type: number, f: FieldDefinition): IncidentTypeField => ({ ...f, IncidentTypeId: incidentTypes[type]!.Id });
+  const typed = (type: number, f: FieldDefinition): IncidentTypeField => ({
+    ...f,
+    IncidentTypeId: incidentTypes[type]!.Id,
+  });
   const incidentTypeFields: IncidentTypeField[] = [
     typed(0, field('Estimated loss (EUR)', 'Number', true)),
     typed(0, field('Business line affected', 'Dropdown', false, true, ['Payments', 'Lending', 'Savings'])),
     typed(0, field('Reported to regulator', 'Checkbox', false)),
     typed(1, field('Personal data involved', 'Checkbox', true)),
     typed(1, field('Date reported to authority', 'Date', false)),
-    typed(1, field('Data categories', 'MultiSelect', false, true, ['Contact data', 'Financial data', 'Health data'])),
+    typed(
+      1,
+      field('Data categories', 'MultiSelect', false, true, ['Contact data', 'Financial data', 'Health data']),
+    ),
     typed(2, field('Fraud scheme', 'Dropdown', true, true, ['Phishing', 'Identity theft', 'Internal fraud'])),
     typed(2, field('Police report number', 'Text', false)),
     typed(3, field('Outage start', 'Date', true)),
@@ -142,7 +160,12 @@ function buildStanding(seed: number) {
     ],
     thirdPartyFields: [
       field('Criticality', 'Dropdown', true, true, ['Low', 'Medium', 'High']),
-      field('Services provided', 'MultiSelect', false, true, ['Cloud hosting', 'Payroll', 'Consulting', 'Data processing']),
+      field('Services provided', 'MultiSelect', false, true, [
+        'Cloud hosting',
+        'Payroll',
+        'Consulting',
+        'Data processing',
+      ]),
       field('Outsourcing', 'Checkbox', false),
       field('Last due diligence', 'Date', false),
       field('Internal rating', 'Number', false, false),
@@ -164,10 +187,19 @@ function buildStanding(seed: number) {
       { Id: id(), Name: 'Standard audit', Steps: ['Planning', 'Fieldwork', 'Reporting', 'Follow-up'] },
       { Id: id(), Name: 'Short audit', Steps: ['Fieldwork', 'Reporting'] },
     ],
-    assessmentScores: ['Insufficient', 'Moderate', 'Good', 'Excellent'].map((Name, i) => ({ Id: id(), Name, Value: i + 1 })),
+    assessmentScores: ['Insufficient', 'Moderate', 'Good', 'Excellent'].map((Name, i) => ({
+      Id: id(),
+      Name,
+      Value: i + 1,
+    })),
     // Forms that use incident types: an active form blocks archiving its types (spec, Incident type transitions).
     forms: [
-      { Id: id(), Name: 'Incident intake', Active: true, IncidentTypeIds: [incidentTypes[0]!.Id, incidentTypes[1]!.Id] },
+      {
+        Id: id(),
+        Name: 'Incident intake',
+        Active: true,
+        IncidentTypeIds: [incidentTypes[0]!.Id, incidentTypes[1]!.Id],
+      },
       { Id: id(), Name: 'Supplier questionnaire', Active: true, IncidentTypeIds: [] as string[] },
       { Id: id(), Name: 'Annual self-assessment', Active: false, IncidentTypeIds: [incidentTypes[2]!.Id] },
     ],

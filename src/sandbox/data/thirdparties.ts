@@ -13,7 +13,9 @@ export function thirdParty(c: Ctx, i: number): Rec {
     Id: c.guid('thirdParty', i),
     Name: `Supplier ${i + 1}`,
     LeiCode: r.next() < 0.7 ? leiWithCheckDigits(prefix) : null,
-    FrameworkDimensions: r.distinct(FRAMEWORK_DIMENSIONS.length, r.int(3)).map((k) => FRAMEWORK_DIMENSIONS[k]!),
+    FrameworkDimensions: r
+      .distinct(FRAMEWORK_DIMENSIONS.length, r.int(3))
+      .map((k) => FRAMEWORK_DIMENSIONS[k]!),
     DateCreated: dateTimeBefore(30 + r.int(1500), r),
   };
 }
@@ -49,7 +51,11 @@ export function thirdPartyTables(c: Ctx): Record<string, Table> {
     thirdpartycustomfieldvalues: table(n * tpValued.length, (i) => {
       const tp = Math.floor(i / tpValued.length);
       const f = tpValued[i % tpValued.length]!;
-      return { ThirdPartyGuid: c.guid('thirdParty', tp), CustomFieldId: f.Id, Value: fieldValue(f, c.rng('thirdParty', tp, 1 + (i % 2))) };
+      return {
+        ThirdPartyGuid: c.guid('thirdParty', tp),
+        CustomFieldId: f.Id,
+        Value: fieldValue(f, c.rng('thirdParty', tp, 1 + (i % 2))),
+      };
     }),
     thirdpartycontractcustomfieldvalues: table(n * 2, (i) => ({
       ContractGuid: c.guid('contract', i),

@@ -25,16 +25,29 @@ export function checkCustomFields(
   entries.forEach((e, i) => {
     const at = `CustomFields[${i}]`;
     const f = definitions.find((d) => d.Id.toLowerCase() === e.CustomFieldGuid.toLowerCase());
-    if (!f) return problems.push({ field: at, message: `No custom field with GUID ${e.CustomFieldGuid} exists here.` });
+    if (!f)
+      return problems.push({
+        field: at,
+        message: `No custom field with GUID ${e.CustomFieldGuid} exists here.`,
+      });
     const refused = selectable(f);
     if (refused) return problems.push({ field: at, message: refused });
     const value = storedValue(f, e);
     if (typeof value !== 'string') return problems.push({ field: at, message: value.problem });
-    if (f.Required && value === '') return problems.push({ field: at, message: `"${f.Name}" is a required field and cannot be sent empty.` });
+    if (f.Required && value === '')
+      return problems.push({
+        field: at,
+        message: `"${f.Name}" is a required field and cannot be sent empty.`,
+      });
     const earlier = seen.get(f.Id);
-    if (earlier && f.Type !== 'MultiSelect') return problems.push({ field: at, message: `"${f.Name}" is given more than once.` });
+    if (earlier && f.Type !== 'MultiSelect')
+      return problems.push({ field: at, message: `"${f.Name}" is given more than once.` });
     // Spec: duplicate entries for the same multi-select custom field are rejected.
-    if (earlier?.has(value)) return problems.push({ field: at, message: `"${f.Name}" is a multi-select field and "${value}" is given twice.` });
+    if (earlier?.has(value))
+      return problems.push({
+        field: at,
+        message: `"${f.Name}" is a multi-select field and "${value}" is given twice.`,
+      });
     seen.set(f.Id, (earlier ?? new Set()).add(value));
     values.push({ field: f, value });
   });
@@ -45,7 +58,10 @@ export function checkCustomFields(
 function storedValue(f: FieldDefinition, e: Entry): string | { problem: string } {
   const v = e.Value;
   const name = `"${f.Name}" (${f.Type})`;
-  if (f.Type === 'Date') return e.DateValue !== undefined ? e.DateValue.slice(0, 10) : { problem: `${name} takes a DateValue (yyyy-mm-dd), not a Value.` };
+  if (f.Type === 'Date')
+    return e.DateValue !== undefined
+      ? e.DateValue.slice(0, 10)
+      : { problem: `${name} takes a DateValue (yyyy-mm-dd), not a Value.` };
   if (e.DateValue !== undefined) return { problem: `${name} takes a Value, not a DateValue.` };
   switch (f.Type) {
     case 'Checkbox':
@@ -56,7 +72,9 @@ function storedValue(f: FieldDefinition, e: Entry): string | { problem: string }
     case 'Dropdown':
     case 'MultiSelect': {
       const o = f.AnswerOptions.find((a) => a.Name === v || a.Id.toLowerCase() === String(v).toLowerCase());
-      return o ? o.Name : { problem: `${name} takes one of: ${f.AnswerOptions.map((a) => a.Name).join(', ')}.` };
+      return o
+        ? o.Name
+        : { problem: `${name} takes one of: ${f.AnswerOptions.map((a) => a.Name).join(', ')}.` };
     }
     default:
       return typeof v === 'string' ? v : { problem: `${name} takes text.` };

@@ -1,6 +1,12 @@
 import type { z } from 'zod';
 import type { bodies } from '../../catalog';
-import { BUSINESS_DIMENSIONS, FRAMEWORK_DIMENSIONS, ORGANIZATIONS, type IncidentType, type IncidentTypeField } from '../data/standing';
+import {
+  BUSINESS_DIMENSIONS,
+  FRAMEWORK_DIMENSIONS,
+  ORGANIZATIONS,
+  type IncidentType,
+  type IncidentTypeField,
+} from '../data/standing';
 import { code } from '../data/context';
 import { indexOf } from '../data/guids';
 import { failure, ok, rejected, type Problem } from '../errors';
@@ -28,31 +34,64 @@ export const createIncident: WriteHandler<CreateBody> = ({ store, key, body, now
   const problems: Problem[] = [];
   // Rule 1: only the name and the reporting organization are required at creation.
   if (!body.Name.trim()) problems.push({ field: 'Name', message: 'An incident needs a name.' });
-  if (!body.ReportingOrganization.trim()) problems.push({ field: 'ReportingOrganization', message: 'An incident needs a reporting organization.' });
+  if (!body.ReportingOrganization.trim())
+    problems.push({ field: 'ReportingOrganization', message: 'An incident needs a reporting organization.' });
   else if (!ORGANIZATIONS.includes(body.ReportingOrganization))
-    problems.push({ field: 'ReportingOrganization', message: `"${body.ReportingOrganization}" is not a known organization; known: ${ORGANIZATIONS.join(', ')}.` });
+    problems.push({
+      field: 'ReportingOrganization',
+      message: `"${body.ReportingOrganization}" is not a known organization; known: ${ORGANIZATIONS.join(', ')}.`,
+    });
   checkKnown('AffectedOrganizations', body.AffectedOrganizations, ORGANIZATIONS, 'organization', problems);
-  checkKnown('BusinessDimensions', body.BusinessDimensions, BUSINESS_DIMENSIONS, 'business dimension', problems);
-  checkKnown('FrameworkDimensions', body.FrameworkDimensions, FRAMEWORK_DIMENSIONS, 'framework dimension', problems);
-  for (const role of ['Assessors', 'Responsible', 'Informed'] as const) checkPeople(role, body[role], problems);
+  checkKnown(
+    'BusinessDimensions',
+    body.BusinessDimensions,
+    BUSINESS_DIMENSIONS,
+    'business dimension',
+    problems,
+  );
+  checkKnown(
+    'FrameworkDimensions',
+    body.FrameworkDimensions,
+    FRAMEWORK_DIMENSIONS,
+    'framework dimension',
+    problems,
+  );
+  for (const role of ['Assessors', 'Responsible', 'Informed'] as const)
+    checkPeople(role, body[role], problems);
 
   const types = (body.IncidentTypes ?? []).map((g, i) => {
     const t = allTypes.find((x) => x.Id === g.toLowerCase());
     if (!t) problems.push({ field: `IncidentTypes[${i}]`, message: `No incident type with GUID ${g}.` });
     // Rule 9: new incidents of an archived type cannot be created.
-    else if (t.Archived) problems.push({ field: `IncidentTypes[${i}]`, message: `Incident type "${t.Name}" is archived; new incidents of this type cannot be created.` });
+    else if (t.Archived)
+      problems.push({
+        field: `IncidentTypes[${i}]`,
+        message: `Incident type "${t.Name}" is archived; new incidents of this type cannot be created.`,
+      });
     return t;
   });
   const selected = new Set(types.filter((t) => t && !t.Archived).map((t) => t!.Id));
-  const classification = body.Classification && st.classifications.find((c) => c.Id === body.Classification!.toLowerCase());
-  if (body.Classification && !classification) problems.push({ field: 'Classification', message: `No classification with GUID ${body.Classification}.` });
-  const rootCause = body.RootCauseCategory && st.rootCauses.find((c) => c.Guid === body.RootCauseCategory!.toLowerCase());
-  if (body.RootCauseCategory && !rootCause) problems.push({ field: 'RootCauseCategory', message: `No root cause category with GUID ${body.RootCauseCategory}.` });
+  const classification =
+    body.Classification && st.classifications.find((c) => c.Id === body.Classification!.toLowerCase());
+  if (body.Classification && !classification)
+    problems.push({
+      field: 'Classification',
+      message: `No classification with GUID ${body.Classification}.`,
+    });
+  const rootCause =
+    body.RootCauseCategory && st.rootCauses.find((c) => c.Guid === body.RootCauseCategory!.toLowerCase());
+  if (body.RootCauseCategory && !rootCause)
+    problems.push({
+      field: 'RootCauseCategory',
+      message: `No root cause category with GUID ${body.RootCauseCategory}.`,
+    });
 
   // Rule 5: values for custom fields of incident types that are not selected are rejected.
   const fields = checkCustomFields(body.CustomFields ?? [], incidentTypeFields(store), (f) => {
     const type = allTypes.find((t) => t.Id === (f as IncidentTypeField).IncidentTypeId)!;
-    return selected.has(type.Id) ? null : `"${f.Name}" belongs to incident type "${type.Name}", which is not selected.`;
+    return selected.has(type.Id)
+      ? null
+      : `"${f.Name}" belongs to incident type "${type.Name}", which is not selected.`;
   });
   problems.push(...fields.problems);
   if (problems.length) return rejected(problems, 'The incident was not created.');
@@ -89,7 +128,8 @@ export const createIncident: WriteHandler<CreateBody> = ({ store, key, body, now
     ControlGuids: [],
   };
   store.add('incidents', rec);
-  for (const v of fields.values) store.add('incidenttypecustomfieldvalues', { IncidentId: id, CustomFieldId: v.field.Id, Value: v.value });
+  for (const v of fields.values)
+    store.add('incidenttypecustomfieldvalues', { IncidentId: id, CustomFieldId: v.field.Id, Value: v.value });
   store.incidentExtra(id).history.push({ at: stamp(now), by: key.owner.name, action: 'Incident created' });
   return ok({ Id: id }, 201);
 };
@@ -99,72 +139,138 @@ function fieldValues(store: Store, incidentId: string): Map<string, string> {
   const out = new Map<string, string>();
   const index = indexOf(store.ctx.seed, 'incident', incidentId);
   const generated = index === null ? undefined : store.generated('incidenttypecustomfieldvalues', index);
-  if (generated && index! < store.generatedCount('incidents')) out.set(generated.CustomFieldId as string, generated.Value as string);
-  for (const v of store.addedRecords('incidenttypecustomfieldvalues')) if (v.IncidentId === incidentId) out.set(v.CustomFieldId as string, v.Value as string);
+  if (generated && index! < store.generatedCount('incidents'))
+    out.set(generated.CustomFieldId as string, generated.Value as string);
+  for (const v of store.addedRecords('incidenttypecustomfieldvalues'))
+    if (v.IncidentId === incidentId) out.set(v.CustomFieldId as string, v.Value as string);
   return out;
 }
 
 /** Rule 2: fields configured as required (assessors, responsible, description, required custom fields of its types). */
 export function missingRequired(store: Store, incident: Rec): Problem[] {
   const problems: Problem[] = [];
-  const empty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) ? v.length === 0 : String(v).trim() === '');
+  const empty = (v: unknown) =>
+    v === null || v === undefined || (Array.isArray(v) ? v.length === 0 : String(v).trim() === '');
   if (empty(incident.Assessors)) problems.push({ field: 'Assessors', message: 'An assessor is required.' });
-  if (empty(incident.Responsible)) problems.push({ field: 'Responsible', message: 'A responsible user is required.' });
-  if (empty(incident.Description)) problems.push({ field: 'Description', message: 'A description is required.' });
+  if (empty(incident.Responsible))
+    problems.push({ field: 'Responsible', message: 'A responsible user is required.' });
+  if (empty(incident.Description))
+    problems.push({ field: 'Description', message: 'A description is required.' });
   const values = fieldValues(store, incident.Id as string);
-  const typeIds = incidentTypes(store).filter((t) => (incident.IncidentTypes as string[]).includes(t.Name)).map((t) => t.Id);
+  const typeIds = incidentTypes(store)
+    .filter((t) => (incident.IncidentTypes as string[]).includes(t.Name))
+    .map((t) => t.Id);
   for (const f of incidentTypeFields(store))
     if (f.Required && typeIds.includes(f.IncidentTypeId) && empty(values.get(f.Id)))
-      problems.push({ field: `CustomFields[${f.Id}]`, message: `The required custom field "${f.Name}" is not filled.` });
+      problems.push({
+        field: `CustomFields[${f.Id}]`,
+        message: `The required custom field "${f.Name}" is not filled.`,
+      });
   return problems;
 }
 
-export const changeIncidentStatus: WriteHandler<z.infer<typeof bodies.changeIncidentStatus>> = ({ store, key, guid, body, now }) => {
+export const changeIncidentStatus: WriteHandler<z.infer<typeof bodies.changeIncidentStatus>> = ({
+  store,
+  key,
+  guid,
+  body,
+  now,
+}) => {
   const incident = store.find('incidents', guid!);
   if (!incident) return failure('notFound', `No incident with GUID ${guid}.`);
   if (body.Status === WAITING_FOR_ACCEPTANCE) {
     const missing = missingRequired(store, incident);
-    if (missing.length) return rejected(missing, 'The incident cannot move to Waiting for acceptance while required fields are unfilled.');
+    if (missing.length)
+      return rejected(
+        missing,
+        'The incident cannot move to Waiting for acceptance while required fields are unfilled.',
+      );
   }
-  store.patch('incidents', incident.Id as string, { Status: body.Status, DateClosed: body.Status === 'Approved' ? today(now) : null });
-  store.incidentExtra(incident.Id as string).history.push({ at: stamp(now), by: key.owner.name, action: `Status changed from ${String(incident.Status)} to ${body.Status}` });
+  store.patch('incidents', incident.Id as string, {
+    Status: body.Status,
+    DateClosed: body.Status === 'Approved' ? today(now) : null,
+  });
+  store
+    .incidentExtra(incident.Id as string)
+    .history.push({
+      at: stamp(now),
+      by: key.owner.name,
+      action: `Status changed from ${String(incident.Status)} to ${body.Status}`,
+    });
   return ok({ Id: incident.Id });
 };
 
 /** Rule 8 and the errors table: additions are not possible while required fields are unfilled. */
 function blockedByRequired(store: Store, incident: Rec, what: string) {
   const missing = missingRequired(store, incident);
-  return missing.length ? rejected(missing, `A ${what} cannot be added to this incident while required fields are unfilled.`) : null;
+  return missing.length
+    ? rejected(missing, `A ${what} cannot be added to this incident while required fields are unfilled.`)
+    : null;
 }
 
-export const addIncidentDocument: WriteHandler<z.infer<typeof bodies.addDocument>> = ({ store, key, guid, body, now }) => {
+export const addIncidentDocument: WriteHandler<z.infer<typeof bodies.addDocument>> = ({
+  store,
+  key,
+  guid,
+  body,
+  now,
+}) => {
   const incident = store.find('incidents', guid!);
   if (!incident) return failure('notFound', `No incident with GUID ${guid}.`);
   // Spec, Authentication rule 11 and the errors table: others get a warning, not an error.
-  const role = [...(incident.Assessors as string[]), ...(incident.Responsible as string[])].some((n) => sameUser(n, key.owner.name));
+  const role = [...(incident.Assessors as string[]), ...(incident.Responsible as string[])].some((n) =>
+    sameUser(n, key.owner.name),
+  );
   if (!isAppAdmin(key) && !role)
-    return ok({ Warning: `${key.owner.name} may not add documents to incident ${String(incident.Identifier)}: only an Application Administrator or an assessor or responsible of the incident can.` });
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.ContentBase64)) return rejected([{ field: 'ContentBase64', message: 'ContentBase64 is not valid base64.' }]);
+    return ok({
+      Warning: `${key.owner.name} may not add documents to incident ${String(incident.Identifier)}: only an Application Administrator or an assessor or responsible of the incident can.`,
+    });
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.ContentBase64))
+    return rejected([{ field: 'ContentBase64', message: 'ContentBase64 is not valid base64.' }]);
   const blocked = blockedByRequired(store, incident, 'document');
   if (blocked) return blocked;
   const extra = store.incidentExtra(incident.Id as string);
   const id = store.ctx.guid('document', store.nextIndex('document', 1_000_000));
-  extra.documents.push({ Id: id, FileName: body.FileName, Size: Buffer.from(body.ContentBase64, 'base64').length });
+  extra.documents.push({
+    Id: id,
+    FileName: body.FileName,
+    Size: Buffer.from(body.ContentBase64, 'base64').length,
+  });
   extra.history.push({ at: stamp(now), by: key.owner.name, action: `Document added: ${body.FileName}` });
   return ok({ Id: id });
 };
 
-export const addIncidentHyperlink: WriteHandler<z.infer<typeof bodies.addHyperlink>> = ({ store, key, guid, body, now }) => {
+export const addIncidentHyperlink: WriteHandler<z.infer<typeof bodies.addHyperlink>> = ({
+  store,
+  key,
+  guid,
+  body,
+  now,
+}) => {
   const incident = store.find('incidents', guid!);
   if (!incident) return failure('notFound', `No incident with GUID ${guid}.`);
   // Rule 9: a hyperlink type is identified by its unique GUID; an unknown one is refused.
-  if (body.HyperlinkTypeGuid && !store.ctx.st.hyperlinkTypes.some((t) => t.Id === body.HyperlinkTypeGuid!.toLowerCase()))
-    return rejected([{ field: 'HyperlinkTypeGuid', message: `No hyperlink type with GUID ${body.HyperlinkTypeGuid}.` }]);
+  if (
+    body.HyperlinkTypeGuid &&
+    !store.ctx.st.hyperlinkTypes.some((t) => t.Id === body.HyperlinkTypeGuid!.toLowerCase())
+  )
+    return rejected([
+      { field: 'HyperlinkTypeGuid', message: `No hyperlink type with GUID ${body.HyperlinkTypeGuid}.` },
+    ]);
   const blocked = blockedByRequired(store, incident, 'hyperlink');
   if (blocked) return blocked;
   const extra = store.incidentExtra(incident.Id as string);
   const id = store.ctx.guid('hyperlink', store.nextIndex('hyperlink', 0));
-  extra.hyperlinks.push({ Id: id, Url: body.Url, Description: body.Description, HyperlinkTypeGuid: body.HyperlinkTypeGuid });
-  extra.history.push({ at: stamp(now), by: key.owner.name, action: `Hyperlink added: ${body.Url.slice(0, 200)}` });
+  extra.hyperlinks.push({
+    Id: id,
+    Url: body.Url,
+    Description: body.Description,
+    HyperlinkTypeGuid: body.HyperlinkTypeGuid,
+  });
+  extra.history.push({
+    at: stamp(now),
+    by: key.owner.name,
+    action: `Hyperlink added: ${body.Url.slice(0, 200)}`,
+  });
   return ok({ Id: id });
 };

@@ -1,7 +1,14 @@
 import type { WriteHandler } from './context';
 import { createFormResult, generateSamples, submitFinalScore } from './controls';
 import { addIncidentDocument, addIncidentHyperlink, changeIncidentStatus, createIncident } from './incidents';
-import { addTaskDocument, advanceTask, createTask, setTaskScoreAndStatus, updateTaskV1, updateTaskV2 } from './tasks';
+import {
+  addTaskDocument,
+  advanceTask,
+  createTask,
+  setTaskScoreAndStatus,
+  updateTaskV1,
+  updateTaskV2,
+} from './tasks';
 import { createContract, createThirdParty } from './thirdparties';
 
 /** The handler of every catalogue operation, by id. A test checks that none is missing. */

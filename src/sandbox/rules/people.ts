@@ -6,13 +6,27 @@ export function checkPeople(field: string, names: readonly string[] | undefined,
   (names ?? []).forEach((name, i) => {
     const user = USERS.find((u) => u.name === name);
     if (!user) problems.push({ field: `${field}[${i}]`, message: `No user named "${name}".` });
-    else if (user.deleted) problems.push({ field: `${field}[${i}]`, message: `User "${name}" is deleted and cannot be given a new role.` });
+    else if (user.deleted)
+      problems.push({
+        field: `${field}[${i}]`,
+        message: `User "${name}" is deleted and cannot be given a new role.`,
+      });
   });
 }
 
-export function checkKnown(field: string, values: readonly string[] | undefined, known: readonly string[], what: string, problems: Problem[]): void {
+export function checkKnown(
+  field: string,
+  values: readonly string[] | undefined,
+  known: readonly string[],
+  what: string,
+  problems: Problem[],
+): void {
   (values ?? []).forEach((v, i) => {
-    if (!known.includes(v)) problems.push({ field: `${field}[${i}]`, message: `"${v}" is not a known ${what}; known: ${known.join(', ')}.` });
+    if (!known.includes(v))
+      problems.push({
+        field: `${field}[${i}]`,
+        message: `"${v}" is not a known ${what}; known: ${known.join(', ')}.`,
+      });
   });
 }
 

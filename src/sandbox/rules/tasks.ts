@@ -18,18 +18,38 @@ const NEXT_STEP: Record<string, string> = {
   'In review': 'Completed',
 };
 
-function checkTaskFields(body: { ResponsibleUser?: string; Reviewer?: string | null; NotificationPeriods?: string[] }, problems: Problem[]) {
-  if (body.ResponsibleUser !== undefined) checkKnown('ResponsibleUser', [body.ResponsibleUser], ACTIVE_USERS, 'active user', problems);
+function checkTaskFields(
+  body: { ResponsibleUser?: string; Reviewer?: string | null; NotificationPeriods?: string[] },
+  problems: Problem[],
+) {
+  if (body.ResponsibleUser !== undefined)
+    checkKnown('ResponsibleUser', [body.ResponsibleUser], ACTIVE_USERS, 'active user', problems);
   if (body.Reviewer) checkKnown('Reviewer', [body.Reviewer], ACTIVE_USERS, 'active user', problems);
-  checkKnown('NotificationPeriods', body.NotificationPeriods, NOTIFICATION_PERIODS, 'notification period identifier', problems);
+  checkKnown(
+    'NotificationPeriods',
+    body.NotificationPeriods,
+    NOTIFICATION_PERIODS,
+    'notification period identifier',
+    problems,
+  );
 }
 
 /** Spec: a task in Ready for review allows only the score and the comment to change. */
 function onlyScoreAndComment(task: Rec, changes: Rec): Outcome | null {
   if (task.Status !== READY_FOR_REVIEW) return null;
-  const changed = Object.keys(changes).filter((k) => k !== 'Score' && k !== 'Comment' && JSON.stringify(changes[k] ?? null) !== JSON.stringify(task[k] ?? null));
+  const changed = Object.keys(changes).filter(
+    (k) =>
+      k !== 'Score' &&
+      k !== 'Comment' &&
+      JSON.stringify(changes[k] ?? null) !== JSON.stringify(task[k] ?? null),
+  );
   return changed.length
-    ? rejected(changed.map((field) => ({ field, message: `Task ${String(task.Identifier)} is Ready for review: only the score and the comment may change.` })))
+    ? rejected(
+        changed.map((field) => ({
+          field,
+          message: `Task ${String(task.Identifier)} is Ready for review: only the score and the comment may change.`,
+        })),
+      )
     : null;
 }
 
@@ -88,13 +108,21 @@ export const updateTaskV2: WriteHandler<z.infer<typeof bodies.updateTaskV2>> = (
   return ok({ Id: task.Id });
 };
 
-export const addTaskDocument: WriteHandler<z.infer<typeof bodies.addDocument>> = ({ store, guid, body, now }) => {
+export const addTaskDocument: WriteHandler<z.infer<typeof bodies.addDocument>> = ({
+  store,
+  guid,
+  body,
+  now,
+}) => {
   const task = store.find('tasks', guid!);
   if (!task) return failure('notFound', `No task with GUID ${guid}.`);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.ContentBase64)) return rejected([{ field: 'ContentBase64', message: 'ContentBase64 is not valid base64.' }]);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.ContentBase64))
+    return rejected([{ field: 'ContentBase64', message: 'ContentBase64 is not valid base64.' }]);
   const id = store.ctx.guid('document', store.nextIndex('document', 1_000_000));
   const documents = (task.Documents as unknown[] | undefined) ?? [];
-  store.patch('tasks', task.Id as string, { Documents: [...documents, { Id: id, FileName: body.FileName, Added: stamp(now) }] });
+  store.patch('tasks', task.Id as string, {
+    Documents: [...documents, { Id: id, FileName: body.FileName, Added: stamp(now) }],
+  });
   return ok({ Id: id });
 };
 
@@ -102,14 +130,25 @@ export const addTaskDocument: WriteHandler<z.infer<typeof bodies.addDocument>> =
 export const advanceTask: WriteHandler = ({ store, key, guid }) => {
   const task = store.find('tasks', guid!);
   if (!task) return failure('notFound', `No task with GUID ${guid}.`);
-  if (task.ResponsibleUser !== key.owner.name && task.Reviewer !== key.owner.name) return failure('forbidden');
+  if (task.ResponsibleUser !== key.owner.name && task.Reviewer !== key.owner.name)
+    return failure('forbidden');
   const next = NEXT_STEP[String(task.Status)];
-  if (!next) return rejected([{ field: 'Status', message: `Task ${String(task.Identifier)} is ${String(task.Status)}, the last workflow step.` }]);
+  if (!next)
+    return rejected([
+      {
+        field: 'Status',
+        message: `Task ${String(task.Identifier)} is ${String(task.Status)}, the last workflow step.`,
+      },
+    ]);
   store.patch('tasks', task.Id as string, { Status: next });
   return ok({ Id: task.Id, Status: next });
 };
 
-export const setTaskScoreAndStatus: WriteHandler<z.infer<typeof bodies.taskScoreAndStatus>> = ({ store, guid, body }) => {
+export const setTaskScoreAndStatus: WriteHandler<z.infer<typeof bodies.taskScoreAndStatus>> = ({
+  store,
+  guid,
+  body,
+}) => {
   const task = store.find('tasks', guid!);
   if (!task) return failure('notFound', `No task with GUID ${guid}.`);
   const changes: Rec = { ...body };

@@ -10,40 +10,76 @@ import { checkKnown } from './people';
 
 /** Value datasets carry visible populated fields only (spec, Third party). */
 function storeValues(store: Store, datasetId: string, owner: Record<string, string>, values: StoredValue[]) {
-  for (const v of values) if (v.field.Visible) store.add(datasetId, { ...owner, CustomFieldId: v.field.Id, Value: v.value });
+  for (const v of values)
+    if (v.field.Visible) store.add(datasetId, { ...owner, CustomFieldId: v.field.Id, Value: v.value });
 }
 
-export const createThirdParty: WriteHandler<z.infer<typeof bodies.createThirdParty>> = ({ store, body, now }) => {
+export const createThirdParty: WriteHandler<z.infer<typeof bodies.createThirdParty>> = ({
+  store,
+  body,
+  now,
+}) => {
   const problems: Problem[] = [];
   if (!body.Name.trim()) problems.push({ field: 'Name', message: 'A third party needs a name.' });
   // Spec: the LEI code has a validity check (ISO 17442: 20 characters, mod-97 check digits).
   if (body.LeiCode && !isValidLei(body.LeiCode))
-    problems.push({ field: 'LeiCode', message: `"${body.LeiCode}" is not a valid LEI code (20 characters, letters and digits, ending in two check digits that make it valid under ISO 17442).` });
-  checkKnown('FrameworkDimensions', body.FrameworkDimensions, FRAMEWORK_DIMENSIONS, 'framework dimension', problems);
-  const fields = checkCustomFields(body.CustomFields ?? [], store.list<FieldDefinition>('thirdpartycustomfields'));
+    problems.push({
+      field: 'LeiCode',
+      message: `"${body.LeiCode}" is not a valid LEI code (20 characters, letters and digits, ending in two check digits that make it valid under ISO 17442).`,
+    });
+  checkKnown(
+    'FrameworkDimensions',
+    body.FrameworkDimensions,
+    FRAMEWORK_DIMENSIONS,
+    'framework dimension',
+    problems,
+  );
+  const fields = checkCustomFields(
+    body.CustomFields ?? [],
+    store.list<FieldDefinition>('thirdpartycustomfields'),
+  );
   problems.push(...fields.problems);
   if (problems.length) return rejected(problems, 'The third party was not created.');
   const id = store.ctx.guid('thirdParty', store.nextIndex('thirdParty', store.generatedCount('thirdparty')));
-  store.add('thirdparty', { Id: id, Name: body.Name.trim(), LeiCode: body.LeiCode || null, FrameworkDimensions: body.FrameworkDimensions ?? [], DateCreated: stamp(now) });
+  store.add('thirdparty', {
+    Id: id,
+    Name: body.Name.trim(),
+    LeiCode: body.LeiCode || null,
+    FrameworkDimensions: body.FrameworkDimensions ?? [],
+    DateCreated: stamp(now),
+  });
   storeValues(store, 'thirdpartycustomfieldvalues', { ThirdPartyGuid: id }, fields.values);
   return ok({ Id: id }, 201);
 };
 
 export const createContract: WriteHandler<z.infer<typeof bodies.createContract>> = ({ store, body, now }) => {
   const problems: Problem[] = [];
-  if (!store.find('thirdparty', body.ThirdPartyGuid)) problems.push({ field: 'ThirdPartyGuid', message: `No third party with GUID ${body.ThirdPartyGuid}.` });
+  if (!store.find('thirdparty', body.ThirdPartyGuid))
+    problems.push({ field: 'ThirdPartyGuid', message: `No third party with GUID ${body.ThirdPartyGuid}.` });
   if (!body.Name.trim()) problems.push({ field: 'Name', message: 'A contract needs a name.' });
   // Spec: the notice period is a number plus a unit; with the unit None the number is not required.
   if (body.NoticePeriodUnit !== 'None' && body.NoticePeriod === undefined)
-    problems.push({ field: 'NoticePeriod', message: `A notice period in ${body.NoticePeriodUnit} needs a number.` });
+    problems.push({
+      field: 'NoticePeriod',
+      message: `A notice period in ${body.NoticePeriodUnit} needs a number.`,
+    });
   if (body.NoticePeriod !== undefined && !(Number.isInteger(body.NoticePeriod) && body.NoticePeriod >= 0))
     problems.push({ field: 'NoticePeriod', message: 'The notice period is a whole number, 0 or more.' });
   if (body.StartDate && body.EndDate && body.EndDate.slice(0, 10) < body.StartDate.slice(0, 10))
-    problems.push({ field: 'EndDate', message: `The end date ${body.EndDate} is before the start date ${body.StartDate}.` });
-  const fields = checkCustomFields(body.CustomFields ?? [], store.list<FieldDefinition>('thirdpartycontractcustomfields'));
+    problems.push({
+      field: 'EndDate',
+      message: `The end date ${body.EndDate} is before the start date ${body.StartDate}.`,
+    });
+  const fields = checkCustomFields(
+    body.CustomFields ?? [],
+    store.list<FieldDefinition>('thirdpartycontractcustomfields'),
+  );
   problems.push(...fields.problems);
   if (problems.length) return rejected(problems, 'The contract was not created.');
-  const id = store.ctx.guid('contract', store.nextIndex('contract', store.generatedCount('thirdpartycontract')));
+  const id = store.ctx.guid(
+    'contract',
+    store.nextIndex('contract', store.generatedCount('thirdpartycontract')),
+  );
   store.add('thirdpartycontract', {
     Id: id,
     ThirdPartyGuid: body.ThirdPartyGuid.toLowerCase(),

@@ -31,6 +31,15 @@ function writebackScreen(): ComponentType<ScreenProps> | undefined {
   return key ? context(key).default : undefined;
 }
 
+/** Some webviews refuse storage outright (SecurityError): then nothing can be remembered, and that is all. */
+function localStorageOrNothing(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 async function main() {
   const host = await detectHost();
   const root = createRoot(document.getElementById('root')!);
@@ -39,7 +48,7 @@ async function main() {
     catalog,
     origin: window.location.origin,
     fetch: window.fetch.bind(window),
-    storage: window.localStorage,
+    storage: localStorageOrNothing(),
     copy: copyText,
     writeback: writebackScreen(),
   };

@@ -32,6 +32,18 @@ describe('sandbox routes from the catalogue', () => {
     }
   });
 
+  it('refuses a body over 10 MiB with 413 in the service error format (request size limit: our assumption)', async () => {
+    const sb = await start();
+    try {
+      const guid = sb.store.ctx.guid('task', 0);
+      const big = { FileName: 'big.bin', ContentBase64: 'A'.repeat(11 * 1024 * 1024) };
+      const a = await post(sb, catalog.operation('task-document').path.replace('{guid}', guid), big);
+      expect(a).toMatchObject({ status: 413, body: { message: 'The request body is too large.' } });
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('keeps the admin routes outside the API root', async () => {
     const sb = await start();
     try {

@@ -65,7 +65,7 @@ export function ConnectScreen({ environments, session, store, connect, disconnec
 
   const connected = session && session.environment.name === environment?.name;
   return (
-    // data-attempts lets a test (or a screen reader script) tell a fresh answer from the previous one.
+    // data-attempts lets a browser test tell a fresh answer from the previous one.
     <form className={s.form} onSubmit={submit} aria-label="Connect" data-testid="connect-form" data-attempts={attempts} data-busy={busy}>
       <Field label="Environment">
         <Select value={environment?.name ?? ''} onChange={(_, d) => setName(d.value)} data-testid="environment">
@@ -83,9 +83,14 @@ export function ConnectScreen({ environments, session, store, connect, disconnec
         <Input type="password" value={password} onChange={(_, d) => setPassword(d.value)} autoComplete="current-password" data-testid="password" />
       </Field>
       <Checkbox
+        disabled={!store.available}
         checked={remember}
         onChange={(_, d) => setRemember(!!d.checked)}
-        label="Remember on this device (stored in this browser, never in the workbook)"
+        label={
+          store.available
+            ? 'Remember on this device (stored in this browser, never in the workbook)'
+            : 'Remember on this device: not available, this host gives the add-in no storage'
+        }
       />
       <div className={s.actions}>
         <Button appearance="primary" type="submit" disabled={busy || !identifier || !password} data-testid="test-connection">

@@ -9,6 +9,8 @@ export interface Credentials {
 }
 
 export interface CredentialStore {
+  /** false where the host gives no storage: "remember" is then not offered. */
+  readonly available: boolean;
   load(environment: string): Credentials | null;
   save(environment: string, credentials: Credentials): void;
   forget(environment: string): void;
@@ -17,6 +19,7 @@ export interface CredentialStore {
 export function createCredentialStore(storage: Storage | undefined, partitionKey?: string): CredentialStore {
   const key = (environment: string) => `${partitionKey ?? ''}grc-sheets.credentials.${environment}`;
   return {
+    available: storage !== undefined,
     load(environment) {
       const raw = storage?.getItem(key(environment));
       if (!raw) return null;

@@ -52,6 +52,7 @@ test('a damaged entry reads as nothing remembered, not as a crash', () => {
 
 test('without storage (blocked by the host) nothing is remembered and nothing fails', () => {
   const store = createCredentialStore(undefined);
+  expect(store.available).toBe(false);
   store.save('ACC', { identifier: 'id', password: 'pw' });
   expect(store.load('ACC')).toBeNull();
 });

@@ -76,6 +76,11 @@ export function customFields(
   return fields;
 }
 
+/**
+ * A dropdown (data-validation list) only where one value per cell is right: Excel's list validation stops
+ * typed input that is not in the list, so "CRM; ERP" in a multi-select column would be refused while
+ * typing. Multi-select options are checked by validation instead, whose message lists them.
+ */
 export function customFieldColumn(field: CustomField, lookupSheet: string): ColumnSpec {
   const format =
     field.kind === 'date'
@@ -85,13 +90,15 @@ export function customFieldColumn(field: CustomField, lookupSheet: string): Colu
         : field.kind === 'checkbox'
           ? 'boolean'
           : 'text';
-  const list =
-    field.kind === 'select' || field.kind === 'multiselect'
-      ? { sheet: lookupSheet, values: field.options.map((o) => o.name) }
-      : field.kind === 'checkbox'
-        ? { sheet: lookupSheet, values: ['TRUE', 'FALSE'] }
-        : undefined;
-  return list ? { name: field.column, format, list } : { name: field.column, format };
+  if (field.kind === 'select')
+    return {
+      name: field.column,
+      format,
+      list: { sheet: lookupSheet, values: field.options.map((o) => o.name) },
+    };
+  if (field.kind === 'checkbox')
+    return { name: field.column, format, list: { sheet: lookupSheet, values: ['TRUE', 'FALSE'] } };
+  return { name: field.column, format };
 }
 
 /**

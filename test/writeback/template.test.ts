@@ -35,9 +35,7 @@ describe('new template', () => {
     });
     const lookup = workbook.snapshot().sheets.find((s) => s.name === LOOKUP_SHEET)!;
     expect(lookup.hidden).toBe(true);
-    expect(Object.values(lookup.cells)).toEqual(
-      expect.arrayContaining(['Data breach', 'Major', 'High', 'Low']),
-    );
+    expect(Object.values(lookup.cells)).toEqual(expect.arrayContaining(['Process', 'Major', 'High', 'Low']));
   });
 
   it('a second template of the same flow gets its own table name', async () => {

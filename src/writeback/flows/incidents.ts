@@ -103,11 +103,8 @@ export const incidentsFlow: Flow<IncidentRequest> = {
           text(C.name),
           text(C.reportingOrganization),
           text(C.affectedOrganizations),
-          {
-            name: C.types,
-            format: 'text',
-            list: list(types.entries.filter((t) => !t.archived).map((t) => t.name)),
-          },
+          // Several types may be given (separated by ;), which a dropdown would refuse while typing.
+          text(C.types),
           { name: C.classification, format: 'text', list: list(classifications.entries.map((c) => c.name)) },
           { name: C.rootCauseCategory, format: 'text', list: list(rootCauses.entries.map((c) => c.name)) },
           text(C.rootCause),

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createClient } from '../src/client';
@@ -74,6 +74,8 @@ async function setLatency(url: string, latencyMs: number): Promise<void> {
 }
 
 export default async function (): Promise<string> {
+  // Other work on the machine shows in these figures (the sandbox and the client share its cores): say how busy it was.
+  const load = loadavg()[0]!.toFixed(1);
   const sandbox = await startSandboxProcess();
   try {
     const client = createClient({ baseUrl: sandbox.url, credentials });
@@ -124,7 +126,7 @@ export default async function (): Promise<string> {
       `| Post 1,000 rows, 50 ms latency, concurrency 8 | ${ms(post8)} | ideal ${ms(ideal8)} | ${(post8 / ideal8).toFixed(2)} | within 1.20 |`,
       `| Post 1,000 rows, 50 ms latency, concurrency 4 (default) | ${ms(post4)} | ideal ${ms(ideal4)} | ${(post4 / ideal4).toFixed(2)} | |`,
       '',
-      `Method: sandbox as a separate process on loopback (scale 50), real client, memory workbook; validation is \`validateRows\` on a 10,000-row incident sheet (custom fields, date cells, 5% ambiguous dates); posting is \`preparePost(...).run()\` after the plan is made, journaling "sending" and the outcome of every row into the table; the sandbox adds ${latencyMs} ms to every call; the ideal is rows x latency / concurrency.`,
+      `Method: sandbox as a separate process on loopback (scale 50), real client, memory workbook; validation is \`validateRows\` on a 10,000-row incident sheet (custom fields, date cells, 5% ambiguous dates); posting is \`preparePost(...).run()\` after the plan is made, journaling "sending" and the outcome of every row into the table; the sandbox adds ${latencyMs} ms to every call; the ideal is rows x latency / concurrency. Load average at the start: ${load}.`,
     ].join('\n');
   } finally {
     sandbox.child.kill('SIGTERM');

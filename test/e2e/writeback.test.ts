@@ -160,6 +160,7 @@ test('production asks for a confirmation naming the environment and the row coun
     '1 row to sandbox-prd, a production environment',
   );
   expect(await page.getByTestId('confirm-post-button').innerText()).toBe('Post 1 row to sandbox-prd');
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
   await screenshot(page, 'wb-04-confirm-production');
   await page.getByRole('button', { name: 'Do not post' }).click();
   expect(stack.prd.store.addedRecords('incidents')).toHaveLength(0);

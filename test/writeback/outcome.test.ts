@@ -1,0 +1,32 @@
+import { ApiError, type ApiErrorCode, type Sent } from '../../src/client';
+import { verdictOf } from '../../src/writeback/outcome';
+
+const err = (code: ApiErrorCode, sent: Sent, extra: { retryAfterMs?: number; status?: number } = {}) =>
+  new ApiError({ code, sent, message: code, ...extra });
+
+describe('what a failed send means for the row', () => {
+  it.each([
+    ['connection refused before sending', err('unreachable', 'no'), 'retry'],
+    ['503 with Retry-After', err('unavailable', 'yes', { status: 503, retryAfterMs: 1000 }), 'retry'],
+    ['429 with Retry-After', err('rate-limited', 'yes', { status: 429, retryAfterMs: 1000 }), 'retry'],
+    ['503 without Retry-After', err('unavailable', 'yes', { status: 503 }), 'not sent'],
+    ['the relay could not reach the service', err('relay', 'no', { status: 502 }), 'retry'],
+    ['the relay timed out waiting for the service', err('relay', 'unknown', { status: 504 }), 'unknown'],
+    ['connection dropped mid-answer', err('outcome-unknown', 'unknown'), 'unknown'],
+    ['a 500 (may follow a commit)', err('server-error', 'yes', { status: 500 }), 'unknown'],
+    ['an answer that does not parse', err('bad-answer', 'yes'), 'unknown'],
+    ['a validation rejection', err('rejected', 'yes', { status: 400 }), 'failed'],
+    ['forbidden', err('forbidden', 'yes', { status: 403 }), 'failed'],
+    ['cancelled before sending', err('cancelled', 'no'), 'not sent'],
+    ['not our error at all', new TypeError('boom'), 'unknown'],
+  ])('%s → %s', (_what, e, kind) => {
+    expect(verdictOf(e).kind).toBe(kind);
+  });
+
+  it('an invalid key stops the run and sends nothing more', () => {
+    expect(verdictOf(err('invalid-credentials', 'yes', { status: 401 }))).toMatchObject({
+      kind: 'not sent',
+      stop: true,
+    });
+  });
+});

@@ -9,6 +9,8 @@ export interface Session {
   client: GrcClient;
   /** Where calls go, recorded with each loaded table for readers of the file, e.g. "relay https://host". */
   source: string;
+  /** Names the key in audit records: a short hash of its identifier, never the identifier itself. */
+  keyFingerprint: string;
 }
 
 /** What the shell gives every screen (Connect, Datasets, Tables, Write-back, Activity). */

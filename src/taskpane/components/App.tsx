@@ -2,6 +2,7 @@ import { FluentProvider, Tab, TabList, Text, makeStyles, tokens } from '@fluentu
 import { useCallback, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import type { Catalog } from '../../catalog';
 import { createClient, isApiError } from '../../client';
+import { keyFingerprint } from '../../writeback/audit';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
 import { createCredentialStore, type Credentials } from '../connection/credentials';
@@ -109,7 +110,8 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
     const entry = { at: new Date(), action: 'connect', environment: environment.name } as const;
     try {
       await client.testConnection();
-      setSession({ environment, client, source: `relay ${origin}` });
+      const fingerprint = await keyFingerprint(credentials.identifier);
+      setSession({ environment, client, source: `relay ${origin}`, keyFingerprint: fingerprint });
       onActivity({ ...entry, outcome: 'ok' });
       return null;
     } catch (error) {

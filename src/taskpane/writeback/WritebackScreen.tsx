@@ -17,7 +17,6 @@ import {
   FLOWS,
   createTemplate,
   flowById,
-  keyFingerprint,
   markProblems,
   preparePost,
   tableRecords,
@@ -42,9 +41,6 @@ const useStyles = makeStyles({
   narrow: { width: '96px' },
   counts: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
 });
-
-/** The audit names the key by a fingerprint of its identifier when the shell provides one. */
-type AuditedSession = Session & { keyFingerprint?: string; keyIdentifier?: string };
 
 type Notice = { intent: 'error' | 'warning' | 'success' | 'info'; message: UserMessage; testId: string };
 
@@ -207,10 +203,7 @@ export default function WritebackScreen({
         onProgress: setProgress,
       });
       if (audit) {
-        const a = sess as AuditedSession;
-        const who =
-          a.keyFingerprint ?? (a.keyIdentifier ? await keyFingerprint(a.keyIdentifier) : 'key not recorded');
-        await writeAudit(workbook, summary, who);
+        await writeAudit(workbook, summary, sess.keyFingerprint);
       }
       const bad = summary.counts.failed + summary.counts.unknown;
       const { created, done, failed, unknown } = summary.counts;

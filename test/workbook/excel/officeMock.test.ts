@@ -1,10 +1,6 @@
 import { OfficeMockObject } from 'office-addin-mock';
 import { createExcelWorkbook } from '../../../src/workbook/excel';
 
-// office-addin-mock needs only the OfficeApp enum from office-addin-manifest, whose dependency chain is
-// ESM that jest's CommonJS runtime cannot require on Node 20.
-jest.mock('office-addin-manifest', () => ({ OfficeApp: { Excel: 'excel', Outlook: 'outlook', Word: 'word', PowerPoint: 'powerpoint' } }));
-
 /**
  * office-addin-mock returns an error string for a property read before load and sync: this shows the
  * adapter loads and syncs before it reads a setting, and stores settings as JSON text.

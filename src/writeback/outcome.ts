@@ -20,7 +20,6 @@ export function verdictOf(e: unknown): Verdict {
       message: `Outcome unknown (${e instanceof Error ? e.message : String(e)}); check before retrying`,
     };
   }
-  const detail = e.details?.length ? ` ${e.details.map((d) => `${d.field}: ${d.message}`).join('; ')}` : '';
   switch (e.code) {
     case 'unreachable':
       return { kind: 'retry', afterMs: 0, message: `Not sent: ${e.message}` };
@@ -44,7 +43,8 @@ export function verdictOf(e: unknown): Verdict {
     case 'invalid-body':
     case 'forbidden':
     case 'not-found':
-      return { kind: 'failed', message: `${e.message}${detail}` };
+      // The client's message already lists the fields of `details`.
+      return { kind: 'failed', message: e.message };
     case 'relay':
       if (e.sent === 'no') return { kind: 'retry', afterMs: 0, message: `Not sent: ${e.message}` };
       return e.sent === 'yes' ? { kind: 'failed', message: e.message } : unknown(e.message);

@@ -1,4 +1,6 @@
 import { ApiError, type ApiErrorCode, type Sent } from '../../src/client';
+import { catalog } from '../../src/catalog';
+import { errorFromAnswer } from '../../src/client/error-answer';
 import { verdictOf } from '../../src/writeback/outcome';
 
 const err = (code: ApiErrorCode, sent: Sent, extra: { retryAfterMs?: number; status?: number } = {}) =>
@@ -28,5 +30,29 @@ describe('what a failed send means for the row', () => {
       kind: 'not sent',
       stop: true,
     });
+  });
+});
+
+describe('the message of a refused row', () => {
+  it('names each field the service listed once, not twice', () => {
+    const body = JSON.stringify({
+      message: 'Validation failed.',
+      errors: [{ field: 'Name', message: 'Name is required.' }],
+    });
+    const e = errorFromAnswer(catalog.operation('incident-create'), 400, new Headers(), body);
+    const { kind, message } = verdictOf(e);
+    expect(kind).toBe('failed');
+    expect(message).toContain('Name: Name is required');
+    expect(message.split('Name is required').length - 1).toBe(1);
+  });
+
+  it('keeps the client message of a body the catalogue refused, which already lists its fields', () => {
+    const e = new ApiError({
+      code: 'invalid-body',
+      sent: 'no',
+      details: [{ field: 'Name', message: 'too long' }],
+      message: '"Create incident" was not sent: Name: too long. Correct these fields and send again.',
+    });
+    expect(verdictOf(e)).toEqual({ kind: 'failed', message: e.message });
   });
 });

@@ -13,8 +13,12 @@ export type ColumnFormat = 'text' | 'number' | 'integer' | 'date' | 'datetime' |
 export interface ColumnSpec {
   name: string;
   format: ColumnFormat;
-  /** A dropdown: a data-validation list whose source is a range on a (hidden) lookup sheet. */
-  list?: { sheet: string; values: readonly string[] };
+  /**
+   * A dropdown: a data-validation list whose source is a range on a (hidden) lookup sheet. `allowOther`
+   * offers the list but accepts any typed value (no error alert), for cells that take several choices
+   * such as "A; B", which a strict list would refuse while typing.
+   */
+  list?: { sheet: string; values: readonly string[]; allowOther?: boolean };
   /** A calculated column: every body row holds this formula (stored, evaluated by the host). */
   formula?: string;
 }

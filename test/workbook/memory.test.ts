@@ -56,6 +56,16 @@ describe('memory workbook', () => {
     expect(lists.cells).toEqual({ A1: 'Status', A2: 'Open', A3: 'Closed' });
   });
 
+  it('keeps whether a dropdown accepts other values, and stores what is typed as it is', async () => {
+    const wb = createMemoryWorkbook();
+    const list = { sheet: 'Lists', values: ['Fraud', 'Outage'], allowOther: true };
+    await wb.createTable({ name: 't', sheet: 'Sheet1', anchor: 'A1', columns: [{ name: 'Types', format: 'text', list }] });
+    await wb.writeRows('t', 0, [['Fraud; Outage']]);
+    expect(wb.snapshot().tables[0]!.specs[0]!.list).toEqual(list);
+    expect((await wb.readRows('t')).rows).toEqual([['Fraud; Outage']]);
+    expect(wb.snapshot().sheets.find((s) => s.name === 'Lists')!.cells).toEqual({ A1: 'Types', A2: 'Fraud', A3: 'Outage' });
+  });
+
   it('marks cells, clears marks with kind none, and round-trips settings as JSON', async () => {
     const wb = createMemoryWorkbook();
     await wb.createTable({ name: 't', sheet: 'Sheet1', anchor: 'A1', columns: [{ name: 'a', format: 'text' }] });

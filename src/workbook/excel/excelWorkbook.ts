@@ -205,6 +205,9 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         const body = t.table.columns.getItemAt(from + i).getDataBodyRange();
         body.dataValidation.clear();
         body.dataValidation.rule = { list: { inCellDropDown: true, source } };
+        // Without the error alert Excel keeps the dropdown but accepts any text (several choices, "A; B").
+        if (spec.list.allowOther)
+          body.dataValidation.errorAlert = { showAlert: false, style: 'Information', title: '', message: '' };
         await sync(ctx, stats, REQUEST_OVERHEAD_BYTES);
       }
     }

@@ -36,6 +36,13 @@ export interface MemoryWorkbookOptions extends ChunkOptions {
   capabilities?: { notes: boolean; dataValidation: boolean };
 }
 
+/**
+ * A copy the caller cannot change afterwards. Like Excel, the memory workbook does not check written
+ * values against a list: a list column, strict or with `allowOther`, stores what it is given; the list
+ * itself lands on the lookup sheet.
+ */
+const copySpec = (c: ColumnSpec): ColumnSpec => ({ ...c, ...(c.list ? { list: { ...c.list, values: [...c.list.values] } } : {}) });
+
 interface MemTable {
   name: string;
   sheet: string;
@@ -148,7 +155,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       if (overlaps(sheet, row, col, columns.length)) {
         throw new WorkbookError('overlap', `A table at ${sheet}!${anchor} would overlap another table; pick an empty area.`);
       }
-      const t: MemTable = { name, sheet, row, col, specs: columns.map((c) => ({ ...c })), rows: [], marks: new Map() };
+      const t: MemTable = { name, sheet, row, col, specs: columns.map(copySpec), rows: [], marks: new Map() };
       t.specs.forEach(writeList);
       tables.set(name, t);
       changed();
@@ -158,7 +165,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
     async addColumns(name, columns) {
       const t = table(name);
       for (const c of columns) {
-        const spec = { ...c };
+        const spec = copySpec(c);
         t.specs.push(spec);
         writeList(spec);
         for (const r of t.rows) r.push(spec.formula ?? null);
@@ -246,7 +253,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
         sheets: [...sheets.values()].map((s) => ({ name: s.name, hidden: s.hidden, cells: Object.fromEntries(s.cells) })),
         tables: [...tables.values()].map((t) => ({
           ...shape(t),
-          specs: t.specs.map((s) => ({ ...s })),
+          specs: t.specs.map(copySpec),
           numberFormats: t.specs.map((s) => NUMBER_FORMAT[s.format]),
           rows: t.rows,
           marks: [...t.marks.values()],

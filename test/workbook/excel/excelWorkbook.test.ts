@@ -105,6 +105,23 @@ describe('Excel adapter', () => {
     expect(xl.sheet('Lists').visibility).toBe('Hidden');
     expect(['A1', 'A2', 'A3'].map((a) => xl.peek('Lists', a)!.value)).toEqual(['Status', 'Open', 'Closed']);
     expect(xl.peek('Sheet1', 'A2')!.validation).toBe("='Lists'!$A$2:$A$3");
+    expect(xl.peek('Sheet1', 'A2')!.validationAlert).toBe(true);
+  });
+
+  it('offers a list that accepts other values (several choices) by turning its error alert off', async () => {
+    const { xl, wb } = setup();
+    const list = (allowOther: boolean) => ({ sheet: 'Lists', values: ['Fraud', 'Outage'], allowOther });
+    await wb.createTable({
+      name: 't',
+      sheet: 'Sheet1',
+      anchor: 'A1',
+      columns: [
+        { name: 'Types', format: 'text', list: list(true) },
+        { name: 'Kind', format: 'text', list: list(false) },
+      ],
+    });
+    expect(xl.peek('Sheet1', 'A2')).toMatchObject({ validation: "='Lists'!$A$2:$A$3", validationAlert: false });
+    expect(xl.peek('Sheet1', 'B2')).toMatchObject({ validation: "='Lists'!$B$2:$B$3", validationAlert: true });
   });
 
   it('marks cells with a fill and a note, and falls back to comments before ExcelApi 1.18', async () => {

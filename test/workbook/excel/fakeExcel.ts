@@ -17,6 +17,8 @@ interface CellState {
   formula: boolean;
   fill?: string;
   validation?: string;
+  /** false when the list accepts values not in it (the error alert is off). */
+  validationAlert?: boolean;
 }
 interface SheetState {
   name: string;
@@ -323,7 +325,7 @@ class FakeSheet extends Loadable {
 
 class FakeRange extends Loadable {
   readonly format: { fill: { color: string; clear(): void } };
-  readonly dataValidation: { rule: unknown; clear(): void };
+  readonly dataValidation: { rule: unknown; errorAlert: unknown; clear(): void };
   constructor(
     ctx: FakeContext,
     readonly box: () => Box,
@@ -347,12 +349,25 @@ class FakeRange extends Loadable {
     this.dataValidation = {
       set rule(rule: unknown) {
         const source = (rule as { list?: { source?: string } }).list?.source;
-        ctx.enqueue(each((c) => (c.validation = source)));
+        ctx.enqueue(each((c) => ((c.validation = source), (c.validationAlert = true))));
       },
       get rule(): unknown {
         throw hostError('PropertyNotLoaded', 'rule');
       },
-      clear: () => ctx.enqueue(each((c) => delete c.validation)),
+      set errorAlert(alert: unknown) {
+        const show = (alert as { showAlert?: boolean }).showAlert;
+        if (show !== undefined) ctx.enqueue(each((c) => (c.validationAlert = show)));
+      },
+      get errorAlert(): unknown {
+        throw hostError('PropertyNotLoaded', 'errorAlert');
+      },
+      clear: () =>
+        ctx.enqueue(
+          each((c) => {
+            delete c.validation;
+            delete c.validationAlert;
+          }),
+        ),
     };
   }
   protected override snapshot() {

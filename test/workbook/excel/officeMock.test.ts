@@ -41,3 +41,44 @@ describe('Excel adapter on office-addin-mock', () => {
     expect(stored.has('grc-sheets.bindings')).toBe(false);
   });
 });
+
+/** A sheet whose ranges, table and table column are each one mock object, so what the adapter set can be read back. */
+function mockSheetWithTable() {
+  const blankRow = [Array.from({ length: 200 }, () => '')];
+  const context = new OfficeMockObject({
+    workbook: {
+      worksheets: { getItemOrNullObject: () => undefined },
+      sheet: {
+        isNullObject: false,
+        visibility: 'Visible',
+        getRangeByIndexes: () => undefined,
+        range: { values: blankRow, numberFormat: [] },
+        tables: { add: () => undefined, table: { name: '', columns: { getItemAt: () => undefined, column: { getDataBodyRange: () => undefined, body: { dataValidation: { rule: '', errorAlert: '', clear: () => undefined } } } } } },
+      },
+    },
+  });
+  type Settable = { setValue(name: string, value: unknown): void };
+  type Body = { dataValidation: { rule: unknown; errorAlert: unknown } };
+  const wb = context.workbook as unknown as Settable & { sheet: Settable & Record<string, Settable & Record<string, Settable & Record<string, Settable & Record<string, Settable & { body: Body }>>>> };
+  const sheet = wb.sheet;
+  const table = sheet.tables!.table!;
+  const column = table.columns!.column!;
+  (wb as unknown as { worksheets: Settable }).worksheets.setValue('getItemOrNullObject', () => sheet);
+  sheet.setValue('getRangeByIndexes', () => sheet.range);
+  sheet.tables!.setValue('add', () => table);
+  table.columns!.setValue('getItemAt', () => column);
+  column.setValue('getDataBodyRange', () => column.body);
+  const run = (async (batch: (ctx: unknown) => Promise<unknown>) => batch(context)) as unknown as typeof Excel.run;
+  return { run, body: column.body };
+}
+
+describe('dropdowns on office-addin-mock', () => {
+  it('turns the error alert off on a list that accepts other values', async () => {
+    const { run, body } = mockSheetWithTable();
+    const wb = createExcelWorkbook(run, () => true);
+    const list = { sheet: 'Lists', values: ['Fraud', 'Outage'], allowOther: true };
+    await wb.createTable({ name: 't', sheet: 'Sheet1', anchor: 'A1', columns: [{ name: 'Types', format: 'text', list }] });
+    expect(body.dataValidation.rule).toEqual({ list: { inCellDropDown: true, source: "='Lists'!$A$2:$A$3" } });
+    expect(body.dataValidation.errorAlert).toMatchObject({ showAlert: false });
+  });
+});

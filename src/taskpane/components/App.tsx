@@ -87,10 +87,18 @@ function usePrefersDark(): boolean {
   return dark;
 }
 
+/** Office's theme colour as it is now: the one read at start, then every change the host reports. */
+function useOfficeBackground(host: HostInfo): string | undefined {
+  const [background, setBackground] = useState(host.officeBackground);
+  useEffect(() => host.watchOfficeBackground?.(setBackground), [host]);
+  return background;
+}
+
 export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, copy, writeback: Writeback, aside }: Props) {
   const s = useStyles();
   const prefersDark = usePrefersDark();
-  const theme = fluentTheme(themeName(host.officeBackground, prefersDark));
+  const officeBackground = useOfficeBackground(host);
+  const theme = fluentTheme(themeName(officeBackground, prefersDark));
   const store = useMemo(() => createCredentialStore(storage, host.partitionKey), [storage, host.partitionKey]);
   const [tab, setTab] = useState<TabId>('connect');
   const [environments, setEnvironments] = useState<EnvironmentsResult | null>(null);

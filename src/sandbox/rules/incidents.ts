@@ -2,20 +2,28 @@ import type { z } from 'zod';
 import type { bodies } from '../../catalog';
 import {
   BUSINESS_DIMENSIONS,
-  FRAMEWORK_DIMENSIONS,
   ORGANIZATIONS,
   type IncidentType,
   type IncidentTypeField,
 } from '../data/standing';
 import { code } from '../data/context';
 import { indexOf } from '../data/guids';
-import { failure, ok, rejected, type Problem } from '../errors';
+import { ok, rejected, type Problem } from '../errors';
 import { isAppAdmin } from '../auth';
 import type { Rec } from '../data/context';
 import type { Store } from '../store';
 import { checkCustomFields } from './customfields';
-import { stamp, today, type WriteHandler } from './context';
-import { checkKnown, checkPeople, sameUser } from './people';
+import {
+  invalidBase64,
+  newDocumentId,
+  onRecord,
+  stamp,
+  today,
+  type WriteCtx,
+  type WriteHandler,
+} from './context';
+import { checkKnown, checkFrameworkDimensions } from './known';
+import { checkPeople, sameUser } from './people';
 
 /** The status of a new incident is not shown in the spec; we call it "New" (before Waiting for acceptance). */
 export const NEW_INCIDENT_STATUS = 'New';
@@ -23,12 +31,18 @@ export const WAITING_FOR_ACCEPTANCE = 'Waiting for acceptance';
 
 type CreateBody = z.infer<typeof bodies.createIncident>;
 
-/** POST create incident: spec, Incident rules 1 to 6 and 9. */
 /** Incident types and their fields as they stand now (types can be archived through the admin routes). */
 const incidentTypes = (store: Store) => store.list<IncidentType>('incidenttypes');
 const incidentTypeFields = (store: Store) => store.list<IncidentTypeField>('incidenttypecustomfields');
 
-export const createIncident: WriteHandler<CreateBody> = ({ store, key, body, now }) => {
+/** Every change to an incident is written to its history, by the key's owner. */
+function logHistory({ store, key, now }: WriteCtx<unknown>, incidentId: string, action: string): void {
+  store.incidentExtra(incidentId).history.push({ at: stamp(now), by: key.owner.name, action });
+}
+
+/** POST create incident: spec, Incident rules 1 to 6 and 9. */
+export const createIncident: WriteHandler<CreateBody> = (w) => {
+  const { store, key, body, now } = w;
   const st = store.ctx.st;
   const allTypes = incidentTypes(store);
   const problems: Problem[] = [];
@@ -49,13 +63,7 @@ export const createIncident: WriteHandler<CreateBody> = ({ store, key, body, now
     'business dimension',
     problems,
   );
-  checkKnown(
-    'FrameworkDimensions',
-    body.FrameworkDimensions,
-    FRAMEWORK_DIMENSIONS,
-    'framework dimension',
-    problems,
-  );
+  checkFrameworkDimensions(body.FrameworkDimensions, problems);
   for (const role of ['Assessors', 'Responsible', 'Informed'] as const)
     checkPeople(role, body[role], problems);
 
@@ -130,7 +138,7 @@ export const createIncident: WriteHandler<CreateBody> = ({ store, key, body, now
   store.add('incidents', rec);
   for (const v of fields.values)
     store.add('incidenttypecustomfieldvalues', { IncidentId: id, CustomFieldId: v.field.Id, Value: v.value });
-  store.incidentExtra(id).history.push({ at: stamp(now), by: key.owner.name, action: 'Incident created' });
+  logHistory(w, id, 'Incident created');
   return ok({ Id: id }, 201);
 };
 
@@ -169,36 +177,27 @@ export function missingRequired(store: Store, incident: Rec): Problem[] {
   return problems;
 }
 
-export const changeIncidentStatus: WriteHandler<z.infer<typeof bodies.changeIncidentStatus>> = ({
-  store,
-  key,
-  guid,
-  body,
-  now,
-}) => {
-  const incident = store.find('incidents', guid!);
-  if (!incident) return failure('notFound', `No incident with GUID ${guid}.`);
-  if (body.Status === WAITING_FOR_ACCEPTANCE) {
-    const missing = missingRequired(store, incident);
-    if (missing.length)
-      return rejected(
-        missing,
-        'The incident cannot move to Waiting for acceptance while required fields are unfilled.',
-      );
-  }
-  store.patch('incidents', incident.Id as string, {
-    Status: body.Status,
-    DateClosed: body.Status === 'Approved' ? today(now) : null,
-  });
-  store
-    .incidentExtra(incident.Id as string)
-    .history.push({
-      at: stamp(now),
-      by: key.owner.name,
-      action: `Status changed from ${String(incident.Status)} to ${body.Status}`,
+export const changeIncidentStatus = onRecord<z.infer<typeof bodies.changeIncidentStatus>>(
+  'incidents',
+  'incident',
+  (w, incident) => {
+    const { store, body, now } = w;
+    if (body.Status === WAITING_FOR_ACCEPTANCE) {
+      const missing = missingRequired(store, incident);
+      if (missing.length)
+        return rejected(
+          missing,
+          'The incident cannot move to Waiting for acceptance while required fields are unfilled.',
+        );
+    }
+    store.patch('incidents', incident.Id as string, {
+      Status: body.Status,
+      DateClosed: body.Status === 'Approved' ? today(now) : null,
     });
-  return ok({ Id: incident.Id });
-};
+    logHistory(w, incident.Id as string, `Status changed from ${String(incident.Status)} to ${body.Status}`);
+    return ok({ Id: incident.Id });
+  },
+);
 
 /** Rule 8 and the errors table: additions are not possible while required fields are unfilled. */
 function blockedByRequired(store: Store, incident: Rec, what: string) {
@@ -208,69 +207,55 @@ function blockedByRequired(store: Store, incident: Rec, what: string) {
     : null;
 }
 
-export const addIncidentDocument: WriteHandler<z.infer<typeof bodies.addDocument>> = ({
-  store,
-  key,
-  guid,
-  body,
-  now,
-}) => {
-  const incident = store.find('incidents', guid!);
-  if (!incident) return failure('notFound', `No incident with GUID ${guid}.`);
-  // Spec, Authentication rule 11 and the errors table: others get a warning, not an error.
-  const role = [...(incident.Assessors as string[]), ...(incident.Responsible as string[])].some((n) =>
-    sameUser(n, key.owner.name),
-  );
-  if (!isAppAdmin(key) && !role)
-    return ok({
-      Warning: `${key.owner.name} may not add documents to incident ${String(incident.Identifier)}: only an Application Administrator or an assessor or responsible of the incident can.`,
+export const addIncidentDocument = onRecord<z.infer<typeof bodies.addDocument>>(
+  'incidents',
+  'incident',
+  (w, incident) => {
+    const { store, key, body } = w;
+    // Spec, Authentication rule 11 and the errors table: others get a warning, not an error.
+    const role = [...(incident.Assessors as string[]), ...(incident.Responsible as string[])].some((n) =>
+      sameUser(n, key.owner.name),
+    );
+    if (!isAppAdmin(key) && !role)
+      return ok({
+        Warning: `${key.owner.name} may not add documents to incident ${String(incident.Identifier)}: only an Application Administrator or an assessor or responsible of the incident can.`,
+      });
+    const refused = invalidBase64(body.ContentBase64) ?? blockedByRequired(store, incident, 'document');
+    if (refused) return refused;
+    const id = newDocumentId(store);
+    store.incidentExtra(incident.Id as string).documents.push({
+      Id: id,
+      FileName: body.FileName,
+      Size: Buffer.from(body.ContentBase64, 'base64').length,
     });
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.ContentBase64))
-    return rejected([{ field: 'ContentBase64', message: 'ContentBase64 is not valid base64.' }]);
-  const blocked = blockedByRequired(store, incident, 'document');
-  if (blocked) return blocked;
-  const extra = store.incidentExtra(incident.Id as string);
-  const id = store.ctx.guid('document', store.nextIndex('document', 1_000_000));
-  extra.documents.push({
-    Id: id,
-    FileName: body.FileName,
-    Size: Buffer.from(body.ContentBase64, 'base64').length,
-  });
-  extra.history.push({ at: stamp(now), by: key.owner.name, action: `Document added: ${body.FileName}` });
-  return ok({ Id: id });
-};
+    logHistory(w, incident.Id as string, `Document added: ${body.FileName}`);
+    return ok({ Id: id });
+  },
+);
 
-export const addIncidentHyperlink: WriteHandler<z.infer<typeof bodies.addHyperlink>> = ({
-  store,
-  key,
-  guid,
-  body,
-  now,
-}) => {
-  const incident = store.find('incidents', guid!);
-  if (!incident) return failure('notFound', `No incident with GUID ${guid}.`);
-  // Rule 9: a hyperlink type is identified by its unique GUID; an unknown one is refused.
-  if (
-    body.HyperlinkTypeGuid &&
-    !store.ctx.st.hyperlinkTypes.some((t) => t.Id === body.HyperlinkTypeGuid!.toLowerCase())
-  )
-    return rejected([
-      { field: 'HyperlinkTypeGuid', message: `No hyperlink type with GUID ${body.HyperlinkTypeGuid}.` },
-    ]);
-  const blocked = blockedByRequired(store, incident, 'hyperlink');
-  if (blocked) return blocked;
-  const extra = store.incidentExtra(incident.Id as string);
-  const id = store.ctx.guid('hyperlink', store.nextIndex('hyperlink', 0));
-  extra.hyperlinks.push({
-    Id: id,
-    Url: body.Url,
-    Description: body.Description,
-    HyperlinkTypeGuid: body.HyperlinkTypeGuid,
-  });
-  extra.history.push({
-    at: stamp(now),
-    by: key.owner.name,
-    action: `Hyperlink added: ${body.Url.slice(0, 200)}`,
-  });
-  return ok({ Id: id });
-};
+export const addIncidentHyperlink = onRecord<z.infer<typeof bodies.addHyperlink>>(
+  'incidents',
+  'incident',
+  (w, incident) => {
+    const { store, body } = w;
+    // Rule 9: a hyperlink type is identified by its unique GUID; an unknown one is refused.
+    if (
+      body.HyperlinkTypeGuid &&
+      !store.ctx.st.hyperlinkTypes.some((t) => t.Id === body.HyperlinkTypeGuid!.toLowerCase())
+    )
+      return rejected([
+        { field: 'HyperlinkTypeGuid', message: `No hyperlink type with GUID ${body.HyperlinkTypeGuid}.` },
+      ]);
+    const blocked = blockedByRequired(store, incident, 'hyperlink');
+    if (blocked) return blocked;
+    const id = store.ctx.guid('hyperlink', store.nextIndex('hyperlink', 0));
+    store.incidentExtra(incident.Id as string).hyperlinks.push({
+      Id: id,
+      Url: body.Url,
+      Description: body.Description,
+      HyperlinkTypeGuid: body.HyperlinkTypeGuid,
+    });
+    logHistory(w, incident.Id as string, `Hyperlink added: ${body.Url.slice(0, 200)}`);
+    return ok({ Id: id });
+  },
+);

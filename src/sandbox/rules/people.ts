@@ -14,21 +14,5 @@ export function checkPeople(field: string, names: readonly string[] | undefined,
   });
 }
 
-export function checkKnown(
-  field: string,
-  values: readonly string[] | undefined,
-  known: readonly string[],
-  what: string,
-  problems: Problem[],
-): void {
-  (values ?? []).forEach((v, i) => {
-    if (!known.includes(v))
-      problems.push({
-        field: `${field}[${i}]`,
-        message: `"${v}" is not a known ${what}; known: ${known.join(', ')}.`,
-      });
-  });
-}
-
 /** A role holder as the key owner: names compare without the asterisk of deleted users. */
 export const sameUser = (a: unknown, b: string) => typeof a === 'string' && a.replace(/\*$/, '') === b;

@@ -3,8 +3,8 @@ import type { bodies } from '../../catalog';
 import { ACTIVE_USERS, NOTIFICATION_PERIODS } from '../data/standing';
 import { code, type Rec } from '../data/context';
 import { failure, ok, rejected, type Outcome, type Problem } from '../errors';
-import { stamp, type WriteHandler } from './context';
-import { checkKnown } from './people';
+import { invalidBase64, newDocumentId, onRecord, stamp, type WriteHandler } from './context';
+import { checkKnown } from './known';
 
 const READY_FOR_REVIEW = 'Ready for review';
 /**
@@ -53,6 +53,15 @@ function onlyScoreAndComment(task: Rec, changes: Rec): Outcome | null {
     : null;
 }
 
+/** What both task updates refuse: changes to a task in review, and unknown users or notification periods. */
+function refusedUpdate(task: Rec, body: Parameters<typeof checkTaskFields>[0], changes: Rec): Outcome | null {
+  const refused = onlyScoreAndComment(task, changes);
+  if (refused) return refused;
+  const problems: Problem[] = [];
+  checkTaskFields(body, problems);
+  return problems.length ? rejected(problems) : null;
+}
+
 export const createTask: WriteHandler<z.infer<typeof bodies.createTask>> = ({ store, body }) => {
   const problems: Problem[] = [];
   checkTaskFields(body, problems);
@@ -80,56 +89,52 @@ export const createTask: WriteHandler<z.infer<typeof bodies.createTask>> = ({ st
  * v1 update: partial, and it submits the task (To do or Rejected moves to Ready for review). The spec says
  * v2 "no longer submits the task", so v1 did; the exact v1 semantics are not shown.
  */
-export const updateTaskV1: WriteHandler<z.infer<typeof bodies.updateTaskV1>> = ({ store, guid, body }) => {
-  const task = store.find('tasks', guid!);
-  if (!task) return failure('notFound', `No task with GUID ${guid}.`);
-  const changes: Rec = { ...body, ...(body.ActionDate ? { ActionDate: body.ActionDate.slice(0, 10) } : {}) };
-  const refused = onlyScoreAndComment(task, changes);
-  if (refused) return refused;
-  const problems: Problem[] = [];
-  checkTaskFields(body, problems);
-  if (problems.length) return rejected(problems);
-  const submits = task.Status === 'To do' || task.Status === 'Rejected';
-  store.patch('tasks', task.Id as string, { ...changes, ...(submits ? { Status: READY_FOR_REVIEW } : {}) });
-  return ok({ Id: task.Id });
-};
+export const updateTaskV1 = onRecord<z.infer<typeof bodies.updateTaskV1>>(
+  'tasks',
+  'task',
+  ({ store, body }, task) => {
+    const changes: Rec = {
+      ...body,
+      ...(body.ActionDate ? { ActionDate: body.ActionDate.slice(0, 10) } : {}),
+    };
+    const refused = refusedUpdate(task, body, changes);
+    if (refused) return refused;
+    const submits = task.Status === 'To do' || task.Status === 'Rejected';
+    store.patch('tasks', task.Id as string, { ...changes, ...(submits ? { Status: READY_FOR_REVIEW } : {}) });
+    return ok({ Id: task.Id });
+  },
+);
 
 /** v2 update: every field an Application Administrator can edit; it does not submit the task. */
-export const updateTaskV2: WriteHandler<z.infer<typeof bodies.updateTaskV2>> = ({ store, guid, body }) => {
-  const task = store.find('tasks', guid!);
-  if (!task) return failure('notFound', `No task with GUID ${guid}.`);
-  const changes: Rec = { ...body, ActionDate: body.ActionDate?.slice(0, 10) ?? null };
-  const refused = onlyScoreAndComment(task, changes);
-  if (refused) return refused;
-  const problems: Problem[] = [];
-  checkTaskFields(body, problems);
-  if (problems.length) return rejected(problems);
-  store.patch('tasks', task.Id as string, changes);
-  return ok({ Id: task.Id });
-};
+export const updateTaskV2 = onRecord<z.infer<typeof bodies.updateTaskV2>>(
+  'tasks',
+  'task',
+  ({ store, body }, task) => {
+    const changes: Rec = { ...body, ActionDate: body.ActionDate?.slice(0, 10) ?? null };
+    const refused = refusedUpdate(task, body, changes);
+    if (refused) return refused;
+    store.patch('tasks', task.Id as string, changes);
+    return ok({ Id: task.Id });
+  },
+);
 
-export const addTaskDocument: WriteHandler<z.infer<typeof bodies.addDocument>> = ({
-  store,
-  guid,
-  body,
-  now,
-}) => {
-  const task = store.find('tasks', guid!);
-  if (!task) return failure('notFound', `No task with GUID ${guid}.`);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.ContentBase64))
-    return rejected([{ field: 'ContentBase64', message: 'ContentBase64 is not valid base64.' }]);
-  const id = store.ctx.guid('document', store.nextIndex('document', 1_000_000));
-  const documents = (task.Documents as unknown[] | undefined) ?? [];
-  store.patch('tasks', task.Id as string, {
-    Documents: [...documents, { Id: id, FileName: body.FileName, Added: stamp(now) }],
-  });
-  return ok({ Id: id });
-};
+export const addTaskDocument = onRecord<z.infer<typeof bodies.addDocument>>(
+  'tasks',
+  'task',
+  ({ store, body, now }, task) => {
+    const refused = invalidBase64(body.ContentBase64);
+    if (refused) return refused;
+    const id = newDocumentId(store);
+    const documents = (task.Documents as unknown[] | undefined) ?? [];
+    store.patch('tasks', task.Id as string, {
+      Documents: [...documents, { Id: id, FileName: body.FileName, Added: stamp(now) }],
+    });
+    return ok({ Id: id });
+  },
+);
 
 /** Spec: moves the task to the next workflow step; only its responsible user or reviewer may. */
-export const advanceTask: WriteHandler = ({ store, key, guid }) => {
-  const task = store.find('tasks', guid!);
-  if (!task) return failure('notFound', `No task with GUID ${guid}.`);
+export const advanceTask = onRecord('tasks', 'task', ({ store, key }, task) => {
   if (task.ResponsibleUser !== key.owner.name && task.Reviewer !== key.owner.name)
     return failure('forbidden');
   const next = NEXT_STEP[String(task.Status)];
@@ -142,18 +147,16 @@ export const advanceTask: WriteHandler = ({ store, key, guid }) => {
     ]);
   store.patch('tasks', task.Id as string, { Status: next });
   return ok({ Id: task.Id, Status: next });
-};
+});
 
-export const setTaskScoreAndStatus: WriteHandler<z.infer<typeof bodies.taskScoreAndStatus>> = ({
-  store,
-  guid,
-  body,
-}) => {
-  const task = store.find('tasks', guid!);
-  if (!task) return failure('notFound', `No task with GUID ${guid}.`);
-  const changes: Rec = { ...body };
-  const refused = onlyScoreAndComment(task, changes);
-  if (refused) return refused;
-  store.patch('tasks', task.Id as string, changes);
-  return ok({ Id: task.Id });
-};
+export const setTaskScoreAndStatus = onRecord<z.infer<typeof bodies.taskScoreAndStatus>>(
+  'tasks',
+  'task',
+  ({ store, body }, task) => {
+    const changes: Rec = { ...body };
+    const refused = onlyScoreAndComment(task, changes);
+    if (refused) return refused;
+    store.patch('tasks', task.Id as string, changes);
+    return ok({ Id: task.Id });
+  },
+);

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { bodies } from '../../catalog';
-import { FRAMEWORK_DIMENSIONS, type FieldDefinition } from '../data/standing';
+import type { FieldDefinition } from '../data/standing';
 import { isValidLei } from '../data/lei';
 import { ok, rejected, type Problem } from '../errors';
 import type { Store } from '../store';
 import { checkCustomFields, type StoredValue } from './customfields';
 import { stamp, type WriteHandler } from './context';
-import { checkKnown } from './people';
+import { checkFrameworkDimensions } from './known';
 
 /** Value datasets carry visible populated fields only (spec, Third party). */
 function storeValues(store: Store, datasetId: string, owner: Record<string, string>, values: StoredValue[]) {
@@ -27,13 +27,7 @@ export const createThirdParty: WriteHandler<z.infer<typeof bodies.createThirdPar
       field: 'LeiCode',
       message: `"${body.LeiCode}" is not a valid LEI code (20 characters, letters and digits, ending in two check digits that make it valid under ISO 17442).`,
     });
-  checkKnown(
-    'FrameworkDimensions',
-    body.FrameworkDimensions,
-    FRAMEWORK_DIMENSIONS,
-    'framework dimension',
-    problems,
-  );
+  checkFrameworkDimensions(body.FrameworkDimensions, problems);
   const fields = checkCustomFields(
     body.CustomFields ?? [],
     store.list<FieldDefinition>('thirdpartycustomfields'),

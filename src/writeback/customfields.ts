@@ -77,9 +77,8 @@ export function customFields(
 }
 
 /**
- * A dropdown (data-validation list) only where one value per cell is right: Excel's list validation stops
- * typed input that is not in the list, so "CRM; ERP" in a multi-select column would be refused while
- * typing. Multi-select options are checked by validation instead, whose message lists them.
+ * Answer options as a dropdown. A multi-select cell holds several ("CRM; ERP"), which a strict list would
+ * refuse while typing, so its list accepts other text and validation checks every option.
  */
 export function customFieldColumn(field: CustomField, lookupSheet: string): ColumnSpec {
   const format =
@@ -90,11 +89,15 @@ export function customFieldColumn(field: CustomField, lookupSheet: string): Colu
         : field.kind === 'checkbox'
           ? 'boolean'
           : 'text';
-  if (field.kind === 'select')
+  if (field.kind === 'select' || field.kind === 'multiselect')
     return {
       name: field.column,
       format,
-      list: { sheet: lookupSheet, values: field.options.map((o) => o.name) },
+      list: {
+        sheet: lookupSheet,
+        values: field.options.map((o) => o.name),
+        allowOther: field.kind === 'multiselect',
+      },
     };
   if (field.kind === 'checkbox')
     return { name: field.column, format, list: { sheet: lookupSheet, values: ['TRUE', 'FALSE'] } };

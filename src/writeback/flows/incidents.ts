@@ -97,14 +97,19 @@ export const incidentsFlow: Flow<IncidentRequest> = {
     return {
       requiredColumns: [C.name, C.reportingOrganization],
       columns(lookupSheet) {
-        const list = (values: string[]) => ({ sheet: lookupSheet, values });
+        const list = (values: string[], allowOther = false) => ({ sheet: lookupSheet, values, allowOther });
         const text = (name: string): ColumnSpec => ({ name, format: 'text' });
         return [
           text(C.name),
           text(C.reportingOrganization),
           text(C.affectedOrganizations),
-          // Several types may be given (separated by ;), which a dropdown would refuse while typing.
-          text(C.types),
+          // Several types may be given ("A; B"): the dropdown offers the active types and accepts other
+          // text; validation checks every name (archived types are refused there, with the reason).
+          {
+            name: C.types,
+            format: 'text',
+            list: list([...new Set(types.entries.filter((t) => !t.archived).map((t) => t.name))], true),
+          },
           { name: C.classification, format: 'text', list: list(classifications.entries.map((c) => c.name)) },
           { name: C.rootCauseCategory, format: 'text', list: list(rootCauses.entries.map((c) => c.name)) },
           text(C.rootCause),

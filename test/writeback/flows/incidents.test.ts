@@ -55,6 +55,12 @@ describe('incident rows', () => {
     expect(codes(r)).toEqual(['Incident types:archived-type']);
   });
 
+  it('checks every name of a several-type cell, which the dropdown lets the user type', () => {
+    const r = flow.prepare(row({ ...base, 'Incident types': 'Operational incident; Data breech' }));
+    expect(codes(r)).toEqual(['Incident types:unknown-name']);
+    expect(r.problems[0]!.message).toContain('Data breach');
+  });
+
   it('refuses an unknown classification with candidates rather than guessing', () => {
     const r = flow.prepare(row({ ...base, Classification: 'Majr' }));
     expect(codes(r)).toEqual(['Classification:unknown-name']);
@@ -129,9 +135,13 @@ describe('incident rows', () => {
       'High',
       'Low',
     ]);
-    // Multi-valued columns get no dropdown: Excel's list validation would refuse "A; B" while typing.
-    expect(cols.find((c) => c.name === 'Incident types')?.list).toBeUndefined();
-    expect(cols.find((c) => c.name === 'Systems [Operational incident]')?.list).toBeUndefined();
+    // Multi-valued columns offer their choices but accept "A; B"; archived types are not offered.
+    expect(cols.find((c) => c.name === 'Incident types')?.list).toMatchObject({
+      values: ['Operational incident', 'Data breach'],
+      allowOther: true,
+    });
+    expect(cols.find((c) => c.name === 'Systems [Operational incident]')?.list?.allowOther).toBe(true);
+    expect(cols.find((c) => c.name === 'Impact [Operational incident]')?.list?.allowOther).toBe(false);
     expect(cols.find((c) => c.name === 'Classification')?.list?.values).toEqual(['Minor', 'Major']);
   });
 

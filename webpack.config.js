@@ -37,7 +37,8 @@ module.exports = (_env, argv) => {
   const origin = productionOrigin();
   return {
     mode: production ? 'production' : 'development',
-    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    // No source maps in the production build: the relay serves dist/ on a customer-facing host.
+    devtool: production ? false : 'eval-cheap-module-source-map',
     entry: {
       taskpane: './src/taskpane/index.tsx',
       commands: './src/commands/commands.ts',

@@ -1,25 +1,58 @@
-import { Caption1, Tab, TabList, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { useState, useSyncExternalStore } from 'react';
+import { Button, Caption1, Tab, TabList, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import type { MemoryWorkbook } from '../../workbook/memory';
-import { cellAddress, columnLetters } from '../../workbook/address';
-import { gridOf, type GridCell } from './gridModel';
+import { MAX_ROWS, cellAddress, columnLetters, parseCell } from '../../workbook/address';
+import { nextCell, type GridBounds } from './gridKeys';
+import { PAGE_ROWS, gridOf, pageCaption, type GridCell } from './gridModel';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', height: '100%', minWidth: 0 },
-  bar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, padding: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  bar: {
+    display: 'flex',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalS,
+    rowGap: tokens.spacingVerticalXS,
+    paddingInline: tokens.spacingHorizontalS,
+    paddingBlock: tokens.spacingVerticalXS,
+    flexWrap: 'wrap',
+  },
+  title: { color: tokens.colorNeutralForeground2 },
+  pager: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
+  caption: { color: tokens.colorNeutralForeground2, fontVariantNumeric: 'tabular-nums' },
+  // The name box: the selected cell's address and value, also announced to screen readers.
+  nameBox: {
+    display: 'flex',
+    gap: tokens.spacingHorizontalS,
+    alignItems: 'baseline',
+    minWidth: 0,
+    paddingInline: tokens.spacingHorizontalS,
+    paddingBlock: tokens.spacingVerticalXXS,
+    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    color: tokens.colorNeutralForeground1,
+  },
+  nameAddress: { fontWeight: tokens.fontWeightSemibold, minWidth: '4em', fontVariantNumeric: 'tabular-nums' },
+  nameValue: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
   scroll: { flex: '1 1 auto', overflow: 'auto' },
-  grid: { borderCollapse: 'collapse', fontSize: tokens.fontSizeBase200, fontFamily: tokens.fontFamilyBase },
+  grid: {
+    borderCollapse: 'collapse',
+    fontSize: tokens.fontSizeBase200,
+    fontFamily: tokens.fontFamilyBase,
+    ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
+  },
   head: {
     position: 'sticky',
     top: 0,
     zIndex: 1,
     backgroundColor: tokens.colorNeutralBackground3,
-    color: tokens.colorNeutralForeground3,
+    color: tokens.colorNeutralForeground2,
     fontWeight: tokens.fontWeightRegular,
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     paddingInline: tokens.spacingHorizontalXS,
+    whiteSpace: 'nowrap',
   },
-  rowHead: { position: 'sticky', left: 0, textAlign: 'end' },
+  columnName: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1, maxWidth: '220px', overflow: 'hidden', textOverflow: 'ellipsis' },
+  rowHead: { position: 'sticky', left: 0, textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
+  corner: { left: 0, zIndex: 2 },
   cell: {
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     paddingInline: tokens.spacingHorizontalXS,
@@ -31,9 +64,12 @@ const useStyles = makeStyles({
     whiteSpace: 'nowrap',
     cursor: 'cell',
     color: tokens.colorNeutralForeground1,
+    // Keeps a cell reached by keyboard clear of the sticky column and row headers.
+    scrollMarginTop: '28px',
+    scrollMarginLeft: '56px',
   },
   number: { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
-  header: { backgroundColor: tokens.colorBrandBackground2, fontWeight: tokens.fontWeightSemibold },
+  header: { backgroundColor: tokens.colorBrandBackground2, color: tokens.colorNeutralForeground1, fontWeight: tokens.fontWeightSemibold },
   table: { backgroundColor: tokens.colorNeutralBackground1 },
   raw: { marginInlineStart: tokens.spacingHorizontalXS, color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase100 },
   selected: { outline: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`, outlineOffset: '-2px' },
@@ -54,24 +90,61 @@ function cellTitle(address: string, c: GridCell): string {
 }
 
 /**
- * The preview's stand-in for Excel's grid: the in-memory workbook's sheets, each cell's raw value (a date
- * is a serial number) with what its number format shows, marks as fills. Clicking a cell selects it, as in
- * Excel, for "load at the selected cell".
+ * The preview's stand-in for Excel's grid: the in-memory workbook's sheets, one page of rows at a time, each
+ * cell's raw value (a date is a serial number) with what its number format shows, marks as fills. A cell is
+ * selected by click or, with the grid focused, by the arrow keys (as in Excel), for "load at the selected
+ * cell"; the name box above the grid shows and announces it.
  */
 export function PreviewGrid({ workbook }: Props) {
   const s = useStyles();
+  const id = useId();
+  const gridRef = useRef<HTMLTableElement>(null);
   const snapshot = useSyncExternalStore(workbook.subscribe, workbook.snapshot);
   const visible = snapshot.sheets.filter((sh) => !sh.hidden);
   const [chosen, setChosen] = useState<string | null>(null);
   const sheet = visible.find((sh) => sh.name === chosen)?.name ?? snapshot.selection.sheet;
-  const view = gridOf(snapshot, sheet);
-  const rows = Math.max(view.rows + 2, 12);
+  const [tops, setTops] = useState<Record<string, number>>({});
+  const view = useMemo(() => gridOf(snapshot, sheet, { top: tops[sheet] ?? 0 }), [snapshot, sheet, tops]);
+  const lastPage = view.top + PAGE_ROWS >= view.usedRows;
+  // The last page also draws a little room below the data, as a sheet has, to select a cell under a table.
+  const drawnRows = lastPage ? Math.max(view.usedRows - view.top + 2, 12) : PAGE_ROWS;
   const columns = Math.max(view.columns + 1, 8);
+  const selected = snapshot.selection.sheet === sheet ? snapshot.selection.address : null;
+  const selectedAt = selected ? parseCell(selected) : null;
+  const selectedCell = selectedAt ? view.cells.get(`${selectedAt.row},${selectedAt.col}`) : undefined;
+  const cellId = (address: string) => `${id}-${address}`;
+  const selectedDrawn = selectedAt !== null && selectedAt.row >= view.top && selectedAt.row < view.top + drawnRows && selectedAt.col < columns;
+
+  const bounds: GridBounds = {
+    lastRow: Math.min(Math.max(view.usedRows + 1, 11), MAX_ROWS - 1),
+    lastColumn: columns - 1,
+    page: PAGE_ROWS,
+    lastUsed: { row: Math.max(view.usedRows - 1, 0), col: Math.max(view.columns - 1, 0) },
+  };
+
+  const showPage = (top: number) => setTops((t) => ({ ...t, [sheet]: Math.max(0, top) }));
+
+  function onKeyDown(e: KeyboardEvent<HTMLTableElement>) {
+    const from = selected ?? cellAddress(view.top, 0);
+    const to = nextCell(from, e, bounds);
+    if (!to) return;
+    e.preventDefault();
+    showPage(Math.floor(parseCell(to).row / PAGE_ROWS) * PAGE_ROWS);
+    workbook.select(sheet, to);
+  }
+
+  // Keep the selected cell in sight when the keyboard moved it (only while the grid has focus, so a load
+  // into the workbook never scrolls the page under the user's mouse).
+  useEffect(() => {
+    const grid = gridRef.current;
+    if (!grid || !selected || grid.ownerDocument.activeElement !== grid) return;
+    grid.querySelector(`[data-cell="${selected}"]`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [selected, view.top]);
 
   return (
     <div className={s.root} data-testid="preview-grid">
       <div className={s.bar}>
-        <Caption1>Preview workbook (in memory)</Caption1>
+        <Caption1 className={s.title}>Preview workbook (in memory)</Caption1>
         <TabList size="small" selectedValue={sheet} onTabSelect={(_, d) => setChosen(String(d.value))} aria-label="Sheets">
           {visible.map((sh) => (
             <Tab key={sh.name} value={sh.name} data-testid={`sheet-${sh.name}`}>
@@ -79,60 +152,99 @@ export function PreviewGrid({ workbook }: Props) {
             </Tab>
           ))}
         </TabList>
-        {view.hiddenRows > 0 && (
-          <Caption1>
-            {view.hiddenRows.toLocaleString()} more {view.hiddenRows === 1 ? 'row' : 'rows'} in memory, not drawn
+        <div className={s.pager} role="group" aria-label="Rows shown">
+          <Caption1 className={s.caption} data-testid="grid-rows">
+            {pageCaption(view)}
           </Caption1>
-        )}
+          {view.usedRows > PAGE_ROWS && (
+            <>
+              <Button size="small" appearance="subtle" disabled={view.top === 0} onClick={() => showPage(0)}>
+                First
+              </Button>
+              <Button size="small" appearance="subtle" disabled={view.top === 0} onClick={() => showPage(view.top - PAGE_ROWS)}>
+                Previous
+              </Button>
+              <Button size="small" appearance="subtle" disabled={lastPage} onClick={() => showPage(view.top + PAGE_ROWS)} data-testid="grid-next">
+                Next
+              </Button>
+              <Button size="small" appearance="subtle" disabled={lastPage} onClick={() => showPage(view.usedRows - 1)}>
+                Last
+              </Button>
+            </>
+          )}
+        </div>
+      </div>
+      <div className={s.nameBox} role="status" aria-live="polite" data-testid="grid-name-box">
+        <Caption1 className={s.nameAddress}>{selected ?? ''}</Caption1>
+        <Caption1 className={s.nameValue}>{selected ? selectedCell?.display || 'empty' : 'No cell selected'}</Caption1>
       </div>
       <div className={s.scroll}>
-        <table className={s.grid} aria-label={`Sheet ${sheet}`}>
+        <table
+          ref={gridRef}
+          className={s.grid}
+          role="grid"
+          aria-label={`Sheet ${sheet}. Arrow keys move the selected cell.`}
+          aria-rowcount={Math.max(view.usedRows, view.top + drawnRows) + 1}
+          aria-colcount={columns + 1}
+          aria-activedescendant={selected && selectedDrawn ? cellId(selected) : undefined}
+          tabIndex={0}
+          onKeyDown={onKeyDown}
+        >
           <thead>
-            <tr>
-              <th className={s.head} />
-              {Array.from({ length: columns }, (_, c) => (
-                <th key={c} className={s.head} scope="col">
-                  {columnLetters(c)}
-                </th>
-              ))}
+            <tr aria-rowindex={1}>
+              <th className={mergeClasses(s.head, s.corner)} />
+              {Array.from({ length: columns }, (_, c) => {
+                const name = view.columnNames.get(c);
+                return (
+                  <th key={c} className={mergeClasses(s.head, name !== undefined && s.columnName)} scope="col" title={name !== undefined ? `Column ${columnLetters(c)}` : undefined}>
+                    {name ?? columnLetters(c)}
+                  </th>
+                );
+              })}
             </tr>
           </thead>
           <tbody>
-            {Array.from({ length: rows }, (_, r) => (
-              <tr key={r}>
-                <th className={mergeClasses(s.head, s.rowHead)} scope="row">
-                  {r + 1}
-                </th>
-                {Array.from({ length: columns }, (_, c) => {
-                  const address = cellAddress(r, c);
-                  const cell = view.cells.get(`${r},${c}`);
-                  const selected = snapshot.selection.sheet === sheet && snapshot.selection.address === address;
-                  const showRaw = cell && typeof cell.raw === 'number' && cell.display !== String(cell.raw);
-                  return (
-                    <td
-                      key={c}
-                      className={mergeClasses(
-                        s.cell,
-                        cell?.table && s.table,
-                        cell?.header && s.header,
-                        typeof cell?.raw === 'number' && s.number,
-                        cell?.mark === 'error' && s.error,
-                        cell?.mark === 'warning' && s.warning,
-                        cell?.mark === 'ok' && s.ok,
-                        selected && s.selected,
-                      )}
-                      data-cell={address}
-                      data-raw={cell ? JSON.stringify(cell.raw) : undefined}
-                      title={cell ? cellTitle(address, cell) : undefined}
-                      onClick={() => workbook.select(sheet, address)}
-                    >
-                      {cell?.display}
-                      {showRaw && <span className={s.raw}>{String(cell.raw)}</span>}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
+            {Array.from({ length: drawnRows }, (_, i) => {
+              const r = view.top + i;
+              return (
+                <tr key={r} aria-rowindex={r + 2}>
+                  <th className={mergeClasses(s.head, s.rowHead)} scope="row">
+                    {r + 1}
+                  </th>
+                  {Array.from({ length: columns }, (_, c) => {
+                    const address = cellAddress(r, c);
+                    const cell = view.cells.get(`${r},${c}`);
+                    const isSelected = selected === address;
+                    const showRaw = cell && typeof cell.raw === 'number' && cell.display !== String(cell.raw);
+                    return (
+                      <td
+                        key={c}
+                        id={isSelected ? cellId(address) : undefined}
+                        role="gridcell"
+                        aria-selected={isSelected}
+                        className={mergeClasses(
+                          s.cell,
+                          cell?.table && s.table,
+                          cell?.header && s.header,
+                          typeof cell?.raw === 'number' && s.number,
+                          cell?.mark === 'error' && s.error,
+                          cell?.mark === 'warning' && s.warning,
+                          cell?.mark === 'ok' && s.ok,
+                          isSelected && s.selected,
+                        )}
+                        data-cell={address}
+                        data-raw={cell ? JSON.stringify(cell.raw) : undefined}
+                        title={cell ? cellTitle(address, cell) : undefined}
+                        onClick={() => workbook.select(sheet, address)}
+                      >
+                        {cell?.display}
+                        {showRaw && <span className={s.raw}>{String(cell.raw)}</span>}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>

@@ -15,12 +15,19 @@ export interface GridCell {
 }
 
 export interface GridView {
-  rows: number;
+  /** First sheet row drawn (0-based): a multiple of the page size. */
+  top: number;
+  /** Sheet rows in use: the last used row + 1 (every table row counted, drawn or not). */
+  usedRows: number;
+  /** Sheet columns in use, up to the column cap. */
   columns: number;
-  /** By "row,col", 0-based sheet coordinates. */
+  /** By "row,col", 0-based sheet coordinates; only cells of the drawn rows. */
   cells: Map<string, GridCell>;
-  /** Rows of tables that are not drawn because of the row cap. */
-  hiddenRows: number;
+  /**
+   * Column captions for a table whose header row is above the drawn rows, by column: as Excel shows a
+   * table's header names in place of the column letters once the header has scrolled away.
+   */
+  columnNames: Map<number, string>;
 }
 
 /** What a number format shows for a raw value: dates as the date, the rest as the value itself. */
@@ -34,41 +41,73 @@ export function displayOf(raw: Cell, format?: ColumnFormat): string {
   return String(raw);
 }
 
+export interface GridWindow {
+  /** First sheet row to draw; rounded down to a page boundary. */
+  top?: number;
+  /** Rows per page. */
+  rows?: number;
+  columns?: number;
+}
+
+export const PAGE_ROWS = 200;
+
 /**
- * The part of one sheet the preview draws: every table's header and body, and loose cells, up to
- * `maxRows` sheet rows (a 200,000-row table is in memory; drawing it all would only slow the page).
+ * The part of one sheet the preview draws: one page of sheet rows from `top` (every table's header and body
+ * rows and loose cells that fall in it). A 200,000-row table stays in memory; only the page's rows are
+ * visited, so paging through it costs the same on any page.
  */
-export function gridOf(snapshot: WorkbookSnapshot, sheet: string, maxRows = 200, maxColumns = 60): GridView {
+export function gridOf(snapshot: WorkbookSnapshot, sheet: string, window: GridWindow = {}): GridView {
+  const page = window.rows ?? PAGE_ROWS;
+  const maxColumns = window.columns ?? 60;
+  const requested = Math.max(0, window.top ?? 0);
   const cells = new Map<string, GridCell>();
-  let rows = 0;
+  const columnNames = new Map<number, string>();
+  let usedRows = 0;
   let columns = 0;
-  let hiddenRows = 0;
-  const put = (row: number, col: number, cell: GridCell) => {
-    rows = Math.max(rows, row + 1);
+  const extend = (row: number, col: number) => {
+    usedRows = Math.max(usedRows, row + 1);
     columns = Math.max(columns, col + 1);
-    if (row < maxRows && col < maxColumns) cells.set(`${row},${col}`, cell);
   };
-  for (const [address, raw] of Object.entries(snapshot.sheets.find((s) => s.name === sheet)?.cells ?? {})) {
-    const { row, col } = parseCell(address);
-    put(row, col, { raw, display: displayOf(raw) });
+  const tables = snapshot.tables.filter((t) => t.sheet === sheet);
+  const looseCells = Object.entries(snapshot.sheets.find((s) => s.name === sheet)?.cells ?? {}).map(([address, raw]) => ({ ...parseCell(address), raw }));
+  for (const c of looseCells) extend(c.row, c.col);
+  for (const t of tables) {
+    const at = parseCell(t.topLeft);
+    extend(at.row + t.rows.length, at.col + t.columns.length - 1);
   }
-  for (const t of snapshot.tables) {
-    if (t.sheet !== sheet) continue;
-    const top = parseCell(t.topLeft);
-    t.columns.forEach((name, c) => put(top.row, top.col + c, { raw: name, display: name, header: true, table: t.name }));
+  // A page past the end (the table shrank on refresh) falls back to the last page.
+  const lastTop = Math.max(0, Math.floor(Math.max(usedRows - 1, 0) / page) * page);
+  const top = Math.min(Math.floor(requested / page) * page, lastTop);
+  const bottom = top + page;
+  const put = (row: number, col: number, cell: GridCell) => {
+    if (row >= top && row < bottom && col < maxColumns) cells.set(`${row},${col}`, cell);
+  };
+  for (const c of looseCells) put(c.row, c.col, { raw: c.raw, display: displayOf(c.raw) });
+  for (const t of tables) {
+    const at = parseCell(t.topLeft);
+    t.columns.forEach((name, c) => put(at.row, at.col + c, { raw: name, display: name, header: true, table: t.name }));
+    const first = Math.max(0, top - at.row - 1);
+    const last = Math.min(t.rows.length, bottom - at.row - 1);
+    if (at.row < top && first < last) t.columns.forEach((name, c) => at.col + c < maxColumns && columnNames.set(at.col + c, name));
+    if (first >= last) continue;
     const marks = new Map(t.marks.map((m) => [`${m.row},${m.column}`, m]));
-    const drawn = Math.min(t.rows.length, Math.max(0, maxRows - top.row - 1));
-    hiddenRows += t.rows.length - drawn;
-    if (t.rows.length > drawn) put(top.row + t.rows.length, top.col, { raw: null, display: '', table: t.name });
-    for (let r = 0; r < drawn; r++) {
+    for (let r = first; r < last; r++) {
       const row = t.rows[r]!;
       t.columns.forEach((name, c) => {
         const format = t.specs[c]?.format;
         const raw = row[c] ?? null;
         const mark = marks.get(`${r},${name}`);
-        put(top.row + 1 + r, top.col + c, { raw, display: displayOf(raw, format), format, table: t.name, mark: mark?.kind, note: mark?.note });
+        put(at.row + 1 + r, at.col + c, { raw, display: displayOf(raw, format), format, table: t.name, mark: mark?.kind, note: mark?.note });
       });
     }
   }
-  return { rows: Math.min(rows, maxRows), columns: Math.min(columns, maxColumns), cells, hiddenRows };
+  return { top, usedRows, columns: Math.min(columns, maxColumns), cells, columnNames };
+}
+
+/** The "rows 1-200 of 200,001" line: what part of the sheet's used rows the page shows. */
+export function pageCaption(view: GridView, page = PAGE_ROWS): string {
+  if (view.usedRows === 0) return 'Empty sheet';
+  const last = Math.min(view.top + page, view.usedRows);
+  if (view.top === 0 && last === view.usedRows) return `${view.usedRows.toLocaleString('en-US')} ${view.usedRows === 1 ? 'row' : 'rows'}`;
+  return `Showing rows ${(view.top + 1).toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${view.usedRows.toLocaleString('en-US')}`;
 }

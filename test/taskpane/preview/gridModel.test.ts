@@ -1,5 +1,6 @@
 import { createMemoryWorkbook } from '../../../src/workbook/memory';
-import { displayOf, gridOf } from '../../../src/taskpane/preview/gridModel';
+import { nextCell } from '../../../src/taskpane/preview/gridKeys';
+import { displayOf, gridOf, pageCaption } from '../../../src/taskpane/preview/gridModel';
 
 test('a date cell keeps its serial number and shows the date its format gives', () => {
   expect(displayOf(45658, 'date')).toBe('2025-01-01');
@@ -30,17 +31,74 @@ test('the grid places a table at its anchor with its header, formats and marks',
   expect(view.cells.get('2,1')).toMatchObject({ raw: '=cmd', display: '=cmd', format: 'text' });
   expect(view.cells.get('2,2')).toMatchObject({ raw: 45658, display: '2025-01-01', format: 'date' });
   expect(view.cells.get('3,1')).toMatchObject({ mark: 'error', note: 'bad' });
-  expect(view.rows).toBe(4);
+  expect(view.usedRows).toBe(4);
   expect(view.columns).toBe(3);
 });
 
-test('a big table is drawn up to the row cap and the rest is counted', async () => {
+test('a big table is drawn one page at a time, says which rows it shows, and names the columns once the header is above the page', async () => {
   const wb = createMemoryWorkbook();
   await wb.createTable({ name: 'tbl_big', sheet: 'Sheet1', anchor: 'A1', columns: [{ name: 'N', format: 'number' }] });
   await wb.writeRows('tbl_big', 0, Array.from({ length: 1000 }, (_, i) => [i]));
-  const view = gridOf(wb.snapshot(), 'Sheet1', 100);
-  expect(view.rows).toBe(100);
-  expect(view.hiddenRows).toBe(1000 - 99);
-  expect(view.cells.has('99,0')).toBe(true);
-  expect(view.cells.has('100,0')).toBe(false);
+  const first = gridOf(wb.snapshot(), 'Sheet1', { rows: 100 });
+  expect(first.usedRows).toBe(1001);
+  expect(first.cells.get('99,0')).toMatchObject({ raw: 98 });
+  expect(first.cells.has('100,0')).toBe(false);
+  expect(first.columnNames.size).toBe(0); // the header row itself is on the page
+  expect(pageCaption(first, 100)).toBe('Showing rows 1–100 of 1,001');
+
+  const third = gridOf(wb.snapshot(), 'Sheet1', { top: 250, rows: 100 }); // rounded down to the page start
+  expect(third.top).toBe(200);
+  expect(third.cells.has('199,0')).toBe(false);
+  expect(third.cells.get('200,0')).toMatchObject({ raw: 199 });
+  expect(third.cells.get('299,0')).toMatchObject({ raw: 298 });
+  expect(third.columnNames.get(0)).toBe('N');
+  expect(pageCaption(third, 100)).toBe('Showing rows 201–300 of 1,001');
+
+  // A page past the end (the table shrank on a refresh) shows the last page instead of nothing.
+  const past = gridOf(wb.snapshot(), 'Sheet1', { top: 5000, rows: 100 });
+  expect(past.top).toBe(1000);
+  expect(past.cells.get('1000,0')).toMatchObject({ raw: 999 });
+  expect(pageCaption(past, 100)).toBe('Showing rows 1,001–1,001 of 1,001');
+});
+
+test('the last page of a 200,000-row table is computed without visiting the rows before it', async () => {
+  const wb = createMemoryWorkbook();
+  await wb.createTable({ name: 'tbl_huge', sheet: 'Sheet1', anchor: 'A1', columns: [{ name: 'N', format: 'number' }, { name: 'S', format: 'text' }] });
+  const rows = Array.from({ length: 200_000 }, (_, i) => [i, `r${i}`]);
+  await wb.writeRows('tbl_huge', 0, rows);
+  const snapshot = wb.snapshot();
+  const table = snapshot.tables[0]!;
+  let touched = 0;
+  // Counts row reads: gridOf must read one page of rows, not the whole table.
+  const counted = new Proxy(table.rows, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) touched++;
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  const view = gridOf({ ...snapshot, tables: [{ ...table, rows: counted }] }, 'Sheet1', { top: 199_950 });
+  expect(view.top).toBe(199_800);
+  expect(view.cells.get('199999,1')).toMatchObject({ raw: 'r199998' });
+  expect(view.cells.has('200000,1')).toBe(false);
+  expect(touched).toBeLessThanOrEqual(200);
+});
+
+test('an empty sheet says so; a small one gives its row count', () => {
+  const wb = createMemoryWorkbook();
+  expect(pageCaption(gridOf(wb.snapshot(), 'Sheet1'))).toBe('Empty sheet');
+});
+
+test('arrow keys, Page keys, Home and Ctrl+End move the selection as in Excel, inside the grid', () => {
+  const bounds = { lastRow: 1001, lastColumn: 7, page: 200, lastUsed: { row: 1000, col: 2 } };
+  expect(nextCell('B2', { key: 'ArrowDown' }, bounds)).toBe('B3');
+  expect(nextCell('B2', { key: 'ArrowRight' }, bounds)).toBe('C2');
+  expect(nextCell('A1', { key: 'ArrowUp' }, bounds)).toBe('A1');
+  expect(nextCell('A1', { key: 'ArrowLeft' }, bounds)).toBe('A1');
+  expect(nextCell('H5', { key: 'ArrowRight' }, bounds)).toBe('H5');
+  expect(nextCell('B2', { key: 'PageDown' }, bounds)).toBe('B202');
+  expect(nextCell('B900', { key: 'PageDown' }, bounds)).toBe('B1002');
+  expect(nextCell('C7', { key: 'Home' }, bounds)).toBe('A7');
+  expect(nextCell('C7', { key: 'Home', ctrlKey: true }, bounds)).toBe('A1');
+  expect(nextCell('A1', { key: 'End', ctrlKey: true }, bounds)).toBe('C1001');
+  expect(nextCell('A1', { key: 'Enter' }, bounds)).toBeNull();
 });

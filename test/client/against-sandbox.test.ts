@@ -1,5 +1,7 @@
-import { createClient, isApiError, type ApiError, type GrcClient } from '../../src/client';
+import type { GrcClient } from '../../src/client';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { failureOf } from '../support/api-error';
+import { clearFaults, demoClient } from '../support/sandbox';
 
 /**
  * The client against the real sandbox, started as a user starts it: no keys file, so with its demo
@@ -12,20 +14,10 @@ describe('client against the sandbox (demo key)', () => {
 
   beforeAll(async () => {
     sb = await startSandbox({ port: 0, scale: SCALE, seed: 11, now: () => new Date('2026-05-04T09:00:00Z') });
-    client = createClient({ baseUrl: sb.url, credentials: sb.demoKey! });
+    client = demoClient(sb);
   });
-  afterEach(() => sb.admin.setFaults({ errorRate: 0, rateLimitRate: 0, dropRate: 0, latencyMs: 0 }));
+  afterEach(() => clearFaults(sb));
   afterAll(() => sb.close());
-
-  async function failureOf(p: Promise<unknown>): Promise<ApiError> {
-    try {
-      await p;
-    } catch (e) {
-      if (isApiError(e)) return e;
-      throw e;
-    }
-    throw new Error('expected an ApiError');
-  }
 
   it('downloads every risk of the scale, streamed in batches, with bytes matching Content-Length', async () => {
     let batches = 0;
@@ -111,10 +103,7 @@ describe('client against the sandbox (demo key)', () => {
   });
 
   it('a wrong password → invalid-credentials with the Requested IP addresses hint', async () => {
-    const wrong = createClient({
-      baseUrl: sb.url,
-      credentials: { identifier: sb.demoKey!.identifier, password: 'not-it' },
-    });
+    const wrong = demoClient(sb, { password: 'not-it' });
     const e = await failureOf(wrong.testConnection());
     expect(e).toMatchObject({ code: 'invalid-credentials', status: 401 });
     expect(e.message).toMatch(/Requested IP addresses/);

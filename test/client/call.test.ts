@@ -1,47 +1,32 @@
-import { createClient, isApiError, type ApiError } from '../../src/client';
+import { createClient } from '../../src/client';
 import { createCatalog } from '../../src/catalog';
-import { GUID, json, startFake, type FakeServer, type Handler } from './fake-server';
+import { fakeForFile, GUID, json } from './fake-server';
+import { failureOf } from '../support/api-error';
 
 const credentials = { identifier: 'id', password: 'pw' };
-let server: FakeServer;
-let answer: Handler;
+const fake = fakeForFile();
 
-beforeAll(async () => {
-  server = await startFake((req, res) => answer(req, res));
-});
-afterAll(() => server.close());
-
-const client = () => createClient({ baseUrl: `${server.baseUrl}/`, credentials });
-
-async function failureOf(run: () => Promise<unknown>): Promise<ApiError> {
-  try {
-    await run();
-  } catch (e) {
-    if (isApiError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected an ApiError');
-}
+const client = () => createClient({ baseUrl: `${fake.server.baseUrl}/`, credentials });
 
 describe('client.call', () => {
   it('POSTs the schema-checked JSON body to the catalogue path and returns the checked answer', async () => {
-    answer = (_req, res) => json(res, 200, { Id: GUID(1) });
+    fake.answer = (_req, res) => json(res, 200, { Id: GUID(1) });
     const result = await client().call('incident-create', {
       body: { Name: 'Fire', ReportingOrganization: 'Ops', NotInTheSchema: 'dropped' },
     });
     expect(result).toEqual({ Id: GUID(1) });
-    const sent = server.received.at(-1)!;
+    const sent = fake.server.received.at(-1)!;
     expect(sent).toMatchObject({ method: 'POST', url: '/api/incidents' });
     expect(sent.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(JSON.parse(sent.body)).toEqual({ Name: 'Fire', ReportingOrganization: 'Ops' });
   });
 
   it('accepts a bare JSON string GUID, or a plain-text GUID, as the answer to a create', async () => {
-    answer = (_req, res) => json(res, 200, GUID(2));
+    fake.answer = (_req, res) => json(res, 200, GUID(2));
     await expect(
       client().call('incident-create', { body: { Name: 'a', ReportingOrganization: 'b' } }),
     ).resolves.toEqual({ Id: GUID(2) });
-    answer = (_req, res) => {
+    fake.answer = (_req, res) => {
       res.writeHead(201, { 'content-type': 'text/plain' });
       res.end(GUID(3));
     };
@@ -51,7 +36,7 @@ describe('client.call', () => {
   });
 
   it('refuses a body that fails the operation schema with invalid-body naming each field, and sends nothing', async () => {
-    const before = server.received.length;
+    const before = fake.server.received.length;
     const e = await failureOf(() =>
       client().call('contract-create', {
         body: { ThirdPartyGuid: 'nope', Name: 'C', NoticePeriodUnit: 'Fortnights', StartDate: '01/02/2024' },
@@ -65,7 +50,7 @@ describe('client.call', () => {
     ]);
     expect(e.message).toMatch(/was not sent/);
     expect(e.message).toMatch(/ThirdPartyGuid: expected a GUID/);
-    expect(server.received.length).toBe(before);
+    expect(fake.server.received.length).toBe(before);
   });
 
   it('names nested fields by path (CustomFields[0].CustomFieldGuid)', async () => {
@@ -81,12 +66,12 @@ describe('client.call', () => {
   });
 
   it('fills {guid} in the path; an operation without a body sends none', async () => {
-    answer = (_req, res) => {
+    fake.answer = (_req, res) => {
       res.writeHead(204);
       res.end();
     };
     await expect(client().call('task-advance', { params: { guid: GUID(4) } })).resolves.toBeUndefined();
-    const sent = server.received.at(-1)!;
+    const sent = fake.server.received.at(-1)!;
     expect(sent.url).toBe(`/api/taskdata/v2/tasks/${GUID(4)}/workflow/advance`);
     expect(sent.body).toBe('');
     expect(sent.headers['content-type']).toBeUndefined();
@@ -100,7 +85,7 @@ describe('client.call', () => {
   });
 
   it('returns a document warning as the answer { Warning }', async () => {
-    answer = (_req, res) => json(res, 200, { Warning: 'You may not add documents to this incident.' });
+    fake.answer = (_req, res) => json(res, 200, { Warning: 'You may not add documents to this incident.' });
     await expect(
       client().call('incident-document', {
         params: { guid: GUID(5) },
@@ -110,7 +95,7 @@ describe('client.call', () => {
   });
 
   it('an answer that does not match the answer schema → bad-answer, sent yes (the write probably happened)', async () => {
-    answer = (_req, res) => json(res, 200, { Id: 'not-a-guid' });
+    fake.answer = (_req, res) => json(res, 200, { Id: 'not-a-guid' });
     const e = await failureOf(() =>
       client().call('incident-create', { body: { Name: 'a', ReportingOrganization: 'b' } }),
     );
@@ -124,14 +109,14 @@ describe('client.call', () => {
   });
 
   it('uses the overridden path of an assumed operation from a configured catalogue', async () => {
-    answer = (_req, res) => json(res, 200, { Id: GUID(6) });
+    fake.answer = (_req, res) => json(res, 200, { Id: GUID(6) });
     const c = createClient({
-      baseUrl: server.baseUrl,
+      baseUrl: fake.server.baseUrl,
       credentials,
       catalog: createCatalog({ 'incident-create': '/incidentdata/v2/incidents' }),
     });
     await c.call('incident-create', { body: { Name: 'a', ReportingOrganization: 'b' } });
-    expect(server.received.at(-1)!.url).toBe('/api/incidentdata/v2/incidents');
+    expect(fake.server.received.at(-1)!.url).toBe('/api/incidentdata/v2/incidents');
   });
 
   it('refuses a base URL with credentials in it, so they cannot leak into logs', () => {

@@ -1,22 +1,11 @@
-import {
-  createClient,
-  isApiError,
-  type ApiError,
-  type DataRecord,
-  type DownloadProgress,
-} from '../../src/client';
-import { GUID, json, startFake, writeChunks, type FakeServer, type Handler } from './fake-server';
+import { createClient, type DataRecord, type DownloadProgress } from '../../src/client';
+import { fakeForFile, GUID, json, writeChunks } from './fake-server';
+import { failureOf } from '../support/api-error';
 
 const credentials = { identifier: 'id', password: 'pw' };
-let server: FakeServer;
-let answer: Handler;
+const fake = fakeForFile();
 
-beforeAll(async () => {
-  server = await startFake((req, res) => answer(req, res));
-});
-afterAll(() => server.close());
-
-const client = () => createClient({ baseUrl: server.baseUrl, credentials });
+const client = () => createClient({ baseUrl: fake.server.baseUrl, credentials });
 
 const risk = (n: number, extra: Record<string, unknown> = {}) => ({
   Id: GUID(n),
@@ -27,16 +16,6 @@ const risk = (n: number, extra: Record<string, unknown> = {}) => ({
   ControlGuids: [GUID(n + 1000)],
   ...extra,
 });
-
-async function failureOf(run: () => Promise<unknown>): Promise<ApiError> {
-  try {
-    await run();
-  } catch (e) {
-    if (isApiError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected an ApiError');
-}
 
 /** A fetch whose answer body arrives in exactly these byte chunks (TCP would merge them on loopback). */
 function chunkedFetch(chunks: Uint8Array[], headers: Record<string, string> = {}) {
@@ -55,10 +34,10 @@ function chunkedFetch(chunks: Uint8Array[], headers: Record<string, string> = {}
 describe('client.download', () => {
   it('GETs the catalogue path below the base URL and returns the checked records, extra fields kept', async () => {
     const records = [risk(1, { SomethingNew: 'kept' }), risk(2)];
-    answer = (_req, res) => json(res, 200, records);
+    fake.answer = (_req, res) => json(res, 200, records);
     const result = await client().download('risk');
-    expect(server.received.at(-1)).toMatchObject({ method: 'GET', url: '/api/directdata/v3/risk' });
-    expect(server.received.at(-1)!.headers.accept).toBe('application/json');
+    expect(fake.server.received.at(-1)).toMatchObject({ method: 'GET', url: '/api/directdata/v3/risk' });
+    expect(fake.server.received.at(-1)!.headers.accept).toBe('application/json');
     expect(result).toEqual({ records, bytes: Buffer.byteLength(JSON.stringify(records)), count: 2 });
     expect(result.records[0]!.SomethingNew).toBe('kept');
   });
@@ -84,7 +63,8 @@ describe('client.download', () => {
   });
 
   it('unwraps a single-array envelope', async () => {
-    answer = (_req, res) => json(res, 200, { '@odata.context': 'x', value: [risk(1), risk(2)], count: 2 });
+    fake.answer = (_req, res) =>
+      json(res, 200, { '@odata.context': 'x', value: [risk(1), risk(2)], count: 2 });
     expect((await client().download('risk')).count).toBe(2);
   });
 
@@ -94,7 +74,7 @@ describe('client.download', () => {
     const firstText = JSON.stringify(first).slice(0, -1); // without the closing bracket
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
-    answer = async (_req, res) => {
+    fake.answer = async (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       await writeChunks(res, [Buffer.from(firstText + ',')]);
       await released;
@@ -114,7 +94,7 @@ describe('client.download', () => {
   });
 
   it('waits for an async onBatch before reading on', async () => {
-    answer = (_req, res) =>
+    fake.answer = (_req, res) =>
       json(
         res,
         200,
@@ -134,7 +114,7 @@ describe('client.download', () => {
 
   it('reports progress in bytes and records, with totalBytes from Content-Length', async () => {
     const text = JSON.stringify(Array.from({ length: 4000 }, (_, i) => risk(i)));
-    answer = (_req, res) => {
+    fake.answer = (_req, res) => {
       res.writeHead(200, {
         'content-type': 'application/json',
         'content-length': String(Buffer.byteLength(text)),
@@ -153,7 +133,7 @@ describe('client.download', () => {
   });
 
   it('names the record index and field of a record that does not match the schema → bad-answer', async () => {
-    answer = (_req, res) =>
+    fake.answer = (_req, res) =>
       json(res, 200, [risk(1), risk(2), risk(3, { ControlGuids: [GUID(1), 'not-a-guid'] })]);
     const e = await failureOf(() => client().download('risk'));
     expect(e).toMatchObject({
@@ -167,9 +147,9 @@ describe('client.download', () => {
   });
 
   it('an answer that is not a list → bad-answer', async () => {
-    answer = (_req, res) => json(res, 200, { message: 'hello' });
+    fake.answer = (_req, res) => json(res, 200, { message: 'hello' });
     expect(await failureOf(() => client().download('risk'))).toMatchObject({ code: 'bad-answer' });
-    answer = (_req, res) => {
+    fake.answer = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>login</html>');
     };
@@ -182,7 +162,7 @@ describe('client.download', () => {
     const controller = new AbortController();
     let closed!: () => void;
     const serverSawClose = new Promise<void>((r) => (closed = r));
-    answer = async (_req, res) => {
+    fake.answer = async (_req, res) => {
       res.on('close', () => closed());
       res.writeHead(200, { 'content-type': 'application/json' });
       await writeChunks(res, [
@@ -203,14 +183,14 @@ describe('client.download', () => {
   });
 
   it('a signal aborted before the call sends nothing', async () => {
-    const before = server.received.length;
+    const before = fake.server.received.length;
     const e = await failureOf(() => client().download('risk', { signal: AbortSignal.abort() }));
     expect(e).toMatchObject({ code: 'cancelled', sent: 'no' });
-    expect(server.received.length).toBe(before);
+    expect(fake.server.received.length).toBe(before);
   });
 
   it('a connection dropped in the middle of the answer → outcome-unknown', async () => {
-    answer = async (_req, res) => {
+    fake.answer = async (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       await writeChunks(res, [Buffer.from('[{"Id":"' + GUID(1) + '"},{"Id":"')]);
       res.socket?.destroy();
@@ -221,7 +201,7 @@ describe('client.download', () => {
   });
 
   it('an answer that ends cleanly but before the list is complete → bad-answer saying how far it got', async () => {
-    answer = (_req, res) => {
+    fake.answer = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('[{"Id":"' + GUID(1) + '"},{"Id":');
     };
@@ -231,18 +211,19 @@ describe('client.download', () => {
   });
 
   it('fills a {guid} path parameter and refuses a missing one without sending', async () => {
-    answer = (_req, res) => json(res, 200, []);
+    fake.answer = (_req, res) => json(res, 200, []);
     await client().download('samples', { params: { guid: GUID(9) } });
-    expect(server.received.at(-1)!.url).toBe(`/api/controldata/v1/testplans/${GUID(9)}/samples`);
-    const before = server.received.length;
+    expect(fake.server.received.at(-1)!.url).toBe(`/api/controldata/v1/testplans/${GUID(9)}/samples`);
+    const before = fake.server.received.length;
     const e = await failureOf(() => client().download('samples'));
     expect(e).toMatchObject({ code: 'invalid-body', sent: 'no' });
-    expect(server.received.length).toBe(before);
+    expect(fake.server.received.length).toBe(before);
   });
 
   it('testConnection loads auditworkflow and counts its records', async () => {
-    answer = (_req, res) => json(res, 200, [{ Id: GUID(1), Name: 'Standard', Steps: ['Plan', 'Execute'] }]);
+    fake.answer = (_req, res) =>
+      json(res, 200, [{ Id: GUID(1), Name: 'Standard', Steps: ['Plan', 'Execute'] }]);
     await expect(client().testConnection()).resolves.toEqual({ count: 1 });
-    expect(server.received.at(-1)!.url).toBe('/api/directdata/v1/auditworkflow');
+    expect(fake.server.received.at(-1)!.url).toBe('/api/directdata/v1/auditworkflow');
   });
 });

@@ -1,49 +1,34 @@
 import { ApiError, createClient, isApiError } from '../../src/client';
-import { closedPort, json, startFake, type FakeServer, type Handler } from './fake-server';
+import { closedPort, fakeForFile, json } from './fake-server';
+import { failureOf } from '../support/api-error';
 
 const credentials = { identifier: 'key-id', password: 'pässwörd:with-colon' };
-let server: FakeServer;
-let answer: Handler;
+const fake = fakeForFile();
 
-beforeAll(async () => {
-  server = await startFake((req, res) => answer(req, res));
-});
-afterAll(() => server.close());
-
-async function failureOf(run: () => Promise<unknown>): Promise<ApiError> {
-  try {
-    await run();
-  } catch (e) {
-    if (isApiError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected an ApiError');
-}
-
-const load = () => createClient({ baseUrl: server.baseUrl, credentials }).download('risk');
+const load = () => createClient({ baseUrl: fake.server.baseUrl, credentials }).download('risk');
 const create = () =>
-  createClient({ baseUrl: server.baseUrl, credentials }).call('incident-create', {
+  createClient({ baseUrl: fake.server.baseUrl, credentials }).call('incident-create', {
     body: { Name: 'Fire', ReportingOrganization: 'Ops' },
   });
 
 describe('client errors: the spec error table and the relay', () => {
   it('sends Basic credentials as UTF-8 base64 of identifier:password', async () => {
-    answer = (_req, res) => json(res, 200, []);
+    fake.answer = (_req, res) => json(res, 200, []);
     await load();
-    const header = server.received.at(-1)!.headers.authorization!;
+    const header = fake.server.received.at(-1)!.headers.authorization!;
     expect(header.startsWith('Basic ')).toBe(true);
     expect(Buffer.from(header.slice(6), 'base64').toString('utf8')).toBe('key-id:pässwörd:with-colon');
   });
 
   it('400 No authenticationScheme was specified → no-auth-scheme', async () => {
-    answer = (_req, res) => json(res, 400, { message: 'No authenticationScheme was specified.' });
+    fake.answer = (_req, res) => json(res, 400, { message: 'No authenticationScheme was specified.' });
     const e = await failureOf(load);
     expect(e).toMatchObject({ code: 'no-auth-scheme', status: 400, sent: 'yes', endpoint: 'risk' });
     expect(e.message).toMatch(/identifier and password/);
   });
 
   it('401 → invalid-credentials, telling the user about expiry, environments and Requested IP addresses', async () => {
-    answer = (_req, res) => json(res, 401, { message: 'The credentials are invalid.' });
+    fake.answer = (_req, res) => json(res, 401, { message: 'The credentials are invalid.' });
     const e = await failureOf(load);
     expect(e).toMatchObject({ code: 'invalid-credentials', status: 401, sent: 'yes' });
     expect(e.message).toMatch(/expired/);
@@ -52,7 +37,7 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('403 Forbidden to execute action → forbidden', async () => {
-    answer = (_req, res) => json(res, 403, { message: 'Forbidden to execute action.' });
+    fake.answer = (_req, res) => json(res, 403, { message: 'Forbidden to execute action.' });
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'forbidden', status: 403, sent: 'yes', endpoint: 'incident-create' });
     expect(e.message).toMatch(/Forbidden to execute action/);
@@ -60,12 +45,12 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('the message Forbidden to execute action → forbidden whatever the 4xx status', async () => {
-    answer = (_req, res) => json(res, 400, { message: 'Forbidden to execute action.' });
+    fake.answer = (_req, res) => json(res, 400, { message: 'Forbidden to execute action.' });
     expect(await failureOf(create)).toMatchObject({ code: 'forbidden', status: 400 });
   });
 
   it('400 with field errors → rejected with details, the fields named in the message', async () => {
-    answer = (_req, res) =>
+    fake.answer = (_req, res) =>
       json(res, 400, {
         message: 'The incident was rejected.',
         errors: [{ field: 'CustomFields[0]', message: 'belongs to an incident type that is not selected' }],
@@ -79,7 +64,7 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('422 with ASP.NET-style errors {Field: [messages]} → rejected with details', async () => {
-    answer = (_req, res) =>
+    fake.answer = (_req, res) =>
       json(res, 422, {
         title: 'One or more validation errors occurred.',
         errors: { Name: ['The Name field is required.'] },
@@ -93,7 +78,7 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('404 on an assumed path → not-found saying the path is assumed and can be configured', async () => {
-    answer = (_req, res) => json(res, 404, { message: 'Not found' });
+    fake.answer = (_req, res) => json(res, 404, { message: 'Not found' });
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'not-found', status: 404 });
     expect(e.message).toMatch(/assumed/);
@@ -101,7 +86,7 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('429 with Retry-After seconds → rate-limited with retryAfterMs', async () => {
-    answer = (_req, res) => json(res, 429, { message: 'Too many requests' }, { 'retry-after': '7' });
+    fake.answer = (_req, res) => json(res, 429, { message: 'Too many requests' }, { 'retry-after': '7' });
     const e = await failureOf(load);
     expect(e).toMatchObject({ code: 'rate-limited', status: 429, retryAfterMs: 7000, sent: 'yes' });
     expect(e.message).toMatch(/7 s/);
@@ -109,7 +94,7 @@ describe('client errors: the spec error table and the relay', () => {
 
   it('503 with Retry-After as an HTTP date → unavailable with retryAfterMs', async () => {
     const at = new Date(Date.now() + 120_000).toUTCString();
-    answer = (_req, res) => json(res, 503, { message: 'Down for maintenance' }, { 'retry-after': at });
+    fake.answer = (_req, res) => json(res, 503, { message: 'Down for maintenance' }, { 'retry-after': at });
     const e = await failureOf(load);
     expect(e.code).toBe('unavailable');
     expect(e.retryAfterMs).toBeGreaterThan(100_000);
@@ -117,14 +102,14 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('500 on a write → server-error telling the user to check before sending again', async () => {
-    answer = (_req, res) => json(res, 500, { message: 'Object reference not set' });
+    fake.answer = (_req, res) => json(res, 500, { message: 'Object reference not set' });
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'server-error', status: 500, sent: 'yes' });
     expect(e.message).toMatch(/check the record/);
   });
 
   it('a non-JSON error page → a message with the status and an excerpt, never a crash', async () => {
-    answer = (_req, res) => {
+    fake.answer = (_req, res) => {
       res.writeHead(400, { 'content-type': 'text/html' });
       res.end('<html><body>Bad\n request   here</body></html>');
     };
@@ -135,7 +120,7 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('an empty error body → a message with the status', async () => {
-    answer = (_req, res) => {
+    fake.answer = (_req, res) => {
       res.writeHead(409);
       res.end();
     };
@@ -145,14 +130,14 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('relay 502 upstream-unreachable → unreachable, sent no', async () => {
-    answer = (_req, res) =>
+    fake.answer = (_req, res) =>
       json(res, 502, { error: { code: 'upstream-unreachable', message: 'connect ECONNREFUSED' } });
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'unreachable', sent: 'no', status: 502 });
   });
 
   it('relay 504 upstream-timeout → outcome-unknown, sent unknown, the user told to check before resending a write', async () => {
-    answer = (_req, res) =>
+    fake.answer = (_req, res) =>
       json(res, 504, { error: { code: 'upstream-timeout', message: 'no answer in 120 s' } });
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'outcome-unknown', sent: 'unknown', status: 504 });
@@ -160,7 +145,7 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('relay refusals (413, unknown environment) → relay, sent no, with the relay message', async () => {
-    answer = (_req, res) =>
+    fake.answer = (_req, res) =>
       json(res, 413, { error: { code: 'body-too-large', message: 'The body is larger than 1 MiB.' } });
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'relay', sent: 'no', status: 413 });
@@ -179,7 +164,8 @@ describe('client errors: the spec error table and the relay', () => {
       [500, 'something-new', 'relay', 'unknown'],
     ];
     for (const [status, code, ours, sent] of cases) {
-      answer = (_req, res) => json(res, status, { error: { code, message: `relay message for ${code}` } });
+      fake.answer = (_req, res) =>
+        json(res, status, { error: { code, message: `relay message for ${code}` } });
       const e = await failureOf(create);
       expect([code, e.code, e.sent]).toEqual([code, ours, sent]);
       expect(e.message).toContain(`relay message for ${code}`);
@@ -187,7 +173,7 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('the relay rate limit (429 with Retry-After) → rate-limited with retryAfterMs, nothing sent', async () => {
-    answer = (_req, res) =>
+    fake.answer = (_req, res) =>
       json(
         res,
         429,
@@ -198,7 +184,7 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('a 504 from some other gateway → outcome-unknown', async () => {
-    answer = (_req, res) => {
+    fake.answer = (_req, res) => {
       res.writeHead(504, { 'content-type': 'text/html' });
       res.end('<h1>Gateway Timeout</h1>');
     };
@@ -208,7 +194,7 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('never puts the credentials in a message, even when an error page echoes the Authorization header', async () => {
-    answer = (req, res) => {
+    fake.answer = (req, res) => {
       res.writeHead(400, { 'content-type': 'text/plain' });
       res.end(`bad header: Authorization: ${req.headers.authorization}`);
     };
@@ -243,19 +229,19 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('a connection dropped before the answer of a POST → outcome-unknown, never retried', async () => {
-    answer = (req, res) => {
+    fake.answer = (req, res) => {
       res.socket?.destroy();
     };
-    const before = server.received.length;
+    const before = fake.server.received.length;
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'outcome-unknown', sent: 'unknown' });
     expect(e.message).toMatch(/check the record/);
-    expect(server.received.length - before).toBe(1);
+    expect(fake.server.received.length - before).toBe(1);
   });
 
   it('a GET whose connection breaks before any answer is tried once more', async () => {
     let calls = 0;
-    answer = (req, res) => {
+    fake.answer = (req, res) => {
       calls++;
       if (calls === 1) res.socket?.destroy();
       else json(res, 200, []);
@@ -265,8 +251,8 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('a timeout (AbortSignal.timeout) after sending → outcome-unknown, not cancelled', async () => {
-    answer = () => undefined; // never answers
-    const client = createClient({ baseUrl: server.baseUrl, credentials });
+    fake.answer = () => undefined; // never answers
+    const client = createClient({ baseUrl: fake.server.baseUrl, credentials });
     const e = await failureOf(() =>
       client.call('incident-create', {
         body: { Name: 'x', ReportingOrganization: 'y' },

@@ -47,6 +47,26 @@ export async function startFake(handler: Handler): Promise<FakeServer> {
   };
 }
 
+/**
+ * One fake server for the whole test file, started before its tests and closed after them; each test
+ * sets `answer` to the handler its calls should meet.
+ */
+export function fakeForFile(): { readonly server: FakeServer; answer: Handler } {
+  let server: FakeServer | undefined;
+  const fake = {
+    get server(): FakeServer {
+      if (!server) throw new Error('the fake server starts in beforeAll; use it inside a test');
+      return server;
+    },
+    answer: ((_req, res) => json(res, 500, 'no answer set by the test')) as Handler,
+  };
+  beforeAll(async () => {
+    server = await startFake((req, res) => fake.answer(req, res));
+  });
+  afterAll(() => server?.close());
+  return fake;
+}
+
 /** A port that was free a moment ago and has nothing listening on it. */
 export async function closedPort(): Promise<number> {
   const server = createServer();

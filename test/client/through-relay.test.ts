@@ -1,7 +1,8 @@
-import { createClient, isApiError, type ApiError } from '../../src/client';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { closedPort } from './fake-server';
+import { failureOf } from '../support/api-error';
+import { demoClient } from '../support/sandbox';
 
 /** The client as the taskpane uses it: through the relay (`/api/<env>/...`) to the sandbox. */
 describe('client through the relay', () => {
@@ -25,18 +26,7 @@ describe('client through the relay', () => {
     await sb.close();
   });
 
-  const client = (env: string) =>
-    createClient({ baseUrl: `${relay.url}/api/${env}`, credentials: sb.demoKey! });
-
-  async function failureOf(p: Promise<unknown>): Promise<ApiError> {
-    try {
-      await p;
-    } catch (e) {
-      if (isApiError(e)) return e;
-      throw e;
-    }
-    throw new Error('expected an ApiError');
-  }
+  const client = (env: string) => demoClient(sb, { baseUrl: `${relay.url}/api/${env}` });
 
   it('downloads a dataset and posts an incident through the relay', async () => {
     expect((await client('acc').download('risk')).count).toBe(500);
@@ -48,10 +38,7 @@ describe('client through the relay', () => {
   });
 
   it('the service errors pass through the relay unchanged (401 → invalid-credentials)', async () => {
-    const wrong = createClient({
-      baseUrl: `${relay.url}/api/acc`,
-      credentials: { identifier: sb.demoKey!.identifier, password: 'wrong' },
-    });
+    const wrong = demoClient(sb, { baseUrl: `${relay.url}/api/acc`, password: 'wrong' });
     expect(await failureOf(wrong.testConnection())).toMatchObject({
       code: 'invalid-credentials',
       status: 401,

@@ -1,6 +1,8 @@
 import { catalog } from '../../src/catalog';
-import { createClient, isApiError, type GrcClient } from '../../src/client';
+import { createClient, type GrcClient } from '../../src/client';
 import type { Sandbox } from '../../src/sandbox';
+import { failureOf } from '../support/api-error';
+import { clearFaults } from '../support/sandbox';
 import { start } from './helpers';
 
 /** The project's client against the sandbox: the two were written apart and must agree. */
@@ -8,20 +10,11 @@ describe('client against the sandbox', () => {
   let sb: Sandbox;
   const client = (identifier = 'admin', password = `pw-${identifier}`): GrcClient =>
     createClient({ baseUrl: sb.url, credentials: { identifier, password } });
-  const failure = async (p: Promise<unknown>) => {
-    try {
-      await p;
-    } catch (e) {
-      if (isApiError(e)) return e;
-      throw e;
-    }
-    throw new Error('expected an ApiError');
-  };
 
   beforeAll(async () => {
     sb = await start({ scale: 2000 });
   });
-  afterEach(() => sb.admin.setFaults({ errorRate: 0, dropRate: 0, rateLimitRate: 0 }));
+  afterEach(() => clearFaults(sb));
   afterAll(() => sb.close());
 
   it('downloads every catalogue dataset without a schema complaint', async () => {
@@ -52,16 +45,16 @@ describe('client against the sandbox', () => {
   });
 
   it('turns the sandbox error answers into the typed errors', async () => {
-    expect((await failure(client('admin', 'wrong').download('risk'))).code).toBe('invalid-credentials');
-    expect((await failure(client('far-away').download('risk'))).code).toBe('invalid-credentials');
-    expect((await failure(client('no-directdata').download('risk'))).code).toBe('forbidden');
-    const rejected = await failure(
+    expect((await failureOf(client('admin', 'wrong').download('risk'))).code).toBe('invalid-credentials');
+    expect((await failureOf(client('far-away').download('risk'))).code).toBe('invalid-credentials');
+    expect((await failureOf(client('no-directdata').download('risk'))).code).toBe('forbidden');
+    const rejected = await failureOf(
       client().call('incident-create', { body: { Name: 'x', ReportingOrganization: 'Nowhere' } }),
     );
     expect(rejected.code).toBe('rejected');
     expect(rejected.details).toEqual([{ field: 'ReportingOrganization', message: expect.any(String) }]);
     sb.admin.setFaults({ errorRate: 1 });
-    expect((await failure(client().download('audittype'))).code).toBe('unavailable');
+    expect((await failureOf(client().download('audittype'))).code).toBe('unavailable');
   });
 
   it('creates an incident and reads it back through the client', async () => {
@@ -77,7 +70,7 @@ describe('client against the sandbox', () => {
 
   it('reports an unknown outcome when the answer to a POST is dropped after the commit', async () => {
     sb.admin.setFaults({ dropRate: 1 });
-    const e = await failure(
+    const e = await failureOf(
       client().call('incident-create', { body: { Name: 'Half answer', ReportingOrganization: 'Finance' } }),
     );
     expect(e.code).toBe('outcome-unknown');

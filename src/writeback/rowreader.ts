@@ -80,6 +80,21 @@ export class RowReader {
   get hasErrors(): boolean {
     return this.problems.some(isError);
   }
+
+  /**
+   * What `prepare` returns once the body is built: the request only when the row has no errors and the
+   * body passes the operation's schema (whose refusals are added to the row's problems, see checkBody).
+   */
+  prepared<R>(
+    operationId: string,
+    body: unknown,
+    columnOf: Record<string, string>,
+    request: R,
+  ): { request?: R; problems: CellProblem[] } {
+    if (this.hasErrors || !checkBody(operationId, body, columnOf, this.problems))
+      return { problems: this.problems };
+    return { request, problems: this.problems };
+  }
 }
 
 const isError = (p: CellProblem) => p.severity === 'error';

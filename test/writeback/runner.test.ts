@@ -44,10 +44,11 @@ describe('sending one row', () => {
   });
 
   it('does not retry a rejection, and reports the service details', async () => {
+    // The client's message of a rejection already lists the fields the service named.
     const f = failing([
       new ApiError({
         code: 'rejected',
-        message: 'The incident was not created.',
+        message: 'The incident was not created. Name: An incident needs a name.',
         sent: 'yes',
         status: 400,
         details: [{ field: 'Name', message: 'An incident needs a name.' }],

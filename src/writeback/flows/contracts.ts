@@ -4,8 +4,8 @@ import { records, str } from '../api';
 import { customFieldColumn, customFields } from '../customfields';
 import type { Flow } from '../flow';
 import { nameIndex } from '../names';
-import { checkBody, rowReader } from '../rowreader';
-import { answerGuid, findUnique } from './common';
+import { rowReader } from '../rowreader';
+import { findUnique, sendCreate } from './common';
 import { readCustomFields } from './thirdparties';
 
 export type CreateContract = z.infer<typeof bodies.createContract>;
@@ -129,22 +129,13 @@ export const contractsFlow: Flow<CreateContract> = {
           NoticePeriodUnit: unit ?? 'None',
           CustomFields: readCustomFields(fields, row, r),
         };
-        if (r.hasErrors) return { problems: r.problems };
-        if (!checkBody('contract-create', body, bodyColumns, r.problems)) return { problems: r.problems };
-        return { request: body, problems: r.problems };
+        return r.prepared('contract-create', body, bodyColumns, body);
       },
-      async send(body, api, signal) {
-        return {
-          status: 'created',
-          guid: answerGuid(await api.call('contract-create', { body, signal })),
-          message: 'Created',
-        };
-      },
+      send: sendCreate('contract-create'),
       find: (body, rs, taken) =>
         findUnique(
           rs,
           taken,
-          'Id',
           (rec) =>
             String(rec.ThirdPartyGuid).toLowerCase() === body.ThirdPartyGuid.toLowerCase() &&
             rec.Name === body.Name &&

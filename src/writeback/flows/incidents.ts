@@ -7,7 +7,7 @@ import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry
 import type { Flow, Found } from '../flow';
 import { nameIndex } from '../names';
 import { cellError, cellWarning } from '../problem';
-import { checkBody, rowReader } from '../rowreader';
+import { rowReader } from '../rowreader';
 import { answerGuid, describeError, findUnique } from './common';
 
 export type CreateIncident = z.infer<typeof bodies.createIncident>;
@@ -211,9 +211,7 @@ export const incidentsFlow: Flow<IncidentRequest> = {
           FrameworkDimensions: r.list(C.frameworkDimensions),
           CustomFields: custom.length ? custom : undefined,
         };
-        if (r.hasErrors) return { problems: r.problems };
-        if (!checkBody('incident-create', body, bodyColumns, r.problems)) return { problems: r.problems };
-        return { request: { body, hyperlink }, problems: r.problems };
+        return r.prepared('incident-create', body, bodyColumns, { body, hyperlink });
       },
       async send(request, api, signal) {
         const guid = answerGuid(await api.call('incident-create', { body: request.body, signal }));
@@ -239,7 +237,6 @@ export const incidentsFlow: Flow<IncidentRequest> = {
         return findUnique(
           rs,
           taken,
-          'Id',
           (rec) =>
             rec.Name === b.Name &&
             rec.ReportingOrganization === b.ReportingOrganization &&

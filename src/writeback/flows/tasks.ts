@@ -3,7 +3,7 @@ import { bodies } from '../../catalog';
 import { records, str, type DataRecord } from '../api';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
-import { checkBody, rowReader } from '../rowreader';
+import { rowReader } from '../rowreader';
 import { sameList } from './common';
 
 type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;
@@ -174,17 +174,8 @@ export const tasksFlow: Flow<TaskRequest> = {
           const body: ScoreAndStatus = { Score: cells.Score, Comment: cells.Comment, Status: status };
           if (inReview && status !== undefined && status.toLowerCase() !== READY_FOR_REVIEW)
             refuseInReview(C.status);
-          if (r.hasErrors) return { problems: r.problems };
-          if (
-            !checkBody(
-              'task-score-status',
-              body,
-              { Score: C.score, Comment: C.comment, Status: C.status, '': C.score },
-              r.problems,
-            )
-          )
-            return { problems: r.problems };
-          return { request: { action, guid, body }, problems: r.problems };
+          const columnOf = { Score: C.score, Comment: C.comment, Status: C.status, '': C.score };
+          return r.prepared('task-score-status', body, columnOf, { action, guid, body });
         }
 
         if (status !== undefined)
@@ -214,9 +205,7 @@ export const tasksFlow: Flow<TaskRequest> = {
               'no cell differs from the task in the service; posting changes nothing',
             ),
           );
-        if (r.hasErrors) return { problems: r.problems };
-        if (!checkBody('task-update-v2', body, UPDATE_FIELDS, r.problems)) return { problems: r.problems };
-        return { request: { action, guid, body: body as UpdateV2 }, problems: r.problems };
+        return r.prepared('task-update-v2', body, UPDATE_FIELDS, { action, guid, body: body as UpdateV2 });
       },
       async send(request, api, signal) {
         const params = { guid: request.guid };

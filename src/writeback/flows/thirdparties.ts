@@ -11,8 +11,8 @@ import {
 import type { Flow, RowInput } from '../flow';
 import { checkLei } from '../lei';
 import { cellWarning } from '../problem';
-import { checkBody, rowReader, type RowReader } from '../rowreader';
-import { answerGuid, findUnique } from './common';
+import { rowReader, type RowReader } from '../rowreader';
+import { findUnique, sendCreate } from './common';
 
 export type CreateThirdParty = z.infer<typeof bodies.createThirdParty>;
 
@@ -89,30 +89,14 @@ export const thirdPartiesFlow: Flow<CreateThirdParty> = {
           FrameworkDimensions: r.list(C.frameworkDimensions),
           CustomFields: readCustomFields(fields, row, r),
         };
-        if (r.hasErrors) return { problems: r.problems };
-        if (
-          !checkBody(
-            'thirdparty-create',
-            body,
-            { Name: C.name, LeiCode: C.lei, FrameworkDimensions: C.frameworkDimensions },
-            r.problems,
-          )
-        )
-          return { problems: r.problems };
-        return { request: body, problems: r.problems };
+        const columnOf = { Name: C.name, LeiCode: C.lei, FrameworkDimensions: C.frameworkDimensions };
+        return r.prepared('thirdparty-create', body, columnOf, body);
       },
-      async send(body, api, signal) {
-        return {
-          status: 'created',
-          guid: answerGuid(await api.call('thirdparty-create', { body, signal })),
-          message: 'Created',
-        };
-      },
+      send: sendCreate('thirdparty-create'),
       find: (body, rs, taken) =>
         findUnique(
           rs,
           taken,
-          'Id',
           (rec) => rec.Name === body.Name && (body.LeiCode === undefined || rec.LeiCode === body.LeiCode),
         ),
     };

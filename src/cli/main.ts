@@ -12,14 +12,27 @@ const lazy = (load: () => CommandModule) => () => Promise.resolve().then(load);
 
 const COMMANDS: Record<string, Command> = {
   sandbox: { summary: 'run the local emulator of the service', load: lazy(() => require('./sandbox')) },
-  relay: { summary: 'run the fixed-IP relay between the taskpane and the service', load: lazy(() => require('./relay')) },
-  start: { summary: 'run sandbox, relay and the add-in together (what npm start does)', load: lazy(() => require('./start')) },
+  relay: {
+    summary: 'run the fixed-IP relay between the taskpane and the service',
+    load: lazy(() => require('./relay')),
+  },
+  start: {
+    summary: 'run sandbox, relay and the add-in together (what npm start does)',
+    load: lazy(() => require('./start')),
+  },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
-  return ['Usage: grc-sheets <command> [options]', '', 'Commands:', ...lines, '', 'Run grc-sheets <command> --help for its options.'].join('\n');
+  return [
+    'Usage: grc-sheets <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run grc-sheets <command> --help for its options.',
+  ].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ENV_VARS, loadRelayConfig, RelayConfigError, startRelay } from '../relay';
+import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets relay --config FILE
 
@@ -15,21 +16,17 @@ ${Object.entries(ENV_VARS)
   .join('\n')}`;
 
 export async function run(argv: string[]): Promise<number> {
-  let values: { config?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (e) {
-    console.error(`grc-sheets relay: ${(e as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
+  const values = parseOptions(
+    'relay',
+    HELP,
+    () =>
+      parseArgs({
+        args: argv,
+        options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } },
+        strict: true,
+      }).values,
+  );
+  if (typeof values === 'number') return values;
   let relay;
   try {
     relay = await startRelay(loadRelayConfig(values.config));
@@ -41,14 +38,7 @@ export async function run(argv: string[]): Promise<number> {
     throw e;
   }
   console.error(`grc-sheets relay: listening on ${relay.url}`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      relay.close().then(resolve, resolve);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilStopped();
+  await relay.close().catch(() => undefined);
   return 0;
 }

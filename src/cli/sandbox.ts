@@ -8,6 +8,7 @@ import {
   type KeySpec,
 } from '../sandbox';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
+import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets sandbox [options]
 
@@ -43,35 +44,31 @@ function number(name: string, value: string | undefined): number | undefined {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: '4010' },
-        environment: { type: 'string', default: 'ACC' },
-        scale: { type: 'string', default: '1000' },
-        seed: { type: 'string', default: '1' },
-        keys: { type: 'string' },
-        latency: { type: 'string' },
-        'error-rate': { type: 'string' },
-        'rate-limit-rate': { type: 'string' },
-        'drop-rate': { type: 'string' },
-        'retry-after': { type: 'string' },
-        'fault-seed': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (e) {
-    console.error(`grc-sheets sandbox: ${(e as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
+  const values = parseOptions(
+    'sandbox',
+    HELP,
+    () =>
+      parseArgs({
+        args: argv,
+        options: {
+          host: { type: 'string', default: '127.0.0.1' },
+          port: { type: 'string', default: '4010' },
+          environment: { type: 'string', default: 'ACC' },
+          scale: { type: 'string', default: '1000' },
+          seed: { type: 'string', default: '1' },
+          keys: { type: 'string' },
+          latency: { type: 'string' },
+          'error-rate': { type: 'string' },
+          'rate-limit-rate': { type: 'string' },
+          'drop-rate': { type: 'string' },
+          'retry-after': { type: 'string' },
+          'fault-seed': { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
+        },
+        strict: true,
+      }).values,
+  );
+  if (typeof values === 'number') return values;
   const environment = values.environment.toUpperCase();
   if (!(ENVIRONMENTS as readonly string[]).includes(environment)) {
     console.error(`grc-sheets sandbox: --environment must be ACC or PRD, got "${values.environment}"`);
@@ -106,10 +103,9 @@ export async function run(argv: string[]): Promise<number> {
         `Try: curl -s -u ${identifier}:${password} ${sandbox.url}/directdata/v3/risk | head -c 300`,
       );
     }
-    const stop = () => void sandbox.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return await new Promise<number>(() => undefined);
+    await untilStopped();
+    await sandbox.close();
+    return 0;
   } catch (e) {
     const where =
       e instanceof KeysError && values.keys && !(e as Error).message.includes(values.keys)

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRelay, type Relay } from '../relay';
 import { startSandbox } from '../sandbox';
+import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets start [options]
 
@@ -44,7 +45,7 @@ function integer(name: string, raw: string | undefined, fallback: number | undef
   return n;
 }
 
-function parse(argv: string[]): Options | 'help' {
+function parse(argv: string[]): Options | { help: true } {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -60,7 +61,7 @@ function parse(argv: string[]): Options | 'help' {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) return 'help';
+  if (values.help) return { help: true };
   return {
     port: integer('port', values.port, 3000)!,
     host: values.host ?? 'localhost',
@@ -80,7 +81,12 @@ function devCertificate(dir: string): { cert: string; key: string } | undefined 
   return existsSync(cert) && existsSync(key) ? { cert, key } : undefined;
 }
 
-function banner(relay: Relay, keys: { name: string; identifier: string; password: string }[], https: boolean, manifest: string): string {
+function banner(
+  relay: Relay,
+  keys: { name: string; identifier: string; password: string }[],
+  https: boolean,
+  manifest: string,
+): string {
   const preview = `${relay.url}/taskpane.html`;
   const lines = [
     '',
@@ -112,25 +118,22 @@ function banner(relay: Relay, keys: { name: string; identifier: string; password
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let options: Options | 'help';
-  try {
-    options = parse(argv);
-  } catch (e) {
-    console.error(`grc-sheets start: ${(e as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (options === 'help') {
-    console.log(HELP);
-    return 0;
-  }
+  const options = parseOptions('start', HELP, () => parse(argv));
+  if (typeof options === 'number') return options;
   if (!existsSync(join(options.dist, 'taskpane.html'))) {
-    console.error(`grc-sheets start: ${options.dist}/taskpane.html is missing. Build the add-in first: npm run build (npm start does both).`);
+    console.error(
+      `grc-sheets start: ${options.dist}/taskpane.html is missing. Build the add-in first: npm run build (npm start does both).`,
+    );
     return 1;
   }
   const tls = options.http ? undefined : devCertificate(options.certs);
   const common = { host: '127.0.0.1', scale: options.scale, seed: options.seed };
   const acc = await startSandbox({ ...common, port: options.sandboxPort, environment: 'ACC' });
-  const prd = await startSandbox({ ...common, port: options.sandboxPort && options.sandboxPort + 1, environment: 'PRD' });
+  const prd = await startSandbox({
+    ...common,
+    port: options.sandboxPort && options.sandboxPort + 1,
+    environment: 'PRD',
+  });
   let relay: Relay;
   try {
     relay = await startRelay({
@@ -153,15 +156,7 @@ export async function run(argv: string[]): Promise<number> {
   ].flatMap(({ name, key }) => (key ? [{ name, identifier: key.identifier, password: key.password }] : []));
   console.log(banner(relay, keys, !!tls, join(options.dist, 'manifest.xml')));
 
-  await new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilStopped();
   await relay.close();
   await Promise.all([acc.close(), prd.close()]);
   return 0;

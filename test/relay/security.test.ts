@@ -16,6 +16,7 @@ import {
 } from './helpers';
 
 const RISK = '/api/acc/directdata/v3/risk';
+const TASKS = '/api/acc/taskdata/v1/tasks';
 const ORIGIN = 'https://addin.example.com';
 
 let upstream: FakeUpstream;
@@ -34,6 +35,10 @@ async function get(path: string, headers: Record<string, string> = {}, method = 
   bodies.push(text);
   return { status: res.statusCode, headers: res.headers, body: text };
 }
+
+/** A task create through the relay: the write the body, content-type and retry rules are about. */
+const postTask = (body: string, contentType = 'application/json') =>
+  get(TASKS, { 'content-type': contentType }, 'POST', body);
 
 async function raw(text: string) {
   const answer = await rawRequest(relay.port, text);
@@ -146,8 +151,8 @@ describe('relay security', () => {
     ['POST', RISK, 'GET'],
     ['PUT', RISK, 'GET'],
     ['DELETE', RISK, 'GET'],
-    ['PATCH', '/api/acc/taskdata/v1/tasks', 'POST'],
-    ['GET', '/api/acc/taskdata/v1/tasks', 'POST'],
+    ['PATCH', TASKS, 'POST'],
+    ['GET', TASKS, 'POST'],
   ])('answers %s on %s with 405 and Allow: %s', async (method, path, allow) => {
     const res = await raw(rawGet(path, { 'content-length': '0' }, method));
     expect(res.status).toBe(405);
@@ -251,7 +256,7 @@ describe('relay security', () => {
 
   it('answers a CORS preflight from an allowed origin exactly, with Authorization listed and no credentials flag', async () => {
     const res = await get(
-      '/api/acc/taskdata/v1/tasks',
+      TASKS,
       {
         origin: ORIGIN,
         'access-control-request-method': 'POST',
@@ -315,12 +320,7 @@ describe('relay security', () => {
 
   it('refuses an oversize body with 413, by Content-Length or while reading a chunked body, with nothing sent', async () => {
     const big = JSON.stringify({ Name: 'x'.repeat(2000), ResponsibleUser: 'u' });
-    const declared = await get(
-      '/api/acc/taskdata/v1/tasks',
-      { 'content-type': 'application/json' },
-      'POST',
-      big,
-    );
+    const declared = await postTask(big);
     expect(declared.status).toBe(413);
     expect(errorCode(declared.body)).toBe('body-too-large');
     const chunk = `${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`;
@@ -332,30 +332,15 @@ describe('relay security', () => {
   });
 
   it('accepts only JSON on POST and refuses a body on GET', async () => {
-    const form = await get(
-      '/api/acc/taskdata/v1/tasks',
-      { 'content-type': 'application/x-www-form-urlencoded' },
-      'POST',
-      'a=1',
-    );
+    const form = await postTask('a=1', 'application/x-www-form-urlencoded');
     expect(form.status).toBe(415);
-    const broken = await get(
-      '/api/acc/taskdata/v1/tasks',
-      { 'content-type': 'application/json' },
-      'POST',
-      '{"Name":',
-    );
+    const broken = await postTask('{"Name":');
     expect(broken.status).toBe(400);
     expect(errorCode(broken.body)).toBe('invalid-json');
     const getBody = await raw(rawGet(RISK, { 'content-length': '2' }).replace(/\r\n\r\n$/, '\r\n\r\n{}'));
     expect(getBody.status).toBe(400);
     expect(upstream.requests).toHaveLength(0);
-    const ok = await get(
-      '/api/acc/taskdata/v1/tasks',
-      { 'content-type': 'application/json; charset=utf-8' },
-      'POST',
-      '{"Name":"n"}',
-    );
+    const ok = await postTask('{"Name":"n"}', 'application/json; charset=utf-8');
     expect(ok.status).toBe(200);
     expect(upstream.requests[0]).toMatchObject({
       method: 'POST',
@@ -413,12 +398,7 @@ describe('relay security', () => {
 
   it('never retries a POST, and retries a GET once when the connection breaks before an answer', async () => {
     upstream.handler = (req) => req.socket.destroy();
-    const post = await get(
-      '/api/acc/taskdata/v1/tasks',
-      { 'content-type': 'application/json' },
-      'POST',
-      '{"Name":"n"}',
-    );
+    const post = await postTask('{"Name":"n"}');
     expect(post.status).toBe(502);
     expect(errorCode(post.body)).toBe('upstream-failed');
     expect(upstream.requests).toHaveLength(1);

@@ -26,6 +26,12 @@ export function parseCell(address: string): { row: number; col: number } {
   return { row, col };
 }
 
+/**
+ * The row number Excel shows for a table's first body row, given the table's header cell ("B3" → 4).
+ * Messages name rows by this number, the header row counted, so "Row 7" is the row the user sees.
+ */
+export const firstBodyRow = (topLeft: string): number => parseCell(topLeft).row + 2;
+
 export const cellAddress = (row: number, col: number): string => `${columnLetters(col)}${row + 1}`;
 
 /** The A1 address of rows [row, row + rows) × columns [col, col + cols); rows and cols at least 1. */

@@ -15,7 +15,7 @@ const columns: ColumnSpec[] = [
   { name: 'Environment', format: 'text' },
   { name: 'Flow', format: 'text' },
   { name: 'Table', format: 'text' },
-  { name: 'Row', format: 'integer' },
+  { name: 'Sheet row', format: 'integer' },
   { name: 'Result', format: 'text' },
   { name: 'GUID', format: 'text' },
   { name: 'Message', format: 'text' },
@@ -31,7 +31,7 @@ export async function keyFingerprint(identifier: string): Promise<string> {
 }
 
 export function auditRows(summary: RunSummary, who: string): Cell[][] {
-  // Row numbers as the user sees them in the table: the first body row is 1.
+  // The row number Excel shows on the posted table's sheet, the header row counted.
   return summary.outcomes.map((o) => [
     summary.startedAt,
     summary.finishedAt,
@@ -39,7 +39,7 @@ export function auditRows(summary: RunSummary, who: string): Cell[][] {
     summary.environment,
     summary.flow,
     summary.table,
-    o.row + 1,
+    summary.firstRow + o.row,
     o.status,
     o.guid,
     o.message,

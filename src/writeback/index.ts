@@ -3,7 +3,7 @@ export { loadStanding } from './api';
 export type { Flow, AnyFlow, FlowId, PreparedFlow, Sent, Found } from './flow';
 export { FLOWS, flowById } from './flows';
 export type { Problem, Severity } from './problem';
-export { describeProblem } from './problem';
+export { describeProblem, problemPlace } from './problem';
 export { validateRows, marksOf, type Validation, type RowCheck } from './validate';
 export { markProblems } from './marks';
 export {

@@ -1,3 +1,4 @@
+import { firstBodyRow } from '../workbook/address';
 import type { WorkbookPort } from '../workbook/port';
 import { downloadRecords, loadStanding, type WritebackApi } from './api';
 import type { AnyFlow, PreparedFlow } from './flow';
@@ -70,6 +71,8 @@ export interface RunSummary {
   cancelled: boolean;
   /** Set when the run stopped itself: every further row would have failed the same way. */
   stoppedBecause?: string;
+  /** The sheet row of the table's first body row: outcome rows are named from it (`Row 7` as Excel shows). */
+  firstRow: number;
   outcomes: RowOutcome[];
   counts: Counts;
 }
@@ -253,6 +256,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
     finishedAt: now().toISOString(),
     cancelled: cancelled(),
     stoppedBecause,
+    firstRow: firstBodyRow((await workbook.findTable(table))?.topLeft ?? 'A1'),
     outcomes: [...outcomes.values()].sort((a, b) => a.row - b.row),
     counts,
   };

@@ -29,7 +29,15 @@ export const cellWarning = (column: string, code: string, message: string): Cell
   severity: 'warning',
 });
 
-/** Rows are counted from 1 in text for people: body row 0 is "Row 1" of the table. */
-export function describeProblem(p: Problem): string {
-  return `Row ${p.row + 1}, ${p.column}: ${p.message}`;
+/**
+ * Where a problem is, as the user finds it in Excel: "Row 7, Date detected", where 7 is the sheet row (the
+ * header row counted), not the position in the table. `firstRow` is the sheet row of the table's first body
+ * row (`firstBodyRow` of the table's top left cell). Table-level problems name only the column.
+ */
+export function problemPlace(p: Problem, firstRow: number): string {
+  return p.row >= 0 ? `Row ${firstRow + p.row}, ${p.column}` : p.column;
+}
+
+export function describeProblem(p: Problem, firstRow: number): string {
+  return `${problemPlace(p, firstRow)}${p.severity === 'warning' ? ' (warning)' : ''}: ${p.message}`;
 }

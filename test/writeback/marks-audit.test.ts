@@ -73,6 +73,8 @@ describe('the audit record', () => {
     startedAt: '2025-01-01T10:00:00.000Z',
     finishedAt: '2025-01-01T10:00:05.000Z',
     cancelled: false,
+    // The posted table's header is on sheet row 4, so body row 0 is sheet row 5.
+    firstRow: 5,
     outcomes: [
       { row: 0, status: 'created', guid: '11111111-1111-4111-8111-111111111111', message: 'Created' },
       { row: 2, status: 'failed', guid: '', message: 'The incident was not created.' },
@@ -87,7 +89,7 @@ describe('the audit record', () => {
     expect(await keyFingerprint('demo-abc123')).toBe(who);
   });
 
-  it('appends one row per row outcome to its own table, run after run', async () => {
+  it('appends one row per row outcome to its own table, run after run, naming rows as Excel numbers them', async () => {
     const workbook = createMemoryWorkbook();
     await writeAudit(workbook, summary, 'key:0123456789ab');
     await writeAudit(workbook, summary, 'key:0123456789ab');
@@ -99,7 +101,7 @@ describe('the audit record', () => {
       'Environment',
       'Flow',
       'Table',
-      'Row',
+      'Sheet row',
       'Result',
       'GUID',
       'Message',
@@ -112,7 +114,7 @@ describe('the audit record', () => {
       'PRD',
       'incidents',
       'GrcIncidents',
-      3,
+      7,
       'failed',
       '',
       'The incident was not created.',

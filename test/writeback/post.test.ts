@@ -4,18 +4,19 @@ import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
+import { describeProblem, problemPlace } from '../../src/writeback/problem';
 import { standing } from './fixtures';
 
 const ACC = { name: 'ACC', production: false };
 const PRD = { name: 'PRD', production: true };
 const guid = (n: number) => `99999999-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-async function incidentTable(rows: Cell[][]) {
+async function incidentTable(rows: Cell[][], anchor = 'A1') {
   const workbook = createMemoryWorkbook();
   await workbook.createTable({
     name: 'Inc',
     sheet: 'Sheet1',
-    anchor: 'A1',
+    anchor,
     columns: [
       { name: 'Name', format: 'text' },
       { name: 'Reporting organization', format: 'text' },
@@ -80,6 +81,23 @@ describe('posting a table', () => {
       (await workbook.getSetting<Record<string, { environment: string }>>('grc-sheets.writeback.tables'))?.Inc
         ?.environment,
     ).toBe('ACC');
+  });
+
+  it('names rows as Excel numbers them: a table with its header on row 3 starts its body on row 4', async () => {
+    const workbook = await incidentTable(
+      [
+        ['A', 'Finance'],
+        ['', 'Finance'],
+      ],
+      'C3',
+    );
+    const { api } = fakeApi(workbook);
+    const plan = await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC });
+    const summary = await plan.run();
+    expect(summary.firstRow).toBe(4);
+    const required = plan.validation.problems.find((p) => p.code === 'required')!;
+    expect(describeProblem(required, summary.firstRow)).toMatch(/^Row 5, Name: /);
+    expect(problemPlace({ ...required, row: -1 }, summary.firstRow)).toBe('Name');
   });
 
   it('a second Post sends nothing that already has a result', async () => {

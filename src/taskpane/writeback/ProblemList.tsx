@@ -1,5 +1,5 @@
 import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
-import type { Problem } from '../../writeback';
+import { problemPlace, type Problem } from '../../writeback';
 
 const useStyles = makeStyles({
   list: {
@@ -28,11 +28,11 @@ export interface Props {
   /** Longer lists are cut here: the marks in the sheet show every one. */
   limit?: number;
   /** The sheet row of the table's first body row, so "Row 5" is the row the user sees in Excel. */
-  firstRow?: number;
+  firstRow: number;
 }
 
 /** Each problem as "Row 5, Date detected: ... type it as 2025-04-03": where, what and how to fix. */
-export function ProblemList({ problems, limit = 200, firstRow = 1 }: Props) {
+export function ProblemList({ problems, limit = 200, firstRow }: Props) {
   const s = useStyles();
   const shown = problems.slice(0, limit);
   return (
@@ -44,7 +44,7 @@ export function ProblemList({ problems, limit = 200, firstRow = 1 }: Props) {
             className={`${s.item} ${p.severity === 'error' ? s.error : s.warning}`}
             data-testid={`problem-${p.severity}`}
           >
-            <span className={s.where}>{p.row >= 0 ? `Row ${firstRow + p.row}, ${p.column}` : p.column}</span>
+            <span className={s.where}>{problemPlace(p, firstRow)}</span>
             {p.severity === 'warning' ? ' (warning)' : ''}: {p.message}
           </li>
         ))}

@@ -13,6 +13,7 @@ import {
 } from '@fluentui/react-components';
 import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../client';
+import { firstBodyRow } from '../../workbook/address';
 import {
   FLOWS,
   createTemplate,
@@ -167,13 +168,13 @@ export default function WritebackScreen({
       environment: sess.environment,
     });
     await markProblems(workbook, table, plan.validation.problems);
-    const header = Number(/\d+$/.exec((await workbook.findTable(table))?.topLeft ?? 'A1')?.[0] ?? 1);
+    const firstRow = firstBodyRow((await workbook.findTable(table))?.topLeft ?? 'A1');
     onWorkbookChanged();
     const errors = plan.validation.problems.filter((p) => p.severity === 'error');
     const errorRows = new Set(errors.map((p) => p.row)).size;
     setChecked({
       problems: plan.validation.problems,
-      firstRow: header + 1,
+      firstRow,
       errors: errorRows,
       warnings: plan.validation.problems.length - errors.length,
       toSend: plan.toSend,

@@ -70,6 +70,30 @@ test('loading v3 risks writes a table whose date cells hold serial dates', async
   expect(date.text).toContain(String(date.raw)); // the formatted date and the raw serial are both shown
 });
 
+test('the grid is keyboard accessible and pages through the rows past the first page', async () => {
+  await page.getByTestId('sheet-Risks').click();
+  const grid = page.locator('[data-testid="preview-grid"] [role="grid"]');
+  await expect(page.getByTestId('grid-rows').innerText()).resolves.toBe('Showing rows 1–200 of 201');
+  await page.locator('[data-testid="preview-grid"] td[data-cell="A2"]').click();
+  await expect(grid.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('grid-name-box').innerText()).resolves.toMatch(/^B3\s/);
+  const active = await grid.getAttribute('aria-activedescendant');
+  await expect(page.locator(`[id="${active}"]`).getAttribute('data-cell')).resolves.toBe('B3');
+  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="B3"]').getAttribute('aria-selected')).resolves.toBe('true');
+  await screenshot(page, '05b-grid-keyboard');
+  // Ctrl+End goes to the last used cell, on the second page; the table's column names replace the letters.
+  await page.keyboard.press('Control+End');
+  await expect(page.getByTestId('grid-rows').innerText()).resolves.toBe('Showing rows 201–201 of 201');
+  await expect(page.getByTestId('grid-name-box').innerText()).resolves.toMatch(/^[A-Z]+201\s/);
+  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="A2"]').count()).resolves.toBe(0);
+  await expect(page.locator('[data-testid="preview-grid"] thead th').nth(1).innerText()).resolves.toBe('Id');
+  await screenshot(page, '05c-grid-last-page');
+  await page.getByRole('button', { name: 'First' }).click();
+  await expect(page.getByTestId('grid-rows').innerText()).resolves.toBe('Showing rows 1–200 of 201');
+});
+
 test('loading incidents joins GUID lists into one cell', async () => {
   const done = await loadDataset(page, 'incidents');
   expect(done).toMatch(/Loaded \d+ rows/);

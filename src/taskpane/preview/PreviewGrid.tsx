@@ -101,8 +101,11 @@ export function PreviewGrid({ workbook }: Props) {
   const gridRef = useRef<HTMLTableElement>(null);
   const snapshot = useSyncExternalStore(workbook.subscribe, workbook.snapshot);
   const visible = snapshot.sheets.filter((sh) => !sh.hidden);
-  const [chosen, setChosen] = useState<string | null>(null);
-  const sheet = visible.find((sh) => sh.name === chosen)?.name ?? snapshot.selection.sheet;
+  // A sheet tab the user picked stays shown until the selection moves to another sheet (a load into a new
+  // sheet), which is then shown, as Excel activates the sheet it loads into.
+  const [chosen, setChosen] = useState<{ name: string; whileSelected: string } | null>(null);
+  const stillChosen = chosen && chosen.whileSelected === snapshot.selection.sheet ? chosen.name : null;
+  const sheet = visible.find((sh) => sh.name === stillChosen)?.name ?? snapshot.selection.sheet;
   const [tops, setTops] = useState<Record<string, number>>({});
   const view = useMemo(() => gridOf(snapshot, sheet, { top: tops[sheet] ?? 0 }), [snapshot, sheet, tops]);
   const lastPage = view.top + PAGE_ROWS >= view.usedRows;
@@ -145,7 +148,7 @@ export function PreviewGrid({ workbook }: Props) {
     <div className={s.root} data-testid="preview-grid">
       <div className={s.bar}>
         <Caption1 className={s.title}>Preview workbook (in memory)</Caption1>
-        <TabList size="small" selectedValue={sheet} onTabSelect={(_, d) => setChosen(String(d.value))} aria-label="Sheets">
+        <TabList size="small" selectedValue={sheet} onTabSelect={(_, d) => setChosen({ name: String(d.value), whileSelected: snapshot.selection.sheet })} aria-label="Sheets">
           {visible.map((sh) => (
             <Tab key={sh.name} value={sh.name} data-testid={`sheet-${sh.name}`}>
               {sh.name}

@@ -5,6 +5,7 @@ module.exports = {
   transform: { '^.+\\.(t|j)sx?$': swc },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/test/**/*.test.tsx'],
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/test/reporters/plain-summary.js'],
   // office-addin-mock needs only the OfficeApp enum from office-addin-manifest, whose main module pulls
   // ESM-only dependencies that jest's CommonJS runtime cannot require: point it at the enum's own module.
   moduleNameMapper: { '^office-addin-manifest$': '<rootDir>/node_modules/office-addin-manifest/lib/officeApp.js' },

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { normaliseIp, type ApiKey } from './keys';
-import type { FaultPlan, FaultsInput } from './faults';
-import { faultsSchema } from './faults';
+import { faultsSchema, type FaultPlan, type Faults, type FaultsInput } from './faults';
 import type { Store } from './store';
 import { archiveIncidentType, closeForm, deleteAnswerOption, type ConfigResult } from './configuration';
 
@@ -29,8 +28,8 @@ export interface SandboxAdmin {
     apis: string[];
     revoked: boolean;
   }[];
-  faults(): ReturnType<FaultPlan['set']>;
-  setFaults(input: FaultsInput): ReturnType<FaultPlan['set']>;
+  faults(): Faults;
+  setFaults(input: FaultsInput): Faults;
 }
 
 export function createAdmin(keys: Map<string, ApiKey>, plan: FaultPlan): SandboxAdmin {
@@ -73,6 +72,13 @@ const LOOPBACK = new Set(['127.0.0.1', '::1']);
 const approveBody = z.object({ identifier: z.string().min(1), ip: z.string().min(1) });
 const guidParam = z.object({ guid: z.string() });
 
+/** A 400 naming each field of an admin body that is wrong, in the same shape as the API's rejections. */
+const invalid = (reply: FastifyReply, message: string, error: z.ZodError) =>
+  reply.code(400).send({
+    message,
+    errors: error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+  });
+
 /**
  * Admin routes under /_sandbox/ (outside the API root). Only callers on loopback may use them, so a sandbox
  * listening on a network address does not let others approve their own address.
@@ -88,20 +94,12 @@ export function registerAdminRoutes(app: FastifyInstance, admin: SandboxAdmin, s
       r.get('/requested-ips', async () => admin.requestedIps());
       r.post('/requested-ips/approve', async (req, reply) => {
         const body = approveBody.safeParse(req.body);
-        if (!body.success)
-          return reply
-            .code(400)
-            .send({
-              message: 'Give {"identifier", "ip"}.',
-              errors: body.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
-            });
+        if (!body.success) return invalid(reply, 'Give {"identifier", "ip"}.', body.error);
         return admin.approveIp(body.data.identifier, body.data.ip)
           ? { approved: true }
-          : reply
-              .code(404)
-              .send({
-                message: `Key "${body.data.identifier}" has no requested IP address ${body.data.ip}.`,
-              });
+          : reply.code(404).send({
+              message: `Key "${body.data.identifier}" has no requested IP address ${body.data.ip}.`,
+            });
       });
       r.post('/keys/:identifier/revoke', async (req, reply) => {
         const { identifier } = req.params as { identifier: string };
@@ -112,13 +110,7 @@ export function registerAdminRoutes(app: FastifyInstance, admin: SandboxAdmin, s
       r.get('/faults', async () => admin.faults());
       r.put('/faults', async (req, reply) => {
         const body = faultsSchema.safeParse({ ...admin.faults(), ...(req.body as object | undefined) });
-        if (!body.success)
-          return reply
-            .code(400)
-            .send({
-              message: 'Invalid faults.',
-              errors: body.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
-            });
+        if (!body.success) return invalid(reply, 'Invalid faults.', body.error);
         return admin.setFaults(body.data);
       });
       r.get('/counts', async () => store.counts());

@@ -31,32 +31,22 @@ export function closeForm(store: Store, guid: string): ConfigResult {
   return { done: true };
 }
 
+type Uses = (value: Record<string, unknown>, field: FieldDefinition, option: string) => boolean;
+/** Value datasets with one row per field value name the field by its GUID. */
+const byFieldId: Uses = (v, f, o) => v.CustomFieldId === f.Id && v.Value === o;
+
 /** Where the values of each kind of custom field are, and how a value names its field. */
-const VALUES_OF: Record<
-  string,
-  { dataset: string; uses(value: Record<string, unknown>, field: FieldDefinition, option: string): boolean }
-> = {
+const VALUES_OF: Record<string, { dataset: string; uses: Uses }> = {
+  // The service names the risk datasets the other way round: riskcustomfieldvalues holds the definitions.
   riskcustomfieldvalues: {
     dataset: 'riskcustomfields',
     uses: (v, f, o) =>
       (v.CustomFields as { Name: string; Value: string }[]).some((x) => x.Name === f.Name && x.Value === o),
   },
-  controlcustomfields: {
-    dataset: 'controlcustomfieldvalues',
-    uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o,
-  },
-  thirdpartycustomfields: {
-    dataset: 'thirdpartycustomfieldvalues',
-    uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o,
-  },
-  thirdpartycontractcustomfields: {
-    dataset: 'thirdpartycontractcustomfieldvalues',
-    uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o,
-  },
-  incidenttypecustomfields: {
-    dataset: 'incidenttypecustomfieldvalues',
-    uses: (v, f, o) => v.CustomFieldId === f.Id && v.Value === o,
-  },
+  controlcustomfields: { dataset: 'controlcustomfieldvalues', uses: byFieldId },
+  thirdpartycustomfields: { dataset: 'thirdpartycustomfieldvalues', uses: byFieldId },
+  thirdpartycontractcustomfields: { dataset: 'thirdpartycontractcustomfieldvalues', uses: byFieldId },
+  incidenttypecustomfields: { dataset: 'incidenttypecustomfieldvalues', uses: byFieldId },
 };
 
 /** Spec, errors table: deleting a dropdown option that is in use gives a warning naming it; it is not deleted. */

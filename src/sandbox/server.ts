@@ -6,8 +6,8 @@ import { createAdmin, registerAdminRoutes, type SandboxAdmin } from './admin';
 import { authenticate, mayCall } from './auth';
 import { seedOf } from './data/random';
 import { MAX_SCALE, MIN_SCALE } from './data/sizes';
-import { answerOf, ERRORS, failure, type ErrorName, type Outcome } from './errors';
-import { FaultPlan, type FaultDecision, type FaultsInput } from './faults';
+import { answerOf, ERRORS, failure, rejected, type ErrorName, type Outcome } from './errors';
+import { FaultPlan, type FaultsInput } from './faults';
 import { jsonArrayStream } from './json-stream';
 import { buildKeys, demoKey, type ApiKey, type Environment, type KeySpec } from './keys';
 import type { WriteHandler } from './rules/context';
@@ -94,11 +94,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   registerAdminRoutes(app, admin, store);
 
+  const send = (reply: FastifyReply, outcome: Outcome) => {
+    const a = answerOf(outcome);
+    return reply.code(a.status).type(JSON_TYPE).send(a.body);
+  };
   const sendError = (reply: FastifyReply, name: ErrorName, message?: string) => {
-    const a = answerOf(failure(name, message));
     if (name === 'invalidCredentials')
       reply.header('www-authenticate', 'Basic realm="Risk and Controls Management Service"');
-    return reply.code(a.status).type(JSON_TYPE).send(a.body);
+    return send(reply, failure(name, message));
   };
 
   app.all(`${API_ROOT}/*`, async (req, reply) => {
@@ -111,7 +114,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const f = plan.current;
     if (f.latencyMs) await delay(f.latencyMs);
     // A 503 or 429 comes before anything is done; a drop comes after the work is committed.
-    const fault: FaultDecision = plan.next();
+    const fault = plan.next();
     if (fault === 'unavailable' || fault === 'rate-limited') {
       reply.header('retry-after', String(f.retryAfterSeconds));
       return sendError(reply, fault === 'unavailable' ? 'unavailable' : 'rateLimited');
@@ -167,23 +170,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (ep.body) {
       const parsed = ep.body.safeParse(req.body);
       if (!parsed.success)
-        return reply
-          .code(400)
-          .type(JSON_TYPE)
-          .send({
-            message: 'The request body is not valid.',
-            errors: parsed.error.issues.map((i) => ({
-              field: i.path.join('.') || '(body)',
-              message: i.message,
-            })),
-          });
+        return send(
+          reply,
+          rejected(
+            parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message })),
+            'The request body is not valid.',
+          ),
+        );
       body = parsed.data;
     }
     const handler = HANDLERS[ep.id] as WriteHandler<unknown> | undefined;
     const outcome: Outcome = handler ? handler({ store, key, guid, body, now: now() }) : failure('notFound');
+    if (!drop) return send(reply, outcome);
     const a = answerOf(outcome);
-    if (drop) return dropText(reply, a.status, JSON.stringify(a.body));
-    return reply.code(a.status).type(JSON_TYPE).send(a.body);
+    return dropText(reply, a.status, JSON.stringify(a.body));
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -206,21 +206,24 @@ function* filterIterator<T>(items: Iterable<T>, keep: (t: T) => boolean): Genera
   for (const t of items) if (keep(t)) yield t;
 }
 
-/** Sends the status, headers and half of the body, then breaks the connection: the caller cannot know the outcome. */
-function dropText(reply: FastifyReply, status: number, text: string) {
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+/** Writes the first half of the text (at least a character), then breaks the connection. */
+function writeHalfAndCut(res: FastifyReply['raw'], text: string) {
   res.write(text.slice(0, Math.max(1, Math.floor(text.length / 2))), () => res.socket?.destroy());
 }
 
+/** Sends the status, headers and half of the body, then breaks the connection: the caller cannot know the outcome. */
+function dropText(reply: FastifyReply, status: number, text: string) {
+  reply.hijack();
+  reply.raw.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+  writeHalfAndCut(reply.raw, text);
+}
+
+/** The same for a dataset: half of its first chunk, so the download breaks mid-body. */
 function dropStream(reply: FastifyReply, stream: Readable) {
   reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, { 'content-type': JSON_TYPE });
+  reply.raw.writeHead(200, { 'content-type': JSON_TYPE });
   stream.once('data', (chunk: Buffer | string) => {
     stream.destroy();
-    const s = chunk.toString();
-    res.write(s.slice(0, Math.max(1, Math.floor(s.length / 2))), () => res.socket?.destroy());
+    writeHalfAndCut(reply.raw, chunk.toString());
   });
 }

@@ -5,7 +5,9 @@
 class PlainSummary {
   onRunComplete(_contexts, results) {
     const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = results;
-    process.stderr.write(`Tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests + numTodoTests} skipped\n`);
+    const line = `Tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests + numTodoTests} skipped\n`;
+    // jest's own summary is printed after every custom reporter has run; at exit this line comes last.
+    process.once('exit', () => process.stderr.write(line));
   }
 }
 module.exports = PlainSummary;

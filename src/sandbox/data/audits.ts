@@ -1,5 +1,5 @@
 import { ACTIVE_USERS, BUSINESS_DIMENSIONS, FRAMEWORK_DIMENSIONS, ORGANIZATIONS } from './standing';
-import { code, dateBefore, table, type Ctx, type Rec, type Table } from './context';
+import { code, dateBefore, listTable, table, type Ctx, type Rec, type Table } from './context';
 
 const FINDINGS_PER_AUDIT = 3;
 
@@ -42,7 +42,6 @@ function audit(c: Ctx, i: number): Rec {
 export function auditTables(c: Ctx): Record<string, Table> {
   const st = c.st;
   const n = c.sizes.audits;
-  const list = (items: readonly object[]) => table(items.length, (i) => ({ ...items[i]! }));
   return {
     audit: table(n, (i) => audit(c, i)),
     auditfinding: table(n * FINDINGS_PER_AUDIT, (i) => {
@@ -61,19 +60,19 @@ export function auditTables(c: Ctx): Record<string, Table> {
         MoiGuids: r.next() < 0.5 ? [c.guid('moi', r.int(c.sizes.moisPerType))] : [],
       };
     }),
-    audittype: list(st.auditTypes),
+    audittype: listTable(st.auditTypes),
     audittypeobservationscore: table(st.auditTypes.length * 3, (i) => ({
       Id: c.guid('standing', 10_000 + i),
       AuditTypeId: st.auditTypes[Math.floor(i / 3)]!.Id,
       Name: ['Adequate', 'Needs improvement', 'Inadequate'][i % 3]!,
       Score: 3 - (i % 3),
     })),
-    auditscore: list(st.auditScores),
-    auditcriticality: list(st.auditCriticality),
-    auditconfidentiality: list(st.auditConfidentiality),
-    auditseverity: list(st.auditSeverity),
-    auditfollowup: list(st.auditFollowUp),
-    auditworkflow: list(st.auditWorkflows),
+    auditscore: listTable(st.auditScores),
+    auditcriticality: listTable(st.auditCriticality),
+    auditconfidentiality: listTable(st.auditConfidentiality),
+    auditseverity: listTable(st.auditSeverity),
+    auditfollowup: listTable(st.auditFollowUp),
+    auditworkflow: listTable(st.auditWorkflows),
     findingreportassessments: table(n, (i) => ({
       Identifier: code('FRA', i),
       ReportName: `Finding report of audit ${i + 1}`,

@@ -13,6 +13,9 @@ export interface Table {
 
 export const table = (count: number, at: (i: number) => Rec): Table => ({ count, at });
 
+/** A small standing list as a dataset (custom field definitions, types, scores): each read gets a copy. */
+export const listTable = (items: readonly object[]): Table => table(items.length, (i) => ({ ...items[i]! }));
+
 /** What every generator needs: the seed, the sizes, the standing data and per-record randomness. */
 export interface Ctx {
   seed: number;

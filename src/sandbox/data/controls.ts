@@ -1,6 +1,6 @@
 import { ACTIVE_USERS, ORGANIZATIONS } from './standing';
-import { code, dateAfter, table, type Ctx, type Rec, type Table } from './context';
-import { fieldValue } from './risks';
+import { code, dateAfter, listTable, table, type Ctx, type Rec, type Table } from './context';
+import { valuesTable } from './field-values';
 
 const KINDS = [
   'Segregation of duties',
@@ -65,16 +65,8 @@ export function controlTables(c: Ctx): Record<string, Table> {
   return {
     control: table(controls, (j) => control(c, j)),
     controltestplan: table(testPlans, (i) => testPlan(c, i)),
-    controlcustomfields: table(c.st.controlFields.length, (i) => ({ ...c.st.controlFields[i]! })),
-    controlcustomfieldvalues: table(controls * valued.length, (i) => {
-      const j = Math.floor(i / valued.length);
-      const f = valued[i % valued.length]!;
-      return {
-        ControlGuid: c.guid('control', j),
-        CustomFieldId: f.Id,
-        Value: fieldValue(f, c.rng('control', j, 1 + (i % valued.length))),
-      };
-    }),
+    controlcustomfields: listTable(c.st.controlFields),
+    controlcustomfieldvalues: valuesTable(c, 'control', 'ControlGuid', controls, valued),
     samples: table(testPlans * 2, (i) => {
       const plan = Math.floor(i / 2);
       return {

@@ -1,5 +1,14 @@
 import { ACTIVE_USERS, FRAMEWORK_DIMENSIONS, ORGANIZATIONS, USERS, roleName } from './standing';
-import { code, dateBefore, dateTimeBefore, table, type Ctx, type Rec, type Table } from './context';
+import {
+  code,
+  dateBefore,
+  dateTimeBefore,
+  listTable,
+  table,
+  type Ctx,
+  type Rec,
+  type Table,
+} from './context';
 import { fieldValue } from './risks';
 
 const WHAT = [
@@ -105,9 +114,9 @@ export function incidentTables(c: Ctx): Record<string, Table> {
   const st = c.st;
   const out: Record<string, Table> = {
     incidents: table(c.sizes.incidents, (i) => incident(c, i)),
-    incidentclassifications: table(st.classifications.length, (i) => ({ ...st.classifications[i]! })),
-    incidenttypes: table(st.incidentTypes.length, (i) => ({ ...st.incidentTypes[i]! })),
-    incidenttypecustomfields: table(st.incidentTypeFields.length, (i) => ({ ...st.incidentTypeFields[i]! })),
+    incidentclassifications: listTable(st.classifications),
+    incidenttypes: listTable(st.incidentTypes),
+    incidenttypecustomfields: listTable(st.incidentTypeFields),
     // One populated field per generated incident: the first field of its first type.
     incidenttypecustomfieldvalues: table(c.sizes.incidents, (i) => {
       const type = st.incidentTypes[incidentTypeIndexes(c, i)[0]!]!;

@@ -10,6 +10,7 @@ import {
   dateAfter,
   dateBefore,
   dateTimeBefore,
+  listTable,
   table,
   type Ctx,
   type Rec,
@@ -87,7 +88,7 @@ export function otherTables(c: Ctx): Record<string, Table> {
         })),
       };
     }),
-    businessassessmentscore: table(st.assessmentScores.length, (i) => ({ ...st.assessmentScores[i]! })),
+    businessassessmentscore: listTable(st.assessmentScores),
     datamanagement: table(s.dataManagement, (i) => {
       const r = c.rng('dataManagement', i);
       const system = SYSTEMS[i % SYSTEMS.length]!;

@@ -1,5 +1,5 @@
 import { ACTIVE_USERS, FRAMEWORK_DIMENSIONS, ORGANIZATIONS } from './standing';
-import { code, dateBefore, table, type Ctx, type Rec, type Table } from './context';
+import { code, dateBefore, listTable, table, type Ctx, type Rec, type Table } from './context';
 
 const SUBJECTS = [
   'Payment fraud',
@@ -78,8 +78,8 @@ export function riskTables(c: Ctx): Record<string, Table> {
         .map((f) => ({ Name: f.Name, Value: fieldValue(f, r) }));
       return { RiskGuid: c.guid('risk', i), CustomFields: values };
     }),
-    riskcustomfieldvalues: table(c.st.riskFields.length, (i) => ({ ...c.st.riskFields[i]! })),
-    riskrootcausecategory: table(c.st.rootCauses.length, (i) => ({ ...c.st.rootCauses[i]! })),
+    riskcustomfieldvalues: listTable(c.st.riskFields),
+    riskrootcausecategory: listTable(c.st.rootCauses),
   };
 }
 

@@ -1,7 +1,8 @@
 import { FRAMEWORK_DIMENSIONS } from './standing';
-import { dateBefore, dateTimeBefore, table, type Ctx, type Rec, type Table } from './context';
-import { leiWithCheckDigits } from './lei';
+import { dateBefore, dateTimeBefore, listTable, table, type Ctx, type Rec, type Table } from './context';
+import { valuesTable } from './field-values';
 import { fieldValue } from './risks';
+import { leiWithCheckDigits } from './lei';
 
 const SERVICES = ['Hosting', 'Support', 'Licensing', 'Consulting', 'Payroll'];
 const UNITS = ['Months', 'Weeks', 'Days', 'None'] as const;
@@ -46,17 +47,9 @@ export function thirdPartyTables(c: Ctx): Record<string, Table> {
   return {
     thirdparty: table(n, (i) => thirdParty(c, i)),
     thirdpartycontract: table(n * 2, (i) => contract(c, i)),
-    thirdpartycustomfields: table(st.thirdPartyFields.length, (i) => ({ ...st.thirdPartyFields[i]! })),
-    thirdpartycontractcustomfields: table(st.contractFields.length, (i) => ({ ...st.contractFields[i]! })),
-    thirdpartycustomfieldvalues: table(n * tpValued.length, (i) => {
-      const tp = Math.floor(i / tpValued.length);
-      const f = tpValued[i % tpValued.length]!;
-      return {
-        ThirdPartyGuid: c.guid('thirdParty', tp),
-        CustomFieldId: f.Id,
-        Value: fieldValue(f, c.rng('thirdParty', tp, 1 + (i % 2))),
-      };
-    }),
+    thirdpartycustomfields: listTable(st.thirdPartyFields),
+    thirdpartycontractcustomfields: listTable(st.contractFields),
+    thirdpartycustomfieldvalues: valuesTable(c, 'thirdParty', 'ThirdPartyGuid', n, tpValued),
     thirdpartycontractcustomfieldvalues: table(n * 2, (i) => ({
       ContractGuid: c.guid('contract', i),
       CustomFieldId: contractField.Id,

@@ -157,6 +157,7 @@ export async function loadDataset(page: Page, datasetId: string): Promise<string
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: false });
+  // Animations off: a tab's underline caught mid-slide would look like a layout bug to a reviewer.
+  await page.screenshot({ path, fullPage: false, animations: 'disabled' });
   return path;
 }

@@ -169,9 +169,9 @@ test('the Activity screen lists what happened, failures included, and copies it'
   await page.getByRole('tab', { name: 'Activity' }).click();
   const list = await page.getByTestId('activity-list').innerText();
   expect(list).toContain('Loaded: risk, into tbl_risk, 200 rows');
-  expect(list).toContain('Loaded: cancelled: audit');
-  expect(list).toContain('Refreshed: failed: incidents');
-  expect(list).toContain('Connected: failed');
+  expect(list).toContain('Load cancelled: audit');
+  expect(list).toContain('Refresh failed: incidents');
+  expect(list).toContain('Connection failed');
   await page.getByTestId('copy-activity').click();
   await page.getByText(/^Copied \d+ entries\.$/).waitFor();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -215,5 +215,23 @@ test('the taskpane works at 320 px and follows a dark colour scheme', async () =
   await screenshot(narrow, '12-narrow-dark-wrong-environment');
   await narrow.getByRole('tab', { name: 'Datasets' }).click();
   await screenshot(narrow, '13-narrow-datasets');
+  // The five tabs stay on one line and the red production badge fits beside the title.
+  const tabTops = await narrow.locator('[role="tablist"]').first().locator('[role="tab"]').evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect().top));
+  expect(new Set(tabTops).size).toBe(1);
+  expect(await connect(narrow, 'sandbox-prd', stack.prd.demoKey!)).toBe('ok');
+  await expect(narrow.getByTestId('env-badge').innerText()).resolves.toBe('PRODUCTION · sandbox-prd');
+  await screenshot(narrow, '14-narrow-dark-production');
   await narrow.close();
+});
+
+test('at 320 px in the light theme the preview grid sits under the pane, and the wide pane has a dark theme too', async () => {
+  const narrow = await openPreview(browser, stack, { width: 320, height: 900, colorScheme: 'light' });
+  await narrow.getByTestId('preview-grid').scrollIntoViewIfNeeded();
+  await expect(narrow.getByTestId('grid-rows').innerText()).resolves.toBe('Empty sheet');
+  await screenshot(narrow, '15-narrow-light-grid');
+  await narrow.close();
+  const wide = await openPreview(browser, stack, { width: 1280, height: 800, colorScheme: 'dark' });
+  expect(await connect(wide, 'sandbox-acc', stack.acc.demoKey!)).toBe('failed'); // the key was revoked above
+  await screenshot(wide, '16-dark-connect-failed');
+  await wide.close();
 });

@@ -24,12 +24,20 @@ export interface Props {
   copy(text: string): Promise<void>;
 }
 
-const VERB: Record<ActivityEntry['action'], string> = { connect: 'Connected', load: 'Loaded', refresh: 'Refreshed', writeback: 'Posted' };
+// What happened, in the words a user would use: "Load cancelled", not "Loaded: cancelled".
+const HEADLINE: Record<ActivityEntry['action'], Record<ActivityEntry['outcome'], string>> = {
+  connect: { ok: 'Connected', failed: 'Connection failed', cancelled: 'Connection cancelled' },
+  load: { ok: 'Loaded', failed: 'Load failed', cancelled: 'Load cancelled' },
+  refresh: { ok: 'Refreshed', failed: 'Refresh failed', cancelled: 'Refresh cancelled' },
+  writeback: { ok: 'Posted', failed: 'Posting failed', cancelled: 'Posting cancelled' },
+};
 
 function summary(e: ActivityEntry): string {
-  const what = [e.subject, e.table && `into ${e.table}`, e.rows !== undefined && `${e.rows.toLocaleString()} rows`].filter(Boolean).join(', ');
-  const verb = e.outcome === 'ok' ? VERB[e.action] : `${VERB[e.action]}: ${e.outcome}`;
-  return what ? `${verb}: ${what}` : verb;
+  const table = e.table && (e.action === 'load' ? `into ${e.table}` : e.table);
+  const rows = e.rows !== undefined && `${e.rows.toLocaleString()} ${e.rows === 1 ? 'row' : 'rows'}`;
+  const what = [e.subject, table, rows].filter(Boolean).join(', ');
+  const headline = HEADLINE[e.action][e.outcome];
+  return what ? `${headline}: ${what}` : headline;
 }
 
 export function ActivityScreen({ entries, copy }: Props) {
@@ -39,7 +47,7 @@ export function ActivityScreen({ entries, copy }: Props) {
   async function onCopy() {
     try {
       await copy(formatActivity(entries));
-      setCopied(`Copied ${entries.length} entries.`);
+      setCopied(`Copied ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}.`);
     } catch {
       setCopied('The host did not allow copying. Select the list and copy it by hand.');
     }

@@ -47,7 +47,9 @@ const useStyles = makeStyles({
     paddingBlock: tokens.spacingVerticalS,
     minWidth: 0,
   },
-  tabs: { flexWrap: 'wrap', paddingInline: tokens.spacingHorizontalXS },
+  // Five tabs on one line even at 320 px: compact tabs, and a horizontal scroll rather than a ragged second line.
+  tabs: { flexWrap: 'nowrap', overflowX: 'auto', paddingInline: tokens.spacingHorizontalXS, scrollbarWidth: 'none' },
+  tab: { paddingInline: tokens.spacingHorizontalS, flexShrink: 0 },
   body: { flex: '1 1 auto', overflowY: 'auto', padding: tokens.spacingHorizontalM },
   aside: {
     flex: '1 1 auto',
@@ -155,19 +157,19 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
             <EnvironmentBadge environment={session?.environment ?? null} />
           </header>
           <TabList className={s.tabs} selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as TabId)} size="small">
-            <Tab value="connect" id="tab-connect">
+            <Tab value="connect" id="tab-connect" className={s.tab}>
               Connect
             </Tab>
-            <Tab value="datasets" id="tab-datasets">
+            <Tab value="datasets" id="tab-datasets" className={s.tab}>
               Datasets
             </Tab>
-            <Tab value="tables" id="tab-tables">
+            <Tab value="tables" id="tab-tables" className={s.tab}>
               Tables
             </Tab>
-            <Tab value="writeback" id="tab-writeback">
+            <Tab value="writeback" id="tab-writeback" className={s.tab}>
               Write-back
             </Tab>
-            <Tab value="activity" id="tab-activity">
+            <Tab value="activity" id="tab-activity" className={s.tab}>
               Activity
             </Tab>
           </TabList>

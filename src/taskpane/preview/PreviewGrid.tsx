@@ -17,7 +17,7 @@ const useStyles = makeStyles({
     flexWrap: 'wrap',
   },
   title: { color: tokens.colorNeutralForeground2 },
-  pager: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
+  pager: { marginInlineStart: 'auto', display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   caption: { color: tokens.colorNeutralForeground2, fontVariantNumeric: 'tabular-nums' },
   // The name box: the selected cell's address and value, also announced to screen readers.
   nameBox: {
@@ -31,30 +31,34 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground1,
   },
   nameAddress: { fontWeight: tokens.fontWeightSemibold, minWidth: '4em', fontVariantNumeric: 'tabular-nums' },
+  blank: { color: tokens.colorNeutralForeground3, fontStyle: 'italic' },
   nameValue: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
   scroll: { flex: '1 1 auto', overflow: 'auto' },
+  // Separate borders: with collapsed ones, sticky header cells let the scrolled cells show through.
   grid: {
-    borderCollapse: 'collapse',
+    borderCollapse: 'separate',
+    borderSpacing: 0,
     fontSize: tokens.fontSizeBase200,
     fontFamily: tokens.fontFamilyBase,
     ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
   },
   head: {
     position: 'sticky',
-    top: 0,
-    zIndex: 1,
     backgroundColor: tokens.colorNeutralBackground3,
     color: tokens.colorNeutralForeground2,
     fontWeight: tokens.fontWeightRegular,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
     paddingInline: tokens.spacingHorizontalXS,
     whiteSpace: 'nowrap',
   },
+  colHead: { top: 0, zIndex: 2, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
   columnName: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1, maxWidth: '220px', overflow: 'hidden', textOverflow: 'ellipsis' },
-  rowHead: { position: 'sticky', left: 0, textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
-  corner: { left: 0, zIndex: 2 },
+  rowHead: { left: 0, zIndex: 1, textAlign: 'end', fontVariantNumeric: 'tabular-nums', borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
+  corner: { top: 0, left: 0, zIndex: 3, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`, borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
   cell: {
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     paddingInline: tokens.spacingHorizontalXS,
     verticalAlign: 'top',
     minWidth: '48px',
@@ -178,8 +182,12 @@ export function PreviewGrid({ workbook }: Props) {
         </div>
       </div>
       <div className={s.nameBox} role="status" aria-live="polite" data-testid="grid-name-box">
-        <Caption1 className={s.nameAddress}>{selected ?? ''}</Caption1>
-        <Caption1 className={s.nameValue}>{selected ? selectedCell?.display || 'empty' : 'No cell selected'}</Caption1>
+        {selected && <Caption1 className={s.nameAddress}>{selected}</Caption1>}
+        {selected && selectedCell?.display ? (
+          <Caption1 className={s.nameValue}>{selectedCell.display}</Caption1>
+        ) : (
+          <Caption1 className={mergeClasses(s.nameValue, s.blank)}>{selected ? '(empty)' : `No cell selected on ${sheet}`}</Caption1>
+        )}
       </div>
       <div className={s.scroll}>
         <table
@@ -195,11 +203,11 @@ export function PreviewGrid({ workbook }: Props) {
         >
           <thead>
             <tr aria-rowindex={1}>
-              <th className={mergeClasses(s.head, s.corner)} />
+              <th className={mergeClasses(s.head, s.corner)} aria-label="Row and column headers" />
               {Array.from({ length: columns }, (_, c) => {
                 const name = view.columnNames.get(c);
                 return (
-                  <th key={c} className={mergeClasses(s.head, name !== undefined && s.columnName)} scope="col" title={name !== undefined ? `Column ${columnLetters(c)}` : undefined}>
+                  <th key={c} className={mergeClasses(s.head, s.colHead, name !== undefined && s.columnName)} scope="col" title={name !== undefined ? `Column ${columnLetters(c)}` : undefined}>
                     {name ?? columnLetters(c)}
                   </th>
                 );

@@ -24,6 +24,9 @@ export interface ProxyDeps {
   timeoutMs: number;
 }
 
+/** A request refused before its body is read to the end: the connection cannot carry another request. */
+const CLOSE = { headers: { connection: 'close' } };
+
 /**
  * Forwards `/api/<env>/<catalogue path>`. The upstream path is built from the catalogue's template and the
  * checked parameters, never from the request URL; anything the catalogue does not list is refused here and
@@ -57,14 +60,11 @@ export async function proxy(
 
   let body: Buffer | undefined;
   if (endpoint.method === 'GET') {
-    if (hasBody(req)) return sendError(res, 'body-not-allowed', { headers: { connection: 'close' } });
+    if (hasBody(req)) return sendError(res, 'body-not-allowed', CLOSE);
   } else if (hasBody(req)) {
-    if (!isJson(req)) return sendError(res, 'json-only', { headers: { connection: 'close' } });
+    if (!isJson(req)) return sendError(res, 'json-only', CLOSE);
     const read = await readBody(req, deps.bodyLimit);
-    if (!read.ok)
-      return read.reason === 'too-large'
-        ? sendError(res, 'body-too-large', { headers: { connection: 'close' } })
-        : undefined;
+    if (!read.ok) return read.reason === 'too-large' ? sendError(res, 'body-too-large', CLOSE) : undefined;
     try {
       JSON.parse(read.body.toString('utf8'));
     } catch {

@@ -20,6 +20,14 @@ export interface Sent {
 export type Found =
   { kind: 'found'; guid: string } | { kind: 'absent' } | { kind: 'unclear'; message: string };
 
+/** What the row's journal says about its earlier send. */
+export interface SentMark {
+  /** The row's Result message, with what `journalNote` wrote when the row was sent. */
+  note: string;
+  /** When the row was first sent (its Result time); undefined when missing or unreadable. */
+  at: Date | undefined;
+}
+
 /**
  * A flow once the standing data it needs is loaded: its columns, how a row becomes a request (or the
  * problems that stop it), how a request is sent, and how a sent request is recognised in the service.
@@ -33,9 +41,9 @@ export interface PreparedFlow<R = unknown> {
   send(request: R, api: WritebackApi, signal?: AbortSignal): Promise<Sent>;
   /**
    * Looks for the request's effect among the reconcile dataset's records, skipping GUIDs other rows
-   * hold. `note` is what `journalNote` wrote when the row was sent.
+   * hold and (creates) records registered before the row was first sent.
    */
-  find(request: R, records: readonly DataRecord[], taken: ReadonlySet<string>, note: string): Found;
+  find(request: R, records: readonly DataRecord[], taken: ReadonlySet<string>, sent: SentMark): Found;
   /** Written into the row with the "sending" mark: what `find` needs later that the service will have changed. */
   journalNote?(request: R): string;
   /** Rows with the same key are sent one after the other in sheet order (several updates of one task). */

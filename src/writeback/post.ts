@@ -151,6 +151,12 @@ async function ensureResultColumns(
   return present[0]!;
 }
 
+/** The time a row was sent, from its Result time; undefined when blank or not a time. */
+function sentAt(time: string): Date | undefined {
+  const at = time ? Date.parse(time) : NaN;
+  return Number.isNaN(at) ? undefined : new Date(at);
+}
+
 async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
   const now = () => (o.now ? o.now() : new Date());
   const startedAt = now().toISOString();
@@ -171,8 +177,10 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
   );
   const total = candidates.length;
   let finished = 0;
-  const record = async (row: number, status: Status, guid: string, message: string) => {
-    await journal.write(row, resultCells({ status, guid, message, time: now().toISOString() }));
+  // `time` defaults to now; an unknown outcome keeps the time the row was first sent instead, which the
+  // next Post compares with the registration time of lookalike records.
+  const record = async (row: number, status: Status, guid: string, message: string, time?: string) => {
+    await journal.write(row, resultCells({ status, guid, message, time: time ?? now().toISOString() }));
     outcomes.set(row, { row, status, guid, message });
     counts[status]++;
     finished++;
@@ -186,7 +194,10 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
     const existing = await downloadRecords(api, flow.reconcileDataset, o.signal);
     const taken = new Set(p.validation.rows.map((r) => r.result.guid.toLowerCase()).filter((g) => g !== ''));
     for (const r of checks) {
-      const found = prepared.find(r.request, existing, taken, r.result.message);
+      const found = prepared.find(r.request, existing, taken, {
+        note: r.result.message,
+        at: sentAt(r.result.time),
+      });
       if (found.kind === 'found') {
         taken.add(found.guid.toLowerCase());
         await record(
@@ -196,7 +207,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
           'Found in the service after an unknown outcome; not sent again',
         );
       } else if (found.kind === 'unclear') {
-        await record(r.row, 'unknown', '', found.message);
+        await record(r.row, 'unknown', '', found.message, r.result.time);
       } else toSend.push(r);
     }
   }
@@ -214,6 +225,12 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
     { concurrency: o.concurrency ?? 4, signal: stop.signal, keyOf: (r) => prepared.serialKey?.(r.request) },
     async (check) => {
       const note = prepared.journalNote?.(check.request) ?? '';
+      // A row checked and not found is sent again, but keeps the time it was first sent: a record of that
+      // earlier request that the service lists only later is still recognised as the row's.
+      const sendingTime =
+        dispositionOf(check.result) === 'check' && sentAt(check.result.time)
+          ? check.result.time
+          : now().toISOString();
       // The mark goes into the workbook before the request leaves: a crash from here on leaves "sending".
       await journal.write(
         check.row,
@@ -221,7 +238,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
           status: 'sending',
           guid: '',
           message: note ? `Sending (${note})` : 'Sending',
-          time: now().toISOString(),
+          time: sendingTime,
         }),
       );
       const attempt = await sendWithRetry(() => prepared.send(check.request, api), {
@@ -240,6 +257,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
         v.kind,
         '',
         v.kind === 'unknown' && note ? `${v.message} (${note})` : v.message,
+        v.kind === 'unknown' ? sendingTime : undefined,
       );
       if (v.stop && !stop.signal.aborted) {
         stoppedBecause = v.message;

@@ -120,9 +120,14 @@ describe('posting a table', () => {
       await preparePost({ api: first.api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
     ).run();
     expect((await results(workbook))[0]![0]).toBe('unknown');
+    // The unknown row keeps the time it was sent: the next Post compares it with registration times.
+    const { columns, rows } = await workbook.readRows('Inc');
+    const sentAt = Date.parse(String(rows[0]![columns.indexOf('Result time')]));
+    const at = (ms: number) => new Date(sentAt + ms).toISOString();
 
     const second = fakeApi(workbook, () => null, [
-      { Id: guid(42), Name: 'A', ReportingOrganization: 'Finance' },
+      { Id: guid(41), Name: 'A', ReportingOrganization: 'Finance', DateRegistered: at(-3_600_000) },
+      { Id: guid(42), Name: 'A', ReportingOrganization: 'Finance', DateRegistered: at(1_000) },
     ]);
     const plan = await preparePost({
       api: second.api,
@@ -166,6 +171,50 @@ describe('posting a table', () => {
     await plan.run();
     expect(f.calls).toHaveLength(1);
     expect((await results(wb))[0]!.slice(0, 2)).toEqual(['created', guid(1)]);
+  });
+
+  it('an unknown row whose only lookalike was registered before it was sent is sent, keeping its first send time', async () => {
+    const workbook = await incidentTable([['A', 'Finance']]);
+    const first = fakeApi(
+      workbook,
+      () => new ApiError({ code: 'outcome-unknown', message: 'connection closed', sent: 'unknown' }),
+    );
+    const t0 = new Date('2025-06-01T10:00:00Z');
+    await (
+      await preparePost({ api: first.api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run({ now: () => t0 });
+    const times = async () => {
+      const { columns, rows } = await workbook.readRows('Inc');
+      return rows[0]![columns.indexOf('Result time')];
+    };
+    expect(await times()).toBe(t0.toISOString());
+
+    const stranger = {
+      Id: guid(7),
+      Name: 'A',
+      ReportingOrganization: 'Finance',
+      DateRegistered: '2024-06-01T10:00:00Z',
+    };
+    const later = new Date('2025-06-02T10:00:00Z');
+    const again = fakeApi(
+      workbook,
+      () => new ApiError({ code: 'server-error', message: '500', sent: 'yes' }),
+      [stranger],
+    );
+    await (
+      await preparePost({ api: again.api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run({ now: () => later });
+    expect(again.calls).toHaveLength(1);
+    expect((await results(workbook))[0]![0]).toBe('unknown');
+    // Sent again, still unknown: the time stays the first send, so the first request's record still counts.
+    expect(await times()).toBe(t0.toISOString());
+
+    const third = fakeApi(workbook, () => null, [stranger]);
+    await (
+      await preparePost({ api: third.api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run();
+    expect(third.calls).toHaveLength(1);
+    expect((await results(workbook))[0]!.slice(0, 2)).toEqual(['created', guid(1)]);
   });
 
   it('production needs a confirmation naming the environment and the row count', async () => {

@@ -118,3 +118,64 @@ test('task updates: v2 update, score and status, advance; a Ready-for-review tas
   expect(now.get(review.Id)).toMatchObject({ Score: 4, Comment: 'good', Name: review.Name });
   expect(now.get(other.Id)).toMatchObject({ Status: 'Rejected' });
 });
+
+test('after lost answers, a row adopts the record its request created, never an older lookalike; a row whose lookalike predates it is sent', async () => {
+  const seeded = (await client.download('thirdparty')).records;
+  const named = async (name: string) =>
+    (await client.download('thirdparty')).records.filter((r) => r.Name === name).map((r) => r.Id);
+  const [oldOne] = await named('Supplier 1');
+  expect(oldOne).toBeDefined();
+  expect(seeded.filter((r) => r.Name === 'Supplier 2')).toHaveLength(1);
+
+  const workbook = createMemoryWorkbook();
+  const shape = await createTemplate({ api: client, workbook, flow: thirdPartiesFlow, environment: ACC });
+  const fill = (names: string[], at: number) =>
+    workbook.writeRows(
+      shape.name,
+      at,
+      names.map((n) => shape.columns.map((c) => (c === 'Name' ? n : null))),
+    );
+  await fill(['Supplier 1', 'Fresh Ltd'], 0);
+  const first = await preparePost({
+    api: client,
+    workbook,
+    table: shape.name,
+    flow: thirdPartiesFlow,
+    environment: ACC,
+  });
+  // Every answer is lost after the service committed: both rows end up "unknown".
+  sandbox.admin.setFaults({ dropRate: 1 });
+  const lost = await first.run().finally(() => sandbox.admin.setFaults({ dropRate: 0 }));
+  expect(lost.outcomes.map((o) => o.status)).toEqual(['unknown', 'unknown']);
+  // A third row whose run stopped while it was "sending" (its request never left), sent now.
+  const { columns } = await workbook.readRows(shape.name);
+  await fill(['Supplier 2'], 2);
+  await workbook.writeRows(
+    shape.name,
+    2,
+    [['sending', '', 'Sending', new Date().toISOString()]],
+    columns.indexOf('Result'),
+  );
+
+  const second = await preparePost({
+    api: client,
+    workbook,
+    table: shape.name,
+    flow: thirdPartiesFlow,
+    environment: ACC,
+  });
+  expect(second.toCheck).toBe(3);
+  const summary = await second.run();
+  const [supplier1, fresh, supplier2] = summary.outcomes;
+  const mine = (await named('Supplier 1')).filter((id) => id !== oldOne);
+  expect(mine).toHaveLength(1);
+  expect(supplier1).toMatchObject({
+    status: 'created',
+    guid: mine[0],
+    message: expect.stringContaining('Found in the service'),
+  });
+  expect(fresh).toMatchObject({ status: 'created', guid: (await named('Fresh Ltd'))[0] });
+  expect(supplier2).toMatchObject({ status: 'created', message: 'Created' });
+  expect(await named('Supplier 2')).toHaveLength(2);
+  expect(await named('Fresh Ltd')).toHaveLength(1);
+});

@@ -132,10 +132,11 @@ export const contractsFlow: Flow<CreateContract> = {
         return r.prepared('contract-create', body, bodyColumns, body);
       },
       send: sendCreate('contract-create'),
-      find: (body, rs, taken) =>
+      find: (body, rs, taken, sent) =>
         findUnique(
           rs,
           taken,
+          { field: 'DateCreated', since: sent.at },
           (rec) =>
             String(rec.ThirdPartyGuid).toLowerCase() === body.ThirdPartyGuid.toLowerCase() &&
             rec.Name === body.Name &&

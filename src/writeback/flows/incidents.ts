@@ -232,11 +232,12 @@ export const incidentsFlow: Flow<IncidentRequest> = {
           };
         }
       },
-      find(request, rs, taken): Found {
+      find(request, rs, taken, sent): Found {
         const b = request.body;
         return findUnique(
           rs,
           taken,
+          { field: 'DateRegistered', since: sent.at },
           (rec) =>
             rec.Name === b.Name &&
             rec.ReportingOrganization === b.ReportingOrganization &&

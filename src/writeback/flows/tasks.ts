@@ -221,7 +221,7 @@ export const tasksFlow: Flow<TaskRequest> = {
       },
       journalNote: (request) => (request.action === 'advance' ? `from status ${request.fromStatus}` : ''),
       serialKey: (request) => request.guid.toLowerCase(),
-      find(request, rs, _taken, note): Found {
+      find(request, rs, _taken, { note }): Found {
         const task = rs.find((t) => str(t, 'Id')?.toLowerCase() === request.guid.toLowerCase());
         if (!task) return { kind: 'absent' };
         if (request.action === 'advance') {

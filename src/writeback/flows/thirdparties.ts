@@ -93,10 +93,11 @@ export const thirdPartiesFlow: Flow<CreateThirdParty> = {
         return r.prepared('thirdparty-create', body, columnOf, body);
       },
       send: sendCreate('thirdparty-create'),
-      find: (body, rs, taken) =>
+      find: (body, rs, taken, sent) =>
         findUnique(
           rs,
           taken,
+          { field: 'DateCreated', since: sent.at },
           (rec) => rec.Name === body.Name && (body.LeiCode === undefined || rec.LeiCode === body.LeiCode),
         ),
     };

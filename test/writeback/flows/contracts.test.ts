@@ -58,4 +58,18 @@ describe('contract rows', () => {
       ['Notice period:not-whole'],
     );
   });
+
+  it('after an unknown outcome, adopts a contract created since the send, never an older lookalike', () => {
+    const request = flow.prepare(row(base)).request!;
+    const sent = { note: '', at: new Date('2025-06-01T10:00:00Z') };
+    const older = {
+      Id: G.twinA,
+      ThirdPartyGuid: G.acme,
+      Name: 'Hosting',
+      DateCreated: '2024-01-01T00:00:00Z',
+    };
+    const created = { ...older, Id: G.twinB, DateCreated: '2025-06-01T10:00:01Z' };
+    expect(flow.find(request, [older], new Set(), sent)).toEqual({ kind: 'absent' });
+    expect(flow.find(request, [older, created], new Set(), sent)).toEqual({ kind: 'found', guid: G.twinB });
+  });
 });

@@ -170,16 +170,65 @@ describe('incident rows', () => {
     });
   });
 
-  it('recognises its record among the incidents when the outcome was unknown, skipping records other rows hold', () => {
+  describe('finding its record after an unknown outcome', () => {
+    const sent = { note: '', at: new Date('2025-06-01T10:00:00Z') };
     const request = flow.prepare(row({ ...base, Description: 'd' })).request!;
-    const mine = { Id: G.twinA, Name: 'Laptop lost', ReportingOrganization: 'Finance', Description: 'd' };
+    const mine = {
+      Id: G.twinA,
+      Name: 'Laptop lost',
+      ReportingOrganization: 'Finance',
+      Description: 'd',
+      DateRegistered: '2025-06-01T10:00:03Z',
+    };
     const other = { ...mine, Id: G.twinB };
-    expect(flow.find(request, [mine], new Set(), '')).toEqual({ kind: 'found', guid: G.twinA });
-    expect(flow.find(request, [mine, other], new Set([G.twinB]), '')).toEqual({
-      kind: 'found',
-      guid: G.twinA,
+
+    it('adopts the one matching record registered after the row was sent, skipping records other rows hold', () => {
+      expect(flow.find(request, [mine], new Set(), sent)).toEqual({ kind: 'found', guid: G.twinA });
+      expect(flow.find(request, [mine, other], new Set([G.twinB]), sent)).toEqual({
+        kind: 'found',
+        guid: G.twinA,
+      });
+      expect(flow.find(request, [mine, other], new Set(), sent).kind).toBe('unclear');
+      expect(flow.find(request, [], new Set(), sent)).toEqual({ kind: 'absent' });
     });
-    expect(flow.find(request, [mine, other], new Set(), '').kind).toBe('unclear');
-    expect(flow.find(request, [], new Set(), '')).toEqual({ kind: 'absent' });
+
+    it('never adopts a lookalike registered before the row was sent: the row is sent', () => {
+      const lastYear = { ...other, DateRegistered: '2024-06-01T10:00:00Z' };
+      expect(flow.find(request, [lastYear], new Set(), sent)).toEqual({ kind: 'absent' });
+      expect(flow.find(request, [lastYear, mine], new Set(), sent)).toEqual({ kind: 'found', guid: G.twinA });
+    });
+
+    it('allows the service clock to be up to two minutes behind ours', () => {
+      const slowClock = { ...mine, DateRegistered: '2025-06-01T09:58:30Z' };
+      const tooEarly = { ...mine, DateRegistered: '2025-06-01T09:57:59Z' };
+      expect(flow.find(request, [slowClock], new Set(), sent)).toEqual({ kind: 'found', guid: G.twinA });
+      expect(flow.find(request, [tooEarly], new Set(), sent)).toEqual({ kind: 'absent' });
+      expect(
+        flow.find(request, [{ ...mine, DateRegistered: '2025-06-01T12:00:00+02:00' }], new Set(), sent).kind,
+      ).toBe('found');
+    });
+
+    it('leaves the row unknown, saying what to check, when a match has no usable registration time', () => {
+      const { DateRegistered: _, ...untimed } = mine;
+      const missing = flow.find(request, [untimed], new Set(), sent);
+      expect(missing).toEqual({
+        kind: 'unclear',
+        message: expect.stringContaining(`DateRegistered of ${G.twinA} is missing`),
+      });
+      expect(missing.kind === 'unclear' && missing.message).toContain('set Result to created');
+      // Only a date, or a time without a zone, cannot be placed against a send minutes earlier.
+      expect(flow.find(request, [{ ...mine, DateRegistered: '2025-06-01' }], new Set(), sent).kind).toBe(
+        'unclear',
+      );
+      expect(
+        flow.find(request, [{ ...mine, DateRegistered: '2025-06-01T10:00:03' }], new Set(), sent).kind,
+      ).toBe('unclear');
+      // ... but a date long before the send is still a stranger's.
+      expect(flow.find(request, [{ ...mine, DateRegistered: '2025-05-01' }], new Set(), sent)).toEqual({
+        kind: 'absent',
+      });
+      const noSendTime = flow.find(request, [mine], new Set(), { note: '', at: undefined });
+      expect(noSendTime).toEqual({ kind: 'unclear', message: expect.stringContaining('Result time') });
+    });
   });
 });

@@ -64,11 +64,18 @@ describe('task update rows', () => {
     const r = flow.prepare(row({ Task: 'TASK-1', Action: 'Advance' }));
     expect(r.request).toEqual({ action: 'advance', guid: G.taskTodo, fromStatus: 'To do' });
     const note = `Sending (${flow.journalNote!(r.request!)})`;
-    expect(flow.find(r.request!, [{ Id: G.taskTodo, Status: 'Ready for review' }], new Set(), note)).toEqual({
+    expect(
+      flow.find(r.request!, [{ Id: G.taskTodo, Status: 'Ready for review' }], new Set(), {
+        note,
+        at: undefined,
+      }),
+    ).toEqual({
       kind: 'found',
       guid: G.taskTodo,
     });
-    expect(flow.find(r.request!, [{ Id: G.taskTodo, Status: 'To do' }], new Set(), note)).toEqual({
+    expect(
+      flow.find(r.request!, [{ Id: G.taskTodo, Status: 'To do' }], new Set(), { note, at: undefined }),
+    ).toEqual({
       kind: 'absent',
     });
   });
@@ -76,8 +83,13 @@ describe('task update rows', () => {
   it('update: recognises an applied update in the current tasks', () => {
     const r = flow.prepare(row({ Task: 'TASK-1', Action: 'Update', Comment: 'done' }));
     const applied = { ...standing.get('tasks')![0], Comment: 'done' };
-    expect(flow.find(r.request!, [applied], new Set(), '')).toEqual({ kind: 'found', guid: G.taskTodo });
-    expect(flow.find(r.request!, standing.get('tasks')!, new Set(), '')).toEqual({ kind: 'absent' });
+    expect(flow.find(r.request!, [applied], new Set(), { note: '', at: undefined })).toEqual({
+      kind: 'found',
+      guid: G.taskTodo,
+    });
+    expect(flow.find(r.request!, standing.get('tasks')!, new Set(), { note: '', at: undefined })).toEqual({
+      kind: 'absent',
+    });
   });
 
   it('refuses an unknown task, an unknown action, and sends several rows of one task one after the other', () => {

@@ -45,4 +45,14 @@ describe('third party rows', () => {
     expect(codes(r)).toEqual(['Regions:unknown-option']);
     expect(r.problems[0]!.message).toContain('"EU", "US"');
   });
+
+  it('after an unknown outcome, adopts a record created since the send, never an older lookalike', () => {
+    const request = flow.prepare(row({ Name: 'Acme' })).request!;
+    const sent = { note: '', at: new Date('2025-06-01T10:00:00Z') };
+    const older = { Id: G.twinA, Name: 'Acme', DateCreated: '2023-02-03T08:00:00Z' };
+    const created = { Id: G.twinB, Name: 'Acme', DateCreated: '2025-06-01T10:00:01Z' };
+    expect(flow.find(request, [older], new Set(), sent)).toEqual({ kind: 'absent' });
+    expect(flow.find(request, [older, created], new Set(), sent)).toEqual({ kind: 'found', guid: G.twinB });
+    expect(flow.find(request, [{ Id: G.twinB, Name: 'Acme' }], new Set(), sent).kind).toBe('unclear');
+  });
 });

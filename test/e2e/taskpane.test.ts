@@ -218,6 +218,8 @@ test('the taskpane works at 320 px and follows a dark colour scheme', async () =
   // The five tabs stay on one line and the red production badge fits beside the title.
   const tabTops = await narrow.locator('[role="tablist"]').first().locator('[role="tab"]').evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect().top));
   expect(new Set(tabTops).size).toBe(1);
+  const lastTabRight = await narrow.getByRole('tab', { name: 'Activity' }).evaluate((t) => t.getBoundingClientRect().right);
+  expect(lastTabRight).toBeLessThanOrEqual(320);
   expect(await connect(narrow, 'sandbox-prd', stack.prd.demoKey!)).toBe('ok');
   await expect(narrow.getByTestId('env-badge').innerText()).resolves.toBe('PRODUCTION · sandbox-prd');
   await screenshot(narrow, '14-narrow-dark-production');

@@ -48,8 +48,15 @@ const useStyles = makeStyles({
     minWidth: 0,
   },
   // Five tabs on one line even at 320 px: compact tabs, and a horizontal scroll rather than a ragged second line.
-  tabs: { flexWrap: 'nowrap', overflowX: 'auto', paddingInline: tokens.spacingHorizontalXS, scrollbarWidth: 'none' },
-  tab: { paddingInline: tokens.spacingHorizontalS, flexShrink: 0 },
+  tabs: { flexWrap: 'nowrap', overflowX: 'auto', paddingInline: tokens.spacingHorizontalXXS, scrollbarWidth: 'thin' },
+  tab: {
+    paddingInline: tokens.spacingHorizontalXS,
+    flexShrink: 0,
+    '@media (max-width: 360px)': {
+      paddingInline: tokens.spacingHorizontalXXS,
+      '& .fui-Tab__content': { fontSize: tokens.fontSizeBase200, lineHeight: tokens.lineHeightBase200 },
+    },
+  },
   body: { flex: '1 1 auto', overflowY: 'auto', padding: tokens.spacingHorizontalM },
   aside: {
     flex: '1 1 auto',

@@ -52,6 +52,12 @@ const origin = z.string().refine((s) => {
   }
 }, 'an origin is scheme://host[:port] with no path or trailing slash, e.g. https://addin.example.com');
 
+/**
+ * 100 a second per client address, with a burst of a whole minute: a bulk write-back of 1,000 rows at
+ * concurrency 8 plus its reads must not be throttled, and an office behind one NAT shares one address.
+ */
+const DEFAULT_RATE = { requests: 6000, windowMs: 60_000 };
+
 export const relayConfig = z.strictObject({
   listen: z
     .strictObject({
@@ -77,16 +83,16 @@ export const relayConfig = z.strictObject({
       upstreamTimeoutMs: z.number().int().min(1).default(120_000),
       rateLimit: z
         .strictObject({
-          requests: z.number().int().min(1).default(600),
+          requests: z.number().int().min(1).default(DEFAULT_RATE.requests),
           windowMs: z.number().int().min(1).default(60_000),
         })
-        .default({ requests: 600, windowMs: 60_000 }),
+        .default(DEFAULT_RATE),
     })
     .default({
       bodyBytes: 10 * 1024 * 1024,
       requestTimeoutMs: 120_000,
       upstreamTimeoutMs: 120_000,
-      rateLimit: { requests: 600, windowMs: 60_000 },
+      rateLimit: DEFAULT_RATE,
     }),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -209,7 +209,7 @@ describe('relay configuration', () => {
       bodyBytes: 10485760,
       requestTimeoutMs: 120000,
       upstreamTimeoutMs: 120000,
-      rateLimit: { requests: 600, windowMs: 60000 },
+      rateLimit: { requests: 6000, windowMs: 60000 },
     });
     expect(c.environments.acc).toMatchObject({ production: false, connections: 64 });
   });

@@ -108,6 +108,42 @@ describe('Excel adapter', () => {
     expect(xl.peek('Sheet1', 'A2')!.validationAlert).toBe(true);
   });
 
+  describe('a lookup sheet already holding many lists', () => {
+    function withLists(count: number) {
+      const { xl, wb } = setup();
+      const sheet = { name: 'Lists', visibility: 'Hidden', cells: new Map() };
+      xl.sheets.push(sheet as (typeof xl.sheets)[number]);
+      for (let c = 0; c < count; c++) xl.cell(xl.sheet('Lists'), 0, c).value = `List ${c}`;
+      const table = () =>
+        wb.createTable({ name: 't', sheet: 'Sheet1', anchor: 'A1', columns: [{ name: 'Status', format: 'text', list: { sheet: 'Lists', values: ['Open'] } }] });
+      return { xl, table };
+    }
+
+    it('puts a new list in the next free column past the first 200, never over the first list', async () => {
+      const { xl, table } = withLists(300);
+      await table();
+      expect(xl.peek('Lists', 'A1')!.value).toBe('List 0');
+      // Column 301 (index 300) is KO.
+      expect(xl.peek('Lists', 'KO1')!.value).toBe('Status');
+      expect(xl.peek('Sheet1', 'A2')!.validation).toBe("='Lists'!$KO$2");
+    });
+
+    it('rewrites a list of the same name in place, wherever it is', async () => {
+      const { xl, table } = withLists(300);
+      xl.cell(xl.sheet('Lists'), 0, 280).value = 'Status';
+      await table();
+      expect(xl.peek('Lists', 'JU1')!.value).toBe('Status');
+      expect(xl.peek('Sheet1', 'A2')!.validation).toBe("='Lists'!$JU$2");
+      expect(xl.peek('Lists', 'KO1')).toBeUndefined();
+    });
+
+    it('refuses with a workbook error when every column of the sheet holds a list', async () => {
+      const { xl, table } = withLists(16_384);
+      await expect(table()).rejects.toMatchObject({ name: 'WorkbookError', code: 'overlap', message: expect.stringContaining('no free column') });
+      expect(xl.peek('Lists', 'A1')!.value).toBe('List 0');
+    });
+  });
+
   it('offers a list that accepts other values (several choices) by turning its error alert off', async () => {
     const { xl, wb } = setup();
     const list = (allowOther: boolean) => ({ sheet: 'Lists', values: ['Fraud', 'Outage'], allowOther });

@@ -2,9 +2,14 @@ import type { Endpoint } from '../catalog';
 import { ApiError, type ApiErrorCode, type ErrorDetail, type Sent } from './api-error';
 import { retryAfterMs } from './retry-after';
 
+/**
+ * Set by the relay on its own refusals (value: its error code). Only this header makes a body the relay's:
+ * the service may answer `{"error": {"code"}}` too, and that answer must stay the service's (sent yes).
+ */
+export const RELAY_ERROR_HEADER = 'x-grc-relay-error';
+
 /** What an error answer said, in whichever of the known shapes it came. */
 interface Said {
-  relay?: { code: string; message: string };
   message?: string;
   details?: ErrorDetail[];
   /** Set when the body was not JSON: a short, single-line excerpt to show the user. */
@@ -27,7 +32,7 @@ const FORBIDDEN =
 
 /**
  * Turns a non-2xx answer into an ApiError. Bodies come in three shapes: the relay's own refusals
- * `{error: {code, message}}` (docs/contracts.md), the service's `{message, errors?: [{field, message}]}`
+ * `{error: {code, message}}` with the RELAY_ERROR_HEADER (docs/contracts.md), the service's `{message, errors?: [{field, message}]}`
  * (its format is not shown in the spec: the sandbox's assumption), and anything else (an HTML page from a
  * gateway, an empty body), which gives a message with the status rather than a crash.
  */
@@ -37,6 +42,12 @@ export function errorFromAnswer(
   headers: Headers,
   body: string,
 ): ApiError {
+  const relayCode = headers.get(RELAY_ERROR_HEADER);
+  if (relayCode)
+    return relayError(endpoint, status, headers, {
+      code: relayCode,
+      message: relayMessage(body) ?? relayCode,
+    });
   const said = readBody(body);
   const base = { status, endpoint: endpoint.id };
   const serviceSays = said.message
@@ -46,7 +57,6 @@ export function errorFromAnswer(
       : '';
   const write = endpoint.method === 'POST';
 
-  if (said.relay) return relayError(endpoint, status, headers, said.relay);
   if (status === 400 && said.message?.includes(NO_AUTH_SCHEME)) {
     return new ApiError({
       ...base,
@@ -188,15 +198,24 @@ function readBody(body: string): Said {
   if (typeof json === 'string') return { message: json };
   if (typeof json !== 'object' || json === null) return { excerpt: excerpt(trimmed) };
   const o = json as Record<string, unknown>;
-  const err = o.error as Record<string, unknown> | undefined;
-  if (err && typeof err === 'object' && typeof err.code === 'string') {
-    return { relay: { code: err.code, message: typeof err.message === 'string' ? err.message : err.code } };
-  }
-  const message = [o.message, o.Message, o.title].find((m): m is string => typeof m === 'string');
+  const err = o.error as Record<string, unknown> | null | undefined;
+  const message = [o.message, o.Message, o.title, typeof err === 'object' ? err?.message : undefined].find(
+    (m): m is string => typeof m === 'string',
+  );
   return {
     ...(message ? { message } : { excerpt: excerpt(trimmed) }),
     details: detailsOf(o.errors ?? o.Errors),
   };
+}
+
+/** The message of a relay refusal `{"error": {"message"}}`, if the body has one. */
+function relayMessage(body: string): string | undefined {
+  try {
+    const message = (JSON.parse(body) as { error?: { message?: unknown } } | null)?.error?.message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `[{field, message}]` (sandbox) or `{Field: ["message"]}` (ASP.NET validation problems). */

@@ -1,8 +1,13 @@
 import type { ServerResponse } from 'node:http';
+import { RELAY_ERROR_HEADER } from '../client/error-answer';
+
+export { RELAY_ERROR_HEADER };
 
 /**
- * The relay's own refusals, in one table. The body is `{"error": {"code", "message"}}` so the client can
- * tell a relay refusal from the service's answers (docs/contracts.md). Messages say what to do.
+ * The relay's own refusals, in one table. The body is `{"error": {"code", "message"}}` and the answer carries
+ * `X-Grc-Relay-Error: <code>`: the header, not the body, tells the client a refusal is the relay's (the
+ * service may answer in the same body shape, and its answers never carry the header: see headers.ts).
+ * Messages say what to do.
  */
 export const RELAY_ERRORS = {
   'bad-request': [400, 'The request is malformed.'],
@@ -77,6 +82,7 @@ export function sendError(
   const body = errorBody(code, extra.message);
   res.statusCode = RELAY_ERRORS[code][0];
   for (const [k, v] of Object.entries(extra.headers ?? {})) res.setHeader(k, v);
+  res.setHeader(RELAY_ERROR_HEADER, code);
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('content-length', Buffer.byteLength(body));
   res.end(body);

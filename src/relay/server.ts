@@ -12,7 +12,7 @@ import type { DestinationStream } from 'pino';
 import { createCatalog, type Catalog } from '../catalog';
 import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config';
 import { createCors } from './cors';
-import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
+import { errorBody, RELAY_ERROR_HEADER, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
 import { createRelayLogger } from './log';
 import { proxy, type CallLog, type ProxyDeps } from './proxy';
 import { createRateLimiter } from './rate-limit';
@@ -64,7 +64,7 @@ function refuseRaw(socket: Duplex, status: number, code: RelayErrorCode, message
     const body = errorBody(code, message);
     const reason = status === 405 ? 'Method Not Allowed' : status === 408 ? 'Request Timeout' : 'Bad Request';
     socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\n${RELAY_ERROR_HEADER}: ${code}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();

@@ -1,5 +1,5 @@
 import { ApiError, createClient, isApiError } from '../../src/client';
-import { closedPort, fakeForFile, json } from './fake-server';
+import { closedPort, fakeForFile, json, relayRefusal } from './fake-server';
 import { failureOf } from '../support/api-error';
 
 const credentials = { identifier: 'key-id', password: 'pässwörd:with-colon' };
@@ -130,23 +130,20 @@ describe('client errors: the spec error table and the relay', () => {
   });
 
   it('relay 502 upstream-unreachable → unreachable, sent no', async () => {
-    fake.answer = (_req, res) =>
-      json(res, 502, { error: { code: 'upstream-unreachable', message: 'connect ECONNREFUSED' } });
+    fake.answer = (_req, res) => relayRefusal(res, 502, 'upstream-unreachable', 'connect ECONNREFUSED');
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'unreachable', sent: 'no', status: 502 });
   });
 
   it('relay 504 upstream-timeout → outcome-unknown, sent unknown, the user told to check before resending a write', async () => {
-    fake.answer = (_req, res) =>
-      json(res, 504, { error: { code: 'upstream-timeout', message: 'no answer in 120 s' } });
+    fake.answer = (_req, res) => relayRefusal(res, 504, 'upstream-timeout', 'no answer in 120 s');
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'outcome-unknown', sent: 'unknown', status: 504 });
     expect(e.message).toMatch(/check the record/);
   });
 
   it('relay refusals (413, unknown environment) → relay, sent no, with the relay message', async () => {
-    fake.answer = (_req, res) =>
-      json(res, 413, { error: { code: 'body-too-large', message: 'The body is larger than 1 MiB.' } });
+    fake.answer = (_req, res) => relayRefusal(res, 413, 'body-too-large', 'The body is larger than 1 MiB.');
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'relay', sent: 'no', status: 413 });
     expect(e.message).toMatch(/larger than 1 MiB/);
@@ -165,21 +162,27 @@ describe('client errors: the spec error table and the relay', () => {
     ];
     for (const [status, code, ours, sent] of cases) {
       fake.answer = (_req, res) =>
-        json(res, status, { error: { code, message: `relay message for ${code}` } });
+        relayRefusal(res, status, code, `relay message for ${code}`);
       const e = await failureOf(create);
       expect([code, e.code, e.sent]).toEqual([code, ours, sent]);
       expect(e.message).toContain(`relay message for ${code}`);
     }
   });
 
+  it("a service answer in the relay's body shape, without the relay's header, stays the service's (sent yes)", async () => {
+    fake.answer = (_req, res) =>
+      json(res, 400, { error: { code: 'ValidationFailed', message: 'Name is required.' } });
+    const e = await failureOf(create);
+    expect(e).toMatchObject({ code: 'rejected', sent: 'yes', status: 400 });
+    expect(e.message).toMatch(/Name is required/);
+    fake.answer = (_req, res) =>
+      json(res, 404, { error: { code: 'not-catalogued', message: 'No such incident.' } });
+    expect(await failureOf(create)).toMatchObject({ code: 'not-found', sent: 'yes' });
+  });
+
   it('the relay rate limit (429 with Retry-After) → rate-limited with retryAfterMs, nothing sent', async () => {
     fake.answer = (_req, res) =>
-      json(
-        res,
-        429,
-        { error: { code: 'rate-limited', message: 'Too many requests' } },
-        { 'retry-after': '2' },
-      );
+      relayRefusal(res, 429, 'rate-limited', 'Too many requests', { 'retry-after': '2' });
     expect(await failureOf(load)).toMatchObject({ code: 'rate-limited', sent: 'no', retryAfterMs: 2000 });
   });
 

@@ -1,3 +1,4 @@
+import { RELAY_ERROR_HEADER } from '../../src/client/error-answer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -84,6 +85,17 @@ export function json(
 ): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
   res.end(JSON.stringify(body));
+}
+
+/** A refusal as the relay sends it: its body shape and the header that marks it as the relay's own. */
+export function relayRefusal(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  json(res, status, { error: { code, message } }, { [RELAY_ERROR_HEADER]: code, ...headers });
 }
 
 /** Writes the byte chunks one at a time, each flushed separately, so the client sees these boundaries. */

@@ -305,6 +305,26 @@ describe('relay security', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
+  it("marks its own refusals with X-Grc-Relay-Error, readable cross-origin, and never passes the service's on", async () => {
+    const refused = await get('/api/acc/not/a/catalogued/call', { origin: ORIGIN });
+    expect(refused.status).toBe(404);
+    expect(refused.headers['x-grc-relay-error']).toBe('not-catalogued');
+    expect(String(refused.headers['access-control-expose-headers']).split(', ')).toContain(
+      'X-Grc-Relay-Error',
+    );
+    const framing = await raw(
+      `POST ${TASKS} HTTP/1.1\r\nhost: relay.test\r\ncontent-length: 5\r\ncontent-length: 6\r\n\r\n`,
+    );
+    expect(framing.headers['x-grc-relay-error']).toBe('bad-request');
+    upstream.handler = (_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json', 'x-grc-relay-error': 'rate-limited' });
+      res.end(JSON.stringify({ error: { code: 'rate-limited', message: 'from the service' } }));
+    };
+    const service = await get(RISK, { origin: ORIGIN });
+    expect(service.status).toBe(400);
+    expect(service.headers['x-grc-relay-error']).toBeUndefined();
+  });
+
   it.each([
     ['no Authorization', {}],
     ['a Bearer token', { authorization: 'Bearer abc' }],

@@ -75,7 +75,8 @@ export async function startRelay(
   options: RelayOptions = {},
 ): Promise<Relay> {
   const config = parseRelayConfig(input);
-  const logger = createRelayLogger(config.logLevel, options.logDestination);
+  const relayLogger = createRelayLogger(config.logLevel, options.logDestination);
+  const logger = relayLogger.logger;
   const catalog = createCatalog(config.catalogOverrides);
   const upstreams = new Map<string, Upstream>(
     Object.entries(config.environments).map(([name, env]) => [
@@ -255,7 +256,7 @@ export async function startRelay(
         // Every call has finished or been cut by now, so nothing is left to wait for on the upstream side.
         await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
         logger.info('relay stopped');
-        logger.flush();
+        relayLogger.close();
       })();
       return closed;
     },

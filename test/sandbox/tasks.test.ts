@@ -100,6 +100,30 @@ describe('sandbox tasks (spec: Task, Tasks API versions, transitions)', () => {
     expect(partial.status).toBe(400);
   });
 
+  it('v2 update with nulls clears those fields, as a full update', async () => {
+    const t = await inStatus('Rejected');
+    const filled = {
+      Description: 'Check the vendor list',
+      Reviewer: t.ResponsibleUser,
+      ActionDate: '2026-06-30T12:00:00Z',
+      Score: 4,
+      Comment: 'Looks fine',
+      NotificationPeriods: ['NP-1M'],
+    };
+    expect((await post(sb, path('task-update-v2', t.Id), v2body(t, filled))).status).toBe(200);
+    expect(await task(t.Id)).toMatchObject({ ...filled, ActionDate: '2026-06-30' });
+    const cleared = {
+      Description: null,
+      Reviewer: null,
+      ActionDate: null,
+      Score: null,
+      Comment: null,
+      NotificationPeriods: [],
+    };
+    expect((await post(sb, path('task-update-v2', t.Id), v2body(t, cleared))).status).toBe(200);
+    expect(await task(t.Id)).toMatchObject({ ...cleared, Name: t.Name, Status: 'Rejected' });
+  });
+
   it('Ready for review allows only the score and the comment to change (v1, v2 and score/status)', async () => {
     const t = await inStatus('Ready for review');
     expect(

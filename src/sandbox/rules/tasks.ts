@@ -53,6 +53,13 @@ function onlyScoreAndComment(task: Rec, changes: Rec): Outcome | null {
     : null;
 }
 
+/** The body as given, with ActionDate cut to the day the tasks dataset holds (a body may give a date-time). */
+function withActionDay(body: { ActionDate?: string | null }): Rec {
+  return typeof body.ActionDate === 'string'
+    ? { ...body, ActionDate: body.ActionDate.slice(0, 10) }
+    : { ...body };
+}
+
 /** What both task updates refuse: changes to a task in review, and unknown users or notification periods. */
 function refusedUpdate(task: Rec, body: Parameters<typeof checkTaskFields>[0], changes: Rec): Outcome | null {
   const refused = onlyScoreAndComment(task, changes);
@@ -93,10 +100,7 @@ export const updateTaskV1 = onRecord<z.infer<typeof bodies.updateTaskV1>>(
   'tasks',
   'task',
   ({ store, body }, task) => {
-    const changes: Rec = {
-      ...body,
-      ...(body.ActionDate ? { ActionDate: body.ActionDate.slice(0, 10) } : {}),
-    };
+    const changes = withActionDay(body);
     const refused = refusedUpdate(task, body, changes);
     if (refused) return refused;
     const submits = task.Status === 'To do' || task.Status === 'Rejected';
@@ -105,12 +109,15 @@ export const updateTaskV1 = onRecord<z.infer<typeof bodies.updateTaskV1>>(
   },
 );
 
-/** v2 update: every field an Application Administrator can edit; it does not submit the task. */
+/**
+ * v2 update: every field an Application Administrator can edit, all required (null clears one), applied as
+ * given; it does not submit the task.
+ */
 export const updateTaskV2 = onRecord<z.infer<typeof bodies.updateTaskV2>>(
   'tasks',
   'task',
   ({ store, body }, task) => {
-    const changes: Rec = { ...body, ActionDate: body.ActionDate?.slice(0, 10) ?? null };
+    const changes = withActionDay(body);
     const refused = refusedUpdate(task, body, changes);
     if (refused) return refused;
     store.patch('tasks', task.Id as string, changes);

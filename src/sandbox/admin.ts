@@ -27,6 +27,8 @@ export interface SandboxAdmin {
     allowedIps: string[];
     apis: string[];
     revoked: boolean;
+    /** With pinFirstIp: the address the key is pinned to, once it has been used. */
+    pinnedIp?: string;
   }[];
   faults(): Faults;
   setFaults(input: FaultsInput): Faults;
@@ -44,6 +46,8 @@ export function createAdmin(keys: Map<string, ApiKey>, plan: FaultPlan): Sandbox
       if (!key?.requestedIps.has(address)) return false;
       key.requestedIps.delete(address);
       key.allowedIps.add(address);
+      // Approving is how the owner accepts a new address, so a pinned key moves to it.
+      if (key.pinFirstIp) key.pinnedIp = address;
       return true;
     },
     revokeKey(identifier) {
@@ -62,6 +66,7 @@ export function createAdmin(keys: Map<string, ApiKey>, plan: FaultPlan): Sandbox
         allowedIps: [...k.allowedIps],
         apis: [...k.apis],
         revoked: k.revoked,
+        ...(k.pinnedIp ? { pinnedIp: k.pinnedIp } : {}),
       })),
     faults: () => plan.current,
     setFaults: (input) => plan.set(input),

@@ -15,7 +15,9 @@ function sameSecret(a: string, b: string): boolean {
  * Authenticates a call (spec, Authentication and Errors), in this order:
  * 1. no Basic scheme → 400 "No authenticationScheme was specified.";
  * 2. unknown identifier, wrong password, revoked key, key of the other environment, expired key → 401;
- * 3. caller's socket address not allowed → 401, and the address is recorded as requested (soft allowlisting).
+ * 3. caller's socket address not allowed → 401, and the address is recorded as requested (soft allowlisting);
+ * 4. with the key's pinFirstIp, an address other than the one of its first accepted call → 401 ("calling IP
+ *    different from the one used earlier"), recorded as requested like any refused address.
  * The address is the socket's, never a header: the sandbox sits where the service does, behind no proxy.
  */
 export function authenticate(
@@ -36,16 +38,23 @@ export function authenticate(
   if (key.revoked || key.environment !== environment || now.getTime() >= key.expiresAt.getTime())
     return { ok: false, error: 'invalidCredentials' };
   const ip = normaliseIp(socketIp);
-  if (!key.allowedIps.has(ip)) {
-    const iso = now.toISOString();
-    const seen = key.requestedIps.get(ip);
-    if (seen) {
-      seen.lastSeen = iso;
-      seen.count++;
-    } else key.requestedIps.set(ip, { firstSeen: iso, lastSeen: iso, count: 1 });
-    return { ok: false, error: 'invalidCredentials' };
+  if (!key.allowedIps.has(ip)) return refuseAddress(key, ip, now);
+  if (key.pinFirstIp) {
+    key.pinnedIp ??= ip;
+    if (key.pinnedIp !== ip) return refuseAddress(key, ip, now);
   }
   return { ok: true, key };
+}
+
+/** Records a refused caller address as requested for the key (soft allowlisting) and answers 401. */
+function refuseAddress(key: ApiKey, ip: string, now: Date): AuthResult {
+  const iso = now.toISOString();
+  const seen = key.requestedIps.get(ip);
+  if (seen) {
+    seen.lastSeen = iso;
+    seen.count++;
+  } else key.requestedIps.set(ip, { firstSeen: iso, lastSeen: iso, count: 1 });
+  return { ok: false, error: 'invalidCredentials' };
 }
 
 export const isAppAdmin = (key: ApiKey) => key.owner.roles.includes(APP_ADMIN);

@@ -27,6 +27,11 @@ export const keySpec = z.object({
   }),
   /** Requested IP addresses already recorded (soft allowlisting); usually empty in a file. */
   requestedIps: z.array(z.string()).optional(),
+  /**
+   * Emulates the spec's 401 row "calling IP different from the one used earlier": the first address
+   * that calls with the key is remembered (until the sandbox restarts) and any other one is refused.
+   */
+  pinFirstIp: z.boolean().default(false),
 });
 export type KeySpec = z.input<typeof keySpec>;
 
@@ -43,6 +48,9 @@ export interface ApiKey {
   apis: Set<string>;
   owner: { name: string; email: string; roles: string[] };
   revoked: boolean;
+  pinFirstIp: boolean;
+  /** With pinFirstIp: the address of the first accepted call. */
+  pinnedIp?: string;
 }
 
 export class KeysError extends Error {
@@ -109,6 +117,7 @@ export function buildKeys(input: unknown): ApiKey[] {
       apis: new Set(k.apis),
       owner: { name: k.owner.name, email: k.owner.email, roles: k.owner.roles },
       revoked: false,
+      pinFirstIp: k.pinFirstIp,
     };
   });
 }

@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import { catalog } from '../../src/catalog';
 import { buildKeys, startSandbox, type Sandbox } from '../../src/sandbox';
 import { basic, call, key, KEYS, start } from './helpers';
@@ -70,6 +71,58 @@ describe('sandbox authentication (spec: Authentication, Errors)', () => {
     expect(approve.status).toBe(200);
     expect((await call(sb, RISK, { as: 'far-away' })).status).toBe(200);
     expect(sb.admin.requestedIps().filter((r) => r.identifier === 'far-away')).toHaveLength(0);
+  });
+
+  it('with pinFirstIp, refuses an address other than the first one used with 401 and records it as requested (errors table: calling IP different from the one used earlier)', async () => {
+    const own = await startSandbox({
+      scale: 5,
+      keys: [
+        key('pinned', { allowedIps: ['127.0.0.1', '127.0.0.2'], pinFirstIp: true }),
+        key('loose', { allowedIps: ['127.0.0.1', '127.0.0.2'] }),
+      ],
+    });
+    // Linux routes all of 127/8 to loopback: binding the client to 127.0.0.2 gives a second caller address.
+    const first = '127.0.0.2';
+    const second = '127.0.0.1';
+    const { port } = new URL(own.url);
+    const get = (as: string, localAddress: string) =>
+      new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+        httpGet(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/api${RISK}`,
+            localAddress,
+            headers: { authorization: basic(as) },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (text += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown }));
+          },
+        ).on('error', reject);
+      });
+    try {
+      expect((await get('pinned', first)).status).toBe(200);
+      expect(await get('pinned', second)).toEqual({ status: 401, body: INVALID });
+      expect((await get('pinned', first)).status).toBe(200);
+      expect(own.admin.requestedIps().filter((r) => r.identifier === 'pinned')).toMatchObject([
+        { ip: '127.0.0.1', count: 1 },
+      ]);
+      expect(own.admin.keys().find((k) => k.identifier === 'pinned')).toMatchObject({
+        pinnedIp: '127.0.0.2',
+      });
+      // Without the flag, any allowed address goes through.
+      expect((await get('loose', first)).status).toBe(200);
+      expect((await get('loose', second)).status).toBe(200);
+      // Approving the new address moves the pin to it.
+      expect(own.admin.approveIp('pinned', '127.0.0.1')).toBe(true);
+      expect((await get('pinned', second)).status).toBe(200);
+      expect((await get('pinned', first)).status).toBe(401);
+    } finally {
+      await own.close();
+    }
   });
 
   it('answers 403 "Forbidden to execute action." for DirectData without Get direct data (rule 9)', async () => {

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { dateValue, guidValue } from './fields';
+import { checkLei } from './lei';
 
 /**
- * Request and answer shapes of the write operations. These check shape only; the service's business
- * rules (required-for-acceptance fields, LEI check digits, notice periods, ...) live in the writeback
- * flows and in the sandbox, which both cite the spec rule they enforce.
+ * Request and answer shapes of the write operations. These check shape, and the LEI code (a self-contained
+ * check: no call outside the write-back flow may send an invalid one); the service's business rules
+ * (required-for-acceptance fields, notice periods, ...) live in the writeback flows and in the sandbox,
+ * which both cite the spec rule they enforce.
  */
 
 /** A custom field entry: CustomFieldGuid with either Value or DateValue (spec, Incident create shape). */
@@ -66,7 +68,14 @@ export const changeIncidentStatus = z.object({ Status: z.enum(INCIDENT_STATUSES)
 
 export const createThirdParty = z.object({
   Name: z.string(),
-  LeiCode: z.string().optional(),
+  // Spec: the LEI code has a validity check (ISO 17442). An empty code is no code.
+  LeiCode: z
+    .string()
+    .superRefine((lei, ctx) => {
+      const check = lei === '' ? { ok: true as const } : checkLei(lei);
+      if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
+    })
+    .optional(),
   FrameworkDimensions: names.optional(),
   CustomFields: z.array(customFieldEntry).optional(),
 });
@@ -119,13 +128,19 @@ export const updateTaskV2 = z.object({
 });
 
 export const taskScoreAndStatus = z
-  .object({ Score: z.number().optional(), Comment: z.string().optional(), Status: z.enum(TASK_STATUSES).optional() })
+  .object({
+    Score: z.number().optional(),
+    Comment: z.string().optional(),
+    Status: z.enum(TASK_STATUSES).optional(),
+  })
   .refine((b) => b.Score !== undefined || b.Status !== undefined || b.Comment !== undefined, {
     message: 'give a score, a comment or a status',
   });
 
 export const createFormResult = z.object({
-  Values: z.array(z.object({ FieldName: z.string().min(1), Value: z.union([z.string(), z.number(), z.boolean()]) })),
+  Values: z.array(
+    z.object({ FieldName: z.string().min(1), Value: z.union([z.string(), z.number(), z.boolean()]) }),
+  ),
 });
 
 export const generateSamples = z.object({ Count: z.number().int().min(1).max(1000) });

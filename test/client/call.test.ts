@@ -53,6 +53,16 @@ describe('client.call', () => {
     expect(fake.server.received.length).toBe(before);
   });
 
+  it('refuses a third party with an invalid LEI code before sending it, with the check digits named', async () => {
+    const before = fake.server.received.length;
+    const e = await failureOf(() =>
+      client().call('thirdparty-create', { body: { Name: 'Acme', LeiCode: '5493001KJTIIGC8Y1R13' } }),
+    );
+    expect(e).toMatchObject({ code: 'invalid-body', sent: 'no', endpoint: 'thirdparty-create' });
+    expect(e.details).toMatchObject([{ field: 'LeiCode', message: expect.stringMatching(/check digits/) }]);
+    expect(fake.server.received.length).toBe(before);
+  });
+
   it('names nested fields by path (CustomFields[0].CustomFieldGuid)', async () => {
     const e = await failureOf(() =>
       client().call('incident-create', {

@@ -2,7 +2,7 @@ import { FRAMEWORK_DIMENSIONS } from './standing';
 import { dateBefore, dateTimeBefore, listTable, table, type Ctx, type Rec, type Table } from './context';
 import { valuesTable } from './field-values';
 import { fieldValue } from './risks';
-import { leiWithCheckDigits } from './lei';
+import { leiWithCheckDigits } from '../../catalog';
 
 const SERVICES = ['Hosting', 'Support', 'Licensing', 'Consulting', 'Payroll'];
 const UNITS = ['Months', 'Weeks', 'Days', 'None'] as const;

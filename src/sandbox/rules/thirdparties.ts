@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { bodies } from '../../catalog';
 import type { FieldDefinition } from '../data/standing';
-import { isValidLei } from '../data/lei';
 import { ok, rejected, type Problem } from '../errors';
 import type { Store } from '../store';
 import { checkCustomFields, type StoredValue } from './customfields';
@@ -21,12 +20,8 @@ export const createThirdParty: WriteHandler<z.infer<typeof bodies.createThirdPar
 }) => {
   const problems: Problem[] = [];
   if (!body.Name.trim()) problems.push({ field: 'Name', message: 'A third party needs a name.' });
-  // Spec: the LEI code has a validity check (ISO 17442: 20 characters, mod-97 check digits).
-  if (body.LeiCode && !isValidLei(body.LeiCode))
-    problems.push({
-      field: 'LeiCode',
-      message: `"${body.LeiCode}" is not a valid LEI code (20 characters, letters and digits, ending in two check digits that make it valid under ISO 17442).`,
-    });
+  // The LEI code's validity check (ISO 17442) is in the body schema (catalog), so an invalid one is refused
+  // with the other shape errors before this rule runs.
   checkFrameworkDimensions(body.FrameworkDimensions, problems);
   const fields = checkCustomFields(
     body.CustomFields ?? [],

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { bodies } from '../../catalog';
+import { checkLei, type bodies } from '../../catalog';
 import { records, str } from '../api';
 import {
   customFieldColumn,
@@ -9,7 +9,6 @@ import {
   type CustomField,
 } from '../customfields';
 import type { Flow, RowInput } from '../flow';
-import { checkLei } from '../lei';
 import { cellWarning } from '../problem';
 import { rowReader, type RowReader } from '../rowreader';
 import { findUnique, sendCreate } from './common';

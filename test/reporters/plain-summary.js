@@ -1,3 +1,4 @@
+/* global process, module */
 /**
  * Prints one plain closing line, "Tests: N passed, N failed, N skipped", after jest's own summary, so a
  * CI reader that does not know jest's format can still count the run.

@@ -1,8 +1,11 @@
 import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
+import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
 import { checkBinding, readBindings, saveBinding, type Binding } from './bindings';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from './errors';
 import type { Cell, TableShape, WorkbookPort, WriteStats } from './port';
+
+export type { DataRecord };
 
 /**
  * Loading a dataset into a table and refreshing it.
@@ -17,8 +20,6 @@ import type { Cell, TableShape, WorkbookPort, WriteStats } from './port';
  * is complete the replacement runs to the end (cancel is no longer taken), and the binding is updated
  * only after it succeeded.
  */
-
-export type DataRecord = Record<string, unknown>;
 
 /** What `load` needs of the client (`GrcClient.download`, docs/contracts.md). */
 export interface DatasetSource {

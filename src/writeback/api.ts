@@ -1,12 +1,12 @@
-import { isApiError } from '../client';
+import { isApiError, type DataRecord } from '../client';
 import { sleep } from './runner';
+
+export type { DataRecord };
 
 /**
  * What write-back needs from the client. The client (`src/client`) satisfies it; tests and benchmarks
  * may pass their own. Records are plain objects as the catalogue's record schemas describe them.
  */
-export type DataRecord = Record<string, unknown>;
-
 export interface WritebackApi {
   download(datasetId: string, options?: { signal?: AbortSignal }): Promise<{ records: DataRecord[] }>;
   call(

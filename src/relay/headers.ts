@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 /** RFC 9110 §7.6.1 hop-by-hop headers, plus Proxy-Authorization, which is meant for us, not the service. */
 export const HOP_BY_HOP = new Set([
@@ -53,13 +53,21 @@ function connectionNamed(value: string | string[] | undefined): Set<string> {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+/** What browsers send on every HTTP/1.1 request: names nothing but itself, already hop-by-hop. */
+const KEEP_ALIVE_ONLY: ReadonlySet<string> = new Set(['keep-alive']);
+
+function connectionNamedIn(headers: Record<string, string | string[] | undefined>): ReadonlySet<string> {
+  const connection = headers.connection;
+  if (connection === undefined) return NONE;
+  return connection === 'keep-alive' ? KEEP_ALIVE_ONLY : connectionNamed(connection);
+}
 
 /** Walks the (short) allowlist rather than the caller's headers; Node and undici both give lower-case names. */
 function pick(
   headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
   allow: ReadonlySet<string>,
 ): Record<string, string> {
-  const named = headers.connection === undefined ? NONE : connectionNamed(headers.connection);
+  const named = connectionNamedIn(headers);
   const out: Record<string, string> = {};
   for (const key of allow) {
     const value = headers[key];
@@ -73,14 +81,26 @@ export function upstreamRequestHeaders(headers: IncomingHttpHeaders): Record<str
   return pick(headers, REQUEST_ALLOW);
 }
 
-export function clientResponseHeaders(
+/** Sets on the caller's answer the service's headers it may see. */
+export function copyResponseHeaders(
   headers: Record<string, string | string[] | undefined>,
-): Record<string, string> {
-  return pick(headers, RESPONSE_ALLOW);
+  res: ServerResponse,
+): void {
+  const named = connectionNamedIn(headers);
+  for (const key of RESPONSE_ALLOW) {
+    const value = headers[key];
+    if (value === undefined || HOP_BY_HOP.has(key) || named.has(key)) continue;
+    res.setHeader(key, Array.isArray(value) ? value.join(', ') : value);
+  }
 }
 
-/** The Authorization value the caller sent, if it is HTTP Basic; Connection can strip it like any other header. */
-export function basicAuthorization(headers: IncomingHttpHeaders): string | null {
-  const value = upstreamRequestHeaders(headers).authorization;
-  return value && /^Basic [A-Za-z0-9+/=]+$/i.test(value.trim()) ? value.trim() : null;
+const BASIC = /^Basic [A-Za-z0-9+/=]+$/i;
+
+/**
+ * The Authorization value the caller sent, if it is HTTP Basic. Takes the headers as picked for the
+ * upstream (upstreamRequestHeaders), so Connection can strip it like any other header.
+ */
+export function basicAuthorization(forwarded: Record<string, string>): string | null {
+  const value = forwarded.authorization?.trim();
+  return value && BASIC.test(value) ? value : null;
 }

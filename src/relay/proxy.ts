@@ -1,21 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { fillPath, type Catalog } from '../catalog';
+import { fillPath, type Catalog, type Endpoint } from '../catalog';
 import { sendError } from './errors';
-import { forward } from './forward';
+import { Forwarding } from './forward';
 import { basicAuthorization, upstreamRequestHeaders } from './headers';
-import { keyTag } from './log';
+import { keyTag, type CallLog } from './log';
 import { hasBody, isJson, readBody } from './request-body';
 import type { Upstream } from './upstream';
-
-/** What the access log line says about a proxied call; filled in as the call goes. */
-export interface CallLog {
-  route?: string;
-  env?: string;
-  key?: string;
-  upstreamError?: string;
-  bytes: number;
-}
 
 export interface ProxyDeps {
   match: Catalog['match'];
@@ -27,12 +19,28 @@ export interface ProxyDeps {
 /** A request refused before its body is read to the end: the connection cannot carry another request. */
 const CLOSE = { headers: { connection: 'close' } };
 
+const LAST_KEY = Symbol('last key tag');
+type TaggedSocket = Socket & { [LAST_KEY]?: { authorization: string; tag: string | undefined } };
+
+/**
+ * keyTag, remembered for the last Authorization seen on this connection: a taskpane (or any keep-alive
+ * client) sends the same header on every call, and the hash is a visible share of a small GET. Kept on the
+ * connection that carries the header anyway, and gone with it: the relay keeps no table of credentials.
+ */
+function connectionKeyTag(socket: TaggedSocket, authorization: string): string | undefined {
+  const last = socket[LAST_KEY];
+  if (last !== undefined && last.authorization === authorization) return last.tag;
+  const tag = keyTag(authorization);
+  socket[LAST_KEY] = { authorization, tag };
+  return tag;
+}
+
 /**
  * Forwards `/api/<env>/<catalogue path>`. The upstream path is built from the catalogue's template and the
  * checked parameters, never from the request URL; anything the catalogue does not list is refused here and
- * nothing is sent.
+ * nothing is sent. Synchronous for a GET; a POST's promise settles once its body is read and sent.
  */
-export async function proxy(
+export function proxy(
   req: IncomingMessage,
   res: ServerResponse,
   envName: string,
@@ -40,7 +48,7 @@ export async function proxy(
   query: string,
   deps: ProxyDeps,
   log: CallLog,
-): Promise<void> {
+): Forwarding | Promise<Forwarding | void> | void {
   const upstream = deps.upstreams.get(envName);
   if (!upstream) return sendError(res, 'unknown-environment');
   log.env = envName;
@@ -54,36 +62,51 @@ export async function proxy(
   log.route = endpoint.id;
   // The catalogue lists no query parameters for any endpoint, so any query (even a bare `?`) is an unlisted one.
   if (query !== '') return sendError(res, 'query-not-allowed');
-  const authorization = basicAuthorization(req.headers);
+  const headers = upstreamRequestHeaders(req.headers);
+  const authorization = basicAuthorization(headers);
   if (!authorization) return sendError(res, 'no-credentials');
-  log.key = keyTag(authorization);
+  log.key = connectionKeyTag(req.socket, authorization);
+  const path = upstream.basePath + fillPath(endpoint.path, params);
 
-  let body: Buffer | undefined;
   if (endpoint.method === 'GET') {
     if (hasBody(req)) return sendError(res, 'body-not-allowed', CLOSE);
-  } else if (hasBody(req)) {
-    if (!isJson(req)) return sendError(res, 'json-only', CLOSE);
-    const read = await readBody(req, deps.bodyLimit);
+    return send(upstream, endpoint, path, headers, undefined, deps, res, log);
+  }
+  if (!hasBody(req)) return send(upstream, endpoint, path, headers, undefined, deps, res, log);
+  if (!isJson(req)) return sendError(res, 'json-only', CLOSE);
+  return readBody(req, deps.bodyLimit).then((read) => {
     if (!read.ok) return read.reason === 'too-large' ? sendError(res, 'body-too-large', CLOSE) : undefined;
     try {
       JSON.parse(read.body.toString('utf8'));
     } catch {
       return sendError(res, 'invalid-json');
     }
-    body = read.body;
-  }
+    return send(upstream, endpoint, path, headers, read.body, deps, res, log);
+  });
+}
 
-  const headers = upstreamRequestHeaders(req.headers);
+function send(
+  upstream: Upstream,
+  endpoint: Endpoint,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  deps: ProxyDeps,
+  res: ServerResponse,
+  log: CallLog,
+): Forwarding {
   if (body) headers['content-length'] = String(body.length);
   else delete headers['content-type'];
   const options: Dispatcher.DispatchOptions = {
     method: endpoint.method,
-    path: upstream.basePath + fillPath(endpoint.path, params),
+    path,
     headers,
     body,
     headersTimeout: deps.timeoutMs,
     bodyTimeout: deps.timeoutMs,
   };
   // POST is never retried: the service may have acted on it.
-  return forward(upstream, options, res, log, endpoint.method === 'GET');
+  const forwarding = new Forwarding(upstream, options, res, log, endpoint.method === 'GET');
+  forwarding.start();
+  return forwarding;
 }

@@ -14,7 +14,9 @@ import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './con
 import { createCors } from './cors';
 import { errorBody, RELAY_ERROR_HEADER, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
 import { createRelayLogger } from './log';
-import { proxy, type CallLog, type ProxyDeps } from './proxy';
+import { Forwarding } from './forward';
+import type { CallLog } from './log';
+import { proxy, type ProxyDeps } from './proxy';
 import { createRateLimiter } from './rate-limit';
 import { createStaticFiles, type StaticFiles } from './static-files';
 import { createUpstream, type Upstream } from './upstream';
@@ -57,6 +59,8 @@ const API_HEADERS: Record<string, string> = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
 };
+
+const HEALTHY = JSON.stringify({ status: 'ok' });
 
 /** Answers a refusal the HTTP server raises before there is a request object (bad framing, CONNECT). */
 function refuseRaw(socket: Duplex, status: number, code: RelayErrorCode, message?: string): void {
@@ -104,15 +108,18 @@ export async function startRelay(
   let sequence = 0;
   const boot = Date.now().toString(36);
 
-  async function api(
+  /** The headers every API answer carries, as [name, value] pairs set in one loop. */
+  const apiHeaders = Object.entries(API_HEADERS);
+  if (config.tls) apiHeaders.push(['strict-transport-security', 'max-age=31536000']);
+
+  function api(
     req: IncomingMessage,
     res: ServerResponse,
     rawPath: string,
     query: string,
     log: CallLog,
-  ): Promise<void> {
-    for (const [k, v] of Object.entries(API_HEADERS)) res.setHeader(k, v);
-    if (config.tls) res.setHeader('strict-transport-security', 'max-age=31536000');
+  ): Forwarding | Promise<Forwarding | void> | void {
+    for (let i = 0; i < apiHeaders.length; i++) res.setHeader(apiHeaders[i]![0], apiHeaders[i]![1]);
     const wait = limiter.take(req.socket.remoteAddress ?? 'unknown');
     if (wait > 0)
       return sendError(res, 'rate-limited', { headers: { 'retry-after': String(Math.ceil(wait / 1000)) } });
@@ -132,33 +139,15 @@ export async function startRelay(
     return proxy(req, res, rawPath.slice(5, slash), rawPath.slice(slash), query, deps, log);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
-    const id = `${boot}-${(++sequence).toString(36)}`;
-    const log: CallLog = { bytes: 0 };
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    const rawPath = q < 0 ? url : url.slice(0, q);
-    inFlight++;
-    res.setHeader('x-request-id', id);
-    res.on('close', () => {
-      logger.info(
-        {
-          reqId: id,
-          method: req.method,
-          path: rawPath.startsWith('/') ? rawPath.slice(0, 200) : '(refused target)',
-          route: log.route,
-          env: log.env,
-          key: log.key,
-          status: res.writableFinished ? res.statusCode : 'aborted',
-          bytes: log.bytes,
-          durationMs: Math.round(performance.now() - started),
-          upstreamError: log.upstreamError,
-        },
-        'request',
-      );
-      if (--inFlight === 0 && drained) drained();
-    });
+  /** Answers one request; synchronous up to the upstream dispatch for a GET (no promise per request). */
+  function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rawPath: string,
+    url: string,
+    q: number,
+    log: CallLog,
+  ): Forwarding | Promise<Forwarding | boolean | void> | void {
     if (closing) return sendError(res, 'shutting-down', { headers: { connection: 'close' } });
     // Only origin-form targets: absolute-form (`GET http://other/`) and asterisk-form ask a proxy to pick a host.
     if (!url.startsWith('/') || url.startsWith('//')) return sendError(res, 'bad-request-target');
@@ -166,26 +155,64 @@ export async function startRelay(
     if (rawPath === '/healthz') {
       res.setHeader('content-type', 'application/json; charset=utf-8');
       res.setHeader('cache-control', 'no-store');
-      res.end(JSON.stringify({ status: 'ok' }));
+      res.end(HEALTHY);
       return;
     }
     if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(req, res, rawPath, query, log);
-    if (files && (req.method === 'GET' || req.method === 'HEAD') && (await files.serve(req, res, rawPath)))
-      return;
+    if (files && (req.method === 'GET' || req.method === 'HEAD'))
+      return files.serve(req, res, rawPath).then((served) => served || sendError(res, 'not-found'));
     sendError(res, 'not-found');
   }
 
+  const bug = (res: ServerResponse, e: unknown) => {
+    logger.error(
+      {
+        reqId: res.getHeader('x-request-id'),
+        err: { message: (e as Error)?.message, name: (e as Error)?.name },
+      },
+      'relay bug',
+    );
+    sendError(res, 'relay-error');
+  };
+
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((e: unknown) => {
-      logger.error(
+    const started = performance.now();
+    const id = `${boot}-${(++sequence).toString(36)}`;
+    const log: CallLog = { bytes: 0 };
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const rawPath = q < 0 ? url : url.slice(0, q);
+    let forwarding: Forwarding | undefined;
+    inFlight++;
+    res.setHeader('x-request-id', id);
+    // One listener per request does both: abort the upstream call of a client that went away, and log.
+    res.on('close', () => {
+      forwarding?.clientClosed();
+      relayLogger.request(
         {
-          reqId: res.getHeader('x-request-id'),
-          err: { message: (e as Error)?.message, name: (e as Error)?.name },
+          reqId: id,
+          method: req.method ?? '',
+          path: rawPath.startsWith('/') ? rawPath.slice(0, 200) : '(refused target)',
+          status: res.writableFinished ? res.statusCode : 'aborted',
+          durationMs: Math.round(performance.now() - started),
         },
-        'relay bug',
+        log,
       );
-      sendError(res, 'relay-error');
+      if (--inFlight === 0 && drained) drained();
     });
+    try {
+      const answer = handle(req, res, rawPath, url, q, log);
+      if (answer instanceof Forwarding) forwarding = answer;
+      else if (answer instanceof Promise)
+        answer.then(
+          (f) => {
+            if (f instanceof Forwarding) forwarding = f;
+          },
+          (e: unknown) => bug(res, e),
+        );
+    } catch (e) {
+      bug(res, e);
+    }
   };
   const serverOptions = {
     requestTimeout: config.limits.requestTimeoutMs,

@@ -31,6 +31,8 @@ export interface RelayLogger {
 }
 
 const SERVICE = 'grc-relay';
+/** Characters of access lines written to the destination at once (about 50 lines). */
+const ACCESS_BLOCK = 16 * 1024;
 const INFO = 30;
 
 /**
@@ -44,10 +46,23 @@ const INFO = 30;
  */
 export function createRelayLogger(level: string, destination?: DestinationStream): RelayLogger {
   let pending = false;
+  // A buffered destination (one that can flush, such as stdout's sonic-boom) gets access lines in blocks
+  // of about ACCESS_BLOCK: one system call (a trip through libuv's thread pool) per line, or sonic-boom
+  // re-measuring its whole buffer at every line, cost a measurable share of a small GET. Whatever waits
+  // goes out within LOG_FLUSH_MS, before any pino line (so lines stay in order), at close and at exit; an
+  // idle relay makes no writes (the flush only runs when a line came). A plain write function gets each
+  // line as it comes.
+  let waiting = '';
+  const release = () => {
+    if (waiting === '') return;
+    dest.write(waiting);
+    waiting = '';
+  };
   const options = {
     level,
     hooks: {
       streamWrite(line: string) {
+        release();
         pending = true;
         return line;
       },
@@ -65,17 +80,14 @@ export function createRelayLogger(level: string, destination?: DestinationStream
       censor: '[redacted]',
     },
   };
-  // Stdout is buffered (32 KiB a write): each write goes through libuv's thread pool, so one per request
-  // line (or even one per 4 KiB) cost a measurable share of a small GET. Whatever is buffered goes out
-  // within LOG_FLUSH_MS, at close and at exit; an idle relay makes no writes (the flush only runs when a
-  // line came).
-  const dest =
-    destination ?? pino.destination({ dest: 1, sync: false, minLength: 32 * 1024, maxWrite: 64 * 1024 });
+  const dest = destination ?? pino.destination({ dest: 1, sync: false });
   const logger = pino(options, dest);
   const accessLines = logger.isLevelEnabled('info');
+  const blocks = typeof (dest as { flush?: unknown }).flush === 'function';
   const flushing = setInterval(() => {
     if (!pending) return;
     pending = false;
+    release();
     logger.flush();
   }, LOG_FLUSH_MS);
   flushing.unref();
@@ -84,18 +96,20 @@ export function createRelayLogger(level: string, destination?: DestinationStream
     request(line, call) {
       if (!accessLines) return;
       pending = true;
-      dest.write(
-        `{"level":${INFO},"time":${Date.now()},"service":"${SERVICE}","reqId":"${line.reqId}","method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)}${
-          call.route === undefined ? '' : `,"route":${JSON.stringify(call.route)}`
-        }${call.env === undefined ? '' : `,"env":${JSON.stringify(call.env)}`}${
-          call.key === undefined ? '' : `,"key":"${call.key}"`
-        },"status":${typeof line.status === 'number' ? line.status : `"${line.status}"`},"bytes":${call.bytes},"durationMs":${line.durationMs}${
-          call.upstreamError === undefined ? '' : `,"upstreamError":${JSON.stringify(call.upstreamError)}`
-        },"msg":"request"}\n`,
-      );
+      const text = `{"level":${INFO},"time":${Date.now()},"service":"${SERVICE}","reqId":"${line.reqId}","method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)}${
+        call.route === undefined ? '' : `,"route":${JSON.stringify(call.route)}`
+      }${call.env === undefined ? '' : `,"env":${JSON.stringify(call.env)}`}${
+        call.key === undefined ? '' : `,"key":"${call.key}"`
+      },"status":${typeof line.status === 'number' ? line.status : `"${line.status}"`},"bytes":${call.bytes},"durationMs":${line.durationMs}${
+        call.upstreamError === undefined ? '' : `,"upstreamError":${JSON.stringify(call.upstreamError)}`
+      },"msg":"request"}\n`;
+      if (!blocks) return void dest.write(text);
+      waiting += text;
+      if (waiting.length >= ACCESS_BLOCK) release();
     },
     close() {
       clearInterval(flushing);
+      release();
       logger.flush();
     },
   };

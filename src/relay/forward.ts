@@ -20,6 +20,7 @@ export class Forwarding implements Dispatcher.DispatchHandler {
   private finished = false;
   private retried: boolean;
   private expected = -1;
+  private draining = false;
 
   /** `retryOnce`: a GET is tried once more when the connection fails before any answer; a POST never is. */
   constructor(
@@ -72,9 +73,14 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     // The chunk that completes a known length goes out with the end of the answer (and a small answer
     // with its headers) in one write instead of two.
     if (this.log.bytes === this.expected) res.end(chunk);
-    else if (!res.write(chunk)) {
+    else if (!res.write(chunk) && !this.draining) {
+      // Chunks undici had already parsed may still come while paused: one drain listener is enough.
+      this.draining = true;
       c.pause();
-      res.once('drain', () => c.resume());
+      res.once('drain', () => {
+        this.draining = false;
+        c.resume();
+      });
     }
   }
 

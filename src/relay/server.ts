@@ -218,6 +218,8 @@ export async function startRelay(
     requestTimeout: config.limits.requestTimeoutMs,
     headersTimeout: Math.min(config.limits.requestTimeoutMs, 60_000),
     keepAliveTimeout: 5_000,
+    // Node's default, stated: an answer goes out as soon as it is written, not after the client's ACK.
+    noDelay: true,
   };
   const server: Server = config.tls
     ? createHttpsServer(

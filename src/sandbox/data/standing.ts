@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { records } from '../../catalog';
 import { guidOf } from './guids';
 
 /**
@@ -23,12 +25,8 @@ export interface FieldDefinition {
 export interface IncidentTypeField extends FieldDefinition {
   IncidentTypeId: string;
 }
-export interface IncidentType {
-  Id: string;
-  Name: string;
-  Standard: boolean;
-  Archived: boolean;
-}
+/** The catalogue's incident type record, every field filled: generated standing data has no gaps. */
+export type IncidentType = { [K in 'Id' | 'Name' | 'Standard' | 'Archived']-?: NonNullable<z.infer<typeof records.incidentType>[K]> };
 export interface User {
   name: string;
   email: string;

@@ -2,6 +2,39 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+/**
+ * The walls between folders (README, "The parts"), as lint rules so they hold for the next engineer.
+ * Flat config does not merge one rule across blocks (the last block matching a file wins), so each file
+ * gets exactly one list: the walls of its folder. test/lint/walls.test.ts checks a wrong import fails.
+ */
+const folder = (name) => [`**/${name}`, `**/${name}/**`];
+const ui = { group: ['react', 'react/**', 'react-dom', 'react-dom/**', '@fluentui/**'], message: 'UI code belongs in src/taskpane.' };
+const office = { group: ['@microsoft/office-js', '@microsoft/office-js/**'], message: 'Office.js is loaded by taskpane.html and used only in src/workbook/excel.' };
+const nodeOnly = {
+  group: ['node:*', 'fs', 'fs/**', 'path', 'http', 'https', 'net', 'os', 'stream', 'crypto', 'undici', 'fastify', 'pino', 'ioredis'],
+  message: 'The core runs in the browser too: no Node built-ins or server packages (they belong in relay, sandbox, cli).',
+};
+const servers = { group: [...folder('relay'), ...folder('sandbox'), ...folder('cli')], message: 'Servers and the CLI are not part of the add-in.' };
+const ui_folder = { group: folder('taskpane'), message: 'The taskpane uses the core, never the other way round.' };
+const adapters = {
+  group: [...folder('workbook/excel'), ...folder('workbook/memory')],
+  message: 'Use a workbook through WorkbookPort (src/workbook/port); the adapters are chosen in src/taskpane/index.tsx.',
+};
+const above = (names, why) => ({ group: names.flatMap(folder), message: why });
+const core = [ui, office, nodeOnly, servers, ui_folder];
+const wall = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+const walls = [
+  wall(['src/catalog/**'], [...core, above(['client', 'sheet', 'workbook', 'writeback'], 'The catalogue is the bottom layer: it imports no other part.')]),
+  wall(['src/client/**'], [...core, above(['sheet', 'workbook', 'writeback'], 'The client knows the catalogue only.')]),
+  wall(['src/sheet/**'], [...core, above(['writeback', 'client'], 'Row conversion knows the catalogue only.')]),
+  wall(['src/workbook/**'], [...core, above(['writeback'], 'The workbook port does not know write-back.')], ['src/workbook/excel/**', 'src/workbook/memory/**']),
+  wall(['src/workbook/excel/**', 'src/workbook/memory/**'], [...core, above(['writeback'], 'Adapters implement the port; they do not use the flows.')]),
+  wall(['src/writeback/**'], [...core, adapters]),
+  wall(['src/taskpane/**'], [servers, office, nodeOnly, adapters], ['src/taskpane/index.tsx', 'src/taskpane/preview/**']),
+  wall(['src/taskpane/index.tsx', 'src/taskpane/preview/**'], [servers, office, nodeOnly]),
+  wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**'], [ui, office, ui_folder]),
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/**', '*.config.js', '*.config.mjs'] },
   js.configs.recommended,
@@ -14,9 +47,9 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': ['error', { patterns: [] }],
     },
   },
+  ...walls,
   {
     // Office.js lives only in the Excel adapter and the taskpane's entry; the core stays host-free.
     files: ['src/catalog/**', 'src/client/**', 'src/sheet/**', 'src/writeback/**'],

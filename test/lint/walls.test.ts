@@ -1,0 +1,76 @@
+/**
+ * The folder walls in eslint.config.mjs hold: a deliberately wrong import in each part fails lint, the
+ * same part's allowed imports pass. The code is linted as if it lived at `filePath`; no file is written.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+// ESLint loads its flat config with a dynamic import, which jest's module sandbox refuses; one child
+// process lints every case and prints the messages of no-restricted-imports per case.
+const LINT_ALL = `
+const { ESLint } = require('eslint');
+const cases = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+(async () => {
+  const eslint = new ESLint({ cwd: process.cwd() });
+  const out = [];
+  for (const [filePath, code] of cases) {
+    const [r] = await eslint.lintText(code + '\\nexport const used = x;\\n', { filePath });
+    out.push(r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message));
+  }
+  console.log(JSON.stringify(out));
+})();
+`;
+
+function lintAll(cases: [string, string][]): string[][] {
+  const out = execFileSync(process.execPath, ['-e', LINT_ALL], { cwd: ROOT, input: JSON.stringify(cases) });
+  return JSON.parse(out.toString()) as string[][];
+}
+
+const failing: [string, string, string][] = [
+  ['src/catalog/bad.ts', "import x from '../client';", 'catalogue is the bottom layer'],
+  ['src/client/bad.ts', "import x from '../workbook/port';", 'client knows the catalogue only'],
+  ['src/client/bad.ts', "import x from 'node:fs';", 'no Node built-ins'],
+  ['src/sheet/bad.ts', "import x from '../writeback/post';", 'Row conversion knows the catalogue only'],
+  ['src/writeback/bad.ts', "import x from 'react';", 'UI code belongs in src/taskpane'],
+  ['src/writeback/bad.ts', "import x from '../workbook/excel';", 'through WorkbookPort'],
+  [
+    'src/writeback/flows/bad.ts',
+    "import x from '../../workbook/memory/memoryWorkbook';",
+    'through WorkbookPort',
+  ],
+  ['src/workbook/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
+  ['src/workbook/excel/bad.ts', "import x from 'undici';", 'no Node built-ins'],
+  ['src/taskpane/components/Bad.tsx', "import x from '../../relay/server';", 'not part of the add-in'],
+  ['src/taskpane/components/Bad.tsx', "import x from '../../workbook/excel';", 'through WorkbookPort'],
+  ['src/relay/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
+  ['src/sandbox/bad.ts', "import x from '@fluentui/react-components';", 'UI code belongs in src/taskpane'],
+];
+const passing: [string, string][] = [
+  ['src/client/ok.ts', "import x from '../catalog';"],
+  ['src/writeback/ok.ts', "import x from '../workbook/port';"],
+  ['src/taskpane/index.tsx', "import x from '../workbook/excel';"],
+  ['src/taskpane/preview/Ok.tsx', "import x from '../../workbook/memory';"],
+  ['src/relay/ok.ts', "import x from 'node:http';"],
+  ['src/taskpane/components/Ok.tsx', "import x from '@fluentui/react-components';"],
+];
+
+describe('folder walls', () => {
+  let failed: string[][];
+  let passed: string[][];
+  beforeAll(() => {
+    const all = lintAll([...failing.map(([f, c]) => [f, c] as [string, string]), ...passing]);
+    failed = all.slice(0, failing.length);
+    passed = all.slice(failing.length);
+  });
+
+  it.each(failing.map((c, i) => [...c, i] as const))('%s: %s fails', (_file, _code, why, i) => {
+    expect(failed[i]).toHaveLength(1);
+    expect(failed[i]![0]).toContain(why);
+  });
+
+  it.each(passing.map((c, i) => [...c, i] as const))('%s: %s passes', (_file, _code, i) => {
+    expect(passed[i]).toEqual([]);
+  });
+});

@@ -16,6 +16,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'run the fixed-IP relay between the taskpane and the service',
     load: lazy(() => require('./relay')),
   },
+  check: {
+    summary: 'check a live environment, read-only: key, address, every dataset path',
+    load: lazy(() => require('./check')),
+  },
   start: {
     summary: 'run sandbox, relay and the add-in together (what npm start does)',
     load: lazy(() => require('./start')),

@@ -1,0 +1,40 @@
+import { PASSING, READ_ONLY_NOTICE, type CheckReport, type DatasetCheck } from './report';
+
+const LABEL: Record<DatasetCheck['result'], string> = {
+  answers: 'ok',
+  empty: 'ok (empty)',
+  'bad-shape': 'FAIL shape',
+  'not-found': 'FAIL 404',
+  forbidden: 'FAIL 403',
+  'refused-key': 'FAIL 401',
+  failed: 'FAIL',
+  'not-checked': 'skipped',
+  'not-in-binding': 'not bound',
+};
+
+/** The report for people: the read-only notice first, one line per dataset, then what to do per failure. */
+export function renderTable(report: CheckReport): string {
+  const t = report.target;
+  const where =
+    t.via === 'relay'
+      ? `relay ${t.url}, environment ${t.environment}${t.production ? ' (production)' : ''}`
+      : `service ${t.url}`;
+  const rows = report.datasets.map((d) => [LABEL[d.result], `${d.title} (${d.id})`, `${d.path} [${d.pathSource}]`]);
+  const widths = [0, 1].map((i) => Math.max(...rows.map((r) => r[i]!.length), i ? 7 : 6));
+  const line = (r: string[]) => `${r[0]!.padEnd(widths[0]!)}  ${r[1]!.padEnd(widths[1]!)}  ${r[2]}`.trimEnd();
+  const failures = report.datasets.filter((d) => !PASSING.has(d.result));
+  const s = report.summary;
+  return [
+    READ_ONLY_NOTICE,
+    '',
+    `Checking ${where}; paths from ${t.binding ? `the binding of ${t.binding.file} (sha256 ${t.binding.sha256.slice(0, 12)}…)` : "the catalogue's own (no binding)"}.`,
+    `Key: ${report.authentication.message}`,
+    '',
+    line(['Result', 'Dataset', 'Path [source]']),
+    ...rows.map(line),
+    '',
+    ...failures.flatMap((d) => [`${LABEL[d.result]}  ${d.title} (${d.id}): ${d.message}`, ...(d.fix ? [`    → ${d.fix}`] : []), '']),
+    `${s.checked} checked: ${s.passed} passed, ${s.failed} failed; ${s.notChecked} not checked.`,
+    report.ok ? 'Check passed.' : 'Check FAILED.',
+  ].join('\n');
+}

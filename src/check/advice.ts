@@ -13,14 +13,14 @@ export function forbiddenFix(access: Access): string {
     case 'directdata':
       return (
         'The key needs the setting Get direct data (Selected APIs → General APIs → Data APIs), and its owner must be ' +
-        'an Application Administrator (spec, Authentication rule 9). Edit the key on its owner\'s profile (name menu → ' +
+        "an Application Administrator (spec, Authentication rule 9). Edit the key on its owner's profile (name menu → " +
         'View profile → API keys), tick Get direct data and save; a key owned by someone else cannot be changed: ' +
         'that person, if an Application Administrator, makes a new key.'
       );
     case 'module':
       return (
         `The key needs the ${access.api} API under Selected APIs (spec, Authentication rule 10: the selected APIs ` +
-        'cover the reads of their module). Edit the key on its owner\'s profile (name menu → View profile → API keys), ' +
+        "cover the reads of their module). Edit the key on its owner's profile (name menu → View profile → API keys), " +
         `select ${access.api} and save.`
       );
     case 'write':
@@ -28,7 +28,11 @@ export function forbiddenFix(access: Access): string {
   }
 }
 
-export function notFoundFix(pathSource: 'documented' | 'bound' | 'assumed', path: string, via: 'relay' | 'direct'): string {
+export function notFoundFix(
+  pathSource: 'documented' | 'bound' | 'assumed',
+  path: string,
+  via: 'relay' | 'direct',
+): string {
   const base =
     via === 'relay'
       ? "Check the environment's baseUrl in the relay configuration ends in the API root (e.g. https://grc.example.com/api)."

@@ -44,9 +44,11 @@ export async function relayEnvironment(
   } catch (e) {
     throw new EnvironmentError(`cannot reach the relay at ${root}: ${(e as Error).message}`);
   }
-  if (!answer.ok) throw new EnvironmentError(`the relay at ${root} answered ${answer.status} to GET /api/environments`);
+  if (!answer.ok)
+    throw new EnvironmentError(`the relay at ${root} answered ${answer.status} to GET /api/environments`);
   const parsed = relayEnvironments.safeParse(await answer.json().catch(() => null));
-  if (!parsed.success) throw new EnvironmentError(`${root}/api/environments is not a grc-sheets relay's answer`);
+  if (!parsed.success)
+    throw new EnvironmentError(`${root}/api/environments is not a grc-sheets relay's answer`);
   const view = parsed.data.find((e) => e.name === name);
   if (!view)
     throw new EnvironmentError(
@@ -64,7 +66,13 @@ export function directEnvironment(baseUrl: string): CheckEnvironment {
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     catalog: defaultCatalog,
-    target: { via: 'direct', url: baseUrl.replace(/\/+$/, ''), environment: null, production: null, binding: null },
+    target: {
+      via: 'direct',
+      url: baseUrl.replace(/\/+$/, ''),
+      environment: null,
+      production: null,
+      binding: null,
+    },
     callerIp: null,
   };
 }

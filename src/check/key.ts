@@ -6,7 +6,18 @@ export const KEY_ID_VAR = 'GRC_SHEETS_KEY_ID';
 export const KEY_PASSWORD_VAR = 'GRC_SHEETS_KEY_PASSWORD';
 
 /** Options that would put the key on the command line, refused by name before anything else is parsed. */
-const KEY_OPTIONS = ['--password', '--key-password', '--pass', '-p', '--identifier', '--key-id', '--key', '--user', '-u', '--credentials'];
+const KEY_OPTIONS = [
+  '--password',
+  '--key-password',
+  '--pass',
+  '-p',
+  '--identifier',
+  '--key-id',
+  '--key',
+  '--user',
+  '-u',
+  '--credentials',
+];
 
 export class KeyError extends Error {
   override name = 'KeyError';
@@ -43,7 +54,8 @@ export async function readKey(source: KeySource): Promise<{ identifier: string; 
     );
   if (!identifier) identifier = (await ask(source.tty, 'API key identifier: ', false)).trim();
   if (!password) password = await ask(source.tty, 'API key password (not shown): ', true);
-  if (!identifier || !password) throw new KeyError('no API key: the identifier and the password are both needed.');
+  if (!identifier || !password)
+    throw new KeyError('no API key: the identifier and the password are both needed.');
   return { identifier, password };
 }
 

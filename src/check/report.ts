@@ -19,7 +19,12 @@ export const DATASET_RESULTS = [
 ] as const;
 export type DatasetResult = (typeof DATASET_RESULTS)[number];
 
-export const PASSING: ReadonlySet<DatasetResult> = new Set(['answers', 'empty', 'not-checked', 'not-in-binding']);
+export const PASSING: ReadonlySet<DatasetResult> = new Set([
+  'answers',
+  'empty',
+  'not-checked',
+  'not-in-binding',
+]);
 
 export const datasetCheck = z.object({
   id: z.string(),

@@ -36,7 +36,9 @@ export async function runCheck(input: CheckInput): Promise<CheckReport> {
     if (skip) datasets.push(base(t, 'not-checked', skip));
     else if (t.unavailable) datasets.push(base(t, 'not-in-binding', t.unavailable.message));
     else if (refused)
-      datasets.push(base(t, 'not-checked', 'Not checked: the service refused the key on an earlier dataset (401).'));
+      datasets.push(
+        base(t, 'not-checked', 'Not checked: the service refused the key on an earlier dataset (401).'),
+      );
     else {
       const result = await checkOne(client, t, target.via, callerIp);
       if (result.result === 'refused-key') refused = result;
@@ -107,7 +109,10 @@ async function checkOne(
       },
     });
     if (count === 0)
-      return { ...base(t, 'empty', 'Answers (200), with no records: nothing to compare with the schema.'), status: 200 };
+      return {
+        ...base(t, 'empty', 'Answers (200), with no records: nothing to compare with the schema.'),
+        status: 200,
+      };
   } catch (e) {
     if (!isApiError(e)) throw e;
     if (!(e.code === 'cancelled' && first)) return fromError(t, e, via, callerIp);
@@ -152,8 +157,7 @@ function fromError(
         ...base(t, 'bad-shape', e.message),
         ...status,
         firstRecordFits: n === undefined ? null : n !== '1',
-        fix:
-          'The service answers with another record shape than the catalogue expects: import its current Swagger file so the binding maps the property names (docs/binding.md).',
+        fix: 'The service answers with another record shape than the catalogue expects: import its current Swagger file so the binding maps the property names (docs/binding.md).',
       };
     }
     default:

@@ -19,7 +19,11 @@ export function renderTable(report: CheckReport): string {
     t.via === 'relay'
       ? `relay ${t.url}, environment ${t.environment}${t.production ? ' (production)' : ''}`
       : `service ${t.url}`;
-  const rows = report.datasets.map((d) => [LABEL[d.result], `${d.title} (${d.id})`, `${d.path} [${d.pathSource}]`]);
+  const rows = report.datasets.map((d) => [
+    LABEL[d.result],
+    `${d.title} (${d.id})`,
+    `${d.path} [${d.pathSource}]`,
+  ]);
   const widths = [0, 1].map((i) => Math.max(...rows.map((r) => r[i]!.length), i ? 7 : 6));
   const line = (r: string[]) => `${r[0]!.padEnd(widths[0]!)}  ${r[1]!.padEnd(widths[1]!)}  ${r[2]}`.trimEnd();
   const failures = report.datasets.filter((d) => !PASSING.has(d.result));
@@ -33,7 +37,11 @@ export function renderTable(report: CheckReport): string {
     line(['Result', 'Dataset', 'Path [source]']),
     ...rows.map(line),
     '',
-    ...failures.flatMap((d) => [`${LABEL[d.result]}  ${d.title} (${d.id}): ${d.message}`, ...(d.fix ? [`    → ${d.fix}`] : []), '']),
+    ...failures.flatMap((d) => [
+      `${LABEL[d.result]}  ${d.title} (${d.id}): ${d.message}`,
+      ...(d.fix ? [`    → ${d.fix}`] : []),
+      '',
+    ]),
     `${s.checked} checked: ${s.passed} passed, ${s.failed} failed; ${s.notChecked} not checked.`,
     report.ok ? 'Check passed.' : 'Check FAILED.',
   ].join('\n');

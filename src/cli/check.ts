@@ -6,7 +6,7 @@ import {
   relayEnvironment,
   targetsOf,
   type CheckEnvironment,
-} from "../check/environment";
+} from '../check/environment';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, keyOnCommandLine, readKey } from '../check/key';
 import { runCheck } from '../check/run';
 import { renderTable } from '../check/table';

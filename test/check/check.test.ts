@@ -12,7 +12,9 @@ import { key, start } from '../sandbox/helpers';
 
 const KEYS = [
   key('good'),
-  key('no-directdata', { apis: ['Incidents', 'Tasks', 'Controls', 'ThirdParties', 'Forms', 'FindingReports'] }),
+  key('no-directdata', {
+    apis: ['Incidents', 'Tasks', 'Controls', 'ThirdParties', 'Forms', 'FindingReports'],
+  }),
   // Allowed from an address that is not the relay's: the service refuses the relay (401).
   key('elsewhere', { allowedIps: ['203.0.113.7'] }),
 ];
@@ -36,7 +38,10 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function check(argv: string[], identifier?: string): Promise<{ code: number; out: string; err: string }> {
+async function check(
+  argv: string[],
+  identifier?: string,
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const io: CheckIo = {
@@ -65,7 +70,12 @@ describe('grc-sheets check', () => {
     expect(report.ok).toBe(true);
     expect(report.authentication.ok).toBe(true);
     const risk = report.datasets.find((d) => d.id === 'risk')!;
-    expect(risk).toMatchObject({ result: 'answers', status: 200, firstRecordFits: true, pathSource: 'documented' });
+    expect(risk).toMatchObject({
+      result: 'answers',
+      status: 200,
+      firstRecordFits: true,
+      pathSource: 'documented',
+    });
     const documented = report.datasets.filter((d) => d.pathSource === 'documented');
     expect(documented.length).toBeGreaterThan(15);
     expect(documented.every((d) => d.result === 'answers' || d.result === 'empty')).toBe(true);
@@ -94,7 +104,9 @@ describe('grc-sheets check', () => {
     expect(risk).toMatchObject({ result: 'forbidden', status: 403 });
     expect(risk.fix).toMatch(/Get direct data/);
     expect(risk.fix).toMatch(/Application Administrator/);
-    const directdata = report.datasets.filter((d) => d.pathSource === 'documented' && d.path.startsWith('/directdata/'));
+    const directdata = report.datasets.filter(
+      (d) => d.pathSource === 'documented' && d.path.startsWith('/directdata/'),
+    );
     expect(directdata.every((d) => d.result === 'forbidden')).toBe(true);
     const { out } = await check(through(), 'no-directdata');
     expect(out).toMatch(/FAIL 403 +Risks \(risk\)/);
@@ -110,7 +122,9 @@ describe('grc-sheets check', () => {
     const refused = report.datasets.filter((d) => d.result === 'refused-key');
     expect(refused).toHaveLength(1);
     expect(refused[0]!.status).toBe(401);
-    expect(report.datasets.filter((d) => /refused the key on an earlier dataset/.test(d.message)).length).toBeGreaterThan(5);
+    expect(
+      report.datasets.filter((d) => /refused the key on an earlier dataset/.test(d.message)).length,
+    ).toBeGreaterThan(5);
     // The service recorded the relay's address as requested, once.
     const requested = sandbox.admin.requestedIps().filter((r) => r.identifier === 'elsewhere');
     expect(requested).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { isApiError, type DataRecord } from '../client';
+import type { LackingDataset } from './availability';
 import { sleep } from './runner';
 
 export type { DataRecord };
@@ -11,22 +12,51 @@ export interface WritebackApi {
   download(datasetId: string, options?: { signal?: AbortSignal }): Promise<{ records: DataRecord[] }>;
   call(
     operationId: string,
-    options?: { params?: { guid?: string }; body?: unknown; signal?: AbortSignal },
+    options?: {
+      params?: { guid?: string };
+      body?: unknown;
+      /** Values for the properties the environment's binding requires that no catalogue field fills. */
+      extra?: Record<string, unknown>;
+      signal?: AbortSignal;
+    },
   ): Promise<unknown>;
 }
 
 /** Standing data and current records by dataset id, loaded once per validation or run. */
 export type Standing = ReadonlyMap<string, readonly DataRecord[]>;
 
+/**
+ * Loads the datasets a flow reads. A dataset the environment lacks is left out (the flow then asks for
+ * GUIDs and says what it cannot check); one whose path is only assumed is tried, and left out when the
+ * service has nothing there (404), rather than failing the template or the post.
+ */
 export async function loadStanding(
   api: WritebackApi,
   datasetIds: readonly string[],
   signal?: AbortSignal,
+  lacking: readonly LackingDataset[] = [],
 ): Promise<Standing> {
   const loaded = await Promise.all(
-    datasetIds.map(async (id) => [id, await downloadRecords(api, id, signal)] as const),
+    datasetIds.map(async (id) => [id, await readLacking(api, id, lacking, signal)] as const),
   );
-  return new Map(loaded);
+  return new Map(loaded.filter((e): e is readonly [string, DataRecord[]] => e[1] !== null));
+}
+
+/** A dataset's records, or null when the environment lacks it (see loadStanding). */
+export async function readLacking(
+  api: WritebackApi,
+  datasetId: string,
+  lacking: readonly LackingDataset[],
+  signal?: AbortSignal,
+): Promise<DataRecord[] | null> {
+  const lacks = lacking.find((l) => l.id === datasetId);
+  if (lacks && lacks.reason !== 'assumed') return null;
+  try {
+    return await downloadRecords(api, datasetId, signal);
+  } catch (e) {
+    if (lacks && isApiError(e) && e.code === 'not-found') return null;
+    throw e;
+  }
 }
 
 /** Reading changes nothing, so a read that failed on the way is simply read again (a few times). */

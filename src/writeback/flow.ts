@@ -61,6 +61,13 @@ export interface Flow<R = unknown> {
   standingDatasets: readonly string[];
   /** The dataset that shows whether a row's record exists, read before an unknown row is sent again. */
   reconcileDataset: string;
+  /** The write operations a Post may call (catalogue ids): all must be available on the environment. */
+  operations: readonly string[];
+  /**
+   * Per dataset the flow reads, what it cannot check or reconcile without it: said before a template is
+   * made when the environment lacks the dataset or only assumes its path.
+   */
+  datasetNeeds: Readonly<Record<string, string>>;
   setup(standing: Standing): PreparedFlow<R>;
 }
 

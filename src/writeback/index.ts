@@ -17,6 +17,14 @@ export {
   type RowOutcome,
 } from './post';
 export { RESULT_COLUMNS, type Status } from './results';
-export { createTemplate, LOOKUP_SHEET } from './template';
+export { createTemplate, FlowUnavailable, LOOKUP_SHEET } from './template';
+export {
+  flowAvailability,
+  lackingText,
+  type FlowAvailability,
+  type LackingDataset,
+  type EnvironmentInfo,
+  type EndpointInfo,
+} from './availability';
 export { tableRecord, tableRecords, type TableRecord } from './tablerecord';
 export { writeAudit, keyFingerprint, AUDIT_TABLE, AUDIT_SHEET } from './audit';

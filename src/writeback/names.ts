@@ -21,7 +21,15 @@ export interface NameIndex<E extends NameEntry = NameEntry> {
 
 const key = (s: string) => s.trim().toLowerCase();
 
-export function nameIndex<E extends NameEntry>(entries: readonly E[], what: string): NameIndex<E> {
+/**
+ * `unlisted`: the environment lacks the dataset these names come from, so any GUID is taken as it is
+ * (the service checks it) and a name cannot be resolved.
+ */
+export function nameIndex<E extends NameEntry>(
+  entries: readonly E[],
+  what: string,
+  unlisted = false,
+): NameIndex<E> {
   const byName = new Map<string, E[]>();
   const byId = new Map<string, E>();
   for (const e of entries) {
@@ -48,7 +56,15 @@ export function nameIndex<E extends NameEntry>(entries: readonly E[], what: stri
       if (isGuid(text.trim())) {
         const e = byId.get(text.trim().toLowerCase());
         if (e) return { ok: true, id: e.id, name: e.name };
+        if (unlisted) return { ok: true, id: text.trim(), name: text.trim() };
       }
+      if (unlisted)
+        return {
+          ok: false,
+          code: 'unknown-name',
+          candidates: [],
+          message: `"${text.trim()}" is not a GUID: this environment lacks the list of ${what}, so type the GUID`,
+        };
       const candidates = closest(text, entries);
       const hint = candidates.length
         ? `; did you mean ${candidates.map((c) => `"${c}"`).join(' or ')}?`

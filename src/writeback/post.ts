@@ -1,6 +1,14 @@
 import { firstBodyRow } from '../workbook/address';
 import type { WorkbookPort } from '../workbook/port';
-import { downloadRecords, loadStanding, type WritebackApi } from './api';
+import { loadStanding, readLacking, type WritebackApi } from './api';
+import {
+  extraProperties,
+  flowAvailability,
+  lackingText,
+  type EnvironmentInfo,
+  type FlowAvailability,
+} from './availability';
+import { withExtras } from './extras';
 import type { AnyFlow, PreparedFlow } from './flow';
 import { createJournal } from './journal';
 import type { RetryPolicy } from './outcome';
@@ -9,10 +17,8 @@ import { runPool, sendWithRetry, type Sleep } from './runner';
 import { saveTableRecord, tableRecord } from './tablerecord';
 import { validateRows, type RowCheck, type Validation } from './validate';
 
-export interface Environment {
-  name: string;
-  production: boolean;
-}
+/** The environment posted to; `endpoints` (from the relay) says which calls it has and how their paths are known. */
+export type Environment = EnvironmentInfo;
 
 export interface PostOptions {
   api: WritebackApi;
@@ -32,6 +38,8 @@ export interface PostPlan {
   toCheck: number;
   /** Set when the user must confirm: posting to production, or to another environment than the table was filled for. */
   confirmation: { environment: string; rows: number; message: string } | null;
+  /** Whether the flow can post on this environment, and the datasets it lacks there. */
+  availability: FlowAvailability;
   run(options?: RunOptions): Promise<RunSummary>;
 }
 
@@ -82,12 +90,13 @@ const zeroCounts = (): Counts => ({ sending: 0, created: 0, done: 0, failed: 0, 
 /** Reads and checks the table, loads standing data, and says what a Post would do. Sends nothing. */
 export async function preparePost(options: PostOptions): Promise<PostPlan> {
   const { api, workbook, table, flow, environment } = options;
+  const availability = flowAvailability(flow, environment);
   const [standing, content, recorded] = await Promise.all([
-    loadStanding(api, flow.standingDatasets, options.signal),
+    loadStanding(api, flow.standingDatasets, options.signal, availability.lacking),
     workbook.readRows(table),
     tableRecord(workbook, table),
   ]);
-  const prepared = flow.setup(standing);
+  const prepared = withExtras(flow.setup(standing), extraProperties(flow, environment));
   const validation = validateRows(prepared, content.columns, content.rows);
   const sendable = validation.rows.filter((r) => r.request !== undefined);
   const toSend = sendable.filter((r) => dispositionOf(r.result) === 'send').length;
@@ -95,6 +104,8 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
   const rows = toSend + toCheck;
 
   const reasons: string[] = [];
+  // On a production environment an assumed path is unavailable (never posted blind); elsewhere the user confirms it.
+  if (availability.post.kind === 'confirm') reasons.push(availability.post.message);
   if (environment.production)
     reasons.push(
       `This posts ${rows} row${rows === 1 ? '' : 's'} to ${environment.name}, a production environment.`,
@@ -112,7 +123,9 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
     toSend,
     toCheck,
     confirmation,
+    availability,
     run: (runOptions = {}) => {
+      if (availability.post.kind === 'unavailable') throw new Error(availability.post.message);
       const c = runOptions.confirm;
       if (confirmation && (c?.environment !== confirmation.environment || c.rows !== confirmation.rows)) {
         throw new Error(`Posting to ${environment.name} needs the user's confirmation of ${rows} rows first`);
@@ -191,9 +204,17 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
   const toSend: RowCheck<unknown>[] = [];
   const checks = candidates.filter((r) => dispositionOf(r.result) === 'check');
   if (checks.length && !o.signal?.aborted) {
-    const existing = await downloadRecords(api, flow.reconcileDataset, o.signal);
+    const lacks = flowAvailability(flow, p.environment).lacking;
+    const existing = await readLacking(api, flow.reconcileDataset, lacks, o.signal);
     const taken = new Set(p.validation.rows.map((r) => r.result.guid.toLowerCase()).filter((g) => g !== ''));
+    const cannotCheck = existing
+      ? null
+      : `Not sent again: whether the service has this record cannot be checked on ${p.environment.name}. ${lackingText(lacks.find((l) => l.id === flow.reconcileDataset) ?? { id: flow.reconcileDataset, title: flow.reconcileDataset, reason: 'assumed', consequence: '' })} Look for it in the service; if it is not there, clear Result to send the row again.`;
     for (const r of checks) {
+      if (!existing) {
+        await record(r.row, 'unknown', '', cannotCheck!, r.result.time);
+        continue;
+      }
       const found = prepared.find(r.request, existing, taken, {
         note: r.result.message,
         at: sentAt(r.result.time),

@@ -1,5 +1,7 @@
 import type { TableShape, WorkbookPort } from '../workbook/port';
 import { loadStanding, type WritebackApi } from './api';
+import { extraProperties, flowAvailability } from './availability';
+import { withExtras } from './extras';
 import type { AnyFlow } from './flow';
 import type { Environment } from './post';
 import { resultColumnSpecs } from './results';
@@ -7,6 +9,11 @@ import { saveTableRecord } from './tablerecord';
 
 /** The hidden sheet that holds the dropdown lists of every template. */
 export const LOOKUP_SHEET = 'GRC lists';
+
+/** A flow whose operation this environment lacks: no template is made for it (nothing could be posted). */
+export class FlowUnavailable extends Error {
+  override name = 'FlowUnavailable';
+}
 
 /**
  * "New template": a sheet with an empty table whose columns are the flow's (custom fields of the
@@ -22,7 +29,12 @@ export async function createTemplate(options: {
   now?: Date;
 }): Promise<TableShape> {
   const { api, workbook, flow, environment } = options;
-  const prepared = flow.setup(await loadStanding(api, flow.standingDatasets, options.signal));
+  const availability = flowAvailability(flow, environment);
+  if (availability.post.kind === 'unavailable') throw new FlowUnavailable(availability.post.message);
+  const prepared = withExtras(
+    flow.setup(await loadStanding(api, flow.standingDatasets, options.signal, availability.lacking)),
+    extraProperties(flow, environment),
+  );
   if (!(await workbook.sheetNames()).includes(LOOKUP_SHEET))
     await workbook.addSheet(LOOKUP_SHEET, { hidden: true });
   const sheet = await workbook.addSheet(flow.title, { activate: true });

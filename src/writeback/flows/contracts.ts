@@ -43,12 +43,22 @@ export const contractsFlow: Flow<CreateContract> = {
   tableName: 'GrcContracts',
   standingDatasets: ['thirdpartycontractcustomfields', 'thirdparty'],
   reconcileDataset: 'thirdpartycontract',
+  operations: ['contract-create'],
+  datasetNeeds: {
+    thirdpartycontractcustomfields:
+      'Contract custom fields get no columns, so no custom field values can be posted.',
+    thirdparty:
+      "Third parties cannot be offered in a dropdown or checked by name: type the third party's GUID in Third party.",
+    thirdpartycontract:
+      'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
+  },
   setup(standing) {
     const thirdParties = nameIndex(
       records(standing, 'thirdparty').flatMap((t) =>
         str(t, 'Id') && str(t, 'Name') ? [{ id: str(t, 'Id')!, name: str(t, 'Name')! }] : [],
       ),
       'third parties',
+      !standing.has('thirdparty'),
     );
     const fields = customFields(
       records(standing, 'thirdpartycontractcustomfields'),

@@ -78,6 +78,19 @@ export const incidentsFlow: Flow<IncidentRequest> = {
     'riskrootcausecategory',
   ],
   reconcileDataset: 'incidents',
+  operations: ['incident-create', 'incident-hyperlink'],
+  datasetNeeds: {
+    incidenttypes:
+      "Incident types cannot be offered in a dropdown or checked by name: type each type's GUID.",
+    incidentclassifications:
+      "Classifications cannot be offered or checked by name: type the classification's GUID.",
+    incidenttypecustomfields:
+      'The custom fields of incident types get no columns, so no custom field values can be posted.',
+    riskrootcausecategory:
+      "Root cause categories cannot be offered or checked by name: type the category's GUID.",
+    incidents:
+      'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
+  },
   setup(standing) {
     const types = nameIndex(entries(records(standing, 'incidenttypes'), 'Id'), 'incident types');
     const classifications = nameIndex(

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { bodies } from '../../catalog';
+import { bodies, isGuid } from '../../catalog';
 import { records, str, type DataRecord } from '../api';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
@@ -71,7 +71,14 @@ export const tasksFlow: Flow<TaskRequest> = {
   tableName: 'GrcTaskUpdates',
   standingDatasets: ['tasks'],
   reconcileDataset: 'tasks',
+  operations: ['task-update-v2', 'task-score-status', 'task-advance'],
+  datasetNeeds: {
+    tasks:
+      "Tasks cannot be looked up by identifier or checked before sending: type each task's GUID. A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.",
+  },
   setup(standing) {
+    // Without the tasks dataset (the environment lacks it) a task is named by its GUID and not checked first.
+    const listed = standing.has('tasks');
     const tasks = records(standing, 'tasks');
     const byKey = new Map<string, DataRecord[]>();
     for (const t of tasks) {
@@ -110,14 +117,21 @@ export const tasksFlow: Flow<TaskRequest> = {
             'unknown-action',
             `"${actionText}" is not an action; choose ${Object.values(TASK_ACTIONS).join(', ')}`,
           );
-        const found = key === undefined ? [] : (byKey.get(key.toLowerCase()) ?? []);
+        const found =
+          key === undefined
+            ? []
+            : !listed && isGuid(key)
+              ? [{ Id: key }]
+              : (byKey.get(key.toLowerCase()) ?? []);
         if (key !== undefined && found.length !== 1) {
           r.error(
             C.task,
             found.length ? 'ambiguous-name' : 'unknown-name',
             found.length
               ? `${found.length} tasks match "${key}": ${found.map((t) => str(t, 'Id')).join(', ')}; type the GUID of the one you mean`
-              : `no task has the GUID or identifier "${key}"; copy it from the Tasks dataset`,
+              : listed
+                ? `no task has the GUID or identifier "${key}"; copy it from the Tasks dataset`
+                : `"${key}" is not a GUID: this environment lacks the tasks dataset, so tasks are named by their GUID`,
           );
         }
         const cells = {

@@ -56,6 +56,13 @@ export const thirdPartiesFlow: Flow<CreateThirdParty> = {
   tableName: 'GrcThirdParties',
   standingDatasets: ['thirdpartycustomfields'],
   reconcileDataset: 'thirdparty',
+  operations: ['thirdparty-create'],
+  datasetNeeds: {
+    thirdpartycustomfields:
+      'Third party custom fields get no columns, so no custom field values can be posted.',
+    thirdparty:
+      'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
+  },
   setup(standing) {
     const fields = customFields(
       records(standing, 'thirdpartycustomfields'),

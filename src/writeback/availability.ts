@@ -1,0 +1,126 @@
+import type { AnyFlow } from './flow';
+
+/**
+ * What the relay says about one catalogue call on an environment (the shape of GET /api/environments'
+ * endpoints, src/contracts/environments.ts), as much of it as write-back reads. An environment without
+ * it (an older relay, tests) is taken at the catalogue's word: every call available.
+ */
+export interface EndpointInfo {
+  title: string;
+  path: string;
+  pathSource: 'documented' | 'bound' | 'assumed';
+  unavailable?: { reason: string; message: string };
+  write?: { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
+  body?: { extra?: readonly ExtraProperty[] };
+}
+
+/** A property the binding's file requires that no catalogue field fills (catalog/wire.ts `extraProperty`). */
+export interface ExtraProperty {
+  name: string;
+  type?: string;
+  enum?: readonly string[];
+  default?: unknown;
+}
+
+export interface EnvironmentInfo {
+  name: string;
+  production: boolean;
+  endpoints?: Readonly<Record<string, EndpointInfo>>;
+}
+
+/** A dataset a flow reads that this environment lacks (binding without it) or only guesses (assumed path). */
+export interface LackingDataset {
+  id: string;
+  title: string;
+  /** `missing`/`ambiguous`: never called; `assumed`: tried, and taken as empty if the service has no such path. */
+  reason: 'missing' | 'ambiguous' | 'assumed';
+  /** What the flow cannot check or reconcile without it, in the user's words. */
+  consequence: string;
+}
+
+export type PostAvailability =
+  { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
+
+export interface FlowAvailability {
+  post: PostAvailability;
+  lacking: LackingDataset[];
+}
+
+const ADMIN =
+  "Your administrator imports the service's Swagger file and gives the relay the binding (docs/binding.md).";
+
+/**
+ * Whether a flow can post on this environment, and which of the datasets it reads are lacking. Said before
+ * a template is made, so nobody fills one for a flow that cannot post, and a lacking dataset never stops a
+ * post halfway.
+ */
+export function flowAvailability(flow: AnyFlow, environment: EnvironmentInfo): FlowAvailability {
+  const endpoints = environment.endpoints;
+  if (!endpoints) return { post: { kind: 'ok' }, lacking: [] };
+  const unavailable: string[] = [];
+  const confirm: string[] = [];
+  for (const id of flow.operations) {
+    const e = endpoints[id];
+    const write = e?.write;
+    if (!e) unavailable.push(`"${id}" is not known to the relay.`);
+    else if (e.unavailable) unavailable.push(`${e.title}: ${e.unavailable.message}`);
+    else if (write?.kind === 'unavailable') unavailable.push(`${e.title}: ${write.message}`);
+    else if (write?.kind === 'confirm' || e.pathSource === 'assumed') confirm.push(`${e.title} at ${e.path}`);
+  }
+  const post: PostAvailability = unavailable.length
+    ? {
+        kind: 'unavailable',
+        message: `${flow.title} cannot be posted to ${environment.name}. ${unavailable.join(' ')} ${ADMIN}`,
+      }
+    : confirm.length
+      ? {
+          kind: 'confirm',
+          message:
+            `Path assumed: ${confirm.join('; ')}. The service's documentation does not show ${confirm.length === 1 ? 'this path' : 'these paths'} ` +
+            `and no binding gives ${confirm.length === 1 ? 'it' : 'them'}; grc-sheets guesses. If the guess is wrong the service answers 404 and nothing is created. ${ADMIN}`,
+        }
+      : { kind: 'ok' };
+  const lacking: LackingDataset[] = [];
+  for (const [id, consequence] of Object.entries(flow.datasetNeeds)) {
+    const e = endpoints[id];
+    const reason = !e
+      ? 'missing'
+      : e.unavailable
+        ? e.unavailable.reason === 'ambiguous'
+          ? 'ambiguous'
+          : 'missing'
+        : e.pathSource === 'assumed'
+          ? 'assumed'
+          : null;
+    if (reason) lacking.push({ id, title: e?.title ?? id, reason, consequence });
+  }
+  return { post, lacking };
+}
+
+/** One sentence per lacking dataset, for the flow's notice. */
+export function lackingText(l: LackingDataset): string {
+  const why =
+    l.reason === 'assumed'
+      ? `the spec does not list it and no binding gives its path, so its path is a guess`
+      : l.reason === 'ambiguous'
+        ? 'the binding has several candidates for it and none was picked'
+        : "this environment's binding does not have it";
+  return `${l.title}: ${why}. ${l.consequence}`;
+}
+
+/** Datasets that are never called on this environment (the client would refuse them). */
+export function unavailableDatasets(environment: EnvironmentInfo): ReadonlySet<string> {
+  return new Set(
+    Object.entries(environment.endpoints ?? {})
+      .filter(([, e]) => e.unavailable)
+      .map(([id]) => id),
+  );
+}
+
+/** The binding's extra required properties of the flow's operations, once each, by property name. */
+export function extraProperties(flow: AnyFlow, environment: EnvironmentInfo): ExtraProperty[] {
+  const out = new Map<string, ExtraProperty>();
+  for (const id of flow.operations)
+    for (const x of environment.endpoints?.[id]?.body?.extra ?? []) if (!out.has(x.name)) out.set(x.name, x);
+  return [...out.values()];
+}

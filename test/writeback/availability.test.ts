@@ -1,0 +1,254 @@
+/**
+ * What a flow can do on an environment, from the relay's per-endpoint view: an operation the binding
+ * lacks makes the flow unavailable before any template; an assumed path asks for a confirmation; a
+ * dataset the flow reads that the environment lacks is named up front and never stops a post halfway.
+ */
+import { ApiError } from '../../src/client';
+import { createMemoryWorkbook } from '../../src/workbook/memory';
+import type { WritebackApi } from '../../src/writeback/api';
+import {
+  flowAvailability,
+  lackingText,
+  type EndpointInfo,
+  type EnvironmentInfo,
+} from '../../src/writeback/availability';
+import { contractsFlow } from '../../src/writeback/flows/contracts';
+import { incidentsFlow } from '../../src/writeback/flows/incidents';
+import { tasksFlow } from '../../src/writeback/flows/tasks';
+import { preparePost } from '../../src/writeback/post';
+import { createTemplate, FlowUnavailable } from '../../src/writeback/template';
+import { standing } from './fixtures';
+
+const bound = (title: string, path: string): EndpointInfo => ({
+  title,
+  path,
+  pathSource: 'bound',
+  write: { kind: 'ok' },
+});
+const ACME = '10000000-0000-4000-8000-000000000001';
+
+/** Every endpoint the flows use, bound; `over` changes some. */
+function environment(production: boolean, over: Record<string, Partial<EndpointInfo>> = {}): EnvironmentInfo {
+  const ids = [
+    'incident-create',
+    'incident-hyperlink',
+    'contract-create',
+    'thirdparty-create',
+    'task-update-v2',
+    'task-score-status',
+    'task-advance',
+    'incidenttypes',
+    'incidentclassifications',
+    'incidenttypecustomfields',
+    'riskrootcausecategory',
+    'incidents',
+    'thirdpartycontractcustomfields',
+    'thirdparty',
+    'thirdpartycontract',
+    'thirdpartycustomfields',
+    'tasks',
+  ];
+  const endpoints: Record<string, EndpointInfo> = {};
+  for (const id of ids) endpoints[id] = { ...bound(id, `/bound/${id}`), ...over[id] };
+  return { name: production ? 'PRD' : 'ACC', production, endpoints };
+}
+
+const missing = (message = 'the Swagger file has no such operation'): Partial<EndpointInfo> => ({
+  unavailable: { reason: 'missing', message },
+  write: { kind: 'unavailable', message },
+});
+
+describe('flowAvailability', () => {
+  test('an operation the binding lacks makes the flow unavailable, saying what the admin does', () => {
+    const a = flowAvailability(incidentsFlow, environment(true, { 'incident-create': missing() }));
+    expect(a.post.kind).toBe('unavailable');
+    expect(a.post.kind === 'unavailable' && a.post.message).toMatch(/Incidents cannot be posted to PRD/);
+    expect(a.post.kind === 'unavailable' && a.post.message).toMatch(/docs\/binding\.md/);
+  });
+
+  test('an assumed path on a non-production environment asks for a confirmation naming the path', () => {
+    const a = flowAvailability(
+      contractsFlow,
+      environment(false, {
+        'contract-create': {
+          pathSource: 'assumed',
+          path: '/thirdpartydata/v1/contracts',
+          write: { kind: 'confirm', message: 'assumed' },
+        },
+      }),
+    );
+    expect(a.post).toMatchObject({ kind: 'confirm' });
+    expect(a.post.kind === 'confirm' && a.post.message).toMatch(
+      /^Path assumed: contract-create at \/thirdpartydata\/v1\/contracts/,
+    );
+  });
+
+  test('without per-endpoint information (an older relay) every flow is available and lacks nothing', () => {
+    expect(flowAvailability(tasksFlow, { name: 'ACC', production: false })).toEqual({
+      post: { kind: 'ok' },
+      lacking: [],
+    });
+  });
+
+  test('the contract flow names the datasets it lacks and what it cannot check without them', () => {
+    const a = flowAvailability(
+      contractsFlow,
+      environment(false, { thirdparty: missing(), thirdpartycontract: { pathSource: 'assumed' } }),
+    );
+    expect(a.post.kind).toBe('ok');
+    expect(a.lacking.map((l) => [l.id, l.reason])).toEqual([
+      ['thirdparty', 'missing'],
+      ['thirdpartycontract', 'assumed'],
+    ]);
+    expect(lackingText(a.lacking[0]!)).toMatch(/binding does not have it\. .*type the third party's GUID/);
+    expect(lackingText(a.lacking[1]!)).toMatch(/path is a guess\. .*cannot be looked for in the service/);
+  });
+});
+
+async function contractTable(rows: (string | null)[][]) {
+  const workbook = createMemoryWorkbook();
+  await workbook.createTable({
+    name: 'Con',
+    sheet: 'Sheet1',
+    anchor: 'A1',
+    columns: ['Third party', 'Name', 'Result', 'Result GUID', 'Result message', 'Result time'].map(
+      (name) => ({
+        name,
+        format: 'text' as const,
+      }),
+    ),
+  });
+  await workbook.writeRows('Con', 0, rows);
+  return workbook;
+}
+
+describe('posting with lacking datasets', () => {
+  test('never called when missing: the template is made, third parties are typed as GUIDs, a new row is posted', async () => {
+    const env = environment(false, { thirdparty: missing() });
+    const downloads: string[] = [];
+    const posted: unknown[] = [];
+    const api: WritebackApi = {
+      async download(id) {
+        downloads.push(id);
+        return { records: [...(standing.get(id) ?? [])] };
+      },
+      async call(_op, o) {
+        posted.push(o?.body);
+        return { Id: '99999999-0000-4000-8000-000000000001' };
+      },
+    };
+    const template = createMemoryWorkbook();
+    await createTemplate({ api, workbook: template, flow: contractsFlow, environment: env });
+    expect(downloads).not.toContain('thirdparty');
+
+    const workbook = await contractTable([[ACME, 'Support']]);
+    const plan = await preparePost({ api, workbook, table: 'Con', flow: contractsFlow, environment: env });
+    expect(plan.validation.problems).toEqual([]);
+    const summary = await plan.run();
+    expect(summary.counts.created).toBe(1);
+    expect(posted).toEqual([expect.objectContaining({ ThirdPartyGuid: ACME, Name: 'Support' })]);
+  });
+
+  test('a row of unknown outcome whose reconcile dataset is assumed and absent (404) stays unknown, saying why; the rest is posted', async () => {
+    const env = environment(false, { thirdpartycontract: { pathSource: 'assumed' } });
+    const api: WritebackApi = {
+      async download(id) {
+        if (id === 'thirdpartycontract')
+          throw new ApiError({ code: 'not-found', sent: 'yes', status: 404, message: 'no such path' });
+        return { records: [...(standing.get(id) ?? [])] };
+      },
+      async call() {
+        return { Id: '99999999-0000-4000-8000-000000000002' };
+      },
+    };
+    const workbook = await contractTable([
+      [ACME, 'Earlier', 'unknown', '', 'connection closed', '2026-11-20T10:00:00.000Z'],
+      [ACME, 'New', null, null, null, null],
+    ]);
+    const plan = await preparePost({ api, workbook, table: 'Con', flow: contractsFlow, environment: env });
+    expect(plan.availability.lacking.map((l) => l.id)).toEqual(['thirdpartycontract']);
+    const summary = await plan.run();
+    expect(summary.stoppedBecause).toBeUndefined();
+    expect(summary.counts).toMatchObject({ created: 1, unknown: 1 });
+    const { rows } = await workbook.readRows('Con');
+    expect(rows[0]![2]).toBe('unknown');
+    expect(String(rows[0]![4])).toMatch(/cannot be checked on ACC.*Look for it in the service/);
+  });
+
+  test('an unavailable flow makes no template and its plan refuses to run', async () => {
+    const env = environment(true, { 'contract-create': missing() });
+    const api: WritebackApi = {
+      download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+      call: async () => {
+        throw new Error('must not be called');
+      },
+    };
+    await expect(
+      createTemplate({ api, workbook: createMemoryWorkbook(), flow: contractsFlow, environment: env }),
+    ).rejects.toBeInstanceOf(FlowUnavailable);
+    const workbook = await contractTable([[ACME, 'X']]);
+    const plan = await preparePost({ api, workbook, table: 'Con', flow: contractsFlow, environment: env });
+    expect(() => plan.run()).toThrow(/Contracts cannot be posted to PRD/);
+  });
+
+  test("an assumed path is part of the plan's confirmation", async () => {
+    const env = environment(false, {
+      'contract-create': {
+        pathSource: 'assumed',
+        path: '/x/contracts',
+        write: { kind: 'confirm', message: 'm' },
+      },
+    });
+    const api: WritebackApi = {
+      download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+      call: async () => ({ Id: '99999999-0000-4000-8000-000000000003' }),
+    };
+    const workbook = await contractTable([[ACME, 'X']]);
+    const plan = await preparePost({ api, workbook, table: 'Con', flow: contractsFlow, environment: env });
+    expect(plan.confirmation?.message).toMatch(/^Path assumed: contract-create at \/x\/contracts/);
+    expect(() => plan.run()).toThrow(/confirmation/);
+    await expect(plan.run({ confirm: { environment: 'ACC', rows: 1 } })).resolves.toMatchObject({
+      counts: { created: 1 },
+    });
+  });
+});
+
+describe('binding extras', () => {
+  test('a property the binding requires gets a template column with its enum as dropdown, and is sent as extra', async () => {
+    const env = environment(false, {
+      'contract-create': { body: { extra: [{ name: 'RiskTier', type: 'string', enum: ['Low', 'High'] }] } },
+    });
+    const extras: unknown[] = [];
+    const api: WritebackApi = {
+      download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+      call: async (_op, o) => {
+        extras.push(o?.extra);
+        return { Id: '99999999-0000-4000-8000-000000000004' };
+      },
+    };
+    const template = createMemoryWorkbook();
+    const shape = await createTemplate({ api, workbook: template, flow: contractsFlow, environment: env });
+    const { columns } = await template.readRows(shape.name);
+    expect(columns).toContain('RiskTier');
+
+    const workbook = createMemoryWorkbook();
+    await workbook.createTable({
+      name: 'Con',
+      sheet: 'Sheet1',
+      anchor: 'A1',
+      columns: ['Third party', 'Name', 'RiskTier'].map((name) => ({ name, format: 'text' as const })),
+    });
+    await workbook.writeRows('Con', 0, [
+      [ACME, 'A', 'High'],
+      [ACME, 'B', null],
+      [ACME, 'C', 'Medium'],
+    ]);
+    const plan = await preparePost({ api, workbook, table: 'Con', flow: contractsFlow, environment: env });
+    expect(plan.validation.problems.map((p) => [p.row, p.column, p.code])).toEqual([
+      [1, 'RiskTier', 'required'],
+      [2, 'RiskTier', 'not-in-list'],
+    ]);
+    await plan.run();
+    expect(extras).toEqual([{ RiskTier: 'High' }]);
+  });
+});

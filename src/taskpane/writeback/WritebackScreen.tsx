@@ -17,6 +17,7 @@ import { firstBodyRow } from '../../workbook/address';
 import {
   FLOWS,
   createTemplate,
+  flowAvailability,
   flowById,
   markProblems,
   preparePost,
@@ -33,6 +34,7 @@ import { ErrorBar } from '../components/ErrorBar';
 import { describeError, type UserMessage } from '../connection/messages';
 import type { ScreenProps, Session } from '../screen';
 import { ConfirmDialog } from './ConfirmDialog';
+import { FlowNotice } from './FlowNotice';
 import { ProblemList } from './ProblemList';
 import { pastedRows } from './pastedRows';
 
@@ -105,6 +107,8 @@ export default function WritebackScreen({
 
   const flow = flowById(flowId);
   const environment = session?.environment.name ?? '';
+  const availability = session ? flowAvailability(flow, session.environment) : null;
+  const unavailable = availability?.post.kind === 'unavailable';
   const names = Object.keys(records);
 
   function chooseTable(name: string) {
@@ -285,14 +289,18 @@ export default function WritebackScreen({
             {FLOWS.map((f) => (
               <option key={f.id} value={f.id}>
                 {f.title}
+                {flowAvailability(f, session.environment).post.kind === 'unavailable' ? ' (unavailable)' : ''}
               </option>
             ))}
           </Select>
         </Field>
-        <Button onClick={newTemplate} disabled={busy !== null} data-testid="wb-new-template">
+        <Button onClick={newTemplate} disabled={busy !== null || unavailable} data-testid="wb-new-template">
           New template
         </Button>
       </div>
+      {availability && (
+        <FlowNotice flowTitle={flow.title} environment={environment} availability={availability} />
+      )}
       <Field label="Table">
         <Select
           value={table}
@@ -325,7 +333,12 @@ export default function WritebackScreen({
           <Button onClick={validate} disabled={busy !== null} data-testid="wb-validate">
             Validate
           </Button>
-          <Button appearance="primary" onClick={post} disabled={busy !== null} data-testid="wb-post">
+          <Button
+            appearance="primary"
+            onClick={post}
+            disabled={busy !== null || unavailable}
+            data-testid="wb-post"
+          >
             Post{session.environment.production ? ` to ${environment}` : ''}
           </Button>
           <Field label="At once">

@@ -1,0 +1,49 @@
+import type { FlowAvailability } from '../../writeback';
+import { lackingText } from '../../writeback';
+import { ErrorBar } from '../components/ErrorBar';
+
+export interface Props {
+  flowTitle: string;
+  environment: string;
+  availability: FlowAvailability;
+}
+
+/**
+ * What the chosen flow can do on this environment, said before a template is made: unavailable (and what
+ * the admin does), a path that is only assumed (confirmed at Post), and the datasets it lacks.
+ */
+export function FlowNotice({ flowTitle, environment, availability }: Props) {
+  const { post, lacking } = availability;
+  return (
+    <>
+      {post.kind === 'unavailable' && (
+        <ErrorBar
+          intent="error"
+          testId="wb-unavailable"
+          message={{ title: `${flowTitle}: unavailable on ${environment}`, detail: post.message }}
+        />
+      )}
+      {post.kind === 'confirm' && (
+        <ErrorBar
+          intent="warning"
+          testId="wb-assumed"
+          message={{
+            title: 'Path assumed: you will be asked to confirm before posting',
+            detail: post.message,
+          }}
+        />
+      )}
+      {post.kind !== 'unavailable' && lacking.length > 0 && (
+        <ErrorBar
+          intent="warning"
+          testId="wb-lacking"
+          message={{
+            title: `Before you fill a template: ${environment} lacks ${lacking.length === 1 ? 'a dataset' : `${lacking.length} datasets`} this flow reads`,
+            detail: 'The flow works without, with these limits:',
+            steps: lacking.map(lackingText),
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,5 +1,6 @@
-import { z } from 'zod';
-import { catalog as defaultCatalog, type Catalog } from '../catalog';
+import { createCatalog, pathSource, type Catalog } from '../catalog';
+import type { Binding } from '../catalog/binding';
+import { ENVIRONMENTS_PATH, environmentList } from '../contracts/environments';
 import type { CheckReport } from './report';
 import type { CheckTarget } from './run';
 
@@ -16,22 +17,21 @@ export interface CheckEnvironment {
   callerIp: string | null;
 }
 
-/** The datasets of a catalogue, as the check sees them. */
+/** The datasets of an environment's catalogue, as the check sees them. */
 export function targetsOf(catalog: Catalog): CheckTarget[] {
   return catalog.datasets.map((d) => ({
     id: d.id,
     title: d.title,
     path: d.path,
-    pathSource: d.documented ? 'documented' : 'assumed',
+    pathSource: pathSource(d),
     access: d.access,
+    ...(d.unavailable ? { unavailable: d.unavailable } : {}),
   }));
 }
 
-const relayEnvironments = z.array(
-  z.object({ name: z.string(), production: z.boolean(), egressIp: z.string().optional() }),
-);
+const bindingOf = (b: Binding | null) => (b ? { file: b.source.file, sha256: b.source.sha256 } : null);
 
-/** Asks the relay what it knows of the environment (GET /api/environments). */
+/** Asks the relay what it knows of the environment (GET /api/environments): production flag, binding, egress address. */
 export async function relayEnvironment(
   relayUrl: string,
   name: string,
@@ -40,15 +40,15 @@ export async function relayEnvironment(
   const root = relayUrl.replace(/\/+$/, '');
   let answer: Response;
   try {
-    answer = await fetch(`${root}/api/environments`, { headers: { accept: 'application/json' } });
+    answer = await fetch(`${root}${ENVIRONMENTS_PATH}`, { headers: { accept: 'application/json' } });
   } catch (e) {
     throw new EnvironmentError(`cannot reach the relay at ${root}: ${(e as Error).message}`);
   }
   if (!answer.ok)
-    throw new EnvironmentError(`the relay at ${root} answered ${answer.status} to GET /api/environments`);
-  const parsed = relayEnvironments.safeParse(await answer.json().catch(() => null));
+    throw new EnvironmentError(`the relay at ${root} answered ${answer.status} to GET ${ENVIRONMENTS_PATH}`);
+  const parsed = environmentList.safeParse(await answer.json().catch(() => null));
   if (!parsed.success)
-    throw new EnvironmentError(`${root}/api/environments is not a grc-sheets relay's answer`);
+    throw new EnvironmentError(`${root}${ENVIRONMENTS_PATH} is not the answer of a grc-sheets relay of this version`);
   const view = parsed.data.find((e) => e.name === name);
   if (!view)
     throw new EnvironmentError(
@@ -56,23 +56,19 @@ export async function relayEnvironment(
     );
   return {
     baseUrl: `${root}/api/${encodeURIComponent(name)}`,
-    catalog: defaultCatalog,
-    target: { via: 'relay', url: root, environment: name, production: view.production, binding: null },
+    catalog: createCatalog(view.binding ?? undefined),
+    target: { via: 'relay', url: root, environment: name, production: view.production, binding: bindingOf(view.binding) },
     callerIp: view.egressIp ?? null,
   };
 }
 
-export function directEnvironment(baseUrl: string): CheckEnvironment {
+/** Straight to the service, with the binding of that environment when one is given. */
+export function directEnvironment(baseUrl: string, binding: Binding | null): CheckEnvironment {
+  const url = baseUrl.replace(/\/+$/, '');
   return {
-    baseUrl: baseUrl.replace(/\/+$/, ''),
-    catalog: defaultCatalog,
-    target: {
-      via: 'direct',
-      url: baseUrl.replace(/\/+$/, ''),
-      environment: null,
-      production: null,
-      binding: null,
-    },
+    baseUrl: url,
+    catalog: createCatalog(binding ?? undefined),
+    target: { via: 'direct', url, environment: null, production: null, binding: bindingOf(binding) },
     callerIp: null,
   };
 }

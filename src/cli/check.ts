@@ -10,10 +10,11 @@ import {
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, keyOnCommandLine, readKey } from '../check/key';
 import { runCheck } from '../check/run';
 import { renderTable } from '../check/table';
+import { BindingFileError, loadBinding } from '../relay/binding-file';
 import { parseOptions } from './options';
 
 const HELP = `Usage: grc-sheets check --relay URL --env NAME [--json]
-       grc-sheets check --base-url URL [--json]
+       grc-sheets check --base-url URL [--binding FILE] [--json]
 
 Checks a live environment, read-only: authenticates, then reads the first record of every documented or
 bound dataset and cancels the rest of each download. It never writes. Per dataset it reports: answers
@@ -24,6 +25,7 @@ Options:
   --relay URL      the relay (https://relay-host); the check goes through it, with its binding
   --env NAME       the relay's environment to check (as in GET /api/environments)
   --base-url URL   call the service directly (from a host whose address the key allows)
+  --binding FILE   with --base-url: the environment's binding (grc-sheets binding import)
   --json           print the report as JSON (for scripts)
   -h, --help       this text
 
@@ -64,6 +66,7 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
           relay: { type: 'string' },
           env: { type: 'string' },
           'base-url': { type: 'string' },
+          binding: { type: 'string' },
           json: { type: 'boolean', default: false },
           help: { type: 'boolean', short: 'h' },
         },
@@ -78,6 +81,8 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
   if (values.relay && values['base-url']) return usage('give --relay with --env, or --base-url, not both');
   if (values.relay && !values.env) return usage('--relay needs --env NAME (the environment to check)');
   if (!values.relay && !values['base-url']) return usage('give --relay URL --env NAME, or --base-url URL');
+  if (values.relay && values.binding)
+    return usage("--binding is for --base-url; through the relay the check uses the relay's binding");
 
   let key;
   try {
@@ -90,9 +95,9 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
   try {
     environment = values.relay
       ? await relayEnvironment(values.relay, values.env!, io.fetch)
-      : directEnvironment(values['base-url']!);
+      : directEnvironment(values['base-url']!, values.binding ? loadBinding(values.binding, '--binding') : null);
   } catch (e) {
-    if (e instanceof EnvironmentError) {
+    if (e instanceof EnvironmentError || e instanceof BindingFileError) {
       io.stderr(`grc-sheets check: ${e.message}`);
       return 2;
     }

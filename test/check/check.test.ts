@@ -2,7 +2,11 @@
  * `grc-sheets check` against a real sandbox and relay on loopback: what a key, an address and each
  * dataset's path get, as a table and as JSON. The command runs in-process with its output captured.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { bindPaths } from '../catalog/bind-paths';
 import { run, type CheckIo } from '../../src/cli/check';
 import { checkReport, type CheckReport } from '../../src/check/report';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, readKey } from '../../src/check/key';
@@ -21,13 +25,20 @@ const KEYS = [
 
 let sandbox: Sandbox;
 let relay: Relay;
+let dir: string;
 
 beforeAll(async () => {
   sandbox = await start({ keys: KEYS });
+  dir = mkdtempSync(join(tmpdir(), 'grc-check-'));
+  // The risk dataset "moved" in this binding: the sandbox (unbound) still serves it at its own path.
+  const moved = join(dir, 'moved.json');
+  writeFileSync(moved, JSON.stringify(bindPaths({ risk: '/directdata/v3/riskmoved' })));
   relay = await startRelay(
     {
       listen: { host: '127.0.0.1', port: 0 },
-      environments: { acc: { baseUrl: sandbox.url } },
+      // The sandbox sees the relay's calls come from loopback: that is the relay's egress address here.
+      egressIp: '127.0.0.1',
+      environments: { acc: { baseUrl: sandbox.url }, moved: { baseUrl: sandbox.url, binding: moved } },
       logLevel: 'silent',
     },
     {},
@@ -36,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await relay?.close();
   await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 async function check(
@@ -125,10 +137,23 @@ describe('grc-sheets check', () => {
     expect(
       report.datasets.filter((d) => /refused the key on an earlier dataset/.test(d.message)).length,
     ).toBeGreaterThan(5);
-    // The service recorded the relay's address as requested, once.
+    // The service recorded the relay's address as requested, once, and it is the address the check names.
     const requested = sandbox.admin.requestedIps().filter((r) => r.identifier === 'elsewhere');
     expect(requested).toHaveLength(1);
     expect(requested[0]!.count).toBe(1);
+    expect(report.authentication.callerIp).toBe(requested[0]!.ip);
+    expect(refused[0]!.fix).toContain(`the relay's address ${requested[0]!.ip} under Requested IP addresses`);
+  });
+
+  test('a path the binding moved and the service does not have: 404 on that dataset, saying to re-import; the rest answers', async () => {
+    const { code, report } = await checkJson(['--relay', relay.url, '--env', 'moved'], 'good');
+    expect(code).toBe(1);
+    expect(report.target.binding).toMatchObject({ file: expect.any(String), sha256: expect.any(String) });
+    const risk = report.datasets.find((d) => d.id === 'risk')!;
+    expect(risk).toMatchObject({ result: 'not-found', status: 404, pathSource: 'bound', path: '/directdata/v3/riskmoved' });
+    expect(risk.fix).toMatch(/service changed since the Swagger file was imported.*import it again/);
+    expect(report.datasets.find((d) => d.id === 'audit')).toMatchObject({ result: 'answers' });
+    expect(report.summary.failed).toBe(1);
   });
 
   test('direct to the service with --base-url', async () => {

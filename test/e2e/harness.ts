@@ -10,10 +10,11 @@
  *   await screenshot(page, 'connect');
  *   await browser.close(); await stack.close();
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Binding } from '../../src/catalog/binding';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 
@@ -43,18 +44,28 @@ export interface StackOptions {
   /** Risks per sandbox (other datasets proportional); small by default so tests stay fast. */
   scale?: number;
   seed?: number;
+  /** A binding per environment: its sandbox is shaped by it and the relay is given it as a file. */
+  bindings?: { acc?: Binding; prd?: Binding };
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const staticDir = requireDist();
   const common = { host: '127.0.0.1', port: 0, scale: options.scale ?? 200, seed: options.seed ?? 7 };
-  const acc = await startSandbox({ ...common, environment: 'ACC' });
-  const prd = await startSandbox({ ...common, environment: 'PRD' });
+  const { acc: accBinding, prd: prdBinding } = options.bindings ?? {};
+  const acc = await startSandbox({ ...common, environment: 'ACC', ...(accBinding ? { binding: accBinding } : {}) });
+  const prd = await startSandbox({ ...common, environment: 'PRD', ...(prdBinding ? { binding: prdBinding } : {}) });
+  const bindingDir = options.bindings ? mkdtempSync(join(tmpdir(), 'grc-sheets-bindings-')) : null;
+  const bindingFile = (name: string, b: Binding | undefined) => {
+    if (!b || !bindingDir) return {};
+    const file = join(bindingDir, `${name}.json`);
+    writeFileSync(file, JSON.stringify(b));
+    return { binding: file };
+  };
   const relay = await startRelay({
     listen: { host: '127.0.0.1', port: 0 },
     environments: {
-      'sandbox-acc': { baseUrl: acc.url, production: false },
-      'sandbox-prd': { baseUrl: prd.url, production: true },
+      'sandbox-acc': { baseUrl: acc.url, production: false, ...bindingFile('acc', accBinding) },
+      'sandbox-prd': { baseUrl: prd.url, production: true, ...bindingFile('prd', prdBinding) },
     },
     staticDir,
     logLevel: 'silent',
@@ -68,6 +79,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async close() {
       await relay.close();
       await Promise.all([acc.close(), prd.close()]);
+      if (bindingDir) rmSync(bindingDir, { recursive: true, force: true });
     },
   };
 }

@@ -5,6 +5,7 @@ import { createClient, isApiError } from '../../client';
 import { keyFingerprint } from '../../writeback/audit';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
+import { catalogFor } from '../connection/catalog';
 import { createCredentialStore, type Credentials } from '../connection/credentials';
 import { environmentBaseUrl, fetchEnvironments, type Environment, type EnvironmentsResult } from '../connection/environments';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
@@ -123,7 +124,8 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
   const onWorkbookChanged = useCallback(() => setWorkbookVersion((v) => v + 1), []);
 
   async function connect(environment: Environment, credentials: Credentials): Promise<UserMessage | null> {
-    const client = createClient({ baseUrl: environmentBaseUrl(origin, environment.name), credentials, fetch: fetchFn, catalog });
+    // The environment's own catalogue: its binding's paths and property names.
+    const client = createClient({ baseUrl: environmentBaseUrl(origin, environment.name), credentials, fetch: fetchFn, catalog: catalogFor(environment) });
     const entry = { at: new Date(), action: 'connect', environment: environment.name } as const;
     try {
       await client.testConnection();
@@ -142,6 +144,8 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
   }
 
   const screen: ScreenProps = { workbook, session, onActivity, onWorkbookChanged, workbookVersion };
+  // Before a connection the Datasets tab shows the catalogue's own (unbound) list.
+  const sessionCatalog = session ? catalogFor(session.environment) : catalog;
   const envList = environments?.ok ? environments.environments : [];
   const production = session?.environment.production ?? false;
 
@@ -185,8 +189,8 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
               'connect',
               <ConnectScreen environments={environments} session={session} store={store} connect={connect} disconnect={() => setSession(null)} />,
             )}
-            {panel('datasets', <DatasetsScreen {...screen} catalog={catalog} />)}
-            {panel('tables', <TablesScreen {...screen} catalog={catalog} environments={envList} />)}
+            {panel('datasets', <DatasetsScreen {...screen} catalog={sessionCatalog} />)}
+            {panel('tables', <TablesScreen {...screen} catalog={sessionCatalog} environments={envList} />)}
             {panel('writeback', Writeback ? <Writeback {...screen} /> : null)}
             {panel('activity', <ActivityScreen entries={activity} copy={copy} />)}
           </div>

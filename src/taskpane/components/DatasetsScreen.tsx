@@ -1,7 +1,8 @@
-import { Badge, Caption1, SearchBox, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Caption1, SearchBox, Text, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { useMemo, useState } from 'react';
 import type { Catalog, Dataset } from '../../catalog';
 import { groupDatasets } from '../datasets/groups';
+import { ASSUMED_EXPLAINED, SOURCE_BADGE, UNTYPED_EXPLAINED, type PathSource } from '../datasets/source';
 import type { ScreenProps } from '../screen';
 import { LoadPanel } from './LoadPanel';
 
@@ -40,6 +41,7 @@ export function DatasetsScreen(props: Props) {
   const [chosen, setChosen] = useState<Dataset | null>(null);
   const [busy, setBusy] = useState(false);
   const groups = useMemo(() => groupDatasets(props.catalog.datasets, query), [props.catalog, query]);
+  const anyAssumed = props.catalog.datasets.some((d) => pathSource(d) === 'assumed');
 
   return (
     <div className={s.root}>
@@ -49,6 +51,7 @@ export function DatasetsScreen(props: Props) {
         </div>
       )}
       <SearchBox placeholder="Search datasets" value={query} onChange={(_, d) => setQuery(d.value)} aria-label="Search datasets" />
+      {anyAssumed && <Caption1 data-testid="assumed-explained">{ASSUMED_EXPLAINED}</Caption1>}
       {groups.length === 0 && <Text>No dataset matches "{query}".</Text>}
       {groups.map((g) => (
         <section key={g.area} aria-label={g.area}>
@@ -60,7 +63,7 @@ export function DatasetsScreen(props: Props) {
                   type="button"
                   className={`${s.item} ${chosen?.id === d.id ? s.selected : ''}`}
                   onClick={() => setChosen(d)}
-                  disabled={busy && chosen?.id !== d.id}
+                  disabled={(busy && chosen?.id !== d.id) || !!d.unavailable}
                   aria-pressed={chosen?.id === d.id}
                   data-testid={`dataset-${d.id}`}
                 >
@@ -72,13 +75,21 @@ export function DatasetsScreen(props: Props) {
                         old: use {props.catalog.dataset(d.supersededBy).title}
                       </Badge>
                     )}
-                    {!d.documented && (
-                      <Badge appearance="tint" color="informative" size="small" title="The API manual does not show this path; we assume it. The relay's configuration can override it.">
-                        assumed path
+                    <SourceBadge source={pathSource(d)} />
+                    {d.unavailable && (
+                      <Badge appearance="tint" color="danger" size="small" data-testid={`unavailable-${d.id}`}>
+                        not available here
                       </Badge>
                     )}
+                    {d.area === 'Other' && (
+                      <Tooltip content={UNTYPED_EXPLAINED} relationship="description">
+                        <Badge appearance="outline" size="small">
+                          text columns
+                        </Badge>
+                      </Tooltip>
+                    )}
                   </span>
-                  <Caption1>{d.description}</Caption1>
+                  <Caption1>{d.unavailable ? d.unavailable.message : d.description}</Caption1>
                 </button>
               </li>
             ))}
@@ -86,5 +97,17 @@ export function DatasetsScreen(props: Props) {
         </section>
       ))}
     </div>
+  );
+}
+
+function SourceBadge({ source }: { source: PathSource }) {
+  if (source === 'documented') return null;
+  const { label, tooltip } = SOURCE_BADGE[source];
+  return (
+    <Tooltip content={tooltip} relationship="description">
+      <Badge appearance="tint" color={source === 'assumed' ? 'informative' : 'success'} size="small" data-testid={`source-${source}`}>
+        {label}
+      </Badge>
+    </Tooltip>
   );
 }

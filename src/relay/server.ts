@@ -81,7 +81,7 @@ export async function startRelay(
   const config = parseRelayConfig(input);
   const relayLogger = createRelayLogger(config.logLevel, options.logDestination);
   const logger = relayLogger.logger;
-  const catalog = createCatalog(config.catalogOverrides);
+  const catalog = createCatalog();
   const upstreams = new Map<string, Upstream>(
     Object.entries(config.environments).map(([name, env]) => [
       name,

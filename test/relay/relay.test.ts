@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { Agent } from 'undici';
 import { run } from '../../src/cli/relay';
+import { environmentList } from '../../src/contracts/environments';
 import { loadRelayConfig, parseRelayConfig, RelayConfigError, startRelay } from '../../src/relay';
+import { bindPaths } from '../catalog/bind-paths';
 import {
   AUTH,
   captureLog,
@@ -46,9 +48,10 @@ describe('relay', () => {
     try {
       const res = await request(`${relay.url}/api/environments`);
       expect(res.statusCode).toBe(200);
-      expect(await res.body.json()).toEqual([
-        { name: 'acc', production: false },
-        { name: 'prd', production: true },
+      const list = environmentList.parse(await res.body.json());
+      expect(list.map((e) => [e.name, e.production, e.binding])).toEqual([
+        ['acc', false, null],
+        ['prd', true, null],
       ]);
     } finally {
       await relay.close();
@@ -109,9 +112,12 @@ describe('relay', () => {
     }
   });
 
-  it('forwards an assumed operation to its overridden path (catalogOverrides)', async () => {
+  it('forwards an assumed operation to the path its environment binding gives it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-binding-'));
+    const file = join(dir, 'binding.json');
+    writeFileSync(file, JSON.stringify(bindPaths({ 'incident-create': '/incidentdata/v2/incidents' })));
     const { relay } = await startTestRelay(upstream, {
-      catalogOverrides: { 'incident-create': '/incidentdata/v2/incidents' },
+      environments: { acc: { baseUrl: `${upstream.url}/api`, binding: file } },
     });
     try {
       const res = await request(`${relay.url}/api/acc/incidentdata/v2/incidents`, {
@@ -237,10 +243,8 @@ describe('relay configuration', () => {
     expect(() => parseRelayConfig(input)).toThrow(field);
   });
 
-  it('refuses an override of a documented path at start', async () => {
-    await expect(
-      startRelay({ environments: env, catalogOverrides: { risk: '/x' } }, { logDestination: captureLog() }),
-    ).rejects.toThrow(/documented path/);
+  it('refuses the retired catalogOverrides setting, naming it', () => {
+    expect(() => parseRelayConfig({ environments: env, catalogOverrides: {} })).toThrow(/catalogOverrides/);
   });
 
   it('takes every setting from GRC_RELAY_* variables, over the file', () => {

@@ -2,6 +2,7 @@ import { createClient } from '../../src/client';
 import { createCatalog } from '../../src/catalog';
 import { fakeForFile, GUID, json } from './fake-server';
 import { failureOf } from '../support/api-error';
+import { bindPaths } from '../catalog/bind-paths';
 
 const credentials = { identifier: 'id', password: 'pw' };
 const fake = fakeForFile();
@@ -118,12 +119,12 @@ describe('client.call', () => {
     expect(e.message).toMatch(/check the record/);
   });
 
-  it('uses the overridden path of an assumed operation from a configured catalogue', async () => {
+  it('uses the bound path of an assumed operation from a catalogue built from a binding', async () => {
     fake.answer = (_req, res) => json(res, 200, { Id: GUID(6) });
     const c = createClient({
       baseUrl: fake.server.baseUrl,
       credentials,
-      catalog: createCatalog({ 'incident-create': '/incidentdata/v2/incidents' }),
+      catalog: createCatalog(bindPaths({ 'incident-create': '/incidentdata/v2/incidents' })),
     });
     await c.call('incident-create', { body: { Name: 'a', ReportingOrganization: 'b' } });
     expect(fake.server.received.at(-1)!.url).toBe('/api/incidentdata/v2/incidents');

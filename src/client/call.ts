@@ -55,7 +55,7 @@ function checkBody(op: Operation, body: unknown, extra?: Record<string, unknown>
     );
   const shape = op.binding?.body;
   if (!shape) return JSON.stringify(result.data);
-  const wire = toWire(shape, result.data, { ...defaultsOf(shape), ...extra });
+  const wire = toWire(shape, result.data as Record<string, unknown>, { ...defaultsOf(shape), ...extra });
   const missing = missingRequired(shape, wire);
   if (missing.length)
     throw invalidBody(

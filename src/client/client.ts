@@ -38,8 +38,8 @@ export function createClient(options: ClientOptions): GrcClient {
   };
   return {
     baseUrl,
-    download: (datasetId, o) => download(conn, available(cat.dataset(datasetId)), o),
-    call: (operationId, o) => call(conn, available(cat.operation(operationId)), o),
+    download: async (datasetId, o) => download(conn, available(cat.dataset(datasetId)), o),
+    call: async (operationId, o) => call(conn, available(cat.operation(operationId)), o),
     async testConnection(signal) {
       const { count } = await download(
         conn,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import type { Binding } from '../../src/catalog/binding';
-import { createCatalog } from '../../src/catalog';
+import { catalog, createCatalog } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
 import { environmentList, RELAY_ERROR_HEADER } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
@@ -88,7 +88,7 @@ async function rawGet(w: World, path: string): Promise<unknown> {
   return res.body.json();
 }
 
-describe.each(FIXTURES)('end to end from the Swagger file %s', (fixture) => {
+describe.each([...FIXTURES])('end to end from the Swagger file %s', (fixture) => {
   let w: World | undefined;
   beforeAll(async () => {
     w = await startWorld(await importFixture(fixture));
@@ -161,6 +161,27 @@ describe.each(FIXTURES)('end to end from the Swagger file %s', (fixture) => {
     for (const id of w!.binding.missing) {
       expect(acc!.endpoints[id]).toMatchObject({ unavailable: { reason: 'missing' } });
     }
-    void RELAY_ERROR_HEADER;
+  });
+
+  it('makes an operation the file lacks unavailable: the client refuses it and the relay never forwards it', async () => {
+    const [id] = w!.binding.missing.filter((m) => catalog.get(m).kind === 'operation');
+    expect(id).toBeDefined();
+    const op = catalog.operation(id!);
+    const e = await w!.client
+      .call(id!, { params: { guid: '00000000-0000-4000-8000-000000000001' }, body: {} })
+      .catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'not-found', sent: 'no' });
+    const { identifier, password } = w!.sandbox.demoKey!;
+    const res = await request(`${w!.relay.url}/api/acc${op.path.replace('{guid}', '00000000-0000-4000-8000-000000000001')}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+    await res.body.text();
+    expect(res.statusCode).toBe(404);
+    expect(res.headers[RELAY_ERROR_HEADER]).toBeDefined();
   });
 });

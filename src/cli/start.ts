@@ -150,7 +150,12 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`grc-sheets start: ${e.message}`);
     return 2;
   }
-  const acc = await startSandbox({ ...common, port: options.sandboxPort, environment: 'ACC', binding: bindingAcc });
+  const acc = await startSandbox({
+    ...common,
+    port: options.sandboxPort,
+    environment: 'ACC',
+    binding: bindingAcc,
+  });
   const prd = await startSandbox({
     ...common,
     port: options.sandboxPort && options.sandboxPort + 1,

@@ -35,11 +35,11 @@ export const RELAY_ERRORS = {
   ],
   'path-assumed': [
     403,
-    'This write is not sent: this environment is production and the path of the call is assumed (neither documented nor bound). Its administrator imports the service\'s Swagger file and sets environments.<name>.binding (docs/binding.md).',
+    "This write is not sent: this environment is production and the path of the call is assumed (neither documented nor bound). Its administrator imports the service's Swagger file and sets environments.<name>.binding (docs/binding.md).",
   ],
   'endpoint-unavailable': [
     404,
-    'This environment\'s binding does not have this call (missing from its Swagger file, or ambiguous and not picked); see the import report and docs/binding.md.',
+    "This environment's binding does not have this call (missing from its Swagger file, or ambiguous and not picked); see the import report and docs/binding.md.",
   ],
   'method-not-allowed': [405, 'This method is not allowed on this path.'],
   'body-too-large': [413, 'The request body is larger than the relay accepts; send fewer rows per request.'],

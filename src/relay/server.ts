@@ -94,9 +94,7 @@ export async function startRelay(
       catalog = createCatalog(binding ?? undefined);
     } catch (e) {
       if (e instanceof BindingFileError) throw new RelayConfigError(e.message);
-      throw new RelayConfigError(
-        `environments.${name}.binding (${env.binding}): ${(e as Error).message}`,
-      );
+      throw new RelayConfigError(`environments.${name}.binding (${env.binding}): ${(e as Error).message}`);
     }
     matchers.set(name, memoisedMatch(catalog));
     views.push(describeEnvironment(name, env.production, catalog, binding));

@@ -1,7 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { catalog as defaultCatalog, createCatalog, type Catalog, type Dataset, type Operation } from '../catalog';
+import {
+  catalog as defaultCatalog,
+  createCatalog,
+  type Catalog,
+  type Dataset,
+  type Operation,
+} from '../catalog';
 import type { Binding } from '../catalog/binding';
 import { fromWire, missingRequired, toWire } from '../catalog/wire';
 import { createAdmin, registerAdminRoutes, type SandboxAdmin } from './admin';

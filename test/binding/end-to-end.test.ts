@@ -41,16 +41,14 @@ async function startWorld(binding: Binding): Promise<World> {
   const sandbox = await startSandbox({ scale: 50, seed: 3, environment: 'ACC', binding });
   // PRD has no binding yet (the Swagger file reached ACC first): its assumed paths are never posted to.
   const prdSandbox = await startSandbox({ scale: 50, seed: 3, environment: 'PRD' });
-  const relay = await startRelay(
-    {
-      listen: { host: '127.0.0.1', port: 0 },
-      environments: {
-        acc: { baseUrl: sandbox.url, binding: file },
-        prd: { baseUrl: prdSandbox.url, production: true },
-      },
-      logLevel: 'silent',
+  const relay = await startRelay({
+    listen: { host: '127.0.0.1', port: 0 },
+    environments: {
+      acc: { baseUrl: sandbox.url, binding: file },
+      prd: { baseUrl: prdSandbox.url, production: true },
     },
-  );
+    logLevel: 'silent',
+  });
   const client = createClient({
     baseUrl: `${relay.url}/api/acc`,
     credentials: sandbox.demoKey!,
@@ -95,7 +93,7 @@ describe.each([...FIXTURES])('end to end from the Swagger file %s', (fixture) =>
   });
   afterAll(() => stopWorld(w));
 
-  it('loads a dataset through the relay: the sandbox speaks the file\'s names, the client reads catalogue fields', async () => {
+  it("loads a dataset through the relay: the sandbox speaks the file's names, the client reads catalogue fields", async () => {
     const risk = w!.binding.endpoints.risk!;
     const wire = (await rawGet(w!, risk.path)) as Record<string, unknown>[];
     const { records } = await w!.client.download('risk');
@@ -112,10 +110,9 @@ describe.each([...FIXTURES])('end to end from the Swagger file %s', (fixture) =>
       { Name: `e2e-${fixture}-incident`, 'Reporting organization': 'Finance', Classification: 'High' },
     ]);
     expect(incidents.outcomes.map((o) => o.status)).toEqual(['created']);
-    expect(sandbox.store.addedRecords('incidents').map((r) => [r.Name, r.ReportingOrganization])).toContainEqual([
-      `e2e-${fixture}-incident`,
-      'Finance',
-    ]);
+    expect(
+      sandbox.store.addedRecords('incidents').map((r) => [r.Name, r.ReportingOrganization]),
+    ).toContainEqual([`e2e-${fixture}-incident`, 'Finance']);
 
     const parties = await post(w!, thirdPartiesFlow, [{ Name: `e2e-${fixture}-party`, Criticality: 'Low' }]);
     expect(parties.outcomes.map((o) => o.status)).toEqual(['created']);
@@ -123,11 +120,17 @@ describe.each([...FIXTURES])('end to end from the Swagger file %s', (fixture) =>
     expect(party?.Id).toBe(parties.outcomes[0]!.guid);
 
     const contracts = await post(w!, contractsFlow, [
-      { 'Third party': `e2e-${fixture}-party`, Name: `e2e-${fixture}-contract`, 'Notice period unit': 'None' },
+      {
+        'Third party': `e2e-${fixture}-party`,
+        Name: `e2e-${fixture}-contract`,
+        'Notice period unit': 'None',
+      },
     ]);
     expect(contracts.outcomes.map((o) => o.status)).toEqual(['created']);
     expect(
-      sandbox.store.addedRecords('thirdpartycontract').map((r) => [r.Name, r.ThirdPartyGuid, r.NoticePeriodUnit]),
+      sandbox.store
+        .addedRecords('thirdpartycontract')
+        .map((r) => [r.Name, r.ThirdPartyGuid, r.NoticePeriodUnit]),
     ).toContainEqual([`e2e-${fixture}-contract`, party!.Id, 'None']);
 
     const { records: tasks } = await client.download('tasks');
@@ -157,7 +160,10 @@ describe.each([...FIXTURES])('end to end from the Swagger file %s', (fixture) =>
     const res = await request(`${w!.relay.url}/api/environments`);
     const [acc, prd] = environmentList.parse(await res.body.json());
     expect(acc!.endpoints['incident-create']).toMatchObject({ pathSource: 'bound', write: { kind: 'ok' } });
-    expect(prd!.endpoints['incident-create']).toMatchObject({ pathSource: 'assumed', write: { kind: 'unavailable' } });
+    expect(prd!.endpoints['incident-create']).toMatchObject({
+      pathSource: 'assumed',
+      write: { kind: 'unavailable' },
+    });
     for (const id of w!.binding.missing) {
       expect(acc!.endpoints[id]).toMatchObject({ unavailable: { reason: 'missing' } });
     }
@@ -172,14 +178,17 @@ describe.each([...FIXTURES])('end to end from the Swagger file %s', (fixture) =>
       .catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'not-found', sent: 'no' });
     const { identifier, password } = w!.sandbox.demoKey!;
-    const res = await request(`${w!.relay.url}/api/acc${op.path.replace('{guid}', '00000000-0000-4000-8000-000000000001')}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`,
-        'content-type': 'application/json',
+    const res = await request(
+      `${w!.relay.url}/api/acc${op.path.replace('{guid}', '00000000-0000-4000-8000-000000000001')}`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`,
+          'content-type': 'application/json',
+        },
+        body: '{}',
       },
-      body: '{}',
-    });
+    );
     await res.body.text();
     expect(res.statusCode).toBe(404);
     expect(res.headers[RELAY_ERROR_HEADER]).toBeDefined();

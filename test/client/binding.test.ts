@@ -41,7 +41,9 @@ describe('client with a binding', () => {
     b.endpoints['incident-create']!.body!.extra = [{ name: 'severity', type: 'string' }];
     const client = createClient({ baseUrl: fake.server.baseUrl, credentials, catalog: createCatalog(b) });
     const before = fake.server.received.length;
-    const e = await failureOf(client.call('incident-create', { body: { Name: 'Fire', ReportingOrganization: 'Ops' } }));
+    const e = await failureOf(
+      client.call('incident-create', { body: { Name: 'Fire', ReportingOrganization: 'Ops' } }),
+    );
     expect(e).toMatchObject({ code: 'invalid-body', sent: 'no', details: [{ field: 'severity' }] });
     expect(e.message).toContain('"severity"');
     expect(e.message).toMatch(/column|default/);
@@ -67,7 +69,14 @@ describe('client with a binding', () => {
     expect(fake.server.received.at(-1)!.url).toBe('/api/incidentdata/v1/incidents/all');
     expect(result.count).toBe(3);
     expect(batches.flat()).toEqual(
-      wire.map((w) => expect.objectContaining({ Id: w.guid, Name: w.title, ReportingOrganization: 'Finance', Status: 'Open' })),
+      wire.map((w) =>
+        expect.objectContaining({
+          Id: w.guid,
+          Name: w.title,
+          ReportingOrganization: 'Finance',
+          Status: 'Open',
+        }),
+      ),
     );
   });
 
@@ -87,6 +96,9 @@ describe('client with a binding', () => {
     fake.answer = (_req, res) => json(res, 200, { Id: GUID(3) });
     const client = createClient({ baseUrl: fake.server.baseUrl, credentials });
     await client.call('incident-create', { body: { Name: 'Fire', ReportingOrganization: 'Ops' } });
-    expect(JSON.parse(fake.server.received.at(-1)!.body)).toEqual({ Name: 'Fire', ReportingOrganization: 'Ops' });
+    expect(JSON.parse(fake.server.received.at(-1)!.body)).toEqual({
+      Name: 'Fire',
+      ReportingOrganization: 'Ops',
+    });
   });
 });

@@ -33,7 +33,11 @@ function lacking(id: string): Binding {
 }
 
 const post = (url: string, body = '{"Name":"x","ReportingOrganization":"Finance"}') =>
-  request(url, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body });
+  request(url, {
+    method: 'POST',
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    body,
+  });
 
 const incidents = catalog.operation('incident-create').path;
 
@@ -55,7 +59,9 @@ describe('relay environments from bindings', () => {
       expect(upstream.requests.map((r) => r.url)).toEqual([`/api${incidents}`]);
 
       // A documented write and every read still go through on production.
-      const read = await request(`${relay.url}/api/prd${catalog.dataset('risk').path}`, { headers: { authorization: AUTH } });
+      const read = await request(`${relay.url}/api/prd${catalog.dataset('risk').path}`, {
+        headers: { authorization: AUTH },
+      });
       await read.body.text();
       expect(read.statusCode).toBe(200);
     } finally {
@@ -118,7 +124,11 @@ describe('relay environments from bindings', () => {
       const list = environmentList.parse(await res.body.json());
       const [acc, prd] = list;
       expect(acc!.binding).toBeNull();
-      expect(acc!.endpoints['incident-create']).toMatchObject({ pathSource: 'assumed', path: incidents, write: { kind: 'confirm' } });
+      expect(acc!.endpoints['incident-create']).toMatchObject({
+        pathSource: 'assumed',
+        path: incidents,
+        write: { kind: 'confirm' },
+      });
       expect(acc!.endpoints.risk).toMatchObject({ pathSource: 'documented', kind: 'dataset' });
       expect(prd!.binding?.format).toBe('grc-sheets-binding');
       expect(prd!.endpoints['incident-create']).toMatchObject({
@@ -134,7 +144,11 @@ describe('relay environments from bindings', () => {
   it.each([
     ['a missing file', () => join(tmpdir(), 'no-such-binding.json'), /cannot read/],
     ['a file that is not JSON', () => writeBinding('{not json'), /not valid JSON/],
-    ['a file that is not a binding', () => writeBinding({ format: 'other' }), /not a grc-sheets binding file/],
+    [
+      'a file that is not a binding',
+      () => writeBinding({ format: 'other' }),
+      /not a grc-sheets binding file/,
+    ],
   ])('refuses %s at start, naming the environment, the field and the file', async (_what, make, problem) => {
     const file = make();
     const start = startRelay(

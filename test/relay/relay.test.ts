@@ -5,11 +5,10 @@ import { request } from 'undici';
 import { Agent } from 'undici';
 import { run } from '../../src/cli/relay';
 import { environmentList } from '../../src/contracts/environments';
-import { loadRelayConfig, parseRelayConfig, RelayConfigError, startRelay } from '../../src/relay';
+import { loadRelayConfig, parseRelayConfig, RelayConfigError } from '../../src/relay';
 import { bindPaths } from '../catalog/bind-paths';
 import {
   AUTH,
-  captureLog,
   errorCode,
   rawGet,
   rawRequest,

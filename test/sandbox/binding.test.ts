@@ -30,15 +30,28 @@ describe('a sandbox started from a binding', () => {
     });
     expect(a.status).toBe(201);
     expect(typeof a.body.guid).toBe('string');
-    expect(sb.store.find('incidents', a.body.guid)).toMatchObject({ Name: 'Flooded basement', ReportingOrganization: 'Finance' });
+    expect(sb.store.find('incidents', a.body.guid)).toMatchObject({
+      Name: 'Flooded basement',
+      ReportingOrganization: 'Finance',
+    });
   });
 
   it('refuses, as the service would, a body missing a property the file requires (400, the field named)', async () => {
-    const missing = await post(sb, '/incidentdata/v1/incidents', { title: 'x', reporting: { organization: 'Finance' } });
+    const missing = await post(sb, '/incidentdata/v1/incidents', {
+      title: 'x',
+      reporting: { organization: 'Finance' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toEqual([{ field: 'severity', message: expect.any(String) }]);
-    const catalogueNames = await post(sb, '/incidentdata/v1/incidents', { Name: 'x', ReportingOrganization: 'Finance', severity: 'Low' });
+    const catalogueNames = await post(sb, '/incidentdata/v1/incidents', {
+      Name: 'x',
+      ReportingOrganization: 'Finance',
+      severity: 'Low',
+    });
     expect(catalogueNames.status).toBe(400);
-    expect(catalogueNames.body.errors.map((e: { field: string }) => e.field)).toEqual(['title', 'reporting.organization']);
+    expect(catalogueNames.body.errors.map((e: { field: string }) => e.field)).toEqual([
+      'title',
+      'reporting.organization',
+    ]);
   });
 });

@@ -5,9 +5,19 @@ import { bindPaths } from '../catalog/bind-paths';
 
 /** A service whose file names the incident's properties in camelCase, under other paths, with one more required property. */
 export function shapedBinding(): Binding {
-  const b = structuredClone(bindPaths({ 'incident-create': '/incidentdata/v1/incidents', incidents: '/incidentdata/v1/incidents/all' }));
+  const b = structuredClone(
+    bindPaths({
+      'incident-create': '/incidentdata/v1/incidents',
+      incidents: '/incidentdata/v1/incidents/all',
+    }),
+  );
   const record: WireShape = identityMap(records.incident);
-  record.properties = { ...record.properties, Id: 'guid', Name: 'title', ReportingOrganization: 'reporting.organization' };
+  record.properties = {
+    ...record.properties,
+    Id: 'guid',
+    Name: 'title',
+    ReportingOrganization: 'reporting.organization',
+  };
   const body: WireShape = identityMap(bodies.createIncident);
   body.properties = { ...body.properties, Name: 'title', ReportingOrganization: 'reporting.organization' };
   body.required = ['title', 'reporting.organization', 'severity'];
@@ -18,4 +28,3 @@ export function shapedBinding(): Binding {
   b.endpoints.incidents = { ...b.endpoints.incidents!, record };
   return b;
 }
-

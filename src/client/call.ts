@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { isGuid, type Operation, type PathParams } from '../catalog';
-import { fromWire, missingRequired, toWire, type WireShape } from '../catalog/wire';
+import { fromWire, missingRequired, toWire } from '../catalog/wire';
 import { ApiError } from './api-error';
 import { errorFromFailure } from './fetch-failure';
 import { readText } from './read-text';
@@ -55,7 +55,7 @@ function checkBody(op: Operation, body: unknown, extra?: Record<string, unknown>
     );
   const shape = op.binding?.body;
   if (!shape) return JSON.stringify(result.data);
-  const wire = toWire(shape, result.data as Record<string, unknown>, { ...defaultsOf(shape), ...extra });
+  const wire = toWire(shape, result.data as Record<string, unknown>, extra);
   const missing = missingRequired(shape, wire);
   if (missing.length)
     throw invalidBody(
@@ -68,13 +68,6 @@ function checkBody(op: Operation, body: unknown, extra?: Record<string, unknown>
       })),
     );
   return JSON.stringify(wire);
-}
-
-/** The defaults the binding gives its extra required properties, by property name. */
-function defaultsOf(shape: WireShape): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const x of shape.extra ?? []) if (x.default !== undefined) out[x.name] = x.default;
-  return out;
 }
 
 function invalidBody(op: Operation, details: { field: string; message: string }[]): ApiError {

@@ -51,7 +51,7 @@ describe('a sandbox started from a binding', () => {
     expect(catalogueNames.status).toBe(400);
     expect(catalogueNames.body.errors.map((e: { field: string }) => e.field)).toEqual([
       'title',
-      'reporting.organization',
+      'reporting',
     ]);
   });
 });

@@ -20,7 +20,7 @@ export function shapedBinding(): Binding {
   };
   const body: WireShape = identityMap(bodies.createIncident);
   body.properties = { ...body.properties, Name: 'title', ReportingOrganization: 'reporting.organization' };
-  body.required = ['title', 'reporting.organization', 'severity'];
+  body.required = ['title', 'reporting', 'reporting.organization', 'severity'];
   body.extra = [{ name: 'severity', type: 'string', enum: ['Low', 'High'], default: 'Low' }];
   const answer: WireShape = identityMap(bodies.created);
   answer.properties = { Id: 'guid' };

@@ -48,7 +48,9 @@ export async function relayEnvironment(
     throw new EnvironmentError(`the relay at ${root} answered ${answer.status} to GET ${ENVIRONMENTS_PATH}`);
   const parsed = environmentList.safeParse(await answer.json().catch(() => null));
   if (!parsed.success)
-    throw new EnvironmentError(`${root}${ENVIRONMENTS_PATH} is not the answer of a grc-sheets relay of this version`);
+    throw new EnvironmentError(
+      `${root}${ENVIRONMENTS_PATH} is not the answer of a grc-sheets relay of this version`,
+    );
   const view = parsed.data.find((e) => e.name === name);
   if (!view)
     throw new EnvironmentError(
@@ -57,7 +59,13 @@ export async function relayEnvironment(
   return {
     baseUrl: `${root}/api/${encodeURIComponent(name)}`,
     catalog: createCatalog(view.binding ?? undefined),
-    target: { via: 'relay', url: root, environment: name, production: view.production, binding: bindingOf(view.binding) },
+    target: {
+      via: 'relay',
+      url: root,
+      environment: name,
+      production: view.production,
+      binding: bindingOf(view.binding),
+    },
     callerIp: view.egressIp ?? null,
   };
 }

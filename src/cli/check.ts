@@ -95,7 +95,10 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
   try {
     environment = values.relay
       ? await relayEnvironment(values.relay, values.env!, io.fetch)
-      : directEnvironment(values['base-url']!, values.binding ? loadBinding(values.binding, '--binding') : null);
+      : directEnvironment(
+          values['base-url']!,
+          values.binding ? loadBinding(values.binding, '--binding') : null,
+        );
   } catch (e) {
     if (e instanceof EnvironmentError || e instanceof BindingFileError) {
       io.stderr(`grc-sheets check: ${e.message}`);

@@ -7,6 +7,7 @@ import {
   type Environment,
   type KeySpec,
 } from '../sandbox';
+import { loadBinding } from '../relay/binding-file';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
 import { parseOptions, untilStopped } from './options';
 
@@ -22,6 +23,8 @@ Options:
   --scale N              number of risks, ${MIN_SCALE} to ${MAX_SCALE} (default 1000); other datasets are proportional
   --seed S               seed of the generated data (default 1); same seed, same data
   --keys FILE            JSON array of API keys (see docs/sandbox.md); without it a demo key is made
+  --binding FILE         a binding (grc-sheets binding import, docs/binding.md): answer at its paths, with its
+                         property names, and refuse bodies missing a property it requires, as that service would
   --latency MS           fault: added latency per API call
   --error-rate R         fault: share of API calls answered 503 with Retry-After, before any work (0..1)
   --rate-limit-rate R    fault: share of API calls answered 429 with Retry-After (0..1)
@@ -57,6 +60,7 @@ export async function run(argv: string[]): Promise<number> {
           scale: { type: 'string', default: '1000' },
           seed: { type: 'string', default: '1' },
           keys: { type: 'string' },
+          binding: { type: 'string' },
           latency: { type: 'string' },
           'error-rate': { type: 'string' },
           'rate-limit-rate': { type: 'string' },
@@ -82,6 +86,7 @@ export async function run(argv: string[]): Promise<number> {
       scale: number('scale', values.scale),
       seed: values.seed,
       keys: values.keys ? (readKeysJson(values.keys) as KeySpec[]) : undefined,
+      binding: values.binding ? loadBinding(values.binding, '--binding') : undefined,
       faults: {
         latencyMs: number('latency', values.latency),
         errorRate: number('error-rate', values['error-rate']),
@@ -92,6 +97,7 @@ export async function run(argv: string[]): Promise<number> {
       },
     });
     console.log(`Sandbox (${environment}) listening. Base URL: ${sandbox.url}`);
+    if (values.binding) console.log(`Shaped by the binding ${values.binding}.`);
     if (sandbox.demoKey) {
       const { identifier, password } = sandbox.demoKey;
       console.log(

@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRelay, type Relay } from '../relay';
+import { BindingFileError, loadBinding, type Binding } from '../relay/binding-file';
 import { startSandbox } from '../sandbox';
 import { parseOptions, untilStopped } from './options';
 
@@ -25,6 +26,10 @@ Options:
   --dist DIR        the built add-in (default dist)
   --certs DIR       office-addin-dev-certs folder (default ~/.office-addin-dev-certs)
   --http            plain HTTP even when certificates exist
+  --binding FILE    a binding (grc-sheets binding import, docs/binding.md) for both sandboxes and the relay;
+                    without one, the catalogue's own paths (assumed ones marked as such)
+  --binding-acc FILE, --binding-prd FILE
+                    a binding for one environment only (ACC may have a newer Swagger file than PRD)
   --help            this text`;
 
 interface Options {
@@ -36,6 +41,8 @@ interface Options {
   dist: string;
   certs: string;
   http: boolean;
+  bindingAcc?: string;
+  bindingPrd?: string;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number | undefined): number | undefined {
@@ -58,6 +65,9 @@ function parse(argv: string[]): Options | { help: true } {
       dist: { type: 'string' },
       certs: { type: 'string' },
       http: { type: 'boolean' },
+      binding: { type: 'string' },
+      'binding-acc': { type: 'string' },
+      'binding-prd': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -71,6 +81,8 @@ function parse(argv: string[]): Options | { help: true } {
     dist: resolve(values.dist ?? 'dist'),
     certs: values.certs ?? join(homedir(), '.office-addin-dev-certs'),
     http: values.http ?? false,
+    bindingAcc: values['binding-acc'] ?? values.binding,
+    bindingPrd: values['binding-prd'] ?? values.binding,
   };
 }
 
@@ -128,11 +140,27 @@ export async function run(argv: string[]): Promise<number> {
   }
   const tls = options.http ? undefined : devCertificate(options.certs);
   const common = { host: '127.0.0.1', scale: options.scale, seed: options.seed };
-  const acc = await startSandbox({ ...common, port: options.sandboxPort, environment: 'ACC' });
+  let bindingAcc: Binding | undefined;
+  let bindingPrd: Binding | undefined;
+  try {
+    bindingAcc = options.bindingAcc ? loadBinding(options.bindingAcc, 'the ACC binding') : undefined;
+    bindingPrd = options.bindingPrd ? loadBinding(options.bindingPrd, 'the PRD binding') : undefined;
+  } catch (e) {
+    if (!(e instanceof BindingFileError)) throw e;
+    console.error(`grc-sheets start: ${e.message}`);
+    return 2;
+  }
+  const acc = await startSandbox({
+    ...common,
+    port: options.sandboxPort,
+    environment: 'ACC',
+    binding: bindingAcc,
+  });
   const prd = await startSandbox({
     ...common,
     port: options.sandboxPort && options.sandboxPort + 1,
     environment: 'PRD',
+    binding: bindingPrd,
   });
   let relay: Relay;
   try {
@@ -140,8 +168,8 @@ export async function run(argv: string[]): Promise<number> {
       listen: { host: options.host, port: options.port },
       tls,
       environments: {
-        'sandbox-acc': { baseUrl: acc.url, production: false },
-        'sandbox-prd': { baseUrl: prd.url, production: true },
+        'sandbox-acc': { baseUrl: acc.url, production: false, binding: options.bindingAcc },
+        'sandbox-prd': { baseUrl: prd.url, production: true, binding: options.bindingPrd },
       },
       staticDir: options.dist,
       logLevel: 'warn',

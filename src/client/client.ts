@@ -1,4 +1,5 @@
-import { catalog as defaultCatalog, type Catalog } from '../catalog';
+import { catalog as defaultCatalog, type Catalog, type Endpoint } from '../catalog';
+import { ApiError } from './api-error';
 import { basicAuthorization } from './basic-auth';
 import { call, type CallOptions } from './call';
 import { download, type DownloadOptions, type DownloadResult } from './download';
@@ -37,8 +38,8 @@ export function createClient(options: ClientOptions): GrcClient {
   };
   return {
     baseUrl,
-    download: (datasetId, o) => download(conn, cat.dataset(datasetId), o),
-    call: (operationId, o) => call(conn, cat.operation(operationId), o),
+    download: async (datasetId, o) => download(conn, available(cat.dataset(datasetId)), o),
+    call: async (operationId, o) => call(conn, available(cat.operation(operationId)), o),
     async testConnection(signal) {
       const { count } = await download(
         conn,
@@ -48,6 +49,20 @@ export function createClient(options: ClientOptions): GrcClient {
       return { count };
     },
   };
+}
+
+/**
+ * An endpoint this environment's binding lacks (or leaves ambiguous) is refused here, before anything is
+ * sent: its path would be a guess (the relay refuses it as well).
+ */
+function available<E extends Endpoint>(endpoint: E): E {
+  if (!endpoint.unavailable) return endpoint;
+  throw new ApiError({
+    code: 'not-found',
+    sent: 'no',
+    endpoint: endpoint.id,
+    message: `"${endpoint.title}" is not available on this environment: ${endpoint.unavailable.message}`,
+  });
 }
 
 /** Absolute http(s), no credentials in it (they would end up in logs), no trailing slash. */

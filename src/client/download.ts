@@ -1,4 +1,5 @@
 import type { Dataset, PathParams } from '../catalog';
+import { fromWire } from '../catalog/wire';
 import { ApiError } from './api-error';
 import { errorFromFailure } from './fetch-failure';
 import { JsonArraySplitter, MalformedAnswer } from './json-array-splitter';
@@ -60,8 +61,20 @@ export async function download(
   let count = 0;
   let finished = false;
 
+  // A bound dataset's records are renamed to the catalogue's fields as they stream in, batch by batch.
+  const shape = dataset.binding?.record;
+  const read = shape
+    ? (batch: unknown[]) =>
+        batch.map((r) =>
+          typeof r === 'object' && r !== null && !Array.isArray(r)
+            ? fromWire(shape, r as Record<string, unknown>, true)
+            : r,
+        )
+    : (batch: unknown[]) => batch;
+
   const take = async (batches: unknown[][]) => {
-    for (const batch of batches) {
+    for (const wireBatch of batches) {
+      const batch = read(wireBatch);
       const checked = checkRecords(dataset.record, batch, count);
       if (!checked.ok) {
         const { index, field, message } = checked.problem;

@@ -1,12 +1,7 @@
 import type { Endpoint } from '../catalog';
+import { RELAY_ERROR_HEADER } from '../contracts/environments';
 import { ApiError, type ApiErrorCode, type ErrorDetail, type Sent } from './api-error';
 import { retryAfterMs } from './retry-after';
-
-/**
- * Set by the relay on its own refusals (value: its error code). Only this header makes a body the relay's:
- * the service may answer `{"error": {"code"}}` too, and that answer must stay the service's (sent yes).
- */
-export const RELAY_ERROR_HEADER = 'x-grc-relay-error';
 
 /** What an error answer said, in whichever of the known shapes it came. */
 interface Said {
@@ -80,7 +75,9 @@ export function errorFromAnswer(
   if (status === 404) {
     const where = endpoint.documented
       ? 'Check that the base URL ends in the API root (for example https://grc.example.com/api).'
-      : `Its path (${endpoint.path}) is not shown in the service's documentation and is assumed here: set the right path in the configuration, or check the base URL.`;
+      : endpoint.binding
+        ? `Its path (${endpoint.path}) comes from this environment's binding: import the service's current Swagger file again (docs/binding.md), or check the base URL.`
+        : `Its path (${endpoint.path}) is not shown in the service's documentation and is assumed here: import the service's Swagger file into a binding (docs/binding.md), or check the base URL.`;
     const guid = endpoint.path.includes('{guid}') ? ' Or the record named by the GUID does not exist.' : '';
     return new ApiError({
       ...base,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * Checks downloaded records against the catalogue's record schema. Running zod on each of 200,000
@@ -16,14 +16,6 @@ export interface RecordProblem {
 }
 
 type Predicate = (v: unknown) => boolean;
-type Def = {
-  type: string;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  checks?: { _zod: { def: { check: string; format?: string; pattern?: RegExp } } }[];
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-};
 
 const compiled = new WeakMap<z.ZodType, Predicate | null>();
 
@@ -69,19 +61,37 @@ export function fieldPath(path: readonly PropertyKey[]): string {
   );
 }
 
-function defOf(schema: z.ZodType): Def {
-  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+/**
+ * The regexes a plain string schema checks, read through zod's public JSON Schema rendering (one
+ * `pattern`, or several under `allOf`); null when the schema checks anything else (lengths, formats).
+ * Flags are not carried over, which can only make the predicate stricter: zod then decides.
+ */
+function stringPatterns(schema: z.ZodString): RegExp[] | null {
+  if (!schema.def.checks?.length) return [];
+  let json: Record<string, unknown>;
+  try {
+    json = z.toJSONSchema(schema) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const parts = Array.isArray(json.allOf) ? (json.allOf as Record<string, unknown>[]) : [json];
+  const patterns: RegExp[] = [];
+  for (const part of parts) {
+    for (const key of Object.keys(part))
+      if (key !== 'type' && key !== 'pattern' && key !== '$schema') return null;
+    if (typeof part.pattern === 'string') patterns.push(new RegExp(part.pattern));
+  }
+  return patterns.length === schema.def.checks.length ? patterns : null;
 }
 
 /** A loose object whose fields all compile, or null (then zod checks every record). */
 export function compileRecord(schema: z.ZodType): Predicate | null {
-  const def = defOf(schema);
-  if (def.type !== 'object' || !def.shape || !def.catchall || defOf(def.catchall).type !== 'unknown')
-    return null;
-  if (def.checks?.length) return null;
+  if (!(schema instanceof z.ZodObject)) return null;
+  const { catchall, checks } = schema.def;
+  if (!(catchall instanceof z.ZodUnknown) || checks?.length) return null;
   const keys: string[] = [];
   const predicates: Predicate[] = [];
-  for (const [key, field] of Object.entries(def.shape)) {
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     // Reading such a field when it is missing would find Object.prototype's member: leave it to zod.
     if (key in Object.prototype) return null;
     const p = compileField(field);
@@ -99,55 +109,37 @@ export function compileRecord(schema: z.ZodType): Predicate | null {
 }
 
 function compileField(schema: z.ZodType): Predicate | null {
-  const def = defOf(schema);
-  switch (def.type) {
-    case 'optional': {
-      const inner = def.innerType && compileField(def.innerType);
-      return inner ? (v) => v === undefined || inner(v) : null;
-    }
-    case 'nullable': {
-      const inner = def.innerType && compileField(def.innerType);
-      return inner ? (v) => v === null || inner(v) : null;
-    }
-    case 'string': {
-      const patterns: RegExp[] = [];
-      for (const c of def.checks ?? []) {
-        const d = c._zod.def;
-        if (
-          d.check !== 'string_format' ||
-          d.format !== 'regex' ||
-          !d.pattern ||
-          d.pattern.global ||
-          d.pattern.sticky
-        )
-          return null;
-        patterns.push(d.pattern);
-      }
-      if (patterns.length === 0) return (v) => typeof v === 'string';
-      if (patterns.length === 1) {
-        const re = patterns[0]!;
-        return (v) => typeof v === 'string' && re.test(v);
-      }
-      return (v) => typeof v === 'string' && patterns.every((re) => re.test(v));
-    }
-    case 'number':
-      return def.checks?.length ? null : (v) => typeof v === 'number' && Number.isFinite(v);
-    case 'boolean':
-      return (v) => typeof v === 'boolean';
-    case 'unknown':
-    case 'any':
-      return () => true;
-    case 'array': {
-      if (def.checks?.length || !def.element) return null;
-      const element = compileField(def.element);
-      if (!element) return null;
-      return (v) => {
-        if (!Array.isArray(v)) return false;
-        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
-        return true;
-      };
-    }
-    default:
-      return null;
+  if (schema instanceof z.ZodOptional) {
+    const inner = compileField(schema.unwrap() as z.ZodType);
+    return inner ? (v) => v === undefined || inner(v) : null;
   }
+  if (schema instanceof z.ZodNullable) {
+    const inner = compileField(schema.unwrap() as z.ZodType);
+    return inner ? (v) => v === null || inner(v) : null;
+  }
+  if (schema instanceof z.ZodString) {
+    const patterns = stringPatterns(schema);
+    if (!patterns) return null;
+    if (patterns.length === 0) return (v) => typeof v === 'string';
+    if (patterns.length === 1) {
+      const re = patterns[0]!;
+      return (v) => typeof v === 'string' && re.test(v);
+    }
+    return (v) => typeof v === 'string' && patterns.every((re) => re.test(v));
+  }
+  if (schema instanceof z.ZodNumber)
+    return schema.def.checks?.length ? null : (v) => typeof v === 'number' && Number.isFinite(v);
+  if (schema instanceof z.ZodBoolean) return (v) => typeof v === 'boolean';
+  if (schema instanceof z.ZodUnknown || schema instanceof z.ZodAny) return () => true;
+  if (schema instanceof z.ZodArray) {
+    if (schema.def.checks?.length) return null;
+    const element = compileField(schema.element as z.ZodType);
+    if (!element) return null;
+    return (v) => {
+      if (!Array.isArray(v)) return false;
+      for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+      return true;
+    };
+  }
+  return null;
 }

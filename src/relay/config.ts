@@ -23,6 +23,11 @@ const environment = z.strictObject({
   ca: z.string().min(1).optional(),
   /** Keep-alive connections to this upstream. */
   connections: z.number().int().min(1).max(1024).default(64),
+  /**
+   * The binding file `grc-sheets binding import` wrote from this environment's Swagger file: where each
+   * call lives and how its properties are named. Without one, the catalogue's own (assumed) paths.
+   */
+  binding: z.string().min(1).optional(),
 });
 
 /** An environment name is one URL segment; `environments` is taken by the picker's route. */
@@ -70,8 +75,12 @@ export const relayConfig = z.strictObject({
   environments,
   allowedOrigins: z.array(origin).default([]),
   staticDir: z.string().min(1).optional(),
-  /** Paths for the operations whose path the spec does not show, by catalogue id. */
-  catalogOverrides: z.record(z.string(), z.string()).default({}),
+  /**
+   * The fixed address the service sees this host's calls come from (what API keys allow). The relay
+   * cannot learn it (a NAT may stand between); given here, `GET /api/environments` tells the taskpane and
+   * `grc-sheets check`, which name it when a key refuses the relay (the address to approve).
+   */
+  egressIp: z.ipv4().or(z.ipv6()).optional(),
   limits: z
     .strictObject({
       bodyBytes: z
@@ -133,7 +142,7 @@ export const ENV_VARS = {
   GRC_RELAY_ENVIRONMENTS: 'environments',
   GRC_RELAY_ALLOWED_ORIGINS: 'allowedOrigins',
   GRC_RELAY_STATIC_DIR: 'staticDir',
-  GRC_RELAY_CATALOG_OVERRIDES: 'catalogOverrides',
+  GRC_RELAY_EGRESS_IP: 'egressIp',
   GRC_RELAY_BODY_BYTES: 'limits.bodyBytes',
   GRC_RELAY_REQUEST_TIMEOUT_MS: 'limits.requestTimeoutMs',
   GRC_RELAY_UPSTREAM_TIMEOUT_MS: 'limits.upstreamTimeoutMs',
@@ -142,7 +151,7 @@ export const ENV_VARS = {
   GRC_RELAY_LOG_LEVEL: 'logLevel',
 } as const;
 
-const JSON_VARS = new Set(['environments', 'catalogOverrides']);
+const JSON_VARS = new Set(['environments']);
 const NUMBER_VARS = new Set([
   'listen.port',
   'limits.bodyBytes',

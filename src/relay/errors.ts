@@ -1,7 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { RELAY_ERROR_HEADER } from '../client/error-answer';
-
-export { RELAY_ERROR_HEADER };
+import { RELAY_ERROR_HEADER } from '../contracts/environments';
 
 /**
  * The relay's own refusals, in one table. The body is `{"error": {"code", "message"}}` and the answer carries
@@ -34,6 +32,14 @@ export const RELAY_ERRORS = {
   'not-catalogued': [
     404,
     'The relay forwards only the service calls grc-sheets knows; this path is not one of them.',
+  ],
+  'path-assumed': [
+    403,
+    "This write is not sent: this environment is production and the path of the call is assumed (neither documented nor bound). Its administrator imports the service's Swagger file and sets environments.<name>.binding (docs/binding.md).",
+  ],
+  'endpoint-unavailable': [
+    404,
+    "This environment's binding does not have this call (missing from its Swagger file, or ambiguous and not picked); see the import report and docs/binding.md.",
   ],
   'method-not-allowed': [405, 'This method is not allowed on this path.'],
   'body-too-large': [413, 'The request body is larger than the relay accepts; send fewer rows per request.'],

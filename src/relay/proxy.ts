@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { fillPath, type Catalog, type Endpoint } from '../catalog';
+import { fillPath, pathSource, type Catalog, type Endpoint } from '../catalog';
 import { sendError } from './errors';
 import { Forwarding } from './forward';
 import { basicAuthorization, upstreamRequestHeaders } from './headers';
@@ -10,7 +10,8 @@ import { hasBody, isJson, readBody } from './request-body';
 import type { Upstream } from './upstream';
 
 export interface ProxyDeps {
-  match: Catalog['match'];
+  /** The catalogue of the named environment (built from its binding), matched against a method and raw path. */
+  match: (env: string, method: string, rawPath: string) => ReturnType<Catalog['match']>;
   upstreams: ReadonlyMap<string, Upstream>;
   bodyLimit: number;
   timeoutMs: number;
@@ -52,7 +53,7 @@ export function proxy(
   const upstream = deps.upstreams.get(envName);
   if (!upstream) return sendError(res, 'unknown-environment');
   log.env = envName;
-  const match = deps.match(req.method ?? '', rawRest);
+  const match = deps.match(envName, req.method ?? '', rawRest);
   if (!match.ok) {
     if (match.reason === 'method-not-allowed')
       return sendError(res, 'method-not-allowed', { headers: { allow: match.allow.join(', ') } });
@@ -60,6 +61,11 @@ export function proxy(
   }
   const { endpoint, params } = match;
   log.route = endpoint.id;
+  // No blind posts: a write whose path neither the spec nor this environment's binding shows is not sent
+  // to production. The catalogue never matches an endpoint its binding lacks; refused again here all the same.
+  if (endpoint.unavailable) return sendError(res, 'endpoint-unavailable');
+  if (endpoint.method === 'POST' && upstream.production && pathSource(endpoint) === 'assumed')
+    return sendError(res, 'path-assumed');
   // The catalogue lists no query parameters for any endpoint, so any query (even a bare `?`) is an unlisted one.
   if (query !== '') return sendError(res, 'query-not-allowed');
   const headers = upstreamRequestHeaders(req.headers);

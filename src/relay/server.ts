@@ -10,9 +10,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { DestinationStream } from 'pino';
 import { createCatalog, type Catalog } from '../catalog';
-import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config';
+import { describeEnvironment, ENVIRONMENTS_PATH, RELAY_ERROR_HEADER } from '../contracts/environments';
+import { BindingFileError, loadBinding } from './binding-file';
+import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
 import { createCors } from './cors';
-import { errorBody, RELAY_ERROR_HEADER, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
+import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
 import { createRelayLogger } from './log';
 import { Forwarding } from './forward';
 import type { CallLog } from './log';
@@ -81,22 +83,38 @@ export async function startRelay(
   const config = parseRelayConfig(input);
   const relayLogger = createRelayLogger(config.logLevel, options.logDestination);
   const logger = relayLogger.logger;
-  const catalog = createCatalog();
+  // Each environment has its own catalogue: ACC may already have a newer Swagger file than PRD.
+  const views = [];
+  const matchers = new Map<string, Catalog['match']>();
+  for (const [name, env] of Object.entries(config.environments)) {
+    let binding = null;
+    let catalog: Catalog;
+    try {
+      binding = env.binding ? loadBinding(env.binding, `environments.${name}.binding`) : null;
+      catalog = createCatalog(binding ?? undefined);
+    } catch (e) {
+      if (e instanceof BindingFileError) throw new RelayConfigError(e.message);
+      throw new RelayConfigError(`environments.${name}.binding (${env.binding}): ${(e as Error).message}`);
+    }
+    matchers.set(name, memoisedMatch(catalog));
+    views.push({
+      ...describeEnvironment(name, env.production, catalog, binding),
+      ...(config.egressIp ? { egressIp: config.egressIp } : {}),
+    });
+  }
   const upstreams = new Map<string, Upstream>(
     Object.entries(config.environments).map(([name, env]) => [
       name,
       createUpstream(name, env, config.limits.upstreamTimeoutMs),
     ]),
   );
-  const environmentList = JSON.stringify(
-    [...upstreams.values()].map((u) => ({ name: u.name, production: u.production })),
-  );
+  const environmentList = JSON.stringify(views);
   const scheme = config.tls ? 'https' : 'http';
   const cors = createCors(config.allowedOrigins, scheme);
   const limiter = createRateLimiter(config.limits.rateLimit);
   const files: StaticFiles | null = config.staticDir ? await createStaticFiles(config.staticDir) : null;
   const deps: ProxyDeps = {
-    match: memoisedMatch(catalog),
+    match: (env, method, rawPath) => matchers.get(env)!(method, rawPath),
     upstreams,
     bodyLimit: config.limits.bodyBytes,
     timeoutMs: config.limits.upstreamTimeoutMs,
@@ -126,7 +144,7 @@ export async function startRelay(
     if (req.method === 'OPTIONS') return cors.preflight(req, res);
     if (cors.refused(req)) return sendError(res, 'origin-not-allowed');
     cors.decorate(req, res);
-    if (rawPath === '/api/environments') {
+    if (rawPath === ENVIRONMENTS_PATH) {
       if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
       if (query !== '') return sendError(res, 'query-not-allowed');
       res.setHeader('content-type', 'application/json; charset=utf-8');

@@ -1,7 +1,15 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { catalog as defaultCatalog, type Catalog, type Dataset, type Operation } from '../catalog';
+import {
+  catalog as defaultCatalog,
+  createCatalog,
+  type Catalog,
+  type Dataset,
+  type Operation,
+} from '../catalog';
+import type { Binding } from '../catalog/binding';
+import { fromWire, missingRequired, toWire } from '../catalog/wire';
 import { createAdmin, registerAdminRoutes, type SandboxAdmin } from './admin';
 import { authenticate, mayCall } from './auth';
 import { seedOf } from './data/random';
@@ -25,7 +33,12 @@ export interface SandboxOptions {
   /** Keys as in a keys file; without them a demo key is made. */
   keys?: KeySpec[];
   faults?: FaultsInput;
-  /** The catalogue with the same path overrides as the client and the relay use. */
+  /**
+   * A binding (what `grc-sheets binding import` writes from a Swagger file): the sandbox answers at its
+   * paths with its property names and refuses a body that lacks a property it requires, as that service would.
+   */
+  binding?: Binding;
+  /** The catalogue to serve; made from `binding` when not given, the default catalogue otherwise. */
   catalog?: Catalog;
   /** The clock (key expiry, today's date); tests pass a fixed one. */
   now?: () => Date;
@@ -52,7 +65,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!Number.isInteger(scale) || scale < MIN_SCALE || scale > MAX_SCALE)
     throw new RangeError(`scale must be a whole number from ${MIN_SCALE} to ${MAX_SCALE}, got ${scale}`);
   const now = options.now ?? (() => new Date());
-  const cat = options.catalog ?? defaultCatalog;
+  const cat = options.catalog ?? (options.binding ? createCatalog(options.binding) : defaultCatalog);
   const demo = options.keys ? undefined : demoKey(environment, now());
   const keys = new Map<string, ApiKey>(buildKeys(options.keys ?? [demo]).map((k) => [k.identifier, k]));
   const store = new Store(seedOf(options.seed ?? 1), scale);
@@ -153,7 +166,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       filter = (r) => r[key] === g;
     }
     const records = store.records(ep.id);
-    const stream = jsonArrayStream(filter ? filterIterator(records, filter) : records);
+    const shown = filter ? filterIterator(records, filter) : records;
+    // The store keeps catalogue-shaped records; a bound sandbox shows them with the file's property names.
+    const shape = ep.binding?.record;
+    const stream = jsonArrayStream(
+      shape ? mapIterator(shown, (r) => toWire(shape, r as Record<string, unknown>)) : shown,
+    );
     if (drop) return dropStream(reply, stream);
     return reply.code(200).type(JSON_TYPE).send(stream);
   }
@@ -168,7 +186,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ) {
     let body: unknown;
     if (ep.body) {
-      const parsed = ep.body.safeParse(req.body);
+      let incoming = req.body;
+      const shape = ep.binding?.body;
+      if (shape) {
+        const isObject = typeof incoming === 'object' && incoming !== null && !Array.isArray(incoming);
+        const missing = isObject ? missingRequired(shape, incoming as Record<string, unknown>) : ['(body)'];
+        if (missing.length)
+          return send(
+            reply,
+            rejected(
+              missing.map((field) => ({ field, message: 'The field is required.' })),
+              'The request body is not valid.',
+            ),
+          );
+        incoming = fromWire(shape, incoming as Record<string, unknown>);
+      }
+      const parsed = ep.body.safeParse(incoming);
       if (!parsed.success)
         return send(
           reply,
@@ -180,7 +213,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       body = parsed.data;
     }
     const handler = HANDLERS[ep.id] as WriteHandler<unknown> | undefined;
-    const outcome: Outcome = handler ? handler({ store, key, guid, body, now: now() }) : failure('notFound');
+    let outcome: Outcome = handler ? handler({ store, key, guid, body, now: now() }) : failure('notFound');
+    const answerShape = ep.binding?.answer;
+    if (answerShape && outcome.kind === 'ok' && isPlainObject(outcome.body))
+      outcome = { ...outcome, body: toWire(answerShape, outcome.body) };
     if (!drop) return send(reply, outcome);
     const a = answerOf(outcome);
     return dropText(reply, a.status, JSON.stringify(a.body));
@@ -200,6 +236,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     demoKey: demo && { identifier: demo.identifier, password: demo.password },
   };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function* mapIterator<T, U>(items: Iterable<T>, map: (t: T) => U): Generator<U> {
+  for (const t of items) yield map(t);
 }
 
 function* filterIterator<T>(items: Iterable<T>, keep: (t: T) => boolean): Generator<T> {

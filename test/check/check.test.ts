@@ -150,7 +150,12 @@ describe('grc-sheets check', () => {
     expect(code).toBe(1);
     expect(report.target.binding).toMatchObject({ file: expect.any(String), sha256: expect.any(String) });
     const risk = report.datasets.find((d) => d.id === 'risk')!;
-    expect(risk).toMatchObject({ result: 'not-found', status: 404, pathSource: 'bound', path: '/directdata/v3/riskmoved' });
+    expect(risk).toMatchObject({
+      result: 'not-found',
+      status: 404,
+      pathSource: 'bound',
+      path: '/directdata/v3/riskmoved',
+    });
     expect(risk.fix).toMatch(/service changed since the Swagger file was imported.*import it again/);
     expect(report.datasets.find((d) => d.id === 'audit')).toMatchObject({ result: 'answers' });
     expect(report.summary.failed).toBe(1);

@@ -1,8 +1,8 @@
 import { createClient } from '../../src/client';
 import { createCatalog } from '../../src/catalog';
-import { bindPaths } from '../catalog/bind-paths';
 import { fakeForFile, GUID, json } from './fake-server';
 import { failureOf } from '../support/api-error';
+import { bindPaths } from '../catalog/bind-paths';
 
 const credentials = { identifier: 'id', password: 'pw' };
 const fake = fakeForFile();
@@ -119,7 +119,7 @@ describe('client.call', () => {
     expect(e.message).toMatch(/check the record/);
   });
 
-  it('uses the bound path of an assumed operation from a catalogue with a binding', async () => {
+  it('uses the bound path of an assumed operation from a catalogue built from a binding', async () => {
     fake.answer = (_req, res) => json(res, 200, { Id: GUID(6) });
     const c = createClient({
       baseUrl: fake.server.baseUrl,

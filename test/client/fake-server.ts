@@ -1,4 +1,4 @@
-import { RELAY_ERROR_HEADER } from '../../src/client/error-answer';
+import { RELAY_ERROR_HEADER } from '../../src/contracts/environments';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

@@ -7,7 +7,15 @@
 import type { Page } from 'playwright-core';
 import { bindPaths } from '../catalog/bind-paths';
 import type { Binding } from '../../src/catalog/binding';
-import { connect, launchBrowser, openPreview, screenshot, startStack, type Stack, type TestBrowser } from './harness';
+import {
+  connect,
+  launchBrowser,
+  openPreview,
+  screenshot,
+  startStack,
+  type Stack,
+  type TestBrowser,
+} from './harness';
 
 /** Every catalogue endpoint bound at its own path, except create contract, which the file lacks. */
 function withoutContractCreate(): Binding {
@@ -58,7 +66,9 @@ test('on PRD, the flow its binding lacks is unavailable before any template, say
 test('on ACC without a binding: assumed paths explained in words and a tooltip; the contract flow warns before a template', async () => {
   expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');
   await page.getByRole('tab', { name: 'Datasets' }).click();
-  expect(await page.getByTestId('assumed-explained').innerText()).toMatch(/does not show their path, so grc-sheets guesses it/);
+  expect(await page.getByTestId('assumed-explained').innerText()).toMatch(
+    /does not show their path, so grc-sheets guesses it/,
+  );
   const badge = page.getByTestId('dataset-thirdparty').getByTestId('source-assumed');
   await badge.hover();
   const tooltip = page.getByRole('tooltip');

@@ -50,10 +50,18 @@ test('without certificates it serves the preview over HTTP and prints the demo k
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('office-js/office.js');
     const origin = new URL(preview!).origin;
-    await expect((await fetch(`${origin}/api/environments`)).json()).resolves.toEqual([
-      { name: 'sandbox-acc', production: false },
-      { name: 'sandbox-prd', production: true },
+    const environments = (await (await fetch(`${origin}/api/environments`)).json()) as {
+      name: string;
+      production: boolean;
+      binding: unknown;
+      endpoints: Record<string, { pathSource: string }>;
+    }[];
+    // No binding: the catalogue's own paths, the assumed ones marked as such.
+    expect(environments.map((e) => [e.name, e.production, e.binding])).toEqual([
+      ['sandbox-acc', false, null],
+      ['sandbox-prd', true, null],
     ]);
+    expect(environments[0]!.endpoints['incident-create']!.pathSource).toBe('assumed');
     expect((await fetch(`${origin}/office-js/office.js`)).status).toBe(200);
   } finally {
     expect(await stop(child)).toBe(0);

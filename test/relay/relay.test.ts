@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { Agent } from 'undici';
 import { run } from '../../src/cli/relay';
+import { environmentList } from '../../src/contracts/environments';
 import { loadRelayConfig, parseRelayConfig, RelayConfigError } from '../../src/relay';
+import { bindPaths } from '../catalog/bind-paths';
 import {
   AUTH,
   errorCode,
@@ -45,9 +47,10 @@ describe('relay', () => {
     try {
       const res = await request(`${relay.url}/api/environments`);
       expect(res.statusCode).toBe(200);
-      expect(await res.body.json()).toEqual([
-        { name: 'acc', production: false },
-        { name: 'prd', production: true },
+      const list = environmentList.parse(await res.body.json());
+      expect(list.map((e) => [e.name, e.production, e.binding])).toEqual([
+        ['acc', false, null],
+        ['prd', true, null],
       ]);
     } finally {
       await relay.close();
@@ -103,6 +106,33 @@ describe('relay', () => {
         expect(res.body).not.toContain('root:');
         expect(res.body).not.toContain('outside');
       }
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('forwards an assumed operation to the path its environment binding gives it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-binding-'));
+    const file = join(dir, 'binding.json');
+    writeFileSync(file, JSON.stringify(bindPaths({ 'incident-create': '/incidentdata/v2/incidents' })));
+    const { relay } = await startTestRelay(upstream, {
+      environments: { acc: { baseUrl: `${upstream.url}/api`, binding: file } },
+    });
+    try {
+      const res = await request(`${relay.url}/api/acc/incidentdata/v2/incidents`, {
+        method: 'POST',
+        headers: { authorization: AUTH, 'content-type': 'application/json' },
+        body: '{"Name":"x"}',
+      });
+      await res.body.text();
+      expect(res.statusCode).toBe(200);
+      expect(upstream.requests[0]!.url).toBe('/api/incidentdata/v2/incidents');
+      const old = await request(`${relay.url}/api/acc/incidents`, {
+        method: 'POST',
+        headers: { authorization: AUTH, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(errorCode(await old.body.text())).toBe('not-catalogued');
     } finally {
       await relay.close();
     }
@@ -210,6 +240,10 @@ describe('relay configuration', () => {
   ])('refuses a bad configuration, naming the field (%j)', (input, field) => {
     expect(() => parseRelayConfig(input)).toThrow(RelayConfigError);
     expect(() => parseRelayConfig(input)).toThrow(field);
+  });
+
+  it('refuses the retired catalogOverrides setting, naming it', () => {
+    expect(() => parseRelayConfig({ environments: env, catalogOverrides: {} })).toThrow(/catalogOverrides/);
   });
 
   it('takes every setting from GRC_RELAY_* variables, over the file', () => {

@@ -1,4 +1,4 @@
-import { catalog, createCatalog } from '../../src/catalog';
+import { catalog } from '../../src/catalog';
 import { bindPaths } from '../catalog/bind-paths';
 import { HANDLERS } from '../../src/sandbox/rules';
 import { Store } from '../../src/sandbox/store';
@@ -12,9 +12,8 @@ describe('sandbox routes from the catalogue', () => {
     for (const ds of catalog.datasets) expect(store.has(ds.id)).toBe(true);
   });
 
-  it('serves assumed operations at bound paths when given a catalogue with a binding', async () => {
-    const cat = createCatalog(bindPaths({ 'incident-create': '/incidentdata/v2/incidents' }));
-    const sb = await start({ catalog: cat });
+  it('serves assumed operations at their bound paths when started from a binding', async () => {
+    const sb = await start({ binding: bindPaths({ 'incident-create': '/incidentdata/v2/incidents' }) });
     try {
       expect(
         (await post(sb, '/incidentdata/v2/incidents', { Name: 'x', ReportingOrganization: 'Finance' }))

@@ -1,6 +1,6 @@
 import { Badge, Caption1, SearchBox, Text, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { useMemo, useState } from 'react';
-import type { Catalog, Dataset } from '../../catalog';
+import { pathSource, type Catalog, type Dataset } from '../../catalog';
 import { groupDatasets } from '../datasets/groups';
 import { ASSUMED_EXPLAINED, SOURCE_BADGE, UNTYPED_EXPLAINED, type PathSource } from '../datasets/source';
 import type { ScreenProps } from '../screen';

@@ -26,7 +26,7 @@ const useStyles = makeStyles({
 });
 
 export interface Props {
-  environment: Environment | null;
+  environment: Pick<Environment, 'name' | 'production'> | null;
 }
 
 /** Always visible: which environment calls go to. Production is red and says PRODUCTION in words too. */

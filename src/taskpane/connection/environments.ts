@@ -1,13 +1,12 @@
-import { z } from 'zod';
+import { ENVIRONMENTS_PATH, environmentList, type EnvironmentView } from '../../contracts/environments';
 
-/** The relay's own route (not a service API path): the environments it is configured to forward to. */
-const environmentList = z.array(z.object({ name: z.string().min(1), production: z.boolean() }));
-export type Environment = z.infer<typeof environmentList>[number];
+/** One environment of the relay: its production flag, its binding and what each catalogue call is there. */
+export type Environment = EnvironmentView;
 
 export type EnvironmentsResult = { ok: true; environments: Environment[] } | { ok: false; message: string };
 
 export async function fetchEnvironments(origin: string, fetchFn: typeof fetch = fetch): Promise<EnvironmentsResult> {
-  const url = `${origin}/api/environments`;
+  const url = `${origin}${ENVIRONMENTS_PATH}`;
   let response: Response;
   try {
     response = await fetchFn(url, { headers: { accept: 'application/json' } });

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { catalog } from '../../../src/catalog';
+import { describeEnvironment } from '../../../src/contracts/environments';
 import { environmentBaseUrl, fetchEnvironments } from '../../../src/taskpane/connection/environments';
 
 let server: Server;
@@ -20,15 +22,13 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-test("the relay's environments are read with their production flag", async () => {
-  answer = { status: 200, body: JSON.stringify([{ name: 'ACC', production: false }, { name: 'PRD', production: true }]) };
-  await expect(fetchEnvironments(origin)).resolves.toEqual({
-    ok: true,
-    environments: [
-      { name: 'ACC', production: false },
-      { name: 'PRD', production: true },
-    ],
-  });
+test("the relay's environments are read with their production flag, binding and endpoints (the shared contract)", async () => {
+  const list = [
+    describeEnvironment('ACC', false, catalog, null),
+    describeEnvironment('PRD', true, catalog, null),
+  ];
+  answer = { status: 200, body: JSON.stringify(list) };
+  await expect(fetchEnvironments(origin)).resolves.toEqual({ ok: true, environments: list });
 });
 
 test('a relay error status is reported with the URL to check', async () => {

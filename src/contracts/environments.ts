@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { binding as bindingSchema, type Binding } from '../catalog/binding';
+import { pathSource, writeAvailability, type Catalog } from '../catalog/catalog';
+import { wireShape } from '../catalog/wire';
+
+/**
+ * The contract between the relay and the taskpane, in one place both import: the relay's own routes and
+ * the header that marks its refusals. The relay answers with these shapes; the taskpane parses with them.
+ */
+
+/** Set by the relay on its own refusals (value: its error code). Only this header makes a body the relay's:
+ * the service may answer `{"error": {"code"}}` too, and that answer must stay the service's. */
+export const RELAY_ERROR_HEADER = 'x-grc-relay-error';
+
+/** The relay's route that lists its environments (not a service path). */
+export const ENVIRONMENTS_PATH = '/api/environments';
+
+export const PATH_SOURCES = ['documented', 'bound', 'assumed'] as const;
+
+/** Whether a write may be sent on this environment (catalog's writeAvailability, computed by the relay). */
+export const writeView = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('ok') }),
+  z.object({ kind: z.literal('confirm'), message: z.string() }),
+  z.object({ kind: z.literal('unavailable'), message: z.string() }),
+]);
+
+/** One catalogue endpoint as this environment has it. */
+export const endpointView = z.object({
+  kind: z.enum(['dataset', 'operation']),
+  method: z.enum(['GET', 'POST']),
+  title: z.string(),
+  /** Where the relay forwards it, relative to the environment's API root. */
+  path: z.string(),
+  pathSource: z.enum(PATH_SOURCES),
+  /** Set when the binding lacks it or leaves it ambiguous: the relay never forwards it. */
+  unavailable: z.object({ reason: z.enum(['missing', 'ambiguous']), message: z.string() }).optional(),
+  /** Operations only. */
+  write: writeView.optional(),
+  body: wireShape.optional(),
+  record: wireShape.optional(),
+  answer: wireShape.optional(),
+});
+export type EndpointView = z.infer<typeof endpointView>;
+
+export const environmentView = z.object({
+  name: z.string().min(1),
+  production: z.boolean(),
+  /** The binding file the relay uses for this environment, or null: the catalogue's own (assumed) paths. */
+  binding: bindingSchema.nullable(),
+  /** The relay's outgoing address as configured (`egressIp`): what a key owner approves when the service refuses the relay. */
+  egressIp: z.string().optional(),
+  /** By catalogue id, every endpoint including the binding's extra datasets. */
+  endpoints: z.record(z.string(), endpointView),
+});
+export type EnvironmentView = z.infer<typeof environmentView>;
+
+/** The answer of GET /api/environments. */
+export const environmentList = z.array(environmentView);
+export type EnvironmentList = z.infer<typeof environmentList>;
+
+/** What the relay says about one environment, from the catalogue it built from that environment's binding. */
+export function describeEnvironment(
+  name: string,
+  production: boolean,
+  catalog: Catalog,
+  binding: Binding | null,
+): EnvironmentView {
+  const endpoints: Record<string, EndpointView> = {};
+  for (const e of catalog.endpoints) {
+    const bound = e.binding;
+    endpoints[e.id] = {
+      kind: e.kind,
+      method: e.method,
+      title: e.title,
+      path: e.path,
+      pathSource: pathSource(e),
+      ...(e.unavailable ? { unavailable: e.unavailable } : {}),
+      ...(e.kind === 'operation' ? { write: writeAvailability(e, { production }) } : {}),
+      ...(bound?.body ? { body: bound.body } : {}),
+      ...(bound?.record ? { record: bound.record } : {}),
+      ...(bound?.answer ? { answer: bound.answer } : {}),
+    };
+  }
+  return { name, production, binding, endpoints };
+}

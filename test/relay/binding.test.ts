@@ -1,0 +1,163 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import type { Binding } from '../../src/catalog/binding';
+import { catalog } from '../../src/catalog';
+import { environmentList, RELAY_ERROR_HEADER } from '../../src/contracts/environments';
+import { RelayConfigError, startRelay } from '../../src/relay';
+import { bindPaths } from '../catalog/bind-paths';
+import { AUTH, captureLog, errorCode, startFakeUpstream, startTestRelay, type FakeUpstream } from './helpers';
+
+let upstream: FakeUpstream;
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+afterAll(() => upstream.close());
+beforeEach(() => {
+  upstream.requests.length = 0;
+});
+
+function writeBinding(b: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'relay-binding-')), 'binding.json');
+  writeFileSync(file, typeof b === 'string' ? b : JSON.stringify(b));
+  return file;
+}
+
+/** A full binding without one operation, as an import of a Swagger file that lacks it writes. */
+function lacking(id: string): Binding {
+  const b = structuredClone(bindPaths({}));
+  delete b.endpoints[id];
+  b.missing.push(id);
+  return b;
+}
+
+const post = (url: string, body = '{"Name":"x","ReportingOrganization":"Finance"}') =>
+  request(url, {
+    method: 'POST',
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    body,
+  });
+
+const incidents = catalog.operation('incident-create').path;
+
+describe('relay environments from bindings', () => {
+  it('refuses a blind POST on production (assumed path, no binding) and sends nothing; ACC forwards it', async () => {
+    const { relay } = await startTestRelay(upstream);
+    try {
+      const refused = await post(`${relay.url}/api/prd${incidents}`);
+      const body = await refused.body.text();
+      expect(refused.statusCode).toBe(403);
+      expect(refused.headers[RELAY_ERROR_HEADER]).toBe('path-assumed');
+      expect(errorCode(body)).toBe('path-assumed');
+      expect(body).toContain('docs/binding.md');
+      expect(upstream.requests).toHaveLength(0);
+
+      const onAcc = await post(`${relay.url}/api/acc${incidents}`);
+      await onAcc.body.text();
+      expect(onAcc.statusCode).toBe(200);
+      expect(upstream.requests.map((r) => r.url)).toEqual([`/api${incidents}`]);
+
+      // A documented write and every read still go through on production.
+      const read = await request(`${relay.url}/api/prd${catalog.dataset('risk').path}`, {
+        headers: { authorization: AUTH },
+      });
+      await read.body.text();
+      expect(read.statusCode).toBe(200);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('posts to production once the binding binds the path, at the bound path', async () => {
+    const file = writeBinding(bindPaths({ 'incident-create': '/incidentdata/v1/incidents' }));
+    const { relay } = await startTestRelay(upstream, {
+      environments: {
+        acc: { baseUrl: `${upstream.url}/api` },
+        prd: { baseUrl: `${upstream.url}/api`, production: true, binding: file },
+      },
+    });
+    try {
+      const res = await post(`${relay.url}/api/prd/incidentdata/v1/incidents`);
+      await res.body.text();
+      expect(res.statusCode).toBe(200);
+      expect(upstream.requests.map((r) => r.url)).toEqual(['/api/incidentdata/v1/incidents']);
+      // ACC has no binding: the catalogue's own (assumed) path, which PRD no longer forwards.
+      const old = await post(`${relay.url}/api/prd${incidents}`);
+      expect(errorCode(await old.body.text())).toBe('not-catalogued');
+      expect(upstream.requests).toHaveLength(1);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('never forwards an operation the binding lacks, and says so in /api/environments', async () => {
+    const file = writeBinding(lacking('incident-create'));
+    const { relay } = await startTestRelay(upstream, {
+      environments: { acc: { baseUrl: `${upstream.url}/api`, binding: file } },
+    });
+    try {
+      const res = await post(`${relay.url}/api/acc${incidents}`);
+      expect(res.statusCode).toBe(404);
+      await res.body.text();
+      expect(upstream.requests).toHaveLength(0);
+      const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+      expect(acc!.endpoints['incident-create']).toMatchObject({
+        unavailable: { reason: 'missing' },
+        write: { kind: 'unavailable' },
+      });
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('tells the taskpane per environment where each path comes from and whether a write may be sent', async () => {
+    const file = writeBinding(bindPaths({ 'incident-create': '/incidentdata/v1/incidents' }));
+    const { relay } = await startTestRelay(upstream, {
+      environments: {
+        acc: { baseUrl: `${upstream.url}/api` },
+        prd: { baseUrl: `${upstream.url}/api`, production: true, binding: file },
+      },
+    });
+    try {
+      const res = await request(`${relay.url}/api/environments`);
+      const list = environmentList.parse(await res.body.json());
+      const [acc, prd] = list;
+      expect(acc!.binding).toBeNull();
+      expect(acc!.endpoints['incident-create']).toMatchObject({
+        pathSource: 'assumed',
+        path: incidents,
+        write: { kind: 'confirm' },
+      });
+      expect(acc!.endpoints.risk).toMatchObject({ pathSource: 'documented', kind: 'dataset' });
+      expect(prd!.binding?.format).toBe('grc-sheets-binding');
+      expect(prd!.endpoints['incident-create']).toMatchObject({
+        pathSource: 'bound',
+        path: '/incidentdata/v1/incidents',
+        write: { kind: 'ok' },
+      });
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it.each([
+    ['a missing file', () => join(tmpdir(), 'no-such-binding.json'), /cannot read/],
+    ['a file that is not JSON', () => writeBinding('{not json'), /not valid JSON/],
+    [
+      'a file that is not a binding',
+      () => writeBinding({ format: 'other' }),
+      /not a grc-sheets binding file/,
+    ],
+  ])('refuses %s at start, naming the environment, the field and the file', async (_what, make, problem) => {
+    const file = make();
+    const start = startRelay(
+      { environments: { prd: { baseUrl: `${upstream.url}/api`, production: true, binding: file } } },
+      { logDestination: captureLog() },
+    );
+    await expect(start).rejects.toThrow(RelayConfigError);
+    await expect(start).rejects.toThrow('environments.prd.binding');
+    await expect(start).rejects.toThrow(file);
+    await expect(start).rejects.toThrow(problem);
+  });
+});

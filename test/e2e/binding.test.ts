@@ -70,10 +70,14 @@ test('on ACC without a binding: assumed paths explained in words and a tooltip; 
     /does not show their path, so grc-sheets guesses it/,
   );
   const badge = page.getByTestId('dataset-thirdparty').getByTestId('source-assumed');
+  expect(await badge.innerText()).toBe('assumed path');
+  expect(await badge.getAttribute('title')).toMatch(
+    /guesses the path.*importing the service's Swagger file/s,
+  );
+  expect(await badge.getAttribute('aria-describedby')).toBe(
+    await page.getByTestId('assumed-explained').getAttribute('id'),
+  );
   await badge.hover();
-  const tooltip = page.getByRole('tooltip');
-  await tooltip.waitFor();
-  expect(await tooltip.innerText()).toMatch(/guesses the path.*importing the service's Swagger file/s);
   await screenshot(page, 'binding-acc-assumed-tooltip');
 
   await writebackTab().click();

@@ -1,4 +1,4 @@
-import { Badge, Caption1, SearchBox, Text, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Caption1, SearchBox, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useMemo, useState } from 'react';
 import { pathSource, type Catalog, type Dataset } from '../../catalog';
 import { groupDatasets } from '../datasets/groups';
@@ -51,7 +51,11 @@ export function DatasetsScreen(props: Props) {
         </div>
       )}
       <SearchBox placeholder="Search datasets" value={query} onChange={(_, d) => setQuery(d.value)} aria-label="Search datasets" />
-      {anyAssumed && <Caption1 data-testid="assumed-explained">{ASSUMED_EXPLAINED}</Caption1>}
+      {anyAssumed && (
+        <Caption1 id={ASSUMED_HELP_ID} data-testid="assumed-explained">
+          {ASSUMED_EXPLAINED}
+        </Caption1>
+      )}
       {groups.length === 0 && <Text>No dataset matches "{query}".</Text>}
       {groups.map((g) => (
         <section key={g.area} aria-label={g.area}>
@@ -82,11 +86,9 @@ export function DatasetsScreen(props: Props) {
                       </Badge>
                     )}
                     {d.area === 'Other' && (
-                      <Tooltip content={UNTYPED_EXPLAINED} relationship="description">
-                        <Badge appearance="outline" size="small">
-                          text columns
-                        </Badge>
-                      </Tooltip>
+                      <Badge appearance="outline" size="small" title={UNTYPED_EXPLAINED}>
+                        text columns
+                      </Badge>
                     )}
                   </span>
                   <Caption1>{d.unavailable ? d.unavailable.message : d.description}</Caption1>
@@ -100,14 +102,25 @@ export function DatasetsScreen(props: Props) {
   );
 }
 
+const ASSUMED_HELP_ID = 'datasets-assumed-help';
+
+/**
+ * The native title is the tooltip: a Fluent Tooltip per dataset would mount one portal each (some forty),
+ * and the words are on screen anyway (the explanation above the list, which the badge references).
+ */
 function SourceBadge({ source }: { source: PathSource }) {
   if (source === 'documented') return null;
   const { label, tooltip } = SOURCE_BADGE[source];
   return (
-    <Tooltip content={tooltip} relationship="description">
-      <Badge appearance="tint" color={source === 'assumed' ? 'informative' : 'success'} size="small" data-testid={`source-${source}`}>
-        {label}
-      </Badge>
-    </Tooltip>
+    <Badge
+      appearance="tint"
+      color={source === 'assumed' ? 'informative' : 'success'}
+      size="small"
+      title={tooltip}
+      aria-describedby={source === 'assumed' ? ASSUMED_HELP_ID : undefined}
+      data-testid={`source-${source}`}
+    >
+      {label}
+    </Badge>
   );
 }

@@ -62,15 +62,18 @@ export function flowAvailability(flow: AnyFlow, environment: EnvironmentInfo): F
   for (const id of flow.operations) {
     const e = endpoints[id];
     const write = e?.write;
+    // The catalogue's messages name the operation and what the admin does; they are used as they are.
     if (!e) unavailable.push(`"${id}" is not known to the relay.`);
-    else if (e.unavailable) unavailable.push(`${e.title}: ${e.unavailable.message}`);
-    else if (write?.kind === 'unavailable') unavailable.push(`${e.title}: ${write.message}`);
+    else if (e.unavailable) unavailable.push(e.unavailable.message);
+    else if (write?.kind === 'unavailable') unavailable.push(write.message);
     else if (write?.kind === 'confirm' || e.pathSource === 'assumed') confirm.push(`${e.title} at ${e.path}`);
   }
+  const admin = (messages: string[]) =>
+    messages.some((m) => m.includes('docs/binding.md')) ? '' : ` ${ADMIN}`;
   const post: PostAvailability = unavailable.length
     ? {
         kind: 'unavailable',
-        message: `${flow.title} cannot be posted to ${environment.name}. ${unavailable.join(' ')} ${ADMIN}`,
+        message: `${flow.title} cannot be posted to ${environment.name}. ${unavailable.map((m) => m.replace(/\.?$/, '.')).join(' ')}${admin(unavailable)}`,
       }
     : confirm.length
       ? {

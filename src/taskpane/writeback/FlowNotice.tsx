@@ -28,7 +28,7 @@ export function FlowNotice({ flowTitle, environment, availability }: Props) {
           intent="warning"
           testId="wb-assumed"
           message={{
-            title: 'Path assumed: you will be asked to confirm before posting',
+            title: 'You will be asked to confirm before posting',
             detail: post.message,
           }}
         />

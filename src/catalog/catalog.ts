@@ -43,6 +43,8 @@ function extraDatasetEndpoint(x: ExtraDataset): Dataset {
     record,
     documented: false,
     access: { kind: 'directdata' },
+    // Its path comes from the file, so it counts as bound (pathSource), not assumed.
+    binding: { method: 'GET', path: x.path, how: 'name', ...(x.operationId ? { operationId: x.operationId } : {}) },
   };
 }
 

@@ -33,8 +33,8 @@ export async function runCheck(input: CheckInput): Promise<CheckReport> {
   let refused: DatasetCheck | undefined;
   for (const t of input.targets) {
     const skip = reasonNotToCheck(t);
-    if (skip) datasets.push(base(t, 'not-checked', skip));
-    else if (t.unavailable) datasets.push(base(t, 'not-in-binding', t.unavailable.message));
+    if (t.unavailable) datasets.push(base(t, 'not-in-binding', t.unavailable.message));
+    else if (skip) datasets.push(base(t, 'not-checked', skip));
     else if (refused)
       datasets.push(
         base(t, 'not-checked', 'Not checked: the service refused the key on an earlier dataset (401).'),

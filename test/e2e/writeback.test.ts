@@ -4,6 +4,7 @@
  * column, and the confirmation production asks for. Screenshots land in test/e2e/screenshots/.
  */
 import type { Page } from 'playwright-core';
+import { bindPaths } from '../catalog/bind-paths';
 import {
   connect,
   launchBrowser,
@@ -21,7 +22,9 @@ let browser: TestBrowser;
 let page: Page;
 
 beforeAll(async () => {
-  stack = await startStack({ scale: 50 });
+  // Both environments bound as a Swagger file matching the catalogue would bind them: without a binding the
+  // flows' assumed paths ask for a confirmation on ACC and are unavailable on PRD (test/e2e/binding.test.ts).
+  stack = await startStack({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } });
   browser = await launchBrowser();
   page = await openPreview(browser, stack);
   expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');

@@ -246,6 +246,11 @@ describe('relay configuration', () => {
     expect(() => parseRelayConfig({ environments: env, catalogOverrides: {} })).toThrow(/catalogOverrides/);
   });
 
+  it('takes the egress address as an IP address, and refuses anything else naming the field', () => {
+    expect(parseRelayConfig({ environments: env, egressIp: '203.0.113.10' }).egressIp).toBe('203.0.113.10');
+    expect(() => parseRelayConfig({ environments: env, egressIp: 'relay.example.com' })).toThrow(/egressIp/);
+  });
+
   it('takes every setting from GRC_RELAY_* variables, over the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'relay-config-'));
     const file = join(dir, 'relay.json');

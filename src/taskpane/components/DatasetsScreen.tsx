@@ -41,7 +41,7 @@ export function DatasetsScreen(props: Props) {
   const [chosen, setChosen] = useState<Dataset | null>(null);
   const [busy, setBusy] = useState(false);
   const groups = useMemo(() => groupDatasets(props.catalog.datasets, query), [props.catalog, query]);
-  const anyAssumed = props.catalog.datasets.some((d) => pathSource(d) === 'assumed');
+  const anyAssumed = props.catalog.datasets.some((d) => !d.unavailable && pathSource(d) === 'assumed');
 
   return (
     <div className={s.root}>
@@ -79,7 +79,7 @@ export function DatasetsScreen(props: Props) {
                         old: use {props.catalog.dataset(d.supersededBy).title}
                       </Badge>
                     )}
-                    <SourceBadge source={pathSource(d)} />
+                    {!d.unavailable && <SourceBadge source={pathSource(d)} />}
                     {d.unavailable && (
                       <Badge appearance="tint" color="danger" size="small" data-testid={`unavailable-${d.id}`}>
                         not available here

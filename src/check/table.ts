@@ -37,12 +37,34 @@ export function renderTable(report: CheckReport): string {
     line(['Result', 'Dataset', 'Path [source]']),
     ...rows.map(line),
     '',
-    ...failures.flatMap((d) => [
-      `${LABEL[d.result]}  ${d.title} (${d.id}): ${d.message}`,
-      ...(d.fix ? [`    → ${d.fix}`] : []),
+    ...grouped(failures).flatMap(({ label, message, fix, titles }) => [
+      `${label}  ${titles.length === 1 ? titles[0] : `${titles.length} datasets (${titles.join(', ')})`}: ${message}`,
+      ...(fix ? [`    → ${fix}`] : []),
       '',
     ]),
     `${s.checked} checked: ${s.passed} passed, ${s.failed} failed; ${s.notChecked} not checked.`,
     report.ok ? 'Check passed.' : 'Check FAILED.',
   ].join('\n');
+}
+
+/** Failures with the same cause and fix (a key without Get direct data fails every DirectData dataset) are said once. */
+function grouped(failures: readonly DatasetCheck[]) {
+  const groups = new Map<string, { label: string; message: string; fix?: string; titles: string[] }>();
+  for (const d of failures) {
+    // Shape problems name their record and field: those stay one per dataset.
+    const key =
+      d.result === 'bad-shape' || d.result === 'failed'
+        ? `${d.id}`
+        : `${d.result}|${d.message}|${d.fix ?? ''}`;
+    const g = groups.get(key);
+    if (g) g.titles.push(`${d.title} (${d.id})`);
+    else
+      groups.set(key, {
+        label: LABEL[d.result],
+        message: d.message,
+        ...(d.fix ? { fix: d.fix } : {}),
+        titles: [`${d.title} (${d.id})`],
+      });
+  }
+  return [...groups.values()];
 }

@@ -45,7 +45,9 @@ function exportSwaggerTo(argv: string[], at: number): number {
   const file = next && !next.startsWith('-') ? next : undefined;
   const others = argv.filter((_, i) => i !== at && !(file && i === at + 1));
   if (others.length) {
-    console.error(`grc-sheets sandbox: --export-swagger takes no other options, got ${others.join(' ')}\n\n${HELP}`);
+    console.error(
+      `grc-sheets sandbox: --export-swagger takes no other options, got ${others.join(' ')}\n\n${HELP}`,
+    );
     return 2;
   }
   const text = JSON.stringify(exportSwagger(), null, 2) + '\n';

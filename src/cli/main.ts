@@ -20,6 +20,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'check a live environment, read-only: key, address, every dataset path',
     load: lazy(() => require('./check')),
   },
+  binding: {
+    summary: "import the service's Swagger file into a binding (binding import FILE)",
+    load: lazy(() => require('./binding')),
+  },
   start: {
     summary: 'run sandbox, relay and the add-in together (what npm start does)',
     load: lazy(() => require('./start')),

@@ -1,6 +1,9 @@
+import { z } from 'zod';
+import { boundFor, type Binding, type ExtraDataset } from './binding';
 import { DATASETS } from './datasets';
 import type { Dataset, Endpoint, Operation } from './endpoint';
 import { OPERATIONS } from './operations';
+import { text } from './fields';
 import { isValidTemplate, matchTemplate, safeSegments, type PathParams } from './paths';
 
 export type Match =
@@ -19,26 +22,76 @@ export interface Catalog {
   match(method: string, rawPath: string): Match;
 }
 
-/** Path overrides for assumed endpoints, by id: `{"incident-create": "/incidentdata/v1/incidents"}`. */
-export type PathOverrides = Record<string, string>;
-
 export class CatalogConfigError extends Error {
   override name = 'CatalogConfigError';
 }
 
-export function createCatalog(overrides: PathOverrides = {}): Catalog {
-  const base: Endpoint[] = [...DATASETS, ...OPERATIONS];
-  const known = new Map(base.map((e) => [e.id, e]));
-  for (const [id, path] of Object.entries(overrides)) {
-    const e = known.get(id);
-    if (!e) throw new CatalogConfigError(`path override for unknown endpoint "${id}"`);
-    if (e.documented) throw new CatalogConfigError(`"${id}" has a documented path (${e.path}); only assumed paths can be overridden`);
-    if (!isValidTemplate(path)) throw new CatalogConfigError(`path override for "${id}" is not a valid path template: ${path}`);
+const BINDING_HELP = 'import the service\'s Swagger file (grc-sheets binding import, docs/binding.md)';
+
+function extraDatasetEndpoint(x: ExtraDataset): Dataset {
+  // Untyped: every property a text column, since the catalogue does not know what the service sends.
+  const record = z.looseObject(Object.fromEntries(x.properties.map((p) => [p, text()])));
+  return {
+    kind: 'dataset',
+    method: 'GET',
+    id: x.id,
+    path: x.path,
+    version: (/\/(v[123])\//.exec(x.path)?.[1] as Dataset['version']) ?? null,
+    area: 'Other',
+    title: x.title,
+    description: `In the service's Swagger file${x.operationId ? ` (${x.operationId})` : ''}, not in the catalogue: untyped.`,
+    record,
+    documented: false,
+    access: { kind: 'directdata' },
+  };
+}
+
+function place(e: Endpoint, b: Binding): Endpoint {
+  const bound = boundFor(b, e.id);
+  if (bound) {
+    if (bound.method !== e.method) {
+      throw new CatalogConfigError(`binding: "${e.id}" is a ${e.method} endpoint, the binding has ${bound.method} ${bound.path}`);
+    }
+    return { ...e, path: bound.path, binding: bound };
   }
-  const endpoints = base.map((e) => (overrides[e.id] ? { ...e, path: overrides[e.id]! } : e)) as Endpoint[];
+  if (b.ambiguous[e.id]) {
+    const c = b.ambiguous[e.id]!.candidates.join(', ');
+    return {
+      ...e,
+      unavailable: {
+        reason: 'ambiguous',
+        message: `${e.title}: the Swagger file has more than one candidate (${c}); the admin picks one in the binding file or re-imports with --accept (docs/binding.md)`,
+      },
+    };
+  }
+  const why = b.missing.includes(e.id) ? 'the service\'s Swagger file has no such operation' : 'the binding does not list it (imported by an older grc-sheets)';
+  return {
+    ...e,
+    unavailable: { reason: 'missing', message: `${e.title}: ${why}; the admin asks the service desk, then re-imports: ${BINDING_HELP}` },
+  };
+}
+
+/**
+ * The catalogue. With a binding, endpoints move to their bound paths and carry `binding`; ids the binding
+ * lists as missing, or ambiguous without a pick, carry `unavailable` and are never matched; the binding's
+ * extra datasets are appended as untyped datasets (area 'Other').
+ */
+export function createCatalog(b?: Binding): Catalog {
+  const base: Endpoint[] = [...DATASETS, ...OPERATIONS];
+  const known = new Set(base.map((e) => e.id));
+  if (b) {
+    for (const id of [...Object.keys(b.endpoints), ...Object.keys(b.ambiguous), ...b.missing]) {
+      if (!known.has(id)) throw new CatalogConfigError(`binding names "${id}", which this catalogue does not have: re-import the Swagger file`);
+    }
+  }
+  const endpoints: Endpoint[] = b ? [...base.map((e) => place(e, b)), ...b.extraDatasets.map(extraDatasetEndpoint)] : base;
+  for (const e of endpoints) {
+    if (!isValidTemplate(e.path)) throw new CatalogConfigError(`"${e.id}": not a valid path template: ${e.path}`);
+  }
   const byId = new Map(endpoints.map((e) => [e.id, e]));
   const seen = new Set<string>();
   for (const e of endpoints) {
+    if (e.unavailable) continue;
     const key = `${e.method} ${e.path}`;
     if (seen.has(key)) throw new CatalogConfigError(`two endpoints share ${key}`);
     seen.add(key);
@@ -70,6 +123,7 @@ export function createCatalog(overrides: PathOverrides = {}): Catalog {
       if (!segments) return { ok: false, reason: 'not-found' };
       const allow: string[] = [];
       for (const e of endpoints) {
+        if (e.unavailable) continue;
         const params = matchTemplate(e.path, segments);
         if (!params) continue;
         if (e.method === method.toUpperCase()) return { ok: true, endpoint: e, params };
@@ -80,5 +134,27 @@ export function createCatalog(overrides: PathOverrides = {}): Catalog {
   };
 }
 
-/** The catalogue as the spec and our documented assumptions have it, with no overrides. */
+/** Where an endpoint's path comes from: the spec, a binding, or our assumption. */
+export function pathSource(e: Endpoint): 'documented' | 'bound' | 'assumed' {
+  if (e.documented && (!e.binding || e.binding.how === 'exact')) return 'documented';
+  return e.binding ? 'bound' : 'assumed';
+}
+
+export type WriteAvailability = { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
+
+/**
+ * No blind posts: a write whose path is neither documented nor bound is unavailable on production and needs
+ * the user's confirmation elsewhere; one the binding lacks is unavailable everywhere.
+ */
+export function writeAvailability(operation: Operation, env: { production: boolean }): WriteAvailability {
+  if (operation.unavailable) return { kind: 'unavailable', message: operation.unavailable.message };
+  if (pathSource(operation) !== 'assumed') return { kind: 'ok' };
+  const what = `${operation.title}: the path ${operation.path} is assumed (the spec does not show it)`;
+  if (env.production) {
+    return { kind: 'unavailable', message: `${what}, so it is not called on a production environment; the admin can ${BINDING_HELP}` };
+  }
+  return { kind: 'confirm', message: `${what}; confirm to try it on this environment, or ask the admin to ${BINDING_HELP}` };
+}
+
+/** The catalogue as the spec and our documented assumptions have it, with no binding. */
 export const catalog: Catalog = createCatalog();

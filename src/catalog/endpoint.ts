@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { BoundEndpoint } from './binding';
 
 export type Area =
   | 'Risks'
@@ -12,7 +13,9 @@ export type Area =
   | 'Business assessments'
   | 'Data management'
   | 'MOIs'
-  | 'Forms';
+  | 'Forms'
+  /** Datasets a customer's Swagger file has and the catalogue lacks (binding extraDatasets). */
+  | 'Other';
 
 /**
  * What a key needs to call an endpoint (spec, Authentication rules 7 to 11):
@@ -46,9 +49,13 @@ interface Common {
   area: Area;
   title: string;
   description: string;
-  /** false: the spec does not show the path; we assume one, and configuration can override it. */
+  /** false: the spec does not show the path; we assume one, and a binding (docs/binding.md) can place it. */
   documented: boolean;
   access: Access;
+  /** Set when a binding placed this endpoint: its path above is the bound one. */
+  binding?: BoundEndpoint;
+  /** Set when the binding lacks this endpoint (missing) or left it ambiguous without a pick: never called. */
+  unavailable?: { reason: 'missing' | 'ambiguous'; message: string };
 }
 
 export interface Dataset extends Common {

@@ -5,3 +5,7 @@ export * from './fields';
 export * from './lei';
 export * as records from './records';
 export * as bodies from './bodies';
+export * from './wire';
+export * from './binding';
+export { toJsonSchema, type JsonSchema } from './schema-json';
+export { identityBound, identityBinding } from './identity';

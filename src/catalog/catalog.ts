@@ -158,3 +158,6 @@ export function writeAvailability(operation: Operation, env: { production: boole
 
 /** The catalogue as the spec and our documented assumptions have it, with no binding. */
 export const catalog: Catalog = createCatalog();
+
+/** Every catalogue endpoint as the spec and our assumptions have it (what a binding binds). */
+export const DATASETS_AND_OPERATIONS: readonly Endpoint[] = [...DATASETS, ...OPERATIONS];

@@ -16,6 +16,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'run the fixed-IP relay between the taskpane and the service',
     load: lazy(() => require('./relay')),
   },
+  binding: {
+    summary: "import the service's Swagger file into a binding (binding import FILE)",
+    load: lazy(() => require('./binding')),
+  },
   start: {
     summary: 'run sandbox, relay and the add-in together (what npm start does)',
     load: lazy(() => require('./start')),

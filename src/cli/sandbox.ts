@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { exportSwagger } from '../binding/export';
 import {
   KeysError,
   readKeysJson,
@@ -31,6 +33,7 @@ Options:
   --drop-rate R          fault: share of API calls whose connection drops mid-body, after a write is committed (0..1)
   --retry-after S        fault: Retry-After seconds on 503 and 429 (default 1)
   --fault-seed N         fault: seed of the fault sequence (default 1)
+  --export-swagger [F]   write the catalogue's own assumptions as a Swagger 2.0 file (to F, or stdout) and exit
   -h, --help             this help
 
 Admin routes (loopback callers only): GET /_sandbox/keys, GET /_sandbox/requested-ips,
@@ -38,6 +41,23 @@ POST /_sandbox/requested-ips/approve {"identifier","ip"}, POST /_sandbox/keys/ID
 GET|PUT /_sandbox/faults, GET /_sandbox/counts, GET /_sandbox/incidents/GUID,
 POST /_sandbox/incidenttypes/GUID/archive, POST /_sandbox/forms/GUID/close,
 DELETE /_sandbox/customfields/GUID/options/OPTION-GUID. See docs/sandbox.md.`;
+
+/** `--export-swagger [file]`: the file name is optional, which parseArgs cannot say, so it is read here. */
+function exportSwaggerTo(argv: string[], at: number): number {
+  const next = argv[at + 1];
+  const file = next && !next.startsWith('-') ? next : undefined;
+  const others = argv.filter((_, i) => i !== at && !(file && i === at + 1));
+  if (others.length) {
+    console.error(`grc-sheets sandbox: --export-swagger takes no other options, got ${others.join(' ')}\n\n${HELP}`);
+    return 2;
+  }
+  const text = JSON.stringify(exportSwagger(), null, 2) + '\n';
+  if (file) {
+    writeFileSync(file, text);
+    console.error(`Swagger 2.0 file of the catalogue written to ${file}`);
+  } else process.stdout.write(text);
+  return 0;
+}
 
 function number(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -47,6 +67,8 @@ function number(name: string, value: string | undefined): number | undefined {
 }
 
 export async function run(argv: string[]): Promise<number> {
+  const exportAt = argv.indexOf('--export-swagger');
+  if (exportAt >= 0) return exportSwaggerTo(argv, exportAt);
   const values = parseOptions(
     'sandbox',
     HELP,

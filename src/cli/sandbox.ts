@@ -9,7 +9,7 @@ import {
   type Environment,
   type KeySpec,
 } from '../sandbox';
-import { loadBinding } from '../relay/binding-file';
+import { BindingFileError, loadBinding } from '../binding/load';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
 import { parseOptions, untilStopped } from './options';
 
@@ -48,7 +48,9 @@ function exportSwaggerTo(argv: string[], at: number): number {
   const file = next && !next.startsWith('-') ? next : undefined;
   const others = argv.filter((_, i) => i !== at && !(file && i === at + 1));
   if (others.length) {
-    console.error(`grc-sheets sandbox: --export-swagger takes no other options, got ${others.join(' ')}\n\n${HELP}`);
+    console.error(
+      `grc-sheets sandbox: --export-swagger takes no other options, got ${others.join(' ')}\n\n${HELP}`,
+    );
     return 2;
   }
   const text = JSON.stringify(exportSwagger(), null, 2) + '\n';
@@ -108,7 +110,7 @@ export async function run(argv: string[]): Promise<number> {
       scale: number('scale', values.scale),
       seed: values.seed,
       keys: values.keys ? (readKeysJson(values.keys) as KeySpec[]) : undefined,
-      binding: values.binding ? loadBinding(values.binding, '--binding') : undefined,
+      binding: values.binding ? loadBinding(values.binding) : undefined,
       faults: {
         latencyMs: number('latency', values.latency),
         errorRate: number('error-rate', values['error-rate']),
@@ -138,7 +140,9 @@ export async function run(argv: string[]): Promise<number> {
     const where =
       e instanceof KeysError && values.keys && !(e as Error).message.includes(values.keys)
         ? `--keys ${values.keys}: `
-        : '';
+        : e instanceof BindingFileError
+          ? '--binding '
+          : '';
     console.error(`grc-sheets sandbox: ${where}${(e as Error).message}`);
     return 1;
   }

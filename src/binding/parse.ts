@@ -60,9 +60,12 @@ export function relativePath(basePath: string, path: string): string {
   return rel.replace(/\{[^}/]+\}/g, '{guid}');
 }
 
+const NOT_API = 'not a Swagger or OpenAPI file (no "swagger" or "openapi" field at the top level)';
+
 function located(file: string, e: unknown): BindingInputError {
-  const msg = (e as Error).message ?? String(e);
-  return new BindingInputError(`${file}: ${msg.replace(/^Error parsing [^:]+: /, '')}`);
+  const msg = ((e as Error).message ?? String(e)).replace(/^Error parsing [^:]+: /, '');
+  if (/is not a valid (Openapi|Swagger) API definition/i.test(msg)) return new BindingInputError(`${file}: ${NOT_API}`);
+  return new BindingInputError(msg.includes(file) ? msg : `${file}: ${msg}`);
 }
 
 /** Finds where a $ref to `target` is written, as a JSON pointer. */
@@ -131,7 +134,7 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
     throw located(file, e);
   }
   if (!isObj(raw) || (typeof raw.swagger !== 'string' && typeof raw.openapi !== 'string')) {
-    throw new BindingInputError(`${file}: not a Swagger or OpenAPI file (no "swagger" or "openapi" field at the top level)`);
+    throw new BindingInputError(`${file}: ${NOT_API}`);
   }
   const oas3 = typeof raw.openapi === 'string';
   if (!oas3 && raw.swagger !== '2.0') throw new BindingInputError(`${file}: swagger "${String(raw.swagger)}" is not supported (2.0 is)`);

@@ -1,0 +1,143 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BindingInputError, importBinding } from '../../src/binding';
+import { reportPathFor, run } from '../../src/cli/binding';
+import { run as sandboxRun } from '../../src/cli/sandbox';
+import { binding } from '../../src/catalog';
+
+const FIX = join(__dirname, 'fixtures');
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const o = jest.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+  const l = jest.spyOn(console, 'log').mockImplementation((s) => void out.push(String(s)));
+  const e = jest.spyOn(console, 'error').mockImplementation((s) => void err.push(String(s)));
+  return {
+    out: () => out.join(''),
+    err: () => err.join(''),
+    restore: () => [o, l, e].forEach((m) => m.mockRestore()),
+  };
+}
+
+async function cli(argv: string[], fn = run) {
+  const c = capture();
+  try {
+    const code = await fn(argv);
+    return { code, out: c.out(), err: c.err() };
+  } finally {
+    c.restore();
+  }
+}
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'binding-cli-'));
+const minimal = (paths: object, extra: object = {}) =>
+  JSON.stringify({ swagger: '2.0', info: { title: 't', version: '1' }, basePath: '/api', paths, ...extra }, null, 2);
+
+describe('grc-sheets binding import: exit status', () => {
+  it('exits 0 and writes the binding and the report when everything is bound or missing', async () => {
+    const dir = tmp();
+    const out = join(dir, 'acme.binding.json');
+    const r = await cli(['import', join(FIX, 'acme.swagger.json'), '--out', out]);
+    expect(r.code).toBe(0);
+    expect(binding.parse(JSON.parse(readFileSync(out, 'utf8'))).missing).toEqual(['contract-create']);
+    expect(reportPathFor(out)).toBe(join(dir, 'acme.binding.report.txt'));
+    expect(readFileSync(reportPathFor(out), 'utf8')).toBe(r.out);
+    expect(r.out).toMatch(/Missing: 1/);
+  });
+
+  it('exits 1 while a pair is ambiguous, 0 after the admin picks in the file, and keeps the pick', async () => {
+    const dir = tmp();
+    const out = join(dir, 'binding.json');
+    const file = join(FIX, 'globex.openapi.yaml');
+    expect((await cli(['import', file, '--out', out])).code).toBe(1);
+    const b = JSON.parse(readFileSync(out, 'utf8'));
+    b.ambiguous['thirdparty-create'].pick = 'POST /thirdpartydata/v1/thirdparties/save';
+    writeFileSync(out, JSON.stringify(b));
+    const again = await cli(['import', file, '--out', out]);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/picked by the admin: 1\n {4}thirdparty-create/);
+    expect(JSON.parse(readFileSync(out, 'utf8')).endpoints['thirdparty-create']).toMatchObject({ how: 'picked', path: '/thirdpartydata/v1/thirdparties/save' });
+  });
+
+  it('exits 0 with --accept', async () => {
+    const out = join(tmp(), 'binding.json');
+    expect((await cli(['import', join(FIX, 'globex.openapi.yaml'), '--out', out, '--accept'])).code).toBe(0);
+  });
+
+  it('exits 2 on wrong usage', async () => {
+    expect((await cli(['export', 'x.json'])).code).toBe(2);
+    expect((await cli(['import'])).code).toBe(2);
+    expect((await cli(['import', 'a', '--bogus'])).code).toBe(2);
+  });
+
+  it('exits 3 on an existing --out that is not a binding, and writes nothing', async () => {
+    const dir = tmp();
+    const out = join(dir, 'binding.json');
+    writeFileSync(out, '{"format":"something else"}');
+    const r = await cli(['import', join(FIX, 'acme.swagger.json'), '--out', out]);
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(/binding\.json: not a grc-sheets binding file: format/);
+    expect(readdirSync(dir)).toEqual(['binding.json']);
+  });
+});
+
+describe('bad input: one clear message naming the place, nothing written', () => {
+  const cases: [string, string, string, RegExp][] = [
+    ['not a Swagger file', 'x.json', JSON.stringify({ hello: 'world' }), /x\.json: not a Swagger or OpenAPI file \(no "swagger" or "openapi" field/],
+    [
+      'a broken $ref',
+      'ref.json',
+      minimal({ '/directdata/v1/x': { get: { responses: { '200': { description: 'x', schema: { $ref: '#/definitions/Nope' } } } } } }),
+      /ref\.json: broken \$ref "#\/definitions\/Nope" at #\/paths\/~1directdata~1v1~1x\/get\/responses\/200\/schema\/\$ref/,
+    ],
+    [
+      'duplicate operationIds',
+      'dup.json',
+      minimal({
+        '/a': { get: { operationId: 'List', responses: { '200': { description: 'x' } } } },
+        '/b': { get: { operationId: 'List', responses: { '200': { description: 'x' } } } },
+      }),
+      /dup\.json: duplicate operationId "List" at #\/paths\/~1a\/get and #\/paths\/~1b\/get/,
+    ],
+    ['a YAML syntax error', 'bad.yaml', 'swagger: "2.0"\ninfo:\n  title: x\n   version: 1\npaths: {}\n', /bad\.yaml: bad indentation of a mapping entry \(4:/],
+    ['a file that is not there', 'none.json', '', /none\.json: cannot read it \(ENOENT\)/],
+  ];
+
+  it.each(cases)('%s', async (_what, name, text, message) => {
+    const dir = tmp();
+    const file = join(dir, name);
+    if (text) writeFileSync(file, text);
+    await expect(importBinding(file)).rejects.toThrow(BindingInputError);
+    await expect(importBinding(file)).rejects.toThrow(message);
+    const out = join(dir, 'out.json');
+    const r = await cli(['import', file, '--out', out]);
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(message);
+    expect(r.err).toMatch(/Nothing was written/);
+    expect(r.err.split('\n').filter((l) => l.trim()).length).toBeLessThanOrEqual(8);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(reportPathFor(out))).toBe(false);
+  });
+});
+
+describe('grc-sheets sandbox --export-swagger', () => {
+  it('writes a Swagger 2.0 file that imports with every endpoint exact', async () => {
+    const dir = tmp();
+    const file = join(dir, 'catalogue.json');
+    expect((await cli(['--export-swagger', file], sandboxRun)).code).toBe(0);
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    expect(doc).toMatchObject({ swagger: '2.0', basePath: '/api' });
+    expect(doc.definitions.IncidentCreateBody.required).toEqual(['Name', 'ReportingOrganization']);
+    expect(doc.definitions.ContractCreateBody.properties.NoticePeriodUnit.enum).toEqual(['Months', 'Weeks', 'Days', 'None']);
+    expect(doc.definitions.IncidentsRecord.properties.DateRegistered).toMatchObject({ format: 'date-time', 'x-nullable': true });
+    const out = join(dir, 'binding.json');
+    const r = await cli(['import', file, '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Ambiguous: 0\n\nMissing: 0/);
+    const printed = await cli(['--export-swagger'], sandboxRun);
+    expect(JSON.parse(printed.out)).toEqual(doc);
+    expect((await cli(['--export-swagger', file, '--port', '1'], sandboxRun)).code).toBe(2);
+  });
+});

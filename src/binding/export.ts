@@ -1,4 +1,10 @@
-import { catalog as defaultCatalog, toJsonSchema, type Catalog, type Endpoint, type JsonSchema } from '../catalog';
+import {
+  catalog as defaultCatalog,
+  toJsonSchema,
+  type Catalog,
+  type Endpoint,
+  type JsonSchema,
+} from '../catalog';
 
 /**
  * The catalogue's own assumptions as a Swagger 2.0 file (`grc-sheets sandbox --export-swagger`): every dataset
@@ -20,7 +26,9 @@ function toSwagger2(js: JsonSchema): JsonSchema {
     else if (k === 'anyOf') out.description = 'string, number or boolean';
     else if (k === 'additionalProperties') continue;
     else if (k === 'properties') {
-      out.properties = Object.fromEntries(Object.entries(v as Record<string, JsonSchema>).map(([p, s]) => [p, toSwagger2(s)]));
+      out.properties = Object.fromEntries(
+        Object.entries(v as Record<string, JsonSchema>).map(([p, s]) => [p, toSwagger2(s)]),
+      );
     } else if (k === 'items') out.items = toSwagger2(v as JsonSchema);
     else out[k] = v;
   }
@@ -29,17 +37,26 @@ function toSwagger2(js: JsonSchema): JsonSchema {
 
 function operationOf(e: Endpoint, definitions: Record<string, JsonSchema>): Record<string, unknown> {
   const parameters: unknown[] = [];
-  if (e.path.includes('{guid}')) parameters.push({ name: 'guid', in: 'path', required: true, type: 'string', format: 'uuid' });
+  if (e.path.includes('{guid}'))
+    parameters.push({ name: 'guid', in: 'path', required: true, type: 'string', format: 'uuid' });
   const responses: Record<string, unknown> = {};
   if (e.kind === 'dataset') {
     const name = defName(e.id, 'Record');
     definitions[name] = toSwagger2(toJsonSchema(e.record));
-    responses['200'] = { description: e.title, schema: { type: 'array', items: { $ref: `#/definitions/${name}` } } };
+    responses['200'] = {
+      description: e.title,
+      schema: { type: 'array', items: { $ref: `#/definitions/${name}` } },
+    };
   } else {
     if (e.body) {
       const name = defName(e.id, 'Body');
       definitions[name] = toSwagger2(toJsonSchema(e.body));
-      parameters.push({ name: 'body', in: 'body', required: true, schema: { $ref: `#/definitions/${name}` } });
+      parameters.push({
+        name: 'body',
+        in: 'body',
+        required: true,
+        schema: { $ref: `#/definitions/${name}` },
+      });
     }
     const answer = toJsonSchema(e.answer);
     if (answer.type === 'object') {

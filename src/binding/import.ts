@@ -26,8 +26,19 @@ export interface ImportResult {
   binding: Binding;
   parsed: ParsedFile;
   /** Per bound catalogue id: where it was found in the file and the differences that matter. */
-  matched: { id: string; bound: BoundEndpoint; filePath: string; differences: Difference[]; accepted?: boolean }[];
-  ambiguous: { id: string; candidates: { ref: string; score: number; op: FileOperation }[]; pick: string | null; stalePick?: string }[];
+  matched: {
+    id: string;
+    bound: BoundEndpoint;
+    filePath: string;
+    differences: Difference[];
+    accepted?: boolean;
+  }[];
+  ambiguous: {
+    id: string;
+    candidates: { ref: string; score: number; op: FileOperation }[];
+    pick: string | null;
+    stalePick?: string;
+  }[];
   missing: string[];
   /** Ambiguous ids with no pick: what keeps the exit status non-zero. */
   unresolved: string[];
@@ -117,7 +128,13 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
       const best = list[0]!;
       const b2 = bind(e, best.op, best.how);
       out.endpoints[e.id] = b2.bound;
-      matched.push({ id: e.id, bound: b2.bound, filePath: best.op.filePath, differences: b2.differences, accepted: true });
+      matched.push({
+        id: e.id,
+        bound: b2.bound,
+        filePath: best.op.filePath,
+        differences: b2.differences,
+        accepted: true,
+      });
       continue;
     }
     out.ambiguous[e.id] = {
@@ -138,5 +155,12 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
     taken.add(id);
     out.extraDatasets.push({ id, ...x });
   }
-  return { binding: bindingSchema.parse(out), parsed, matched, ambiguous, missing: outcome.missing, unresolved };
+  return {
+    binding: bindingSchema.parse(out),
+    parsed,
+    matched,
+    ambiguous,
+    missing: outcome.missing,
+    unresolved,
+  };
 }

@@ -17,7 +17,9 @@ export function loadBinding(file: string): Binding {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const at = issue.path.length ? issue.path.join('.') : 'the top level';
-    throw new BindingFileError(`${file}: not a grc-sheets binding file: ${at}: ${issue.message} (re-import with grc-sheets binding import)`);
+    throw new BindingFileError(
+      `${file}: not a grc-sheets binding file: ${at}: ${issue.message} (re-import with grc-sheets binding import)`,
+    );
   }
   return parsed.data;
 }

@@ -1,4 +1,10 @@
-import { isValidTemplate, toJsonSchema, type BoundEndpoint, type Endpoint, type JsonSchema } from '../catalog';
+import {
+  isValidTemplate,
+  toJsonSchema,
+  type BoundEndpoint,
+  type Endpoint,
+  type JsonSchema,
+} from '../catalog';
 import type { FileOperation } from './parse';
 import { mapShape, type Difference } from './shapes';
 
@@ -27,7 +33,28 @@ export interface Bound {
   differences: Difference[];
 }
 
-const STOP = new Set(['a', 'an', 'the', 'of', 'to', 'for', 'by', 'and', 'or', 'api', 'get', 'post', 'guid', 'id', 'byid', 'all', 'one', 'with', 'directdata', 'data']);
+const STOP = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'to',
+  'for',
+  'by',
+  'and',
+  'or',
+  'api',
+  'get',
+  'post',
+  'guid',
+  'id',
+  'byid',
+  'all',
+  'one',
+  'with',
+  'directdata',
+  'data',
+]);
 
 function singular(t: string): string {
   if (t.endsWith('ies') && t.length > 4) return t.slice(0, -3) + 'y';
@@ -108,7 +135,11 @@ export function bind(e: Endpoint, op: FileOperation, how: BoundEndpoint['how']):
     if (answer.type === 'object') {
       const m = mapShape(answer, op.answer, 'answer');
       bound.answer = m.shape;
-      differences.push(...m.differences.filter((d) => d.kind !== 'not-in-file' || (answer.required ?? []).includes(d.field ?? '')));
+      differences.push(
+        ...m.differences.filter(
+          (d) => d.kind !== 'not-in-file' || (answer.required ?? []).includes(d.field ?? ''),
+        ),
+      );
     }
   }
   return { op, bound, differences };
@@ -167,5 +198,10 @@ export function matchAll(endpoints: readonly Endpoint[], operations: readonly Fi
     bound.set(e.id, bind(e, list[0]!.op, list[0]!.how));
   }
   const inAmbiguity = new Set([...ambiguous.values()].flatMap((l) => l.map((c) => c.op)));
-  return { bound, ambiguous, missing, unclaimed: usable.filter((o) => !claimed.has(o) && !inAmbiguity.has(o)) };
+  return {
+    bound,
+    ambiguous,
+    missing,
+    unclaimed: usable.filter((o) => !claimed.has(o) && !inAmbiguity.has(o)),
+  };
 }

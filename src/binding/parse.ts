@@ -64,7 +64,8 @@ const NOT_API = 'not a Swagger or OpenAPI file (no "swagger" or "openapi" field 
 
 function located(file: string, e: unknown): BindingInputError {
   const msg = ((e as Error).message ?? String(e)).replace(/^Error parsing [^:]+: /, '');
-  if (/is not a valid (Openapi|Swagger) API definition/i.test(msg)) return new BindingInputError(`${file}: ${NOT_API}`);
+  if (/is not a valid (Openapi|Swagger) API definition/i.test(msg))
+    return new BindingInputError(`${file}: ${NOT_API}`);
   return new BindingInputError(msg.includes(file) ? msg : `${file}: ${msg}`);
 }
 
@@ -93,7 +94,10 @@ function checkDuplicateIds(file: string, raw: Obj): void {
       if (!isObj(op) || typeof op.operationId !== 'string') continue;
       const here = `#/paths/${esc(p)}/${m}`;
       const before = seen.get(op.operationId);
-      if (before) throw new BindingInputError(`${file}: duplicate operationId "${op.operationId}" at ${before} and ${here}`);
+      if (before)
+        throw new BindingInputError(
+          `${file}: duplicate operationId "${op.operationId}" at ${before} and ${here}`,
+        );
       seen.set(op.operationId, here);
     }
   }
@@ -103,7 +107,8 @@ const JSON_TYPES = new Set(['application/json', 'text/json', '*/*']);
 function contentSchema(content: unknown): JsonSchema | undefined {
   if (!isObj(content)) return undefined;
   for (const [type, c] of Object.entries(content)) {
-    if ((JSON_TYPES.has(type) || type.endsWith('+json')) && isObj(c) && isObj(c.schema)) return c.schema as JsonSchema;
+    if ((JSON_TYPES.has(type) || type.endsWith('+json')) && isObj(c) && isObj(c.schema))
+      return c.schema as JsonSchema;
   }
   return undefined;
 }
@@ -125,7 +130,9 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new BindingInputError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new BindingInputError(
+      `${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
   let raw: Obj;
   try {
@@ -137,19 +144,24 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
     throw new BindingInputError(`${file}: ${NOT_API}`);
   }
   const oas3 = typeof raw.openapi === 'string';
-  if (!oas3 && raw.swagger !== '2.0') throw new BindingInputError(`${file}: swagger "${String(raw.swagger)}" is not supported (2.0 is)`);
-  if (oas3 && !String(raw.openapi).startsWith('3.')) throw new BindingInputError(`${file}: openapi "${String(raw.openapi)}" is not supported (3.x is)`);
+  if (!oas3 && raw.swagger !== '2.0')
+    throw new BindingInputError(`${file}: swagger "${String(raw.swagger)}" is not supported (2.0 is)`);
+  if (oas3 && !String(raw.openapi).startsWith('3.'))
+    throw new BindingInputError(`${file}: openapi "${String(raw.openapi)}" is not supported (3.x is)`);
   checkDuplicateIds(file, raw);
   let api: Obj;
   try {
     api = (await SwaggerParser.validate(file)) as unknown as Obj;
   } catch (e) {
     const msg = (e as Error).message;
-    const missing = /Missing \$ref pointer "([^"]+)"/.exec(msg) ?? /Error resolving \$ref pointer "([^"]+)"/.exec(msg);
+    const missing =
+      /Missing \$ref pointer "([^"]+)"/.exec(msg) ?? /Error resolving \$ref pointer "([^"]+)"/.exec(msg);
     if (missing) {
       const target = missing[1]!.replace(/^.*#/, '#');
       const where = findRef(raw, target) ?? findRef(raw, missing[1]!);
-      throw new BindingInputError(`${file}: broken $ref "${target}"${where ? ` at #${where}` : ''}: it points at nothing in the file`);
+      throw new BindingInputError(
+        `${file}: broken $ref "${target}"${where ? ` at #${where}` : ''}: it points at nothing in the file`,
+      );
     }
     throw located(file, e);
   }
@@ -174,7 +186,10 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
       let body: JsonSchema | undefined;
       if (oas3) body = isObj(op.requestBody) ? contentSchema(op.requestBody.content) : undefined;
       else {
-        const params = [...(Array.isArray(methods.parameters) ? methods.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])];
+        const params = [
+          ...(Array.isArray(methods.parameters) ? methods.parameters : []),
+          ...(Array.isArray(op.parameters) ? op.parameters : []),
+        ];
         const b = params.find((x) => isObj(x) && x.in === 'body') as Obj | undefined;
         body = b && isObj(b.schema) ? (b.schema as JsonSchema) : undefined;
       }

@@ -23,7 +23,8 @@ export function disables(id: string): string[] {
   const out: string[] = [];
   for (const f of FLOWS) {
     if (FLOW_OPERATIONS[f.id]?.includes(id)) out.push(`the ${f.title} write-back (posts to it)`);
-    else if (f.reconcileDataset === id || f.standingDatasets.includes(id)) out.push(`the ${f.title} write-back (reads it)`);
+    else if (f.reconcileDataset === id || f.standingDatasets.includes(id))
+      out.push(`the ${f.title} write-back (reads it)`);
   }
   const e = DATASETS_AND_OPERATIONS.find((x) => x.id === id);
   if (e?.kind === 'dataset') out.unshift(`the ${e.title} dataset in the taskpane`);
@@ -48,8 +49,13 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
     `  which includes the API root (https://host/api): the file's base path and paths are joined and everything up`,
     `  to and including the first /api segment is dropped.`,
   );
-  if (!/(^|\/)api(\/|$)/.test(s.basePath) && r.parsed.operations.some((o) => !/(^|\/)api(\/|$)/.test(o.filePath))) {
-    push(`  Note: the file has no /api segment; its paths are kept whole, so the base URL must be the server root.`);
+  if (
+    !/(^|\/)api(\/|$)/.test(s.basePath) &&
+    r.parsed.operations.some((o) => !/(^|\/)api(\/|$)/.test(o.filePath))
+  ) {
+    push(
+      `  Note: the file has no /api segment; its paths are kept whole, so the base URL must be the server root.`,
+    );
   }
   const byHow = (how: string) => r.matched.filter((m) => m.bound.how === how && !m.accepted);
   push('', `Matched: ${r.matched.length}`);
@@ -57,7 +63,11 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
     const list = byHow(how);
     if (!list.length) continue;
     push(`  ${HOW[how]}: ${list.length}`);
-    if (how !== 'exact') for (const m of list) push(`    ${m.id} (${titleOf(m.id)}) -> ${m.bound.method} ${m.bound.path}${m.bound.operationId ? ` [${m.bound.operationId}]` : ''}`);
+    if (how !== 'exact')
+      for (const m of list)
+        push(
+          `    ${m.id} (${titleOf(m.id)}) -> ${m.bound.method} ${m.bound.path}${m.bound.operationId ? ` [${m.bound.operationId}]` : ''}`,
+        );
   }
   const accepted = r.matched.filter((m) => m.accepted);
   if (accepted.length) {
@@ -68,7 +78,10 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   push('', `Ambiguous: ${r.ambiguous.length}`);
   for (const a of r.ambiguous) {
     push(`  ${a.id} (${titleOf(a.id)}): candidates`);
-    for (const c of a.candidates) push(`    ${c.ref}${c.op.operationId ? ` [${c.op.operationId}]` : ''}${c.op.summary ? ` "${c.op.summary}"` : ''} score ${c.score.toFixed(2)}`);
+    for (const c of a.candidates)
+      push(
+        `    ${c.ref}${c.op.operationId ? ` [${c.op.operationId}]` : ''}${c.op.summary ? ` "${c.op.summary}"` : ''} score ${c.score.toFixed(2)}`,
+      );
     if (a.stalePick) push(`    the earlier pick "${a.stalePick}" is no longer a candidate`);
   }
   if (r.ambiguous.length) {
@@ -95,16 +108,21 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
     push(`  ${m.id} (${titleOf(m.id)}, ${m.bound.method} ${m.bound.path}):`);
     for (const d of shown) push(`    - ${d.message}`);
   }
-  const emptyColumns = r.matched.filter((m) => m.bound.record && m.differences.some((d) => d.kind === 'not-in-file'));
+  const emptyColumns = r.matched.filter(
+    (m) => m.bound.record && m.differences.some((d) => d.kind === 'not-in-file'),
+  );
   for (const m of emptyColumns) {
     any = true;
     const fields = m.differences.filter((d) => d.kind === 'not-in-file').map((d) => d.field);
-    push(`  ${m.id} (${titleOf(m.id)}): the file's record lacks ${fields.join(', ')}; those columns stay empty`);
+    push(
+      `  ${m.id} (${titleOf(m.id)}): the file's record lacks ${fields.join(', ')}; those columns stay empty`,
+    );
   }
   if (!any) push('  none');
 
   push('', `Datasets the file has and the catalogue lacks: ${r.binding.extraDatasets.length}`);
-  for (const x of r.binding.extraDatasets) push(`  ${x.id}: "${x.title}" GET ${x.path} (${x.properties.length} columns, untyped: text)`);
+  for (const x of r.binding.extraDatasets)
+    push(`  ${x.id}: "${x.title}" GET ${x.path} (${x.properties.length} columns, untyped: text)`);
   if (r.parsed.skipped.length) {
     push('', 'Not bindable:');
     for (const s2 of r.parsed.skipped) push(`  ${s2}`);
@@ -115,6 +133,7 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
       ? `Result: ${r.unresolved.length} ambiguous without a pick (exit status 1).`
       : 'Result: every endpoint is bound or reported missing (exit status 0).',
   );
-  if (files.binding) push(`Binding written to ${files.binding}${files.report ? `, this report to ${files.report}` : ''}.`);
+  if (files.binding)
+    push(`Binding written to ${files.binding}${files.report ? `, this report to ${files.report}` : ''}.`);
   return lines.join('\n') + '\n';
 }

@@ -40,7 +40,9 @@ export function base(s: string): string {
 export function objectSchema(js: JsonSchema | undefined, depth = 0): JsonSchema | undefined {
   if (!js || depth > 8) return undefined;
   if (Array.isArray(js.allOf)) {
-    const parts = (js.allOf as JsonSchema[]).map((p) => objectSchema(p, depth + 1)).filter((p): p is JsonSchema => !!p);
+    const parts = (js.allOf as JsonSchema[])
+      .map((p) => objectSchema(p, depth + 1))
+      .filter((p): p is JsonSchema => !!p);
     return {
       type: 'object',
       properties: Object.assign({}, ...parts.map((p) => p.properties ?? {}), js.properties ?? {}),
@@ -59,7 +61,11 @@ const typeOf = (js: JsonSchema | undefined): string | undefined => {
   return undefined;
 };
 const formatOf = (js: JsonSchema | undefined): string | undefined =>
-  typeof js?.format === 'string' ? js.format : typeof js?.items?.format === 'string' ? js.items.format : undefined;
+  typeof js?.format === 'string'
+    ? js.format
+    : typeof js?.items?.format === 'string'
+      ? js.items.format
+      : undefined;
 const isGuidFormat = (f: string | undefined) => f === 'uuid' || f === 'guid';
 
 /** The property of a reference object that carries the value: its GUID for GUID fields, its name otherwise. */
@@ -71,12 +77,21 @@ function innerKey(obj: JsonSchema, wantGuid: boolean): string | undefined {
   return wantGuid ? (guid ?? name ?? keys[0]) : (name ?? guid ?? keys[0]);
 }
 
-function findProperty(field: string, props: Record<string, JsonSchema>, used: Set<string>): string | undefined {
+function findProperty(
+  field: string,
+  props: Record<string, JsonSchema>,
+  used: Set<string>,
+): string | undefined {
   const keys = Object.keys(props).filter((k) => !used.has(k));
   return keys.find((k) => norm(k) === norm(field)) ?? keys.find((k) => base(k) === base(field));
 }
 
-export function mapShape(catalogue: JsonSchema, file: JsonSchema | undefined, role: 'body' | 'record' | 'answer', depth = 0): ShapeMatch {
+export function mapShape(
+  catalogue: JsonSchema,
+  file: JsonSchema | undefined,
+  role: 'body' | 'record' | 'answer',
+  depth = 0,
+): ShapeMatch {
   const cat = objectSchema(catalogue) ?? { properties: {} };
   const fil = objectSchema(file) ?? { properties: {} };
   const catProps = cat.properties ?? {};
@@ -141,17 +156,44 @@ export function mapShape(catalogue: JsonSchema, file: JsonSchema | undefined, ro
     const fFormat = formatOf(leaf);
     if (fFormat) shape.formats[field] = fFormat;
     if (isGuidFormat(fFormat) && !isGuidFormat(cFormat) && (cType === 'string' || cType === 'array')) {
-      differences.push({ kind: 'format', field, property: path, message: `${field}: the file wants a GUID at ${path}; the catalogue has a name there` });
+      differences.push({
+        kind: 'format',
+        field,
+        property: path,
+        message: `${field}: the file wants a GUID at ${path}; the catalogue has a name there`,
+      });
     } else if (isGuidFormat(cFormat) && fFormat && !isGuidFormat(fFormat)) {
-      differences.push({ kind: 'format', field, property: path, message: `${field}: the catalogue has a GUID; the file's ${path} is ${fFormat}` });
-    } else if (cFormat && fFormat && cFormat !== fFormat && !(isGuidFormat(cFormat) && isGuidFormat(fFormat))) {
-      differences.push({ kind: 'format', field, property: path, message: `${field}: ${cFormat} in the catalogue, ${fFormat} in the file (${path})` });
+      differences.push({
+        kind: 'format',
+        field,
+        property: path,
+        message: `${field}: the catalogue has a GUID; the file's ${path} is ${fFormat}`,
+      });
+    } else if (
+      cFormat &&
+      fFormat &&
+      cFormat !== fFormat &&
+      !(isGuidFormat(cFormat) && isGuidFormat(fFormat))
+    ) {
+      differences.push({
+        kind: 'format',
+        field,
+        property: path,
+        message: `${field}: ${cFormat} in the catalogue, ${fFormat} in the file (${path})`,
+      });
     }
     const fType = typeOf(leaf);
     if (cType && fType && cType !== fType && !(cType === 'array' && path.includes('[]'))) {
-      differences.push({ kind: 'type', field, property: path, message: `${field}: ${cType} in the catalogue, ${fType} in the file (${path})` });
+      differences.push({
+        kind: 'type',
+        field,
+        property: path,
+        message: `${field}: ${cType} in the catalogue, ${fType} in the file (${path})`,
+      });
     }
-    const fEnum = (Array.isArray(leaf.enum) ? leaf.enum : Array.isArray(leaf.items?.enum) ? leaf.items.enum : undefined)?.map(String);
+    const fEnum = (
+      Array.isArray(leaf.enum) ? leaf.enum : Array.isArray(leaf.items?.enum) ? leaf.items.enum : undefined
+    )?.map(String);
     if (fEnum) {
       const cEnum = (Array.isArray(c.enum) ? c.enum : []).map(String);
       const entry: { values: string[]; map?: Record<string, string> } = { values: fEnum };
@@ -166,10 +208,20 @@ export function mapShape(catalogue: JsonSchema, file: JsonSchema | undefined, ro
         const lacking = fEnum.filter((w) => !cEnum.some((v) => norm(v) === norm(w)));
         const refused = cEnum.filter((v) => !fEnum.some((w) => norm(v) === norm(w)));
         if (lacking.length) {
-          differences.push({ kind: 'enum', field, property: path, message: `${field}: the file allows ${lacking.join(', ')}, which the template's dropdown lacks` });
+          differences.push({
+            kind: 'enum',
+            field,
+            property: path,
+            message: `${field}: the file allows ${lacking.join(', ')}, which the template's dropdown lacks`,
+          });
         }
         if (refused.length) {
-          differences.push({ kind: 'enum', field, property: path, message: `${field}: the template's dropdown offers ${refused.join(', ')}, which the file does not allow` });
+          differences.push({
+            kind: 'enum',
+            field,
+            property: path,
+            message: `${field}: the template's dropdown offers ${refused.join(', ')}, which the file does not allow`,
+          });
         }
       }
     }

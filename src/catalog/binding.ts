@@ -65,7 +65,12 @@ export const binding = z
     const seen = new Map<string, string>();
     const note = (id: string, where: string) => {
       const before = seen.get(id);
-      if (before) ctx.addIssue({ code: 'custom', path: [where, id], message: `"${id}" is in both ${before} and ${where}` });
+      if (before)
+        ctx.addIssue({
+          code: 'custom',
+          path: [where, id],
+          message: `"${id}" is in both ${before} and ${where}`,
+        });
       else seen.set(id, where);
     };
     for (const id of Object.keys(b.endpoints)) note(id, 'endpoints');

@@ -26,7 +26,7 @@ export class CatalogConfigError extends Error {
   override name = 'CatalogConfigError';
 }
 
-const BINDING_HELP = 'import the service\'s Swagger file (grc-sheets binding import, docs/binding.md)';
+const BINDING_HELP = "import the service's Swagger file (grc-sheets binding import, docs/binding.md)";
 
 function extraDatasetEndpoint(x: ExtraDataset): Dataset {
   // Untyped: every property a text column, since the catalogue does not know what the service sends.
@@ -50,7 +50,9 @@ function place(e: Endpoint, b: Binding): Endpoint {
   const bound = boundFor(b, e.id);
   if (bound) {
     if (bound.method !== e.method) {
-      throw new CatalogConfigError(`binding: "${e.id}" is a ${e.method} endpoint, the binding has ${bound.method} ${bound.path}`);
+      throw new CatalogConfigError(
+        `binding: "${e.id}" is a ${e.method} endpoint, the binding has ${bound.method} ${bound.path}`,
+      );
     }
     return { ...e, path: bound.path, binding: bound };
   }
@@ -64,10 +66,15 @@ function place(e: Endpoint, b: Binding): Endpoint {
       },
     };
   }
-  const why = b.missing.includes(e.id) ? 'the service\'s Swagger file has no such operation' : 'the binding does not list it (imported by an older grc-sheets)';
+  const why = b.missing.includes(e.id)
+    ? "the service's Swagger file has no such operation"
+    : 'the binding does not list it (imported by an older grc-sheets)';
   return {
     ...e,
-    unavailable: { reason: 'missing', message: `${e.title}: ${why}; the admin asks the service desk, then re-imports: ${BINDING_HELP}` },
+    unavailable: {
+      reason: 'missing',
+      message: `${e.title}: ${why}; the admin asks the service desk, then re-imports: ${BINDING_HELP}`,
+    },
   };
 }
 
@@ -81,12 +88,18 @@ export function createCatalog(b?: Binding): Catalog {
   const known = new Set(base.map((e) => e.id));
   if (b) {
     for (const id of [...Object.keys(b.endpoints), ...Object.keys(b.ambiguous), ...b.missing]) {
-      if (!known.has(id)) throw new CatalogConfigError(`binding names "${id}", which this catalogue does not have: re-import the Swagger file`);
+      if (!known.has(id))
+        throw new CatalogConfigError(
+          `binding names "${id}", which this catalogue does not have: re-import the Swagger file`,
+        );
     }
   }
-  const endpoints: Endpoint[] = b ? [...base.map((e) => place(e, b)), ...b.extraDatasets.map(extraDatasetEndpoint)] : base;
+  const endpoints: Endpoint[] = b
+    ? [...base.map((e) => place(e, b)), ...b.extraDatasets.map(extraDatasetEndpoint)]
+    : base;
   for (const e of endpoints) {
-    if (!isValidTemplate(e.path)) throw new CatalogConfigError(`"${e.id}": not a valid path template: ${e.path}`);
+    if (!isValidTemplate(e.path))
+      throw new CatalogConfigError(`"${e.id}": not a valid path template: ${e.path}`);
   }
   const byId = new Map(endpoints.map((e) => [e.id, e]));
   const seen = new Set<string>();
@@ -129,7 +142,9 @@ export function createCatalog(b?: Binding): Catalog {
         if (e.method === method.toUpperCase()) return { ok: true, endpoint: e, params };
         allow.push(e.method);
       }
-      return allow.length ? { ok: false, reason: 'method-not-allowed', allow } : { ok: false, reason: 'not-found' };
+      return allow.length
+        ? { ok: false, reason: 'method-not-allowed', allow }
+        : { ok: false, reason: 'not-found' };
     },
   };
 }
@@ -140,7 +155,8 @@ export function pathSource(e: Endpoint): 'documented' | 'bound' | 'assumed' {
   return e.binding ? 'bound' : 'assumed';
 }
 
-export type WriteAvailability = { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
+export type WriteAvailability =
+  { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
 
 /**
  * No blind posts: a write whose path is neither documented nor bound is unavailable on production and needs
@@ -151,9 +167,15 @@ export function writeAvailability(operation: Operation, env: { production: boole
   if (pathSource(operation) !== 'assumed') return { kind: 'ok' };
   const what = `${operation.title}: the path ${operation.path} is assumed (the spec does not show it)`;
   if (env.production) {
-    return { kind: 'unavailable', message: `${what}, so it is not called on a production environment; the admin can ${BINDING_HELP}` };
+    return {
+      kind: 'unavailable',
+      message: `${what}, so it is not called on a production environment; the admin can ${BINDING_HELP}`,
+    };
   }
-  return { kind: 'confirm', message: `${what}; confirm to try it on this environment, or ask the admin to ${BINDING_HELP}` };
+  return {
+    kind: 'confirm',
+    message: `${what}; confirm to try it on this environment, or ask the admin to ${BINDING_HELP}`,
+  };
 }
 
 /** The catalogue as the spec and our documented assumptions have it, with no binding. */

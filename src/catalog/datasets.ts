@@ -43,12 +43,17 @@ export const DATASETS: readonly Dataset[] = [
   ds('auditseverity', '/directdata/v1/auditseverity', 'Audits', 'Finding severities', 'Standing data: finding severities.', r.standing),
   ds('auditfollowup', '/directdata/v1/auditfollowup', 'Audits', 'Finding follow-up values', 'Standing data: finding follow-up values.', r.standing),
   ds('auditworkflow', '/directdata/v1/auditworkflow', 'Audits', 'Audit workflows', 'Standing data: audit workflows.', r.auditWorkflow),
-  ds('findingreportassessments', '/findingreportdata/findingreportassessments', 'Findings', 'Finding report assessments', 'Identifier and report name per finding report assessment.', r.findingReportAssessment, { access: { kind: 'module', api: 'FindingReports' } }),
+  ds('findingreportassessments', '/findingreportdata/findingreportassessments', 'Findings', 'Finding report assessments', 'Identifier and report name per finding report assessment.', r.findingReportAssessment),
 
   ds('incidentclassifications', '/incidentdata/v1/classifications', 'Incidents', 'Incident classifications', 'Standing data: incident classifications.', r.standing, { ...assumed, access: { kind: 'module', api: 'Incidents' } }),
   ds('incidenttypes', '/incidentdata/v1/incidenttypes', 'Incidents', 'Incident types', 'Standing data: incident types, active and archived.', r.incidentType, { ...assumed, access: { kind: 'module', api: 'Incidents' } }),
   ds('incidenttypecustomfields', '/incidentdata/v1/incidenttypecustomfields', 'Incidents', 'Incident type custom fields', 'Custom field definitions per incident type.', r.incidentTypeCustomField, { ...assumed, access: { kind: 'module', api: 'Incidents' } }),
   ds('incidenttypecustomfieldvalues', '/incidentdata/v1/incidenttypecustomfieldvalues', 'Incidents', 'Incident custom field values', 'Custom field values per incident, populated fields only.', r.incidentCustomFieldValue, { ...assumed, access: { kind: 'module', api: 'Incidents' } }),
+  // Spec (Audit): these custom fields "exist with their values"; the endpoints are not listed, so paths are assumed.
+  ds('auditcontextcustomfields', '/directdata/v1/auditcontextcustomfields', 'Audits', 'Audit context custom field definitions', 'Custom field definitions of the audit context.', r.customFieldDefinition, assumed),
+  ds('auditcontextcustomfieldvalues', '/directdata/v1/auditcontextcustomfieldvalues', 'Audits', 'Audit context custom field values', 'Per audit, values of the audit context custom fields.', r.auditCustomFieldValue, assumed),
+  ds('auditriskassessmentcustomfields', '/directdata/v1/auditriskassessmentcustomfields', 'Audits', 'Audit risk assessment custom field definitions', 'Custom field definitions of the audit risk assessment.', r.customFieldDefinition, assumed),
+  ds('auditriskassessmentcustomfieldvalues', '/directdata/v1/auditriskassessmentcustomfieldvalues', 'Audits', 'Audit risk assessment custom field values', 'Per audit, values of the audit risk assessment custom fields.', r.auditCustomFieldValue, assumed),
   ds('tasks', '/directdata/v1/tasks', 'Tasks', 'Tasks', 'Tasks with status, score, comment and action date.', r.task, assumed),
   ds('kri', '/directdata/v1/kri', 'KRIs', 'KRIs', 'All key risk indicators.', r.kri, assumed),
   ds('kridatavalues', '/directdata/v1/kridatavalues', 'KRIs', 'KRI data values', 'All KRI data values.', r.kriValue, assumed),

@@ -29,7 +29,13 @@ export function identityBinding(file = 'catalogue'): Binding {
   return {
     format: BINDING_FORMAT,
     version: BINDING_VERSION,
-    source: { file, sha256: '', spec: 'swagger-2.0', basePath: '/api', importedAt: new Date(0).toISOString() },
+    source: {
+      file,
+      sha256: '',
+      spec: 'swagger-2.0',
+      basePath: '/api',
+      importedAt: new Date(0).toISOString(),
+    },
     endpoints: Object.fromEntries([...DATASETS, ...OPERATIONS].map((e) => [e.id, identityBound(e)])),
     ambiguous: {},
     missing: [],

@@ -74,10 +74,13 @@ export const customFieldDefinition = record({
 export const incidentTypeCustomField = record({ ...customFieldDefinition.shape, IncidentTypeId: guid() });
 
 export const riskCustomFieldValues = record({ RiskGuid: guid(), CustomFields: nested() });
-export const rootCauseCategory = record({ Guid: guid(), ParentGuid: guid(), Name: text() });
+/** Spec: the v3 root cause category dataset has a GUID and a ParentGUID per entry (spelled so). */
+export const rootCauseCategory = record({ GUID: guid(), ParentGUID: guid(), Name: text() });
 export const thirdPartyCustomFieldValue = record({ ThirdPartyGuid: guid(), CustomFieldId: guid(), Value: text() });
 export const contractCustomFieldValue = record({ ContractGuid: guid(), CustomFieldId: guid(), Value: text() });
 export const controlCustomFieldValue = record({ ControlGuid: guid(), CustomFieldId: guid(), Value: text() });
+/** Audit context and audit risk assessment custom field values: per audit (the owner property is assumed). */
+export const auditCustomFieldValue = record({ AuditGuid: guid(), CustomFieldId: guid(), Value: text() });
 export const incidentCustomFieldValue = record({ IncidentId: guid(), CustomFieldId: guid(), Value: text() });
 
 export const audit = record({
@@ -143,6 +146,9 @@ export const task = record({
   ResponsibleUser: text(),
   Reviewer: text(),
   NotificationPeriods: textList(),
+  /** Spec (Task, known fields): documents and hyperlinks; entry shapes assumed: {Id, FileName, Added}, {Url, Description}. */
+  Documents: nested(),
+  Hyperlinks: nested(),
 });
 
 export const kri = record({

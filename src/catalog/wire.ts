@@ -41,10 +41,16 @@ export interface WireShape {
 
 export const wireShape: z.ZodType<WireShape> = z.lazy(() =>
   z.object({
-    properties: z.record(z.string(), z.union([propertyPath, z.object({ path: propertyPath, items: wireShape })])),
+    properties: z.record(
+      z.string(),
+      z.union([propertyPath, z.object({ path: propertyPath, items: wireShape })]),
+    ),
     required: z.array(propertyPath),
     extra: z.array(extraProperty).optional(),
-    enums: z.record(z.string(), z.object({ values: z.array(z.string()), map: z.record(z.string(), z.string()).optional() })),
+    enums: z.record(
+      z.string(),
+      z.object({ values: z.array(z.string()), map: z.record(z.string(), z.string()).optional() }),
+    ),
     formats: z.record(z.string(), z.string()),
   }),
 );
@@ -175,7 +181,8 @@ function shapeOf(js: JsonSchema): WireShape {
   const props = js.type === 'object' && js.properties ? js.properties : {};
   const shape: WireShape = { properties: {}, required: [...(js.required ?? [])], enums: {}, formats: {} };
   for (const [field, p] of Object.entries(props)) {
-    const items = p.type === 'array' && p.items?.type === 'object' && p.items.properties ? p.items : undefined;
+    const items =
+      p.type === 'array' && p.items?.type === 'object' && p.items.properties ? p.items : undefined;
     if (items) {
       const inner = shapeOf(items);
       shape.properties[field] = { path: field, items: inner };

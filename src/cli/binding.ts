@@ -35,7 +35,11 @@ export async function run(argv: string[]): Promise<number> {
   const values = parseOptions('binding', HELP, () =>
     parseArgs({
       args: argv,
-      options: { out: { type: 'string', default: 'binding.json' }, accept: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        out: { type: 'string', default: 'binding.json' },
+        accept: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
       strict: true,
     }),
@@ -43,7 +47,9 @@ export async function run(argv: string[]): Promise<number> {
   if (typeof values === 'number') return values;
   const [sub, file, ...more] = values.positionals;
   if (sub !== 'import' || !file || more.length) {
-    console.error(`grc-sheets binding: ${sub !== 'import' ? 'expected "import"' : !file ? 'give the Swagger or OpenAPI file' : `unexpected ${more.join(' ')}`}\n\n${HELP}`);
+    console.error(
+      `grc-sheets binding: ${sub !== 'import' ? 'expected "import"' : !file ? 'give the Swagger or OpenAPI file' : `unexpected ${more.join(' ')}`}\n\n${HELP}`,
+    );
     return EXIT.usage;
   }
   const out = values.values.out;

@@ -33,7 +33,11 @@ async function cli(argv: string[], fn = run) {
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'binding-cli-'));
 const minimal = (paths: object, extra: object = {}) =>
-  JSON.stringify({ swagger: '2.0', info: { title: 't', version: '1' }, basePath: '/api', paths, ...extra }, null, 2);
+  JSON.stringify(
+    { swagger: '2.0', info: { title: 't', version: '1' }, basePath: '/api', paths, ...extra },
+    null,
+    2,
+  );
 
 describe('grc-sheets binding import: exit status', () => {
   it('exits 0 and writes the binding and the report when everything is bound or missing', async () => {
@@ -58,7 +62,10 @@ describe('grc-sheets binding import: exit status', () => {
     const again = await cli(['import', file, '--out', out]);
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/picked by the admin: 1\n {4}thirdparty-create/);
-    expect(JSON.parse(readFileSync(out, 'utf8')).endpoints['thirdparty-create']).toMatchObject({ how: 'picked', path: '/thirdpartydata/v1/thirdparties/save' });
+    expect(JSON.parse(readFileSync(out, 'utf8')).endpoints['thirdparty-create']).toMatchObject({
+      how: 'picked',
+      path: '/thirdpartydata/v1/thirdparties/save',
+    });
   });
 
   it('exits 0 with --accept', async () => {
@@ -85,11 +92,20 @@ describe('grc-sheets binding import: exit status', () => {
 
 describe('bad input: one clear message naming the place, nothing written', () => {
   const cases: [string, string, string, RegExp][] = [
-    ['not a Swagger file', 'x.json', JSON.stringify({ hello: 'world' }), /x\.json: not a Swagger or OpenAPI file \(no "swagger" or "openapi" field/],
+    [
+      'not a Swagger file',
+      'x.json',
+      JSON.stringify({ hello: 'world' }),
+      /x\.json: not a Swagger or OpenAPI file \(no "swagger" or "openapi" field/,
+    ],
     [
       'a broken $ref',
       'ref.json',
-      minimal({ '/directdata/v1/x': { get: { responses: { '200': { description: 'x', schema: { $ref: '#/definitions/Nope' } } } } } }),
+      minimal({
+        '/directdata/v1/x': {
+          get: { responses: { '200': { description: 'x', schema: { $ref: '#/definitions/Nope' } } } },
+        },
+      }),
       /ref\.json: broken \$ref "#\/definitions\/Nope" at #\/paths\/~1directdata~1v1~1x\/get\/responses\/200\/schema\/\$ref/,
     ],
     [
@@ -101,7 +117,12 @@ describe('bad input: one clear message naming the place, nothing written', () =>
       }),
       /dup\.json: duplicate operationId "List" at #\/paths\/~1a\/get and #\/paths\/~1b\/get/,
     ],
-    ['a YAML syntax error', 'bad.yaml', 'swagger: "2.0"\ninfo:\n  title: x\n   version: 1\npaths: {}\n', /bad\.yaml: bad indentation of a mapping entry \(4:/],
+    [
+      'a YAML syntax error',
+      'bad.yaml',
+      'swagger: "2.0"\ninfo:\n  title: x\n   version: 1\npaths: {}\n',
+      /bad\.yaml: bad indentation of a mapping entry \(4:/,
+    ],
     ['a file that is not there', 'none.json', '', /none\.json: cannot read it \(ENOENT\)/],
   ];
 
@@ -130,8 +151,16 @@ describe('grc-sheets sandbox --export-swagger', () => {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc).toMatchObject({ swagger: '2.0', basePath: '/api' });
     expect(doc.definitions.IncidentCreateBody.required).toEqual(['Name', 'ReportingOrganization']);
-    expect(doc.definitions.ContractCreateBody.properties.NoticePeriodUnit.enum).toEqual(['Months', 'Weeks', 'Days', 'None']);
-    expect(doc.definitions.IncidentsRecord.properties.DateRegistered).toMatchObject({ format: 'date-time', 'x-nullable': true });
+    expect(doc.definitions.ContractCreateBody.properties.NoticePeriodUnit.enum).toEqual([
+      'Months',
+      'Weeks',
+      'Days',
+      'None',
+    ]);
+    expect(doc.definitions.IncidentsRecord.properties.DateRegistered).toMatchObject({
+      format: 'date-time',
+      'x-nullable': true,
+    });
     const out = join(dir, 'binding.json');
     const r = await cli(['import', file, '--out', out]);
     expect(r.code).toBe(0);

@@ -2,7 +2,14 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportSwagger, formatReport, importBinding, relativePath } from '../../src/binding';
-import { createCatalog, DATASETS_AND_OPERATIONS, identityBound, toWire, fromWire, missingRequired } from '../../src/catalog';
+import {
+  createCatalog,
+  DATASETS_AND_OPERATIONS,
+  identityBound,
+  toWire,
+  fromWire,
+  missingRequired,
+} from '../../src/catalog';
 
 const FIX = join(__dirname, 'fixtures');
 const G = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -32,18 +39,31 @@ describe('round trip: the catalogue export', () => {
     for (const e of DATASETS_AND_OPERATIONS) {
       const b = r.binding.endpoints[e.id]!;
       const id = identityBound(e);
-      expect({ id: e.id, how: b.how, method: b.method, path: b.path }).toEqual({ id: e.id, how: 'exact', method: e.method, path: e.path });
-      expect({ id: e.id, body: b.body?.properties, record: b.record?.properties, answer: b.answer?.properties }).toEqual({
+      expect({ id: e.id, how: b.how, method: b.method, path: b.path }).toEqual({
+        id: e.id,
+        how: 'exact',
+        method: e.method,
+        path: e.path,
+      });
+      expect({
+        id: e.id,
+        body: b.body?.properties,
+        record: b.record?.properties,
+        answer: b.answer?.properties,
+      }).toEqual({
         id: e.id,
         body: id.body?.properties,
         record: id.record?.properties,
         answer: id.answer?.properties,
       });
-      expect({ id: e.id, required: b.body?.required.sort() }).toEqual({ id: e.id, required: id.body?.required.sort() });
+      expect({ id: e.id, required: b.body?.required.sort() }).toEqual({
+        id: e.id,
+        required: id.body?.required.sort(),
+      });
       expect({ id: e.id, enums: b.body?.enums }).toEqual({ id: e.id, enums: id.body?.enums });
     }
     const text = formatReport(r);
-    expect(text).toMatch(/same method and path: 62/);
+    expect(text).toMatch(new RegExp(`same method and path: ${DATASETS_AND_OPERATIONS.length}\\b`));
     expect(text).toMatch(/Differences that matter:\n {2}none/);
   });
 });
@@ -55,16 +75,33 @@ describe('acme.swagger.json (Swagger 2.0, camelCase, moved paths, nested referen
   });
 
   it('binds the documented paths exactly and finds the moved operations by name or shape', () => {
-    expect(r.binding.source).toMatchObject({ spec: 'swagger-2.0', basePath: '/api', title: 'ACME GRC integration API' });
+    expect(r.binding.source).toMatchObject({
+      spec: 'swagger-2.0',
+      basePath: '/api',
+      title: 'ACME GRC integration API',
+    });
     expect(r.binding.endpoints.risk).toMatchObject({ how: 'exact', path: '/directdata/v3/risk' });
-    expect(r.binding.endpoints['incident-create']).toMatchObject({ method: 'POST', path: '/incidentdata/v1/incidents', operationId: 'Incidents_Create' });
+    expect(r.binding.endpoints['incident-create']).toMatchObject({
+      method: 'POST',
+      path: '/incidentdata/v1/incidents',
+      operationId: 'Incidents_Create',
+    });
     expect(['name', 'shape']).toContain(r.binding.endpoints['incident-create']!.how);
     expect(r.binding.endpoints['thirdparty-create']).toMatchObject({ path: '/thirdpartydata/v2/thirdparty' });
-    expect(r.binding.endpoints['task-update-v2']).toMatchObject({ path: '/taskdata/v2/tasks/{guid}/update', how: 'name' });
+    expect(r.binding.endpoints['task-update-v2']).toMatchObject({
+      path: '/taskdata/v2/tasks/{guid}/update',
+      how: 'name',
+    });
     expect(r.binding.missing).toEqual(['contract-create']);
     expect(r.binding.ambiguous).toEqual({});
     expect(r.binding.extraDatasets).toEqual([
-      { id: 'x-assets', path: '/directdata/v1/assets', title: 'Assets', operationId: 'DirectData_Assets', properties: ['id', 'name', 'owner', 'value'] },
+      {
+        id: 'x-assets',
+        path: '/directdata/v1/assets',
+        title: 'Assets',
+        operationId: 'DirectData_Assets',
+        properties: ['id', 'name', 'owner', 'value'],
+      },
     ]);
   });
 
@@ -75,10 +112,23 @@ describe('acme.swagger.json (Swagger 2.0, camelCase, moved paths, nested referen
       RootCauseCategory: 'rootCauseCategory.guid',
       Classification: 'classification.guid',
       IncidentTypes: 'incidentTypes[].guid',
-      CustomFields: { path: 'customFields', items: { properties: { CustomFieldGuid: 'customFieldGuid', Value: 'value' } } },
+      CustomFields: {
+        path: 'customFields',
+        items: { properties: { CustomFieldGuid: 'customFieldGuid', Value: 'value' } },
+      },
     });
     expect(body.extra).toEqual([{ name: 'channel', type: 'string', enum: ['Excel', 'Web', 'Mail'] }]);
-    const wire = toWire(body, { Name: 'Leak', ReportingOrganization: G, RootCauseCategory: G, IncidentTypes: [G, G], CustomFields: [{ CustomFieldGuid: G, Value: 'x' }] }, { channel: 'Excel' });
+    const wire = toWire(
+      body,
+      {
+        Name: 'Leak',
+        ReportingOrganization: G,
+        RootCauseCategory: G,
+        IncidentTypes: [G, G],
+        CustomFields: [{ CustomFieldGuid: G, Value: 'x' }],
+      },
+      { channel: 'Excel' },
+    );
     expect(wire).toEqual({
       name: 'Leak',
       reportingOrganization: { guid: G },
@@ -90,15 +140,23 @@ describe('acme.swagger.json (Swagger 2.0, camelCase, moved paths, nested referen
     expect(missingRequired(body, wire)).toEqual([]);
     expect(missingRequired(body, { name: 'x', reportingOrganization: { guid: G } })).toEqual(['channel']);
     const record = r.binding.endpoints.incidents!.record!;
-    expect(fromWire(record, { id: G, name: 'Leak', dateDetected: '2026-01-02' })).toEqual({ Id: G, Name: 'Leak', DateDetected: '2026-01-02' });
+    expect(fromWire(record, { id: G, name: 'Leak', dateDetected: '2026-01-02' })).toEqual({
+      Id: G,
+      Name: 'Leak',
+      DateDetected: '2026-01-02',
+    });
   });
 
   it('reports the differences that matter and what the missing operation disables', () => {
     const text = formatReport(r);
-    expect(text).toMatch(/ReportingOrganization: the file wants a GUID at reportingOrganization\.guid; the catalogue has a name there/);
+    expect(text).toMatch(
+      /ReportingOrganization: the file wants a GUID at reportingOrganization\.guid; the catalogue has a name there/,
+    );
     expect(text).toMatch(/DateDetected: date in the catalogue, date-time in the file/);
     expect(text).toMatch(/channel: the file requires it and no catalogue field fills it .*Excel, Web, Mail/);
-    expect(text).toMatch(/Missing: 1\n {2}contract-create \(Create a third party contract\): disables the Contracts write-back \(posts to it\)/);
+    expect(text).toMatch(
+      /Missing: 1\n {2}contract-create \(Create a third party contract\): disables the Contracts write-back \(posts to it\)/,
+    );
     expect(text).toMatch(/x-assets: "Assets" GET \/directdata\/v1\/assets \(4 columns/);
     expect(text).toMatch(/Result: every endpoint is bound or reported missing \(exit status 0\)/);
   });
@@ -106,7 +164,10 @@ describe('acme.swagger.json (Swagger 2.0, camelCase, moved paths, nested referen
   it('gives a catalogue where the missing operation is unavailable and the moved ones are matched at their paths', () => {
     const c = createCatalog(r.binding);
     expect(c.operation('contract-create').unavailable?.reason).toBe('missing');
-    expect(c.match('POST', '/incidentdata/v1/incidents')).toMatchObject({ ok: true, endpoint: { id: 'incident-create' } });
+    expect(c.match('POST', '/incidentdata/v1/incidents')).toMatchObject({
+      ok: true,
+      endpoint: { id: 'incident-create' },
+    });
     expect(c.dataset('x-assets').area).toBe('Other');
   });
 });
@@ -121,7 +182,10 @@ describe('globex.openapi.yaml (OpenAPI 3, /api in the paths, an ambiguous pair)'
     expect(r.binding.source).toMatchObject({ spec: 'openapi-3.x', basePath: '/' });
     expect(r.binding.endpoints.risk).toMatchObject({ how: 'exact', path: '/directdata/v3/risk' });
     expect(r.binding.ambiguous['thirdparty-create']).toMatchObject({
-      candidates: ['POST /thirdpartydata/v1/thirdparties/save', 'POST /thirdpartydata/v1/thirdparties/submit'],
+      candidates: [
+        'POST /thirdpartydata/v1/thirdparties/save',
+        'POST /thirdpartydata/v1/thirdparties/submit',
+      ],
       pick: null,
     });
     expect(r.binding.endpoints['thirdparty-create']).toBeUndefined();
@@ -132,16 +196,23 @@ describe('globex.openapi.yaml (OpenAPI 3, /api in the paths, an ambiguous pair)'
 
   it('maps ThirdPartyGuid to the nested ThirdParty.Guid and reports Currency and the enum value Years', () => {
     const body = r.binding.endpoints['contract-create']!.body!;
-    expect(r.binding.endpoints['contract-create']).toMatchObject({ path: '/contractdata/v1/contracts', operationId: 'Contracts_Create' });
+    expect(r.binding.endpoints['contract-create']).toMatchObject({
+      path: '/contractdata/v1/contracts',
+      operationId: 'Contracts_Create',
+    });
     expect(body.properties.ThirdPartyGuid).toBe('ThirdParty.Guid');
     expect(body.required).toEqual(expect.arrayContaining(['ThirdParty', 'ThirdParty.Guid', 'Currency']));
     expect(body.enums.NoticePeriodUnit!.values).toContain('Years');
     const text = formatReport(r, { binding: 'b.json' });
     expect(text).toMatch(/NoticePeriodUnit: the file allows Years, which the template's dropdown lacks/);
     expect(text).toMatch(/Currency: the file requires it/);
-    expect(text).toMatch(/thirdparty-create \(Create a third party\): candidates\n {4}POST \/thirdpartydata\/v1\/thirdparties\/save/);
+    expect(text).toMatch(
+      /thirdparty-create \(Create a third party\): candidates\n {4}POST \/thirdpartydata\/v1\/thirdparties\/save/,
+    );
     expect(text).toMatch(/set "pick" under ambiguous.<id> in b\.json/);
-    expect(text).toMatch(/task-score-status \(Update task score and status\): disables the Task updates write-back \(posts to it\)/);
+    expect(text).toMatch(
+      /task-score-status \(Update task score and status\): disables the Task updates write-back \(posts to it\)/,
+    );
     expect(text).toMatch(/Result: 1 ambiguous without a pick \(exit status 1\)/);
   });
 
@@ -149,12 +220,20 @@ describe('globex.openapi.yaml (OpenAPI 3, /api in the paths, an ambiguous pair)'
     const previous = structuredClone(r.binding);
     previous.ambiguous['thirdparty-create']!.pick = 'POST /thirdpartydata/v1/thirdparties/submit';
     const again = await importBinding(join(FIX, 'globex.openapi.yaml'), { previous });
-    expect(again.binding.endpoints['thirdparty-create']).toMatchObject({ how: 'picked', path: '/thirdpartydata/v1/thirdparties/submit' });
+    expect(again.binding.endpoints['thirdparty-create']).toMatchObject({
+      how: 'picked',
+      path: '/thirdpartydata/v1/thirdparties/submit',
+    });
     expect(again.unresolved).toEqual([]);
     const third = await importBinding(join(FIX, 'globex.openapi.yaml'), { previous: again.binding });
-    expect(third.binding.endpoints['thirdparty-create']).toMatchObject({ how: 'picked', path: '/thirdpartydata/v1/thirdparties/submit' });
+    expect(third.binding.endpoints['thirdparty-create']).toMatchObject({
+      how: 'picked',
+      path: '/thirdpartydata/v1/thirdparties/submit',
+    });
     const accepted = await importBinding(join(FIX, 'globex.openapi.yaml'), { accept: true });
-    expect(accepted.binding.endpoints['thirdparty-create']!.path).toMatch(/^\/thirdpartydata\/v1\/thirdparties\/(save|submit)$/);
+    expect(accepted.binding.endpoints['thirdparty-create']!.path).toMatch(
+      /^\/thirdpartydata\/v1\/thirdparties\/(save|submit)$/,
+    );
     expect(accepted.unresolved).toEqual([]);
     expect(formatReport(accepted)).toMatch(/accepted with --accept/);
   });

@@ -25,7 +25,15 @@ const incidentShape: WireShape = {
     ReportingOrganization: 'Organization.Name',
     RootCauseCategory: 'RootCause.Category.Guid',
     AffectedOrganizations: 'Affected[].Name',
-    CustomFields: { path: 'Fields', items: { properties: { CustomFieldGuid: 'Field.Guid', Value: 'value' }, required: ['Field.Guid'], enums: {}, formats: {} } },
+    CustomFields: {
+      path: 'Fields',
+      items: {
+        properties: { CustomFieldGuid: 'Field.Guid', Value: 'value' },
+        required: ['Field.Guid'],
+        enums: {},
+        formats: {},
+      },
+    },
     Status: 'state',
   },
   required: ['title', 'Organization.Name', 'Fields[].Field.Guid', 'Severity'],
@@ -80,10 +88,14 @@ describe('wire: property maps', () => {
 
   it('names the required wire paths a body lacks, nested ones only under a present parent', () => {
     expect(missingRequired(incidentShape, { title: 'x' })).toEqual(['Severity']);
-    expect(missingRequired(incidentShape, { title: 'x', Organization: {}, Severity: 'Low', Fields: [{ value: 1 }] })).toEqual([
-      'Organization.Name',
-      'Fields[].Field.Guid',
-    ]);
+    expect(
+      missingRequired(incidentShape, {
+        title: 'x',
+        Organization: {},
+        Severity: 'Low',
+        Fields: [{ value: 1 }],
+      }),
+    ).toEqual(['Organization.Name', 'Fields[].Field.Guid']);
     const shape = { ...incidentShape, required: ['Organization.Name'] };
     expect(missingRequired(shape, {})).toEqual([]);
   });
@@ -91,18 +103,35 @@ describe('wire: property maps', () => {
   it('maps a catalogue schema to itself with its required fields, enums and formats', () => {
     const id = identityMap(bodies.createContract);
     expect(id.properties.Name).toBe('Name');
-    expect(id.properties.CustomFields).toMatchObject({ path: 'CustomFields', items: { properties: { CustomFieldGuid: 'CustomFieldGuid' } } });
-    expect(id.required).toEqual(expect.arrayContaining(['ThirdPartyGuid', 'Name', 'NoticePeriodUnit', 'CustomFields[].CustomFieldGuid']));
+    expect(id.properties.CustomFields).toMatchObject({
+      path: 'CustomFields',
+      items: { properties: { CustomFieldGuid: 'CustomFieldGuid' } },
+    });
+    expect(id.required).toEqual(
+      expect.arrayContaining([
+        'ThirdPartyGuid',
+        'Name',
+        'NoticePeriodUnit',
+        'CustomFields[].CustomFieldGuid',
+      ]),
+    );
     expect(id.enums.NoticePeriodUnit!.values).toEqual(['Months', 'Weeks', 'Days', 'None']);
     expect(id.formats).toMatchObject({ ThirdPartyGuid: 'uuid', StartDate: 'date' });
-    const body = { ThirdPartyGuid: G, Name: 'c', NoticePeriodUnit: 'Days', CustomFields: [{ CustomFieldGuid: G, Value: 'x' }] };
+    const body = {
+      ThirdPartyGuid: G,
+      Name: 'c',
+      NoticePeriodUnit: 'Days',
+      CustomFields: [{ CustomFieldGuid: G, Value: 'x' }],
+    };
     expect(toWire(id, body)).toEqual(body);
     expect(fromWire(id, body)).toEqual(body);
     expect(wireShape.safeParse(id).success).toBe(true);
   });
 
   it('refuses a property path ending in []', () => {
-    expect(wireShape.safeParse({ properties: { A: 'A[]' }, required: [], enums: {}, formats: {} }).success).toBe(false);
+    expect(
+      wireShape.safeParse({ properties: { A: 'A[]' }, required: [], enums: {}, formats: {} }).success,
+    ).toBe(false);
   });
 });
 
@@ -116,7 +145,9 @@ describe('binding file', () => {
     expect(binding.safeParse(bindPaths()).success).toBe(true);
     const b = bindPaths();
     const twice = { ...b, missing: ['risk'] };
-    expect(binding.safeParse(twice).error?.issues[0]!.message).toMatch(/"risk" is in both endpoints and missing/);
+    expect(binding.safeParse(twice).error?.issues[0]!.message).toMatch(
+      /"risk" is in both endpoints and missing/,
+    );
     const { 'incident-create': _dropped, ...rest } = b.endpoints;
     const badPick = {
       ...b,
@@ -161,13 +192,19 @@ describe('catalogue with a binding', () => {
     expect(c.match('POST', tp.path).ok).toBe(false);
     expect(c.match('GET', c.dataset('tasks').path).ok).toBe(false);
     expect(c.operation('incident-create').unavailable).toMatchObject({ reason: 'ambiguous' });
-    expect(c.operation('incident-create').unavailable!.message).toMatch(/POST \/incidents, POST \/incidents\/v2/);
+    expect(c.operation('incident-create').unavailable!.message).toMatch(
+      /POST \/incidents, POST \/incidents\/v2/,
+    );
     expect(writeAvailability(tp, { production: false })).toMatchObject({ kind: 'unavailable' });
   });
 
   it('appends extra datasets as untyped text datasets under Other', () => {
     const c = createCatalog(
-      withEntries({ extraDatasets: [{ id: 'x-assets', path: '/directdata/v1/assets', title: 'Assets', properties: ['Id', 'Name'] }] }),
+      withEntries({
+        extraDatasets: [
+          { id: 'x-assets', path: '/directdata/v1/assets', title: 'Assets', properties: ['Id', 'Name'] },
+        ],
+      }),
     );
     const x = c.dataset('x-assets');
     expect(x).toMatchObject({ area: 'Other', documented: false, access: { kind: 'directdata' } });
@@ -189,7 +226,10 @@ describe('catalogue with a binding', () => {
 describe('no blind posts', () => {
   it('needs a confirmation for an assumed path off production and refuses it on production', () => {
     const op = catalog.operation('incident-create');
-    expect(writeAvailability(op, { production: false })).toMatchObject({ kind: 'confirm', message: expect.stringMatching(/assumed/) });
+    expect(writeAvailability(op, { production: false })).toMatchObject({
+      kind: 'confirm',
+      message: expect.stringMatching(/assumed/),
+    });
     const prd = writeAvailability(op, { production: true });
     expect(prd).toMatchObject({ kind: 'unavailable' });
     expect(prd.kind === 'unavailable' && prd.message).toMatch(/binding import/);

@@ -36,8 +36,8 @@ describe('client against the sandbox (demo key)', () => {
     const incidents = await client.download('incidents');
     expect(incidents.count).toBeGreaterThan(0);
     const tree = await client.download('riskrootcausecategory');
-    const guids = new Set(tree.records.map((r) => r.Guid));
-    for (const r of tree.records) if (r.ParentGuid) expect(guids.has(r.ParentGuid)).toBe(true);
+    const guids = new Set(tree.records.map((r) => r.GUID));
+    for (const r of tree.records) if (r.ParentGUID) expect(guids.has(r.ParentGUID)).toBe(true);
   });
 
   it('posts an incident with only the required fields; it shows up in the incidents dataset with today as detection date', async () => {

@@ -150,6 +150,13 @@ describe('sandbox authentication (spec: Authentication, Errors)', () => {
     ).toBe(403);
   });
 
+  it('serves finding report assessments as DirectData (rule 9), not by a module API', async () => {
+    const path = catalog.dataset('findingreportassessments').path;
+    expect((await call(sb, path, { as: 'admin' })).status).toBe(200);
+    expect((await call(sb, path, { as: 'findingreports-only' })).status).toBe(403);
+    expect((await call(sb, path, { as: 'no-directdata' })).status).toBe(403);
+  });
+
   it('refuses writes with a key whose owner is not an Application Administrator (rule 10)', async () => {
     const a = await call(sb, catalog.operation('task-create').path, {
       as: 'not-admin',

@@ -69,15 +69,15 @@ describe('sandbox datasets', () => {
 
   it('forms the root cause categories into a tree', async () => {
     const cats = await all('riskrootcausecategory');
-    const byGuid = new Map(cats.map((c) => [c.Guid, c]));
-    expect(cats.filter((c) => c.ParentGuid === null).length).toBeGreaterThan(1);
+    const byGuid = new Map(cats.map((c) => [c.GUID, c]));
+    expect(cats.filter((c) => c.ParentGUID === null).length).toBeGreaterThan(1);
     for (const c of cats) {
       const seen = new Set<unknown>();
       let at: Record<string, unknown> | undefined = c;
-      while (at && at.ParentGuid !== null) {
-        expect(seen.has(at.Guid)).toBe(false);
-        seen.add(at.Guid);
-        at = byGuid.get(at.ParentGuid);
+      while (at && at.ParentGUID !== null) {
+        expect(seen.has(at.GUID)).toBe(false);
+        seen.add(at.GUID);
+        at = byGuid.get(at.ParentGUID);
         expect(at).toBeDefined();
       }
     }
@@ -126,6 +126,31 @@ describe('sandbox datasets', () => {
     const c = [...new Store(4, 20).records('risk')];
     expect(a).toEqual(b);
     expect(c[0]!.Id).not.toBe(a[0]!.Id);
+  });
+
+  it('gives tasks their documents and hyperlinks (spec, Task known fields)', async () => {
+    const tasks = await all('tasks');
+    for (const t of tasks) {
+      expect(Array.isArray(t.Documents)).toBe(true);
+      expect(Array.isArray(t.Hyperlinks)).toBe(true);
+    }
+    const withBoth = tasks.filter((t) => (t.Documents as unknown[]).length && (t.Hyperlinks as unknown[]).length);
+    expect(withBoth.length).toBeGreaterThan(0);
+    expect(withBoth[0]!.Documents).toEqual([expect.objectContaining({ FileName: expect.any(String) })]);
+  });
+
+  it('serves the audit context and audit risk assessment custom fields with their values', async () => {
+    for (const kind of ['auditcontext', 'auditriskassessment']) {
+      const definitions = new Set((await all(`${kind}customfields`)).map((d) => d.Id));
+      const audits = new Set((await all('audit')).map((a) => a.Id));
+      const values = await all(`${kind}customfieldvalues`);
+      expect(values.length).toBeGreaterThan(0);
+      for (const v of values) {
+        expect(definitions.has(v.CustomFieldId)).toBe(true);
+        expect(audits.has(v.AuditGuid)).toBe(true);
+      }
+      expect(catalog.dataset(`${kind}customfields`).documented).toBe(false);
+    }
   });
 
   it('scales the big datasets and keeps the standing data the same', () => {

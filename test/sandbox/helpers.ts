@@ -35,6 +35,7 @@ export const KEYS: KeySpec[] = [
   }),
   key('not-admin', { ownerName: 'Bram Jansen', roles: [] }),
   key('incidents-only', { ownerName: 'Chloe Martin', roles: [], apis: ['Incidents'] }),
+  key('findingreports-only', { ownerName: 'Chloe Martin', roles: [], apis: ['FindingReports'] }),
   key('prd', { environment: 'PRD' }),
   key('expired', {
     createdAt: new Date(Date.now() - 400 * day).toISOString(),

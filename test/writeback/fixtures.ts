@@ -47,7 +47,7 @@ export const standing: Standing = new Map<string, Record<string, unknown>[]>([
       { Id: G.major, Name: 'Major' },
     ],
   ],
-  ['riskrootcausecategory', [{ Guid: G.rootCause, ParentGuid: null, Name: 'Process' }]],
+  ['riskrootcausecategory', [{ GUID: G.rootCause, ParentGUID: null, Name: 'Process' }]],
   [
     'incidenttypecustomfields',
     [

@@ -1,3 +1,4 @@
+import { valuesTable } from './field-values';
 import { ACTIVE_USERS, BUSINESS_DIMENSIONS, FRAMEWORK_DIMENSIONS, ORGANIZATIONS } from './standing';
 import { code, dateBefore, listTable, table, type Ctx, type Rec, type Table } from './context';
 
@@ -73,6 +74,16 @@ export function auditTables(c: Ctx): Record<string, Table> {
     auditseverity: listTable(st.auditSeverity),
     auditfollowup: listTable(st.auditFollowUp),
     auditworkflow: listTable(st.auditWorkflows),
+    auditcontextcustomfields: listTable(st.auditContextFields),
+    auditcontextcustomfieldvalues: valuesTable(c, 'audit', 'AuditGuid', n, st.auditContextFields),
+    auditriskassessmentcustomfields: listTable(st.auditRiskAssessmentFields),
+    auditriskassessmentcustomfieldvalues: valuesTable(
+      c,
+      'audit',
+      'AuditGuid',
+      n,
+      st.auditRiskAssessmentFields,
+    ),
     findingreportassessments: table(n, (i) => ({
       Identifier: code('FRA', i),
       ReportName: `Finding report of audit ${i + 1}`,

@@ -33,7 +33,7 @@ export function context(seed: number, scale: number): Ctx {
     seed,
     sizes: sizesFor(scale),
     st,
-    rootCauseLeaves: st.rootCauses.filter((x) => x.ParentGuid !== null),
+    rootCauseLeaves: st.rootCauses.filter((x) => x.ParentGUID !== null),
     guid: (kind, index) => guidOf(seed, kind, index),
     rng: (kind, index, stream = 0) => rng(seed, KINDS[kind], index, stream),
   };

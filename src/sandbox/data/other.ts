@@ -38,6 +38,21 @@ export function task(c: Ctx, i: number): Rec {
     ResponsibleUser: ACTIVE_USERS[i % ACTIVE_USERS.length]!,
     Reviewer: ACTIVE_USERS[(i + 3) % ACTIVE_USERS.length]!,
     NotificationPeriods: [r.pick(NOTIFICATION_PERIODS)],
+    // Spec: a task's known fields include documents and hyperlinks. Every third task has one of each.
+    Documents:
+      i % 3 === 0
+        ? [
+            {
+              Id: c.guid('document', i),
+              FileName: `evidence-${i + 1}.pdf`,
+              Added: dateTimeBefore(10 + (i % 30), r),
+            },
+          ]
+        : [],
+    Hyperlinks:
+      i % 3 === 0
+        ? [{ Url: `https://intranet.example.com/tasks/${i + 1}`, Description: 'Working paper' }]
+        : [],
   };
 }
 

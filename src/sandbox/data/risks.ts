@@ -39,7 +39,7 @@ export function risk(c: Ctx, i: number): Rec {
     Owner: r.pick(ACTIVE_USERS),
     Status: r.pick(STATUSES),
     RiskCategory: r.pick(RISK_CATEGORIES),
-    RootCauseCategoryGuids: r.distinct(children.length, 1 + r.int(2)).map((k) => children[k]!.Guid),
+    RootCauseCategoryGuids: r.distinct(children.length, 1 + r.int(2)).map((k) => children[k]!.GUID),
     GrossLikelihood: gl,
     GrossImpact: gi,
     NetLikelihood: 1 + r.int(gl),

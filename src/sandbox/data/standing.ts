@@ -126,16 +126,16 @@ function buildStanding(seed: number) {
     typed(4, field('Complaint reference', 'Text', false)),
   ];
 
-  const rootCauses: { Guid: string; ParentGuid: string | null; Name: string }[] = [];
+  const rootCauses: { GUID: string; ParentGUID: string | null; Name: string }[] = [];
   for (const [top, children] of [
     ['People', ['Human error', 'Insufficient training', 'Fraudulent behaviour']],
     ['Process', ['Inadequate procedure', 'Missing control', 'Change management']],
     ['Systems', ['Hardware failure', 'Software defect', 'Cyber attack']],
     ['External events', ['Natural disaster', 'Supplier failure']],
   ] as const) {
-    const parent = { Guid: id(), ParentGuid: null, Name: top };
+    const parent = { GUID: id(), ParentGUID: null, Name: top };
     rootCauses.push(parent);
-    for (const c of children) rootCauses.push({ Guid: id(), ParentGuid: parent.Guid, Name: c });
+    for (const c of children) rootCauses.push({ GUID: id(), ParentGUID: parent.GUID, Name: c });
   }
 
   return {
@@ -200,6 +200,16 @@ function buildStanding(seed: number) {
       },
       { Id: id(), Name: 'Supplier questionnaire', Active: true, IncidentTypeIds: [] as string[] },
       { Id: id(), Name: 'Annual self-assessment', Active: false, IncidentTypeIds: [incidentTypes[2]!.Id] },
+    ],
+    // Spec (Audit): custom fields of the audit context and of the audit risk assessment exist with their values.
+    auditContextFields: [
+      field('Audit universe area', 'Dropdown', false, true, ['Finance', 'IT', 'Operations']),
+      field('Regulator request', 'Checkbox', false),
+      field('Budget (days)', 'Number', false),
+    ],
+    auditRiskAssessmentFields: [
+      field('Inherent risk', 'Dropdown', true, true, ['Low', 'Medium', 'High']),
+      field('Assessment note', 'Text', false),
     ],
   };
 }

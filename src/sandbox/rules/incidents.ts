@@ -87,7 +87,7 @@ export const createIncident: WriteHandler<CreateBody> = (w) => {
       message: `No classification with GUID ${body.Classification}.`,
     });
   const rootCause =
-    body.RootCauseCategory && st.rootCauses.find((c) => c.Guid === body.RootCauseCategory!.toLowerCase());
+    body.RootCauseCategory && st.rootCauses.find((c) => c.GUID === body.RootCauseCategory!.toLowerCase());
   if (body.RootCauseCategory && !rootCause)
     problems.push({
       field: 'RootCauseCategory',

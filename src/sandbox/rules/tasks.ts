@@ -87,6 +87,7 @@ export const createTask: WriteHandler<z.infer<typeof bodies.createTask>> = ({ st
     ResponsibleUser: body.ResponsibleUser,
     Reviewer: body.Reviewer ?? null,
     NotificationPeriods: body.NotificationPeriods ?? [],
+    Documents: [],
     Hyperlinks: body.Hyperlinks ?? [],
   });
   return ok({ Id: id }, 201);

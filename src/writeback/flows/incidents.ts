@@ -85,7 +85,7 @@ export const incidentsFlow: Flow<IncidentRequest> = {
       'classifications',
     );
     const rootCauses = nameIndex(
-      entries(records(standing, 'riskrootcausecategory'), 'Guid'),
+      entries(records(standing, 'riskrootcausecategory'), 'GUID'),
       'root cause categories',
     );
     const typeName = (id: string | undefined) => (id && types.byId(id)?.name) || 'no type';

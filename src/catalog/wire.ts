@@ -162,7 +162,9 @@ export function missingRequired(shape: WireShape, wireValue: unknown): string[] 
   const missing: string[] = [];
   for (const path of shape.required) {
     const i = path.indexOf('[].');
-    const absent = (v: unknown) => v === undefined || v === null;
+    // JSON Schema's `required` asks for presence: a null the body schema allows (a v2 full update clearing a
+    // field) is present; whether null is allowed is the body schema's question, checked before this.
+    const absent = (v: unknown) => v === undefined;
     if (i >= 0) {
       const list = getPath(wireValue, path.slice(0, i));
       if (Array.isArray(list) && list.some((e) => absent(getPath(e, path.slice(i + 3))))) missing.push(path);

@@ -10,7 +10,7 @@ import {
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, keyOnCommandLine, readKey } from '../check/key';
 import { runCheck } from '../check/run';
 import { renderTable } from '../check/table';
-import { BindingFileError, loadBinding } from '../relay/binding-file';
+import { BindingFileError, loadBinding } from '../binding/load';
 import { parseOptions } from './options';
 
 const HELP = `Usage: grc-sheets check --relay URL --env NAME [--json]
@@ -95,13 +95,10 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
   try {
     environment = values.relay
       ? await relayEnvironment(values.relay, values.env!, io.fetch)
-      : directEnvironment(
-          values['base-url']!,
-          values.binding ? loadBinding(values.binding, '--binding') : null,
-        );
+      : directEnvironment(values['base-url']!, values.binding ? loadBinding(values.binding) : null);
   } catch (e) {
     if (e instanceof EnvironmentError || e instanceof BindingFileError) {
-      io.stderr(`grc-sheets check: ${e.message}`);
+      io.stderr(`grc-sheets check: ${e instanceof BindingFileError ? '--binding ' : ''}${e.message}`);
       return 2;
     }
     throw e;

@@ -9,7 +9,7 @@ import {
   type Environment,
   type KeySpec,
 } from '../sandbox';
-import { loadBinding } from '../relay/binding-file';
+import { BindingFileError, loadBinding } from '../binding/load';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
 import { parseOptions, untilStopped } from './options';
 
@@ -110,7 +110,7 @@ export async function run(argv: string[]): Promise<number> {
       scale: number('scale', values.scale),
       seed: values.seed,
       keys: values.keys ? (readKeysJson(values.keys) as KeySpec[]) : undefined,
-      binding: values.binding ? loadBinding(values.binding, '--binding') : undefined,
+      binding: values.binding ? loadBinding(values.binding) : undefined,
       faults: {
         latencyMs: number('latency', values.latency),
         errorRate: number('error-rate', values['error-rate']),
@@ -140,7 +140,9 @@ export async function run(argv: string[]): Promise<number> {
     const where =
       e instanceof KeysError && values.keys && !(e as Error).message.includes(values.keys)
         ? `--keys ${values.keys}: `
-        : '';
+        : e instanceof BindingFileError
+          ? '--binding '
+          : '';
     console.error(`grc-sheets sandbox: ${where}${(e as Error).message}`);
     return 1;
   }

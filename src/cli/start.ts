@@ -9,7 +9,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRelay, type Relay } from '../relay';
-import { BindingFileError, loadBinding, type Binding } from '../relay/binding-file';
+import { BindingFileError, loadBinding } from '../binding/load';
+import type { Binding } from '../catalog';
 import { startSandbox } from '../sandbox';
 import { parseOptions, untilStopped } from './options';
 
@@ -143,11 +144,11 @@ export async function run(argv: string[]): Promise<number> {
   let bindingAcc: Binding | undefined;
   let bindingPrd: Binding | undefined;
   try {
-    bindingAcc = options.bindingAcc ? loadBinding(options.bindingAcc, 'the ACC binding') : undefined;
-    bindingPrd = options.bindingPrd ? loadBinding(options.bindingPrd, 'the PRD binding') : undefined;
+    bindingAcc = options.bindingAcc ? loadBinding(options.bindingAcc) : undefined;
+    bindingPrd = options.bindingPrd ? loadBinding(options.bindingPrd) : undefined;
   } catch (e) {
     if (!(e instanceof BindingFileError)) throw e;
-    console.error(`grc-sheets start: ${e.message}`);
+    console.error(`grc-sheets start: --binding ${e.message}`);
     return 2;
   }
   const acc = await startSandbox({

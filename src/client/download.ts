@@ -1,5 +1,5 @@
 import type { Dataset, PathParams } from '../catalog';
-import { fromWire } from '../catalog/wire';
+import { recordReader } from './wire-reader';
 import { ApiError } from './api-error';
 import { errorFromFailure } from './fetch-failure';
 import { JsonArraySplitter, MalformedAnswer } from './json-array-splitter';
@@ -63,11 +63,12 @@ export async function download(
 
   // A bound dataset's records are renamed to the catalogue's fields as they stream in, batch by batch.
   const shape = dataset.binding?.record;
-  const read = shape
+  const toCatalogue = shape && recordReader(shape);
+  const read = toCatalogue
     ? (batch: unknown[]) =>
         batch.map((r) =>
           typeof r === 'object' && r !== null && !Array.isArray(r)
-            ? fromWire(shape, r as Record<string, unknown>, true)
+            ? toCatalogue(r as Record<string, unknown>)
             : r,
         )
     : (batch: unknown[]) => batch;

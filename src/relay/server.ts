@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import type { DestinationStream } from 'pino';
 import { createCatalog, type Catalog } from '../catalog';
 import { describeEnvironment, ENVIRONMENTS_PATH, RELAY_ERROR_HEADER } from '../contracts/environments';
-import { BindingFileError, loadBinding } from './binding-file';
+import { BindingFileError, loadBinding } from '../binding/load';
 import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
 import { createCors } from './cors';
 import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
@@ -90,10 +90,11 @@ export async function startRelay(
     let binding = null;
     let catalog: Catalog;
     try {
-      binding = env.binding ? loadBinding(env.binding, `environments.${name}.binding`) : null;
+      binding = env.binding ? loadBinding(env.binding) : null;
       catalog = createCatalog(binding ?? undefined);
     } catch (e) {
-      if (e instanceof BindingFileError) throw new RelayConfigError(e.message);
+      if (e instanceof BindingFileError)
+        throw new RelayConfigError(`environments.${name}.binding: ${e.message}`);
       throw new RelayConfigError(`environments.${name}.binding (${env.binding}): ${(e as Error).message}`);
     }
     matchers.set(name, memoisedMatch(catalog));

@@ -2,8 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import type { Binding } from '../../src/catalog/binding';
-import { catalog, createCatalog } from '../../src/catalog';
+import { boundFor, catalog, createCatalog, type Binding } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
 import { environmentList, RELAY_ERROR_HEADER } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
@@ -17,17 +16,25 @@ import { tasksFlow } from '../../src/writeback/flows/tasks';
 import { thirdPartiesFlow } from '../../src/writeback/flows/thirdparties';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
-import { FIXTURES, importFixture } from './import-fixture';
+import { adminFixes, importFixture } from './import-fixture';
 
 /**
- * The whole way a team meets its own service: the Swagger file is imported into a binding, a sandbox is
- * shaped by that binding (its paths, its property names, its required properties), the relay is started
- * from the same binding, and every write-back flow runs through the relay with the real client. What
- * arrives is checked in the sandbox's own store.
+ * The whole way a team meets its own service: the customer's Swagger file is imported into a binding, the
+ * admin settles what the import report asks (picks an ambiguous pair, gives a required property the flows do
+ * not fill a default), a sandbox is shaped by that binding (its paths, its property names, its required
+ * properties), the relay is started from the same binding file, and the write-back flows run through the relay
+ * with the real client. What arrives is checked in the sandbox's own store.
+ *
+ * acme.swagger.json (Swagger 2.0): camelCase, moved paths, nested reference objects, an extra required
+ * property, no create-contract operation. globex.openapi.yaml (OpenAPI 3): PascalCase, paths under /api,
+ * a contract body with ThirdParty: { Guid } and an extra required property, an ambiguous create-third-party
+ * pair, no task score-and-status.
  */
 const ACC = { name: 'acc', production: false };
+const NIL_GUID = '00000000-0000-4000-8000-000000000001';
 
 interface World {
+  imported: Binding;
   binding: Binding;
   sandbox: Sandbox;
   prdSandbox: Sandbox;
@@ -35,7 +42,8 @@ interface World {
   client: GrcClient;
 }
 
-async function startWorld(binding: Binding): Promise<World> {
+async function startWorld(imported: Binding): Promise<World> {
+  const binding = adminFixes(imported);
   const file = join(mkdtempSync(join(tmpdir(), 'e2e-binding-')), 'binding.json');
   writeFileSync(file, JSON.stringify(binding));
   const sandbox = await startSandbox({ scale: 50, seed: 3, environment: 'ACC', binding });
@@ -49,12 +57,14 @@ async function startWorld(binding: Binding): Promise<World> {
     },
     logLevel: 'silent',
   });
+  // The taskpane builds its client's catalogue from what the relay says about the environment.
+  const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
   const client = createClient({
     baseUrl: `${relay.url}/api/acc`,
     credentials: sandbox.demoKey!,
-    catalog: createCatalog(binding),
+    catalog: createCatalog(acc!.binding ?? undefined),
   });
-  return { binding, sandbox, prdSandbox, relay, client };
+  return { imported, binding, sandbox, prdSandbox, relay, client };
 }
 
 async function stopWorld(w: World | undefined): Promise<void> {
@@ -77,120 +87,155 @@ async function post(w: World, flow: AnyFlow, rows: Record<string, Cell>[]) {
   return plan.run();
 }
 
+const basic = (key: { identifier: string; password: string }) =>
+  `Basic ${Buffer.from(`${key.identifier}:${key.password}`).toString('base64')}`;
+
 /** GETs a path of the sandbox directly (not through the client): what the service itself sends. */
 async function rawGet(w: World, path: string): Promise<unknown> {
-  const { identifier, password } = w.sandbox.demoKey!;
   const res = await request(`${w.sandbox.url}${path}`, {
-    headers: { authorization: `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}` },
+    headers: { authorization: basic(w.sandbox.demoKey!) },
   });
   return res.body.json();
 }
 
-describe.each([...FIXTURES])('end to end from the Swagger file %s', (fixture) => {
-  let w: World | undefined;
-  beforeAll(async () => {
-    w = await startWorld(await importFixture(fixture));
-  });
-  afterAll(() => stopWorld(w));
+const available = (w: World, id: string) => boundFor(w.binding, id) !== undefined;
 
-  it("loads a dataset through the relay: the sandbox speaks the file's names, the client reads catalogue fields", async () => {
-    const risk = w!.binding.endpoints.risk!;
-    const wire = (await rawGet(w!, risk.path)) as Record<string, unknown>[];
-    const { records } = await w!.client.download('risk');
-    expect(records).toHaveLength(wire.length);
-    expect(records.length).toBeGreaterThan(0);
-    const nameOnWire = risk.record?.properties.Name;
-    expect(typeof nameOnWire).toBe('string');
-    expect(records[0]!.Name).toBe(wire[0]![nameOnWire as string]);
-  });
-
-  it('posts incidents, third parties, contracts and task updates through the relay into the sandbox', async () => {
-    const { sandbox, client } = w!;
-    const incidents = await post(w!, incidentsFlow, [
-      { Name: `e2e-${fixture}-incident`, 'Reporting organization': 'Finance', Classification: 'High' },
-    ]);
-    expect(incidents.outcomes.map((o) => o.status)).toEqual(['created']);
-    expect(
-      sandbox.store.addedRecords('incidents').map((r) => [r.Name, r.ReportingOrganization]),
-    ).toContainEqual([`e2e-${fixture}-incident`, 'Finance']);
-
-    const parties = await post(w!, thirdPartiesFlow, [{ Name: `e2e-${fixture}-party`, Criticality: 'Low' }]);
-    expect(parties.outcomes.map((o) => o.status)).toEqual(['created']);
-    const party = sandbox.store.addedRecords('thirdparty').find((r) => r.Name === `e2e-${fixture}-party`);
-    expect(party?.Id).toBe(parties.outcomes[0]!.guid);
-
-    const contracts = await post(w!, contractsFlow, [
-      {
-        'Third party': `e2e-${fixture}-party`,
-        Name: `e2e-${fixture}-contract`,
-        'Notice period unit': 'None',
-      },
-    ]);
-    expect(contracts.outcomes.map((o) => o.status)).toEqual(['created']);
-    expect(
-      sandbox.store
-        .addedRecords('thirdpartycontract')
-        .map((r) => [r.Name, r.ThirdPartyGuid, r.NoticePeriodUnit]),
-    ).toContainEqual([`e2e-${fixture}-contract`, party!.Id, 'None']);
-
-    const { records: tasks } = await client.download('tasks');
-    const todo = tasks.find((t) => t.Status === 'To do')!;
-    const updated = await post(w!, tasksFlow, [
-      { Task: todo.Id as string, Action: 'Update', Comment: `e2e ${fixture}`, 'Action date': '2025-09-30' },
-    ]);
-    expect(updated.outcomes.map((o) => o.status)).toEqual(['done']);
-    expect(sandbox.store.find('tasks', todo.Id as string)).toMatchObject({
-      Comment: `e2e ${fixture}`,
-      ActionDate: '2025-09-30',
+describe.each(['acme.swagger.json', 'globex.openapi.yaml'])(
+  'end to end from the customer file %s',
+  (fixture) => {
+    let w: World | undefined;
+    beforeAll(async () => {
+      w = await startWorld(await importFixture(fixture));
     });
-  });
+    afterAll(() => stopWorld(w));
 
-  it('refuses a blind POST on production: PRD has no binding, the create path is assumed, nothing is sent', async () => {
-    const before = w!.prdSandbox.store.addedRecords('incidents').length;
-    const prd = createClient({ baseUrl: `${w!.relay.url}/api/prd`, credentials: w!.prdSandbox.demoKey! });
-    const refused = await prd
-      .call('incident-create', { body: { Name: 'blind', ReportingOrganization: 'Finance' } })
-      .catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: 'relay', sent: 'no', status: 403 });
-    expect((refused as Error).message).toContain('docs/binding.md');
-    expect(w!.prdSandbox.store.addedRecords('incidents')).toHaveLength(before);
-  });
-
-  it('tells the taskpane, per environment, what is bound, assumed and unavailable', async () => {
-    const res = await request(`${w!.relay.url}/api/environments`);
-    const [acc, prd] = environmentList.parse(await res.body.json());
-    expect(acc!.endpoints['incident-create']).toMatchObject({ pathSource: 'bound', write: { kind: 'ok' } });
-    expect(prd!.endpoints['incident-create']).toMatchObject({
-      pathSource: 'assumed',
-      write: { kind: 'unavailable' },
+    it("loads a dataset through the relay: the sandbox speaks the file's names, the client reads catalogue fields", async () => {
+      const risk = boundFor(w!.binding, 'risk')!;
+      const nameOnWire = risk.record?.properties.Name;
+      expect(typeof nameOnWire).toBe('string');
+      const wire = (await rawGet(w!, risk.path)) as Record<string, unknown>[];
+      const { records } = await w!.client.download('risk');
+      expect(records.length).toBeGreaterThan(0);
+      expect(records).toHaveLength(wire.length);
+      expect(records.map((r) => r.Name)).toEqual(wire.map((r) => r[nameOnWire as string]));
     });
-    for (const id of w!.binding.missing) {
-      expect(acc!.endpoints[id]).toMatchObject({ unavailable: { reason: 'missing' } });
-    }
-  });
 
-  it('makes an operation the file lacks unavailable: the client refuses it and the relay never forwards it', async () => {
-    const [id] = w!.binding.missing.filter((m) => catalog.get(m).kind === 'operation');
-    expect(id).toBeDefined();
-    const op = catalog.operation(id!);
-    const e = await w!.client
-      .call(id!, { params: { guid: '00000000-0000-4000-8000-000000000001' }, body: {} })
-      .catch((x: unknown) => x);
-    expect(e).toMatchObject({ code: 'not-found', sent: 'no' });
-    const { identifier, password } = w!.sandbox.demoKey!;
-    const res = await request(
-      `${w!.relay.url}/api/acc${op.path.replace('{guid}', '00000000-0000-4000-8000-000000000001')}`,
-      {
+    it('posts incidents and task updates through the relay into the sandbox', async () => {
+      const { sandbox, client } = w!;
+      const name = `e2e-${fixture}-incident`;
+      const incidents = await post(w!, incidentsFlow, [
+        { Name: name, 'Reporting organization': 'Finance', Classification: 'High' },
+      ]);
+      expect(incidents.outcomes.map((o) => [o.status, o.message])).toEqual([['created', expect.any(String)]]);
+      const stored = sandbox.store.addedRecords('incidents').find((r) => r.Name === name);
+      expect(stored).toMatchObject({ Id: incidents.outcomes[0]!.guid, ReportingOrganization: 'Finance' });
+
+      const { records: tasks } = await client.download('tasks');
+      const todo = tasks.find((t) => t.Status === 'To do')!;
+      const updated = await post(w!, tasksFlow, [
+        { Task: todo.Id as string, Action: 'Update', Comment: `e2e ${fixture}`, 'Action date': '2025-09-30' },
+      ]);
+      expect(updated.outcomes.map((o) => [o.status, o.message])).toEqual([['done', 'Updated']]);
+      expect(sandbox.store.find('tasks', todo.Id as string)).toMatchObject({
+        Comment: `e2e ${fixture}`,
+        ActionDate: '2025-09-30',
+      });
+    });
+
+    it('posts third parties, and contracts where the file has them, through the relay into the sandbox', async () => {
+      const { sandbox } = w!;
+      const partyName = `e2e-${fixture}-party`;
+      const parties = await post(w!, thirdPartiesFlow, [{ Name: partyName, Criticality: 'Low' }]);
+      expect(parties.outcomes.map((o) => o.status)).toEqual(['created']);
+      const party = sandbox.store.addedRecords('thirdparty').find((r) => r.Name === partyName);
+      expect(party?.Id).toBe(parties.outcomes[0]!.guid);
+
+      if (!available(w!, 'contract-create')) {
+        const e = await w!.client.call('contract-create', { body: {} }).catch((x: unknown) => x);
+        expect(e).toMatchObject({ code: 'not-found', sent: 'no' });
+        return;
+      }
+      const contracts = await post(w!, contractsFlow, [
+        { 'Third party': partyName, Name: `e2e-${fixture}-contract`, 'Notice period unit': 'None' },
+      ]);
+      expect(contracts.outcomes.map((o) => o.status)).toEqual(['created']);
+      expect(
+        sandbox.store
+          .addedRecords('thirdpartycontract')
+          .map((r) => [r.Name, r.ThirdPartyGuid, r.NoticePeriodUnit]),
+      ).toContainEqual([`e2e-${fixture}-contract`, party!.Id, 'None']);
+    });
+
+    it('refuses locally, before sending, a body missing a property the file requires and nobody gave a default', async () => {
+      // The binding as imported, before the admin gave the extra required properties a default.
+      const [id, shape] = Object.entries(w!.imported.endpoints).find(([, e]) =>
+        e.body?.extra?.some((x) => x.default === undefined),
+      )!;
+      const property = shape.body!.extra!.find((x) => x.default === undefined)!.name;
+      const before = w!.sandbox.store.counts();
+      const raw = createClient({
+        baseUrl: `${w!.relay.url}/api/acc`,
+        credentials: w!.sandbox.demoKey!,
+        catalog: createCatalog(w!.imported),
+      });
+      const body =
+        id === 'incident-create'
+          ? { Name: 'x', ReportingOrganization: 'Finance' }
+          : { ThirdPartyGuid: NIL_GUID, Name: 'x', NoticePeriodUnit: 'None' };
+      const e = await raw.call(id, { body }).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: 'invalid-body', sent: 'no', details: [{ field: property }] });
+      expect(w!.sandbox.store.counts()).toEqual(before);
+      // The sandbox, shaped like the service, refuses the same body sent by hand.
+      const res = await request(`${w!.sandbox.url}${shape.path}`, {
         method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`,
-          'content-type': 'application/json',
-        },
+        headers: { authorization: basic(w!.sandbox.demoKey!), 'content-type': 'application/json' },
+        body: JSON.stringify({}),
+      });
+      expect(res.statusCode).toBe(400);
+      const answer = (await res.body.json()) as { errors: { field: string }[] };
+      expect(answer.errors.map((x) => x.field)).toContain(property);
+    });
+
+    it('refuses a blind POST on production: PRD has no binding, the create path is assumed, nothing is sent', async () => {
+      const before = w!.prdSandbox.store.addedRecords('incidents').length;
+      const prd = createClient({ baseUrl: `${w!.relay.url}/api/prd`, credentials: w!.prdSandbox.demoKey! });
+      const refused = await prd
+        .call('incident-create', { body: { Name: 'blind', ReportingOrganization: 'Finance' } })
+        .catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: 'relay', sent: 'no', status: 403 });
+      expect((refused as Error).message).toContain('docs/binding.md');
+      expect(w!.prdSandbox.store.addedRecords('incidents')).toHaveLength(before);
+    });
+
+    it('tells the taskpane, per environment, what is bound, assumed and unavailable', async () => {
+      const res = await request(`${w!.relay.url}/api/environments`);
+      const [acc, prd] = environmentList.parse(await res.body.json());
+      expect(acc!.endpoints['incident-create']).toMatchObject({ pathSource: 'bound', write: { kind: 'ok' } });
+      expect(prd!.endpoints['incident-create']).toMatchObject({
+        pathSource: 'assumed',
+        write: { kind: 'unavailable' },
+      });
+      expect(w!.binding.missing.length).toBeGreaterThan(0);
+      for (const id of w!.binding.missing)
+        expect(acc!.endpoints[id]).toMatchObject({ unavailable: { reason: 'missing' } });
+      for (const x of w!.binding.extraDatasets)
+        expect(acc!.endpoints[x.id]).toMatchObject({ kind: 'dataset', path: x.path });
+    });
+
+    it('makes an operation the file lacks unavailable: the client refuses it and the relay never forwards it', async () => {
+      const id = w!.binding.missing.find((m) => catalog.get(m).kind === 'operation')!;
+      expect(id).toBeDefined();
+      const op = catalog.operation(id);
+      const e = await w!.client.call(id, { params: { guid: NIL_GUID }, body: {} }).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: 'not-found', sent: 'no' });
+      const res = await request(`${w!.relay.url}/api/acc${op.path.replace('{guid}', NIL_GUID)}`, {
+        method: 'POST',
+        headers: { authorization: basic(w!.sandbox.demoKey!), 'content-type': 'application/json' },
         body: '{}',
-      },
-    );
-    await res.body.text();
-    expect(res.statusCode).toBe(404);
-    expect(res.headers[RELAY_ERROR_HEADER]).toBeDefined();
-  });
-});
+      });
+      await res.body.text();
+      expect(res.statusCode).toBe(404);
+      expect(res.headers[RELAY_ERROR_HEADER]).toBeDefined();
+    });
+  },
+);

@@ -168,6 +168,23 @@ describe('grc-sheets check', () => {
     expect(report.datasets.find((d) => d.id === 'audit')).toMatchObject({ result: 'answers' });
   });
 
+  test('direct with --binding: the binding moves the path, the service has nothing there; a bad binding file is named', async () => {
+    const { report } = await checkJson(
+      ['--base-url', sandbox.url, '--binding', join(dir, 'moved.json')],
+      'good',
+    );
+    expect(report.datasets.find((d) => d.id === 'risk')).toMatchObject({
+      result: 'not-found',
+      pathSource: 'bound',
+    });
+    expect(report.datasets.find((d) => d.id === 'risk')!.fix).toMatch(/--base-url ends in the API root/);
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"format": "something else"}');
+    const { code, err } = await check(['--base-url', sandbox.url, '--binding', bad], 'good');
+    expect(code).toBe(2);
+    expect(err).toMatch(/--binding .*bad\.json: not a grc-sheets binding file/);
+  });
+
   test('a key on the command line is refused, saying why, before anything is called', async () => {
     for (const option of ['--password', '--password=secret', '-p', '--identifier']) {
       const { code, err, out } = await check([...through(), option, 'x']);

@@ -143,7 +143,7 @@ describe('relay environments from bindings', () => {
 
   it.each([
     ['a missing file', () => join(tmpdir(), 'no-such-binding.json'), /cannot read/],
-    ['a file that is not JSON', () => writeBinding('{not json'), /not valid JSON/],
+    ['a file that is not JSON', () => writeBinding('{not json'), /cannot read the binding file/],
     [
       'a file that is not a binding',
       () => writeBinding({ format: 'other' }),

@@ -95,6 +95,6 @@ describe('grc-sheets sandbox (the command)', () => {
       encoding: 'utf8',
     });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain(`--binding: ${file} is not a grc-sheets binding file`);
+    expect(r.stderr).toContain(`--binding ${file}: not a grc-sheets binding file`);
   });
 });

@@ -6,7 +6,7 @@ import {
   type JsonSchema,
 } from '../catalog';
 import type { FileOperation } from './parse';
-import { mapShape, type Difference } from './shapes';
+import { mapShape, objectSchema, type Difference } from './shapes';
 
 /**
  * Matching catalogue endpoints to the file's operations. Exact first: same method and path (every documented
@@ -115,24 +115,40 @@ export function score(e: Endpoint, op: FileOperation): Candidate {
   return { op, score: total, name, shape, how };
 }
 
-/** The bound endpoint for a chosen operation: path, and property maps for body, record and answer. */
+/** A schema with named properties; a file that shows none (or a free-form object) gets no property map. */
+const described = (js: JsonSchema | undefined): boolean =>
+  Object.keys(objectSchema(js)?.properties ?? {}).length > 0;
+
+/**
+ * The bound endpoint for a chosen operation: path, and property maps for body, record and answer. Where the
+ * file shows no schema, no map is made (the catalogue's shape is used as it is) and the report says so.
+ */
 export function bind(e: Endpoint, op: FileOperation, how: BoundEndpoint['how']): Bound {
   const bound: BoundEndpoint = { method: op.method, path: op.path, how };
   if (op.operationId) bound.operationId = op.operationId;
   if (op.summary) bound.summary = op.summary;
   const differences: Difference[] = [];
+  const undescribed = (what: string) =>
+    differences.push({
+      kind: 'not-in-file',
+      message: `the file shows no properties for the ${what}; the catalogue's names are used as they are`,
+    });
   if (e.kind === 'dataset') {
-    const m = mapShape(toJsonSchema(e.record), op.answer, 'record');
-    bound.record = m.shape;
-    differences.push(...m.differences);
+    if (described(op.answer)) {
+      const m = mapShape(toJsonSchema(e.record), op.answer, 'record');
+      bound.record = m.shape;
+      differences.push(...m.differences);
+    } else undescribed('record');
   } else {
     if (e.body) {
-      const m = mapShape(toJsonSchema(e.body), op.body, 'body');
-      bound.body = m.shape;
-      differences.push(...m.differences);
+      if (described(op.body)) {
+        const m = mapShape(toJsonSchema(e.body), op.body, 'body');
+        bound.body = m.shape;
+        differences.push(...m.differences);
+      } else undescribed('request body');
     }
     const answer = toJsonSchema(e.answer);
-    if (answer.type === 'object') {
+    if (answer.type === 'object' && described(op.answer)) {
       const m = mapShape(answer, op.answer, 'answer');
       bound.answer = m.shape;
       differences.push(

@@ -102,18 +102,21 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   let any = false;
   for (const m of r.matched) {
     // For a dataset, a property the file lacks is an empty column, listed once below, not per field.
-    const shown = m.bound.record ? m.differences.filter((d) => d.kind !== 'not-in-file') : m.differences;
+    const isDataset = DATASETS_AND_OPERATIONS.find((e) => e.id === m.id)?.kind === 'dataset';
+    const shown = isDataset
+      ? m.differences.filter((d) => d.kind !== 'not-in-file' || !d.field)
+      : m.differences;
     if (!shown.length) continue;
     any = true;
     push(`  ${m.id} (${titleOf(m.id)}, ${m.bound.method} ${m.bound.path}):`);
     for (const d of shown) push(`    - ${d.message}`);
   }
   const emptyColumns = r.matched.filter(
-    (m) => m.bound.record && m.differences.some((d) => d.kind === 'not-in-file'),
+    (m) => m.bound.record && m.differences.some((d) => d.kind === 'not-in-file' && d.field),
   );
   for (const m of emptyColumns) {
     any = true;
-    const fields = m.differences.filter((d) => d.kind === 'not-in-file').map((d) => d.field);
+    const fields = m.differences.filter((d) => d.kind === 'not-in-file' && d.field).map((d) => d.field);
     push(
       `  ${m.id} (${titleOf(m.id)}): the file's record lacks ${fields.join(', ')}; those columns stay empty`,
     );

@@ -22,6 +22,9 @@ export interface Catalog {
   match(method: string, rawPath: string): Match;
 }
 
+/** Every catalogue endpoint as the spec and our assumptions have it (what a binding binds). */
+export const DATASETS_AND_OPERATIONS: readonly Endpoint[] = [...DATASETS, ...OPERATIONS];
+
 export class CatalogConfigError extends Error {
   override name = 'CatalogConfigError';
 }
@@ -86,7 +89,7 @@ function place(e: Endpoint, b: Binding): Endpoint {
  * extra datasets are appended as untyped datasets (area 'Other').
  */
 export function createCatalog(b?: Binding): Catalog {
-  const base: Endpoint[] = [...DATASETS, ...OPERATIONS];
+  const base = DATASETS_AND_OPERATIONS;
   const known = new Set(base.map((e) => e.id));
   if (b) {
     for (const id of [...Object.keys(b.endpoints), ...Object.keys(b.ambiguous), ...b.missing]) {
@@ -98,7 +101,7 @@ export function createCatalog(b?: Binding): Catalog {
   }
   const endpoints: Endpoint[] = b
     ? [...base.map((e) => place(e, b)), ...b.extraDatasets.map(extraDatasetEndpoint)]
-    : base;
+    : [...base];
   for (const e of endpoints) {
     if (!isValidTemplate(e.path))
       throw new CatalogConfigError(`"${e.id}": not a valid path template: ${e.path}`);
@@ -182,6 +185,3 @@ export function writeAvailability(operation: Operation, env: { production: boole
 
 /** The catalogue as the spec and our documented assumptions have it, with no binding. */
 export const catalog: Catalog = createCatalog();
-
-/** Every catalogue endpoint as the spec and our assumptions have it (what a binding binds). */
-export const DATASETS_AND_OPERATIONS: readonly Endpoint[] = [...DATASETS, ...OPERATIONS];

@@ -1,7 +1,6 @@
 import { BINDING_FORMAT, BINDING_VERSION, type Binding, type BoundEndpoint } from './binding';
-import { DATASETS } from './datasets';
+import { DATASETS_AND_OPERATIONS } from './catalog';
 import type { Endpoint } from './endpoint';
-import { OPERATIONS } from './operations';
 import { toJsonSchema } from './schema-json';
 import { identityMap, type WireShape } from './wire';
 
@@ -36,7 +35,7 @@ export function identityBinding(file = 'catalogue'): Binding {
       basePath: '/api',
       importedAt: new Date(0).toISOString(),
     },
-    endpoints: Object.fromEntries([...DATASETS, ...OPERATIONS].map((e) => [e.id, identityBound(e)])),
+    endpoints: Object.fromEntries(DATASETS_AND_OPERATIONS.map((e) => [e.id, identityBound(e)])),
     ambiguous: {},
     missing: [],
     extraDatasets: [],

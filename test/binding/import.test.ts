@@ -248,3 +248,33 @@ describe('globex.openapi.yaml (OpenAPI 3, /api in the paths, an ambiguous pair)'
     expect(op.binding?.body?.properties.Name).toBe('Name');
   });
 });
+
+describe('an operation the file shows without properties', () => {
+  it('is bound without a property map, so the catalogue names are sent as they are, and the report says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bare-'));
+    const file = join(dir, 'bare.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        swagger: '2.0',
+        info: { title: 'bare', version: '1' },
+        basePath: '/api',
+        paths: {
+          '/incidents': {
+            post: {
+              parameters: [{ name: 'body', in: 'body', schema: { type: 'object' } }],
+              responses: { '200': { description: 'ok' } },
+            },
+          },
+        },
+      }),
+    );
+    const r = await importBinding(file);
+    const e = r.binding.endpoints['incident-create']!;
+    expect(e).toMatchObject({ how: 'exact', path: '/incidents' });
+    expect(e.body).toBeUndefined();
+    expect(e.answer).toBeUndefined();
+    expect(formatReport(r)).toMatch(/the file shows no properties for the request body/);
+    expect(r.binding.missing).toContain('risk');
+  });
+});

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { fillPath, pathSource, type Catalog, type Endpoint } from '../catalog';
-import { sendError } from './errors';
+import { RELAY_ERRORS, sendError } from './errors';
 import { Forwarding } from './forward';
 import { basicAuthorization, upstreamRequestHeaders } from './headers';
 import { keyTag, type CallLog } from './log';
@@ -12,6 +12,8 @@ import type { Upstream } from './upstream';
 export interface ProxyDeps {
   /** The catalogue of the named environment (built from its binding), matched against a method and raw path. */
   match: (env: string, method: string, rawPath: string) => ReturnType<Catalog['match']>;
+  /** The endpoint of the named environment its binding lacks, at this method and raw path, if any. */
+  unavailable: (env: string, method: string, rawPath: string) => Endpoint | undefined;
   upstreams: ReadonlyMap<string, Upstream>;
   bodyLimit: number;
   timeoutMs: number;
@@ -57,13 +59,17 @@ export function proxy(
   if (!match.ok) {
     if (match.reason === 'method-not-allowed')
       return sendError(res, 'method-not-allowed', { headers: { allow: match.allow.join(', ') } });
+    const lacking = deps.unavailable(envName, req.method ?? '', rawRest);
+    if (lacking?.unavailable)
+      return sendError(res, 'endpoint-unavailable', {
+        message: `${RELAY_ERRORS['endpoint-unavailable'][1]} ${lacking.unavailable.message}`,
+      });
     return sendError(res, 'not-catalogued');
   }
   const { endpoint, params } = match;
   log.route = endpoint.id;
   // No blind posts: a write whose path neither the spec nor this environment's binding shows is not sent
-  // to production. The catalogue never matches an endpoint its binding lacks; refused again here all the same.
-  if (endpoint.unavailable) return sendError(res, 'endpoint-unavailable');
+  // to production.
   if (endpoint.method === 'POST' && upstream.production && pathSource(endpoint) === 'assumed')
     return sendError(res, 'path-assumed');
   // The catalogue lists no query parameters for any endpoint, so any query (even a bare `?`) is an unlisted one.

@@ -21,6 +21,7 @@ import type { CallLog } from './log';
 import { proxy, type ProxyDeps } from './proxy';
 import { createRateLimiter } from './rate-limit';
 import { createStaticFiles, type StaticFiles } from './static-files';
+import { unavailableMatcher } from './unavailable';
 import { createUpstream, type Upstream } from './upstream';
 
 /**
@@ -86,6 +87,7 @@ export async function startRelay(
   // Each environment has its own catalogue: ACC may already have a newer Swagger file than PRD.
   const views = [];
   const matchers = new Map<string, Catalog['match']>();
+  const lacking = new Map<string, ReturnType<typeof unavailableMatcher>>();
   for (const [name, env] of Object.entries(config.environments)) {
     let binding = null;
     let catalog: Catalog;
@@ -98,6 +100,7 @@ export async function startRelay(
       throw new RelayConfigError(`environments.${name}.binding (${env.binding}): ${(e as Error).message}`);
     }
     matchers.set(name, memoisedMatch(catalog));
+    lacking.set(name, unavailableMatcher(catalog));
     views.push({
       ...describeEnvironment(name, env.production, catalog, binding),
       ...(config.egressIp ? { egressIp: config.egressIp } : {}),
@@ -116,6 +119,7 @@ export async function startRelay(
   const files: StaticFiles | null = config.staticDir ? await createStaticFiles(config.staticDir) : null;
   const deps: ProxyDeps = {
     match: (env, method, rawPath) => matchers.get(env)!(method, rawPath),
+    unavailable: (env, method, rawPath) => lacking.get(env)!(method, rawPath),
     upstreams,
     bodyLimit: config.limits.bodyBytes,
     timeoutMs: config.limits.upstreamTimeoutMs,

@@ -235,7 +235,7 @@ describe.each(['acme.swagger.json', 'globex.openapi.yaml'])(
       });
       await res.body.text();
       expect(res.statusCode).toBe(404);
-      expect(res.headers[RELAY_ERROR_HEADER]).toBeDefined();
+      expect(res.headers[RELAY_ERROR_HEADER]).toBe('endpoint-unavailable');
     });
   },
 );

@@ -99,7 +99,9 @@ describe('relay environments from bindings', () => {
     try {
       const res = await post(`${relay.url}/api/acc${incidents}`);
       expect(res.statusCode).toBe(404);
-      await res.body.text();
+      const body = await res.body.text();
+      expect(errorCode(body)).toBe('endpoint-unavailable');
+      expect(body).toContain('Swagger file has no such operation');
       expect(upstream.requests).toHaveLength(0);
       const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
       expect(acc!.endpoints['incident-create']).toMatchObject({

@@ -5,3 +5,4 @@ export * from './fields';
 export * from './lei';
 export * as records from './records';
 export * as bodies from './bodies';
+export * from './json-body';

@@ -6,6 +6,7 @@ import { sendError } from './errors';
 import { Forwarding } from './forward';
 import { basicAuthorization, upstreamRequestHeaders } from './headers';
 import { keyTag, type CallLog } from './log';
+import type { BodyBudget } from './body-budget';
 import { hasBody, isJson, readBody } from './request-body';
 import type { Upstream } from './upstream';
 
@@ -13,11 +14,18 @@ export interface ProxyDeps {
   match: Catalog['match'];
   upstreams: ReadonlyMap<string, Upstream>;
   bodyLimit: number;
+  /** POST bytes held at once, across connections and per address. */
+  bodyBudget: BodyBudget;
+  /** Longest pause within a request body. */
+  bodyIdleMs: number;
   timeoutMs: number;
+  /** Longest time a client may take no bytes of an answer. */
+  clientWriteTimeoutMs: number;
 }
 
 /** A request refused before its body is read to the end: the connection cannot carry another request. */
 const CLOSE = { headers: { connection: 'close' } };
+const BUSY = { headers: { connection: 'close', 'retry-after': '1' } };
 
 const LAST_KEY = Symbol('last key tag');
 type TaggedSocket = Socket & { [LAST_KEY]?: { authorization: string; tag: string | undefined } };
@@ -74,8 +82,20 @@ export function proxy(
   }
   if (!hasBody(req)) return send(upstream, endpoint, path, headers, undefined, deps, res, log);
   if (!isJson(req)) return sendError(res, 'json-only', CLOSE);
-  return readBody(req, deps.bodyLimit).then((read) => {
-    if (!read.ok) return read.reason === 'too-large' ? sendError(res, 'body-too-large', CLOSE) : undefined;
+  return readBody(req, {
+    limit: deps.bodyLimit,
+    budget: deps.bodyBudget,
+    address: req.socket.remoteAddress ?? 'unknown',
+    idleMs: deps.bodyIdleMs,
+  }).then((read) => {
+    if (!read.ok) {
+      if (read.reason === 'too-large') return sendError(res, 'body-too-large', CLOSE);
+      if (read.reason === 'busy') return sendError(res, 'relay-busy', BUSY);
+      if (read.reason === 'timeout') return sendError(res, 'body-timeout', CLOSE);
+      return;
+    }
+    // The bytes count against the budget until the exchange is over (undici holds the body until then).
+    res.once('close', read.release);
     try {
       JSON.parse(read.body.toString('utf8'));
     } catch {
@@ -106,7 +126,14 @@ function send(
     bodyTimeout: deps.timeoutMs,
   };
   // POST is never retried: the service may have acted on it.
-  const forwarding = new Forwarding(upstream, options, res, log, endpoint.method === 'GET');
+  const forwarding = new Forwarding(
+    upstream,
+    options,
+    res,
+    log,
+    endpoint.method === 'GET',
+    deps.clientWriteTimeoutMs,
+  );
   forwarding.start();
   return forwarding;
 }

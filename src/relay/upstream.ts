@@ -1,21 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import type { Pool as UndiciPool } from 'undici';
+import { Pool } from 'undici';
 import type { EnvironmentConfig } from './config';
 import type { RelayErrorCode } from './errors';
-
-/**
- * undici's Pool alone: the package's index also loads fetch, WebSocket, caches and more, about 9 MB of
- * resident memory the relay never uses (it counts against the memory budget of a small relay host).
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const Pool: typeof UndiciPool = require('undici/lib/dispatcher/pool');
 
 /** One keep-alive pool per configured environment; certificates are always verified. */
 export interface Upstream {
   name: string;
   production: boolean;
-  pool: UndiciPool;
+  pool: Pool;
   /** Path of the API root on the upstream host (`/api`), catalogue paths are appended to it. */
   basePath: string;
 }

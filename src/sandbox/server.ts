@@ -1,7 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { catalog as defaultCatalog, type Catalog, type Dataset, type Operation } from '../catalog';
+import {
+  catalog as defaultCatalog,
+  isJsonMediaType,
+  type Catalog,
+  type Dataset,
+  type Operation,
+} from '../catalog';
 import { createAdmin, registerAdminRoutes, type SandboxAdmin } from './admin';
 import { authenticate, mayCall } from './auth';
 import { seedOf } from './data/random';
@@ -66,7 +72,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     forceCloseConnections: true,
   });
   // An empty body is fine (the workflow advance has none); invalid JSON is a 400 in the service's format.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  // The service's rule for JSON bodies, shared with the relay (catalog/json-body): anything else is a 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+    const type = req.headers['content-type'];
+    if (!isJsonMediaType(type))
+      return done(
+        Object.assign(new Error(`Unsupported Media Type: ${type ?? '(none)'}`), { statusCode: 415 }),
+        undefined,
+      );
     if (!body) return done(null, undefined);
     try {
       done(null, JSON.parse(body as string));

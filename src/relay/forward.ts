@@ -63,8 +63,10 @@ export class Forwarding implements Dispatcher.DispatchHandler {
   }
 
   clientClosed(): void {
-    if (!this.res.writableFinished) this.controller?.abort(new Error('the client went away'));
+    // Finished first: the abort reports back through onResponseError, which has nothing left to do.
+    const wasFinished = this.finished;
     this.finished = true;
+    if (!wasFinished && !this.res.writableFinished) this.controller?.abort(new Error('the client went away'));
   }
 
   onRequestStart(c: Dispatcher.DispatchController): void {

@@ -96,6 +96,8 @@ export const relayConfig = z.strictObject({
       /** Longest time a client may accept no bytes of an answer before it is cut (and its upstream freed). */
       clientWriteTimeoutMs: z.number().int().min(1).default(30_000),
       upstreamTimeoutMs: z.number().int().min(1).default(120_000),
+      /** How long a graceful stop (SIGTERM) lets calls in flight, downloads included, finish. */
+      shutdownGraceMs: z.number().int().min(0).default(30_000),
       rateLimit: z
         .strictObject({
           requests: z.number().int().min(1).default(DEFAULT_RATE.requests),
@@ -157,6 +159,7 @@ export const ENV_VARS = {
   GRC_RELAY_RATE_LIMIT_STORE: 'limits.rateLimit.store',
   GRC_RELAY_BODY_TIMEOUT_MS: 'limits.bodyTimeoutMs',
   GRC_RELAY_CLIENT_WRITE_TIMEOUT_MS: 'limits.clientWriteTimeoutMs',
+  GRC_RELAY_SHUTDOWN_GRACE_MS: 'limits.shutdownGraceMs',
   GRC_RELAY_LOG_LEVEL: 'logLevel',
 } as const;
 
@@ -170,6 +173,7 @@ const NUMBER_VARS = new Set([
   'limits.rateLimit.windowMs',
   'limits.bodyTimeoutMs',
   'limits.clientWriteTimeoutMs',
+  'limits.shutdownGraceMs',
 ]);
 
 function envValue(name: string, field: string, raw: string): unknown {

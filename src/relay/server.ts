@@ -28,7 +28,7 @@ export interface Relay {
   /** Where the relay listens, e.g. `http://127.0.0.1:8443`. */
   url: string;
   port: number;
-  /** Stops accepting, lets calls in flight finish (up to `graceMs`), then closes everything. */
+  /** Stops accepting, lets calls in flight finish (up to `graceMs`, default limits.shutdownGraceMs), then closes everything. */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -276,7 +276,7 @@ export async function startRelay(
   return {
     url: `${scheme}://${shownHost}:${port}`,
     port,
-    close(graceMs = 10_000) {
+    close(graceMs = config.limits.shutdownGraceMs) {
       closed ??= (async () => {
         closing = true;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,6 +8,7 @@ import {
   type KeySpec,
 } from '../sandbox';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
 import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets sandbox [options]
@@ -34,7 +35,9 @@ Admin routes (loopback callers only): GET /_sandbox/keys, GET /_sandbox/requeste
 POST /_sandbox/requested-ips/approve {"identifier","ip"}, POST /_sandbox/keys/ID/revoke,
 GET|PUT /_sandbox/faults, GET /_sandbox/counts, GET /_sandbox/incidents/GUID,
 POST /_sandbox/incidenttypes/GUID/archive, POST /_sandbox/forms/GUID/close,
-DELETE /_sandbox/customfields/GUID/options/OPTION-GUID. See docs/sandbox.md.`;
+DELETE /_sandbox/customfields/GUID/options/OPTION-GUID. See docs/sandbox.md.
+
+${EXIT_CODES_HELP}`;
 
 function number(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -105,13 +108,19 @@ export async function run(argv: string[]): Promise<number> {
     }
     await untilStopped();
     await sandbox.close();
-    return 0;
+    return EXIT.ok;
   } catch (e) {
+    const inUse = portInUseMessage(e, 'Choose another with --port N (0 picks any free port).');
+    if (inUse) {
+      console.error(`grc-sheets sandbox: ${inUse}`);
+      return EXIT.failed;
+    }
     const where =
       e instanceof KeysError && values.keys && !(e as Error).message.includes(values.keys)
         ? `--keys ${values.keys}: `
         : '';
     console.error(`grc-sheets sandbox: ${where}${(e as Error).message}`);
-    return 1;
+    // A keys file that breaks the rules is configuration (2); anything else failed while starting (1).
+    return e instanceof KeysError ? EXIT.usage : EXIT.failed;
   }
 }

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRelay, type Relay } from '../relay';
 import { startSandbox } from '../sandbox';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
 import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets start [options]
@@ -25,7 +26,9 @@ Options:
   --dist DIR        the built add-in (default dist)
   --certs DIR       office-addin-dev-certs folder (default ~/.office-addin-dev-certs)
   --http            plain HTTP even when certificates exist
-  --help            this text`;
+  --help            this text
+
+${EXIT_CODES_HELP}`;
 
 interface Options {
   port: number;
@@ -117,6 +120,14 @@ function banner(
   return lines.join('\n');
 }
 
+/** A port in use, said in words (exit 1); any other error goes on to the generic handler. */
+function failedToStart(e: unknown, hint: string): number {
+  const inUse = portInUseMessage(e, hint);
+  if (!inUse) throw e;
+  console.error(`grc-sheets start: ${inUse}`);
+  return EXIT.failed;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const options = parseOptions('start', HELP, () => parse(argv));
   if (typeof options === 'number') return options;
@@ -124,16 +135,28 @@ export async function run(argv: string[]): Promise<number> {
     console.error(
       `grc-sheets start: ${options.dist}/taskpane.html is missing. Build the add-in first: npm run build (npm start does both).`,
     );
-    return 1;
+    return EXIT.failed;
   }
   const tls = options.http ? undefined : devCertificate(options.certs);
   const common = { host: '127.0.0.1', scale: options.scale, seed: options.seed };
-  const acc = await startSandbox({ ...common, port: options.sandboxPort, environment: 'ACC' });
-  const prd = await startSandbox({
-    ...common,
-    port: options.sandboxPort && options.sandboxPort + 1,
-    environment: 'PRD',
-  });
+  const sandboxHint =
+    'Choose other sandbox ports with npm start -- --sandbox-port N (the PRD sandbox takes N+1), or leave --sandbox-port out for any free port.';
+  let acc, prd;
+  try {
+    acc = await startSandbox({ ...common, port: options.sandboxPort, environment: 'ACC' });
+  } catch (e) {
+    return failedToStart(e, sandboxHint);
+  }
+  try {
+    prd = await startSandbox({
+      ...common,
+      port: options.sandboxPort && options.sandboxPort + 1,
+      environment: 'PRD',
+    });
+  } catch (e) {
+    await acc.close();
+    return failedToStart(e, sandboxHint);
+  }
   let relay: Relay;
   try {
     relay = await startRelay({
@@ -148,7 +171,10 @@ export async function run(argv: string[]): Promise<number> {
     });
   } catch (e) {
     await Promise.all([acc.close(), prd.close()]);
-    throw e;
+    return failedToStart(
+      e,
+      `Choose another port for the add-in and relay: npm start -- --port N (or grc-sheets start --port N). Excel's sideloaded manifest names port 3000, so use another port for the browser preview only.`,
+    );
   }
   const keys = [
     { name: 'sandbox-acc', key: acc.demoKey },
@@ -159,5 +185,5 @@ export async function run(argv: string[]): Promise<number> {
   await untilStopped();
   await relay.close();
   await Promise.all([acc.close(), prd.close()]);
-  return 0;
+  return EXIT.ok;
 }

@@ -3,7 +3,11 @@ import { isJsonMediaType } from '../catalog/json-body';
 import type { BodyBudget } from './body-budget';
 
 export type BodyResult =
-  | { ok: true; body: Buffer; /** Gives the body's bytes back to the budget once it is sent (or not). */ release(): void }
+  | {
+      ok: true;
+      body: Buffer;
+      /** Gives the body's bytes back to the budget once it is sent (or not). */ release(): void;
+    }
   | { ok: false; reason: 'too-large' | 'aborted' | 'busy' | 'timeout' };
 
 export interface BodyLimits {
@@ -22,7 +26,10 @@ export interface BodyLimits {
  * connection open. Every byte held counts against the budget (given back when the read ends, however it
  * ends), and a sender that stops for `idleMs` is cut.
  */
-export function readBody(req: IncomingMessage, { limit, budget, address, idleMs }: BodyLimits): Promise<BodyResult> {
+export function readBody(
+  req: IncomingMessage,
+  { limit, budget, address, idleMs }: BodyLimits,
+): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit)
     return Promise.resolve({ ok: false, reason: 'too-large' });

@@ -11,7 +11,8 @@ import type { Duplex } from 'node:stream';
 import type { DestinationStream } from 'pino';
 import { createCatalog } from '../catalog';
 import { createBodyBudget } from './body-budget';
-import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config';
+import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
+import { configFileProblems } from './config-files';
 import { createCors } from './cors';
 import { errorBody, RELAY_ERROR_HEADER, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
 import { createRelayLogger } from './log';
@@ -64,6 +65,9 @@ export async function startRelay(
   options: RelayOptions = {},
 ): Promise<Relay> {
   const config = parseRelayConfig(input);
+  const missing = configFileProblems(config);
+  if (missing.length)
+    throw new RelayConfigError(`the relay configuration names files it cannot use:\n${missing.join('\n')}`);
   const relayLogger = createRelayLogger(config.logLevel, options.logDestination);
   const logger = relayLogger.logger;
   const catalog = createCatalog(config.catalogOverrides);
@@ -256,13 +260,21 @@ export async function startRelay(
     refuseRaw(socket, 400, 'bad-request', `${RELAY_ERRORS['bad-request'][1]} (${err.code ?? 'parse error'})`);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.listen.port, config.listen.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.listen.port, config.listen.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    // Nothing may outlive a relay that did not start (a port in use): the CLI says why and exits.
+    limiter.stop();
+    await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
+    relayLogger.close();
+    throw e;
+  }
   const port = (server.address() as AddressInfo).port;
   const shownHost =
     config.listen.host === '0.0.0.0' || config.listen.host === '::'

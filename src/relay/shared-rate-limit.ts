@@ -54,7 +54,7 @@ export function createSharedRateLimiter(
     shared = false;
     logger.warn(
       { store: where, err: { message: (e as Error)?.message } },
-      'rate-limit store unreachable: using this relay\'s own limit until it is back',
+      "rate-limit store unreachable: using this relay's own limit until it is back",
     );
   };
   redis.on('error', fallBack);

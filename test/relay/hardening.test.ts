@@ -121,7 +121,9 @@ describe('2. CORS on every answer to an allowed origin', () => {
       expect(target.status).toBe(400);
       expect(target.headers['access-control-allow-origin']).toBe(ORIGIN);
       // Another origin gets no CORS headers, whatever the answer.
-      const other = await request(relay.url + RISK, { headers: { ...headers, origin: 'https://evil.example' } });
+      const other = await request(relay.url + RISK, {
+        headers: { ...headers, origin: 'https://evil.example' },
+      });
       await other.body.text();
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
     } finally {

@@ -96,6 +96,11 @@ export const relayConfig = z.strictObject({
       /** Longest time a client may accept no bytes of an answer before it is cut (and its upstream freed). */
       clientWriteTimeoutMs: z.number().int().min(1).default(30_000),
       upstreamTimeoutMs: z.number().int().min(1).default(120_000),
+      /**
+       * Upstream calls one client address may have in flight at once: below an environment's connections,
+       * so clients of one address that stop reading cannot take all of them from everyone else.
+       */
+      callsInFlightPerAddress: z.number().int().min(1).default(32),
       /** How long a graceful stop (SIGTERM) lets calls in flight, downloads included, finish. */
       shutdownGraceMs: z.number().int().min(0).default(30_000),
       rateLimit: z

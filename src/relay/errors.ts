@@ -44,6 +44,10 @@ export const RELAY_ERRORS = {
     'The relay is holding as many request bodies as it may right now; try again in a moment.',
   ],
   'no-host': [400, 'The request has no Host header; HTTP/1.1 requires one.'],
+  'too-many-in-flight': [
+    429,
+    'Too many calls from this address are still in progress; wait for some to finish and try again.',
+  ],
   'rate-limited': [429, 'Too many requests from this address; wait and try again.'],
   'upstream-unreachable': [
     502,

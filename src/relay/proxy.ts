@@ -21,11 +21,15 @@ export interface ProxyDeps {
   timeoutMs: number;
   /** Longest time a client may take no bytes of an answer. */
   clientWriteTimeoutMs: number;
+  /** Upstream calls in flight per client address, and the most allowed. */
+  inFlight: Map<string, number>;
+  inFlightLimit: number;
 }
 
 /** A request refused before its body is read to the end: the connection cannot carry another request. */
 const CLOSE = { headers: { connection: 'close' } };
 const BUSY = { headers: { connection: 'close', 'retry-after': '1' } };
+const RETRY_SOON = { headers: { 'retry-after': '1' } };
 
 const LAST_KEY = Symbol('last key tag');
 type TaggedSocket = Socket & { [LAST_KEY]?: { authorization: string; tag: string | undefined } };
@@ -114,7 +118,19 @@ function send(
   deps: ProxyDeps,
   res: ServerResponse,
   log: CallLog,
-): Forwarding {
+): Forwarding | undefined {
+  const address = res.req.socket.remoteAddress ?? 'unknown';
+  const mine = deps.inFlight.get(address) ?? 0;
+  if (mine >= deps.inFlightLimit) {
+    sendError(res, 'too-many-in-flight', RETRY_SOON);
+    return undefined;
+  }
+  deps.inFlight.set(address, mine + 1);
+  res.once('close', () => {
+    const left = (deps.inFlight.get(address) ?? 1) - 1;
+    if (left > 0) deps.inFlight.set(address, left);
+    else deps.inFlight.delete(address);
+  });
   if (body) headers['content-length'] = String(body.length);
   else delete headers['content-type'];
   const options: Dispatcher.DispatchOptions = {

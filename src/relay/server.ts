@@ -94,6 +94,8 @@ export async function startRelay(
     bodyIdleMs: config.limits.bodyTimeoutMs,
     timeoutMs: config.limits.upstreamTimeoutMs,
     clientWriteTimeoutMs: config.limits.clientWriteTimeoutMs,
+    inFlight: new Map(),
+    inFlightLimit: config.limits.callsInFlightPerAddress,
   };
 
   let closing = false;

@@ -187,6 +187,35 @@ describe('3. clients that stop reading', () => {
   });
 });
 
+describe('3b. calls in flight per address', () => {
+  it('refuses a call beyond callsInFlightPerAddress, so one address cannot take every upstream connection', async () => {
+    const held: import('node:http').ServerResponse[] = [];
+    upstream.handler = (_req, res) => void held.push(res);
+    const { relay } = await startTestRelay(upstream, { limits: { callsInFlightPerAddress: 2 } });
+    try {
+      const pending: Promise<Awaited<ReturnType<typeof request>>>[] = [];
+      for (let i = 0; i < 2; i++) {
+        const arrived = upstream.nextRequest();
+        pending.push(request(relay.url + RISK, { headers: { authorization: AUTH } }));
+        await arrived;
+      }
+      const third = await request(relay.url + RISK, { headers: { authorization: AUTH } });
+      expect(third.statusCode).toBe(429);
+      expect(errorCode(await third.body.text())).toBe('too-many-in-flight');
+      expect(third.headers['retry-after']).toBe('1');
+      expect(upstream.requests).toHaveLength(2);
+      upstream.handler = answerJson;
+      held.forEach((res) => answerJson(res.req, res, ''));
+      for (const p of pending) expect((await (await p).body.text()).length).toBeGreaterThan(0);
+      const after = await request(relay.url + RISK, { headers: { authorization: AUTH } });
+      await after.body.text();
+      expect(after.statusCode).toBe(200);
+    } finally {
+      await relay.close(100);
+    }
+  });
+});
+
 describe('4. buffered request bodies', () => {
   it('bounds the bytes held across all connections and per address', () => {
     const budget = createBodyBudget(100, 60);

@@ -121,7 +121,8 @@ function send(
 ): Forwarding | undefined {
   const address = res.req.socket.remoteAddress ?? 'unknown';
   const mine = deps.inFlight.get(address) ?? 0;
-  if (mine >= deps.inFlightLimit) {
+  // Never more than half an environment's connections, so one address always leaves room for the others.
+  if (mine >= Math.min(deps.inFlightLimit, Math.max(1, upstream.connections >> 1))) {
     sendError(res, 'too-many-in-flight', RETRY_SOON);
     return undefined;
   }

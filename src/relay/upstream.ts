@@ -9,6 +9,8 @@ export interface Upstream {
   name: string;
   production: boolean;
   pool: Pool;
+  /** The most connections the pool opens (environments.<name>.connections). */
+  connections: number;
   /** Path of the API root on the upstream host (`/api`), catalogue paths are appended to it. */
   basePath: string;
 }
@@ -24,7 +26,13 @@ export function createUpstream(name: string, env: EnvironmentConfig, timeoutMs: 
     bodyTimeout: timeoutMs,
     connect: { rejectUnauthorized: true, ...(ca ? { ca } : {}), timeout: Math.min(timeoutMs, 10_000) },
   });
-  return { name, production: env.production, pool, basePath: url.pathname.replace(/\/+$/, '') };
+  return {
+    name,
+    production: env.production,
+    pool,
+    connections: env.connections,
+    basePath: url.pathname.replace(/\/+$/, ''),
+  };
 }
 
 const NOT_CONNECTED = new Set([

@@ -5,6 +5,7 @@ import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { get as httpGet } from 'node:http';
 import { request } from 'undici';
 import { createCatalog, isJsonMediaType } from '../../src/catalog';
 import { createBodyBudget } from '../../src/relay/body-budget';
@@ -44,9 +45,27 @@ async function rawUpstream(answer: Buffer): Promise<{ url: string; server: Serve
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-/** Opens a connection, sends `text`, and resolves with the whole answer once the relay closes it. */
-function openRaw(port: number): Socket {
-  return connect(port, '127.0.0.1');
+/** A raw connection to the relay, from a given loopback address (all of 127.0.0.0/8 is local). */
+function openRaw(port: number, localAddress = '127.0.0.1'): Socket {
+  return connect({ port, host: '127.0.0.1', localAddress });
+}
+
+/** A GET from a given loopback address (another user of the relay). */
+function getFrom(
+  port: number,
+  localAddress: string,
+  path: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpGet(
+      { host: '127.0.0.1', port, path, localAddress, agent: false, headers: { authorization: AUTH } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    ).on('error', reject);
+  });
 }
 
 describe('1. response headers copied from the service', () => {
@@ -160,10 +179,11 @@ describe('3. clients that stop reading', () => {
     });
     const stuck: Socket[] = [];
     try {
-      // As many stuck readers as the pool has connections: they read nothing at all.
-      for (let i = 0; i < 2; i++) {
+      // As many stuck readers as the pool has connections, from two addresses (one address may only
+      // take half the pool): they read nothing at all.
+      for (const from of ['127.0.0.1', '127.0.0.3']) {
         const arrived = upstream.nextRequest();
-        const s = openRaw(relay.port);
+        const s = openRaw(relay.port, from);
         s.pause();
         s.write(rawGet(RISK, { connection: 'keep-alive' }));
         stuck.push(s);
@@ -172,9 +192,9 @@ describe('3. clients that stop reading', () => {
       const closed = stuck.map((s) => new Promise<void>((resolve) => s.once('close', () => resolve())));
       stuck.forEach((s) => s.on('error', () => undefined));
       // Another user's call needs one of the two upstream connections: it gets one once a stuck client is cut.
-      const other = await request(relay.url + RISIKO, { headers: { authorization: AUTH } });
-      expect(other.statusCode).toBe(200);
-      expect(await other.body.text()).toContain('00000000-0000-4000-8000-000000000001');
+      const other = await getFrom(relay.port, '127.0.0.2', RISIKO);
+      expect(other.status).toBe(200);
+      expect(other.body).toContain('00000000-0000-4000-8000-000000000001');
       stuck.forEach((s) => s.resume());
       await Promise.all(closed);
       const cut = log.lines.filter((l) => l.includes('client stopped reading'));

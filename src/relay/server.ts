@@ -162,7 +162,9 @@ export async function startRelay(
     // CORS first: every answer to an allowed origin (refusals included) must be readable by its page.
     cors.decorate(req, res);
     if (closing) return sendError(res, 'shutting-down', { headers: { connection: 'close' } });
-    if (!req.headers.host) return sendError(res, 'no-host', { headers: { connection: 'close' } });
+    // HTTP/1.1 requires Host; HTTP/1.0 did not (some load balancers' health checks still send none).
+    if (!req.headers.host && req.httpVersionMinor >= 1)
+      return sendError(res, 'no-host', { headers: { connection: 'close' } });
     // Only origin-form targets: absolute-form (`GET http://other/`) and asterisk-form ask a proxy to pick a host.
     if (!url.startsWith('/') || url.startsWith('//')) return sendError(res, 'bad-request-target');
     const query = q < 0 ? '' : url.slice(q);

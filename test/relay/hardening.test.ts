@@ -364,6 +364,9 @@ describe('also', () => {
       expect(res.headers['x-grc-relay-error']).toBe('no-host');
       expect(errorCode(res.body)).toBe('no-host');
       expect(upstream.requests).toHaveLength(0);
+      // HTTP/1.0 had no Host: a load balancer's health check may still send none.
+      const health = await rawRequest(relay.port, 'GET /healthz HTTP/1.0\r\n\r\n');
+      expect(health.status).toBe(200);
     } finally {
       await relay.close(100);
     }

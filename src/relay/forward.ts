@@ -32,6 +32,9 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     private readonly log: CallLog,
     retryOnce: boolean,
     private readonly writeTimeoutMs: number,
+    /** Calls in flight per client address: this one is counted under `address` until clientClosed. */
+    private readonly inFlight: Map<string, number>,
+    private readonly address: string,
   ) {
     this.retried = !retryOnce;
   }
@@ -62,7 +65,11 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     this.upstream.pool.dispatch(this.options, this);
   }
 
+  /** The exchange is over (the server's close listener): abort what is left upstream, uncount the call. */
   clientClosed(): void {
+    const left = (this.inFlight.get(this.address) ?? 1) - 1;
+    if (left > 0) this.inFlight.set(this.address, left);
+    else this.inFlight.delete(this.address);
     // Finished first: the abort reports back through onResponseError, which has nothing left to do.
     const wasFinished = this.finished;
     this.finished = true;

@@ -126,12 +126,8 @@ function send(
     sendError(res, 'too-many-in-flight', RETRY_SOON);
     return undefined;
   }
+  // Counted down by the Forwarding when the exchange is over (the server's one close listener).
   deps.inFlight.set(address, mine + 1);
-  res.once('close', () => {
-    const left = (deps.inFlight.get(address) ?? 1) - 1;
-    if (left > 0) deps.inFlight.set(address, left);
-    else deps.inFlight.delete(address);
-  });
   if (body) headers['content-length'] = String(body.length);
   else delete headers['content-type'];
   const options: Dispatcher.DispatchOptions = {
@@ -150,6 +146,8 @@ function send(
     log,
     endpoint.method === 'GET',
     deps.clientWriteTimeoutMs,
+    deps.inFlight,
+    address,
   );
   forwarding.start();
   return forwarding;

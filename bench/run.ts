@@ -38,6 +38,7 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e);
+  // A missing tool is said in one line with its fix, not as a stack trace.
+  console.error((e as { missingTools?: boolean }).missingTools ? (e as Error).message : e);
   process.exitCode = 1;
 });

@@ -9,3 +9,4 @@ export * from './wire';
 export * from './binding';
 export { toJsonSchema, type JsonSchema } from './schema-json';
 export { identityBound, identityBinding } from './identity';
+export * from './json-body';

@@ -2,6 +2,8 @@
  * The `grc-sheets` command: option parsing and wiring only. Each subcommand lives in its own file and is
  * loaded on demand, so `grc-sheets sandbox` does not load the relay and the reverse.
  */
+import { EXIT_CODES_HELP } from './exit';
+
 type CommandModule = { run(argv: string[]): Promise<number> };
 type Command = { summary: string; load: () => Promise<CommandModule> };
 
@@ -40,6 +42,8 @@ function usage(): string {
     ...lines,
     '',
     'Run grc-sheets <command> --help for its options.',
+    '',
+    EXIT_CODES_HELP,
   ].join('\n');
 }
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ENV_VARS, loadRelayConfig, RelayConfigError, startRelay } from '../relay';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
 import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets relay --config FILE
@@ -12,8 +13,18 @@ Options:
 
 Environment variables replace the file's settings:
 ${Object.entries(ENV_VARS)
-  .map(([name, field]) => `  ${name.padEnd(30)} ${field}`)
-  .join('\n')}`;
+  .map(([name, field]) => `  ${name.padEnd(34)} ${field}`)
+  .join('\n')}
+
+${EXIT_CODES_HELP}`;
+
+const NO_CONFIG = `grc-sheets relay: no configuration given. Pass the relay's JSON configuration file:
+
+  grc-sheets relay --config relay.json
+
+Start from relay.example.json (it shows every setting; docs/relay.md explains them). To try the relay
+with the sandbox on this machine, npm start runs both. Settings can also come from GRC_RELAY_*
+environment variables instead of a file (grc-sheets relay --help lists them).`;
 
 export async function run(argv: string[]): Promise<number> {
   const values = parseOptions(
@@ -27,18 +38,30 @@ export async function run(argv: string[]): Promise<number> {
       }).values,
   );
   if (typeof values === 'number') return values;
+  if (!values.config && !Object.keys(ENV_VARS).some((name) => process.env[name] !== undefined)) {
+    console.error(NO_CONFIG);
+    return EXIT.usage;
+  }
   let relay;
   try {
     relay = await startRelay(loadRelayConfig(values.config));
   } catch (e) {
     if (e instanceof RelayConfigError) {
       console.error(`grc-sheets relay: ${e.message}`);
-      return 2;
+      return EXIT.usage;
+    }
+    const inUse = portInUseMessage(
+      e,
+      `Choose another: listen.port in ${values.config ?? 'the configuration'}, or GRC_RELAY_PORT=N.`,
+    );
+    if (inUse) {
+      console.error(`grc-sheets relay: ${inUse}`);
+      return EXIT.failed;
     }
     throw e;
   }
   console.error(`grc-sheets relay: listening on ${relay.url}`);
   await untilStopped();
   await relay.close().catch(() => undefined);
-  return 0;
+  return EXIT.ok;
 }

@@ -11,6 +11,7 @@ import {
 } from '../sandbox';
 import { BindingFileError, loadBinding } from '../binding/load';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
 import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets sandbox [options]
@@ -40,7 +41,9 @@ Admin routes (loopback callers only): GET /_sandbox/keys, GET /_sandbox/requeste
 POST /_sandbox/requested-ips/approve {"identifier","ip"}, POST /_sandbox/keys/ID/revoke,
 GET|PUT /_sandbox/faults, GET /_sandbox/counts, GET /_sandbox/incidents/GUID,
 POST /_sandbox/incidenttypes/GUID/archive, POST /_sandbox/forms/GUID/close,
-DELETE /_sandbox/customfields/GUID/options/OPTION-GUID. See docs/sandbox.md.`;
+DELETE /_sandbox/customfields/GUID/options/OPTION-GUID. See docs/sandbox.md.
+
+${EXIT_CODES_HELP}`;
 
 /** `--export-swagger [file]`: the file name is optional, which parseArgs cannot say, so it is read here. */
 function exportSwaggerTo(argv: string[], at: number): number {
@@ -135,8 +138,13 @@ export async function run(argv: string[]): Promise<number> {
     }
     await untilStopped();
     await sandbox.close();
-    return 0;
+    return EXIT.ok;
   } catch (e) {
+    const inUse = portInUseMessage(e, 'Choose another with --port N (0 picks any free port).');
+    if (inUse) {
+      console.error(`grc-sheets sandbox: ${inUse}`);
+      return EXIT.failed;
+    }
     const where =
       e instanceof KeysError && values.keys && !(e as Error).message.includes(values.keys)
         ? `--keys ${values.keys}: `
@@ -144,6 +152,7 @@ export async function run(argv: string[]): Promise<number> {
           ? '--binding '
           : '';
     console.error(`grc-sheets sandbox: ${where}${(e as Error).message}`);
-    return 1;
+    // A keys file that breaks the rules is configuration (2); anything else failed while starting (1).
+    return e instanceof KeysError ? EXIT.usage : EXIT.failed;
   }
 }

@@ -12,6 +12,7 @@ import { startRelay, type Relay } from '../relay';
 import { BindingFileError, loadBinding } from '../binding/load';
 import type { Binding } from '../catalog';
 import { startSandbox } from '../sandbox';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
 import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets start [options]
@@ -31,7 +32,9 @@ Options:
                     without one, the catalogue's own paths (assumed ones marked as such)
   --binding-acc FILE, --binding-prd FILE
                     a binding for one environment only (ACC may have a newer Swagger file than PRD)
-  --help            this text`;
+  --help            this text
+
+${EXIT_CODES_HELP}`;
 
 interface Options {
   port: number;
@@ -130,6 +133,14 @@ function banner(
   return lines.join('\n');
 }
 
+/** A port in use, said in words (exit 1); any other error goes on to the generic handler. */
+function failedToStart(e: unknown, hint: string): number {
+  const inUse = portInUseMessage(e, hint);
+  if (!inUse) throw e;
+  console.error(`grc-sheets start: ${inUse}`);
+  return EXIT.failed;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const options = parseOptions('start', HELP, () => parse(argv));
   if (typeof options === 'number') return options;
@@ -137,7 +148,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(
       `grc-sheets start: ${options.dist}/taskpane.html is missing. Build the add-in first: npm run build (npm start does both).`,
     );
-    return 1;
+    return EXIT.failed;
   }
   const tls = options.http ? undefined : devCertificate(options.certs);
   const common = { host: '127.0.0.1', scale: options.scale, seed: options.seed };
@@ -149,20 +160,27 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     if (!(e instanceof BindingFileError)) throw e;
     console.error(`grc-sheets start: --binding ${e.message}`);
-    return 2;
+    return EXIT.usage;
   }
-  const acc = await startSandbox({
-    ...common,
-    port: options.sandboxPort,
-    environment: 'ACC',
-    binding: bindingAcc,
-  });
-  const prd = await startSandbox({
-    ...common,
-    port: options.sandboxPort && options.sandboxPort + 1,
-    environment: 'PRD',
-    binding: bindingPrd,
-  });
+  const sandboxHint =
+    'Choose other sandbox ports with npm start -- --sandbox-port N (the PRD sandbox takes N+1), or leave --sandbox-port out for any free port.';
+  let acc, prd;
+  try {
+    acc = await startSandbox({ ...common, port: options.sandboxPort, environment: 'ACC', binding: bindingAcc });
+  } catch (e) {
+    return failedToStart(e, sandboxHint);
+  }
+  try {
+    prd = await startSandbox({
+      ...common,
+      port: options.sandboxPort && options.sandboxPort + 1,
+      environment: 'PRD',
+      binding: bindingPrd,
+    });
+  } catch (e) {
+    await acc.close();
+    return failedToStart(e, sandboxHint);
+  }
   let relay: Relay;
   try {
     relay = await startRelay({
@@ -177,7 +195,10 @@ export async function run(argv: string[]): Promise<number> {
     });
   } catch (e) {
     await Promise.all([acc.close(), prd.close()]);
-    throw e;
+    return failedToStart(
+      e,
+      `Choose another port for the add-in and relay: npm start -- --port N (or grc-sheets start --port N). Excel's sideloaded manifest names port 3000, so use another port for the browser preview only.`,
+    );
   }
   const keys = [
     { name: 'sandbox-acc', key: acc.demoKey },
@@ -188,5 +209,5 @@ export async function run(argv: string[]): Promise<number> {
   await untilStopped();
   await relay.close();
   await Promise.all([acc.close(), prd.close()]);
-  return 0;
+  return EXIT.ok;
 }

@@ -88,21 +88,43 @@ export const relayConfig = z.strictObject({
         .int()
         .min(1)
         .default(10 * 1024 * 1024),
+      /** POST bytes held in memory at once, across all connections and per client address. */
+      bufferedBodyBytes: z
+        .number()
+        .int()
+        .min(1)
+        .default(64 * 1024 * 1024),
+      bufferedBodyBytesPerAddress: z
+        .number()
+        .int()
+        .min(1)
+        .default(20 * 1024 * 1024),
       requestTimeoutMs: z.number().int().min(1).default(120_000),
+      /** Longest pause within a request body: a sender that stops is cut well before requestTimeoutMs. */
+      bodyTimeoutMs: z.number().int().min(1).default(10_000),
+      /** Longest time a client may accept no bytes of an answer before it is cut (and its upstream freed). */
+      clientWriteTimeoutMs: z.number().int().min(1).default(30_000),
       upstreamTimeoutMs: z.number().int().min(1).default(120_000),
+      /**
+       * Upstream calls one client address may have in flight at once: below an environment's connections,
+       * so clients of one address that stop reading cannot take all of them from everyone else.
+       */
+      callsInFlightPerAddress: z.number().int().min(1).default(32),
+      /** How long a graceful stop (SIGTERM) lets calls in flight, downloads included, finish. */
+      shutdownGraceMs: z.number().int().min(0).default(30_000),
       rateLimit: z
         .strictObject({
           requests: z.number().int().min(1).default(DEFAULT_RATE.requests),
-          windowMs: z.number().int().min(1).default(60_000),
+          windowMs: z.number().int().min(1).default(DEFAULT_RATE.windowMs),
+          /** `redis://host:port[/db]`: one limit shared by every relay using the same Redis. */
+          store: z
+            .string()
+            .refine((s) => /^rediss?:\/\/[^\s]+$/.test(s), 'must be redis://host:port or rediss://host:port')
+            .optional(),
         })
-        .default(DEFAULT_RATE),
+        .prefault({}),
     })
-    .default({
-      bodyBytes: 10 * 1024 * 1024,
-      requestTimeoutMs: 120_000,
-      upstreamTimeoutMs: 120_000,
-      rateLimit: DEFAULT_RATE,
-    }),
+    .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -148,6 +170,10 @@ export const ENV_VARS = {
   GRC_RELAY_UPSTREAM_TIMEOUT_MS: 'limits.upstreamTimeoutMs',
   GRC_RELAY_RATE_LIMIT_REQUESTS: 'limits.rateLimit.requests',
   GRC_RELAY_RATE_LIMIT_WINDOW_MS: 'limits.rateLimit.windowMs',
+  GRC_RELAY_RATE_LIMIT_STORE: 'limits.rateLimit.store',
+  GRC_RELAY_BODY_TIMEOUT_MS: 'limits.bodyTimeoutMs',
+  GRC_RELAY_CLIENT_WRITE_TIMEOUT_MS: 'limits.clientWriteTimeoutMs',
+  GRC_RELAY_SHUTDOWN_GRACE_MS: 'limits.shutdownGraceMs',
   GRC_RELAY_LOG_LEVEL: 'logLevel',
 } as const;
 
@@ -159,6 +185,9 @@ const NUMBER_VARS = new Set([
   'limits.upstreamTimeoutMs',
   'limits.rateLimit.requests',
   'limits.rateLimit.windowMs',
+  'limits.bodyTimeoutMs',
+  'limits.clientWriteTimeoutMs',
+  'limits.shutdownGraceMs',
 ]);
 
 function envValue(name: string, field: string, raw: string): unknown {

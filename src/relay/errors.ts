@@ -44,6 +44,16 @@ export const RELAY_ERRORS = {
   'method-not-allowed': [405, 'This method is not allowed on this path.'],
   'body-too-large': [413, 'The request body is larger than the relay accepts; send fewer rows per request.'],
   'json-only': [415, 'POST bodies must be JSON (Content-Type: application/json).'],
+  'body-timeout': [408, 'The request body stopped arriving; send it again.'],
+  'relay-busy': [
+    503,
+    'The relay is holding as many request bodies as it may right now; try again in a moment.',
+  ],
+  'no-host': [400, 'The request has no Host header; HTTP/1.1 requires one.'],
+  'too-many-in-flight': [
+    429,
+    'Too many calls from this address are still in progress; wait for some to finish and try again.',
+  ],
   'rate-limited': [429, 'Too many requests from this address; wait and try again.'],
   'upstream-unreachable': [
     502,

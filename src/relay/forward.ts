@@ -21,6 +21,8 @@ export class Forwarding implements Dispatcher.DispatchHandler {
   private retried: boolean;
   private expected = -1;
   private draining = false;
+  /** Armed while the client's socket takes no bytes: a client that stops reading is cut when it fires. */
+  private stall: NodeJS.Timeout | null = null;
 
   /** `retryOnce`: a GET is tried once more when the connection fails before any answer; a POST never is. */
   constructor(
@@ -29,17 +31,49 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     private readonly res: ServerResponse,
     private readonly log: CallLog,
     retryOnce: boolean,
+    private readonly writeTimeoutMs: number,
+    /** Calls in flight per client address: this one is counted under `address` until clientClosed. */
+    private readonly inFlight: Map<string, number>,
+    private readonly address: string,
   ) {
     this.retried = !retryOnce;
+  }
+
+  /**
+   * undici pauses its body timeout while we hold the upstream back, so without this a client that stops
+   * reading would keep an upstream connection (one of the pool's few) forever. Destroying the answer
+   * closes it, and the server's close listener aborts the upstream request, freeing the connection.
+   */
+  private armStall(): void {
+    if (this.stall) {
+      this.stall.refresh();
+      return;
+    }
+    const res = this.res;
+    // One timer per answer, refreshed at each pause: it cuts only when the latest pause has lasted the
+    // whole time and the client still takes nothing (backed up mid-answer, or its last bytes unflushed).
+    const stall = setTimeout(() => {
+      if (res.writableFinished || !(res.writableNeedDrain || res.writableEnded)) return;
+      this.log.upstreamError = 'client stopped reading';
+      res.destroy();
+    }, this.writeTimeoutMs);
+    this.stall = stall;
+    res.once('close', () => clearTimeout(stall));
   }
 
   start(): void {
     this.upstream.pool.dispatch(this.options, this);
   }
 
+  /** The exchange is over (the server's close listener): abort what is left upstream, uncount the call. */
   clientClosed(): void {
-    if (!this.res.writableFinished) this.controller?.abort(new Error('the client went away'));
+    const left = (this.inFlight.get(this.address) ?? 1) - 1;
+    if (left > 0) this.inFlight.set(this.address, left);
+    else this.inFlight.delete(this.address);
+    // Finished first: the abort reports back through onResponseError, which has nothing left to do.
+    const wasFinished = this.finished;
     this.finished = true;
+    if (!wasFinished && !this.res.writableFinished) this.controller?.abort(new Error('the client went away'));
   }
 
   onRequestStart(c: Dispatcher.DispatchController): void {
@@ -72,11 +106,14 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     this.log.bytes += chunk.length;
     // The chunk that completes a known length goes out with the end of the answer (and a small answer
     // with its headers) in one write instead of two.
-    if (this.log.bytes === this.expected) res.end(chunk);
-    else if (!res.write(chunk) && !this.draining) {
+    if (this.log.bytes === this.expected) {
+      res.end(chunk);
+      if (res.socket?.writableNeedDrain) this.armStall();
+    } else if (!res.write(chunk) && !this.draining) {
       // Chunks undici had already parsed may still come while paused: one drain listener is enough.
       this.draining = true;
       c.pause();
+      this.armStall();
       res.once('drain', () => {
         this.draining = false;
         c.resume();
@@ -85,7 +122,11 @@ export class Forwarding implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    if (!this.res.writableEnded) this.res.end();
+    const res = this.res;
+    if (!res.writableEnded) {
+      res.end();
+      if (res.socket?.writableNeedDrain) this.armStall();
+    }
     this.finished = true;
   }
 

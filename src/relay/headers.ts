@@ -81,6 +81,41 @@ export function upstreamRequestHeaders(headers: IncomingHttpHeaders): Record<str
   return pick(headers, REQUEST_ALLOW);
 }
 
+/** Printable ASCII and tab: the only bytes a header value the relay sends may hold. */
+const SAFE_VALUE = /^[\t\x20-\x7e]*$/;
+
+/** The characters a file name keeps in the plain `filename="..."` fallback; the rest become `_`. */
+const FALLBACK_UNSAFE = /[^\x20-\x7e]|["\\]/g;
+
+/**
+ * A Content-Disposition holding non-ASCII, rewritten as RFC 6266 `filename*=UTF-8''...` (percent-encoded,
+ * so no byte of it can end the header line) with an ASCII `filename` fallback; null when it cannot be read.
+ * undici hands header bytes over as latin1 characters, so a UTF-8 name is decoded from those bytes first.
+ */
+function encodeDisposition(value: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  const text = /^[\x00-\xff]*$/.test(value) ? Buffer.from(value, 'latin1').toString('utf8') : value;
+  const type = /^\s*(attachment|inline)\s*(?:;|$)/i.exec(text)?.[1]?.toLowerCase();
+  const name = /;\s*filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/i.exec(text);
+  if (!type || !name) return null;
+  const filename = (name[1] ?? name[2] ?? '').replace(/\\(.)/g, '$1').trim();
+  if (filename === '') return null;
+  const fallback = filename.replace(FALLBACK_UNSAFE, '_');
+  return `${type}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/**
+ * The value the caller gets, or null to drop the header. Checked after every transformation, for every
+ * copied header: a byte outside printable ASCII (U+010D, U+010A, which Node sends as CR LF) could end the
+ * header line and add headers of the service's choosing to the relay's answer.
+ */
+export function safeHeaderValue(key: string, value: string): string | null {
+  if (SAFE_VALUE.test(value)) return value;
+  if (key !== 'content-disposition') return null;
+  const encoded = encodeDisposition(value);
+  return encoded !== null && SAFE_VALUE.test(encoded) ? encoded : null;
+}
+
 /** Sets on the caller's answer the service's headers it may see. */
 export function copyResponseHeaders(
   headers: Record<string, string | string[] | undefined>,
@@ -90,7 +125,8 @@ export function copyResponseHeaders(
   for (const key of RESPONSE_ALLOW) {
     const value = headers[key];
     if (value === undefined || HOP_BY_HOP.has(key) || named.has(key)) continue;
-    res.setHeader(key, Array.isArray(value) ? value.join(', ') : value);
+    const safe = safeHeaderValue(key, Array.isArray(value) ? value.join(', ') : value);
+    if (safe !== null) res.setHeader(key, safe);
   }
 }
 

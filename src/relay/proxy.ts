@@ -6,6 +6,7 @@ import { RELAY_ERRORS, sendError } from './errors';
 import { Forwarding } from './forward';
 import { basicAuthorization, upstreamRequestHeaders } from './headers';
 import { keyTag, type CallLog } from './log';
+import type { BodyBudget } from './body-budget';
 import { hasBody, isJson, readBody } from './request-body';
 import type { Upstream } from './upstream';
 
@@ -16,11 +17,22 @@ export interface ProxyDeps {
   unavailable: (env: string, method: string, rawPath: string) => Endpoint | undefined;
   upstreams: ReadonlyMap<string, Upstream>;
   bodyLimit: number;
+  /** POST bytes held at once, across connections and per address. */
+  bodyBudget: BodyBudget;
+  /** Longest pause within a request body. */
+  bodyIdleMs: number;
   timeoutMs: number;
+  /** Longest time a client may take no bytes of an answer. */
+  clientWriteTimeoutMs: number;
+  /** Upstream calls in flight per client address, and the most allowed. */
+  inFlight: Map<string, number>;
+  inFlightLimit: number;
 }
 
 /** A request refused before its body is read to the end: the connection cannot carry another request. */
 const CLOSE = { headers: { connection: 'close' } };
+const BUSY = { headers: { connection: 'close', 'retry-after': '1' } };
+const RETRY_SOON = { headers: { 'retry-after': '1' } };
 
 const LAST_KEY = Symbol('last key tag');
 type TaggedSocket = Socket & { [LAST_KEY]?: { authorization: string; tag: string | undefined } };
@@ -86,8 +98,20 @@ export function proxy(
   }
   if (!hasBody(req)) return send(upstream, endpoint, path, headers, undefined, deps, res, log);
   if (!isJson(req)) return sendError(res, 'json-only', CLOSE);
-  return readBody(req, deps.bodyLimit).then((read) => {
-    if (!read.ok) return read.reason === 'too-large' ? sendError(res, 'body-too-large', CLOSE) : undefined;
+  return readBody(req, {
+    limit: deps.bodyLimit,
+    budget: deps.bodyBudget,
+    address: req.socket.remoteAddress ?? 'unknown',
+    idleMs: deps.bodyIdleMs,
+  }).then((read) => {
+    if (!read.ok) {
+      if (read.reason === 'too-large') return sendError(res, 'body-too-large', CLOSE);
+      if (read.reason === 'busy') return sendError(res, 'relay-busy', BUSY);
+      if (read.reason === 'timeout') return sendError(res, 'body-timeout', CLOSE);
+      return;
+    }
+    // The bytes count against the budget until the exchange is over (undici holds the body until then).
+    res.once('close', read.release);
     try {
       JSON.parse(read.body.toString('utf8'));
     } catch {
@@ -106,7 +130,16 @@ function send(
   deps: ProxyDeps,
   res: ServerResponse,
   log: CallLog,
-): Forwarding {
+): Forwarding | undefined {
+  const address = res.req.socket.remoteAddress ?? 'unknown';
+  const mine = deps.inFlight.get(address) ?? 0;
+  // Never more than half an environment's connections, so one address always leaves room for the others.
+  if (mine >= Math.min(deps.inFlightLimit, Math.max(1, upstream.connections >> 1))) {
+    sendError(res, 'too-many-in-flight', RETRY_SOON);
+    return undefined;
+  }
+  // Counted down by the Forwarding when the exchange is over (the server's one close listener).
+  deps.inFlight.set(address, mine + 1);
   if (body) headers['content-length'] = String(body.length);
   else delete headers['content-type'];
   const options: Dispatcher.DispatchOptions = {
@@ -118,7 +151,16 @@ function send(
     bodyTimeout: deps.timeoutMs,
   };
   // POST is never retried: the service may have acted on it.
-  const forwarding = new Forwarding(upstream, options, res, log, endpoint.method === 'GET');
+  const forwarding = new Forwarding(
+    upstream,
+    options,
+    res,
+    log,
+    endpoint.method === 'GET',
+    deps.clientWriteTimeoutMs,
+    deps.inFlight,
+    address,
+  );
   forwarding.start();
   return forwarding;
 }

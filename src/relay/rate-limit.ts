@@ -4,15 +4,17 @@
  * peer: the relay trusts no X-Forwarded-For.
  */
 export interface RateLimiter {
-  /** 0 when the request may go ahead, else the milliseconds until a token is back. */
-  take(address: string): number;
+  /** 0 when the request may go ahead, else the milliseconds until a token is back (a promise for a shared store). */
+  take(address: string): number | Promise<number>;
   stop(): void;
+  /** Settles once the limiter can answer (a shared store connected, or found unreachable). */
+  ready?: Promise<void>;
 }
 
 export function createRateLimiter(
   { requests, windowMs }: { requests: number; windowMs: number },
   now: () => number = Date.now,
-): RateLimiter {
+): RateLimiter & { take(address: string): number } {
   const perMs = requests / windowMs;
   const buckets = new Map<string, { tokens: number; at: number }>();
   // Full buckets carry no information; dropping them keeps the map as small as the set of busy clients.

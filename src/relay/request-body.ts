@@ -1,34 +1,76 @@
 import type { IncomingMessage } from 'node:http';
+import { isJsonMediaType } from '../catalog/json-body';
+import type { BodyBudget } from './body-budget';
 
-export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
+export type BodyResult =
+  | {
+      ok: true;
+      body: Buffer;
+      /** Gives the body's bytes back to the budget once it is sent (or not). */ release(): void;
+    }
+  | { ok: false; reason: 'too-large' | 'aborted' | 'busy' | 'timeout' };
+
+export interface BodyLimits {
+  /** Largest body. */
+  limit: number;
+  /** Bytes held across connections and per address. */
+  budget: BodyBudget;
+  address: string;
+  /** Longest pause between two chunks of the body. */
+  idleMs: number;
+}
 
 /**
  * Reads a POST body into memory, up to `limit` bytes. Buffered rather than streamed so that an oversize or
  * non-JSON body is refused before anything reaches the service, and a slow sender cannot hold an upstream
- * connection open.
+ * connection open. Every byte held counts against the budget (given back when the read ends, however it
+ * ends), and a sender that stops for `idleMs` is cut.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+export function readBody(
+  req: IncomingMessage,
+  { limit, budget, address, idleMs }: BodyLimits,
+): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit)
     return Promise.resolve({ ok: false, reason: 'too-large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const idle = setTimeout(() => stop({ ok: false, reason: 'timeout' }), idleMs);
     const done = (r: BodyResult) => {
+      clearTimeout(idle);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onAbort);
       req.off('close', onAbort);
+      if (!r.ok) budget.give(address, size);
       resolve(r);
     };
-    const onData = (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        req.pause();
-        done({ ok: false, reason: 'too-large' });
-      } else chunks.push(c);
+    /** Ends the read early: nothing more of this request is read, the connection is closed by the answer. */
+    const stop = (r: BodyResult) => {
+      req.pause();
+      chunks.length = 0;
+      done(r);
     };
-    const onEnd = () => done({ ok: true, body: Buffer.concat(chunks, size) });
+    const onData = (c: Buffer) => {
+      if (size + c.length > limit) return stop({ ok: false, reason: 'too-large' });
+      if (!budget.take(address, c.length)) return stop({ ok: false, reason: 'busy' });
+      size += c.length;
+      chunks.push(c);
+      idle.refresh();
+    };
+    const onEnd = () => {
+      const body = Buffer.concat(chunks, size);
+      let held = size;
+      done({
+        ok: true,
+        body,
+        release: () => {
+          budget.give(address, held);
+          held = 0;
+        },
+      });
+    };
     const onAbort = () => done({ ok: false, reason: 'aborted' });
     req.on('data', onData);
     req.on('end', onEnd);
@@ -43,6 +85,5 @@ export function hasBody(req: IncomingMessage): boolean {
 }
 
 export function isJson(req: IncomingMessage): boolean {
-  const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
-  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+  return isJsonMediaType(req.headers['content-type']);
 }

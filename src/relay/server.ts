@@ -12,41 +12,27 @@ import type { DestinationStream } from 'pino';
 import { createCatalog, type Catalog } from '../catalog';
 import { describeEnvironment, ENVIRONMENTS_PATH, RELAY_ERROR_HEADER } from '../contracts/environments';
 import { BindingFileError, loadBinding } from '../binding/load';
+import { createBodyBudget } from './body-budget';
 import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
+import { configFileProblems } from './config-files';
 import { createCors } from './cors';
 import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
 import { createRelayLogger } from './log';
 import { Forwarding } from './forward';
 import type { CallLog } from './log';
 import { proxy, type ProxyDeps } from './proxy';
-import { createRateLimiter } from './rate-limit';
+import { memoisedMatch } from './match-memo';
+import { createRateLimiter, type RateLimiter } from './rate-limit';
+import { createSharedRateLimiter } from './shared-rate-limit';
 import { createStaticFiles, type StaticFiles } from './static-files';
 import { unavailableMatcher } from './unavailable';
 import { createUpstream, type Upstream } from './upstream';
-
-/**
- * catalog.match, remembered per method and raw path: the taskpane asks for the same few paths over and
- * over, and matching walks every endpoint. Bounded, so a scan of made-up paths cannot grow it.
- */
-function memoisedMatch(catalog: Catalog): Catalog['match'] {
-  const seen = new Map<string, ReturnType<Catalog['match']>>();
-  return (method, rawPath) => {
-    const key = `${method} ${rawPath}`;
-    let m = seen.get(key);
-    if (!m) {
-      m = catalog.match(method, rawPath);
-      if (seen.size >= 10_000) seen.clear();
-      seen.set(key, m);
-    }
-    return m;
-  };
-}
 
 export interface Relay {
   /** Where the relay listens, e.g. `http://127.0.0.1:8443`. */
   url: string;
   port: number;
-  /** Stops accepting, lets calls in flight finish (up to `graceMs`), then closes everything. */
+  /** Stops accepting, lets calls in flight finish (up to `graceMs`, default limits.shutdownGraceMs), then closes everything. */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -82,6 +68,9 @@ export async function startRelay(
   options: RelayOptions = {},
 ): Promise<Relay> {
   const config = parseRelayConfig(input);
+  const missing = configFileProblems(config);
+  if (missing.length)
+    throw new RelayConfigError(`the relay configuration names files it cannot use:\n${missing.join('\n')}`);
   const relayLogger = createRelayLogger(config.logLevel, options.logDestination);
   const logger = relayLogger.logger;
   // Each environment has its own catalogue: ACC may already have a newer Swagger file than PRD.
@@ -115,14 +104,21 @@ export async function startRelay(
   const environmentList = JSON.stringify(views);
   const scheme = config.tls ? 'https' : 'http';
   const cors = createCors(config.allowedOrigins, scheme);
-  const limiter = createRateLimiter(config.limits.rateLimit);
+  const { store, ...rate } = config.limits.rateLimit;
+  const limiter: RateLimiter = store ? createSharedRateLimiter(rate, store, logger) : createRateLimiter(rate);
+  await limiter.ready;
   const files: StaticFiles | null = config.staticDir ? await createStaticFiles(config.staticDir) : null;
   const deps: ProxyDeps = {
     match: (env, method, rawPath) => matchers.get(env)!(method, rawPath),
     unavailable: (env, method, rawPath) => lacking.get(env)!(method, rawPath),
     upstreams,
     bodyLimit: config.limits.bodyBytes,
+    bodyBudget: createBodyBudget(config.limits.bufferedBodyBytes, config.limits.bufferedBodyBytesPerAddress),
+    bodyIdleMs: config.limits.bodyTimeoutMs,
     timeoutMs: config.limits.upstreamTimeoutMs,
+    clientWriteTimeoutMs: config.limits.clientWriteTimeoutMs,
+    inFlight: new Map(),
+    inFlightLimit: config.limits.callsInFlightPerAddress,
   };
 
   let closing = false;
@@ -135,20 +131,14 @@ export async function startRelay(
   const apiHeaders = Object.entries(API_HEADERS);
   if (config.tls) apiHeaders.push(['strict-transport-security', 'max-age=31536000']);
 
-  function api(
+  /** The API after the rate limit: CORS is settled by then, so every refusal below is readable. */
+  function limited(
     req: IncomingMessage,
     res: ServerResponse,
     rawPath: string,
     query: string,
     log: CallLog,
   ): Forwarding | Promise<Forwarding | void> | void {
-    for (let i = 0; i < apiHeaders.length; i++) res.setHeader(apiHeaders[i]![0], apiHeaders[i]![1]);
-    const wait = limiter.take(req.socket.remoteAddress ?? 'unknown');
-    if (wait > 0)
-      return sendError(res, 'rate-limited', { headers: { 'retry-after': String(Math.ceil(wait / 1000)) } });
-    if (req.method === 'OPTIONS') return cors.preflight(req, res);
-    if (cors.refused(req)) return sendError(res, 'origin-not-allowed');
-    cors.decorate(req, res);
     if (rawPath === ENVIRONMENTS_PATH) {
       if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
       if (query !== '') return sendError(res, 'query-not-allowed');
@@ -162,6 +152,27 @@ export async function startRelay(
     return proxy(req, res, rawPath.slice(5, slash), rawPath.slice(slash), query, deps, log);
   }
 
+  function api(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rawPath: string,
+    query: string,
+    log: CallLog,
+  ): Forwarding | Promise<Forwarding | void> | void {
+    for (let i = 0; i < apiHeaders.length; i++) res.setHeader(apiHeaders[i]![0], apiHeaders[i]![1]);
+    // Preflights use no rate-limit tokens: the browser sends one before calls it then makes anyway.
+    if (req.method === 'OPTIONS') return cors.preflight(req, res);
+    if (cors.refused(req)) return sendError(res, 'origin-not-allowed');
+    const wait = limiter.take(req.socket.remoteAddress ?? 'unknown');
+    if (wait === 0) return limited(req, res, rawPath, query, log);
+    if (typeof wait === 'number') return rateLimited(res, wait);
+    return wait.then((w) => (w === 0 ? limited(req, res, rawPath, query, log) : rateLimited(res, w)));
+  }
+
+  function rateLimited(res: ServerResponse, waitMs: number): void {
+    sendError(res, 'rate-limited', { headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) } });
+  }
+
   /** Answers one request; synchronous up to the upstream dispatch for a GET (no promise per request). */
   function handle(
     req: IncomingMessage,
@@ -171,7 +182,12 @@ export async function startRelay(
     q: number,
     log: CallLog,
   ): Forwarding | Promise<Forwarding | boolean | void> | void {
+    // CORS first: every answer to an allowed origin (refusals included) must be readable by its page.
+    cors.decorate(req, res);
     if (closing) return sendError(res, 'shutting-down', { headers: { connection: 'close' } });
+    // HTTP/1.1 requires Host; HTTP/1.0 did not (some load balancers' health checks still send none).
+    if (!req.headers.host && req.httpVersionMinor >= 1)
+      return sendError(res, 'no-host', { headers: { connection: 'close' } });
     // Only origin-form targets: absolute-form (`GET http://other/`) and asterisk-form ask a proxy to pick a host.
     if (!url.startsWith('/') || url.startsWith('//')) return sendError(res, 'bad-request-target');
     const query = q < 0 ? '' : url.slice(q);
@@ -241,6 +257,8 @@ export async function startRelay(
     requestTimeout: config.limits.requestTimeoutMs,
     headersTimeout: Math.min(config.limits.requestTimeoutMs, 60_000),
     keepAliveTimeout: 5_000,
+    // Checked by the relay, so the refusal comes in its own format rather than as Node's bare 400.
+    requireHostHeader: false,
     // Node's default, stated: an answer goes out as soon as it is written, not after the client's ACK.
     noDelay: true,
   };
@@ -269,13 +287,21 @@ export async function startRelay(
     refuseRaw(socket, 400, 'bad-request', `${RELAY_ERRORS['bad-request'][1]} (${err.code ?? 'parse error'})`);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.listen.port, config.listen.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.listen.port, config.listen.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    // Nothing may outlive a relay that did not start (a port in use): the CLI says why and exits.
+    limiter.stop();
+    await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
+    relayLogger.close();
+    throw e;
+  }
   const port = (server.address() as AddressInfo).port;
   const shownHost =
     config.listen.host === '0.0.0.0' || config.listen.host === '::'
@@ -289,7 +315,7 @@ export async function startRelay(
   return {
     url: `${scheme}://${shownHost}:${port}`,
     port,
-    close(graceMs = 10_000) {
+    close(graceMs = config.limits.shutdownGraceMs) {
       closed ??= (async () => {
         closing = true;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

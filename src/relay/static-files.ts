@@ -84,8 +84,16 @@ export async function createStaticFiles(dir: string): Promise<StaticFiles> {
         file = join(file, 'index.html');
         stats = await stat(file);
       }
+      // The real path is checked too: a symlink inside the folder may point at a dot file (.env) or out of it.
       const real = await realpath(file);
       if (!real.startsWith(root + sep) || !stats.isFile()) return null;
+      if (
+        real
+          .slice(root.length + 1)
+          .split(sep)
+          .some((seg) => seg.startsWith('.'))
+      )
+        return null;
       return { file: real, stats };
     } catch {
       return null;

@@ -1,21 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import type { Pool as UndiciPool } from 'undici';
+import { Pool } from 'undici';
 import type { EnvironmentConfig } from './config';
 import type { RelayErrorCode } from './errors';
-
-/**
- * undici's Pool alone: the package's index also loads fetch, WebSocket, caches and more, about 9 MB of
- * resident memory the relay never uses (it counts against the memory budget of a small relay host).
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const Pool: typeof UndiciPool = require('undici/lib/dispatcher/pool');
 
 /** One keep-alive pool per configured environment; certificates are always verified. */
 export interface Upstream {
   name: string;
   production: boolean;
-  pool: UndiciPool;
+  pool: Pool;
+  /** The most connections the pool opens (environments.<name>.connections). */
+  connections: number;
   /** Path of the API root on the upstream host (`/api`), catalogue paths are appended to it. */
   basePath: string;
 }
@@ -31,7 +26,13 @@ export function createUpstream(name: string, env: EnvironmentConfig, timeoutMs: 
     bodyTimeout: timeoutMs,
     connect: { rejectUnauthorized: true, ...(ca ? { ca } : {}), timeout: Math.min(timeoutMs, 10_000) },
   });
-  return { name, production: env.production, pool, basePath: url.pathname.replace(/\/+$/, '') };
+  return {
+    name,
+    production: env.production,
+    pool,
+    connections: env.connections,
+    basePath: url.pathname.replace(/\/+$/, ''),
+  };
 }
 
 const NOT_CONNECTED = new Set([

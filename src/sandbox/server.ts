@@ -4,6 +4,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   catalog as defaultCatalog,
   createCatalog,
+  isJsonMediaType,
   type Catalog,
   type Dataset,
   type Operation,
@@ -79,7 +80,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     forceCloseConnections: true,
   });
   // An empty body is fine (the workflow advance has none); invalid JSON is a 400 in the service's format.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  // The service's rule for JSON bodies, shared with the relay (catalog/json-body): anything else is a 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+    const type = req.headers['content-type'];
+    if (!isJsonMediaType(type))
+      return done(
+        Object.assign(new Error(`Unsupported Media Type: ${type ?? '(none)'}`), { statusCode: 415 }),
+        undefined,
+      );
     if (!body) return done(null, undefined);
     try {
       done(null, JSON.parse(body as string));

@@ -57,7 +57,7 @@ describe('grc-sheets sandbox (the command)', () => {
     }
   });
 
-  it('refuses a keys file that breaks the rules, naming the key, and exits 1', () => {
+  it('refuses a keys file that breaks the rules, naming the key, and exits 2 (a configuration error)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'grc-keys-'));
     const file = join(dir, 'keys.json');
     writeFileSync(
@@ -74,7 +74,7 @@ describe('grc-sheets sandbox (the command)', () => {
       cwd: ROOT,
       encoding: 'utf8',
     });
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/"Nightly export".*more than one year/);
   });
 

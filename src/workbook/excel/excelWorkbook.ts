@@ -142,7 +142,7 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         await ctx.sync();
       }),
 
-    readRows: (name, offset = 0, count) => exec(async (ctx) => readBody(ctx, await locate(ctx, name), offset, count)),
+    readRows: (name, offset = 0, count) => exec(async (ctx) => readBody(ctx, host, await locate(ctx, name), offset, count)),
 
     markCells: (name, marks) =>
       exec(async (ctx) => {
@@ -150,7 +150,7 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         await applyMarks(ctx, { sheet: t.sheet, sheetName: t.sheetName, row: t.row, col: t.col, columns: t.columns }, marks, {
           notes: host.has('1.18'),
           comments: host.has('1.10'),
-        });
+        }, host.options);
       }),
 
     getSetting: <T>(key: string) => exec((ctx) => getSetting<T>(ctx, key)),

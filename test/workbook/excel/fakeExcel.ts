@@ -2,8 +2,10 @@
  * A stateful stand-in for the part of Excel's object model the adapter uses, with Office.js's batching:
  * every property set, method call and load is queued and applied in order at `context.sync()`, and a
  * loaded property can be read only after the sync (reading it earlier throws, as PropertyNotLoaded does).
- * It counts the bytes each sync would carry (the JSON of values, formats and formulas written), which
- * office-addin-mock does not model, so tests can assert the request-size limit.
+ * It counts the bytes each sync would carry both ways (request: a fixed cost per queued operation plus the
+ * JSON of the values, formats, formulas, fills, notes and settings written; response: the JSON of what was
+ * loaded), which office-addin-mock does not model, and fails a sync over Excel on the web's 5 MB limit with
+ * RequestPayloadSizeLimitExceeded / ResponsePayloadSizeLimitExceeded, so tests can assert both limits.
  *
  * Faithful where the adapter's correctness depends on it: a table made over a header has one blank body
  * row; text starting with = + - @ becomes a formula unless the cell's format is "@"; null in a values
@@ -67,6 +69,11 @@ function parseA1(addr: string): { row: number; col: number; rows: number; cols: 
 }
 const hostError = (code: string, message: string) => Object.assign(new Error(message), { code });
 const blank = (): CellState => ({ value: '', format: 'General', formula: false });
+/** Excel on the web's limit on one request and on one response. */
+export const PAYLOAD_LIMIT_BYTES = 5_000_000;
+/** What one queued operation costs in a request besides its data (action, object path, ids). */
+export const FAKE_OP_BYTES = 150;
+const json = (v: unknown) => JSON.stringify(v)?.length ?? 4;
 
 export class FakeExcel {
   sheets: SheetState[] = [{ name: 'Sheet1', visibility: 'Visible', cells: new Map() }];
@@ -75,8 +82,10 @@ export class FakeExcel {
   notes = new Map<string, string>();
   comments = new Map<string, string>();
   selection = { sheet: 'Sheet1', address: 'A1' };
-  /** Estimated bytes carried by each sync, in order. */
+  /** Estimated request bytes carried by each sync that reached Excel, in order. */
   syncBytes: number[] = [];
+  /** Every sync with something queued, refused ones included: estimated request and response bytes. */
+  payloads: { request: number; response: number; refused?: string }[] = [];
   calculationSuspensions = 0;
   private nextId = 1;
 
@@ -172,18 +181,34 @@ class FakeContext {
   constructor(readonly xl: FakeExcel) {
     this.workbook = new FakeWorkbook(this);
   }
+  /** Response bytes of the sync being applied: loads add what they return. */
+  private answer = 0;
   enqueue(op: Op, bytes = 0): void {
     this.queue.push(op);
-    this.bytes += bytes;
+    this.bytes += FAKE_OP_BYTES + bytes;
+  }
+  respond(bytes: number): void {
+    this.answer += bytes;
   }
   async sync(): Promise<void> {
     const ops = this.queue;
-    const bytes = this.bytes;
+    const request = this.bytes + 200;
     this.queue = [];
     this.bytes = 0;
     if (!ops.length) return;
-    this.xl.syncBytes.push(bytes + 200);
+    if (request > PAYLOAD_LIMIT_BYTES) {
+      this.xl.payloads.push({ request, response: 0, refused: 'request' });
+      throw hostError('RequestPayloadSizeLimitExceeded', 'The request payload size has exceeded the limit.');
+    }
+    this.xl.syncBytes.push(request);
+    this.answer = 200;
     for (const op of ops) op();
+    const response = this.answer;
+    if (response > PAYLOAD_LIMIT_BYTES) {
+      this.xl.payloads.push({ request, response, refused: 'response' });
+      throw hostError('ResponsePayloadSizeLimitExceeded', 'The response payload size has exceeded the limit.');
+    }
+    this.xl.payloads.push({ request, response });
   }
 }
 
@@ -209,8 +234,10 @@ class Loadable {
     const wanted = (Array.isArray(props) ? props : (props ?? '').split(',')).map((p) => p.trim()).filter(Boolean);
     this.ctx.enqueue(() => {
       const snap = this.snapshot();
-      for (const p of wanted.length ? wanted : Object.keys(snap)) this.loaded.set(p, snap[p]);
+      const props = wanted.length ? wanted : Object.keys(snap);
+      for (const p of props) this.loaded.set(p, snap[p]);
       this.loaded.set('isNullObject', snap.isNullObject ?? false);
+      this.ctx.respond(props.reduce((n, p) => n + p.length + 3 + json(snap[p]), 20));
     });
     return this;
   }
@@ -246,6 +273,7 @@ class FakeSheets extends Loadable {
   override load(props?: string | string[]): this {
     this.ctx.enqueue(() => {
       this.items = this.ctx.xl.sheets.map((s) => new FakeSheet(this.ctx, () => s).preload());
+      this.ctx.respond(json(this.ctx.xl.sheets.map((s) => s.name)) + 30 * this.items.length);
     });
     void props;
     return this;
@@ -338,7 +366,7 @@ class FakeRange extends Loadable {
     this.format = {
       fill: {
         set color(v: string) {
-          ctx.enqueue(each((c) => (c.fill = v)));
+          ctx.enqueue(each((c) => (c.fill = v)), json(v));
         },
         get color(): string {
           throw hostError('PropertyNotLoaded', 'fill color');
@@ -349,7 +377,7 @@ class FakeRange extends Loadable {
     this.dataValidation = {
       set rule(rule: unknown) {
         const source = (rule as { list?: { source?: string } }).list?.source;
-        ctx.enqueue(each((c) => ((c.validation = source), (c.validationAlert = true))));
+        ctx.enqueue(each((c) => ((c.validation = source), (c.validationAlert = true))), json(rule));
       },
       get rule(): unknown {
         throw hostError('PropertyNotLoaded', 'rule');
@@ -384,7 +412,7 @@ class FakeRange extends Loadable {
     };
   }
   private set(what: 'values' | 'numberFormat' | 'formulas', data: unknown) {
-    this.ctx.enqueue(() => this.ctx.xl.write(this.box(), what, data), JSON.stringify(data).length);
+    this.ctx.enqueue(() => this.ctx.xl.write(this.box(), what, data), json(data));
   }
   set values(v: unknown[][]) {
     this.set('values', v);
@@ -436,6 +464,7 @@ class FakeTables extends Loadable {
   override load(): this {
     this.ctx.enqueue(() => {
       this.items = this.ctx.xl.tables.map((t) => new FakeTable(this.ctx, () => t).preload());
+      this.ctx.respond(json(this.ctx.xl.tables.map((t) => t.name)) + 30 * this.items.length);
     });
     return this;
   }
@@ -463,7 +492,7 @@ class FakeTable extends Loadable {
           const t = resolve();
           xl.write({ sheet: t.sheet, row: t.row + 1 + t.body, col: t.col, rows: values.length, cols: t.width }, 'values', values);
           t.body += values.length;
-        }, JSON.stringify(values).length);
+        }, json(values));
       },
       deleteRowsAt: (index, count = 1) => {
         if (!xl.options.web) throw hostError('ApiNotFound', 'deleteRowsAt exists only in Excel on the web');
@@ -560,7 +589,7 @@ class FakeSetting extends Loadable {
 class FakeSettings {
   constructor(private ctx: FakeContext) {}
   add(key: string, value: unknown): void {
-    this.ctx.enqueue(() => this.ctx.xl.settings.set(key, value), JSON.stringify(value).length);
+    this.ctx.enqueue(() => this.ctx.xl.settings.set(key, value), json(key) + json(value));
   }
   getItemOrNullObject(key: string): FakeSetting {
     return new FakeSetting(this.ctx, key);
@@ -580,7 +609,7 @@ class FakeNote extends Loadable {
     return { isNullObject: !this.ctx.xl.notes.has(this.address) };
   }
   set content(v: string) {
-    this.ctx.enqueue(() => this.ctx.xl.notes.set(this.address, v));
+    this.ctx.enqueue(() => this.ctx.xl.notes.set(this.address, v), json(this.address) + json(v));
   }
   delete(): void {
     this.ctx.enqueue(() => this.ctx.xl.notes.delete(this.address));
@@ -596,7 +625,7 @@ class FakeNotes {
     this.ctx.enqueue(() => {
       if (this.ctx.xl.notes.has(localAddress(address))) throw hostError('InvalidOperation', 'a note exists');
       this.ctx.xl.notes.set(localAddress(address), content);
-    });
+    }, json(address) + json(content));
   }
 }
 
@@ -621,7 +650,7 @@ class FakeComments extends Loadable {
     return this;
   }
   add(address: string, content: string): void {
-    this.ctx.enqueue(() => this.ctx.xl.comments.set(localAddress(address), content));
+    this.ctx.enqueue(() => this.ctx.xl.comments.set(localAddress(address), content), json(address) + json(content));
   }
 }
 

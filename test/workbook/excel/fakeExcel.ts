@@ -441,10 +441,24 @@ class FakeRange extends Loadable {
   get rowCount(): number {
     return this.read('rowCount');
   }
-  clear(): void {
+  /** Like Excel's Range.clear: "Contents" keeps formats, fills and validation; "All" (the default) also drops notes. */
+  clear(applyTo: 'All' | 'Contents' | 'Formats' = 'All'): void {
     this.ctx.enqueue(() => {
       const b = this.box();
-      for (let r = 0; r < b.rows; r++) for (let c = 0; c < b.cols; c++) b.sheet.cells.delete(a1(b.row + r, b.col + c));
+      for (let r = 0; r < b.rows; r++) {
+        for (let c = 0; c < b.cols; c++) {
+          const at = a1(b.row + r, b.col + c);
+          const cell = b.sheet.cells.get(at);
+          if (applyTo === 'All') {
+            b.sheet.cells.delete(at);
+            this.ctx.xl.notes.delete(`${b.sheet.name}!${at}`);
+          } else if (cell && applyTo === 'Contents') Object.assign(cell, { value: '', formula: false });
+          else if (cell && applyTo === 'Formats') {
+            cell.format = 'General';
+            delete cell.fill;
+          }
+        }
+      }
     });
   }
   delete(shift: string): void {
@@ -555,6 +569,13 @@ class FakeTable extends Loadable {
       const t = this.resolve();
       const b = range.box();
       if (b.row !== t.row || b.col !== t.col || b.rows < 2) throw hostError('InvalidArgument', 'resize must keep the header and one body row');
+      // A growing table carries its columns' dropdowns down to the new rows, as Excel does.
+      for (let r = t.body; r < b.rows - 1; r++) {
+        for (let c = 0; c < t.width; c++) {
+          const last = t.sheet.cells.get(a1(t.row + t.body, t.col + c));
+          if (last?.validation) Object.assign(this.ctx.xl.cell(t.sheet, t.row + 1 + r, t.col + c), { validation: last.validation, validationAlert: last.validationAlert });
+        }
+      }
       t.width = b.cols;
       t.body = b.rows - 1;
     });

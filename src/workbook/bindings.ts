@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { WorkbookPort } from './port';
+import { updateSetting } from './settings';
 
 /**
  * What each loaded table holds, stored in the workbook's settings so a refresh (by anyone who opens the
@@ -59,7 +60,11 @@ export function checkBinding(value: unknown): BindingCheck {
 
 /** The bindings stored in the workbook, by table name. Entries that do not check out are left out. */
 export async function readBindings(workbook: WorkbookPort): Promise<Map<string, Binding>> {
-  const parsed = stored.safeParse(await workbook.getSetting(BINDINGS_KEY));
+  return bindingsIn(await workbook.getSetting(BINDINGS_KEY));
+}
+
+function bindingsIn(setting: unknown): Map<string, Binding> {
+  const parsed = stored.safeParse(setting);
   const out = new Map<string, Binding>();
   if (!parsed.success) return out;
   for (const [table, value] of Object.entries(parsed.data.tables)) {
@@ -69,20 +74,22 @@ export async function readBindings(workbook: WorkbookPort): Promise<Map<string, 
   return out;
 }
 
-async function writeBindings(workbook: WorkbookPort, all: Map<string, Binding>): Promise<void> {
-  await workbook.setSetting(BINDINGS_KEY, { version: 1, tables: Object.fromEntries(all) });
+/** Changes the stored bindings through the settings queue, so concurrent changes keep each other's entries. */
+async function changeBindings(workbook: WorkbookPort, change: (all: Map<string, Binding>) => void): Promise<void> {
+  await updateSetting(workbook, BINDINGS_KEY, (current) => {
+    const all = bindingsIn(current);
+    change(all);
+    return { version: 1, tables: Object.fromEntries(all) };
+  });
 }
 
 export async function saveBinding(workbook: WorkbookPort, value: Binding): Promise<BindingCheck> {
   const check = checkBinding(value);
   if (!check.ok) return check;
-  const all = await readBindings(workbook);
-  all.set(check.binding.table, check.binding);
-  await writeBindings(workbook, all);
+  await changeBindings(workbook, (all) => all.set(check.binding.table, check.binding));
   return check;
 }
 
 export async function removeBinding(workbook: WorkbookPort, table: string): Promise<void> {
-  const all = await readBindings(workbook);
-  if (all.delete(table)) await writeBindings(workbook, all);
+  await changeBindings(workbook, (all) => all.delete(table));
 }

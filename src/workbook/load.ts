@@ -1,7 +1,7 @@
 import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
-import { checkBinding, readBindings, saveBinding, type Binding } from './bindings';
+import { checkBinding, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from './errors';
 import type { Cell, TableShape, WorkbookPort, WriteStats } from './port';
 
@@ -54,7 +54,14 @@ export interface LoadError {
   /** The client's error code when code is 'api' (invalid-credentials, forbidden, unreachable ...). */
   apiCode?: string;
   table?: string;
+  /**
+   * After a failed refresh, what the table holds: its old data untouched (`intact`), possibly old and new
+   * rows mixed because the replacement stopped part way (`mixed`: refresh again), or nothing because the
+   * table is no longer in the workbook (`gone`: load the dataset again).
+   */
+  tableState?: TableState;
 }
+export type TableState = 'intact' | 'mixed' | 'gone';
 
 export interface LoadSuccess {
   ok: true;
@@ -167,8 +174,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   let writes = NO_WRITES;
   const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
-  const bindingOf = (table: string, rowCount: number, columns: readonly Column[]): Binding => ({
+  const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
+    ...(tableId ? { tableId } : {}),
     environment: options.environment,
     source: options.source ?? '',
     datasetId,
@@ -256,7 +264,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, bindingOf(created.name, written, builder.columns));
+    const saved = await saveBinding(workbook, bindingOf(shape.name, written, builder.columns, shape.id ?? created.id));
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
     return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
@@ -279,27 +287,40 @@ async function removePartial(workbook: WorkbookPort, table: TableShape | null, s
 }
 
 export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome> {
-  const { workbook, table: name } = options;
-  const bound = (await readBindings(workbook)).get(name);
-  if (!bound) {
-    return { ok: false, error: { code: 'not-bound', table: name, message: `Table ${name} was not loaded by grc-sheets (or its record was removed), so there is nothing to refresh it from. Load the dataset again.` } };
+  const { workbook, table: asked } = options;
+  // Bindings follow their tables by id: a renamed table refreshes under its new name, a deleted one's
+  // binding is removed here.
+  const { bindings, removed } = await reconcileBindings(workbook);
+  const bound = [...bindings.values()].find((b) => b.table.toLowerCase() === asked.toLowerCase() || b.tableId === asked);
+  const gone = removed.find((b) => b.table.toLowerCase() === asked.toLowerCase() || b.tableId === asked);
+  if (!bound && gone) {
+    return {
+      ok: false,
+      error: { code: 'table-missing', tableState: 'gone', table: asked, message: `Table ${asked} is no longer in the workbook (it was deleted), so its record was removed. Load ${gone.datasetId} again to get the data back.` },
+    };
   }
+  if (!bound) {
+    return { ok: false, error: { code: 'not-bound', tableState: 'intact', table: asked, message: `Table ${asked} was not loaded by grc-sheets (or its record was removed), so there is nothing to refresh it from. Load the dataset again.` } };
+  }
+  const name = bound.table;
   if (bound.environment !== options.environment) {
     return {
       ok: false,
       error: {
         code: 'environment-mismatch',
+        tableState: 'intact',
         table: name,
         message: `Table ${name} was loaded from ${bound.environment}, but you are connected to ${options.environment}. Connect to ${bound.environment} to refresh it; nothing was changed.`,
       },
     };
   }
   if (!(options.catalog ?? defaultCatalog).datasets.some((d) => d.id === bound.datasetId)) {
-    return { ok: false, error: { code: 'not-bound', table: name, message: `Table ${name} was loaded from dataset "${bound.datasetId}", which this version of grc-sheets does not know; nothing was changed.` } };
+    return { ok: false, error: { code: 'not-bound', tableState: 'intact', table: name, message: `Table ${name} was loaded from dataset "${bound.datasetId}", which this version of grc-sheets does not know; nothing was changed.` } };
   }
-  const existing = await workbook.findTable(name);
+  const existing = await workbook.findTable(bound.tableId ?? name);
   if (!existing) {
-    return { ok: false, error: { code: 'table-missing', table: name, message: `Table ${name} is no longer in the workbook (deleted or renamed). Load ${bound.datasetId} again.` } };
+    await removeBinding(workbook, name);
+    return { ok: false, error: { code: 'table-missing', tableState: 'gone', table: name, message: `Table ${name} is no longer in the workbook (it was deleted), so its record was removed. Load ${bound.datasetId} again to get the data back.` } };
   }
   return replaceTable({ ...options, datasetId: bound.datasetId }, existing, bound);
 }
@@ -307,7 +328,7 @@ export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome
 /** Refreshes every bound table in turn; one failure does not stop the others, a cancel does. */
 export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promise<{ table: string; outcome: LoadOutcome }[]> {
   const results: { table: string; outcome: LoadOutcome }[] = [];
-  for (const table of (await readBindings(options.workbook)).keys()) {
+  for (const table of (await reconcileBindings(options.workbook)).bindings.keys()) {
     if (options.signal?.aborted) break;
     results.push({ table, outcome: await refreshTable({ ...options, table }) });
   }
@@ -340,6 +361,7 @@ async function replaceTable(
     if (signal?.aborted) throw signal.reason;
   } catch (e) {
     const error = toLoadError(e, signal, existing.name);
+    error.tableState = 'intact';
     error.message += ` Table ${existing.name} still holds the data of its last load.`;
     return { ok: false, error };
   }
@@ -364,9 +386,10 @@ async function replaceTable(
       if (rows.length) writes = addStats(writes, await workbook.writeRows(existing.name, 0, rows.map(() => [null]), shape.columns.indexOf(c)));
     }
     await workbook.setRowCount(existing.name, rows.length);
-    shape = (await workbook.findTable(existing.name)) ?? shape;
+    shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
     const saved = await saveBinding(workbook, {
-      table: existing.name,
+      table: shape.name,
+      ...(existing.id ? { tableId: existing.id } : {}),
       environment: options.environment,
       source: options.source ?? '',
       datasetId,
@@ -375,12 +398,21 @@ async function replaceTable(
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
     });
-    if (!saved.ok) return { ok: false, error: { code: 'binding-refused', table: existing.name, message: saved.message } };
+    if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
     report({ phase: 'done', rows: rows.length });
     return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes };
   } catch (e) {
     const error = toLoadError(e, undefined, existing.name);
-    error.message += ` The refresh of ${existing.name} stopped while replacing rows: the table may mix old and new rows. Refresh it again.`;
+    // Which of the two it is decides what the user does: refresh again, or load again.
+    const still = await workbook.findTable(existing.id ?? existing.name).catch(() => undefined);
+    if (still === null) {
+      await removeBinding(workbook, existing.name).catch(() => undefined);
+      error.tableState = 'gone';
+      error.message += ` The refresh of ${existing.name} stopped because the table is no longer in the workbook; its record was removed. Load ${datasetId} again.`;
+    } else {
+      error.tableState = 'mixed';
+      error.message += ` The refresh of ${existing.name} stopped while replacing rows: the table may mix old and new rows. Refresh it again to put it right.`;
+    }
     return { ok: false, error };
   }
 }

@@ -24,6 +24,11 @@ export interface ColumnSpec {
 }
 
 export interface TableShape {
+  /**
+   * The host's id of the table (Excel's `Table.id`, ExcelApi 1.1): it survives a rename, so bindings
+   * follow a table by it; the name is kept for display.
+   */
+  id?: string;
   name: string;
   sheet: string;
   /** Header cell of the first column, A1 style without the sheet, e.g. "B3". */
@@ -57,7 +62,8 @@ export interface WorkbookPort {
   /** The selected cell: where "load at the selection" puts a table. */
   selection(): Promise<{ sheet: string; address: string }>;
   listTables(): Promise<TableShape[]>;
-  findTable(name: string): Promise<TableShape | null>;
+  /** A table by its name or its id. */
+  findTable(nameOrId: string): Promise<TableShape | null>;
   /** A table with a header row and no body rows at sheet!anchor, columns formatted before any data lands. */
   createTable(options: { name: string; sheet: string; anchor: string; columns: readonly ColumnSpec[] }): Promise<TableShape>;
   /** Adds columns at the right end of a table (result columns of a write-back, new dataset fields). */

@@ -46,14 +46,14 @@ describe.each(adapters)('settings written through one queue (%s)', (_name, make)
       refreshTable({ ...base, client: fakeClient(risks(25), { batchSize: 5 }).client, table: 'tbl_risk' }),
       saveTableRecord(workbook, 'tbl_post', { flow: 'incidents', environment: 'ACC', createdAt: new Date(0).toISOString() }),
       markProblems(workbook, 'tbl_post', [{ row: 1, column: 'Name', code: 'required', message: 'Name is needed', severity: 'error' }]),
-      saveBinding(workbook, binding('tbl_other')),
+      saveBinding(workbook, binding('tbl_post')),
       saveTableRecord(workbook, 'tbl_second', { flow: 'tasks', environment: 'ACC', createdAt: new Date(0).toISOString() }),
     ]);
     expect(outcomes[0]).toMatchObject({ ok: true, table: { name: 'tbl_risk_2' } });
     expect(outcomes[1]).toMatchObject({ ok: true, rowCount: 25 });
 
     const bindings = await readBindings(workbook);
-    expect([...bindings.keys()].sort()).toEqual(['tbl_other', 'tbl_risk', 'tbl_risk_2']);
+    expect([...bindings.keys()].sort()).toEqual(['tbl_post', 'tbl_risk', 'tbl_risk_2']);
     expect(bindings.get('tbl_risk')!.rowCount).toBe(25);
     expect(Object.keys(await tableRecords(workbook)).sort()).toEqual(['tbl_post', 'tbl_second']);
     expect(await workbook.getSetting('grc-sheets.writeback.marks')).toEqual({ tbl_post: [[1, 'Name']] });

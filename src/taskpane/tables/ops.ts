@@ -24,8 +24,15 @@ const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
 
 const isApiCode = (code: string | undefined): code is ApiErrorCode => (API_ERROR_CODES as readonly string[]).includes(code ?? '');
 
+/** What a failed refresh left in the table: the first thing the user needs to know. */
+const STATE_TITLES: Record<'mixed' | 'gone', string> = {
+  mixed: 'Refresh stopped part way: the table may mix old and new rows. Refresh again',
+  gone: 'The table is gone: load the dataset again',
+};
+
 /** A load or refresh failure in the words the Connect screen uses for the same API error. */
 export function messageOf(error: LoadError, environment: string): UserMessage {
+  if (error.tableState === 'mixed' || error.tableState === 'gone') return { title: STATE_TITLES[error.tableState], detail: error.message };
   if (error.code === 'api' && isApiCode(error.apiCode)) return describeError({ code: error.apiCode, message: error.message }, environment);
   if (error.code === 'api') return { title: 'The service refused the request', detail: error.message };
   return { title: TITLES[error.code], detail: error.message };

@@ -83,9 +83,10 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         header.values = [columns.map((c) => c.name)];
         const table = ws.tables.add(header, true);
         table.name = name;
+        table.load('id');
         const stats = newStats();
         await sync(ctx, stats, jsonBytes(columns.map((c) => c.name)) * 2 + REQUEST_OVERHEAD_BYTES);
-        const t: Located = { table, sheet: ws, sheetName: sheet, name, row, col, columns: columns.map((c) => c.name), rowCount: 0 };
+        const t: Located = { table, id: table.id, sheet: ws, sheetName: sheet, name, row, col, columns: columns.map((c) => c.name), rowCount: 0 };
         await dressColumns(ctx, host, t, 0, columns, stats);
         return shape(t);
       }),

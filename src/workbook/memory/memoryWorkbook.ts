@@ -28,6 +28,8 @@ export interface MemoryWorkbook extends WorkbookPort {
   subscribe(listener: () => void): () => void;
   /** Moves the selection, as a user clicking a cell would. */
   select(sheet: string, address: string): void;
+  /** Renames a table, as a user typing a new name in Table Design would (its id stays). */
+  renameTable(name: string, newName: string): void;
 }
 
 export interface MemoryWorkbookOptions extends ChunkOptions {
@@ -44,6 +46,7 @@ export interface MemoryWorkbookOptions extends ChunkOptions {
 const copySpec = (c: ColumnSpec): ColumnSpec => ({ ...c, ...(c.list ? { list: { ...c.list, values: [...c.list.values] } } : {}) });
 
 interface MemTable {
+  id: string;
   name: string;
   sheet: string;
   row: number;
@@ -84,13 +87,15 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
   const lower = (s: string) => s.toLowerCase();
   const sheetTaken = (n: string) => [...sheets.keys()].some((s) => lower(s) === lower(n));
   // Excel table names share one namespace per workbook, case-insensitively.
-  const findMem = (name: string) => [...tables.values()].find((t) => lower(t.name) === lower(name));
+  const findMem = (name: string) => [...tables.values()].find((t) => lower(t.name) === lower(name) || t.id === name);
+  let nextTableId = 1;
   const table = (name: string): MemTable => {
     const t = findMem(name);
     if (!t) throw new WorkbookError('table-not-found', `There is no table named ${name} in this workbook.`);
     return t;
   };
   const shape = (t: MemTable): TableShape => ({
+    id: t.id,
     name: t.name,
     sheet: t.sheet,
     topLeft: cellAddress(t.row, t.col),
@@ -155,7 +160,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       if (overlaps(sheet, row, col, columns.length)) {
         throw new WorkbookError('overlap', `A table at ${sheet}!${anchor} would overlap another table; pick an empty area.`);
       }
-      const t: MemTable = { name, sheet, row, col, specs: columns.map(copySpec), rows: [], marks: new Map() };
+      const t: MemTable = { id: `{mem-${nextTableId++}}`, name, sheet, row, col, specs: columns.map(copySpec), rows: [], marks: new Map() };
       t.specs.forEach(writeList);
       tables.set(name, t);
       changed();
@@ -243,6 +248,15 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
     async setSetting(key, value) {
       if (value === undefined) settings.delete(key);
       else settings.set(key, JSON.stringify(value));
+      changed();
+    },
+
+    renameTable(name, newName) {
+      const t = table(name);
+      if (findMem(newName)) throw new WorkbookError('bad-argument', `A table named ${newName} already exists.`);
+      tables.delete(t.name);
+      t.name = newName;
+      tables.set(newName, t);
       changed();
     },
 

@@ -22,7 +22,7 @@ describe('Excel adapter', () => {
   it('creates a table over a header row, with number formats per column', async () => {
     const { xl, wb } = setup();
     const t = await wb.createTable({ name: 'tbl_risk', sheet: 'Sheet1', anchor: 'B2', columns });
-    expect(t).toEqual({ name: 'tbl_risk', sheet: 'Sheet1', topLeft: 'B2', columns: ['Id', 'Score', 'Identified', 'Registered'], rowCount: 0 });
+    expect(t).toEqual({ id: '{1}', name: 'tbl_risk', sheet: 'Sheet1', topLeft: 'B2', columns: ['Id', 'Score', 'Identified', 'Registered'], rowCount: 0 });
     expect(xl.header('tbl_risk')).toEqual(['Id', 'Score', 'Identified', 'Registered']);
     expect(['B3', 'C3', 'D3', 'E3'].map((a) => xl.peek('Sheet1', a)!.format)).toEqual(['@', 'General', 'yyyy-mm-dd', 'yyyy-mm-dd hh:mm']);
     expect(await wb.findTable('TBL_RISK')).toMatchObject({ rowCount: 0 });

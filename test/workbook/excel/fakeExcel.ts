@@ -104,7 +104,8 @@ export class FakeExcel {
     return s;
   }
   table(name: string): TableState {
-    const t = this.tables.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    // Excel finds a table by its name or its id.
+    const t = this.tables.find((x) => x.name.toLowerCase() === name.toLowerCase() || `{${x.id}}` === name);
     if (!t) throw hostError('ItemNotFound', `no table ${name}`);
     return t;
   }
@@ -541,10 +542,13 @@ class FakeTable extends Loadable {
         return { isNullObject: true };
       }
     }
-    return { name: this.resolve().name, isNullObject: false };
+    return { name: this.resolve().name, id: `{${this.resolve().id}}`, isNullObject: false };
   }
   get name(): string {
     return this.read('name');
+  }
+  get id(): string {
+    return this.read('id');
   }
   set name(v: string) {
     this.ctx.enqueue(() => (this.resolve().name = v));

@@ -18,7 +18,17 @@ export interface ColumnSpec {
    * offers the list but accepts any typed value (no error alert), for cells that take several choices
    * such as "A; B", which a strict list would refuse while typing.
    */
-  list?: { sheet: string; values: readonly string[]; allowOther?: boolean };
+  list?: {
+    sheet: string;
+    values: readonly string[];
+    allowOther?: boolean;
+    /**
+     * The list's header on the lookup sheet, which identifies it there (a list of the same key is rewritten
+     * in place); default the column's name. Templates key lists by environment too, so ACC and PRD
+     * templates in one workbook keep their own lists.
+     */
+    key?: string;
+  };
   /** A calculated column: every body row holds this formula (stored, evaluated by the host). */
   formula?: string;
 }

@@ -115,9 +115,10 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       sheets.set(lookup.name, lookup);
     }
     // One lookup column per list, found by its header: a re-added list reuses its column.
+    const key = spec.list.key ?? spec.name;
     let col = 0;
-    while (lookup.cells.has(cellAddress(0, col)) && lookup.cells.get(cellAddress(0, col)) !== spec.name) col++;
-    lookup.cells.set(cellAddress(0, col), spec.name);
+    while (lookup.cells.has(cellAddress(0, col)) && lookup.cells.get(cellAddress(0, col)) !== key) col++;
+    lookup.cells.set(cellAddress(0, col), key);
     spec.list.values.forEach((v, i) => lookup.cells.set(cellAddress(i + 1, col), v));
   };
   const rowOverhead = (t: MemTable, from: number, width: number) =>

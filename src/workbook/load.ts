@@ -2,8 +2,9 @@ import { catalog as defaultCatalog, type Catalog, type PathParams } from '../cat
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
 import { checkBinding, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
+import { MAX_COLUMNS, MAX_ROWS, parseCell } from './address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from './errors';
-import type { Cell, TableShape, WorkbookPort, WriteStats } from './port';
+import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from './port';
 
 export type { DataRecord };
 
@@ -47,7 +48,13 @@ export interface LoadProgress {
   cancellable: boolean;
 }
 
-export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook';
+/**
+ * `target-refused`: the place cannot take the table (protected sheet, past Excel's last row or column, a
+ * table in the way), found before the download or as soon as the size is known, before writing there.
+ * `target-not-empty`: cells below the selected cell hold data; the user is asked, then loads again with
+ * `overwrite`.
+ */
+export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty';
 export interface LoadError {
   code: LoadErrorCode;
   message: string;
@@ -92,6 +99,39 @@ export interface LoadOptions extends Common {
   datasetId: string;
   params?: PathParams;
   target: LoadTarget;
+  /** Loading at the selection may overwrite non-empty cells below it: the user said yes. */
+  overwrite?: boolean;
+}
+
+/** A load refused because of where it would go: a value for the user, not a failure of Excel. */
+class Refusal extends Error {
+  constructor(
+    readonly code: 'target-refused' | 'target-not-empty',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_BODY_ROWS = (headerRow: number) => MAX_ROWS - headerRow - 1;
+
+/** Refuses, before the download, a place that cannot take the table or that holds data the user has not agreed to lose. */
+async function checkTarget(workbook: WorkbookPort, sheet: string, anchor: string, width: number, askBeforeOverwriting: boolean): Promise<TargetInfo> {
+  const { col } = parseCell(anchor);
+  if (col + width > MAX_COLUMNS) {
+    throw new Refusal('target-refused', `A table of ${width} columns at ${sheet}!${anchor} would pass Excel's last column (XFD). Select a cell further left, or load into a new sheet.`);
+  }
+  const info = await workbook.inspectTarget(sheet, anchor, width);
+  if (info.protected) {
+    throw new Refusal('target-refused', `Sheet ${sheet} is protected, so the table cannot be written there. Unprotect it (Review > Unprotect Sheet), or load into a new sheet.`);
+  }
+  if (info.tables.length) {
+    throw new Refusal('target-refused', `Table ${info.tables.join(', ')} is in the way: a table at ${sheet}!${anchor} would run into it as it grows. Select a cell below or beside it with free columns, or load into a new sheet.`);
+  }
+  if (info.used && askBeforeOverwriting) {
+    throw new Refusal('target-not-empty', `Cells ${sheet}!${info.used} hold data that the table at ${anchor} would overwrite. Overwrite them, select an empty area, or load into a new sheet.`);
+  }
+  return info;
 }
 
 export interface RefreshOptions extends Common {
@@ -117,6 +157,7 @@ function toLoadError(e: unknown, signal: AbortSignal | undefined, table?: string
   if (err?.name === 'ApiError' && typeof err.code === 'string') {
     return { code: 'api', apiCode: err.code, message: err.message ?? 'The service refused the request.', table };
   }
+  if (e instanceof Refusal) return { code: e.code, message: e.message, table };
   if (isWorkbookError(e)) return { code: 'workbook', message: e.message, table };
   return { code: 'workbook', message: `Unexpected error: ${err?.message ?? String(e)}`, table };
 }
@@ -191,8 +232,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   try {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    const taken = new Set((await workbook.listTables()).map((t) => t.name.toLowerCase()));
-    const name = uniqueName(tableNameFor(datasetId), (n) => taken.has(n.toLowerCase()));
+    const builder = new RowBuilder(columnsOf(dataset.record));
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -203,7 +243,11 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       sheet = sel.sheet;
       anchor = sel.address.split(':')[0]!;
     }
-    const builder = new RowBuilder(columnsOf(dataset.record));
+    const place = await checkTarget(workbook, sheet, anchor, builder.columns.length, target.kind === 'selection' && !options.overwrite);
+    // Table names and defined names are one namespace in Excel: a free name, not a refused load.
+    const taken = new Set([...(await workbook.listTables()).map((t) => t.name), ...place.names].map((n) => n.toLowerCase()));
+    const name = uniqueName(tableNameFor(datasetId), (n) => taken.has(n.toLowerCase()));
+    const at = parseCell(anchor);
     table = await workbook.createTable({ name, sheet, anchor, columns: columnSpecs(builder.columns) });
     const created = table;
 
@@ -237,7 +281,21 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       writing = null; // set in the same turn as the empty-buffer check, so no batch is stranded
     };
     const onBatch = (records: DataRecord[]): Promise<void> | undefined => {
+      if (writeError) return undefined;
       const { rows, added } = builder.add(records);
+      // The size is known only as the data arrives: refuse as soon as it would pass the sheet's edge,
+      // before anything is written past it.
+      const edge =
+        received + rows.length > MAX_BODY_ROWS(at.row)
+          ? `The dataset has more rows than fit below ${sheet}!${anchor}: Excel's sheets end at row ${MAX_ROWS.toLocaleString('en-US')}. Load it into a new sheet or filter it at the source.`
+          : at.col + builder.columns.length > MAX_COLUMNS
+            ? `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`
+            : null;
+      if (edge) {
+        writeError = new Refusal('target-refused', edge);
+        ctl.abort(writeError);
+        return undefined;
+      }
       received += rows.length;
       for (const r of rows) buffer.push(r);
       bufferAdded.push(...added);
@@ -347,8 +405,12 @@ async function replaceTable(
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
   const builder = new RowBuilder(columnsOf(dataset.record));
   const rows: Cell[][] = [];
+  const at = parseCell(existing.topLeft);
   try {
     report({});
+    if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
+      throw new Refusal('target-refused', `Sheet ${existing.sheet} is protected, so table ${existing.name} cannot be refreshed. Unprotect it (Review > Unprotect Sheet), then refresh.`);
+    }
     await client.download(datasetId, {
       params,
       signal,
@@ -359,6 +421,13 @@ async function replaceTable(
       onProgress: (p) => report({ bytes: p.bytes, totalBytes: p.totalBytes }),
     });
     if (signal?.aborted) throw signal.reason;
+    const missing = builder.columns.filter((c) => !existing.columns.includes(c.name)).length;
+    if (rows.length > MAX_BODY_ROWS(at.row)) {
+      throw new Refusal('target-refused', `The dataset now has ${rows.length.toLocaleString('en-US')} rows, more than fit below ${existing.sheet}!${existing.topLeft} (Excel's sheets end at row ${MAX_ROWS.toLocaleString('en-US')}). Load it into a new sheet, or filter it at the source.`);
+    }
+    if (at.col + existing.columns.length + missing > MAX_COLUMNS) {
+      throw new Refusal('target-refused', `The dataset's new fields would take table ${existing.name} past Excel's last column (XFD). Move the table further left, or load the dataset into a new sheet.`);
+    }
   } catch (e) {
     const error = toLoadError(e, signal, existing.name);
     error.tableState = 'intact';

@@ -56,6 +56,18 @@ export interface CellMark {
   note?: string;
 }
 
+/** What lies where a new table would go, read before a long download so a load is refused early. */
+export interface TargetInfo {
+  /** The sheet is protected: Excel would refuse every write to it. */
+  protected: boolean;
+  /** Non-empty cells in the table's columns from the anchor down, as an A1 area without the sheet; null when empty. */
+  used: string | null;
+  /** Tables overlapping the table's columns from the anchor down. */
+  tables: string[];
+  /** The workbook's defined names: they share one namespace with table names. */
+  names: string[];
+}
+
 export interface WriteStats {
   /** One per host round trip (context.sync in Excel). */
   syncs: number;
@@ -71,6 +83,8 @@ export interface WorkbookPort {
   addSheet(name: string, options?: { hidden?: boolean; activate?: boolean }): Promise<string>;
   /** The selected cell: where "load at the selection" puts a table. */
   selection(): Promise<{ sheet: string; address: string }>;
+  /** What is at sheet!anchor and below it, `width` columns wide (see TargetInfo). */
+  inspectTarget(sheet: string, anchor: string, width: number): Promise<TargetInfo>;
   listTables(): Promise<TableShape[]>;
   /** A table by its name or its id. */
   findTable(nameOrId: string): Promise<TableShape | null>;

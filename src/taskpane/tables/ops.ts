@@ -20,6 +20,8 @@ const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
   'environment-mismatch': 'Connected to another environment',
   'binding-refused': 'Not stored in the workbook',
   workbook: 'The workbook could not be updated',
+  'target-refused': 'The table cannot go there',
+  'target-not-empty': 'The cells below the selection hold data',
 };
 
 const isApiCode = (code: string | undefined): code is ApiErrorCode => (API_ERROR_CODES as readonly string[]).includes(code ?? '');

@@ -8,6 +8,7 @@ import { applyMarks } from './marks';
 import { readBody } from './read';
 import { resizeBody } from './resize';
 import { getSetting, setSetting } from './settings';
+import { inspectTarget } from './target';
 import { dressColumns, writeBlock } from './write';
 
 export type { ExcelWorkbookOptions, Requirements } from './context';
@@ -54,6 +55,8 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         const sheet = range.address.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
         return { sheet, address: range.address.slice(bang + 1).split(':')[0]!.replace(/\$/g, '') };
       }),
+
+    inspectTarget: (sheet, anchor, width) => exec((ctx) => inspectTarget(ctx, host, sheet, anchor, width)),
 
     listTables: () =>
       exec(async (ctx) => {

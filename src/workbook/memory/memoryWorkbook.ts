@@ -1,4 +1,4 @@
-import { cellAddress, parseCell } from '../address';
+import { cellAddress, parseCell, rangeAddress } from '../address';
 import { planChunks, jsonBytes, type ChunkOptions } from '../chunks';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import { NUMBER_FORMAT } from '../formats';
@@ -28,6 +28,8 @@ export interface MemoryWorkbook extends WorkbookPort {
   subscribe(listener: () => void): () => void;
   /** Moves the selection, as a user clicking a cell would. */
   select(sheet: string, address: string): void;
+  /** Protects a sheet, as a user would from Review > Protect Sheet: loads are refused there. */
+  protectSheet(sheet: string): void;
   /** Renames a table, as a user typing a new name in Table Design would (its id stays). */
   renameTable(name: string, newName: string): void;
 }
@@ -73,6 +75,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
   const sheets = new Map<string, MemSheet>();
   for (const name of options.sheets ?? ['Sheet1']) sheets.set(name, { name, hidden: false, cells: new Map() });
   const tables = new Map<string, MemTable>();
+  const protectedSheets = new Set<string>();
   const settings = new Map<string, string>();
   const listeners = new Set<() => void>();
   let selection = { sheet: [...sheets.keys()][0] ?? 'Sheet1', address: 'A1' };
@@ -142,6 +145,24 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
 
     async selection() {
       return { ...selection };
+    },
+
+    async inspectTarget(sheet, anchor, width) {
+      const s = sheets.get(sheet);
+      if (!s) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
+      const { row, col } = parseCell(anchor);
+      const inStrip = (r: number, c: number) => r >= row && c >= col && c < col + width;
+      const used = [...s.cells.entries()].filter(([a, v]) => v !== null && v !== '' && inStrip(parseCell(a).row, parseCell(a).col)).map(([a]) => parseCell(a));
+      const area = used.length
+        ? rangeAddress(
+            Math.min(...used.map((u) => u.row)),
+            Math.min(...used.map((u) => u.col)),
+            Math.max(...used.map((u) => u.row)) - Math.min(...used.map((u) => u.row)) + 1,
+            Math.max(...used.map((u) => u.col)) - Math.min(...used.map((u) => u.col)) + 1,
+          )
+        : null;
+      const blocking = [...tables.values()].filter((t) => t.sheet === sheet && t.col < col + width && col < t.col + t.specs.length && t.row + t.rows.length >= row);
+      return { protected: protectedSheets.has(sheet), used: area, tables: blocking.map((t) => t.name), names: [] };
     },
 
     async listTables() {
@@ -250,6 +271,10 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       if (value === undefined) settings.delete(key);
       else settings.set(key, JSON.stringify(value));
       changed();
+    },
+
+    protectSheet(sheet) {
+      protectedSheets.add(sheet);
     },
 
     renameTable(name, newName) {

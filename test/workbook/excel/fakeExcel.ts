@@ -25,6 +25,8 @@ interface CellState {
 interface SheetState {
   name: string;
   visibility: string;
+  /** Review > Protect Sheet. */
+  protected?: boolean;
   cells: Map<string, CellState>;
 }
 interface TableState {
@@ -81,6 +83,8 @@ export class FakeExcel {
   settings = new Map<string, unknown>();
   notes = new Map<string, string>();
   comments = new Map<string, string>();
+  /** Defined names (Formulas > Name Manager): one namespace with table names. */
+  names: string[] = [];
   selection = { sheet: 'Sheet1', address: 'A1' };
   /** Estimated request bytes carried by each sync that reached Excel, in order. */
   syncBytes: number[] = [];
@@ -254,7 +258,19 @@ class FakeWorkbook {
   readonly notes: FakeNotes;
   readonly comments: FakeComments;
   readonly application: { suspendApiCalculationUntilNextSync(): void };
+  readonly names: Loadable & { items: { name: string }[] };
   constructor(private ctx: FakeContext) {
+    const names = new (class extends Loadable {
+      items: { name: string }[] = [];
+      override load(): this {
+        ctx.enqueue(() => {
+          this.items = ctx.xl.names.map((name) => ({ name }));
+          ctx.respond(json(ctx.xl.names));
+        });
+        return this;
+      }
+    })(ctx);
+    this.names = names;
     this.worksheets = new FakeSheets(ctx);
     this.tables = new FakeTables(ctx);
     this.settings = new FakeSettings(ctx);
@@ -331,6 +347,18 @@ class FakeSheet extends Loadable {
   get name(): string {
     return this.read('name');
   }
+  get protection(): Loadable & { protected: boolean } {
+    const ctx = this.ctx;
+    const resolve = this.resolve;
+    return new (class extends Loadable {
+      protected override snapshot() {
+        return { protected: resolve().protected ?? false };
+      }
+      get protected(): boolean {
+        return this.read('protected');
+      }
+    })(ctx);
+  }
   set visibility(v: string) {
     this.ctx.enqueue(() => (this.resolve().visibility = v));
   }
@@ -399,8 +427,15 @@ class FakeRange extends Loadable {
         ),
     };
   }
+  orNull = false;
   protected override snapshot() {
-    const b = this.box();
+    let b: Box;
+    try {
+      b = this.box();
+    } catch (e) {
+      if (this.orNull) return { isNullObject: true };
+      throw e;
+    }
     const grid = (f: (c: CellState | undefined) => unknown) =>
       Array.from({ length: b.rows }, (_, r) => Array.from({ length: b.cols }, (_, c) => f(b.sheet.cells.get(a1(b.row + r, b.col + c)))));
     return {
@@ -411,6 +446,30 @@ class FakeRange extends Loadable {
       columnIndex: b.col,
       rowCount: b.rows,
     };
+  }
+  /** The smallest range holding every non-empty cell of this one (values only), or a null object. */
+  getUsedRangeOrNullObject(valuesOnly?: boolean): FakeRange {
+    void valuesOnly;
+    let found: Box | null = null;
+    const outer = this.box;
+    const used = new FakeRange(this.ctx, () => {
+      if (found) return found;
+      const b = outer();
+      let top = Infinity, left = Infinity, bottom = -1, right = -1;
+      for (const [at, cell] of b.sheet.cells) {
+        if (cell.value === '' || cell.value === null) continue;
+        const p = parseA1(at);
+        if (p.row < b.row || p.row >= b.row + b.rows || p.col < b.col || p.col >= b.col + b.cols) continue;
+        top = Math.min(top, p.row);
+        left = Math.min(left, p.col);
+        bottom = Math.max(bottom, p.row);
+        right = Math.max(right, p.col);
+      }
+      if (bottom < 0) throw hostError('ItemNotFound', 'no used range');
+      return (found = { sheet: b.sheet, row: top, col: left, rows: bottom - top + 1, cols: right - left + 1 });
+    });
+    used.orNull = true;
+    return used;
   }
   private set(what: 'values' | 'numberFormat' | 'formulas', data: unknown) {
     this.ctx.enqueue(() => this.ctx.xl.write(this.box(), what, data), json(data));

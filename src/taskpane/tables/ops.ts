@@ -11,7 +11,7 @@ export type LoadTarget = Extract<WorkbookTarget, { kind: 'new-sheet' } | { kind:
 
 export type OpResult =
   | { ok: true; table: string; rows: number; activity: ActivityEntry }
-  | { ok: false; cancelled: boolean; message: UserMessage; activity: ActivityEntry };
+  | { ok: false; cancelled: boolean; message: UserMessage; activity: ActivityEntry; askOverwrite?: boolean };
 
 const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
   cancelled: 'Cancelled',
@@ -51,7 +51,8 @@ function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): O
     return { ok: false, cancelled: true, message: { title: 'Cancelled', detail }, activity: { ...base, outcome: 'cancelled', message: detail } };
   }
   const message = messageOf(outcome.error, base.environment);
-  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: messageText(message) } };
+  const askOverwrite = outcome.error.code === 'target-not-empty' || undefined;
+  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: messageText(message) }, ...(askOverwrite ? { askOverwrite } : {}) };
 }
 
 const progressOf = (p: LoadProgress): Progress => ({ bytes: p.bytes, rows: p.rows, totalBytes: p.totalBytes, cancellable: p.cancellable });
@@ -62,6 +63,8 @@ export interface LoadRequest {
   dataset: Dataset;
   target: LoadTarget;
   params?: { guid: string };
+  /** The user agreed to overwrite the non-empty cells below the selection. */
+  overwrite?: boolean;
   signal: AbortSignal;
   onProgress(progress: Progress): void;
 }
@@ -76,6 +79,7 @@ export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
     source: r.session.source,
     target: r.target,
     params: r.params,
+    overwrite: r.overwrite,
     signal: r.signal,
     onProgress: (p) => r.onProgress(progressOf(p)),
   });

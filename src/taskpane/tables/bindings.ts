@@ -29,3 +29,12 @@ export async function readTableBindings(workbook: WorkbookPort): Promise<TableBi
     };
   });
 }
+
+/** The Tables screen's first read, as a value: an Excel error becomes a message, never a pane stuck reading. */
+export async function readTablesOrError(workbook: WorkbookPort): Promise<{ ok: true; bindings: TableBinding[] } | { ok: false; message: string }> {
+  try {
+    return { ok: true, bindings: await readTableBindings(workbook) };
+  } catch (e) {
+    return { ok: false, message: `The workbook could not be read: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}

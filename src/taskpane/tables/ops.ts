@@ -1,6 +1,6 @@
 import type { Dataset } from '../../catalog';
 import { API_ERROR_CODES, type ApiErrorCode } from '../../client';
-import { loadDataset, refreshTable, type LoadError, type LoadOutcome, type LoadProgress, type LoadTarget as WorkbookTarget } from '../../workbook/load';
+import { loadDataset, refreshTable, type TableState, type LoadError, type LoadOutcome, type LoadProgress, type LoadTarget as WorkbookTarget } from '../../workbook/load';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
@@ -11,7 +11,7 @@ export type LoadTarget = Extract<WorkbookTarget, { kind: 'new-sheet' } | { kind:
 
 export type OpResult =
   | { ok: true; table: string; rows: number; activity: ActivityEntry }
-  | { ok: false; cancelled: boolean; message: UserMessage; activity: ActivityEntry; askOverwrite?: boolean };
+  | { ok: false; cancelled: boolean; message: UserMessage; activity: ActivityEntry; askOverwrite?: boolean; tableState?: TableState };
 
 const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
   cancelled: 'Cancelled',
@@ -52,7 +52,8 @@ function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): O
   }
   const message = messageOf(outcome.error, base.environment);
   const askOverwrite = outcome.error.code === 'target-not-empty' || undefined;
-  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: messageText(message) }, ...(askOverwrite ? { askOverwrite } : {}) };
+  const { tableState } = outcome.error;
+  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: messageText(message) }, ...(askOverwrite ? { askOverwrite } : {}), ...(tableState ? { tableState } : {}) };
 }
 
 const progressOf = (p: LoadProgress): Progress => ({ bytes: p.bytes, rows: p.rows, totalBytes: p.totalBytes, cancellable: p.cancellable });
@@ -69,9 +70,18 @@ export interface LoadRequest {
   onProgress(progress: Progress): void;
 }
 
+/** A load or refresh that threw (the workbook failed before it could say how) as a failed outcome. */
+async function settled(work: Promise<LoadOutcome>): Promise<LoadOutcome> {
+  try {
+    return await work;
+  } catch (e) {
+    return { ok: false, error: { code: 'workbook', message: `The workbook could not be read or changed: ${e instanceof Error ? e.message : String(e)}` } };
+  }
+}
+
 export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
   const environment = r.session.environment.name;
-  const outcome = await loadDataset({
+  const outcome = await settled(loadDataset({
     client: r.session.client,
     workbook: r.workbook,
     datasetId: r.dataset.id,
@@ -82,7 +92,7 @@ export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
     overwrite: r.overwrite,
     signal: r.signal,
     onProgress: (p) => r.onProgress(progressOf(p)),
-  });
+  }));
   return resultOf(outcome, { at: new Date(), action: 'load', environment, subject: r.dataset.id });
 }
 
@@ -97,14 +107,16 @@ export interface RefreshRequest {
 
 export async function refreshInWorkbook(r: RefreshRequest): Promise<OpResult> {
   const environment = r.session.environment.name;
-  const outcome = await refreshTable({
-    client: r.session.client,
-    workbook: r.workbook,
-    table: r.table,
-    environment,
-    source: r.session.source,
-    signal: r.signal,
-    onProgress: (p) => r.onProgress(progressOf(p)),
-  });
+  const outcome = await settled(
+    refreshTable({
+      client: r.session.client,
+      workbook: r.workbook,
+      table: r.table,
+      environment,
+      source: r.session.source,
+      signal: r.signal,
+      onProgress: (p) => r.onProgress(progressOf(p)),
+    }),
+  );
   return resultOf(outcome, { at: new Date(), action: 'refresh', environment, subject: r.dataset, table: r.table });
 }

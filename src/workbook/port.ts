@@ -83,13 +83,13 @@ export interface WorkbookPort {
   addSheet(name: string, options?: { hidden?: boolean; activate?: boolean }): Promise<string>;
   /** The selected cell: where "load at the selection" puts a table. */
   selection(): Promise<{ sheet: string; address: string }>;
-  /** What is at sheet!anchor and below it, `width` columns wide (see TargetInfo). */
-  inspectTarget(sheet: string, anchor: string, width: number): Promise<TargetInfo>;
   listTables(): Promise<TableShape[]>;
   /** A table by its name or its id. */
   findTable(nameOrId: string): Promise<TableShape | null>;
   /** A table with a header row and no body rows at sheet!anchor, columns formatted before any data lands. */
   createTable(options: { name: string; sheet: string; anchor: string; columns: readonly ColumnSpec[] }): Promise<TableShape>;
+  /** What is at sheet!anchor and below it, `width` columns wide (see TargetInfo). */
+  inspectTarget(sheet: string, anchor: string, width: number): Promise<TargetInfo>;
   /** Adds columns at the right end of a table (result columns of a write-back, new dataset fields). */
   addColumns(table: string, columns: readonly ColumnSpec[]): Promise<TableShape>;
   /**

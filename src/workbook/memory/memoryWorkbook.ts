@@ -147,24 +147,6 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       return { ...selection };
     },
 
-    async inspectTarget(sheet, anchor, width) {
-      const s = sheets.get(sheet);
-      if (!s) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
-      const { row, col } = parseCell(anchor);
-      const inStrip = (r: number, c: number) => r >= row && c >= col && c < col + width;
-      const used = [...s.cells.entries()].filter(([a, v]) => v !== null && v !== '' && inStrip(parseCell(a).row, parseCell(a).col)).map(([a]) => parseCell(a));
-      const area = used.length
-        ? rangeAddress(
-            Math.min(...used.map((u) => u.row)),
-            Math.min(...used.map((u) => u.col)),
-            Math.max(...used.map((u) => u.row)) - Math.min(...used.map((u) => u.row)) + 1,
-            Math.max(...used.map((u) => u.col)) - Math.min(...used.map((u) => u.col)) + 1,
-          )
-        : null;
-      const blocking = [...tables.values()].filter((t) => t.sheet === sheet && t.col < col + width && col < t.col + t.specs.length && t.row + t.rows.length >= row);
-      return { protected: protectedSheets.has(sheet), used: area, tables: blocking.map((t) => t.name), names: [] };
-    },
-
     async listTables() {
       return [...tables.values()].map(shape);
     },
@@ -187,6 +169,24 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       tables.set(name, t);
       changed();
       return shape(t);
+    },
+
+    async inspectTarget(sheet, anchor, width) {
+      const s = sheets.get(sheet);
+      if (!s) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
+      const { row, col } = parseCell(anchor);
+      const inStrip = (r: number, c: number) => r >= row && c >= col && c < col + width;
+      const used = [...s.cells.entries()].filter(([a, v]) => v !== null && v !== '' && inStrip(parseCell(a).row, parseCell(a).col)).map(([a]) => parseCell(a));
+      const area = used.length
+        ? rangeAddress(
+            Math.min(...used.map((u) => u.row)),
+            Math.min(...used.map((u) => u.col)),
+            Math.max(...used.map((u) => u.row)) - Math.min(...used.map((u) => u.row)) + 1,
+            Math.max(...used.map((u) => u.col)) - Math.min(...used.map((u) => u.col)) + 1,
+          )
+        : null;
+      const blocking = [...tables.values()].filter((t) => t.sheet === sheet && t.col < col + width && col < t.col + t.specs.length && t.row + t.rows.length >= row);
+      return { protected: protectedSheets.has(sheet), used: area, tables: blocking.map((t) => t.name), names: [] };
     },
 
     async addColumns(name, columns) {

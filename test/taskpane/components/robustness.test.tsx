@@ -1,10 +1,14 @@
 import { renderToString } from 'react-dom/server';
+import { catalog } from '../../../src/catalog';
 import { ErrorBoundary, errorDetails } from '../../../src/taskpane/components/ErrorBoundary';
 import { readTablesOrError } from '../../../src/taskpane/tables/bindings';
-import { refreshInWorkbook } from '../../../src/taskpane/tables/ops';
+import { loadIntoWorkbook, refreshInWorkbook } from '../../../src/taskpane/tables/ops';
 import type { Session } from '../../../src/taskpane/screen';
 import { createMemoryWorkbook } from '../../../src/workbook/memory';
 import { WorkbookError } from '../../../src/workbook/errors';
+import { createExcelWorkbook } from '../../../src/workbook/excel';
+import { FakeExcel, supports } from '../../workbook/excel/fakeExcel';
+import { fakeClient } from '../../workbook/fakeClient';
 
 /** A workbook whose Excel fails every read, as Excel does when the file is busy or the host lost its session. */
 function failingWorkbook() {
@@ -54,5 +58,20 @@ describe('the taskpane never goes blank or stays stuck on an Excel error', () =>
     const session = { environment: { name: 'ACC', production: false }, client: { download: async () => ({ bytes: 0, count: 0 }) }, source: 'relay' } as unknown as Session;
     const result = await refreshInWorkbook({ session, workbook: failingWorkbook(), table: 'tbl_risk', dataset: 'risk', signal: new AbortController().signal, onProgress: () => undefined });
     expect(result).toMatchObject({ ok: false, cancelled: false, message: { detail: expect.stringContaining('GeneralException') } });
+  });
+});
+
+describe('loading at the selection over data asks first', () => {
+  it('loadIntoWorkbook reports askOverwrite and loads only when told to overwrite', async () => {
+    const xl = new FakeExcel();
+    const workbook = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18), { platform: 'PC' });
+    xl.cell(xl.sheet('Sheet1'), 3, 0).value = 'mine';
+    const client = fakeClient([{ Id: '0b5c3d1e-1111-4a4a-8b8b-000000000001', Name: 'Risk' }]).client;
+    const session = { environment: { name: 'ACC', production: false }, client, source: 'relay', keyFingerprint: 'x' } as unknown as Session;
+    const request = { session, workbook, dataset: catalog.dataset('risk'), target: { kind: 'selection' as const }, signal: new AbortController().signal, onProgress: () => undefined };
+    const asked = await loadIntoWorkbook(request);
+    expect(asked).toMatchObject({ ok: false, askOverwrite: true, message: { title: 'The cells below the selection hold data', detail: expect.stringContaining('Sheet1!A4') } });
+    expect(xl.peek('Sheet1', 'A4')!.value).toBe('mine');
+    expect(await loadIntoWorkbook({ ...request, overwrite: true })).toMatchObject({ ok: true, rows: 1 });
   });
 });

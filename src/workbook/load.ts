@@ -411,20 +411,30 @@ async function replaceTable(
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
       throw new Refusal('target-refused', `Sheet ${existing.sheet} is protected, so table ${existing.name} cannot be refreshed. Unprotect it (Review > Unprotect Sheet), then refresh.`);
     }
-    await client.download(datasetId, {
-      params,
-      signal,
-      onBatch: (records) => {
-        for (const r of builder.add(records).rows) rows.push(r);
-        report({ rows: rows.length });
-      },
-      onProgress: (p) => report({ bytes: p.bytes, totalBytes: p.totalBytes }),
-    });
+    // Too many rows is known while downloading: stop the download there rather than hold them all.
+    const ctl = linkedAbort(signal);
+    let tooMany: Refusal | null = null;
+    await client
+      .download(datasetId, {
+        params,
+        signal: ctl.signal,
+        onBatch: (records) => {
+          if (tooMany) return;
+          for (const r of builder.add(records).rows) rows.push(r);
+          report({ rows: rows.length });
+          if (rows.length > MAX_BODY_ROWS(at.row)) {
+            tooMany = new Refusal('target-refused', `The dataset now has more rows than fit below ${existing.sheet}!${existing.topLeft} (Excel's sheets end at row ${MAX_ROWS.toLocaleString('en-US')}). Load it into a new sheet, or filter it at the source.`);
+            ctl.abort(tooMany);
+          }
+        },
+        onProgress: (p) => report({ bytes: p.bytes, totalBytes: p.totalBytes }),
+      })
+      .catch((e: unknown) => {
+        if (!tooMany) throw e;
+      });
+    if (tooMany) throw tooMany;
     if (signal?.aborted) throw signal.reason;
     const missing = builder.columns.filter((c) => !existing.columns.includes(c.name)).length;
-    if (rows.length > MAX_BODY_ROWS(at.row)) {
-      throw new Refusal('target-refused', `The dataset now has ${rows.length.toLocaleString('en-US')} rows, more than fit below ${existing.sheet}!${existing.topLeft} (Excel's sheets end at row ${MAX_ROWS.toLocaleString('en-US')}). Load it into a new sheet, or filter it at the source.`);
-    }
     if (at.col + existing.columns.length + missing > MAX_COLUMNS) {
       throw new Refusal('target-refused', `The dataset's new fields would take table ${existing.name} past Excel's last column (XFD). Move the table further left, or load the dataset into a new sheet.`);
     }

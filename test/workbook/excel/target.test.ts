@@ -92,6 +92,17 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
     expect((await readBindings(workbook)).get('tbl_risk')!.rowCount).toBe(2);
   });
 
+  it('a refresh that would pass the last row stops its download as soon as it knows, the old data intact', async () => {
+    const { xl, workbook } = setup();
+    xl.selection = { sheet: 'Sheet1', address: 'A1048560' };
+    expect(await loadDataset({ ...base, client: fakeClient(risks(5)).client, workbook, target: { kind: 'selection' }, overwrite: true })).toMatchObject({ ok: true });
+    let seen = 0;
+    const outcome = await refreshTable({ ...base, client: fakeClient(risks(400), { batchSize: 4 }).client, workbook, table: 'tbl_risk', onProgress: (p) => (seen = Math.max(seen, p.rows)) });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'target-refused', tableState: 'intact', message: expect.stringMatching(/more rows than fit below Sheet1!A1048560/) } });
+    expect(seen).toBeLessThan(40);
+    expect(xl.body('tbl_risk')).toHaveLength(5);
+  });
+
   it('the memory workbook refuses the same places', async () => {
     const workbook = createMemoryWorkbook();
     await workbook.createTable({ name: 'Mine', sheet: 'Sheet1', anchor: 'A5', columns: [{ name: 'A', format: 'text' }] });

@@ -8,7 +8,11 @@ import type { WorkbookPort } from './port';
  */
 let tail: Promise<unknown> = Promise.resolve();
 
-export function updateSetting<T>(workbook: WorkbookPort, key: string, change: (current: unknown) => T | undefined | Promise<T | undefined>): Promise<T | undefined> {
+export function updateSetting<T>(
+  workbook: WorkbookPort,
+  key: string,
+  change: (current: unknown) => T | undefined | Promise<T | undefined>,
+): Promise<T | undefined> {
   const next = tail.then(async () => {
     const current = await workbook.getSetting(key);
     const value = await change(current);

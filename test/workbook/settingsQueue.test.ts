@@ -9,7 +9,8 @@ import { FakeExcel, supports } from './excel/fakeExcel';
 import { fakeClient } from './fakeClient';
 
 const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;
-const risks = (n: number): DataRecord[] => Array.from({ length: n }, (_, i) => ({ Id: guid(i), Name: `Risk ${i}`, Status: 'Active' }));
+const risks = (n: number): DataRecord[] =>
+  Array.from({ length: n }, (_, i) => ({ Id: guid(i), Name: `Risk ${i}`, Status: 'Active' }));
 const binding = (table: string): Binding => ({
   table,
   environment: 'ACC',
@@ -36,18 +37,43 @@ describe.each(adapters)('settings written through one queue (%s)', (_name, make)
   it('keeps every entry when a load, a refresh and a post write settings at the same time', async () => {
     const workbook = make();
     const base = { environment: 'ACC', source: 'relay', workbook };
-    const first = await loadDataset({ ...base, client: fakeClient(risks(20)).client, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    const first = await loadDataset({
+      ...base,
+      client: fakeClient(risks(20)).client,
+      datasetId: 'risk',
+      target: { kind: 'new-sheet' },
+    });
     expect(first.ok).toBe(true);
-    await workbook.createTable({ name: 'tbl_post', sheet: 'Sheet1', anchor: 'H1', columns: [{ name: 'Name', format: 'text' }] });
+    await workbook.createTable({
+      name: 'tbl_post',
+      sheet: 'Sheet1',
+      anchor: 'H1',
+      columns: [{ name: 'Name', format: 'text' }],
+    });
     await workbook.writeRows('tbl_post', 0, [['a'], ['b']]);
 
     const outcomes = await Promise.all([
-      loadDataset({ ...base, client: fakeClient(risks(30), { batchSize: 7 }).client, datasetId: 'risk', target: { kind: 'new-sheet' } }),
+      loadDataset({
+        ...base,
+        client: fakeClient(risks(30), { batchSize: 7 }).client,
+        datasetId: 'risk',
+        target: { kind: 'new-sheet' },
+      }),
       refreshTable({ ...base, client: fakeClient(risks(25), { batchSize: 5 }).client, table: 'tbl_risk' }),
-      saveTableRecord(workbook, 'tbl_post', { flow: 'incidents', environment: 'ACC', createdAt: new Date(0).toISOString() }),
-      markProblems(workbook, 'tbl_post', [{ row: 1, column: 'Name', code: 'required', message: 'Name is needed', severity: 'error' }]),
+      saveTableRecord(workbook, 'tbl_post', {
+        flow: 'incidents',
+        environment: 'ACC',
+        createdAt: new Date(0).toISOString(),
+      }),
+      markProblems(workbook, 'tbl_post', [
+        { row: 1, column: 'Name', code: 'required', message: 'Name is needed', severity: 'error' },
+      ]),
       saveBinding(workbook, binding('tbl_post')),
-      saveTableRecord(workbook, 'tbl_second', { flow: 'tasks', environment: 'ACC', createdAt: new Date(0).toISOString() }),
+      saveTableRecord(workbook, 'tbl_second', {
+        flow: 'tasks',
+        environment: 'ACC',
+        createdAt: new Date(0).toISOString(),
+      }),
     ]);
     expect(outcomes[0]).toMatchObject({ ok: true, table: { name: 'tbl_risk_2' } });
     expect(outcomes[1]).toMatchObject({ ok: true, rowCount: 25 });
@@ -61,8 +87,16 @@ describe.each(adapters)('settings written through one queue (%s)', (_name, make)
 
   it('removing a binding goes through the same queue', async () => {
     const workbook = make();
-    await Promise.all([saveBinding(workbook, binding('a')), saveBinding(workbook, binding('b')), saveBinding(workbook, binding('c'))]);
-    await Promise.all([removeBinding(workbook, 'a'), saveBinding(workbook, binding('d')), removeBinding(workbook, 'c')]);
+    await Promise.all([
+      saveBinding(workbook, binding('a')),
+      saveBinding(workbook, binding('b')),
+      saveBinding(workbook, binding('c')),
+    ]);
+    await Promise.all([
+      removeBinding(workbook, 'a'),
+      saveBinding(workbook, binding('d')),
+      removeBinding(workbook, 'c'),
+    ]);
     expect([...(await readBindings(workbook)).keys()].sort()).toEqual(['b', 'd']);
   });
 });

@@ -8,12 +8,19 @@ const AIM = 4_000_000;
 const ROWS = 20_000;
 const COLS = 30;
 
-const columns: ColumnSpec[] = Array.from({ length: COLS }, (_, c) => ({ name: `Field ${c}`, format: 'text' }));
-const data: Cell[][] = Array.from({ length: ROWS }, (_, r) => Array.from({ length: COLS }, (_, c) => `row ${r} column ${c} value`));
+const columns: ColumnSpec[] = Array.from({ length: COLS }, (_, c) => ({
+  name: `Field ${c}`,
+  format: 'text',
+}));
+const data: Cell[][] = Array.from({ length: ROWS }, (_, r) =>
+  Array.from({ length: COLS }, (_, c) => `row ${r} column ${c} value`),
+);
 
 describe('every request and response fits Excel on the web', () => {
   const xl = new FakeExcel({ web: true });
-  const wb = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18, true), { platform: 'OfficeOnline' });
+  const wb = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18, true), {
+    platform: 'OfficeOnline',
+  });
 
   beforeAll(async () => {
     await wb.createTable({ name: 'big', sheet: 'Sheet1', anchor: 'A1', columns });
@@ -46,7 +53,8 @@ describe('every request and response fits Excel on the web', () => {
     ).rejects.toMatchObject({ code: 'ResponsePayloadSizeLimitExceeded' });
     await expect(
       xl.run(async (ctx) => {
-        ctx.workbook.worksheets.getItem('Sheet1').getRangeByIndexes(1, 0, ROWS, COLS).values = data as string[][];
+        ctx.workbook.worksheets.getItem('Sheet1').getRangeByIndexes(1, 0, ROWS, COLS).values =
+          data as string[][];
         await ctx.sync();
       }),
     ).rejects.toMatchObject({ code: 'RequestPayloadSizeLimitExceeded' });
@@ -70,9 +78,13 @@ describe('every request and response fits Excel on the web', () => {
 
   it('reads a window further down that has longer rows by halving it when Excel refuses', async () => {
     const long = new FakeExcel({ web: true });
-    const w = createExcelWorkbook(long.run as unknown as typeof Excel.run, supports(18, true), { platform: 'OfficeOnline' });
+    const w = createExcelWorkbook(long.run as unknown as typeof Excel.run, supports(18, true), {
+      platform: 'OfficeOnline',
+    });
     await w.createTable({ name: 't', sheet: 'Sheet1', anchor: 'A1', columns: columns.slice(0, 4) });
-    const rows: Cell[][] = Array.from({ length: 400 }, (_, r) => Array.from({ length: 4 }, () => (r < 256 ? 'x' : 'y'.repeat(10_000))));
+    const rows: Cell[][] = Array.from({ length: 400 }, (_, r) =>
+      Array.from({ length: 4 }, () => (r < 256 ? 'x' : 'y'.repeat(10_000))),
+    );
     await w.writeRows('t', 0, rows);
     const from = long.payloads.length;
     expect((await w.readRows('t')).rows).toEqual(rows);
@@ -82,7 +94,12 @@ describe('every request and response fits Excel on the web', () => {
   it('marks every row (fill and note on two cells each) in requests under the aim', async () => {
     const marks: CellMark[] = [];
     for (let r = 0; r < ROWS; r++) {
-      marks.push({ row: r, column: 'Field 3', kind: 'error', note: `Row ${r}: Field 3 must be one of the organisations listed on the Lists sheet.` });
+      marks.push({
+        row: r,
+        column: 'Field 3',
+        kind: 'error',
+        note: `Row ${r}: Field 3 must be one of the organisations listed on the Lists sheet.`,
+      });
       marks.push({ row: r, column: 'Field 17', kind: 'warning', note: `Row ${r}: check this value.` });
     }
     const from = xl.payloads.length;
@@ -92,11 +109,16 @@ describe('every request and response fits Excel on the web', () => {
     expect(xl.notes.size).toBe(2 * ROWS);
     expect(xl.peek('Sheet1', 'D2')!.fill).toBe(MARK_FILL.error);
     expect(xl.peek('Sheet1', `R${ROWS + 1}`)!.fill).toBe(MARK_FILL.warning);
-    expect(xl.notes.get(`Sheet1!D${ROWS + 1}`)).toBe(`Row ${ROWS - 1}: Field 3 must be one of the organisations listed on the Lists sheet.`);
+    expect(xl.notes.get(`Sheet1!D${ROWS + 1}`)).toBe(
+      `Row ${ROWS - 1}: Field 3 must be one of the organisations listed on the Lists sheet.`,
+    );
 
     // Clearing them all (the next validation found nothing) fits too.
     const again = xl.payloads.length;
-    await wb.markCells('big', marks.map((m) => ({ row: m.row, column: m.column, kind: 'none' as const })));
+    await wb.markCells(
+      'big',
+      marks.map((m) => ({ row: m.row, column: m.column, kind: 'none' as const })),
+    );
     fits(again);
     expect(xl.notes.size).toBe(0);
     expect(xl.peek('Sheet1', 'D2')!.fill).toBeUndefined();

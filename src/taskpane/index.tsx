@@ -10,6 +10,7 @@ import { catalog } from '../catalog';
 import { createExcelWorkbook } from '../workbook/excel';
 import { createMemoryWorkbook } from '../workbook/memory';
 import { App } from './components/App';
+import { ErrorBoundary } from './components/ErrorBoundary';
 import { copyText } from './copy';
 import { detectHost } from './host';
 import { PreviewGrid } from './preview/PreviewGrid';
@@ -55,11 +56,19 @@ async function main() {
   if (host.kind === 'excel') {
     const requirements = (set: string, version: string) => Office.context.requirements.isSetSupported(set, version);
     const workbook = createExcelWorkbook(Excel.run, requirements, { platform: String(Office.context.platform) });
-    root.render(<App {...common} workbook={workbook} />);
+    root.render(
+      <ErrorBoundary copy={copyText} events={window}>
+        <App {...common} workbook={workbook} />
+      </ErrorBoundary>,
+    );
     return;
   }
   const workbook = createMemoryWorkbook();
-  root.render(<App {...common} workbook={workbook} aside={<PreviewGrid workbook={workbook} />} />);
+  root.render(
+    <ErrorBoundary copy={copyText} events={window}>
+      <App {...common} workbook={workbook} aside={<PreviewGrid workbook={workbook} />} />
+    </ErrorBoundary>,
+  );
 }
 
 main().catch((error: unknown) => {

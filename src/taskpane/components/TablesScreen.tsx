@@ -4,7 +4,7 @@ import type { Catalog } from '../../catalog';
 import type { Environment } from '../connection/environments';
 import type { UserMessage } from '../connection/messages';
 import type { ScreenProps } from '../screen';
-import { readTableBindings, type TableBinding } from '../tables/bindings';
+import { readTablesOrError, type TableBinding } from '../tables/bindings';
 import { refreshInWorkbook } from '../tables/ops';
 import { formatBytes, type Progress } from '../tables/progress';
 import { ErrorBar } from './ErrorBar';
@@ -40,22 +40,28 @@ type Status =
   | { kind: 'refreshing'; progress: Progress }
   | { kind: 'ok'; rows: number }
   | { kind: 'cancelled' }
-  | { kind: 'failed'; message: UserMessage };
+  | { kind: 'failed'; message: UserMessage; intact: boolean };
 
 export function TablesScreen(props: Props) {
   const { workbook, session, workbookVersion, onActivity, onWorkbookChanged, catalog, environments } = props;
   const s = useStyles();
   const [bindings, setBindings] = useState<TableBinding[] | null>(null);
+  const [readError, setReadError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
   const [status, setStatus] = useState<Record<string, Status>>({});
   const abort = useRef<AbortController | null>(null);
 
   useEffect(() => {
     let live = true;
-    readTableBindings(workbook).then((b) => live && setBindings(b));
+    void readTablesOrError(workbook).then((read) => {
+      if (!live) return;
+      setReadError(read.ok ? null : read.message);
+      if (read.ok) setBindings(read.bindings);
+    });
     return () => {
       live = false;
     };
-  }, [workbook, workbookVersion]);
+  }, [workbook, workbookVersion, attempt]);
 
   const busy = Object.values(status).some((st) => st.kind === 'refreshing');
 
@@ -82,13 +88,23 @@ export function TablesScreen(props: Props) {
         onProgress: (progress) => setStatus((st) => ({ ...st, [b.table]: { kind: 'refreshing', progress } })),
       });
       onActivity(result.activity);
-      const next: Status = result.ok ? { kind: 'ok', rows: result.rows } : result.cancelled ? { kind: 'cancelled' } : { kind: 'failed', message: result.message };
+      const next: Status = result.ok ? { kind: 'ok', rows: result.rows } : result.cancelled ? { kind: 'cancelled' } : { kind: 'failed', message: result.message, intact: result.tableState === 'intact' };
       setStatus((st) => ({ ...st, [b.table]: next }));
       onWorkbookChanged();
     }
     abort.current = null;
   }
 
+  if (readError && !bindings) {
+    return (
+      <div className={s.root}>
+        <ErrorBar testId="tables-read-error" message={{ title: 'The tables could not be read', detail: `${readError} Try again; if it keeps failing, reopen the add-in.` }} />
+        <Button onClick={() => setAttempt((n) => n + 1)} data-testid="tables-retry">
+          Try again
+        </Button>
+      </div>
+    );
+  }
   if (!bindings) return <Text>Reading the workbook…</Text>;
   const refreshable = bindings.filter((b) => !blocker(b));
   return (
@@ -143,7 +159,8 @@ export function TablesScreen(props: Props) {
                   message={{
                     ...st.message,
                     title: `Refresh failed: ${st.message.title}`,
-                    detail: `The table still holds the data loaded ${new Date(b.loadedAt).toLocaleString()}. ${st.message.detail}`,
+                    // Said only when true: a refresh that stopped while writing may have mixed the rows.
+                    detail: st.intact ? `The table still holds the data loaded ${new Date(b.loadedAt).toLocaleString()}. ${st.message.detail}` : st.message.detail,
                   }}
                 />
               )}

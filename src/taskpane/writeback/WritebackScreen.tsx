@@ -99,6 +99,10 @@ export default function WritebackScreen({
       if (!live) return;
       const present = new Set(shapes.map((t) => t.name));
       setRecords(Object.fromEntries(Object.entries(recs).filter(([name]) => present.has(name))));
+    }, (e: unknown) => {
+      // An Excel error here must not leave the screen silently empty.
+      const detail = `${e instanceof Error ? e.message : String(e)} Switch tabs to try again; if it keeps failing, reopen the add-in.`;
+      if (live) setNotice({ intent: 'error', message: { title: 'The write-back tables could not be read', detail }, testId: 'writeback-error' });
     });
     return () => {
       live = false;

@@ -1,64 +1,77 @@
-import type { Cell, WorkbookPort } from '../workbook/port';
+import type { Cell, RowUpdate, WorkbookPort } from '../workbook/port';
+import type { RowRef } from './rowkey';
 
 /**
- * Writes rows' result cells into the table. Writes that arrive while one is in flight are merged into the
- * next round trip (adjacent rows in one block), so eight concurrent sends cost a few workbook syncs, not
- * sixteen. `write` resolves once the cells are in the workbook: a run awaits it before sending.
+ * Writes rows' result cells into the table, each row found by its key at the moment of writing (see
+ * rowkey.ts). Writes that arrive while one is in flight are merged into the next round trip, so eight
+ * concurrent sends cost a few workbook syncs, not sixteen. `write` resolves once the cells are in the
+ * workbook, with the row's position then, or null when the row is gone (deleted, or its cells edited
+ * before it had a key): a run awaits it before sending.
  */
 export interface Journal {
-  write(row: number, cells: readonly Cell[]): Promise<void>;
+  write(ref: RowRef, cells: readonly Cell[]): Promise<number | null>;
 }
 
 interface Pending {
+  ref: RowRef;
   cells: readonly Cell[];
-  done: Array<{ resolve(): void; reject(e: unknown): void }>;
+  done: Array<{ resolve(row: number | null): void; reject(e: unknown): void }>;
 }
 
-export function createJournal(workbook: WorkbookPort, table: string, firstColumn: number): Journal {
-  let pending = new Map<number, Pending>();
+export interface JournalColumns {
+  /** Index of the first result column. */
+  resultStart: number;
+  keyColumn: string;
+  keyIndex: number;
+}
+
+export function createJournal(workbook: WorkbookPort, table: string, at: JournalColumns): Journal {
+  let pending = new Map<string, Pending>();
   let flushing = false;
 
   async function flush(): Promise<void> {
     flushing = true;
     while (pending.size) {
-      const batch = pending;
+      const batch = [...pending.values()];
       pending = new Map();
-      const rows = [...batch.keys()].sort((a, b) => a - b);
-      const failed = new Map<number, unknown>();
-      for (let i = 0; i < rows.length;) {
-        let j = i + 1;
-        while (j < rows.length && rows[j] === rows[j - 1]! + 1) j++;
-        const block = rows.slice(i, j);
-        try {
-          await workbook.writeRows(
-            table,
-            block[0]!,
-            block.map((r) => batch.get(r)!.cells),
-            firstColumn,
-          );
-        } catch (e) {
-          for (const r of block) failed.set(r, e);
-        }
-        i = j;
+      const updates: RowUpdate[] = [];
+      const resultAt: number[] = [];
+      for (const p of batch) {
+        // A row's first write puts its key in, found by its cells; every later one finds it by the key.
+        if (!p.ref.keyed) updates.push({ where: p.ref.where, firstColumn: at.keyIndex, cells: [p.ref.key] });
+        resultAt.push(updates.length);
+        updates.push({ where: { [at.keyColumn]: p.ref.key }, firstColumn: at.resultStart, cells: p.cells });
       }
-      for (const [row, p] of batch) {
+      let rows: (number | null)[] | undefined;
+      let error: unknown;
+      try {
+        rows = await workbook.updateRows(table, updates);
+      } catch (e) {
+        error = e;
+      }
+      batch.forEach((p, i) => {
+        const row = rows?.[resultAt[i]!] ?? null;
+        if (row !== null) {
+          p.ref.keyed = true;
+          p.ref.where = { [at.keyColumn]: p.ref.key };
+        }
         for (const d of p.done) {
-          if (failed.has(row)) d.reject(failed.get(row));
-          else d.resolve();
+          if (!rows) d.reject(error);
+          else d.resolve(row);
         }
-      }
+      });
     }
     flushing = false;
   }
 
   return {
-    write(row, cells) {
-      return new Promise<void>((resolve, reject) => {
-        const p = pending.get(row);
+    write(ref, cells) {
+      return new Promise<number | null>((resolve, reject) => {
+        const p = pending.get(ref.key);
         if (p) {
           p.cells = cells;
           p.done.push({ resolve, reject });
-        } else pending.set(row, { cells, done: [{ resolve, reject }] });
+        } else pending.set(ref.key, { ref, cells, done: [{ resolve, reject }] });
         if (!flushing) void flush();
       });
     },

@@ -1,10 +1,11 @@
 import { firstBodyRow } from '../workbook/address';
-import type { WorkbookPort } from '../workbook/port';
+import type { Cell, WorkbookPort } from '../workbook/port';
 import { downloadRecords, loadStanding, type WritebackApi } from './api';
 import type { AnyFlow, PreparedFlow } from './flow';
 import { createJournal } from './journal';
 import type { RetryPolicy } from './outcome';
 import { dispositionOf, RESULT_COLUMNS, resultCells, resultColumnSpecs, type Status } from './results';
+import { ROW_KEY_COLUMN, rowKeySpec, rowRefOf, type RowRef } from './rowkey';
 import { runPool, sendWithRetry, type Sleep } from './runner';
 import { saveTableRecord, tableRecord } from './tablerecord';
 import { validateRows, type RowCheck, type Validation } from './validate';
@@ -118,7 +119,14 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
         throw new Error(`Posting to ${environment.name} needs the user's confirmation of ${rows} rows first`);
       }
       return runPost(
-        { ...options, prepared, validation, columns: content.columns, recordedFor: recorded?.environment },
+        {
+          ...options,
+          prepared,
+          validation,
+          columns: content.columns,
+          cells: content.rows,
+          recordedFor: recorded?.environment,
+        },
         runOptions,
       );
     },
@@ -129,6 +137,7 @@ interface Prepared extends PostOptions {
   prepared: PreparedFlow<unknown>;
   validation: Validation<unknown>;
   columns: string[];
+  cells: Cell[][];
   recordedFor: string | undefined;
 }
 
@@ -140,7 +149,7 @@ async function ensureResultColumns(
   const at = (c: string) => columns.findIndex((x) => x.trim().toLowerCase() === c.toLowerCase());
   const present = RESULT_COLUMNS.map(at);
   if (present.every((i) => i === -1)) {
-    await workbook.addColumns(table, resultColumnSpecs);
+    await workbook.addColumns(table, [...resultColumnSpecs, rowKeySpec]);
     return columns.length;
   }
   if (present.some((i, k) => i !== present[0]! + k)) {
@@ -149,6 +158,16 @@ async function ensureResultColumns(
     );
   }
   return present[0]!;
+}
+
+/** The row key column's index, added at the right end when the table has none (made before keys existed). */
+async function ensureKeyColumn(workbook: WorkbookPort, table: string): Promise<{ keyColumn: string; keyIndex: number }> {
+  const shape = await workbook.findTable(table);
+  if (!shape) throw new Error(`table ${table} is gone from the workbook`);
+  const at = shape.columns.findIndex((c) => c.trim().toLowerCase() === ROW_KEY_COLUMN.toLowerCase());
+  if (at >= 0) return { keyColumn: shape.columns[at]!, keyIndex: at };
+  await workbook.addColumns(table, [rowKeySpec]);
+  return { keyColumn: ROW_KEY_COLUMN, keyIndex: shape.columns.length };
 }
 
 /** The time a row was sent, from its Result time; undefined when blank or not a time. */
@@ -168,10 +187,14 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
       environment: p.environment.name,
       createdAt: startedAt,
     });
-  const journal = createJournal(workbook, table, resultStart);
+  const journal = createJournal(workbook, table, { resultStart, ...(await ensureKeyColumn(workbook, table)) });
+  const refs = new Map<number, RowRef>(
+    p.validation.rows.map((r) => [r.row, rowRefOf(p.columns, p.cells[r.row] ?? [])]),
+  );
+  const refOf = (row: number) => refs.get(row)!;
 
   const counts = zeroCounts();
-  const outcomes = new Map<number, RowOutcome>();
+  const outcomes = new Map<string, RowOutcome>();
   const candidates = p.validation.rows.filter(
     (r) => r.request !== undefined && dispositionOf(r.result) !== 'skip',
   );
@@ -180,8 +203,15 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
   // `time` defaults to now; an unknown outcome keeps the time the row was first sent instead, which the
   // next Post compares with the registration time of lookalike records.
   const record = async (row: number, status: Status, guid: string, message: string, time?: string) => {
-    await journal.write(row, resultCells({ status, guid, message, time: time ?? now().toISOString() }));
-    outcomes.set(row, { row, status, guid, message });
+    const ref = refOf(row);
+    const at = await journal.write(ref, resultCells({ status, guid, message, time: time ?? now().toISOString() }));
+    // The outcome is named by the row's place when it was written; a row deleted mid-post keeps its old one.
+    outcomes.set(ref.key, {
+      row: at ?? row,
+      status,
+      guid,
+      message: at === null ? `${message} (the row was deleted or edited during the post; this result is not in the sheet)` : message,
+    });
     counts[status]++;
     finished++;
     o.onProgress?.({ total, finished, counts: { ...counts } });
@@ -232,8 +262,8 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
           ? check.result.time
           : now().toISOString();
       // The mark goes into the workbook before the request leaves: a crash from here on leaves "sending".
-      await journal.write(
-        check.row,
+      const at = await journal.write(
+        refOf(check.row),
         resultCells({
           status: 'sending',
           guid: '',
@@ -241,6 +271,15 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
           time: sendingTime,
         }),
       );
+      // A row deleted, or edited before it had a key, is not sent: its outcome would have nowhere to go.
+      if (at === null) {
+        const message = 'Not sent: the row was deleted or edited after validation; Post again';
+        outcomes.set(refOf(check.row).key, { row: check.row, status: 'not sent', guid: '', message });
+        counts['not sent']++;
+        finished++;
+        o.onProgress?.({ total, finished, counts: { ...counts } });
+        return;
+      }
       const attempt = await sendWithRetry(() => prepared.send(check.request, api), {
         retry: o.retry,
         sleep: o.sleep,

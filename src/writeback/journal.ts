@@ -38,7 +38,9 @@ export function createJournal(workbook: WorkbookPort, table: string, at: Journal
       const resultAt: number[] = [];
       for (const p of batch) {
         // A row's first write puts its key in, found by its cells; every later one finds it by the key.
-        if (!p.ref.keyed) updates.push({ where: p.ref.where, firstColumn: at.keyIndex, cells: [p.ref.key] });
+        // (A blank key is part of the match: of identical rows, each takes one not taken yet.)
+        if (!p.ref.keyed)
+          updates.push({ where: { ...p.ref.where, [at.keyColumn]: null }, firstColumn: at.keyIndex, cells: [p.ref.key] });
         resultAt.push(updates.length);
         updates.push({ where: { [at.keyColumn]: p.ref.key }, firstColumn: at.resultStart, cells: p.cells });
       }

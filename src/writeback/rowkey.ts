@@ -40,6 +40,5 @@ export function rowRefOf(columns: readonly string[], cells: readonly Cell[]): Ro
   columns.forEach((c, i) => {
     if (!isOwnColumn(c)) where[c] = cells[i] ?? null;
   });
-  if (keyAt >= 0) where[columns[keyAt]!] = null;
   return { key: newRowKey(), where, keyed: false };
 }

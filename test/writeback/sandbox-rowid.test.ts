@@ -134,7 +134,7 @@ it('identical rows are two requests: each gets its own result and record, whatev
   workbook.insertRows(table, 0, [twin, twin]);
   const plan = await preparePost({ api: client, workbook, table, flow: incidentsFlow, environment: ACC });
   workbook.sortRows(table, 'Name', 'descending');
-  const summary = await plan.run({ concurrency: 8, retry });
+  await plan.run({ concurrency: 8, retry });
   const twins = (await rowsByName(workbook, table)).filter((r) => r.name === `${tag}-twin`);
   expect(twins.map((r) => r.status)).toEqual(['created', 'created']);
   expect(new Set(twins.map((r) => r.guid)).size).toBe(2);

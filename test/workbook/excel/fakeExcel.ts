@@ -78,6 +78,8 @@ export class FakeExcel {
   /** Estimated bytes carried by each sync, in order. */
   syncBytes: number[] = [];
   calculationSuspensions = 0;
+  /** Runs before each sync's operations: what a user does in Excel between two round trips of a batch. */
+  beforeSync: (() => void) | null = null;
   private nextId = 1;
 
   constructor(readonly options: FakeExcelOptions = {}) {}
@@ -122,6 +124,37 @@ export class FakeExcel {
     this.cell(t.sheet, t.row, t.col + t.width).value = header;
     for (let r = 0; r < t.body; r++) Object.assign(this.cell(t.sheet, t.row + 1 + r, t.col + t.width), { value: formula, formula: true });
     t.width++;
+  }
+  /** What a user does to a table's rows (cells move with their row; values only, as the tests need). */
+  private setBody(name: string, rows: CellState[][]): void {
+    const t = this.table(name);
+    for (let r = 0; r < Math.max(rows.length, t.body); r++) {
+      for (let c = 0; c < t.width; c++) {
+        const cell = rows[r]?.[c];
+        if (cell) t.sheet.cells.set(a1(t.row + 1 + r, t.col + c), cell);
+        else t.sheet.cells.delete(a1(t.row + 1 + r, t.col + c));
+      }
+    }
+    t.body = Math.max(1, rows.length);
+  }
+  private bodyCells(name: string): CellState[][] {
+    const t = this.table(name);
+    return Array.from({ length: t.body }, (_, r) => Array.from({ length: t.width }, (_, c) => this.cell(t.sheet, t.row + 1 + r, t.col + c)));
+  }
+  sortTable(name: string, column: number, order: 'ascending' | 'descending' = 'ascending'): void {
+    const sign = order === 'ascending' ? 1 : -1;
+    this.setBody(name, this.bodyCells(name).sort((a, b) => sign * String(a[column]!.value).localeCompare(String(b[column]!.value))));
+  }
+  insertTableRows(name: string, at: number, count: number): void {
+    const rows = this.bodyCells(name);
+    const width = this.table(name).width;
+    rows.splice(at, 0, ...Array.from({ length: count }, () => Array.from({ length: width }, blank)));
+    this.setBody(name, rows);
+  }
+  deleteTableRows(name: string, at: number, count = 1): void {
+    const rows = this.bodyCells(name);
+    rows.splice(at, count);
+    this.setBody(name, rows);
   }
   newTable(sheet: SheetState, box: Box): TableState {
     for (const t of this.tables) {
@@ -182,6 +215,7 @@ class FakeContext {
     this.queue = [];
     this.bytes = 0;
     if (!ops.length) return;
+    this.xl.beforeSync?.();
     this.xl.syncBytes.push(bytes + 200);
     for (const op of ops) op();
   }
@@ -403,6 +437,15 @@ class FakeRange extends Loadable {
   }
   get address(): string {
     return this.read('address');
+  }
+  getCell(row: number, col: number): FakeRange {
+    return new FakeRange(this.ctx, () => ({ ...this.box(), row: this.box().row + row, col: this.box().col + col, rows: 1, cols: 1 }));
+  }
+  getResizedRange(rows: number, cols: number): FakeRange {
+    return new FakeRange(this.ctx, () => {
+      const b = this.box();
+      return { ...b, rows: b.rows + rows, cols: b.cols + cols };
+    });
   }
   get rowIndex(): number {
     return this.read('rowIndex');

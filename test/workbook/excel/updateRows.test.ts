@@ -1,0 +1,70 @@
+import { createExcelWorkbook } from '../../../src/workbook/excel';
+import type { ColumnSpec } from '../../../src/workbook/port';
+import { FakeExcel, supports } from './fakeExcel';
+
+/** Rows found by their cells at the moment of writing, in the Excel adapter, while a user moves rows. */
+const columns: ColumnSpec[] = [
+  { name: 'Name', format: 'text' },
+  { name: 'Result', format: 'text' },
+  { name: 'Row key', format: 'text' },
+];
+
+async function setup() {
+  const xl = new FakeExcel();
+  const wb = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18, false), { platform: 'PC' });
+  await wb.createTable({ name: 'T', sheet: 'Sheet1', anchor: 'B2', columns });
+  await wb.writeRows('T', 0, ['c', 'a', 'b', 'a'].map((n) => [n, null, null]));
+  return { xl, wb };
+}
+
+const byKey = (key: string) => ({ 'Row key': key });
+const claim = (name: string, key: string) => ({ where: { Name: name, 'Row key': null }, firstColumn: 2, cells: [key] });
+
+describe('Excel adapter: updateRows', () => {
+  it('finds rows by their cells; identical rows each take one, in order', async () => {
+    const { xl, wb } = await setup();
+    const rows = await wb.updateRows('T', [
+      claim('a', 'k1'),
+      claim('a', 'k2'),
+      { where: byKey('k2'), firstColumn: 1, cells: ['created'] },
+      claim('zzz', 'k3'),
+    ]);
+    expect(rows).toEqual([1, 3, 3, null]);
+    expect(xl.body('T')).toEqual([
+      ['c', '', ''],
+      ['a', '', 'k1'],
+      ['b', '', ''],
+      ['a', 'created', 'k2'],
+    ]);
+  });
+
+  it.each([
+    ['sorts', (xl: FakeExcel) => xl.sortTable('T', 2, 'descending')],
+    ['inserts a row above', (xl: FakeExcel) => xl.insertTableRows('T', 0, 1)],
+    ['deletes a row above', (xl: FakeExcel) => xl.deleteTableRows('T', 0, 1)],
+  ])('a user who %s between the round trip that finds the rows and the one that writes moves nothing onto the wrong row', async (_what, act) => {
+    const { xl, wb } = await setup();
+    await wb.updateRows('T', [claim('c', 'kc'), claim('a', 'ka'), claim('b', 'kb')]);
+    const write = () => wb.updateRows('T', [
+      { where: byKey('kb'), firstColumn: 1, cells: ['B done'] },
+      { where: byKey('ka'), firstColumn: 1, cells: ['A done'] },
+    ]);
+    // Count the round trips of one call, then act just before its last (the write's) on the next call.
+    const before = xl.syncBytes.length;
+    await write();
+    const perCall = xl.syncBytes.length - before;
+    await wb.updateRows('T', [{ where: byKey('ka'), firstColumn: 1, cells: [null] }, { where: byKey('kb'), firstColumn: 1, cells: [null] }]);
+    let n = 0;
+    xl.beforeSync = () => {
+      if (++n === perCall) act(xl);
+    };
+    await write();
+    xl.beforeSync = null;
+    // The move was seen: the writes were undone and the rows found again (more round trips than usual).
+    expect(n).toBeGreaterThan(perCall + 1);
+    // Every written result sits on the row with its key; no other row got one.
+    const body = xl.body('T').filter((r) => r[0] !== '');
+    for (const r of body) expect(r[1]).toBe(r[2] === 'ka' ? 'A done' : r[2] === 'kb' ? 'B done' : '');
+    expect(body.filter((r) => r[1] !== '')).toHaveLength(2);
+  });
+});

@@ -2,6 +2,8 @@ import { firstBodyRow } from '../workbook/address';
 import type { Cell, WorkbookPort } from '../workbook/port';
 import { downloadRecords, loadStanding, type WritebackApi } from './api';
 import type { AnyFlow, PreparedFlow } from './flow';
+import { duplicateRows } from './checks/duplicates';
+import { unknownColumns } from './checks/columns';
 import { createJournal } from './journal';
 import type { RetryPolicy } from './outcome';
 import { dispositionOf, RESULT_COLUMNS, resultCells, resultColumnSpecs, type Status } from './results';
@@ -80,16 +82,44 @@ export interface RunSummary {
 
 const zeroCounts = (): Counts => ({ sending: 0, created: 0, done: 0, failed: 0, 'not sent': 0, unknown: 0 });
 
+/** Checks across rows and of the header: identical rows, columns the flow does not know. Warnings only. */
+function addTableChecks(
+  validation: Validation<unknown>,
+  prepared: PreparedFlow<unknown>,
+  content: { columns: string[]; rows: Cell[][] },
+  firstRow: number,
+): void {
+  const known = prepared.columns('').map((c) => c.name);
+  const found = [
+    ...unknownColumns(content.columns, known),
+    ...duplicateRows(
+      content.columns,
+      content.rows,
+      validation.rows.map((r) => r.row),
+      firstRow,
+      prepared.requiredColumns[0] ?? known[0] ?? '',
+    ),
+  ];
+  const byRow = new Map(validation.rows.map((r) => [r.row, r]));
+  for (const p of found) {
+    validation.problems.push(p);
+    const { row: _row, ...cell } = p;
+    byRow.get(p.row)?.problems.push(cell);
+  }
+}
+
 /** Reads and checks the table, loads standing data, and says what a Post would do. Sends nothing. */
 export async function preparePost(options: PostOptions): Promise<PostPlan> {
   const { api, workbook, table, flow, environment } = options;
-  const [standing, content, recorded] = await Promise.all([
+  const [standing, content, recorded, shape] = await Promise.all([
     loadStanding(api, flow.standingDatasets, options.signal),
     workbook.readRows(table),
     tableRecord(workbook, table),
+    workbook.findTable(table),
   ]);
   const prepared = flow.setup(standing);
   const validation = validateRows(prepared, content.columns, content.rows);
+  addTableChecks(validation, prepared, content, firstBodyRow(shape?.topLeft ?? 'A1'));
   const sendable = validation.rows.filter((r) => r.request !== undefined);
   const toSend = sendable.filter((r) => dispositionOf(r.result) === 'send').length;
   const toCheck = sendable.filter((r) => dispositionOf(r.result) === 'check').length;

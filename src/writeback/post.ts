@@ -1,7 +1,7 @@
 import { firstBodyRow } from '../workbook/address';
 import type { Cell, WorkbookPort } from '../workbook/port';
 import { downloadRecords, loadStanding, type WritebackApi } from './api';
-import type { AnyFlow, PreparedFlow } from './flow';
+import type { AnyFlow, FollowUp, PreparedFlow } from './flow';
 import { duplicateRows } from './checks/duplicates';
 import { unknownColumns } from './checks/columns';
 import { createJournal } from './journal';
@@ -119,11 +119,14 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
   ]);
   const prepared = flow.setup(standing);
   const validation = validateRows(prepared, content.columns, content.rows);
-  addTableChecks(validation, prepared, content, firstBodyRow(shape?.topLeft ?? 'A1'));
+  const firstRow = firstBodyRow(shape?.topLeft ?? 'A1');
+  addTableChecks(validation, prepared, content, firstRow);
   const sendable = validation.rows.filter((r) => r.request !== undefined);
   const toSend = sendable.filter((r) => dispositionOf(r.result) === 'send').length;
   const toCheck = sendable.filter((r) => dispositionOf(r.result) === 'check').length;
-  const rows = toSend + toCheck;
+  // Rows whose record exists but whose follow-up step is still to do count as rows to send.
+  const toFinish = validation.rows.filter((r) => stepToDo(prepared, r)).length;
+  const rows = toSend + toFinish + toCheck;
 
   const reasons: string[] = [];
   if (environment.production)
@@ -140,7 +143,7 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
 
   return {
     validation,
-    toSend,
+    toSend: toSend + toFinish,
     toCheck,
     confirmation,
     run: (runOptions = {}) => {
@@ -156,11 +159,30 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
           columns: content.columns,
           cells: content.rows,
           recordedFor: recorded?.environment,
+          firstRow,
         },
         runOptions,
       );
     },
   };
+}
+
+/** A row to send, or (`made`) one whose record exists and whose follow-up step is still to do. */
+interface Job {
+  check: RowCheck<unknown>;
+  made?: { guid: string; lead: string };
+}
+
+/** A follow-up step whose earlier attempt left nothing done (busy, not sent): the next Post does it. */
+const TO_ADD = 'to add: Post again to add it';
+const adding = (what: string) => `adding its ${what}`;
+const resultLead = (message: string) => message.split(';')[0]!.trim() || 'Created';
+
+function stepToDo(prepared: PreparedFlow<unknown>, r: RowCheck<unknown>): boolean {
+  if (r.request === undefined || !r.result.guid || (r.result.status !== 'created' && r.result.status !== 'done'))
+    return false;
+  const step = prepared.followUp?.(r.request);
+  return step !== undefined && r.result.message.includes(`${step.what} ${TO_ADD}`);
 }
 
 interface Prepared extends PostOptions {
@@ -169,6 +191,7 @@ interface Prepared extends PostOptions {
   columns: string[];
   cells: Cell[][];
   recordedFor: string | undefined;
+  firstRow: number;
 }
 
 async function ensureResultColumns(
@@ -228,7 +251,8 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
   const candidates = p.validation.rows.filter(
     (r) => r.request !== undefined && dispositionOf(r.result) !== 'skip',
   );
-  const total = candidates.length;
+  const finishing = p.validation.rows.filter((r) => stepToDo(prepared, r));
+  const total = candidates.length + finishing.length;
   let finished = 0;
   // `time` defaults to now; an unknown outcome keeps the time the row was first sent instead, which the
   // next Post compares with the registration time of lookalike records.
@@ -247,8 +271,19 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
     o.onProgress?.({ total, finished, counts: { ...counts } });
   };
 
+  // Rows for one record (a task) go in sheet order: a row whose predecessor did not go through waits, and
+  // each row is rebased on the requests that went through before it (see PreparedFlow.rebase).
+  const keyOf = (r: RowCheck<unknown>) => prepared.serialKey?.(r.request);
+  const through = new Map<string, unknown[]>();
+  const waitingFor = new Map<string, number>();
+  const hold = (r: RowCheck<unknown>, status: Status) => {
+    const key = keyOf(r);
+    if (key !== undefined && status !== 'created' && status !== 'done' && !waitingFor.has(key))
+      waitingFor.set(key, r.row);
+  };
+
   // Rows that were sending or unknown are looked for in the service before anything is sent again.
-  const toSend: RowCheck<unknown>[] = [];
+  const jobs: Job[] = [];
   const checks = candidates.filter((r) => dispositionOf(r.result) === 'check');
   if (checks.length && !o.signal?.aborted) {
     const existing = await downloadRecords(api, flow.reconcileDataset, o.signal);
@@ -260,31 +295,78 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
       });
       if (found.kind === 'found') {
         taken.add(found.guid.toLowerCase());
-        await record(
-          r.row,
-          flow.resultStatus,
-          found.guid,
-          'Found in the service after an unknown outcome; not sent again',
-        );
+        const lead = 'Found in the service after an unknown outcome; not sent again';
+        // A record found this way never had its follow-up step: it is done in the run, like a new one's.
+        if (prepared.followUp?.(r.request)) jobs.push({ check: r, made: { guid: found.guid, lead } });
+        else await record(r.row, flow.resultStatus, found.guid, lead);
       } else if (found.kind === 'unclear') {
+        hold(r, 'unknown');
         await record(r.row, 'unknown', '', found.message, r.result.time);
-      } else toSend.push(r);
+      } else jobs.push({ check: r });
     }
   }
-  toSend.push(...candidates.filter((r) => dispositionOf(r.result) === 'send'));
-  toSend.sort((a, b) => a.row - b.row);
+  jobs.push(...candidates.filter((r) => dispositionOf(r.result) === 'send').map((check) => ({ check })));
+  jobs.push(...finishing.map((check) => ({ check, made: { guid: check.result.guid, lead: resultLead(check.result.message) } })));
+  jobs.sort((a, b) => a.check.row - b.check.row);
 
   const stop = new AbortController();
   let stoppedBecause: string | undefined;
   const cancelled = () => o.signal?.aborted === true;
   o.signal?.addEventListener('abort', () => stop.abort(), { once: true });
   if (cancelled()) stop.abort();
+  const stopOn = (v: { stop?: boolean; message: string }) => {
+    if (v.stop && !stop.signal.aborted) {
+      stoppedBecause = v.message;
+      stop.abort();
+    }
+  };
+
+  /** The step after the create, journaled on its own: the record exists whatever becomes of the step. */
+  const finish = async (check: RowCheck<unknown>, guid: string, lead: string, step: FollowUp) => {
+    const status = flow.resultStatus;
+    await journal.write(refOf(check.row), resultCells({ status, guid, message: `${lead}; ${adding(step.what)}`, time: now().toISOString() }));
+    const attempt = await sendWithRetry(
+      () => step.send(guid, api, stop.signal).then(() => ({ status, guid, message: '' })),
+      { retry: o.retry, sleep: o.sleep, signal: stop.signal },
+    );
+    if (attempt.ok) return record(check.row, status, guid, `${lead}; ${step.what} added`);
+    const v = attempt.verdict;
+    stopOn(v);
+    const message =
+      v.kind === 'not sent'
+        ? `${lead}; ${step.what} ${TO_ADD} (${v.message})`
+        : v.kind === 'failed'
+          ? `${lead}, but the service refused the ${step.what} (${v.message}); correct it and add it in the service`
+          : // The service offers no way to read an incident's hyperlinks back, so this cannot be checked here.
+            `${lead}; the ${step.what} may or may not have been added (${v.message}); look at the record in the service, and if it has no such ${step.what}, change this message to "${step.what} ${TO_ADD}" and Post again`;
+    return record(check.row, status, guid, message);
+  };
 
   await runPool(
-    toSend,
-    { concurrency: o.concurrency ?? 4, signal: stop.signal, keyOf: (r) => prepared.serialKey?.(r.request) },
-    async (check) => {
-      const note = prepared.journalNote?.(check.request) ?? '';
+    jobs,
+    { concurrency: o.concurrency ?? 4, signal: stop.signal, keyOf: (j) => keyOf(j.check) },
+    async ({ check, made }) => {
+      const key = keyOf(check);
+      const before = key === undefined ? undefined : waitingFor.get(key);
+      if (before !== undefined) {
+        hold(check, 'not sent');
+        const message = `Not sent: row ${p.firstRow + before} for the same record has not gone through; Post again once it has`;
+        return record(check.row, 'not sent', '', message, check.result.time || undefined);
+      }
+      if (made) {
+        const step = prepared.followUp?.(check.request);
+        return step ? finish(check, made.guid, made.lead, step) : record(check.row, flow.resultStatus, made.guid, made.lead);
+      }
+      let request = check.request;
+      if (prepared.rebase && key !== undefined) {
+        try {
+          request = await prepared.rebase(request, through.get(key) ?? [], api, stop.signal);
+        } catch (e) {
+          hold(check, 'not sent');
+          return record(check.row, 'not sent', '', `Not sent: could not read the record's state (${e instanceof Error ? e.message : String(e)}); Post again`);
+        }
+      }
+      const note = prepared.journalNote?.(request) ?? '';
       // A row checked and not found is sent again, but keeps the time it was first sent: a record of that
       // earlier request that the service lists only later is still recognised as the row's.
       const sendingTime =
@@ -307,19 +389,23 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
         outcomes.set(refOf(check.row).key, { row: check.row, status: 'not sent', guid: '', message });
         counts['not sent']++;
         finished++;
+        hold(check, 'not sent');
         o.onProgress?.({ total, finished, counts: { ...counts } });
         return;
       }
-      const attempt = await sendWithRetry(() => prepared.send(check.request, api), {
+      const attempt = await sendWithRetry(() => prepared.send(request, api), {
         retry: o.retry,
         sleep: o.sleep,
         signal: stop.signal,
       });
       if (attempt.ok) {
-        await record(check.row, attempt.sent.status, attempt.sent.guid, attempt.sent.message);
-        return;
+        if (key !== undefined) through.set(key, [...(through.get(key) ?? []), request]);
+        const step = prepared.followUp?.(request);
+        if (step) return finish(check, attempt.sent.guid, attempt.sent.message, step);
+        return record(check.row, attempt.sent.status, attempt.sent.guid, attempt.sent.message);
       }
       const v = attempt.verdict;
+      hold(check, v.kind);
       // An unknown row keeps its journal note: the next run needs it to look for the record.
       await record(
         check.row,
@@ -328,10 +414,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
         v.kind === 'unknown' && note ? `${v.message} (${note})` : v.message,
         v.kind === 'unknown' ? sendingTime : undefined,
       );
-      if (v.stop && !stop.signal.aborted) {
-        stoppedBecause = v.message;
-        stop.abort();
-      }
+      stopOn(v);
     },
   );
 

@@ -175,6 +175,8 @@ interface Job {
 
 /** A follow-up step whose earlier attempt left nothing done (busy, not sent): the next Post does it. */
 const TO_ADD = 'to add: Post again to add it';
+/** The marker, outside any quoted advice in the message (a person may type just "Created; hyperlink to add"). */
+const toAdd = (message: string, what: string) => message.split('"')[0]!.includes(`; ${what} to add`);
 const adding = (what: string) => `adding its ${what}`;
 const resultLead = (message: string) => message.split(';')[0]!.trim() || 'Created';
 
@@ -182,7 +184,7 @@ function stepToDo(prepared: PreparedFlow<unknown>, r: RowCheck<unknown>): boolea
   if (r.request === undefined || !r.result.guid || (r.result.status !== 'created' && r.result.status !== 'done'))
     return false;
   const step = prepared.followUp?.(r.request);
-  return step !== undefined && r.result.message.includes(`${step.what} ${TO_ADD}`);
+  return step !== undefined && toAdd(r.result.message, step.what);
 }
 
 interface Prepared extends PostOptions {
@@ -338,7 +340,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
         : v.kind === 'failed'
           ? `${lead}, but the service refused the ${step.what} (${v.message}); correct it and add it in the service`
           : // The service offers no way to read an incident's hyperlinks back, so this cannot be checked here.
-            `${lead}; the ${step.what} may or may not have been added (${v.message}); look at the record in the service, and if it has no such ${step.what}, change this message to "${step.what} ${TO_ADD}" and Post again`;
+            `${lead}; the ${step.what} may or may not have been added (${v.message}); look at the record in the service, and if it has no such ${step.what}, change this message to "Created; ${step.what} to add" and Post again`;
     return record(check.row, status, guid, message);
   };
 

@@ -59,6 +59,8 @@ async function main() {
     return;
   }
   const workbook = createMemoryWorkbook();
+  // Preview only: browser tests do what a user does in Excel that the grid does not offer (sort rows).
+  (window as { __grcPreviewWorkbook?: unknown }).__grcPreviewWorkbook = workbook;
   root.render(<App {...common} workbook={workbook} aside={<PreviewGrid workbook={workbook} />} />);
 }
 

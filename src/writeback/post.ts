@@ -7,7 +7,7 @@ import { unknownColumns } from './checks/columns';
 import { createJournal } from './journal';
 import type { RetryPolicy } from './outcome';
 import { dispositionOf, RESULT_COLUMNS, resultCells, resultColumnSpecs, type Status } from './results';
-import { ROW_KEY_COLUMN, rowKeySpec, rowRefOf, type RowRef } from './rowkey';
+import { assignKeys, ROW_KEY_COLUMN, rowKeySpec } from './rowkey';
 import { runPool, sendWithRetry, type Sleep } from './runner';
 import { saveTableRecord, tableRecord } from './tablerecord';
 import { validateRows, type RowCheck, type Validation } from './validate';
@@ -216,13 +216,13 @@ async function ensureResultColumns(
 }
 
 /** The row key column's index, added at the right end when the table has none (made before keys existed). */
-async function ensureKeyColumn(workbook: WorkbookPort, table: string): Promise<{ keyColumn: string; keyIndex: number }> {
+async function ensureKeyColumn(workbook: WorkbookPort, table: string): Promise<{ keyColumn: string }> {
   const shape = await workbook.findTable(table);
   if (!shape) throw new Error(`table ${table} is gone from the workbook`);
   const at = shape.columns.findIndex((c) => c.trim().toLowerCase() === ROW_KEY_COLUMN.toLowerCase());
-  if (at >= 0) return { keyColumn: shape.columns[at]!, keyIndex: at };
+  if (at >= 0) return { keyColumn: shape.columns[at]! };
   await workbook.addColumns(table, [rowKeySpec]);
-  return { keyColumn: ROW_KEY_COLUMN, keyIndex: shape.columns.length };
+  return { keyColumn: ROW_KEY_COLUMN };
 }
 
 /** The time a row was sent, from its Result time; undefined when blank or not a time. */
@@ -243,10 +243,6 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
       createdAt: startedAt,
     });
   const journal = createJournal(workbook, table, { resultStart, ...(await ensureKeyColumn(workbook, table)) });
-  const refs = new Map<number, RowRef>(
-    p.validation.rows.map((r) => [r.row, rowRefOf(p.columns, p.cells[r.row] ?? [])]),
-  );
-  const refOf = (row: number) => refs.get(row)!;
 
   const counts = zeroCounts();
   const outcomes = new Map<string, RowOutcome>();
@@ -255,14 +251,22 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
   );
   const finishing = p.validation.rows.filter((r) => stepToDo(prepared, r));
   const total = candidates.length + finishing.length;
+  // Every row to post gets its key before anything is sent; results then find their row by it.
+  const keys = await assignKeys(
+    workbook,
+    table,
+    p.columns,
+    [...candidates, ...finishing].map((r) => ({ row: r.row, cells: p.cells[r.row] ?? [] })),
+  );
   let finished = 0;
   // `time` defaults to now; an unknown outcome keeps the time the row was first sent instead, which the
   // next Post compares with the registration time of lookalike records.
   const record = async (row: number, status: Status, guid: string, message: string, time?: string) => {
-    const ref = refOf(row);
-    const at = await journal.write(ref, resultCells({ status, guid, message, time: time ?? now().toISOString() }));
+    const key = keys.get(row);
+    const cells = resultCells({ status, guid, message, time: time ?? now().toISOString() });
+    const at = key ? await journal.write(key, cells) : null;
     // The outcome is named by the row's place when it was written; a row deleted mid-post keeps its old one.
-    outcomes.set(ref.key, {
+    outcomes.set(key || `row ${row}`, {
       row: at ?? row,
       status,
       guid,
@@ -326,7 +330,8 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
   /** The step after the create, journaled on its own: the record exists whatever becomes of the step. */
   const finish = async (check: RowCheck<unknown>, guid: string, lead: string, step: FollowUp) => {
     const status = flow.resultStatus;
-    await journal.write(refOf(check.row), resultCells({ status, guid, message: `${lead}; ${adding(step.what)}`, time: now().toISOString() }));
+    const key = keys.get(check.row);
+    if (key) await journal.write(key, resultCells({ status, guid, message: `${lead}; ${adding(step.what)}`, time: now().toISOString() }));
     const attempt = await sendWithRetry(
       () => step.send(guid, api, stop.signal).then(() => ({ status, guid, message: '' })),
       { retry: o.retry, sleep: o.sleep, signal: stop.signal },
@@ -376,8 +381,9 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
           ? check.result.time
           : now().toISOString();
       // The mark goes into the workbook before the request leaves: a crash from here on leaves "sending".
-      const at = await journal.write(
-        refOf(check.row),
+      const rowKey = keys.get(check.row);
+      const at = !rowKey ? null : await journal.write(
+        rowKey,
         resultCells({
           status: 'sending',
           guid: '',
@@ -388,7 +394,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
       // A row deleted, or edited before it had a key, is not sent: its outcome would have nowhere to go.
       if (at === null) {
         const message = 'Not sent: the row was deleted or edited after validation; Post again';
-        outcomes.set(refOf(check.row).key, { row: check.row, status: 'not sent', guid: '', message });
+        outcomes.set(rowKey || `row ${check.row}`, { row: check.row, status: 'not sent', guid: '', message });
         counts['not sent']++;
         finished++;
         hold(check, 'not sent');

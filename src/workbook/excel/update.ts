@@ -17,6 +17,10 @@ const sameColumns = (a: readonly Grid[], b: readonly Grid[]) =>
  */
 export async function updateRowsIn(ctx: Ctx, t: Located, updates: readonly RowUpdate[]): Promise<(number | null)[]> {
   const lower = t.columns.map((c) => c.trim().toLowerCase());
+  const single = updates.map((u) => Object.entries(u.where));
+  const column = single[0]?.[0]?.[0];
+  if (column !== undefined && single.every((w) => w.length === 1 && w[0]![0] === column && typeof w[0]![1] === 'string' && w[0]![1] !== ''))
+    return updateByKey(ctx, t, lower.indexOf(column.trim().toLowerCase()), updates);
   const indexOf = (column: string) => {
     const i = lower.indexOf(column.trim().toLowerCase());
     if (i < 0) throw new WorkbookError('bad-argument', `Table ${t.name} has no column ${column}.`);
@@ -57,5 +61,34 @@ export async function updateRowsIn(ctx: Ctx, t: Located, updates: readonly RowUp
     await ctx.sync();
     if (attempt >= 3)
       throw new WorkbookError('host', `The rows of table ${t.name} kept moving while results were written; Post again.`);
+  }
+}
+
+/**
+ * Updates of rows found by a key (a unique text in one column): Excel finds each key in the write's own
+ * batch (`Range.find`, ExcelApi 1.9), so the row is located and written in one step and no move can come
+ * between. One round trip first says which keys are there (a missing key would fail the whole batch); a
+ * row deleted between the two makes the batch fail, and the call is tried again.
+ */
+async function updateByKey(ctx: Ctx, t: Located, keyColumn: number, updates: readonly RowUpdate[]): Promise<(number | null)[]> {
+  if (keyColumn < 0) throw new WorkbookError('bad-argument', `Table ${t.name} has no such key column.`);
+  const options = { completeMatch: true, matchCase: true };
+  for (let attempt = 1; ; attempt++) {
+    const keys = t.table.columns.getItemAt(keyColumn).getDataBodyRange();
+    const top = keys.load('rowIndex');
+    const probes = updates.map((u) => keys.findOrNullObject(String(Object.values(u.where)[0]), options).load('rowIndex'));
+    await ctx.sync();
+    const rows = probes.map((p) => (p.isNullObject ? null : p.rowIndex - top.rowIndex));
+    try {
+      updates.forEach((u, k) => {
+        if (rows[k] === null || !u.cells.length) return;
+        const cell = keys.find(String(Object.values(u.where)[0]), options);
+        cell.getOffsetRange(0, u.firstColumn - keyColumn).getResizedRange(0, u.cells.length - 1).values = [u.cells.map((c) => c ?? '')];
+      });
+      await ctx.sync();
+      return rows;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
   }
 }

@@ -258,7 +258,8 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
         if (u.firstColumn + u.cells.length > t.specs.length || where.some(([i]) => i < 0)) {
           throw new WorkbookError('bad-argument', `An update of ${name} names a column the table does not have.`);
         }
-        const row = where.length ? t.rows.findIndex((r) => where.every(([i, v]) => (r[i] ?? null) === v)) : -1;
+        const cell = (c: Cell | undefined) => (c === undefined || c === '' ? null : c);
+        const row = where.length ? t.rows.findIndex((r) => where.every(([i, v]) => cell(r[i]) === cell(v))) : -1;
         out.push(row < 0 ? null : row);
         if (row >= 0) u.cells.forEach((c, k) => (t.rows[row]![u.firstColumn + k] = c));
       }

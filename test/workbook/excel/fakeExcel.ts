@@ -406,6 +406,7 @@ class FakeRange extends Loadable {
   }
   protected override snapshot() {
     const b = this.box();
+    if ((b as Box & { missing?: boolean }).missing) return { isNullObject: true };
     const grid = (f: (c: CellState | undefined) => unknown) =>
       Array.from({ length: b.rows }, (_, r) => Array.from({ length: b.cols }, (_, c) => f(b.sheet.cells.get(a1(b.row + r, b.col + c)))));
     return {
@@ -437,6 +438,26 @@ class FakeRange extends Loadable {
   }
   get address(): string {
     return this.read('address');
+  }
+  /** Range.find with completeMatch and matchCase: resolved when the batch runs, as in Excel. */
+  find(text: string): FakeRange {
+    return new FakeRange(this.ctx, () => this.locate(text) ?? (() => { throw hostError('ItemNotFound', `"${text}" was not found`); })());
+  }
+  findOrNullObject(text: string): FakeRange {
+    return new FakeRange(this.ctx, () => this.locate(text) ?? { ...this.box(), rows: 0, cols: 0, missing: true });
+  }
+  private locate(text: string): Box | undefined {
+    const b = this.box();
+    for (let r = 0; r < b.rows; r++)
+      for (let c = 0; c < b.cols; c++)
+        if (String(b.sheet.cells.get(a1(b.row + r, b.col + c))?.value ?? '') === text) return { sheet: b.sheet, row: b.row + r, col: b.col + c, rows: 1, cols: 1 };
+    return undefined;
+  }
+  getOffsetRange(rows: number, cols: number): FakeRange {
+    return new FakeRange(this.ctx, () => {
+      const b = this.box();
+      return { ...b, row: b.row + rows, col: b.col + cols };
+    });
   }
   getCell(row: number, col: number): FakeRange {
     return new FakeRange(this.ctx, () => ({ ...this.box(), row: this.box().row + row, col: this.box().col + col, rows: 1, cols: 1 }));

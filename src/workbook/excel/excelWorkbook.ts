@@ -143,7 +143,7 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         await ctx.sync();
       }),
 
-    updateRows: (name, updates) => exec(async (ctx) => updateRowsIn(ctx, await locate(ctx, name), updates)),
+    updateRows: (name, updates) => exec(async (ctx) => updateRowsIn(ctx, await locate(ctx, name), updates, host.has('1.9'))),
 
     readRows: (name, offset = 0, count) => exec(async (ctx) => readBody(ctx, await locate(ctx, name), offset, count)),
 

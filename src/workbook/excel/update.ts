@@ -13,13 +13,14 @@ const sameColumns = (a: readonly Grid[], b: readonly Grid[]) =>
  * so the rows are found from the columns read in one sync, and the write's own batch reads the same
  * columns again before its writes (a batch runs as one step in Excel): when they differ, the rows moved in
  * between, the cells the writes overwrote are put back from what that batch read, and the rows are found
- * again. Positions are relative to the table's body, so rows inserted above the table move nothing.
+ * again. Positions are relative to the table's body, so rows inserted above the table move nothing. Rows
+ * found by a key go through `updateByKey` where the host has Range.find (ExcelApi 1.9).
  */
-export async function updateRowsIn(ctx: Ctx, t: Located, updates: readonly RowUpdate[]): Promise<(number | null)[]> {
+export async function updateRowsIn(ctx: Ctx, t: Located, updates: readonly RowUpdate[], canFind: boolean): Promise<(number | null)[]> {
   const lower = t.columns.map((c) => c.trim().toLowerCase());
   const single = updates.map((u) => Object.entries(u.where));
   const column = single[0]?.[0]?.[0];
-  if (column !== undefined && single.every((w) => w.length === 1 && w[0]![0] === column && typeof w[0]![1] === 'string' && w[0]![1] !== ''))
+  if (canFind && column !== undefined && single.every((w) => w.length === 1 && w[0]![0] === column && typeof w[0]![1] === 'string' && w[0]![1] !== ''))
     return updateByKey(ctx, t, lower.indexOf(column.trim().toLowerCase()), updates);
   const indexOf = (column: string) => {
     const i = lower.indexOf(column.trim().toLowerCase());

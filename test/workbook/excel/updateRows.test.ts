@@ -9,9 +9,9 @@ const columns: ColumnSpec[] = [
   { name: 'Row key', format: 'text' },
 ];
 
-async function setup() {
+async function setup(minor = 18) {
   const xl = new FakeExcel();
-  const wb = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18, false), { platform: 'PC' });
+  const wb = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(minor, false), { platform: 'PC' });
   await wb.createTable({ name: 'T', sheet: 'Sheet1', anchor: 'B2', columns });
   await wb.writeRows('T', 0, ['c', 'a', 'b', 'a'].map((n) => [n, null, null]));
   return { xl, wb };
@@ -39,11 +39,12 @@ describe('Excel adapter: updateRows', () => {
   });
 
   it.each([
-    ['sorts', (xl: FakeExcel) => xl.sortTable('T', 2, 'descending')],
-    ['inserts a row above', (xl: FakeExcel) => xl.insertTableRows('T', 0, 1)],
-    ['deletes a row above', (xl: FakeExcel) => xl.deleteTableRows('T', 0, 1)],
-  ])('by key: a user who %s between the round trip that looks for the keys and the one that writes moves nothing onto the wrong row', async (_what, act) => {
-    const { xl, wb } = await setup();
+    ['sorts', 18, (xl: FakeExcel) => xl.sortTable('T', 2, 'descending')],
+    ['inserts a row above', 18, (xl: FakeExcel) => xl.insertTableRows('T', 0, 1)],
+    ['deletes a row above', 18, (xl: FakeExcel) => xl.deleteTableRows('T', 0, 1)],
+    ['sorts (ExcelApi 1.8, no Range.find: the write batch checks and redoes)', 8, (xl: FakeExcel) => xl.sortTable('T', 2, 'descending')],
+  ])('by key: a user who %s between the round trip that looks for the keys and the one that writes moves nothing onto the wrong row', async (_what, minor, act) => {
+    const { xl, wb } = await setup(minor);
     await wb.updateRows('T', [claim('c', 'kc'), claim('a', 'ka'), claim('b', 'kb')]);
     const write = () => wb.updateRows('T', [
       { where: byKey('kb'), firstColumn: 1, cells: ['B done'] },
@@ -60,7 +61,9 @@ describe('Excel adapter: updateRows', () => {
     };
     await write();
     xl.beforeSync = null;
-    expect(n).toBe(perCall);
+    // With Range.find the write's batch finds the keys itself; without, the move is seen and redone.
+    if (minor >= 9) expect(n).toBe(perCall);
+    else expect(n).toBeGreaterThan(perCall + 1);
     // Every written result sits on the row with its key; no other row got one.
     const body = xl.body('T').filter((r) => r[0] !== '');
     for (const r of body) expect(r[1]).toBe(r[2] === 'ka' ? 'A done' : r[2] === 'kb' ? 'B done' : '');

@@ -3,6 +3,7 @@ import { loadStanding, type WritebackApi } from './api';
 import type { AnyFlow } from './flow';
 import type { Environment } from './post';
 import { resultColumnSpecs } from './results';
+import { rowKeySpec } from './rowkey';
 import { saveTableRecord } from './tablerecord';
 
 /** The hidden sheet that holds the dropdown lists of every template. */
@@ -33,7 +34,7 @@ export async function createTemplate(options: {
     name,
     sheet,
     anchor: 'A1',
-    columns: [...prepared.columns(LOOKUP_SHEET), ...resultColumnSpecs],
+    columns: [...prepared.columns(LOOKUP_SHEET), ...resultColumnSpecs, rowKeySpec],
   });
   await saveTableRecord(workbook, name, {
     flow: flow.id,

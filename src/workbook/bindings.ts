@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { WorkbookPort } from './port';
+import type { TableShape, WorkbookPort } from './port';
+import { updateSetting } from './settings';
 
 /**
  * What each loaded table holds, stored in the workbook's settings so a refresh (by anyone who opens the
@@ -9,7 +10,10 @@ export const BINDINGS_KEY = 'grc-sheets.bindings';
 
 // Strict objects: a field we did not plan for (a password someone added) is refused, not carried along.
 export const binding = z.strictObject({
+  /** The table's name when last seen, for display; the binding follows the table by `tableId`. */
   table: z.string().min(1),
+  /** Excel's `Table.id`: unchanged by a rename. Missing in bindings stored before it was kept. */
+  tableId: z.string().min(1).optional(),
   /** The environment's name as the relay lists it (ACC, PRD, sandbox ...). */
   environment: z.string().min(1),
   /** Where it was fetched through, for people reading the file: e.g. "relay https://relay.example.com". */
@@ -59,7 +63,11 @@ export function checkBinding(value: unknown): BindingCheck {
 
 /** The bindings stored in the workbook, by table name. Entries that do not check out are left out. */
 export async function readBindings(workbook: WorkbookPort): Promise<Map<string, Binding>> {
-  const parsed = stored.safeParse(await workbook.getSetting(BINDINGS_KEY));
+  return bindingsIn(await workbook.getSetting(BINDINGS_KEY));
+}
+
+function bindingsIn(setting: unknown): Map<string, Binding> {
+  const parsed = stored.safeParse(setting);
   const out = new Map<string, Binding>();
   if (!parsed.success) return out;
   for (const [table, value] of Object.entries(parsed.data.tables)) {
@@ -69,20 +77,50 @@ export async function readBindings(workbook: WorkbookPort): Promise<Map<string, 
   return out;
 }
 
-async function writeBindings(workbook: WorkbookPort, all: Map<string, Binding>): Promise<void> {
-  await workbook.setSetting(BINDINGS_KEY, { version: 1, tables: Object.fromEntries(all) });
+/** Changes the stored bindings through the settings queue, so concurrent changes keep each other's entries. */
+async function changeBindings(workbook: WorkbookPort, change: (all: Map<string, Binding>) => void): Promise<void> {
+  await updateSetting(workbook, BINDINGS_KEY, (current) => {
+    const all = bindingsIn(current);
+    change(all);
+    return { version: 1, tables: Object.fromEntries(all) };
+  });
 }
 
 export async function saveBinding(workbook: WorkbookPort, value: Binding): Promise<BindingCheck> {
   const check = checkBinding(value);
   if (!check.ok) return check;
-  const all = await readBindings(workbook);
-  all.set(check.binding.table, check.binding);
-  await writeBindings(workbook, all);
+  await changeBindings(workbook, (all) => all.set(check.binding.table, check.binding));
   return check;
 }
 
 export async function removeBinding(workbook: WorkbookPort, table: string): Promise<void> {
-  const all = await readBindings(workbook);
-  if (all.delete(table)) await writeBindings(workbook, all);
+  await changeBindings(workbook, (all) => all.delete(table));
+}
+
+/**
+ * The stored bindings matched with the workbook's tables, stored again when that changes something: a
+ * table renamed since its load keeps its binding under the new name (found by `tableId`); a binding
+ * stored before ids were kept gets the id of the table of its name; a binding whose table is gone (the
+ * user deleted it) is removed, so it drops out of Tables and Refresh all.
+ */
+export async function reconcileBindings(workbook: WorkbookPort): Promise<{ bindings: Map<string, Binding>; tables: Map<string, TableShape>; removed: Binding[] }> {
+  const tables = await workbook.listTables();
+  const byId = new Map(tables.filter((t) => t.id).map((t) => [t.id!, t]));
+  const byName = new Map(tables.map((t) => [t.name.toLowerCase(), t]));
+  const find = (b: Binding) => (b.tableId ? byId.get(b.tableId) : byName.get(b.table.toLowerCase()));
+  const removed: Binding[] = [];
+  let result = new Map<string, Binding>();
+  await changeBindings(workbook, (all) => {
+    const next = new Map<string, Binding>();
+    removed.length = 0;
+    for (const b of all.values()) {
+      const t = find(b);
+      if (!t) removed.push(b);
+      else next.set(t.name, { ...b, table: t.name, ...(t.id ? { tableId: t.id } : {}) });
+    }
+    all.clear();
+    for (const [k, v] of next) all.set(k, v);
+    result = next;
+  });
+  return { bindings: result, tables: new Map(tables.map((t) => [t.name, t])), removed };
 }

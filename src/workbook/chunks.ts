@@ -104,3 +104,36 @@ function splitRow(row: readonly Cell[], r: number, width: number, budget: number
   }
   out.push({ rowStart: r, rowEnd: r + 1, colStart, colEnd: width, bytes: bytes + REQUEST_OVERHEAD_BYTES });
 }
+
+/** What one queued operation costs in a request besides its data (the action, its object path, ids). */
+export const OPERATION_BYTES = 300;
+
+/** A run of items [start, end) sent in one round trip. */
+export interface Group {
+  start: number;
+  end: number;
+  bytes: number;
+}
+
+/**
+ * Groups consecutive items of the given estimated sizes into round trips under the budget, in order: the
+ * planner of everything that is not a rectangle of values (marks, notes) and of reads, whose sizes are the
+ * response's. An item over budget on its own still gets a group (the caller splits it if it can).
+ */
+export function planGroups(sizes: readonly number[], options: ChunkOptions = {}): Group[] {
+  const budget = chunkBudget(options) - REQUEST_OVERHEAD_BYTES;
+  const groups: Group[] = [];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    const size = sizes[i]!;
+    if (i > start && bytes + size > budget) {
+      groups.push({ start, end: i, bytes: bytes + REQUEST_OVERHEAD_BYTES });
+      start = i;
+      bytes = 0;
+    }
+    bytes += size;
+  }
+  if (sizes.length > start) groups.push({ start, end: sizes.length, bytes: bytes + REQUEST_OVERHEAD_BYTES });
+  return groups;
+}

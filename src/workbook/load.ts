@@ -1,9 +1,10 @@
 import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
-import { checkBinding, readBindings, saveBinding, type Binding } from './bindings';
+import { checkBinding, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
+import { MAX_COLUMNS, MAX_ROWS, parseCell } from './address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from './errors';
-import type { Cell, TableShape, WorkbookPort, WriteStats } from './port';
+import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from './port';
 
 export type { DataRecord };
 
@@ -47,14 +48,27 @@ export interface LoadProgress {
   cancellable: boolean;
 }
 
-export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook';
+/**
+ * `target-refused`: the place cannot take the table (protected sheet, past Excel's last row or column, a
+ * table in the way), found before the download or as soon as the size is known, before writing there.
+ * `target-not-empty`: cells below the selected cell hold data; the user is asked, then loads again with
+ * `overwrite`.
+ */
+export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty';
 export interface LoadError {
   code: LoadErrorCode;
   message: string;
   /** The client's error code when code is 'api' (invalid-credentials, forbidden, unreachable ...). */
   apiCode?: string;
   table?: string;
+  /**
+   * After a failed refresh, what the table holds: its old data untouched (`intact`), possibly old and new
+   * rows mixed because the replacement stopped part way (`mixed`: refresh again), or nothing because the
+   * table is no longer in the workbook (`gone`: load the dataset again).
+   */
+  tableState?: TableState;
 }
+export type TableState = 'intact' | 'mixed' | 'gone';
 
 export interface LoadSuccess {
   ok: true;
@@ -85,6 +99,39 @@ export interface LoadOptions extends Common {
   datasetId: string;
   params?: PathParams;
   target: LoadTarget;
+  /** Loading at the selection may overwrite non-empty cells below it: the user said yes. */
+  overwrite?: boolean;
+}
+
+/** A load refused because of where it would go: a value for the user, not a failure of Excel. */
+class Refusal extends Error {
+  constructor(
+    readonly code: 'target-refused' | 'target-not-empty',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_BODY_ROWS = (headerRow: number) => MAX_ROWS - headerRow - 1;
+
+/** Refuses, before the download, a place that cannot take the table or that holds data the user has not agreed to lose. */
+async function checkTarget(workbook: WorkbookPort, sheet: string, anchor: string, width: number, askBeforeOverwriting: boolean): Promise<TargetInfo> {
+  const { col } = parseCell(anchor);
+  if (col + width > MAX_COLUMNS) {
+    throw new Refusal('target-refused', `A table of ${width} columns at ${sheet}!${anchor} would pass Excel's last column (XFD). Select a cell further left, or load into a new sheet.`);
+  }
+  const info = await workbook.inspectTarget(sheet, anchor, width);
+  if (info.protected) {
+    throw new Refusal('target-refused', `Sheet ${sheet} is protected, so the table cannot be written there. Unprotect it (Review > Unprotect Sheet), or load into a new sheet.`);
+  }
+  if (info.tables.length) {
+    throw new Refusal('target-refused', `Table ${info.tables.join(', ')} is in the way: a table at ${sheet}!${anchor} would run into it as it grows. Select a cell below or beside it with free columns, or load into a new sheet.`);
+  }
+  if (info.used && askBeforeOverwriting) {
+    throw new Refusal('target-not-empty', `Cells ${sheet}!${info.used} hold data that the table at ${anchor} would overwrite. Overwrite them, select an empty area, or load into a new sheet.`);
+  }
+  return info;
 }
 
 export interface RefreshOptions extends Common {
@@ -110,6 +157,7 @@ function toLoadError(e: unknown, signal: AbortSignal | undefined, table?: string
   if (err?.name === 'ApiError' && typeof err.code === 'string') {
     return { code: 'api', apiCode: err.code, message: err.message ?? 'The service refused the request.', table };
   }
+  if (e instanceof Refusal) return { code: e.code, message: e.message, table };
   if (isWorkbookError(e)) return { code: 'workbook', message: e.message, table };
   return { code: 'workbook', message: `Unexpected error: ${err?.message ?? String(e)}`, table };
 }
@@ -167,8 +215,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   let writes = NO_WRITES;
   const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
-  const bindingOf = (table: string, rowCount: number, columns: readonly Column[]): Binding => ({
+  const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
+    ...(tableId ? { tableId } : {}),
     environment: options.environment,
     source: options.source ?? '',
     datasetId,
@@ -183,8 +232,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   try {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    const taken = new Set((await workbook.listTables()).map((t) => t.name.toLowerCase()));
-    const name = uniqueName(tableNameFor(datasetId), (n) => taken.has(n.toLowerCase()));
+    const builder = new RowBuilder(columnsOf(dataset.record));
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -195,7 +243,11 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       sheet = sel.sheet;
       anchor = sel.address.split(':')[0]!;
     }
-    const builder = new RowBuilder(columnsOf(dataset.record));
+    const place = await checkTarget(workbook, sheet, anchor, builder.columns.length, target.kind === 'selection' && !options.overwrite);
+    // Table names and defined names are one namespace in Excel: a free name, not a refused load.
+    const taken = new Set([...(await workbook.listTables()).map((t) => t.name), ...place.names].map((n) => n.toLowerCase()));
+    const name = uniqueName(tableNameFor(datasetId), (n) => taken.has(n.toLowerCase()));
+    const at = parseCell(anchor);
     table = await workbook.createTable({ name, sheet, anchor, columns: columnSpecs(builder.columns) });
     const created = table;
 
@@ -229,7 +281,21 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       writing = null; // set in the same turn as the empty-buffer check, so no batch is stranded
     };
     const onBatch = (records: DataRecord[]): Promise<void> | undefined => {
+      if (writeError) return undefined;
       const { rows, added } = builder.add(records);
+      // The size is known only as the data arrives: refuse as soon as it would pass the sheet's edge,
+      // before anything is written past it.
+      const edge =
+        received + rows.length > MAX_BODY_ROWS(at.row)
+          ? `The dataset has more rows than fit below ${sheet}!${anchor}: Excel's sheets end at row ${MAX_ROWS.toLocaleString('en-US')}. Load it into a new sheet or filter it at the source.`
+          : at.col + builder.columns.length > MAX_COLUMNS
+            ? `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`
+            : null;
+      if (edge) {
+        writeError = new Refusal('target-refused', edge);
+        ctl.abort(writeError);
+        return undefined;
+      }
       received += rows.length;
       for (const r of rows) buffer.push(r);
       bufferAdded.push(...added);
@@ -256,7 +322,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, bindingOf(created.name, written, builder.columns));
+    const saved = await saveBinding(workbook, bindingOf(shape.name, written, builder.columns, shape.id ?? created.id));
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
     return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
@@ -279,27 +345,40 @@ async function removePartial(workbook: WorkbookPort, table: TableShape | null, s
 }
 
 export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome> {
-  const { workbook, table: name } = options;
-  const bound = (await readBindings(workbook)).get(name);
-  if (!bound) {
-    return { ok: false, error: { code: 'not-bound', table: name, message: `Table ${name} was not loaded by grc-sheets (or its record was removed), so there is nothing to refresh it from. Load the dataset again.` } };
+  const { workbook, table: asked } = options;
+  // Bindings follow their tables by id: a renamed table refreshes under its new name, a deleted one's
+  // binding is removed here.
+  const { bindings, removed } = await reconcileBindings(workbook);
+  const bound = [...bindings.values()].find((b) => b.table.toLowerCase() === asked.toLowerCase() || b.tableId === asked);
+  const gone = removed.find((b) => b.table.toLowerCase() === asked.toLowerCase() || b.tableId === asked);
+  if (!bound && gone) {
+    return {
+      ok: false,
+      error: { code: 'table-missing', tableState: 'gone', table: asked, message: `Table ${asked} is no longer in the workbook (it was deleted), so its record was removed. Load ${gone.datasetId} again to get the data back.` },
+    };
   }
+  if (!bound) {
+    return { ok: false, error: { code: 'not-bound', tableState: 'intact', table: asked, message: `Table ${asked} was not loaded by grc-sheets (or its record was removed), so there is nothing to refresh it from. Load the dataset again.` } };
+  }
+  const name = bound.table;
   if (bound.environment !== options.environment) {
     return {
       ok: false,
       error: {
         code: 'environment-mismatch',
+        tableState: 'intact',
         table: name,
         message: `Table ${name} was loaded from ${bound.environment}, but you are connected to ${options.environment}. Connect to ${bound.environment} to refresh it; nothing was changed.`,
       },
     };
   }
   if (!(options.catalog ?? defaultCatalog).datasets.some((d) => d.id === bound.datasetId)) {
-    return { ok: false, error: { code: 'not-bound', table: name, message: `Table ${name} was loaded from dataset "${bound.datasetId}", which this version of grc-sheets does not know; nothing was changed.` } };
+    return { ok: false, error: { code: 'not-bound', tableState: 'intact', table: name, message: `Table ${name} was loaded from dataset "${bound.datasetId}", which this version of grc-sheets does not know; nothing was changed.` } };
   }
-  const existing = await workbook.findTable(name);
+  const existing = await workbook.findTable(bound.tableId ?? name);
   if (!existing) {
-    return { ok: false, error: { code: 'table-missing', table: name, message: `Table ${name} is no longer in the workbook (deleted or renamed). Load ${bound.datasetId} again.` } };
+    await removeBinding(workbook, name);
+    return { ok: false, error: { code: 'table-missing', tableState: 'gone', table: name, message: `Table ${name} is no longer in the workbook (it was deleted), so its record was removed. Load ${bound.datasetId} again to get the data back.` } };
   }
   return replaceTable({ ...options, datasetId: bound.datasetId }, existing, bound);
 }
@@ -307,7 +386,7 @@ export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome
 /** Refreshes every bound table in turn; one failure does not stop the others, a cancel does. */
 export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promise<{ table: string; outcome: LoadOutcome }[]> {
   const results: { table: string; outcome: LoadOutcome }[] = [];
-  for (const table of (await readBindings(options.workbook)).keys()) {
+  for (const table of (await reconcileBindings(options.workbook)).bindings.keys()) {
     if (options.signal?.aborted) break;
     results.push({ table, outcome: await refreshTable({ ...options, table }) });
   }
@@ -326,8 +405,12 @@ async function replaceTable(
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
   const builder = new RowBuilder(columnsOf(dataset.record));
   const rows: Cell[][] = [];
+  const at = parseCell(existing.topLeft);
   try {
     report({});
+    if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
+      throw new Refusal('target-refused', `Sheet ${existing.sheet} is protected, so table ${existing.name} cannot be refreshed. Unprotect it (Review > Unprotect Sheet), then refresh.`);
+    }
     await client.download(datasetId, {
       params,
       signal,
@@ -338,8 +421,16 @@ async function replaceTable(
       onProgress: (p) => report({ bytes: p.bytes, totalBytes: p.totalBytes }),
     });
     if (signal?.aborted) throw signal.reason;
+    const missing = builder.columns.filter((c) => !existing.columns.includes(c.name)).length;
+    if (rows.length > MAX_BODY_ROWS(at.row)) {
+      throw new Refusal('target-refused', `The dataset now has ${rows.length.toLocaleString('en-US')} rows, more than fit below ${existing.sheet}!${existing.topLeft} (Excel's sheets end at row ${MAX_ROWS.toLocaleString('en-US')}). Load it into a new sheet, or filter it at the source.`);
+    }
+    if (at.col + existing.columns.length + missing > MAX_COLUMNS) {
+      throw new Refusal('target-refused', `The dataset's new fields would take table ${existing.name} past Excel's last column (XFD). Move the table further left, or load the dataset into a new sheet.`);
+    }
   } catch (e) {
     const error = toLoadError(e, signal, existing.name);
+    error.tableState = 'intact';
     error.message += ` Table ${existing.name} still holds the data of its last load.`;
     return { ok: false, error };
   }
@@ -364,9 +455,10 @@ async function replaceTable(
       if (rows.length) writes = addStats(writes, await workbook.writeRows(existing.name, 0, rows.map(() => [null]), shape.columns.indexOf(c)));
     }
     await workbook.setRowCount(existing.name, rows.length);
-    shape = (await workbook.findTable(existing.name)) ?? shape;
+    shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
     const saved = await saveBinding(workbook, {
-      table: existing.name,
+      table: shape.name,
+      ...(existing.id ? { tableId: existing.id } : {}),
       environment: options.environment,
       source: options.source ?? '',
       datasetId,
@@ -375,12 +467,21 @@ async function replaceTable(
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
     });
-    if (!saved.ok) return { ok: false, error: { code: 'binding-refused', table: existing.name, message: saved.message } };
+    if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
     report({ phase: 'done', rows: rows.length });
     return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes };
   } catch (e) {
     const error = toLoadError(e, undefined, existing.name);
-    error.message += ` The refresh of ${existing.name} stopped while replacing rows: the table may mix old and new rows. Refresh it again.`;
+    // Which of the two it is decides what the user does: refresh again, or load again.
+    const still = await workbook.findTable(existing.id ?? existing.name).catch(() => undefined);
+    if (still === null) {
+      await removeBinding(workbook, existing.name).catch(() => undefined);
+      error.tableState = 'gone';
+      error.message += ` The refresh of ${existing.name} stopped because the table is no longer in the workbook; its record was removed. Load ${datasetId} again.`;
+    } else {
+      error.tableState = 'mixed';
+      error.message += ` The refresh of ${existing.name} stopped while replacing rows: the table may mix old and new rows. Refresh it again to put it right.`;
+    }
     return { ok: false, error };
   }
 }

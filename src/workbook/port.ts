@@ -18,12 +18,27 @@ export interface ColumnSpec {
    * offers the list but accepts any typed value (no error alert), for cells that take several choices
    * such as "A; B", which a strict list would refuse while typing.
    */
-  list?: { sheet: string; values: readonly string[]; allowOther?: boolean };
+  list?: {
+    sheet: string;
+    values: readonly string[];
+    allowOther?: boolean;
+    /**
+     * The list's header on the lookup sheet, which identifies it there (a list of the same key is rewritten
+     * in place); default the column's name. Templates key lists by environment too, so ACC and PRD
+     * templates in one workbook keep their own lists.
+     */
+    key?: string;
+  };
   /** A calculated column: every body row holds this formula (stored, evaluated by the host). */
   formula?: string;
 }
 
 export interface TableShape {
+  /**
+   * The host's id of the table (Excel's `Table.id`, ExcelApi 1.1): it survives a rename, so bindings
+   * follow a table by it; the name is kept for display.
+   */
+  id?: string;
   name: string;
   sheet: string;
   /** Header cell of the first column, A1 style without the sheet, e.g. "B3". */
@@ -39,6 +54,18 @@ export interface CellMark {
   kind: MarkKind;
   /** Shown as a cell note where the host supports notes (ExcelApi 1.18); otherwise only the fill shows. */
   note?: string;
+}
+
+/** What lies where a new table would go, read before a long download so a load is refused early. */
+export interface TargetInfo {
+  /** The sheet is protected: Excel would refuse every write to it. */
+  protected: boolean;
+  /** Non-empty cells in the table's columns from the anchor down, as an A1 area without the sheet; null when empty. */
+  used: string | null;
+  /** Tables overlapping the table's columns from the anchor down. */
+  tables: string[];
+  /** The workbook's defined names: they share one namespace with table names. */
+  names: string[];
 }
 
 export interface WriteStats {
@@ -68,8 +95,11 @@ export interface WorkbookPort {
   addSheet(name: string, options?: { hidden?: boolean; activate?: boolean }): Promise<string>;
   /** The selected cell: where "load at the selection" puts a table. */
   selection(): Promise<{ sheet: string; address: string }>;
+  /** What is at sheet!anchor and below it, `width` columns wide (see TargetInfo). */
+  inspectTarget(sheet: string, anchor: string, width: number): Promise<TargetInfo>;
   listTables(): Promise<TableShape[]>;
-  findTable(name: string): Promise<TableShape | null>;
+  /** A table by its name or its id. */
+  findTable(nameOrId: string): Promise<TableShape | null>;
   /** A table with a header row and no body rows at sheet!anchor, columns formatted before any data lands. */
   createTable(options: { name: string; sheet: string; anchor: string; columns: readonly ColumnSpec[] }): Promise<TableShape>;
   /** Adds columns at the right end of a table (result columns of a write-back, new dataset fields). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CellMark, WorkbookPort } from '../workbook/port';
+import { updateSetting } from '../workbook/settings';
 import type { Problem } from './problem';
 import { marksOf } from './validate';
 
@@ -23,5 +24,5 @@ export async function markProblems(
     .filter(([row, column]) => !now.has(`${row}\u0000${column}`) && columns.includes(column))
     .map(([row, column]) => ({ row, column, kind: 'none' }));
   await workbook.markCells(table, [...clear, ...marks]);
-  await workbook.setSetting(SETTING, { ...all, [table]: marks.map((m) => [m.row, m.column]) });
+  await updateSetting(workbook, SETTING, (current) => ({ ...remembered.parse(current ?? {}), [table]: marks.map((m) => [m.row, m.column]) }));
 }

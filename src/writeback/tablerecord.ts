@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { WorkbookPort } from '../workbook/port';
+import { updateSetting } from '../workbook/settings';
 
 /**
  * Which flow a write-back table belongs to and which environment it was filled for, kept in the
@@ -29,5 +30,5 @@ export async function saveTableRecord(
   table: string,
   record: TableRecord,
 ): Promise<void> {
-  await workbook.setSetting(SETTING, { ...(await tableRecords(workbook)), [table]: record });
+  await updateSetting(workbook, SETTING, (current) => ({ ...allRecords.parse(current ?? {}), [table]: record }));
 }

@@ -1,4 +1,4 @@
-import type { TableShape, WorkbookPort } from '../workbook/port';
+import type { ColumnSpec, TableShape, WorkbookPort } from '../workbook/port';
 import { loadStanding, type WritebackApi } from './api';
 import type { AnyFlow } from './flow';
 import type { Environment } from './post';
@@ -34,7 +34,7 @@ export async function createTemplate(options: {
     name,
     sheet,
     anchor: 'A1',
-    columns: [...prepared.columns(LOOKUP_SHEET), ...resultColumnSpecs, rowKeySpec],
+    columns: [...prepared.columns(LOOKUP_SHEET).map((c) => withListKey(c, environment.name)), ...resultColumnSpecs, rowKeySpec],
   });
   await saveTableRecord(workbook, name, {
     flow: flow.id,
@@ -42,4 +42,12 @@ export async function createTemplate(options: {
     createdAt: (options.now ?? new Date()).toISOString(),
   });
   return table;
+}
+
+/**
+ * A dropdown's list is keyed by environment and column on the lookup sheet: standing data differs between
+ * environments, and a PRD template must not rewrite (or offer) the lists of an ACC one in the same file.
+ */
+function withListKey(spec: ColumnSpec, environment: string): ColumnSpec {
+  return spec.list ? { ...spec, list: { ...spec.list, key: `${spec.name} (${environment})` } } : spec;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CHUNK_BYTES, jsonBytes, planChunks } from '../../src/workbook/chunks';
+import { DEFAULT_MAX_CHUNK_BYTES, jsonBytes, planChunks, planGroups } from '../../src/workbook/chunks';
 import type { Cell } from '../../src/workbook/port';
 
 const row = (i: number): Cell[] => [i, `name ${i}`, 'x'.repeat(200), true, null];
@@ -39,5 +39,12 @@ describe('chunk plan', () => {
   it('refuses a budget above 4 MB and defaults below it', () => {
     expect(() => planChunks([], 1, { maxBytes: 6_000_000 })).toThrow(RangeError);
     expect(DEFAULT_MAX_CHUNK_BYTES).toBeLessThan(4_000_000);
+  });
+
+  it('groups items of known sizes in order under the budget, an oversized one alone', () => {
+    const groups = planGroups([40_000, 40_000, 40_000, 150_000, 10], { maxBytes: 100_000 });
+    expect(groups.map((g) => [g.start, g.end])).toEqual([[0, 2], [2, 3], [3, 4], [4, 5]]);
+    expect(groups.filter((g) => g.start !== 3).every((g) => g.bytes <= 100_000)).toBe(true);
+    expect(planGroups([])).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { isoToSerial } from '../../src/sheet';
 import { readBindings } from '../../src/workbook/bindings';
 import { MAX_BUFFERED_ROWS, loadDataset, refreshAll, refreshTable, type DataRecord, type LoadProgress } from '../../src/workbook/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
+import { WorkbookError } from '../../src/workbook/errors';
 import { apiError, fakeClient } from './fakeClient';
 
 const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;
@@ -170,10 +171,71 @@ describe('refresh', () => {
     expect(await refreshTable({ ...base, environment: 'PRD', client, workbook: wb, table: 'tbl_risk' })).toMatchObject({ ok: false, error: { code: 'environment-mismatch' } });
     expect(await refreshTable({ ...base, client, workbook: wb, table: 'tbl_other' })).toMatchObject({ ok: false, error: { code: 'not-bound' } });
     const all = await wb.getSetting<{ version: 1; tables: Record<string, object> }>('grc-sheets.bindings');
-    await wb.setSetting('grc-sheets.bindings', { ...all, tables: { ...all!.tables, tbl_future: { ...all!.tables.tbl_risk, table: 'tbl_future', datasetId: 'newdataset' } } });
+    await wb.createTable({ name: 'tbl_future', sheet: 'Sheet1', anchor: 'A1', columns: [{ name: 'Id', format: 'text' }] });
+    const { tableId: _riskId, ...future } = all!.tables.tbl_risk as { tableId?: string };
+    await wb.setSetting('grc-sheets.bindings', { ...all, tables: { ...all!.tables, tbl_future: { ...future, table: 'tbl_future', datasetId: 'newdataset' } } });
     expect(await refreshTable({ ...base, client, workbook: wb, table: 'tbl_future' })).toMatchObject({ ok: false, error: { code: 'not-bound', message: expect.stringMatching(/newdataset/) } });
     await wb.deleteTable('tbl_risk');
-    expect(await refreshTable({ ...base, client, workbook: wb, table: 'tbl_risk' })).toMatchObject({ ok: false, error: { code: 'table-missing' } });
+    expect(await refreshTable({ ...base, client, workbook: wb, table: 'tbl_risk' })).toMatchObject({ ok: false, error: { code: 'table-missing', tableState: 'gone' } });
+  });
+
+  it('follows a renamed table by its id, and migrates a binding stored by name only', async () => {
+    const wb = await loaded(2);
+    const stored = (await readBindings(wb)).get('tbl_risk')!;
+    expect(stored.tableId).toBe((await wb.findTable('tbl_risk'))!.id);
+    wb.renameTable('tbl_risk', 'My_risks');
+    const { client, calls } = fakeClient(risks(4));
+    expect(await refreshTable({ ...base, client, workbook: wb, table: 'My_risks' })).toMatchObject({ ok: true, rowCount: 4, table: { name: 'My_risks' } });
+    expect(calls.map((c) => c.datasetId)).toEqual(['risk']);
+    expect([...(await readBindings(wb)).keys()]).toEqual(['My_risks']);
+    expect((await readBindings(wb)).get('My_risks')).toMatchObject({ table: 'My_risks', tableId: stored.tableId, rowCount: 4 });
+
+    // A binding written before ids were kept: found by its name once, then by id from then on.
+    const legacy = { ...(await readBindings(wb)).get('My_risks')!, tableId: undefined };
+    await wb.setSetting('grc-sheets.bindings', { version: 1, tables: { My_risks: JSON.parse(JSON.stringify(legacy)) } });
+    expect((await refreshAll({ ...base, client: fakeClient(risks(3)).client, workbook: wb })).map((r) => r.outcome.ok)).toEqual([true]);
+    expect((await readBindings(wb)).get('My_risks')!.tableId).toBe(stored.tableId);
+    wb.renameTable('My_risks', 'Risks_2025');
+    expect(await refreshTable({ ...base, client: fakeClient(risks(1)).client, workbook: wb, table: 'Risks_2025' })).toMatchObject({ ok: true, rowCount: 1 });
+  });
+
+  it('drops a deleted table out of Refresh all and removes its binding', async () => {
+    const wb = createMemoryWorkbook();
+    const data = (id: string) => (id === 'risk' ? risks(3) : [{ Id: guid(1), Name: 'Incident', DateRegistered: '2025-01-02T10:00:00' }]);
+    await loadDataset({ ...base, client: fakeClient(data).client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    await loadDataset({ ...base, client: fakeClient(data).client, workbook: wb, datasetId: 'incidents', target: { kind: 'new-sheet' } });
+    await wb.deleteTable('tbl_risk');
+    const { client, calls } = fakeClient(data);
+    const results = await refreshAll({ ...base, client, workbook: wb });
+    expect(results.map((r) => [r.table, r.outcome.ok])).toEqual([['tbl_incidents', true]]);
+    expect(calls.map((c) => c.datasetId)).toEqual(['incidents']);
+    expect([...(await readBindings(wb)).keys()]).toEqual(['tbl_incidents']);
+  });
+
+  it('says which of three things a failed refresh left: old data intact, old and new rows mixed, or no table', async () => {
+    const wb = await loaded(3);
+    const before = await wb.readRows('tbl_risk');
+    const failing = fakeClient(risks(50), { batchSize: 10, failAfterBatches: { batches: 2, error: apiError('unreachable', 'The relay could not be reached.') } }).client;
+    expect(await refreshTable({ ...base, client: failing, workbook: wb, table: 'tbl_risk' })).toMatchObject({ ok: false, error: { tableState: 'intact' } });
+    expect(await wb.readRows('tbl_risk')).toEqual(before);
+
+    const realWrite = wb.writeRows.bind(wb);
+    // Excel takes the first chunk of the replacement, then refuses the next.
+    wb.writeRows = async (name, offset, rows, first) => {
+      await realWrite(name, offset, rows.slice(0, 2), first);
+      throw new WorkbookError('host', 'Excel refused the change (GeneralException).');
+    };
+    const mixed = await refreshTable({ ...base, client: fakeClient(risks(4, { Status: 'New' })).client, workbook: wb, table: 'tbl_risk' });
+    expect(mixed).toMatchObject({ ok: false, error: { tableState: 'mixed', message: expect.stringMatching(/may mix old and new rows.*Refresh it again/) } });
+    expect((await readBindings(wb)).has('tbl_risk')).toBe(true);
+
+    wb.writeRows = async (name) => {
+      await wb.deleteTable(name);
+      throw new WorkbookError('table-not-found', `There is no table named ${name} in this workbook.`);
+    };
+    const gone = await refreshTable({ ...base, client: fakeClient(risks(4)).client, workbook: wb, table: 'tbl_risk' });
+    expect(gone).toMatchObject({ ok: false, error: { tableState: 'gone', message: expect.stringMatching(/no longer in the workbook.*Load risk again/) } });
+    expect((await readBindings(wb)).has('tbl_risk')).toBe(false);
   });
 
   it('refreshes all bound tables, each from its own dataset', async () => {

@@ -12,7 +12,7 @@ describe('memory workbook', () => {
   it('creates a table with a header row, formats per column and no body', async () => {
     const wb = createMemoryWorkbook();
     const t = await wb.createTable({ name: 'tbl_x', sheet: 'Sheet1', anchor: 'B3', columns: [{ name: 'Name', format: 'text' }, { name: 'When', format: 'date' }] });
-    expect(t).toEqual({ name: 'tbl_x', sheet: 'Sheet1', topLeft: 'B3', columns: ['Name', 'When'], rowCount: 0 });
+    expect(t).toEqual({ id: '{mem-1}', name: 'tbl_x', sheet: 'Sheet1', topLeft: 'B3', columns: ['Name', 'When'], rowCount: 0 });
     expect(wb.snapshot().tables[0]!.numberFormats).toEqual(['@', 'yyyy-mm-dd']);
     await expect(wb.createTable({ name: 'TBL_X', sheet: 'Sheet1', anchor: 'H1', columns: [{ name: 'a', format: 'text' }] })).rejects.toThrow(/already exists/);
     await expect(wb.createTable({ name: 'other', sheet: 'Sheet1', anchor: 'C3', columns: [{ name: 'a', format: 'text' }] })).rejects.toMatchObject({ code: 'overlap' });

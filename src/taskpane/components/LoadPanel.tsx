@@ -33,7 +33,7 @@ type State =
   | { phase: 'idle' }
   | { phase: 'loading'; progress: Progress }
   | { phase: 'done'; table: string; rows: number }
-  | { phase: 'failed'; message: UserMessage; cancelled: boolean };
+  | { phase: 'failed'; message: UserMessage; cancelled: boolean; askOverwrite?: boolean };
 
 export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookChanged, onClose, onBusyChange }: Props) {
   const s = useStyles();
@@ -43,7 +43,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
   const abort = useRef<AbortController | null>(null);
   const guidNeeded = needsGuid(dataset);
 
-  async function load() {
+  async function load(overwrite = false) {
     if (!session) return;
     const controller = new AbortController();
     abort.current = controller;
@@ -55,6 +55,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
       dataset,
       target: { kind: target },
       params: guidNeeded ? { guid: guid.trim() } : undefined,
+      overwrite,
       signal: controller.signal,
       onProgress: (progress) => setState({ phase: 'loading', progress }),
     });
@@ -62,7 +63,11 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
     onBusyChange(false);
     onWorkbookChanged();
     onActivity(result.activity);
-    setState(result.ok ? { phase: 'done', table: result.table, rows: result.rows } : { phase: 'failed', message: result.message, cancelled: result.cancelled });
+    setState(
+      result.ok
+        ? { phase: 'done', table: result.table, rows: result.rows }
+        : { phase: 'failed', message: result.message, cancelled: result.cancelled, askOverwrite: result.askOverwrite },
+    );
   }
 
   const loading = state.phase === 'loading';
@@ -102,7 +107,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
             Cancel
           </Button>
         ) : (
-          <Button key="load" appearance="primary" disabled={!session || (guidNeeded && !guid.trim())} onClick={load} data-testid="load">
+          <Button key="load" appearance="primary" disabled={!session || (guidNeeded && !guid.trim())} onClick={() => load()} data-testid="load">
             Load
           </Button>
         )}
@@ -116,7 +121,16 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
         />
       )}
       {state.phase === 'failed' && (
-        <ErrorBar message={state.message} intent={state.cancelled ? 'warning' : 'error'} testId="load-error" />
+        <ErrorBar message={state.message} intent={state.cancelled || state.askOverwrite ? 'warning' : 'error'} testId="load-error" />
+      )}
+      {state.phase === 'failed' && state.askOverwrite && (
+        // Asked, never assumed: the cells below the selection are the user's data.
+        <div className={s.actions}>
+          <Button appearance="primary" onClick={() => load(true)} data-testid="load-overwrite">
+            Overwrite
+          </Button>
+          <Button onClick={() => setState({ phase: 'idle' })}>Keep my cells</Button>
+        </div>
       )}
     </section>
   );

@@ -1,4 +1,4 @@
-import { readBindings } from '../../workbook/bindings';
+import { reconcileBindings } from '../../workbook/bindings';
 import type { WorkbookPort } from '../../workbook/port';
 
 /** A loaded table as the Tables screen lists it: the stored binding joined with where the table is now. */
@@ -9,15 +9,15 @@ export interface TableBinding {
   source: string;
   loadedAt: string;
   rows: number;
-  /** Where the table is, or a note that it is gone (deleted by the user since the load). */
+  /** Where the table is. */
   sheet: string;
 }
 
+/** The loaded tables still in the workbook, under their current names; a deleted table's binding is removed. */
 export async function readTableBindings(workbook: WorkbookPort): Promise<TableBinding[]> {
-  const [bindings, tables] = await Promise.all([readBindings(workbook), workbook.listTables()]);
-  const byName = new Map(tables.map((t) => [t.name, t]));
+  const { bindings, tables } = await reconcileBindings(workbook);
   return [...bindings.values()].map((b) => {
-    const shape = byName.get(b.table);
+    const shape = tables.get(b.table);
     return {
       table: b.table,
       dataset: b.datasetId,

@@ -11,7 +11,7 @@ export type LoadTarget = Extract<WorkbookTarget, { kind: 'new-sheet' } | { kind:
 
 export type OpResult =
   | { ok: true; table: string; rows: number; activity: ActivityEntry }
-  | { ok: false; cancelled: boolean; message: UserMessage; activity: ActivityEntry };
+  | { ok: false; cancelled: boolean; message: UserMessage; activity: ActivityEntry; askOverwrite?: boolean };
 
 const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
   cancelled: 'Cancelled',
@@ -20,12 +20,21 @@ const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
   'environment-mismatch': 'Connected to another environment',
   'binding-refused': 'Not stored in the workbook',
   workbook: 'The workbook could not be updated',
+  'target-refused': 'The table cannot go there',
+  'target-not-empty': 'The cells below the selection hold data',
 };
 
 const isApiCode = (code: string | undefined): code is ApiErrorCode => (API_ERROR_CODES as readonly string[]).includes(code ?? '');
 
+/** What a failed refresh left in the table: the first thing the user needs to know. */
+const STATE_TITLES: Record<'mixed' | 'gone', string> = {
+  mixed: 'Refresh stopped part way: the table may mix old and new rows. Refresh again',
+  gone: 'The table is gone: load the dataset again',
+};
+
 /** A load or refresh failure in the words the Connect screen uses for the same API error. */
 export function messageOf(error: LoadError, environment: string): UserMessage {
+  if (error.tableState === 'mixed' || error.tableState === 'gone') return { title: STATE_TITLES[error.tableState], detail: error.message };
   if (error.code === 'api' && isApiCode(error.apiCode)) return describeError({ code: error.apiCode, message: error.message }, environment);
   if (error.code === 'api') return { title: 'The service refused the request', detail: error.message };
   return { title: TITLES[error.code], detail: error.message };
@@ -42,7 +51,8 @@ function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): O
     return { ok: false, cancelled: true, message: { title: 'Cancelled', detail }, activity: { ...base, outcome: 'cancelled', message: detail } };
   }
   const message = messageOf(outcome.error, base.environment);
-  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: messageText(message) } };
+  const askOverwrite = outcome.error.code === 'target-not-empty' || undefined;
+  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: messageText(message) }, ...(askOverwrite ? { askOverwrite } : {}) };
 }
 
 const progressOf = (p: LoadProgress): Progress => ({ bytes: p.bytes, rows: p.rows, totalBytes: p.totalBytes, cancellable: p.cancellable });
@@ -53,6 +63,8 @@ export interface LoadRequest {
   dataset: Dataset;
   target: LoadTarget;
   params?: { guid: string };
+  /** The user agreed to overwrite the non-empty cells below the selection. */
+  overwrite?: boolean;
   signal: AbortSignal;
   onProgress(progress: Progress): void;
 }
@@ -67,6 +79,7 @@ export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
     source: r.session.source,
     target: r.target,
     params: r.params,
+    overwrite: r.overwrite,
     signal: r.signal,
     onProgress: (p) => r.onProgress(progressOf(p)),
   });

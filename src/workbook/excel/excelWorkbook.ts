@@ -9,6 +9,7 @@ import { readBody } from './read';
 import { resizeBody } from './resize';
 import { getSetting, setSetting } from './settings';
 import { updateRowsIn } from './update';
+import { inspectTarget } from './target';
 import { dressColumns, writeBlock } from './write';
 
 export type { ExcelWorkbookOptions, Requirements } from './context';
@@ -56,6 +57,8 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         return { sheet, address: range.address.slice(bang + 1).split(':')[0]!.replace(/\$/g, '') };
       }),
 
+    inspectTarget: (sheet, anchor, width) => exec((ctx) => inspectTarget(ctx, host, sheet, anchor, width)),
+
     listTables: () =>
       exec(async (ctx) => {
         const tables = ctx.workbook.tables.load('items/name');
@@ -84,9 +87,10 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         header.values = [columns.map((c) => c.name)];
         const table = ws.tables.add(header, true);
         table.name = name;
+        table.load('id');
         const stats = newStats();
         await sync(ctx, stats, jsonBytes(columns.map((c) => c.name)) * 2 + REQUEST_OVERHEAD_BYTES);
-        const t: Located = { table, sheet: ws, sheetName: sheet, name, row, col, columns: columns.map((c) => c.name), rowCount: 0 };
+        const t: Located = { table, id: table.id, sheet: ws, sheetName: sheet, name, row, col, columns: columns.map((c) => c.name), rowCount: 0 };
         await dressColumns(ctx, host, t, 0, columns, stats);
         return shape(t);
       }),
@@ -145,7 +149,7 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
 
     updateRows: (name, updates) => exec(async (ctx) => updateRowsIn(ctx, await locate(ctx, name), updates, host.has('1.9'))),
 
-    readRows: (name, offset = 0, count) => exec(async (ctx) => readBody(ctx, await locate(ctx, name), offset, count)),
+    readRows: (name, offset = 0, count) => exec(async (ctx) => readBody(ctx, host, await locate(ctx, name), offset, count)),
 
     markCells: (name, marks) =>
       exec(async (ctx) => {
@@ -153,7 +157,7 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         await applyMarks(ctx, { sheet: t.sheet, sheetName: t.sheetName, row: t.row, col: t.col, columns: t.columns }, marks, {
           notes: host.has('1.18'),
           comments: host.has('1.10'),
-        });
+        }, host.options);
       }),
 
     getSetting: <T>(key: string) => exec((ctx) => getSetting<T>(ctx, key)),

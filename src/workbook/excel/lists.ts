@@ -46,8 +46,9 @@ export async function lookupSource(ctx: Ctx, spec: ColumnSpec & { list: NonNulla
     lookup = ctx.workbook.worksheets.add(spec.list.sheet);
     lookup.visibility = 'Hidden';
   }
-  const col = await lookupColumn(ctx, lookup, spec.list.sheet, spec.name);
-  const values = [[spec.name], ...spec.list.values.map((v) => [v])];
+  const key = spec.list.key ?? spec.name;
+  const col = await lookupColumn(ctx, lookup, spec.list.sheet, key);
+  const values = [[key], ...spec.list.values.map((v) => [v])];
   const target = lookup.getRangeByIndexes(LOOKUP_HEADER_ROW, col, values.length, 1);
   target.numberFormat = values.map(() => ['@']);
   target.values = values;

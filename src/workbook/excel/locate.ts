@@ -6,6 +6,8 @@ import type { Ctx } from './context';
 /** A table found in the workbook, with the positions the other parts of the adapter write by. */
 export interface Located {
   table: Excel.Table;
+  /** Excel's `Table.id`: stays when the user renames the table. */
+  id?: string;
   sheet: Excel.Worksheet;
   sheetName: string;
   name: string;
@@ -30,7 +32,7 @@ export async function describe(ctx: Ctx, tables: Excel.Table[]): Promise<Located
     const sheet = table.worksheet;
     const header = table.getHeaderRowRange();
     const body = table.getDataBodyRange();
-    table.load('name');
+    table.load('name,id');
     sheet.load('name');
     header.load('values,rowIndex,columnIndex');
     body.load('rowCount');
@@ -45,6 +47,7 @@ export async function describe(ctx: Ctx, tables: Excel.Table[]): Promise<Located
     table: p.table,
     sheet: p.sheet,
     sheetName: p.sheet.name,
+    id: p.table.id,
     name: p.table.name,
     row: p.header.rowIndex,
     col: p.header.columnIndex,
@@ -54,6 +57,7 @@ export async function describe(ctx: Ctx, tables: Excel.Table[]): Promise<Located
 }
 
 export const shape = (t: Located): TableShape => ({
+  ...(t.id ? { id: t.id } : {}),
   name: t.name,
   sheet: t.sheetName,
   topLeft: cellAddress(t.row, t.col),

@@ -1,12 +1,59 @@
+import { chunkBudget, jsonBytes, REQUEST_OVERHEAD_BYTES } from '../chunks';
 import type { Cell } from '../port';
-import type { Ctx } from './context';
+import type { Ctx, Host } from './context';
 import type { Located } from './locate';
 
-/** Body rows [offset, offset + count) of a table; empty cells read as null. */
-export async function readBody(ctx: Ctx, t: Located, offset: number, count: number | undefined): Promise<{ columns: string[]; rows: Cell[][] }> {
+/** Excel reads at most this many cells in one request. */
+const MAX_READ_CELLS = 5_000_000;
+/** Rows of the first window, read to measure the table's rows before sizing the others. */
+const FIRST_WINDOW_ROWS = 256;
+
+const tooBig = (e: unknown) => /PayloadSizeLimitExceeded/.test(String((e as { code?: unknown }).code));
+
+/**
+ * Body rows [offset, offset + count) of a table, empty cells read as null. A read's response counts
+ * against Excel on the web's 5 MB limit like a write's request, so the rows are loaded in windows sized
+ * by the budget of the write planner: the first window is small, and each next one is sized from the
+ * largest row seen so far. A window Excel still refuses as too big (longer rows further down) is halved
+ * and read again; a single row too big is read in halves by columns.
+ */
+export async function readBody(ctx: Ctx, host: Host, t: Located, offset: number, count: number | undefined): Promise<{ columns: string[]; rows: Cell[][] }> {
   const n = Math.max(0, Math.min(t.rowCount - offset, count ?? t.rowCount));
-  if (n === 0) return { columns: t.columns, rows: [] };
-  const range = t.sheet.getRangeByIndexes(t.row + 1 + offset, t.col, n, t.columns.length).load('values');
-  await ctx.sync();
-  return { columns: t.columns, rows: range.values.map((r) => r.map((v: unknown) => (v === '' || v === undefined ? null : (v as Cell)))) };
+  const width = t.columns.length;
+  const rows: Cell[][] = [];
+  const budget = chunkBudget(host.options) - REQUEST_OVERHEAD_BYTES;
+  let window = Math.min(FIRST_WINDOW_ROWS, Math.floor(MAX_READ_CELLS / Math.max(width, 1)));
+  while (rows.length < n) {
+    const take = Math.max(1, Math.min(window, n - rows.length));
+    let values: unknown[][];
+    try {
+      values = await loadValues(ctx, t.sheet, t.row + 1 + offset + rows.length, t.col, take, width);
+    } catch (e) {
+      if (!tooBig(e) || take === 1) throw e;
+      window = Math.ceil(take / 2);
+      continue;
+    }
+    let largest = 1;
+    for (const r of values) {
+      largest = Math.max(largest, jsonBytes(r) + 1);
+      rows.push(r.map((v) => (v === '' || v === undefined ? null : (v as Cell))));
+    }
+    window = Math.max(1, Math.min(Math.floor(budget / largest), Math.floor(MAX_READ_CELLS / Math.max(width, 1))));
+  }
+  return { columns: t.columns, rows };
+}
+
+/** One window's values; a single row Excel refuses as too big is read in two halves of its columns. */
+async function loadValues(ctx: Ctx, sheet: Excel.Worksheet, row: number, col: number, rows: number, cols: number): Promise<unknown[][]> {
+  const range = sheet.getRangeByIndexes(row, col, rows, cols).load('values');
+  try {
+    await ctx.sync();
+    return range.values;
+  } catch (e) {
+    if (!tooBig(e) || rows > 1 || cols === 1) throw e;
+    const left = Math.ceil(cols / 2);
+    const a = await loadValues(ctx, sheet, row, col, 1, left);
+    const b = await loadValues(ctx, sheet, row, col + left, 1, cols - left);
+    return [[...a[0]!, ...b[0]!]];
+  }
 }

@@ -25,7 +25,11 @@ export async function resizeBody(ctx: Ctx, host: Host, t: Located, count: number
     t.table.rows.deleteRowsAt(target, physical - target);
     await sync(ctx, stats, REQUEST_OVERHEAD_BYTES);
   } else if (host.canResize) {
-    t.sheet.getRangeByIndexes(t.row + 1 + target, t.col, physical - target, width).clear('Contents');
+    // The rows left behind are sheet cells now: clear what the table gave them too (formats, fills,
+    // notes, dropdowns), or the sheet below the table keeps stray marks and validation.
+    const below = t.sheet.getRangeByIndexes(t.row + 1 + target, t.col, physical - target, width);
+    if (host.has('1.8')) below.dataValidation.clear();
+    below.clear('All');
     t.table.resize(t.sheet.getRangeByIndexes(t.row, t.col, target + 1, width));
     await sync(ctx, stats, REQUEST_OVERHEAD_BYTES);
   } else {

@@ -1,4 +1,4 @@
-import { cellAddress, parseCell } from '../address';
+import { cellAddress, parseCell, rangeAddress } from '../address';
 import { planChunks, jsonBytes, type ChunkOptions } from '../chunks';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import { NUMBER_FORMAT } from '../formats';
@@ -37,6 +37,10 @@ export interface MemoryWorkbook extends WorkbookPort {
   filterRows(table: string, keep: ((row: readonly Cell[]) => boolean) | null): void;
   /** Body row positions hidden by the filter. */
   hiddenRows(table: string): number[];
+  /** Protects a sheet, as a user would from Review > Protect Sheet: loads are refused there. */
+  protectSheet(sheet: string): void;
+  /** Renames a table, as a user typing a new name in Table Design would (its id stays). */
+  renameTable(name: string, newName: string): void;
 }
 
 export interface MemoryWorkbookOptions extends ChunkOptions {
@@ -53,6 +57,7 @@ export interface MemoryWorkbookOptions extends ChunkOptions {
 const copySpec = (c: ColumnSpec): ColumnSpec => ({ ...c, ...(c.list ? { list: { ...c.list, values: [...c.list.values] } } : {}) });
 
 interface MemTable {
+  id: string;
   name: string;
   sheet: string;
   row: number;
@@ -80,6 +85,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
   const sheets = new Map<string, MemSheet>();
   for (const name of options.sheets ?? ['Sheet1']) sheets.set(name, { name, hidden: false, cells: new Map() });
   const tables = new Map<string, MemTable>();
+  const protectedSheets = new Set<string>();
   const settings = new Map<string, string>();
   const listeners = new Set<() => void>();
   let selection = { sheet: [...sheets.keys()][0] ?? 'Sheet1', address: 'A1' };
@@ -94,13 +100,15 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
   const lower = (s: string) => s.toLowerCase();
   const sheetTaken = (n: string) => [...sheets.keys()].some((s) => lower(s) === lower(n));
   // Excel table names share one namespace per workbook, case-insensitively.
-  const findMem = (name: string) => [...tables.values()].find((t) => lower(t.name) === lower(name));
+  const findMem = (name: string) => [...tables.values()].find((t) => lower(t.name) === lower(name) || t.id === name);
+  let nextTableId = 1;
   const table = (name: string): MemTable => {
     const t = findMem(name);
     if (!t) throw new WorkbookError('table-not-found', `There is no table named ${name} in this workbook.`);
     return t;
   };
   const shape = (t: MemTable): TableShape => ({
+    id: t.id,
     name: t.name,
     sheet: t.sheet,
     topLeft: cellAddress(t.row, t.col),
@@ -120,9 +128,10 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       sheets.set(lookup.name, lookup);
     }
     // One lookup column per list, found by its header: a re-added list reuses its column.
+    const key = spec.list.key ?? spec.name;
     let col = 0;
-    while (lookup.cells.has(cellAddress(0, col)) && lookup.cells.get(cellAddress(0, col)) !== spec.name) col++;
-    lookup.cells.set(cellAddress(0, col), spec.name);
+    while (lookup.cells.has(cellAddress(0, col)) && lookup.cells.get(cellAddress(0, col)) !== key) col++;
+    lookup.cells.set(cellAddress(0, col), key);
     spec.list.values.forEach((v, i) => lookup.cells.set(cellAddress(i + 1, col), v));
   };
   // Rows move as whole arrays, so marks follow their row through a sort, insert or delete.
@@ -168,6 +177,24 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       return { ...selection };
     },
 
+    async inspectTarget(sheet, anchor, width) {
+      const s = sheets.get(sheet);
+      if (!s) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
+      const { row, col } = parseCell(anchor);
+      const inStrip = (r: number, c: number) => r >= row && c >= col && c < col + width;
+      const used = [...s.cells.entries()].filter(([a, v]) => v !== null && v !== '' && inStrip(parseCell(a).row, parseCell(a).col)).map(([a]) => parseCell(a));
+      const area = used.length
+        ? rangeAddress(
+            Math.min(...used.map((u) => u.row)),
+            Math.min(...used.map((u) => u.col)),
+            Math.max(...used.map((u) => u.row)) - Math.min(...used.map((u) => u.row)) + 1,
+            Math.max(...used.map((u) => u.col)) - Math.min(...used.map((u) => u.col)) + 1,
+          )
+        : null;
+      const blocking = [...tables.values()].filter((t) => t.sheet === sheet && t.col < col + width && col < t.col + t.specs.length && t.row + t.rows.length >= row);
+      return { protected: protectedSheets.has(sheet), used: area, tables: blocking.map((t) => t.name), names: [] };
+    },
+
     async listTables() {
       return [...tables.values()].map(shape);
     },
@@ -185,7 +212,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       if (overlaps(sheet, row, col, columns.length)) {
         throw new WorkbookError('overlap', `A table at ${sheet}!${anchor} would overlap another table; pick an empty area.`);
       }
-      const t: MemTable = { name, sheet, row, col, specs: columns.map(copySpec), rows: [], marks: new Map(), hidden: new Set() };
+      const t: MemTable = { id: `{mem-${nextTableId++}}`, name, sheet, row, col, specs: columns.map(copySpec), rows: [], marks: new Map(), hidden: new Set() };
       t.specs.forEach(writeList);
       tables.set(name, t);
       changed();
@@ -327,6 +354,19 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
     async setSetting(key, value) {
       if (value === undefined) settings.delete(key);
       else settings.set(key, JSON.stringify(value));
+      changed();
+    },
+
+    protectSheet(sheet) {
+      protectedSheets.add(sheet);
+    },
+
+    renameTable(name, newName) {
+      const t = table(name);
+      if (findMem(newName)) throw new WorkbookError('bad-argument', `A table named ${newName} already exists.`);
+      tables.delete(t.name);
+      t.name = newName;
+      tables.set(newName, t);
       changed();
     },
 

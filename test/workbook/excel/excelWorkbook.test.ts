@@ -22,7 +22,7 @@ describe('Excel adapter', () => {
   it('creates a table over a header row, with number formats per column', async () => {
     const { xl, wb } = setup();
     const t = await wb.createTable({ name: 'tbl_risk', sheet: 'Sheet1', anchor: 'B2', columns });
-    expect(t).toEqual({ name: 'tbl_risk', sheet: 'Sheet1', topLeft: 'B2', columns: ['Id', 'Score', 'Identified', 'Registered'], rowCount: 0 });
+    expect(t).toEqual({ id: '{1}', name: 'tbl_risk', sheet: 'Sheet1', topLeft: 'B2', columns: ['Id', 'Score', 'Identified', 'Registered'], rowCount: 0 });
     expect(xl.header('tbl_risk')).toEqual(['Id', 'Score', 'Identified', 'Registered']);
     expect(['B3', 'C3', 'D3', 'E3'].map((a) => xl.peek('Sheet1', a)!.format)).toEqual(['@', 'General', 'yyyy-mm-dd', 'yyyy-mm-dd hh:mm']);
     expect(await wb.findTable('TBL_RISK')).toMatchObject({ rowCount: 0 });
@@ -202,5 +202,20 @@ describe('Excel adapter', () => {
     await wb.createTable({ name: 'a', sheet: 'Sheet1', anchor: 'A1', columns });
     await expect(wb.createTable({ name: 'b', sheet: 'Sheet1', anchor: 'B1', columns })).rejects.toMatchObject({ name: 'WorkbookError', code: 'host' });
     await expect(wb.writeRows('nope', 0, [[1]])).rejects.toMatchObject({ code: 'table-not-found' });
+  });
+
+  it('on the desktop, shrinking clears formats, fills, notes and validation below the table, not only values', async () => {
+    const { xl, wb } = setup(18, false);
+    const withList: ColumnSpec[] = [...columns, { name: 'Status', format: 'text', list: { sheet: 'Lists', values: ['Open', 'Closed'] } }];
+    await wb.createTable({ name: 't', sheet: 'Sheet1', anchor: 'A1', columns: withList });
+    await wb.writeRows('t', 0, rows(5).map((r) => [...r, 'Open']));
+    await wb.markCells('t', [{ row: 4, column: 'Score', kind: 'error', note: 'Score must be 1 to 5' }]);
+    expect(xl.peek('Sheet1', 'E6')!.validation).toBeDefined();
+    await wb.setRowCount('t', 2);
+    expect((await wb.findTable('t'))!.rowCount).toBe(2);
+    for (const a of ['A6', 'B6', 'C6', 'E6', 'E4']) expect(xl.peek('Sheet1', a)).toBeUndefined();
+    expect(xl.notes.has('Sheet1!B6')).toBe(false);
+    expect(xl.peek('Sheet1', 'E3')!.validation).toBeDefined();
+    expect(xl.peek('Sheet1', 'C3')!.format).toBe('yyyy-mm-dd');
   });
 });

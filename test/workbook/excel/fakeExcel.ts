@@ -2,8 +2,10 @@
  * A stateful stand-in for the part of Excel's object model the adapter uses, with Office.js's batching:
  * every property set, method call and load is queued and applied in order at `context.sync()`, and a
  * loaded property can be read only after the sync (reading it earlier throws, as PropertyNotLoaded does).
- * It counts the bytes each sync would carry (the JSON of values, formats and formulas written), which
- * office-addin-mock does not model, so tests can assert the request-size limit.
+ * It counts the bytes each sync would carry both ways (request: a fixed cost per queued operation plus the
+ * JSON of the values, formats, formulas, fills, notes and settings written; response: the JSON of what was
+ * loaded), which office-addin-mock does not model, and fails a sync over Excel on the web's 5 MB limit with
+ * RequestPayloadSizeLimitExceeded / ResponsePayloadSizeLimitExceeded, so tests can assert both limits.
  *
  * Faithful where the adapter's correctness depends on it: a table made over a header has one blank body
  * row; text starting with = + - @ becomes a formula unless the cell's format is "@"; null in a values
@@ -23,6 +25,8 @@ interface CellState {
 interface SheetState {
   name: string;
   visibility: string;
+  /** Review > Protect Sheet. */
+  protected?: boolean;
   cells: Map<string, CellState>;
 }
 interface TableState {
@@ -67,6 +71,11 @@ function parseA1(addr: string): { row: number; col: number; rows: number; cols: 
 }
 const hostError = (code: string, message: string) => Object.assign(new Error(message), { code });
 const blank = (): CellState => ({ value: '', format: 'General', formula: false });
+/** Excel on the web's limit on one request and on one response. */
+export const PAYLOAD_LIMIT_BYTES = 5_000_000;
+/** What one queued operation costs in a request besides its data (action, object path, ids). */
+export const FAKE_OP_BYTES = 150;
+const json = (v: unknown) => JSON.stringify(v)?.length ?? 4;
 
 export class FakeExcel {
   sheets: SheetState[] = [{ name: 'Sheet1', visibility: 'Visible', cells: new Map() }];
@@ -74,9 +83,13 @@ export class FakeExcel {
   settings = new Map<string, unknown>();
   notes = new Map<string, string>();
   comments = new Map<string, string>();
+  /** Defined names (Formulas > Name Manager): one namespace with table names. */
+  names: string[] = [];
   selection = { sheet: 'Sheet1', address: 'A1' };
-  /** Estimated bytes carried by each sync, in order. */
+  /** Estimated request bytes carried by each sync that reached Excel, in order. */
   syncBytes: number[] = [];
+  /** Every sync with something queued, refused ones included: estimated request and response bytes. */
+  payloads: { request: number; response: number; refused?: string }[] = [];
   calculationSuspensions = 0;
   /** Runs before each sync's operations: what a user does in Excel between two round trips of a batch. */
   beforeSync: (() => void) | null = null;
@@ -97,7 +110,8 @@ export class FakeExcel {
     return s;
   }
   table(name: string): TableState {
-    const t = this.tables.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    // Excel finds a table by its name or its id.
+    const t = this.tables.find((x) => x.name.toLowerCase() === name.toLowerCase() || `{${x.id}}` === name);
     if (!t) throw hostError('ItemNotFound', `no table ${name}`);
     return t;
   }
@@ -205,19 +219,35 @@ class FakeContext {
   constructor(readonly xl: FakeExcel) {
     this.workbook = new FakeWorkbook(this);
   }
+  /** Response bytes of the sync being applied: loads add what they return. */
+  private answer = 0;
   enqueue(op: Op, bytes = 0): void {
     this.queue.push(op);
-    this.bytes += bytes;
+    this.bytes += FAKE_OP_BYTES + bytes;
+  }
+  respond(bytes: number): void {
+    this.answer += bytes;
   }
   async sync(): Promise<void> {
     const ops = this.queue;
-    const bytes = this.bytes;
+    const request = this.bytes + 200;
     this.queue = [];
     this.bytes = 0;
     if (!ops.length) return;
     this.xl.beforeSync?.();
-    this.xl.syncBytes.push(bytes + 200);
+    if (request > PAYLOAD_LIMIT_BYTES) {
+      this.xl.payloads.push({ request, response: 0, refused: 'request' });
+      throw hostError('RequestPayloadSizeLimitExceeded', 'The request payload size has exceeded the limit.');
+    }
+    this.xl.syncBytes.push(request);
+    this.answer = 200;
     for (const op of ops) op();
+    const response = this.answer;
+    if (response > PAYLOAD_LIMIT_BYTES) {
+      this.xl.payloads.push({ request, response, refused: 'response' });
+      throw hostError('ResponsePayloadSizeLimitExceeded', 'The response payload size has exceeded the limit.');
+    }
+    this.xl.payloads.push({ request, response });
   }
 }
 
@@ -243,8 +273,10 @@ class Loadable {
     const wanted = (Array.isArray(props) ? props : (props ?? '').split(',')).map((p) => p.trim()).filter(Boolean);
     this.ctx.enqueue(() => {
       const snap = this.snapshot();
-      for (const p of wanted.length ? wanted : Object.keys(snap)) this.loaded.set(p, snap[p]);
+      const props = wanted.length ? wanted : Object.keys(snap);
+      for (const p of props) this.loaded.set(p, snap[p]);
       this.loaded.set('isNullObject', snap.isNullObject ?? false);
+      this.ctx.respond(props.reduce((n, p) => n + p.length + 3 + json(snap[p]), 20));
     });
     return this;
   }
@@ -260,7 +292,19 @@ class FakeWorkbook {
   readonly notes: FakeNotes;
   readonly comments: FakeComments;
   readonly application: { suspendApiCalculationUntilNextSync(): void };
+  readonly names: Loadable & { items: { name: string }[] };
   constructor(private ctx: FakeContext) {
+    const names = new (class extends Loadable {
+      items: { name: string }[] = [];
+      override load(): this {
+        ctx.enqueue(() => {
+          this.items = ctx.xl.names.map((name) => ({ name }));
+          ctx.respond(json(ctx.xl.names));
+        });
+        return this;
+      }
+    })(ctx);
+    this.names = names;
     this.worksheets = new FakeSheets(ctx);
     this.tables = new FakeTables(ctx);
     this.settings = new FakeSettings(ctx);
@@ -280,6 +324,7 @@ class FakeSheets extends Loadable {
   override load(props?: string | string[]): this {
     this.ctx.enqueue(() => {
       this.items = this.ctx.xl.sheets.map((s) => new FakeSheet(this.ctx, () => s).preload());
+      this.ctx.respond(json(this.ctx.xl.sheets.map((s) => s.name)) + 30 * this.items.length);
     });
     void props;
     return this;
@@ -336,6 +381,18 @@ class FakeSheet extends Loadable {
   get name(): string {
     return this.read('name');
   }
+  get protection(): Loadable & { protected: boolean } {
+    const ctx = this.ctx;
+    const resolve = this.resolve;
+    return new (class extends Loadable {
+      protected override snapshot() {
+        return { protected: resolve().protected ?? false };
+      }
+      get protected(): boolean {
+        return this.read('protected');
+      }
+    })(ctx);
+  }
   set visibility(v: string) {
     this.ctx.enqueue(() => (this.resolve().visibility = v));
   }
@@ -372,7 +429,7 @@ class FakeRange extends Loadable {
     this.format = {
       fill: {
         set color(v: string) {
-          ctx.enqueue(each((c) => (c.fill = v)));
+          ctx.enqueue(each((c) => (c.fill = v)), json(v));
         },
         get color(): string {
           throw hostError('PropertyNotLoaded', 'fill color');
@@ -383,7 +440,7 @@ class FakeRange extends Loadable {
     this.dataValidation = {
       set rule(rule: unknown) {
         const source = (rule as { list?: { source?: string } }).list?.source;
-        ctx.enqueue(each((c) => ((c.validation = source), (c.validationAlert = true))));
+        ctx.enqueue(each((c) => ((c.validation = source), (c.validationAlert = true))), json(rule));
       },
       get rule(): unknown {
         throw hostError('PropertyNotLoaded', 'rule');
@@ -404,9 +461,15 @@ class FakeRange extends Loadable {
         ),
     };
   }
+  orNull = false;
   protected override snapshot() {
-    const b = this.box();
-    if ((b as Box & { missing?: boolean }).missing) return { isNullObject: true };
+    let b: Box;
+    try {
+      b = this.box();
+    } catch (e) {
+      if (this.orNull) return { isNullObject: true };
+      throw e;
+    }
     const grid = (f: (c: CellState | undefined) => unknown) =>
       Array.from({ length: b.rows }, (_, r) => Array.from({ length: b.cols }, (_, c) => f(b.sheet.cells.get(a1(b.row + r, b.col + c)))));
     return {
@@ -418,8 +481,32 @@ class FakeRange extends Loadable {
       rowCount: b.rows,
     };
   }
+  /** The smallest range holding every non-empty cell of this one (values only), or a null object. */
+  getUsedRangeOrNullObject(valuesOnly?: boolean): FakeRange {
+    void valuesOnly;
+    let found: Box | null = null;
+    const outer = this.box;
+    const used = new FakeRange(this.ctx, () => {
+      if (found) return found;
+      const b = outer();
+      let top = Infinity, left = Infinity, bottom = -1, right = -1;
+      for (const [at, cell] of b.sheet.cells) {
+        if (cell.value === '' || cell.value === null) continue;
+        const p = parseA1(at);
+        if (p.row < b.row || p.row >= b.row + b.rows || p.col < b.col || p.col >= b.col + b.cols) continue;
+        top = Math.min(top, p.row);
+        left = Math.min(left, p.col);
+        bottom = Math.max(bottom, p.row);
+        right = Math.max(right, p.col);
+      }
+      if (bottom < 0) throw hostError('ItemNotFound', 'no used range');
+      return (found = { sheet: b.sheet, row: top, col: left, rows: bottom - top + 1, cols: right - left + 1 });
+    });
+    used.orNull = true;
+    return used;
+  }
   private set(what: 'values' | 'numberFormat' | 'formulas', data: unknown) {
-    this.ctx.enqueue(() => this.ctx.xl.write(this.box(), what, data), JSON.stringify(data).length);
+    this.ctx.enqueue(() => this.ctx.xl.write(this.box(), what, data), json(data));
   }
   set values(v: unknown[][]) {
     this.set('values', v);
@@ -444,7 +531,9 @@ class FakeRange extends Loadable {
     return new FakeRange(this.ctx, () => this.locate(text) ?? (() => { throw hostError('ItemNotFound', `"${text}" was not found`); })());
   }
   findOrNullObject(text: string): FakeRange {
-    return new FakeRange(this.ctx, () => this.locate(text) ?? { ...this.box(), rows: 0, cols: 0, missing: true });
+    const found = this.find(text);
+    found.orNull = true;
+    return found;
   }
   private locate(text: string): Box | undefined {
     const b = this.box();
@@ -477,10 +566,24 @@ class FakeRange extends Loadable {
   get rowCount(): number {
     return this.read('rowCount');
   }
-  clear(): void {
+  /** Like Excel's Range.clear: "Contents" keeps formats, fills and validation; "All" (the default) also drops notes. */
+  clear(applyTo: 'All' | 'Contents' | 'Formats' = 'All'): void {
     this.ctx.enqueue(() => {
       const b = this.box();
-      for (let r = 0; r < b.rows; r++) for (let c = 0; c < b.cols; c++) b.sheet.cells.delete(a1(b.row + r, b.col + c));
+      for (let r = 0; r < b.rows; r++) {
+        for (let c = 0; c < b.cols; c++) {
+          const at = a1(b.row + r, b.col + c);
+          const cell = b.sheet.cells.get(at);
+          if (applyTo === 'All') {
+            b.sheet.cells.delete(at);
+            this.ctx.xl.notes.delete(`${b.sheet.name}!${at}`);
+          } else if (cell && applyTo === 'Contents') Object.assign(cell, { value: '', formula: false });
+          else if (cell && applyTo === 'Formats') {
+            cell.format = 'General';
+            delete cell.fill;
+          }
+        }
+      }
     });
   }
   delete(shift: string): void {
@@ -500,6 +603,7 @@ class FakeTables extends Loadable {
   override load(): this {
     this.ctx.enqueue(() => {
       this.items = this.ctx.xl.tables.map((t) => new FakeTable(this.ctx, () => t).preload());
+      this.ctx.respond(json(this.ctx.xl.tables.map((t) => t.name)) + 30 * this.items.length);
     });
     return this;
   }
@@ -527,7 +631,7 @@ class FakeTable extends Loadable {
           const t = resolve();
           xl.write({ sheet: t.sheet, row: t.row + 1 + t.body, col: t.col, rows: values.length, cols: t.width }, 'values', values);
           t.body += values.length;
-        }, JSON.stringify(values).length);
+        }, json(values));
       },
       deleteRowsAt: (index, count = 1) => {
         if (!xl.options.web) throw hostError('ApiNotFound', 'deleteRowsAt exists only in Excel on the web');
@@ -562,10 +666,13 @@ class FakeTable extends Loadable {
         return { isNullObject: true };
       }
     }
-    return { name: this.resolve().name, isNullObject: false };
+    return { name: this.resolve().name, id: `{${this.resolve().id}}`, isNullObject: false };
   }
   get name(): string {
     return this.read('name');
+  }
+  get id(): string {
+    return this.read('id');
   }
   set name(v: string) {
     this.ctx.enqueue(() => (this.resolve().name = v));
@@ -590,6 +697,13 @@ class FakeTable extends Loadable {
       const t = this.resolve();
       const b = range.box();
       if (b.row !== t.row || b.col !== t.col || b.rows < 2) throw hostError('InvalidArgument', 'resize must keep the header and one body row');
+      // A growing table carries its columns' dropdowns down to the new rows, as Excel does.
+      for (let r = t.body; r < b.rows - 1; r++) {
+        for (let c = 0; c < t.width; c++) {
+          const last = t.sheet.cells.get(a1(t.row + t.body, t.col + c));
+          if (last?.validation) Object.assign(this.ctx.xl.cell(t.sheet, t.row + 1 + r, t.col + c), { validation: last.validation, validationAlert: last.validationAlert });
+        }
+      }
       t.width = b.cols;
       t.body = b.rows - 1;
     });
@@ -624,7 +738,7 @@ class FakeSetting extends Loadable {
 class FakeSettings {
   constructor(private ctx: FakeContext) {}
   add(key: string, value: unknown): void {
-    this.ctx.enqueue(() => this.ctx.xl.settings.set(key, value), JSON.stringify(value).length);
+    this.ctx.enqueue(() => this.ctx.xl.settings.set(key, value), json(key) + json(value));
   }
   getItemOrNullObject(key: string): FakeSetting {
     return new FakeSetting(this.ctx, key);
@@ -644,7 +758,7 @@ class FakeNote extends Loadable {
     return { isNullObject: !this.ctx.xl.notes.has(this.address) };
   }
   set content(v: string) {
-    this.ctx.enqueue(() => this.ctx.xl.notes.set(this.address, v));
+    this.ctx.enqueue(() => this.ctx.xl.notes.set(this.address, v), json(this.address) + json(v));
   }
   delete(): void {
     this.ctx.enqueue(() => this.ctx.xl.notes.delete(this.address));
@@ -660,7 +774,7 @@ class FakeNotes {
     this.ctx.enqueue(() => {
       if (this.ctx.xl.notes.has(localAddress(address))) throw hostError('InvalidOperation', 'a note exists');
       this.ctx.xl.notes.set(localAddress(address), content);
-    });
+    }, json(address) + json(content));
   }
 }
 
@@ -685,7 +799,7 @@ class FakeComments extends Loadable {
     return this;
   }
   add(address: string, content: string): void {
-    this.ctx.enqueue(() => this.ctx.xl.comments.set(localAddress(address), content));
+    this.ctx.enqueue(() => this.ctx.xl.comments.set(localAddress(address), content), json(address) + json(content));
   }
 }
 

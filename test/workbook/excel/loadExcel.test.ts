@@ -1,7 +1,7 @@
 import { isoToSerial } from '../../../src/sheet';
 import { readBindings } from '../../../src/workbook/bindings';
 import { createExcelWorkbook } from '../../../src/workbook/excel';
-import { loadDataset, refreshTable, type DataRecord } from '../../../src/workbook/load';
+import { loadDataset, refreshAll, refreshTable, type DataRecord } from '../../../src/workbook/load';
 import { fakeClient } from '../fakeClient';
 import { FakeExcel, supports } from './fakeExcel';
 
@@ -63,5 +63,17 @@ describe('load and refresh in Excel', () => {
     expect(xl.header('Mine').slice(0, 3)).toEqual(['Id', 'Note', 'Identifier']);
     expect(xl.body('Mine')[0]!.slice(0, 2)).toEqual([guid(0), 'keep me']);
     expect((await readBindings(workbook)).get('Mine')).toMatchObject({ datasetId: 'risk', rowCount: 3 });
+  });
+
+  it('refreshes a table the user renamed (bound by Table.id) and forgets one the user deleted', async () => {
+    const { xl, workbook } = setup();
+    await loadDataset({ ...base, client: fakeClient(risks(5)).client, workbook, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    xl.table('tbl_risk').name = 'RiskRegister';
+    expect(await refreshTable({ ...base, client: fakeClient(risks(7)).client, workbook, table: 'RiskRegister' })).toMatchObject({ ok: true, rowCount: 7 });
+    expect(xl.body('RiskRegister')).toHaveLength(7);
+    expect([...(await readBindings(workbook)).keys()]).toEqual(['RiskRegister']);
+    xl.tables = [];
+    expect(await refreshAll({ ...base, client: fakeClient(risks(1)).client, workbook })).toEqual([]);
+    expect(await readBindings(workbook)).toEqual(new Map());
   });
 });

@@ -53,7 +53,7 @@ function mockSheetWithTable() {
         visibility: 'Visible',
         getRangeByIndexes: () => undefined,
         range: { values: blankRow, numberFormat: [] },
-        tables: { add: () => undefined, table: { name: '', columns: { getItemAt: () => undefined, column: { getDataBodyRange: () => undefined, body: { dataValidation: { rule: '', errorAlert: '', clear: () => undefined } } } } } },
+        tables: { add: () => undefined, table: { name: '', id: '{1}', columns: { getItemAt: () => undefined, column: { getDataBodyRange: () => undefined, body: { dataValidation: { rule: '', errorAlert: '', clear: () => undefined } } } } } },
       },
     },
   });

@@ -1,0 +1,104 @@
+import { readBindings } from '../../../src/workbook/bindings';
+import { createExcelWorkbook } from '../../../src/workbook/excel';
+import { loadDataset, refreshTable, type DataRecord } from '../../../src/workbook/load';
+import { createMemoryWorkbook } from '../../../src/workbook/memory';
+import { fakeClient } from '../fakeClient';
+import { FakeExcel, supports } from './fakeExcel';
+
+const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;
+const risks = (n: number): DataRecord[] => Array.from({ length: n }, (_, i) => ({ Id: guid(i), Name: `Risk ${i}`, Status: 'Active' }));
+const base = { environment: 'ACC', source: 'relay', datasetId: 'risk' };
+
+/** Where a load would go is checked before the download: refused with what to do, never half written. */
+describe('a load refuses a place that cannot take it, before downloading', () => {
+  const setup = () => {
+    const xl = new FakeExcel();
+    const workbook = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18), { platform: 'PC' });
+    return { xl, workbook };
+  };
+  const atSelection = async (workbook: ReturnType<typeof setup>['workbook'], records = risks(3), overwrite?: boolean) => {
+    const fake = fakeClient(records);
+    const outcome = await loadDataset({ ...base, client: fake.client, workbook, target: { kind: 'selection' }, overwrite });
+    return { outcome, downloads: fake.calls.length };
+  };
+
+  it('a protected sheet', async () => {
+    const { xl, workbook } = setup();
+    xl.sheet('Sheet1').protected = true;
+    const { outcome, downloads } = await atSelection(workbook);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'target-refused', message: expect.stringMatching(/Sheet1 is protected.*Unprotect/) } });
+    expect(downloads).toBe(0);
+    expect(xl.tables).toEqual([]);
+  });
+
+  it('a table that would pass the last column', async () => {
+    const { xl, workbook } = setup();
+    xl.selection = { sheet: 'Sheet1', address: 'XFA1' };
+    const { outcome, downloads } = await atSelection(workbook);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'target-refused', message: expect.stringMatching(/last column \(XFD\)/) } });
+    expect(downloads).toBe(0);
+  });
+
+  it('a table in the way', async () => {
+    const { xl, workbook } = setup();
+    await workbook.createTable({ name: 'Mine', sheet: 'Sheet1', anchor: 'C20', columns: [{ name: 'A', format: 'text' }] });
+    xl.selection = { sheet: 'Sheet1', address: 'B2' };
+    const { outcome, downloads } = await atSelection(workbook);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'target-refused', message: expect.stringMatching(/Table Mine is in the way/) } });
+    expect(downloads).toBe(0);
+    expect(xl.tables.map((t) => t.name)).toEqual(['Mine']);
+  });
+
+  it('non-empty cells below the selection: asks first, overwrites only when told to', async () => {
+    const { xl, workbook } = setup();
+    xl.selection = { sheet: 'Sheet1', address: 'B2' };
+    xl.cell(xl.sheet('Sheet1'), 4, 2).value = 'precious';
+    xl.cell(xl.sheet('Sheet1'), 6, 3).value = 42;
+    const asked = await atSelection(workbook);
+    expect(asked.outcome).toMatchObject({ ok: false, error: { code: 'target-not-empty', message: expect.stringMatching(/Cells Sheet1!C5:D7 hold data/) } });
+    expect(asked.downloads).toBe(0);
+    expect(xl.peek('Sheet1', 'C5')!.value).toBe('precious');
+    expect(xl.tables).toEqual([]);
+    const told = await atSelection(workbook, risks(3), true);
+    expect(told.outcome).toMatchObject({ ok: true, rowCount: 3 });
+  });
+
+  it('a defined name that takes the table name: the table gets a free name', async () => {
+    const { xl, workbook } = setup();
+    xl.names = ['TBL_RISK'];
+    const { outcome } = await atSelection(workbook);
+    expect(outcome).toMatchObject({ ok: true, table: { name: 'tbl_risk_2' } });
+  });
+
+  it('more rows than fit below the selection: refused as soon as known, nothing written past the edge, the partial table removed', async () => {
+    const { xl, workbook } = setup();
+    xl.selection = { sheet: 'Sheet1', address: 'A1048570' };
+    const fake = fakeClient(risks(20), { batchSize: 4 });
+    const outcome = await loadDataset({ ...base, client: fake.client, workbook, target: { kind: 'selection' } });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'target-refused', message: expect.stringMatching(/more rows than fit below Sheet1!A1048570/) } });
+    expect(xl.tables).toEqual([]);
+    expect(xl.peek('Sheet1', 'A1048576')?.value ?? '').toBe('');
+  });
+
+  it('a refresh of a table on a protected sheet is refused before downloading, the old data intact', async () => {
+    const { xl, workbook } = setup();
+    await loadDataset({ ...base, client: fakeClient(risks(2)).client, workbook, target: { kind: 'new-sheet' } });
+    xl.sheet('Risks').protected = true;
+    const fake = fakeClient(risks(5));
+    const outcome = await refreshTable({ ...base, client: fake.client, workbook, table: 'tbl_risk' });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'target-refused', tableState: 'intact', message: expect.stringMatching(/Risks is protected/) } });
+    expect(fake.calls).toHaveLength(0);
+    expect(xl.body('tbl_risk')).toHaveLength(2);
+    expect((await readBindings(workbook)).get('tbl_risk')!.rowCount).toBe(2);
+  });
+
+  it('the memory workbook refuses the same places', async () => {
+    const workbook = createMemoryWorkbook();
+    await workbook.createTable({ name: 'Mine', sheet: 'Sheet1', anchor: 'A5', columns: [{ name: 'A', format: 'text' }] });
+    expect((await loadDataset({ ...base, client: fakeClient(risks(1)).client, workbook, target: { kind: 'selection' } })).ok).toBe(false);
+    workbook.protectSheet('Sheet1');
+    workbook.select('Sheet1', 'H1');
+    const out = await loadDataset({ ...base, client: fakeClient(risks(1)).client, workbook, target: { kind: 'selection' } });
+    expect(out).toMatchObject({ ok: false, error: { code: 'target-refused', message: expect.stringMatching(/protected/) } });
+  });
+});

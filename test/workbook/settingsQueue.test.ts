@@ -1,0 +1,68 @@
+import { readBindings, removeBinding, saveBinding, type Binding } from '../../src/workbook/bindings';
+import { createExcelWorkbook } from '../../src/workbook/excel';
+import { loadDataset, refreshTable, type DataRecord } from '../../src/workbook/load';
+import { createMemoryWorkbook } from '../../src/workbook/memory';
+import type { WorkbookPort } from '../../src/workbook/port';
+import { markProblems } from '../../src/writeback/marks';
+import { saveTableRecord, tableRecords } from '../../src/writeback/tablerecord';
+import { FakeExcel, supports } from './excel/fakeExcel';
+import { fakeClient } from './fakeClient';
+
+const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;
+const risks = (n: number): DataRecord[] => Array.from({ length: n }, (_, i) => ({ Id: guid(i), Name: `Risk ${i}`, Status: 'Active' }));
+const binding = (table: string): Binding => ({
+  table,
+  environment: 'ACC',
+  source: 'relay',
+  datasetId: 'risk',
+  params: {},
+  loadedAt: new Date(0).toISOString(),
+  rowCount: 0,
+  columns: [],
+});
+
+const adapters: [string, () => WorkbookPort][] = [
+  ['memory', () => createMemoryWorkbook()],
+  [
+    'fake Excel',
+    () => {
+      const xl = new FakeExcel();
+      return createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18), { platform: 'PC' });
+    },
+  ],
+];
+
+describe.each(adapters)('settings written through one queue (%s)', (_name, make) => {
+  it('keeps every entry when a load, a refresh and a post write settings at the same time', async () => {
+    const workbook = make();
+    const base = { environment: 'ACC', source: 'relay', workbook };
+    const first = await loadDataset({ ...base, client: fakeClient(risks(20)).client, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    expect(first.ok).toBe(true);
+    await workbook.createTable({ name: 'tbl_post', sheet: 'Sheet1', anchor: 'H1', columns: [{ name: 'Name', format: 'text' }] });
+    await workbook.writeRows('tbl_post', 0, [['a'], ['b']]);
+
+    const outcomes = await Promise.all([
+      loadDataset({ ...base, client: fakeClient(risks(30), { batchSize: 7 }).client, datasetId: 'risk', target: { kind: 'new-sheet' } }),
+      refreshTable({ ...base, client: fakeClient(risks(25), { batchSize: 5 }).client, table: 'tbl_risk' }),
+      saveTableRecord(workbook, 'tbl_post', { flow: 'incidents', environment: 'ACC', createdAt: new Date(0).toISOString() }),
+      markProblems(workbook, 'tbl_post', [{ row: 1, column: 'Name', code: 'required', message: 'Name is needed', severity: 'error' }]),
+      saveBinding(workbook, binding('tbl_post')),
+      saveTableRecord(workbook, 'tbl_second', { flow: 'tasks', environment: 'ACC', createdAt: new Date(0).toISOString() }),
+    ]);
+    expect(outcomes[0]).toMatchObject({ ok: true, table: { name: 'tbl_risk_2' } });
+    expect(outcomes[1]).toMatchObject({ ok: true, rowCount: 25 });
+
+    const bindings = await readBindings(workbook);
+    expect([...bindings.keys()].sort()).toEqual(['tbl_post', 'tbl_risk', 'tbl_risk_2']);
+    expect(bindings.get('tbl_risk')!.rowCount).toBe(25);
+    expect(Object.keys(await tableRecords(workbook)).sort()).toEqual(['tbl_post', 'tbl_second']);
+    expect(await workbook.getSetting('grc-sheets.writeback.marks')).toEqual({ tbl_post: [[1, 'Name']] });
+  });
+
+  it('removing a binding goes through the same queue', async () => {
+    const workbook = make();
+    await Promise.all([saveBinding(workbook, binding('a')), saveBinding(workbook, binding('b')), saveBinding(workbook, binding('c'))]);
+    await Promise.all([removeBinding(workbook, 'a'), saveBinding(workbook, binding('d')), removeBinding(workbook, 'c')]);
+    expect([...(await readBindings(workbook)).keys()].sort()).toEqual(['b', 'd']);
+  });
+});

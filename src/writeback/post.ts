@@ -270,7 +270,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
       row: at ?? row,
       status,
       guid,
-      message: at === null ? `${message} (the row was deleted or edited during the post; this result is not in the sheet)` : message,
+      message: at === null ? `${message} (the row was deleted during the post; this result is not in the sheet)` : message,
     });
     counts[status]++;
     finished++;

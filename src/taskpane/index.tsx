@@ -64,6 +64,8 @@ async function main() {
     return;
   }
   const workbook = createMemoryWorkbook();
+  // Preview only: browser tests do what a user does in Excel that the grid does not offer (sort rows).
+  (window as { __grcPreviewWorkbook?: unknown }).__grcPreviewWorkbook = workbook;
   root.render(
     <ErrorBoundary copy={copyText} events={window}>
       <App {...common} workbook={workbook} aside={<PreviewGrid workbook={workbook} />} />

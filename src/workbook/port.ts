@@ -75,6 +75,18 @@ export interface WriteStats {
   maxPayloadBytes: number;
 }
 
+/**
+ * A write to the row found by its cells at the moment of writing, not by a position read earlier: the
+ * user may sort, filter, insert or delete rows at any time between two calls.
+ */
+export interface RowUpdate {
+  /** Column name -> the value the row's cell must hold (null: an empty cell). */
+  where: Readonly<Record<string, Cell>>;
+  /** Cells written from this column index on. */
+  firstColumn: number;
+  cells: readonly Cell[];
+}
+
 export interface WorkbookPort {
   readonly host: 'excel' | 'memory';
   readonly capabilities: { notes: boolean; dataValidation: boolean };
@@ -103,6 +115,13 @@ export interface WorkbookPort {
   deleteTable(table: string): Promise<void>;
   /** Removes a sheet (one the add-in created for a load that did not complete). */
   deleteSheet(sheet: string): Promise<void>;
+  /**
+   * Applies updates in order, each to the first row matching its `where` once the earlier ones are applied
+   * (so two updates with the same `where` that also write one of its cells land on two rows). Locating
+   * and writing are one step for the user: no sort, insert or delete falls between them. Returns each
+   * update's row position, or null when no row matched (deleted or edited): nothing is written for it.
+   */
+  updateRows(table: string, updates: readonly RowUpdate[]): Promise<(number | null)[]>;
   readRows(table: string, offset?: number, count?: number): Promise<{ columns: string[]; rows: Cell[][] }>;
   markCells(table: string, marks: readonly CellMark[]): Promise<void>;
   /** Per-workbook, per-add-in settings that travel with the file: never credentials. */

@@ -70,19 +70,35 @@ const RETRYABLE_READ = new Set([
   'relay',
 ]);
 const READ_ATTEMPTS = 4;
+/**
+ * "Busy, come back after N seconds" (429/503 with Retry-After) is waited out as posting does (each wait at
+ * most 30 s, see DEFAULT_RETRY) and is not a failed attempt; the waits of one read stop at two minutes.
+ */
+const BUSY_WAIT_MS = 30_000;
+const BUSY_BUDGET_MS = 120_000;
 
 export async function downloadRecords(
   api: WritebackApi,
   datasetId: string,
   signal?: AbortSignal,
+  wait: (ms: number, signal?: AbortSignal) => Promise<void> = sleep,
 ): Promise<DataRecord[]> {
-  for (let attempt = 1; ; attempt++) {
+  let waited = 0;
+  for (let attempt = 1; ; ) {
     try {
       return (await api.download(datasetId, { signal })).records;
     } catch (e) {
-      if (attempt >= READ_ATTEMPTS || signal?.aborted || !isApiError(e) || !RETRYABLE_READ.has(e.code))
-        throw e;
-      await sleep(Math.min(e.retryAfterMs ?? 100 * 2 ** (attempt - 1), 5_000), signal);
+      if (signal?.aborted || !isApiError(e) || !RETRYABLE_READ.has(e.code)) throw e;
+      const busy =
+        (e.code === 'rate-limited' || e.code === 'unavailable') && e.retryAfterMs !== undefined;
+      if (busy && e.retryAfterMs! <= BUSY_WAIT_MS && waited + e.retryAfterMs! <= BUSY_BUDGET_MS) {
+        waited += e.retryAfterMs!;
+        await wait(e.retryAfterMs!, signal);
+        continue;
+      }
+      if (busy || attempt >= READ_ATTEMPTS) throw e;
+      await wait(Math.min(e.retryAfterMs ?? 100 * 2 ** (attempt - 1), 5_000), signal);
+      attempt++;
     }
   }
 }

@@ -29,6 +29,17 @@ export interface SentMark {
 }
 
 /**
+ * A step sent on its own once the row's record exists (an incident's hyperlink). Its outcome is journaled
+ * apart from the create's, so a record found after an unknown outcome still gets it, and a busy or lost
+ * answer to the step never sends the create again.
+ */
+export interface FollowUp {
+  /** What the step adds, as result messages name it: "hyperlink". */
+  what: string;
+  send(guid: string, api: WritebackApi, signal?: AbortSignal): Promise<void>;
+}
+
+/**
  * A flow once the standing data it needs is loaded: its columns, how a row becomes a request (or the
  * problems that stop it), how a request is sent, and how a sent request is recognised in the service.
  */
@@ -48,6 +59,13 @@ export interface PreparedFlow<R = unknown> {
   journalNote?(request: R): string;
   /** Rows with the same key are sent one after the other in sheet order (several updates of one task). */
   serialKey?(request: R): string;
+  /**
+   * The request as it must be sent after `before`, the rows with the same serial key that went through
+   * earlier in this run (in sheet order): each row applies to the state the previous one left.
+   */
+  rebase?(request: R, before: readonly R[], api: WritebackApi, signal?: AbortSignal): Promise<R>;
+  /** The step after the create, when the row has one. */
+  followUp?(request: R): FollowUp | undefined;
 }
 
 export interface Flow<R = unknown> {

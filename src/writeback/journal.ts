@@ -1,64 +1,62 @@
 import type { Cell, WorkbookPort } from '../workbook/port';
 
 /**
- * Writes rows' result cells into the table. Writes that arrive while one is in flight are merged into the
- * next round trip (adjacent rows in one block), so eight concurrent sends cost a few workbook syncs, not
- * sixteen. `write` resolves once the cells are in the workbook: a run awaits it before sending.
+ * Writes rows' result cells into the table, each row found by its key (see rowkey.ts) at the moment of
+ * writing. Writes that arrive while one is in flight are merged into the next round trip, so eight
+ * concurrent sends cost a few workbook syncs, not sixteen. `write` resolves once the cells are in the
+ * workbook, with the row's position then, or null when the row is gone (deleted): a run awaits it before
+ * sending.
  */
 export interface Journal {
-  write(row: number, cells: readonly Cell[]): Promise<void>;
+  write(key: string, cells: readonly Cell[]): Promise<number | null>;
 }
 
 interface Pending {
   cells: readonly Cell[];
-  done: Array<{ resolve(): void; reject(e: unknown): void }>;
+  done: Array<{ resolve(row: number | null): void; reject(e: unknown): void }>;
 }
 
-export function createJournal(workbook: WorkbookPort, table: string, firstColumn: number): Journal {
-  let pending = new Map<number, Pending>();
+export function createJournal(
+  workbook: WorkbookPort,
+  table: string,
+  at: { resultStart: number; keyColumn: string },
+): Journal {
+  let pending = new Map<string, Pending>();
   let flushing = false;
 
   async function flush(): Promise<void> {
     flushing = true;
     while (pending.size) {
-      const batch = pending;
+      const batch = [...pending];
       pending = new Map();
-      const rows = [...batch.keys()].sort((a, b) => a - b);
-      const failed = new Map<number, unknown>();
-      for (let i = 0; i < rows.length;) {
-        let j = i + 1;
-        while (j < rows.length && rows[j] === rows[j - 1]! + 1) j++;
-        const block = rows.slice(i, j);
-        try {
-          await workbook.writeRows(
-            table,
-            block[0]!,
-            block.map((r) => batch.get(r)!.cells),
-            firstColumn,
-          );
-        } catch (e) {
-          for (const r of block) failed.set(r, e);
-        }
-        i = j;
+      let rows: (number | null)[] | undefined;
+      let error: unknown;
+      try {
+        rows = await workbook.updateRows(
+          table,
+          batch.map(([key, p]) => ({ where: { [at.keyColumn]: key }, firstColumn: at.resultStart, cells: p.cells })),
+        );
+      } catch (e) {
+        error = e;
       }
-      for (const [row, p] of batch) {
+      batch.forEach(([, p], i) => {
         for (const d of p.done) {
-          if (failed.has(row)) d.reject(failed.get(row));
-          else d.resolve();
+          if (!rows) d.reject(error);
+          else d.resolve(rows[i] ?? null);
         }
-      }
+      });
     }
     flushing = false;
   }
 
   return {
-    write(row, cells) {
-      return new Promise<void>((resolve, reject) => {
-        const p = pending.get(row);
+    write(key, cells) {
+      return new Promise<number | null>((resolve, reject) => {
+        const p = pending.get(key);
         if (p) {
           p.cells = cells;
           p.done.push({ resolve, reject });
-        } else pending.set(row, { cells, done: [{ resolve, reject }] });
+        } else pending.set(key, { cells, done: [{ resolve, reject }] });
         if (!flushing) void flush();
       });
     },

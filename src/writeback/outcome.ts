@@ -9,7 +9,8 @@ import { isApiError } from '../client';
  * `stop` ends the whole run: every other row would fail the same way (the key is not accepted).
  */
 export type Verdict =
-  | { kind: 'retry'; afterMs: number; message: string }
+  /** `afterMs` undefined: no word from the service (connection refused), so the runner backs off itself. */
+  | { kind: 'retry'; afterMs: number | undefined; message: string }
   | { kind: 'not sent' | 'failed' | 'unknown'; message: string; stop?: boolean };
 
 export function verdictOf(e: unknown): Verdict {
@@ -22,7 +23,7 @@ export function verdictOf(e: unknown): Verdict {
   }
   switch (e.code) {
     case 'unreachable':
-      return { kind: 'retry', afterMs: 0, message: `Not sent: ${e.message}` };
+      return { kind: 'retry', afterMs: undefined, message: `Not sent: ${e.message}` };
     case 'rate-limited':
     case 'unavailable':
       // The spec's service answers these before acting; without Retry-After we leave the row for later.
@@ -46,7 +47,7 @@ export function verdictOf(e: unknown): Verdict {
       // The client's message already lists the fields of `details`.
       return { kind: 'failed', message: e.message };
     case 'relay':
-      if (e.sent === 'no') return { kind: 'retry', afterMs: 0, message: `Not sent: ${e.message}` };
+      if (e.sent === 'no') return { kind: 'retry', afterMs: undefined, message: `Not sent: ${e.message}` };
       return e.sent === 'yes' ? { kind: 'failed', message: e.message } : unknown(e.message);
     case 'server-error':
     case 'outcome-unknown':

@@ -36,8 +36,9 @@ export async function sendWithRetry(
     } catch (e) {
       const v = verdictOf(e);
       if (v.kind !== 'retry') return { ok: false, verdict: v, attempts: attempt };
-      // Connection refused: back off a little; the relay or the network may be restarting.
-      const delay = v.afterMs > 0 ? v.afterMs : 100 * 2 ** (attempt - 1);
+      // The service's Retry-After as it said it (0: at once); connection refused: back off a little, the
+      // relay or the network may be restarting.
+      const delay = v.afterMs ?? 100 * 2 ** (attempt - 1);
       if (attempt >= policy.attempts || delay > policy.maxWaitMs || options.signal?.aborted) {
         return {
           ok: false,

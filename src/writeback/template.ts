@@ -5,6 +5,7 @@ import { withExtras } from './extras';
 import type { AnyFlow } from './flow';
 import type { Environment } from './post';
 import { resultColumnSpecs } from './results';
+import { rowKeySpec } from './rowkey';
 import { saveTableRecord } from './tablerecord';
 
 /** The hidden sheet that holds the dropdown lists of every template. */
@@ -45,7 +46,7 @@ export async function createTemplate(options: {
     name,
     sheet,
     anchor: 'A1',
-    columns: [...prepared.columns(LOOKUP_SHEET).map((c) => withListKey(c, environment.name)), ...resultColumnSpecs],
+    columns: [...prepared.columns(LOOKUP_SHEET).map((c) => withListKey(c, environment.name)), ...resultColumnSpecs, rowKeySpec],
   });
   await saveTableRecord(workbook, name, {
     flow: flow.id,

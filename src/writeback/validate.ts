@@ -3,6 +3,7 @@ import type { PreparedFlow } from './flow';
 import type { CellProblem, Problem } from './problem';
 import { RESULT_COLUMNS, readResult, type RowResult } from './results';
 import { isBlank } from './cells';
+import { isOwnColumn } from './rowkey';
 
 export interface RowCheck<R> {
   row: number;
@@ -50,7 +51,7 @@ export function validateRows<R>(
   }
   const resultIndexes = RESULT_COLUMNS.map((c) => index.get(c.toLowerCase()));
   const inputIndexes = [...index.entries()]
-    .filter(([name]) => !(RESULT_COLUMNS as readonly string[]).some((c) => c.toLowerCase() === name))
+    .filter(([name]) => !isOwnColumn(name))
     .map(([, i]) => i);
   const checks: RowCheck<R>[] = [];
   const problems: Problem[] = [];

@@ -33,6 +33,17 @@ describe('sending one row', () => {
     expect(waits).toEqual([1000, 2000]);
   });
 
+  it('Retry-After: 0 is taken at its word (again at once); a refused connection backs off by itself', async () => {
+    const waits: number[] = [];
+    const f = failing([
+      new ApiError({ code: 'unavailable', message: '503', sent: 'yes', status: 503, retryAfterMs: 0 }),
+      new ApiError({ code: 'unreachable', message: 'refused', sent: 'no' }),
+    ]);
+    const r = await sendWithRetry(f.send, { sleep: async (ms) => void waits.push(ms) });
+    expect(r.ok).toBe(true);
+    expect(waits).toEqual([0, 200]);
+  });
+
   it('never retries an ambiguous outcome: the row becomes unknown', async () => {
     const f = failing([
       new ApiError({ code: 'outcome-unknown', message: 'connection closed mid-answer', sent: 'unknown' }),

@@ -8,6 +8,7 @@ import { applyMarks } from './marks';
 import { readBody } from './read';
 import { resizeBody } from './resize';
 import { getSetting, setSetting } from './settings';
+import { updateRowsIn } from './update';
 import { inspectTarget } from './target';
 import { dressColumns, writeBlock } from './write';
 
@@ -145,6 +146,8 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         ctx.workbook.worksheets.getItem(sheet).delete();
         await ctx.sync();
       }),
+
+    updateRows: (name, updates) => exec(async (ctx) => updateRowsIn(ctx, await locate(ctx, name), updates, host.has('1.9'))),
 
     readRows: (name, offset = 0, count) => exec(async (ctx) => readBody(ctx, host, await locate(ctx, name), offset, count)),
 

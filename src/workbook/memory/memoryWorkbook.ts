@@ -28,6 +28,15 @@ export interface MemoryWorkbook extends WorkbookPort {
   subscribe(listener: () => void): () => void;
   /** Moves the selection, as a user clicking a cell would. */
   select(sheet: string, address: string): void;
+  /** What a user can do to a table's rows at any moment, a post running or not (marks move with rows). */
+  sortRows(table: string, column: string, order?: 'ascending' | 'descending'): void;
+  /** Inserts rows before body row `at` (blank rows when `rows` is a number). */
+  insertRows(table: string, at: number, rows: number | readonly (readonly Cell[])[]): void;
+  deleteRows(table: string, at: number, count?: number): void;
+  /** Hides the rows the predicate refuses (null shows all again). Hidden rows keep their place and cells. */
+  filterRows(table: string, keep: ((row: readonly Cell[]) => boolean) | null): void;
+  /** Body row positions hidden by the filter. */
+  hiddenRows(table: string): number[];
   /** Protects a sheet, as a user would from Review > Protect Sheet: loads are refused there. */
   protectSheet(sheet: string): void;
   /** Renames a table, as a user typing a new name in Table Design would (its id stays). */
@@ -56,6 +65,7 @@ interface MemTable {
   specs: ColumnSpec[];
   rows: Cell[][];
   marks: Map<string, CellMark>;
+  hidden: Set<Cell[]>;
 }
 
 interface MemSheet {
@@ -124,6 +134,26 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
     lookup.cells.set(cellAddress(0, col), key);
     spec.list.values.forEach((v, i) => lookup.cells.set(cellAddress(i + 1, col), v));
   };
+  // Rows move as whole arrays, so marks follow their row through a sort, insert or delete.
+  const reorder = (t: MemTable, rows: Cell[][]) => {
+    const moved = new Map<Cell[], number>(rows.map((r, i) => [r, i]));
+    const marks = new Map<string, CellMark>();
+    for (const m of t.marks.values()) {
+      const to = moved.get(t.rows[m.row]!);
+      if (to !== undefined) marks.set(`${to}:${m.column}`, { ...m, row: to });
+    }
+    for (const r of t.hidden) if (!moved.has(r)) t.hidden.delete(r);
+    t.rows = rows;
+    t.marks = marks;
+    changed();
+  };
+  const compare = (a: Cell, b: Cell): number => {
+    // Excel sorts numbers before text before booleans, and empty cells last either way.
+    const rank = (c: Cell) => (typeof c === 'number' ? 0 : typeof c === 'string' ? 1 : 2);
+    if (rank(a) !== rank(b)) return rank(a) - rank(b);
+    if (typeof a === 'string' && typeof b === 'string') return a.localeCompare(b, undefined, { sensitivity: 'base' });
+    return Number(a) - Number(b);
+  };
   const rowOverhead = (t: MemTable, from: number, width: number) =>
     jsonBytes(t.specs.slice(from, from + width).map((s) => NUMBER_FORMAT[s.format])) + 1;
 
@@ -164,7 +194,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       if (overlaps(sheet, row, col, columns.length)) {
         throw new WorkbookError('overlap', `A table at ${sheet}!${anchor} would overlap another table; pick an empty area.`);
       }
-      const t: MemTable = { id: `{mem-${nextTableId++}}`, name, sheet, row, col, specs: columns.map(copySpec), rows: [], marks: new Map() };
+      const t: MemTable = { id: `{mem-${nextTableId++}}`, name, sheet, row, col, specs: columns.map(copySpec), rows: [], marks: new Map(), hidden: new Set() };
       t.specs.forEach(writeList);
       tables.set(name, t);
       changed();
@@ -243,6 +273,60 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       for (const [k, t] of tables) if (t.sheet === sheet) tables.delete(k);
       if (selection.sheet === sheet) selection = { sheet: [...sheets.keys()][0] ?? 'Sheet1', address: 'A1' };
       changed();
+    },
+
+    async updateRows(name, updates) {
+      const t = table(name);
+      const at = (column: string) => t.specs.findIndex((s) => lower(s.name) === lower(column));
+      const out: (number | null)[] = [];
+      // No await in here: in one JavaScript turn nothing else (a user's sort) can come between find and write.
+      for (const u of updates) {
+        const where = Object.entries(u.where).map(([c, v]) => [at(c), v ?? null] as const);
+        if (u.firstColumn + u.cells.length > t.specs.length || where.some(([i]) => i < 0)) {
+          throw new WorkbookError('bad-argument', `An update of ${name} names a column the table does not have.`);
+        }
+        const cell = (c: Cell | undefined) => (c === undefined || c === '' ? null : c);
+        const row = where.length ? t.rows.findIndex((r) => where.every(([i, v]) => cell(r[i]) === cell(v))) : -1;
+        out.push(row < 0 ? null : row);
+        if (row >= 0) u.cells.forEach((c, k) => (t.rows[row]![u.firstColumn + k] = c));
+      }
+      if (out.some((r) => r !== null)) changed();
+      return out;
+    },
+
+    sortRows(name, column, order = 'ascending') {
+      const t = table(name);
+      const i = t.specs.findIndex((s) => lower(s.name) === lower(column));
+      if (i < 0) throw new WorkbookError('bad-argument', `Table ${name} has no column ${column}.`);
+      const sign = order === 'ascending' ? 1 : -1;
+      const blank = (c: Cell) => c === null || c === '';
+      reorder(t, [...t.rows].sort((a, b) => {
+        const x = a[i] ?? null, y = b[i] ?? null;
+        if (blank(x) || blank(y)) return Number(blank(x)) - Number(blank(y));
+        return sign * compare(x, y);
+      }));
+    },
+
+    insertRows(name, at, rows) {
+      const t = table(name);
+      const added = typeof rows === 'number' ? Array.from({ length: rows }, () => blankRow(t)) : rows.map((r) => t.specs.map((_, c) => r[c] ?? null));
+      reorder(t, [...t.rows.slice(0, at), ...added, ...t.rows.slice(at)]);
+    },
+
+    deleteRows(name, at, count = 1) {
+      const t = table(name);
+      reorder(t, [...t.rows.slice(0, at), ...t.rows.slice(at + count)]);
+    },
+
+    filterRows(name, keep) {
+      const t = table(name);
+      t.hidden = new Set(keep ? t.rows.filter((r) => !keep(r)) : []);
+      changed();
+    },
+
+    hiddenRows(name) {
+      const t = table(name);
+      return t.rows.flatMap((r, i) => (t.hidden.has(r) ? [i] : []));
     },
 
     async readRows(name, offset = 0, count) {

@@ -17,10 +17,6 @@ export function sendCreate(operationId: string) {
   });
 }
 
-export function describeError(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 /** Where a created dataset keeps when each record was registered, and when the row was first sent. */
 export interface Registration {
   field: string;

@@ -8,7 +8,7 @@ import type { Flow, Found } from '../flow';
 import { nameIndex } from '../names';
 import { cellError, cellWarning } from '../problem';
 import { rowReader } from '../rowreader';
-import { answerGuid, describeError, findUnique } from './common';
+import { answerGuid, findUnique } from './common';
 
 export type CreateIncident = z.infer<typeof bodies.createIncident>;
 export interface IncidentRequest {
@@ -228,23 +228,18 @@ export const incidentsFlow: Flow<IncidentRequest> = {
       },
       async send(request, api, signal) {
         const guid = answerGuid(await api.call('incident-create', { body: request.body, signal }));
-        if (!request.hyperlink) return { status: 'created', guid, message: 'Created' };
-        try {
-          await api.call('incident-hyperlink', {
-            params: { guid },
-            body: { Url: request.hyperlink },
-            signal,
-          });
-          return { status: 'created', guid, message: 'Created with its hyperlink' };
-        } catch (e) {
-          // The incident exists: the row is done, and resending it would create a second one.
-          return {
-            status: 'created',
-            guid,
-            message: `Created, but the hyperlink was not added (${describeError(e)}); add it in the service`,
-          };
-        }
+        return { status: 'created', guid, message: 'Created' };
       },
+      // Spec, Incident rule 8: hyperlinks are added after creation, with their own call.
+      followUp: (request) =>
+        request.hyperlink === undefined
+          ? undefined
+          : {
+              what: 'hyperlink',
+              async send(guid, api, signal) {
+                await api.call('incident-hyperlink', { params: { guid }, body: { Url: request.hyperlink }, signal });
+              },
+            },
       find(request, rs, taken, sent): Found {
         const b = request.body;
         return findUnique(

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { bodies, isGuid } from '../../catalog';
-import { records, str, type DataRecord } from '../api';
+import { downloadRecords, records, str, type DataRecord } from '../api';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
 import { rowReader } from '../rowreader';
@@ -10,7 +10,8 @@ type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;
 type ScoreAndStatus = z.infer<typeof bodies.taskScoreAndStatus>;
 
 export type TaskRequest =
-  | { action: 'update'; guid: string; body: UpdateV2 }
+  /** `given`: the fields the row's cells set; the others were filled from the task as read. */
+  | { action: 'update'; guid: string; body: UpdateV2; given: Partial<UpdateV2> }
   | { action: 'advance'; guid: string; fromStatus: string }
   | { action: 'score-status'; guid: string; body: ScoreAndStatus };
 
@@ -219,7 +220,15 @@ export const tasksFlow: Flow<TaskRequest> = {
               'no cell differs from the task in the service; posting changes nothing',
             ),
           );
-        return r.prepared('task-update-v2', body, UPDATE_FIELDS, { action, guid, body: body as UpdateV2 });
+        const given = Object.fromEntries(
+          Object.entries(cells).filter(([, v]) => v !== undefined),
+        ) as Partial<UpdateV2>;
+        return r.prepared('task-update-v2', body, UPDATE_FIELDS, {
+          action,
+          guid,
+          body: body as UpdateV2,
+          given,
+        });
       },
       async send(request, api, signal) {
         const params = { guid: request.guid };
@@ -235,6 +244,30 @@ export const tasksFlow: Flow<TaskRequest> = {
       },
       journalNote: (request) => (request.action === 'advance' ? `from status ${request.fromStatus}` : ''),
       serialKey: (request) => request.guid.toLowerCase(),
+      // Rows for one task go in sheet order, each on the state the previous ones left: a blank cell of an
+      // update keeps what an earlier row set, and an advance leaves the status the earlier rows caused.
+      async rebase(request, before, api, signal) {
+        if (!before.length) return request;
+        if (request.action === 'update') {
+          const body = { ...request.body } as Record<string, unknown>;
+          for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
+            if (request.given[field] !== undefined) continue;
+            for (const b of before) {
+              if (b.action === 'update') body[field] = b.body[field];
+              else if (b.action === 'score-status' && (field === 'Score' || field === 'Comment') && b.body[field] !== undefined)
+                body[field] = b.body[field];
+            }
+          }
+          return { ...request, body: body as UpdateV2 };
+        }
+        if (request.action === 'advance' && before.some((b) => b.action !== 'update')) {
+          // The status an earlier advance led to is the service's to say: read it now.
+          const tasks = await downloadRecords(api, 'tasks', signal);
+          const task = tasks.find((t) => str(t, 'Id')?.toLowerCase() === request.guid.toLowerCase());
+          return { ...request, fromStatus: (task && str(task, 'Status')) ?? request.fromStatus };
+        }
+        return request;
+      },
       find(request, rs, _taken, { note }): Found {
         const task = rs.find((t) => str(t, 'Id')?.toLowerCase() === request.guid.toLowerCase());
         if (!task) return { kind: 'absent' };

@@ -91,6 +91,8 @@ export class FakeExcel {
   /** Every sync with something queued, refused ones included: estimated request and response bytes. */
   payloads: { request: number; response: number; refused?: string }[] = [];
   calculationSuspensions = 0;
+  /** Runs before each sync's operations: what a user does in Excel between two round trips of a batch. */
+  beforeSync: (() => void) | null = null;
   private nextId = 1;
 
   constructor(readonly options: FakeExcelOptions = {}) {}
@@ -136,6 +138,37 @@ export class FakeExcel {
     this.cell(t.sheet, t.row, t.col + t.width).value = header;
     for (let r = 0; r < t.body; r++) Object.assign(this.cell(t.sheet, t.row + 1 + r, t.col + t.width), { value: formula, formula: true });
     t.width++;
+  }
+  /** What a user does to a table's rows (cells move with their row; values only, as the tests need). */
+  private setBody(name: string, rows: CellState[][]): void {
+    const t = this.table(name);
+    for (let r = 0; r < Math.max(rows.length, t.body); r++) {
+      for (let c = 0; c < t.width; c++) {
+        const cell = rows[r]?.[c];
+        if (cell) t.sheet.cells.set(a1(t.row + 1 + r, t.col + c), cell);
+        else t.sheet.cells.delete(a1(t.row + 1 + r, t.col + c));
+      }
+    }
+    t.body = Math.max(1, rows.length);
+  }
+  private bodyCells(name: string): CellState[][] {
+    const t = this.table(name);
+    return Array.from({ length: t.body }, (_, r) => Array.from({ length: t.width }, (_, c) => this.cell(t.sheet, t.row + 1 + r, t.col + c)));
+  }
+  sortTable(name: string, column: number, order: 'ascending' | 'descending' = 'ascending'): void {
+    const sign = order === 'ascending' ? 1 : -1;
+    this.setBody(name, this.bodyCells(name).sort((a, b) => sign * String(a[column]!.value).localeCompare(String(b[column]!.value))));
+  }
+  insertTableRows(name: string, at: number, count: number): void {
+    const rows = this.bodyCells(name);
+    const width = this.table(name).width;
+    rows.splice(at, 0, ...Array.from({ length: count }, () => Array.from({ length: width }, blank)));
+    this.setBody(name, rows);
+  }
+  deleteTableRows(name: string, at: number, count = 1): void {
+    const rows = this.bodyCells(name);
+    rows.splice(at, count);
+    this.setBody(name, rows);
   }
   newTable(sheet: SheetState, box: Box): TableState {
     for (const t of this.tables) {
@@ -201,6 +234,7 @@ class FakeContext {
     this.queue = [];
     this.bytes = 0;
     if (!ops.length) return;
+    this.xl.beforeSync?.();
     if (request > PAYLOAD_LIMIT_BYTES) {
       this.xl.payloads.push({ request, response: 0, refused: 'request' });
       throw hostError('RequestPayloadSizeLimitExceeded', 'The request payload size has exceeded the limit.');
@@ -491,6 +525,37 @@ class FakeRange extends Loadable {
   }
   get address(): string {
     return this.read('address');
+  }
+  /** Range.find with completeMatch and matchCase: resolved when the batch runs, as in Excel. */
+  find(text: string): FakeRange {
+    return new FakeRange(this.ctx, () => this.locate(text) ?? (() => { throw hostError('ItemNotFound', `"${text}" was not found`); })());
+  }
+  findOrNullObject(text: string): FakeRange {
+    const found = this.find(text);
+    found.orNull = true;
+    return found;
+  }
+  private locate(text: string): Box | undefined {
+    const b = this.box();
+    for (let r = 0; r < b.rows; r++)
+      for (let c = 0; c < b.cols; c++)
+        if (String(b.sheet.cells.get(a1(b.row + r, b.col + c))?.value ?? '') === text) return { sheet: b.sheet, row: b.row + r, col: b.col + c, rows: 1, cols: 1 };
+    return undefined;
+  }
+  getOffsetRange(rows: number, cols: number): FakeRange {
+    return new FakeRange(this.ctx, () => {
+      const b = this.box();
+      return { ...b, row: b.row + rows, col: b.col + cols };
+    });
+  }
+  getCell(row: number, col: number): FakeRange {
+    return new FakeRange(this.ctx, () => ({ ...this.box(), row: this.box().row + row, col: this.box().col + col, rows: 1, cols: 1 }));
+  }
+  getResizedRange(rows: number, cols: number): FakeRange {
+    return new FakeRange(this.ctx, () => {
+      const b = this.box();
+      return { ...b, rows: b.rows + rows, cols: b.cols + cols };
+    });
   }
   get rowIndex(): number {
     return this.read('rowIndex');

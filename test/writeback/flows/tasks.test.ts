@@ -24,6 +24,7 @@ describe('task update rows', () => {
         Comment: 'done',
         NotificationPeriods: [],
       },
+      given: { ActionDate: '2025-06-30', Comment: 'done' },
     });
   });
 

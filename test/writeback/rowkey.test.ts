@@ -1,0 +1,63 @@
+import { createMemoryWorkbook } from '../../src/workbook/memory';
+import type { Cell } from '../../src/workbook/port';
+import type { WritebackApi } from '../../src/writeback/api';
+import { incidentsFlow } from '../../src/writeback/flows/incidents';
+import { preparePost } from '../../src/writeback/post';
+import { assignKeys } from '../../src/writeback/rowkey';
+import { standing } from './fixtures';
+
+const columns = ['Name', 'Reporting organization', 'Result', 'Result GUID', 'Result message', 'Result time', 'Row key'];
+
+async function table(rows: Cell[][]) {
+  const workbook = createMemoryWorkbook();
+  await workbook.createTable({ name: 'Inc', sheet: 'Sheet1', anchor: 'A1', columns: columns.map((name) => ({ name, format: 'text' })) });
+  await workbook.writeRows('Inc', 0, rows);
+  return workbook;
+}
+
+describe('row keys', () => {
+  it('a row copied with its key (a copy-paste) gets a key of its own; the original keeps its key', async () => {
+    const wb = await table([
+      ['Leak', 'Finance', 'created', 'g-1', 'Created', '2026-01-01T00:00:00Z', 'rkept'],
+      ['Leak copy', 'Finance', null, null, null, null, 'rkept'],
+    ]);
+    const { rows } = await wb.readRows('Inc');
+    const keys = await assignKeys(wb, 'Inc', columns, [{ row: 1, cells: rows[1]! }]);
+    const now = (await wb.readRows('Inc')).rows;
+    expect(now[0]![6]).toBe('rkept');
+    expect(now[1]![6]).not.toBe('rkept');
+    expect(keys.get(1)).toBe(now[1]![6]);
+  });
+
+  it('a row edited or deleted since validation has no key, and is not sent', async () => {
+    const wb = await table([
+      ['A', 'Finance', null, null, null, null, null],
+      ['B', 'Finance', null, null, null, null, null],
+      ['C', 'Finance', null, null, null, null, null],
+    ]);
+    const calls: string[] = [];
+    const api: WritebackApi = {
+      download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+      call: async (_op, o) => {
+        calls.push((o?.body as { Name: string }).Name);
+        return { Id: `99999999-0000-4000-8000-00000000000${calls.length}` };
+      },
+    };
+    const plan = await preparePost({ api, workbook: wb, table: 'Inc', flow: incidentsFlow, environment: { name: 'ACC', production: false } });
+    // While the confirmation is open: row B is deleted, row C's name is changed.
+    wb.deleteRows('Inc', 1);
+    await wb.writeRows('Inc', 1, [['C2']]);
+    const summary = await plan.run();
+    expect(calls).toEqual(['A']);
+    expect(summary.outcomes.map((o) => [o.status, o.message])).toEqual([
+      ['created', 'Created'],
+      ['not sent', 'Not sent: the row was deleted or edited after validation; Post again'],
+      ['not sent', 'Not sent: the row was deleted or edited after validation; Post again'],
+    ]);
+    const after = (await wb.readRows('Inc')).rows.map((r) => [r[0], r[2]]);
+    expect(after).toEqual([
+      ['A', 'created'],
+      ['C2', null],
+    ]);
+  });
+});

@@ -1,0 +1,70 @@
+import { Button, Caption1, Checkbox, Field, Input, ProgressBar } from '@fluentui/react-components';
+import type { Session } from '../screen';
+import { ConfirmDialog } from './ConfirmDialog';
+import { usePanelStyles } from './styles';
+import type { Writeback } from './useWriteback';
+
+/** Validate and Post with their options, the progress of a post with Cancel, and the confirmation. */
+export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) {
+  const s = usePanelStyles();
+  const { busy, progress, confirm } = wb;
+  return (
+    <>
+      {wb.table && (
+        <div className={s.bar}>
+          <Button onClick={wb.validate} disabled={busy !== null} data-testid="wb-validate">
+            Validate
+          </Button>
+          <Button appearance="primary" onClick={wb.post} disabled={busy !== null} data-testid="wb-post">
+            Post{session.environment.production ? ` to ${wb.environment}` : ''}
+          </Button>
+          <Field label="At once">
+            <Input
+              className={s.narrow}
+              type="number"
+              min={1}
+              max={16}
+              value={String(wb.concurrency)}
+              onChange={(_, d) => wb.setConcurrency(Math.min(16, Math.max(1, Number(d.value) || 1)))}
+              disabled={busy !== null}
+            />
+          </Field>
+          <Checkbox
+            label="Audit record"
+            checked={wb.audit}
+            onChange={(_, d) => wb.setAudit(Boolean(d.checked))}
+            disabled={busy !== null}
+          />
+        </div>
+      )}
+      {busy && !progress && <Caption1 role="status">{busy}</Caption1>}
+      {progress && (
+        <div role="status" data-testid="wb-progress">
+          <ProgressBar
+            thickness="large"
+            value={progress.total ? progress.finished / progress.total : undefined}
+          />
+          <Caption1>
+            {progress.finished} of {progress.total} rows · {progress.counts.created + progress.counts.done}{' '}
+            done · {progress.counts.failed} failed · {progress.counts.unknown} unknown
+          </Caption1>
+          <div>
+            <Button onClick={wb.cancelPost} data-testid="wb-cancel">
+              Cancel
+            </Button>
+          </div>
+        </div>
+      )}
+      {confirm?.confirmation && (
+        <ConfirmDialog
+          open
+          environment={confirm.confirmation.environment}
+          rows={confirm.confirmation.rows}
+          message={confirm.confirmation.message}
+          onCancel={wb.dismissConfirm}
+          onConfirm={wb.confirmPost}
+        />
+      )}
+    </>
+  );
+}

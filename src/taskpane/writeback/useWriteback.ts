@@ -1,0 +1,274 @@
+import { useEffect, useRef, useState } from 'react';
+import { isApiError } from '../../client';
+import { firstBodyRow } from '../../workbook/address';
+import {
+  createTemplate,
+  flowById,
+  markProblems,
+  preparePost,
+  tableRecords,
+  writeAudit,
+  type FlowId,
+  type PostPlan,
+  type Problem,
+  type Progress,
+  type RunSummary,
+  type TableRecord,
+} from '../../writeback';
+import { describeError, type UserMessage } from '../connection/messages';
+import type { ScreenProps, Session } from '../screen';
+import { pastedRows } from './pastedRows';
+
+export type Notice = { intent: 'error' | 'warning' | 'success' | 'info'; message: UserMessage; testId: string };
+
+/** What the last validation found, as the validate panel shows it. */
+export interface Checked {
+  problems: Problem[];
+  firstRow: number;
+  errors: number;
+  warnings: number;
+  toSend: number;
+  toCheck: number;
+}
+
+function failure(e: unknown, environment: string): UserMessage {
+  if (isApiError(e)) return describeError(e, environment);
+  return { title: 'Something went wrong', detail: e instanceof Error ? e.message : String(e) };
+}
+
+const summaryText = (s: RunSummary) =>
+  Object.entries(s.counts)
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ') || 'nothing sent';
+
+/**
+ * The write-back screen's state and actions: which table and flow, the last validation, a post in
+ * progress and its cancel, the confirmation before production. The panels only show it.
+ */
+export function useWriteback({ workbook, session, onActivity, onWorkbookChanged, workbookVersion }: ScreenProps) {
+  const [records, setRecords] = useState<Record<string, TableRecord>>({});
+  const [table, setTable] = useState('');
+  const [flowId, setFlowId] = useState<FlowId>('incidents');
+  const [concurrency, setConcurrency] = useState(4);
+  const [audit, setAudit] = useState(true);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [checked, setChecked] = useState<Checked | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [confirm, setConfirm] = useState<PostPlan | null>(null);
+  const [paste, setPaste] = useState('');
+  const cancel = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([tableRecords(workbook), workbook.listTables()]).then(([recs, shapes]) => {
+      if (!live) return;
+      const present = new Set(shapes.map((t) => t.name));
+      setRecords(Object.fromEntries(Object.entries(recs).filter(([name]) => present.has(name))));
+    });
+    return () => {
+      live = false;
+    };
+  }, [workbook, workbookVersion]);
+
+  const flow = flowById(flowId);
+  const environment = session?.environment.name ?? '';
+
+  function chooseTable(name: string) {
+    setTable(name);
+    setChecked(null);
+    const r = records[name];
+    if (r) setFlowId(r.flow);
+  }
+
+  /** A table belongs to one flow: choosing another flow leaves the table list at "choose". */
+  function chooseFlow(id: FlowId) {
+    setFlowId(id);
+    if (records[table] && records[table].flow !== id) chooseTable('');
+  }
+
+  async function step<T>(what: string, work: (session: Session) => Promise<T>): Promise<T | undefined> {
+    if (!session) return undefined;
+    setBusy(what);
+    setNotice(null);
+    try {
+      return await work(session);
+    } catch (e) {
+      setNotice({ intent: 'error', message: failure(e, environment), testId: 'writeback-error' });
+      return undefined;
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const newTemplate = () =>
+    step('Creating the template…', async (sess) => {
+      const shape = await createTemplate({ api: sess.client, workbook, flow, environment: sess.environment });
+      setRecords((r) => ({
+        ...r,
+        [shape.name]: {
+          flow: flow.id,
+          environment: sess.environment.name,
+          createdAt: new Date().toISOString(),
+        },
+      }));
+      setTable(shape.name);
+      setChecked(null);
+      onWorkbookChanged();
+      setNotice({
+        intent: 'success',
+        testId: 'template-done',
+        message: {
+          title: `Template ${shape.name} is ready`,
+          detail: `Sheet ${shape.sheet}: one row per record, names as shown in the dropdowns, dates as date cells or yyyy-mm-dd. Then Validate.`,
+        },
+      });
+    });
+
+  /** Reads, checks and marks the table; the plan it returns is what Post runs. */
+  async function check(sess: Session): Promise<PostPlan> {
+    const plan = await preparePost({
+      api: sess.client,
+      workbook,
+      table,
+      flow,
+      environment: sess.environment,
+    });
+    await markProblems(workbook, table, plan.validation.problems);
+    const firstRow = firstBodyRow((await workbook.findTable(table))?.topLeft ?? 'A1');
+    onWorkbookChanged();
+    const errors = plan.validation.problems.filter((p) => p.severity === 'error');
+    const errorRows = new Set(errors.map((p) => p.row)).size;
+    setChecked({
+      problems: plan.validation.problems,
+      firstRow,
+      errors: errorRows,
+      warnings: plan.validation.problems.length - errors.length,
+      toSend: plan.toSend,
+      toCheck: plan.toCheck,
+    });
+    return plan;
+  }
+
+  const validate = () => step('Validating…', check);
+
+  async function run(plan: PostPlan, sess: Session) {
+    const controller = new AbortController();
+    cancel.current = controller;
+    setBusy('Posting…');
+    setProgress({
+      total: plan.toSend + plan.toCheck,
+      finished: 0,
+      counts: { sending: 0, created: 0, done: 0, failed: 0, 'not sent': 0, unknown: 0 },
+    });
+    try {
+      const summary = await plan.run({
+        confirm: plan.confirmation
+          ? { environment: plan.confirmation.environment, rows: plan.confirmation.rows }
+          : undefined,
+        concurrency,
+        signal: controller.signal,
+        onProgress: setProgress,
+      });
+      if (audit) {
+        await writeAudit(workbook, summary, sess.keyFingerprint);
+      }
+      const bad = summary.counts.failed + summary.counts.unknown;
+      const { created, done, failed, unknown } = summary.counts;
+      const left = plan.toSend + plan.toCheck - (created + done + failed + unknown);
+      setChecked((c) => c && { ...c, toSend: left, toCheck: unknown });
+      onActivity({
+        at: new Date(),
+        action: 'writeback',
+        outcome: summary.cancelled ? 'cancelled' : bad > 0 || summary.stoppedBecause ? 'failed' : 'ok',
+        environment: sess.environment.name,
+        table,
+        rows: summary.outcomes.length,
+        message: `${flow.title}: ${summaryText(summary)}`,
+      });
+      setNotice({
+        intent: summary.stoppedBecause ? 'error' : bad > 0 ? 'warning' : 'success',
+        testId: 'post-done',
+        message: {
+          title: summary.cancelled ? `Cancelled: ${summaryText(summary)}` : `Posted: ${summaryText(summary)}`,
+          detail: summary.stoppedBecause
+            ? `Stopped: ${summary.stoppedBecause}`
+            : `Each row's outcome is in the Result columns of ${table}. Rows marked unknown are checked in ${sess.environment.name} before they are ever sent again; Post again to finish.`,
+        },
+      });
+    } catch (e) {
+      setNotice({ intent: 'error', message: failure(e, sess.environment.name), testId: 'writeback-error' });
+    } finally {
+      cancel.current = null;
+      setBusy(null);
+      setProgress(null);
+      onWorkbookChanged();
+    }
+  }
+
+  async function post() {
+    const plan = await step('Validating…', check);
+    if (!plan || !session) return;
+    if (plan.toSend + plan.toCheck === 0) {
+      setNotice({
+        intent: 'info',
+        testId: 'post-nothing',
+        message: {
+          title: 'Nothing to post',
+          detail:
+            'Every valid row already has a result. Fix rows with errors, or clear Result to send a row again.',
+        },
+      });
+      return;
+    }
+    if (plan.confirmation) setConfirm(plan);
+    else await run(plan, session);
+  }
+
+  function confirmPost() {
+    const plan = confirm;
+    setConfirm(null);
+    if (plan && session) void run(plan, session);
+  }
+
+  const addPasted = () =>
+    step('Adding rows…', async () => {
+      const { columns, rows } = await workbook.readRows(table);
+      const r = pastedRows(paste, columns);
+      if (!r.ok) throw new Error(r.message);
+      const used = rows.filter((row) => row.some((c) => c !== null && c !== '')).length;
+      await workbook.writeRows(table, used, r.rows);
+      setPaste('');
+      onWorkbookChanged();
+    });
+
+  return {
+    environment,
+    records,
+    table,
+    flowId,
+    chooseTable,
+    chooseFlow,
+    newTemplate,
+    concurrency,
+    setConcurrency,
+    audit,
+    setAudit,
+    busy,
+    checked,
+    notice,
+    progress,
+    cancelPost: () => cancel.current?.abort(),
+    validate,
+    post,
+    confirm,
+    confirmPost,
+    dismissConfirm: () => setConfirm(null),
+    paste,
+    setPaste,
+    addPasted,
+  };
+}
+
+export type Writeback = ReturnType<typeof useWriteback>;

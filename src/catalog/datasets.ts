@@ -49,6 +49,12 @@ export const DATASETS: readonly Dataset[] = [
   ds('incidenttypes', '/incidentdata/v1/incidenttypes', 'Incidents', 'Incident types', 'Standing data: incident types, active and archived.', r.incidentType, { ...assumed, access: { kind: 'module', api: 'Incidents' } }),
   ds('incidenttypecustomfields', '/incidentdata/v1/incidenttypecustomfields', 'Incidents', 'Incident type custom fields', 'Custom field definitions per incident type.', r.incidentTypeCustomField, { ...assumed, access: { kind: 'module', api: 'Incidents' } }),
   ds('incidenttypecustomfieldvalues', '/incidentdata/v1/incidenttypecustomfieldvalues', 'Incidents', 'Incident custom field values', 'Custom field values per incident, populated fields only.', r.incidentCustomFieldValue, { ...assumed, access: { kind: 'module', api: 'Incidents' } }),
+  // Standing data write-back checks names against before sending (organizations, people, dimensions):
+  // the spec names the fields but shows no dataset for them, so these paths are assumed.
+  ds('organizations', '/directdata/v1/organizations', 'Standing data', 'Organizations', 'Standing data: the organization tree (reporting and affected organizations).', r.organization, assumed),
+  ds('users', '/directdata/v1/users', 'Standing data', 'Users', 'Standing data: user profiles with e-mail; deleted users keep their roles but get no new ones.', r.user, assumed),
+  ds('businessdimensions', '/directdata/v1/businessdimensions', 'Standing data', 'Business dimensions', 'Standing data: business dimensions.', r.dimension, assumed),
+  ds('frameworkdimensions', '/directdata/v1/frameworkdimensions', 'Standing data', 'Framework dimensions', 'Standing data: framework dimensions.', r.dimension, assumed),
   ds('tasks', '/directdata/v1/tasks', 'Tasks', 'Tasks', 'Tasks with status, score, comment and action date.', r.task, assumed),
   ds('kri', '/directdata/v1/kri', 'KRIs', 'KRIs', 'All key risk indicators.', r.kri, assumed),
   ds('kridatavalues', '/directdata/v1/kridatavalues', 'KRIs', 'KRI data values', 'All KRI data values.', r.kriValue, assumed),

@@ -12,7 +12,8 @@ export type Area =
   | 'Business assessments'
   | 'Data management'
   | 'MOIs'
-  | 'Forms';
+  | 'Forms'
+  | 'Standing data';
 
 /**
  * What a key needs to call an endpoint (spec, Authentication rules 7 to 11):

@@ -12,6 +12,7 @@ export {
   type PostOptions,
   type RunOptions,
   type RunSummary,
+  type Counts,
   type Progress,
   type Environment,
   type RowOutcome,

@@ -1,4 +1,5 @@
 import { Button, Caption1, Checkbox, Field, Input, ProgressBar } from '@fluentui/react-components';
+import { AUDIT_SHEET } from '../../writeback';
 import type { Session } from '../screen';
 import { ConfirmDialog } from './ConfirmDialog';
 import { usePanelStyles } from './styles';
@@ -18,8 +19,9 @@ export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) 
           <Button appearance="primary" onClick={wb.post} disabled={busy !== null} data-testid="wb-post">
             Post{session.environment.production ? ` to ${wb.environment}` : ''}
           </Button>
-          <Field label="At once">
+          <Field label="At once" hint="Rows sent at the same time (1 to 16)">
             <Input
+              title="How many rows are sent to the service at the same time: more is faster, fewer is gentler on a busy service"
               className={s.narrow}
               type="number"
               min={1}
@@ -29,12 +31,15 @@ export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) 
               disabled={busy !== null}
             />
           </Field>
-          <Checkbox
-            label="Audit record"
-            checked={wb.audit}
-            onChange={(_, d) => wb.setAudit(Boolean(d.checked))}
-            disabled={busy !== null}
-          />
+          <Field hint={`One row per result on the sheet "${AUDIT_SHEET}": who, when, where, outcome`}>
+            <Checkbox
+              label="Audit record"
+              title="After each post, append who posted (a key fingerprint, never the key), when, to which environment, and each row's result to an audit table in this workbook"
+              checked={wb.audit}
+              onChange={(_, d) => wb.setAudit(Boolean(d.checked))}
+              disabled={busy !== null}
+            />
+          </Field>
         </div>
       )}
       {busy && !progress && <Caption1 role="status">{busy}</Caption1>}

@@ -12,11 +12,11 @@ import {
   type PostPlan,
   type Problem,
   type Progress,
-  type RunSummary,
   type TableRecord,
 } from '../../writeback';
 import { describeError, type UserMessage } from '../connection/messages';
 import type { ScreenProps, Session } from '../screen';
+import { countsText, postBanner, postCounts, postOutcome } from './outcomeText';
 import { pastedRows } from './pastedRows';
 
 export type Notice = { intent: 'error' | 'warning' | 'success' | 'info'; message: UserMessage; testId: string };
@@ -31,16 +31,11 @@ export interface Checked {
   toCheck: number;
 }
 
-function failure(e: unknown, environment: string): UserMessage {
+/** A failure titled by what did not happen ("Validation stopped"), the cause below it. */
+function failure(e: unknown, environment: string, title: string): UserMessage {
   if (isApiError(e)) return describeError(e, environment);
-  return { title: 'Something went wrong', detail: e instanceof Error ? e.message : String(e) };
+  return { title, detail: e instanceof Error ? e.message : String(e) };
 }
-
-const summaryText = (s: RunSummary) =>
-  Object.entries(s.counts)
-    .filter(([, n]) => n > 0)
-    .map(([status, n]) => `${n} ${status}`)
-    .join(', ') || 'nothing sent';
 
 /**
  * The write-back screen's state and actions: which table and flow, the last validation, a post in
@@ -88,14 +83,19 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     if (records[table] && records[table].flow !== id) chooseTable('');
   }
 
-  async function step<T>(what: string, work: (session: Session) => Promise<T>): Promise<T | undefined> {
+  /** `failed` titles the error bar when the step throws: what did not happen. */
+  async function step<T>(
+    what: string,
+    failed: string,
+    work: (session: Session) => Promise<T>,
+  ): Promise<T | undefined> {
     if (!session) return undefined;
     setBusy(what);
     setNotice(null);
     try {
       return await work(session);
     } catch (e) {
-      setNotice({ intent: 'error', message: failure(e, environment), testId: 'writeback-error' });
+      setNotice({ intent: 'error', message: failure(e, environment, failed), testId: 'writeback-error' });
       return undefined;
     } finally {
       setBusy(null);
@@ -103,7 +103,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
   }
 
   const newTemplate = () =>
-    step('Creating the template…', async (sess) => {
+    step('Creating the template…', 'The template was not made', async (sess) => {
       const shape = await createTemplate({ api: sess.client, workbook, flow, environment: sess.environment });
       setRecords((r) => ({
         ...r,
@@ -151,7 +151,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     return plan;
   }
 
-  const validate = () => step('Validating…', check);
+  const validate = () => step('Validating…', 'Validation stopped', check);
 
   async function run(plan: PostPlan, sess: Session) {
     const controller = new AbortController();
@@ -174,31 +174,21 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
       if (audit) {
         await writeAudit(workbook, summary, sess.keyFingerprint);
       }
-      const bad = summary.counts.failed + summary.counts.unknown;
       const { created, done, failed, unknown } = summary.counts;
       const left = plan.toSend + plan.toCheck - (created + done + failed + unknown);
       setChecked((c) => c && { ...c, toSend: left, toCheck: unknown });
       onActivity({
         at: new Date(),
         action: 'writeback',
-        outcome: summary.cancelled ? 'cancelled' : bad > 0 || summary.stoppedBecause ? 'failed' : 'ok',
+        outcome: postOutcome(summary),
         environment: sess.environment.name,
         table,
         rows: summary.outcomes.length,
-        message: `${flow.title}: ${summaryText(summary)}`,
+        message: `${flow.title}: ${countsText(postCounts(summary.counts))}`,
       });
-      setNotice({
-        intent: summary.stoppedBecause ? 'error' : bad > 0 ? 'warning' : 'success',
-        testId: 'post-done',
-        message: {
-          title: summary.cancelled ? `Cancelled: ${summaryText(summary)}` : `Posted: ${summaryText(summary)}`,
-          detail: summary.stoppedBecause
-            ? `Stopped: ${summary.stoppedBecause}`
-            : `Each row's outcome is in the Result columns of ${table}. Rows marked unknown are checked in ${sess.environment.name} before they are ever sent again; Post again to finish.`,
-        },
-      });
+      setNotice({ ...postBanner(summary, table, sess.environment.name), testId: 'post-done' });
     } catch (e) {
-      setNotice({ intent: 'error', message: failure(e, sess.environment.name), testId: 'writeback-error' });
+      setNotice({ intent: 'error', message: failure(e, sess.environment.name, 'Posting stopped'), testId: 'writeback-error' });
     } finally {
       cancel.current = null;
       setBusy(null);
@@ -208,7 +198,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
   }
 
   async function post() {
-    const plan = await step('Validating…', check);
+    const plan = await step('Validating…', 'Nothing was posted: validation stopped', check);
     if (!plan || !session) return;
     if (plan.toSend + plan.toCheck === 0) {
       setNotice({
@@ -233,7 +223,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
   }
 
   const addPasted = () =>
-    step('Adding rows…', async () => {
+    step('Adding rows…', 'The rows were not added', async () => {
       const { columns, rows } = await workbook.readRows(table);
       const r = pastedRows(paste, columns);
       if (!r.ok) throw new Error(r.message);

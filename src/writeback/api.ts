@@ -1,4 +1,5 @@
 import { isApiError, type DataRecord } from '../client';
+import { isDirectoryDataset } from './checks/directory';
 import { sleep } from './runner';
 
 export type { DataRecord };
@@ -24,9 +25,10 @@ export async function loadStanding(
   signal?: AbortSignal,
 ): Promise<Standing> {
   const loaded = await Promise.all(
-    datasetIds.map(async (id) => [id, await downloadRecords(api, id, signal)] as const),
+    datasetIds.map(async (id) => [id, await (isDirectoryDataset(id) ? downloadDirectory(api, id, signal) : downloadRecords(api, id, signal))] as const),
   );
-  return new Map(loaded);
+  // A directory dataset the environment lacks is left out: its names are then checked by the service.
+  return new Map(loaded.filter((e): e is readonly [string, DataRecord[]] => e[1] !== undefined));
 }
 
 /** Reading changes nothing, so a read that failed on the way is simply read again (a few times). */
@@ -54,6 +56,16 @@ export async function downloadRecords(
         throw e;
       await sleep(Math.min(e.retryAfterMs ?? 100 * 2 ** (attempt - 1), 5_000), signal);
     }
+  }
+}
+
+/** A directory dataset, or undefined when the environment does not have it (404 on the assumed path). */
+async function downloadDirectory(api: WritebackApi, datasetId: string, signal?: AbortSignal) {
+  try {
+    return await downloadRecords(api, datasetId, signal);
+  } catch (e) {
+    if (isApiError(e) && e.code === 'not-found') return undefined;
+    throw e;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { bodies } from '../../catalog';
 import { records, str, type DataRecord } from '../api';
+import { directory, knownPeople } from '../checks/names';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
 import { rowReader } from '../rowreader';
@@ -69,10 +70,11 @@ export const tasksFlow: Flow<TaskRequest> = {
   title: 'Task updates',
   resultStatus: 'done',
   tableName: 'GrcTaskUpdates',
-  standingDatasets: ['tasks'],
+  standingDatasets: ['tasks', 'users'],
   reconcileDataset: 'tasks',
   setup(standing) {
     const tasks = records(standing, 'tasks');
+    const users = directory(standing).users;
     const byKey = new Map<string, DataRecord[]>();
     for (const t of tasks) {
       for (const k of [str(t, 'Id'), str(t, 'Identifier')]) {
@@ -123,8 +125,8 @@ export const tasksFlow: Flow<TaskRequest> = {
         const cells = {
           Name: r.text(C.name),
           Description: r.text(C.description),
-          ResponsibleUser: r.text(C.responsible),
-          Reviewer: r.text(C.reviewer),
+          ResponsibleUser: knownPeople(r, C.responsible, users, true)?.[0],
+          Reviewer: knownPeople(r, C.reviewer, users, true)?.[0],
           ActionDate: r.date(C.actionDate),
           Score: r.number(C.score),
           Comment: r.text(C.comment),

@@ -21,3 +21,4 @@ export { RESULT_COLUMNS, type Status } from './results';
 export { createTemplate, LOOKUP_SHEET } from './template';
 export { tableRecord, tableRecords, type TableRecord } from './tablerecord';
 export { writeAudit, keyFingerprint, AUDIT_TABLE, AUDIT_SHEET } from './audit';
+export { formulaLike, type FormulaText } from './checks/csv-injection';

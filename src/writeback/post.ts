@@ -1,11 +1,13 @@
 import { firstBodyRow } from '../workbook/address';
 import type { WorkbookPort } from '../workbook/port';
 import { downloadRecords, loadStanding, type WritebackApi } from './api';
+import { neutralise, type FormulaText } from './checks/csv-injection';
 import type { AnyFlow, PreparedFlow } from './flow';
 import { createJournal } from './journal';
 import type { RetryPolicy } from './outcome';
 import { dispositionOf, RESULT_COLUMNS, resultCells, resultColumnSpecs, type Status } from './results';
 import { runPool, sendWithRetry, type Sleep } from './runner';
+import { formulaRows, markRowsWithErrors } from './skipped';
 import { saveTableRecord, tableRecord } from './tablerecord';
 import { validateRows, type RowCheck, type Validation } from './validate';
 
@@ -32,6 +34,8 @@ export interface PostPlan {
   toCheck: number;
   /** Set when the user must confirm: posting to production, or to another environment than the table was filled for. */
   confirmation: { environment: string; rows: number; message: string } | null;
+  /** Rows to post with text that begins like a formula: the user chooses how to send it (RunOptions.formulaText). */
+  formulaRows: number;
   run(options?: RunOptions): Promise<RunSummary>;
 }
 
@@ -42,6 +46,8 @@ export interface RunOptions {
   /** Cancel: no new row is sent; rows in flight finish and record their outcome. */
   signal?: AbortSignal;
   onProgress?(p: Progress): void;
+  /** Text that begins like a formula: sent as typed (the default) or with a leading ' (checks/csv-injection). */
+  formulaText?: FormulaText;
   retry?: RetryPolicy;
   sleep?: Sleep;
   now?(): Date;
@@ -75,6 +81,10 @@ export interface RunSummary {
   firstRow: number;
   outcomes: RowOutcome[];
   counts: Counts;
+  /** How text that begins like a formula was sent in this run, when the table had any. */
+  formulaText?: FormulaText;
+  /** Rows not sent because they have errors (their Result says so). */
+  withErrors: number;
 }
 
 const zeroCounts = (): Counts => ({ sending: 0, created: 0, done: 0, failed: 0, 'not sent': 0, unknown: 0 });
@@ -112,13 +122,21 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
     toSend,
     toCheck,
     confirmation,
+    formulaRows: formulaRows(validation),
     run: (runOptions = {}) => {
       const c = runOptions.confirm;
       if (confirmation && (c?.environment !== confirmation.environment || c.rows !== confirmation.rows)) {
         throw new Error(`Posting to ${environment.name} needs the user's confirmation of ${rows} rows first`);
       }
       return runPost(
-        { ...options, prepared, validation, columns: content.columns, recordedFor: recorded?.environment },
+        {
+          ...options,
+          prepared,
+          validation,
+          columns: content.columns,
+          recordedFor: recorded?.environment,
+          formulaRows: formulaRows(validation),
+        },
         runOptions,
       );
     },
@@ -130,6 +148,7 @@ interface Prepared extends PostOptions {
   validation: Validation<unknown>;
   columns: string[];
   recordedFor: string | undefined;
+  formulaRows: number;
 }
 
 async function ensureResultColumns(
@@ -172,9 +191,11 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
 
   const counts = zeroCounts();
   const outcomes = new Map<number, RowOutcome>();
-  const candidates = p.validation.rows.filter(
-    (r) => r.request !== undefined && dispositionOf(r.result) !== 'skip',
-  );
+  const formulaText = p.formulaRows ? (o.formulaText ?? 'as typed') : undefined;
+  const candidates = p.validation.rows
+    .filter((r) => r.request !== undefined && dispositionOf(r.result) !== 'skip')
+    .map((r) => (formulaText === 'neutralised' ? { ...r, request: neutralise(r.request) } : r));
+  const withErrors = await markRowsWithErrors(journal, p.validation);
   const total = candidates.length;
   let finished = 0;
   // `time` defaults to now; an unknown outcome keeps the time the row was first sent instead, which the
@@ -277,5 +298,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
     firstRow: firstBodyRow((await workbook.findTable(table))?.topLeft ?? 'A1'),
     outcomes: [...outcomes.values()].sort((a, b) => a.row - b.row),
     counts,
+    formulaText,
+    withErrors,
   };
 }

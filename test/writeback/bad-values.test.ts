@@ -81,13 +81,13 @@ const THIRD_PARTY_CASES: Case[] = [
 ];
 
 const contract = () => ({ 'Third party': thirdParty, Name: 'Bad contract' });
-const CONTRACT_CASES: () => Case[] = () => [
+const CONTRACT_CASES = (): Case[] => [
   { what: 'unknown third party', cells: { ...contract(), 'Third party': 'No Such Vendor' }, column: 'Third party', code: 'unknown-name' },
   { what: 'unknown notice period unit', cells: { ...contract(), 'Notice period': 3, 'Notice period unit': 'Fortnights' }, column: 'Notice period unit', code: 'unknown-unit', offers: 'Weeks' },
   { what: 'unknown contract option', cells: { ...contract(), 'Exit regions': 'EU; Mars' }, column: 'Exit regions', code: 'unknown-option', offers: 'APAC' },
 ];
 
-const TASK_CASES: () => Case[] = () => [
+const TASK_CASES = (): Case[] => [
   { what: 'unknown responsible user', cells: { Task: task.identifier, Action: 'Update', 'Responsible user': 'Nobody' }, column: 'Responsible user', code: 'unknown-name', offers: 'Anna de Vries' },
   { what: 'deleted reviewer', cells: { Task: task.identifier, Action: 'Update', Reviewer: 'Jonas Mulder' }, column: 'Reviewer', code: 'deleted-user' },
   { what: 'unknown task', cells: { Task: 'TASK-999999', Action: 'Update', Name: 'x' }, column: 'Task', code: 'unknown-name' },

@@ -73,7 +73,8 @@ describe('posting a table', () => {
     expect(calls.map((c) => c.resultAtSend)).toEqual(['sending', 'sending']);
     expect(await results(workbook)).toEqual([
       ['created', guid(1), 'Created'],
-      [null, null, null],
+      // A row left out for its errors says so, and why.
+      ['Not sent: 1 error', '', 'Name: the incident name is required; fill in Name'],
       ['created', guid(2), 'Created'],
     ]);
     expect(summary.counts.created).toBe(2);

@@ -1,5 +1,5 @@
-import { Button, Caption1, Checkbox, Field, Input, ProgressBar } from '@fluentui/react-components';
-import { AUDIT_SHEET } from '../../writeback';
+import { Button, Caption1, Checkbox, Field, Input, ProgressBar, Radio, RadioGroup } from '@fluentui/react-components';
+import { AUDIT_SHEET, type FormulaText } from '../../writeback';
 import type { Session } from '../screen';
 import { ConfirmDialog } from './ConfirmDialog';
 import { usePanelStyles } from './styles';
@@ -41,6 +41,22 @@ export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) 
             />
           </Field>
         </div>
+      )}
+      {wb.table && wb.checked && wb.checked.formulaRows > 0 && (
+        <Field
+          label={`Text that begins with =, +, - or @ (${wb.checked.formulaRows} row${wb.checked.formulaRows === 1 ? '' : 's'})`}
+          hint="A spreadsheet that opens the service's data may run such text as a formula. Asked for each post; the audit records the choice."
+        >
+          <RadioGroup
+            value={wb.formulaText ?? ''}
+            onChange={(_, d) => wb.setFormulaText(d.value as FormulaText)}
+            disabled={busy !== null}
+            data-testid="wb-formula-text"
+          >
+            <Radio value="neutralised" label="Add a leading ' so it stays text (OWASP)" />
+            <Radio value="as typed" label="Send as typed" />
+          </RadioGroup>
+        </Field>
       )}
       {busy && !progress && <Caption1 role="status">{busy}</Caption1>}
       {progress && (

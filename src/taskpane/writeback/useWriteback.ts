@@ -9,6 +9,7 @@ import {
   tableRecords,
   writeAudit,
   type FlowId,
+  type FormulaText,
   type PostPlan,
   type Problem,
   type Progress,
@@ -29,6 +30,8 @@ export interface Checked {
   warnings: number;
   toSend: number;
   toCheck: number;
+  /** Rows to post with text that begins like a formula: Post needs the user's choice for them. */
+  formulaRows: number;
 }
 
 /** A failure titled by what did not happen ("Validation stopped"), the cause below it. */
@@ -53,6 +56,8 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
   const [progress, setProgress] = useState<Progress | null>(null);
   const [confirm, setConfirm] = useState<PostPlan | null>(null);
   const [paste, setPaste] = useState('');
+  // Asked per run: how text that begins like a formula is sent; null until the user chooses.
+  const [formulaText, setFormulaText] = useState<FormulaText | null>(null);
   const cancel = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -147,6 +152,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
       warnings: plan.validation.problems.length - errors.length,
       toSend: plan.toSend,
       toCheck: plan.toCheck,
+      formulaRows: plan.formulaRows,
     });
     return plan;
   }
@@ -168,6 +174,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
           ? { environment: plan.confirmation.environment, rows: plan.confirmation.rows }
           : undefined,
         concurrency,
+        formulaText: formulaText ?? undefined,
         signal: controller.signal,
         onProgress: setProgress,
       });
@@ -191,6 +198,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
       setNotice({ intent: 'error', message: failure(e, sess.environment.name, 'Posting stopped'), testId: 'writeback-error' });
     } finally {
       cancel.current = null;
+      setFormulaText(null);
       setBusy(null);
       setProgress(null);
       onWorkbookChanged();
@@ -208,6 +216,17 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
           title: 'Nothing to post',
           detail:
             'Every valid row already has a result. Fix rows with errors, or clear Result to send a row again.',
+        },
+      });
+      return;
+    }
+    if (plan.formulaRows > 0 && formulaText === null) {
+      setNotice({
+        intent: 'warning',
+        testId: 'wb-formula-choice-needed',
+        message: {
+          title: 'Choose how to send text that begins with =, +, - or @',
+          detail: `${plan.formulaRows} row${plan.formulaRows === 1 ? ' has' : 's have'} such text (marked amber). A spreadsheet that opens the service's data may run it as a formula. Choose "Send as typed" or "Add a leading '" above Post, then Post again.`,
         },
       });
       return;
@@ -255,6 +274,8 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     confirm,
     confirmPost,
     dismissConfirm: () => setConfirm(null),
+    formulaText,
+    setFormulaText,
     paste,
     setPaste,
     addPasted,

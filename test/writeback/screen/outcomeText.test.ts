@@ -10,6 +10,7 @@ const summary = (counts: Partial<RunSummary['counts']>, extra: Partial<RunSummar
   cancelled: false,
   firstRow: 2,
   outcomes: [],
+  withErrors: 0,
   counts: { sending: 0, created: 0, done: 0, failed: 0, 'not sent': 0, unknown: 0, ...counts },
   ...extra,
 });

@@ -56,6 +56,8 @@ export interface WorkbookPort {
   addSheet(name: string, options?: { hidden?: boolean; activate?: boolean }): Promise<string>;
   /** The selected cell: where "load at the selection" puts a table. */
   selection(): Promise<{ sheet: string; address: string }>;
+  /** Selects a cell (A1 style, no sheet), showing its sheet: where a problem in the taskpane points. */
+  select(sheet: string, address: string): Promise<void>;
   listTables(): Promise<TableShape[]>;
   findTable(name: string): Promise<TableShape | null>;
   /** A table with a header row and no body rows at sheet!anchor, columns formatted before any data lands. */

@@ -4,6 +4,7 @@ export type { Flow, AnyFlow, FlowId, PreparedFlow, Sent, Found } from './flow';
 export { FLOWS, flowById } from './flows';
 export type { Problem, Severity } from './problem';
 export { describeProblem, problemPlace } from './problem';
+export { groupProblems, describeGroup, problemCell, rowsText, type ProblemGroup } from './problemgroups';
 export { validateRows, marksOf, type Validation, type RowCheck } from './validate';
 export { markProblems } from './marks';
 export {

@@ -1,10 +1,10 @@
 import { Text } from '@fluentui/react-components';
 import { ProblemList } from './ProblemList';
 import { usePanelStyles } from './styles';
-import type { Checked } from './useWriteback';
+import type { Checked, Writeback } from './useWriteback';
 
 /** What the last validation found: rows ready, rows with errors, and every problem by sheet row. */
-export function ValidatePanel({ checked }: { checked: Checked }) {
+export function ValidatePanel({ checked, onSelect }: { checked: Checked; onSelect: Writeback['selectProblem'] }) {
   const s = usePanelStyles();
   return (
     <section aria-label="Validation" data-testid="wb-validation">
@@ -16,7 +16,7 @@ export function ValidatePanel({ checked }: { checked: Checked }) {
         <Text>{checked.errors} with errors</Text>
         <Text>{checked.warnings} warnings</Text>
       </div>
-      <ProblemList problems={checked.problems} firstRow={checked.firstRow} />
+      <ProblemList problems={checked.problems} firstRow={checked.firstRow} onSelect={(g) => void onSelect(g)} />
     </section>
   );
 }

@@ -27,7 +27,7 @@ export default function WritebackScreen(props: ScreenProps) {
       <TemplatePanel wb={wb} />
       <PostPanel wb={wb} session={session} />
       <ResultsPanel notice={wb.notice} />
-      {wb.checked && <ValidatePanel checked={wb.checked} />}
+      {wb.checked && <ValidatePanel checked={wb.checked} onSelect={wb.selectProblem} />}
       {wb.table && workbook.host === 'memory' && <PastePanel wb={wb} />}
     </div>
   );

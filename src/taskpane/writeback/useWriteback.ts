@@ -10,11 +10,14 @@ import {
   writeAudit,
   type FlowId,
   type FormulaText,
+  type ProblemGroup,
   type PostPlan,
   type Problem,
   type Progress,
   type TableRecord,
+  problemCell,
 } from '../../writeback';
+import type { TableShape } from '../../workbook/port';
 import { describeError, type UserMessage } from '../connection/messages';
 import type { ScreenProps, Session } from '../screen';
 import { countsText, postBanner, postCounts, postOutcome } from './outcomeText';
@@ -32,6 +35,8 @@ export interface Checked {
   toCheck: number;
   /** Rows to post with text that begins like a formula: Post needs the user's choice for them. */
   formulaRows: number;
+  /** Where the table sits, to select a problem's cell. */
+  shape: Pick<TableShape, 'sheet' | 'topLeft' | 'columns'> | null;
 }
 
 /** A failure titled by what did not happen ("Validation stopped"), the cause below it. */
@@ -141,7 +146,8 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
       environment: sess.environment,
     });
     await markProblems(workbook, table, plan.validation.problems);
-    const firstRow = firstBodyRow((await workbook.findTable(table))?.topLeft ?? 'A1');
+    const shape = await workbook.findTable(table);
+    const firstRow = firstBodyRow(shape?.topLeft ?? 'A1');
     onWorkbookChanged();
     const errors = plan.validation.problems.filter((p) => p.severity === 'error');
     const errorRows = new Set(errors.map((p) => p.row)).size;
@@ -153,6 +159,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
       toSend: plan.toSend,
       toCheck: plan.toCheck,
       formulaRows: plan.formulaRows,
+      shape,
     });
     return plan;
   }
@@ -235,6 +242,17 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     else await run(plan, session);
   }
 
+  /** Selects a problem's cell in the workbook (Excel, or the preview grid, which follows the selection). */
+  async function selectProblem(group: ProblemGroup) {
+    const shape = checked?.shape;
+    if (!shape) return;
+    try {
+      await workbook.select(shape.sheet, problemCell(group, shape));
+    } catch (e) {
+      setNotice({ intent: 'error', message: failure(e, environment, 'The cell could not be selected'), testId: 'writeback-error' });
+    }
+  }
+
   function confirmPost() {
     const plan = confirm;
     setConfirm(null);
@@ -270,6 +288,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     progress,
     cancelPost: () => cancel.current?.abort(),
     validate,
+    selectProblem,
     post,
     confirm,
     confirmPost,

@@ -273,6 +273,17 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         return { sheet, address: range.address.slice(bang + 1).split(':')[0]!.replace(/\$/g, '') };
       }),
 
+    select: (sheet, address) =>
+      exec(async (ctx) => {
+        const ws = ctx.workbook.worksheets.getItemOrNullObject(sheet);
+        ws.load('isNullObject');
+        await ctx.sync();
+        if (ws.isNullObject) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
+        // Range.select (ExcelApi 1.1) also shows the range's sheet.
+        ws.getRange(address).select();
+        await ctx.sync();
+      }),
+
     listTables: () =>
       exec(async (ctx) => {
         const tables = ctx.workbook.tables.load('items/name');

@@ -203,4 +203,13 @@ describe('Excel adapter', () => {
     await expect(wb.createTable({ name: 'b', sheet: 'Sheet1', anchor: 'B1', columns })).rejects.toMatchObject({ name: 'WorkbookError', code: 'host' });
     await expect(wb.writeRows('nope', 0, [[1]])).rejects.toMatchObject({ code: 'table-not-found' });
   });
+
+  it('selects a cell on its sheet (where a problem points), and refuses a sheet that is not there', async () => {
+    const { xl, wb } = setup();
+    await wb.addSheet('Data');
+    await wb.select('Data', 'C7');
+    expect(xl.selection).toEqual({ sheet: 'Data', address: 'C7' });
+    expect(await wb.selection()).toEqual({ sheet: 'Data', address: 'C7' });
+    await expect(wb.select('Nowhere', 'A1')).rejects.toMatchObject({ code: 'sheet-not-found' });
+  });
 });

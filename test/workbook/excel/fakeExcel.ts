@@ -413,6 +413,13 @@ class FakeRange extends Loadable {
   get rowCount(): number {
     return this.read('rowCount');
   }
+  /** Range.select: the selection moves to the range's top left cell, on its sheet. */
+  select(): void {
+    this.ctx.enqueue(() => {
+      const b = this.box();
+      this.ctx.xl.selection = { sheet: b.sheet.name, address: a1(b.row, b.col) };
+    });
+  }
   clear(): void {
     this.ctx.enqueue(() => {
       const b = this.box();

@@ -113,6 +113,22 @@ test('pasted rows validate: ready rows counted, problems listed and marked on th
   await screenshot(page, 'wb-02-validated');
 });
 
+test("choosing a problem selects its cell in the preview grid", async () => {
+  await page.getByTestId('problems').getByText('Row 6, Date detected').click();
+  // The marked cell of that problem (its note is the message) is the one the name box now shows.
+  const marked = await page.evaluate(() => {
+    const td = [...document.querySelectorAll<HTMLElement>('[data-testid="preview-grid"] td[data-cell]')].find((c) =>
+      c.title.includes('type the date as yyyy-mm-dd'),
+    );
+    return td?.dataset.cell ?? null;
+  });
+  expect(marked).toMatch(/^[A-Z]+6$/);
+  await page.waitForFunction(
+    (address) => document.querySelector('[data-testid="grid-name-box"]')?.textContent?.startsWith(address),
+    marked,
+  );
+});
+
 test('posting sends the valid rows and the new GUIDs land in the Result GUID column', async () => {
   await page.getByTestId('wb-post').click();
   await page.getByTestId('post-done').waitFor({ timeout: 20_000 });

@@ -1,6 +1,6 @@
 import { FORMULA_CODE } from './checks/csv-injection';
 import type { Journal } from './journal';
-import { resultCells } from './results';
+import { dispositionOf, resultCells } from './results';
 import type { Validation } from './validate';
 
 /**
@@ -36,6 +36,10 @@ export async function markRowsWithErrors(journal: Journal, validation: Validatio
 
 /** Rows a Post would send whose text begins like a formula (see checks/csv-injection). */
 export function formulaRows(validation: Validation<unknown>): number {
-  return validation.rows.filter((r) => r.request !== undefined && r.problems.some((p) => p.code === FORMULA_CODE))
-    .length;
+  return validation.rows.filter(
+    (r) =>
+      r.request !== undefined &&
+      dispositionOf(r.result) !== 'skip' &&
+      r.problems.some((p) => p.code === FORMULA_CODE),
+  ).length;
 }

@@ -1,3 +1,8 @@
+/**
+ * What a Post checks and records beyond the flows' rules: formula-like text and the run's choice for it,
+ * rows left out for their errors, and name lists an environment may not have.
+ */
+import { ApiError } from '../../src/client';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
@@ -121,5 +126,29 @@ describe('rows not sent for their errors', () => {
     ({ columns, rows } = await workbook.readRows('Inc'));
     expect(rows[1]![at]).toBe('created');
     expect(bodies.map((b) => b.Name)).toEqual(['Good', 'Fixed']);
+  });
+});
+
+describe('an environment without one of the assumed name lists', () => {
+  it('leaves that check to the service (404), and still checks the lists it has', async () => {
+    const { workbook, api } = await sheet([['A', 'Anywhere Ltd', null, null]]);
+    const without: WritebackApi = {
+      ...api,
+      async download(id, o) {
+        if (id === 'organizations') throw new ApiError({ code: 'not-found', message: 'no such path', sent: 'yes' });
+        return api.download(id, o);
+      },
+    };
+    const plan = await preparePost({ api: without, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC });
+    expect(plan.validation.problems).toEqual([]);
+    expect(plan.toSend).toBe(1);
+    const failing: WritebackApi = {
+      ...api,
+      async download(id, o) {
+        if (id === 'organizations') throw new ApiError({ code: 'forbidden', message: 'no', sent: 'yes' });
+        return api.download(id, o);
+      },
+    };
+    await expect(preparePost({ api: failing, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).rejects.toMatchObject({ code: 'forbidden' });
   });
 });

@@ -14,7 +14,9 @@ export function ValidatePanel({ checked, onSelect }: { checked: Checked; onSelec
         </Text>
         {checked.toCheck > 0 && <Text>{checked.toCheck} to check in the service first</Text>}
         <Text>{checked.errors} with errors</Text>
-        <Text>{checked.warnings} warnings</Text>
+        <Text>
+          {checked.warnings} warning{checked.warnings === 1 ? '' : 's'}
+        </Text>
       </div>
       <ProblemList problems={checked.problems} firstRow={checked.firstRow} onSelect={(g) => void onSelect(g)} />
     </section>

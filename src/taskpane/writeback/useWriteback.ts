@@ -190,7 +190,8 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
       }
       const { created, done, failed, unknown } = summary.counts;
       const left = plan.toSend + plan.toCheck - (created + done + failed + unknown);
-      setChecked((c) => c && { ...c, toSend: left, toCheck: unknown });
+      // The choice for formula-like text is asked again only while such rows are left to post.
+      setChecked((c) => c && { ...c, toSend: left, toCheck: unknown, formulaRows: left + unknown > 0 ? c.formulaRows : 0 });
       onActivity({
         at: new Date(),
         action: 'writeback',

@@ -54,6 +54,12 @@ export const DATASETS: readonly Dataset[] = [
   ds('auditcontextcustomfieldvalues', '/directdata/v1/auditcontextcustomfieldvalues', 'Audits', 'Audit context custom field values', 'Per audit, values of the audit context custom fields.', r.auditCustomFieldValue, assumed),
   ds('auditriskassessmentcustomfields', '/directdata/v1/auditriskassessmentcustomfields', 'Audits', 'Audit risk assessment custom field definitions', 'Custom field definitions of the audit risk assessment.', r.customFieldDefinition, assumed),
   ds('auditriskassessmentcustomfieldvalues', '/directdata/v1/auditriskassessmentcustomfieldvalues', 'Audits', 'Audit risk assessment custom field values', 'Per audit, values of the audit risk assessment custom fields.', r.auditCustomFieldValue, assumed),
+  // Standing data write-back checks names against before sending (organizations, people, dimensions):
+  // the spec names the fields but shows no dataset for them, so these paths are assumed.
+  ds('organizations', '/directdata/v1/organizations', 'Standing data', 'Organizations', 'Standing data: the organization tree (reporting and affected organizations).', r.organization, assumed),
+  ds('users', '/directdata/v1/users', 'Standing data', 'Users', 'Standing data: user profiles with e-mail; deleted users keep their roles but get no new ones.', r.user, assumed),
+  ds('businessdimensions', '/directdata/v1/businessdimensions', 'Standing data', 'Business dimensions', 'Standing data: business dimensions.', r.dimension, assumed),
+  ds('frameworkdimensions', '/directdata/v1/frameworkdimensions', 'Standing data', 'Framework dimensions', 'Standing data: framework dimensions.', r.dimension, assumed),
   ds('tasks', '/directdata/v1/tasks', 'Tasks', 'Tasks', 'Tasks with status, score, comment and action date.', r.task, assumed),
   ds('kri', '/directdata/v1/kri', 'KRIs', 'KRIs', 'All key risk indicators.', r.kri, assumed),
   ds('kridatavalues', '/directdata/v1/kridatavalues', 'KRIs', 'KRI data values', 'All KRI data values.', r.kriValue, assumed),

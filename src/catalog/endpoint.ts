@@ -14,6 +14,7 @@ export type Area =
   | 'Data management'
   | 'MOIs'
   | 'Forms'
+  | 'Standing data'
   /** Datasets a customer's Swagger file has and the catalogue lacks (binding extraDatasets). */
   | 'Other';
 

@@ -131,6 +131,11 @@ export const auditFinding = record({
 export const standing = record({ Id: guid(), Name: text(), Description: text(), Order: number() });
 export const auditTypeObservationScore = record({ Id: guid(), AuditTypeId: guid(), Name: text(), Score: number() });
 export const auditWorkflow = record({ Id: guid(), Name: text(), Steps: textList() });
+// Who and where: organizations, people and dimensions that incidents and third parties name. The spec
+// shows no dataset for them; these shapes are assumed (see the datasets' documented: false).
+export const organization = record({ Id: guid(), Name: text(), ParentId: guid() });
+export const user = record({ Id: guid(), Name: text(), Email: text(), Deleted: bool() });
+export const dimension = record({ Id: guid(), Name: text() });
 export const incidentType = record({ Id: guid(), Name: text(), Standard: bool(), Archived: bool() });
 export const findingReportAssessment = record({ Identifier: text(), ReportName: text() });
 

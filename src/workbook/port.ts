@@ -95,6 +95,8 @@ export interface WorkbookPort {
   addSheet(name: string, options?: { hidden?: boolean; activate?: boolean }): Promise<string>;
   /** The selected cell: where "load at the selection" puts a table. */
   selection(): Promise<{ sheet: string; address: string }>;
+  /** Selects a cell (A1 style, no sheet), showing its sheet: where a problem in the taskpane points. */
+  select(sheet: string, address: string): Promise<void>;
   listTables(): Promise<TableShape[]>;
   /** A table by its name or its id. */
   findTable(nameOrId: string): Promise<TableShape | null>;

@@ -1,5 +1,6 @@
 import { isApiError, type DataRecord } from '../client';
 import type { LackingDataset } from './availability';
+import { isDirectoryDataset } from './checks/directory';
 import { sleep } from './runner';
 
 export type { DataRecord };
@@ -37,9 +38,14 @@ export async function loadStanding(
   lacking: readonly LackingDataset[] = [],
 ): Promise<Standing> {
   const loaded = await Promise.all(
-    datasetIds.map(async (id) => [id, await readLacking(api, id, lacking, signal)] as const),
+    datasetIds.map(
+      async (id) =>
+        [id, await (isDirectoryDataset(id) ? downloadDirectory(api, id, signal) : readLacking(api, id, lacking, signal))] as const,
+    ),
   );
-  return new Map(loaded.filter((e): e is readonly [string, DataRecord[]] => e[1] !== null));
+  // A dataset the environment lacks is left out: a directory's names are then checked by the service,
+  // another's absence was said up front (availability).
+  return new Map(loaded.filter((e): e is readonly [string, DataRecord[]] => e[1] != null));
 }
 
 /** A dataset's records, or null when the environment lacks it (see loadStanding). */
@@ -100,6 +106,16 @@ export async function downloadRecords(
       await wait(Math.min(e.retryAfterMs ?? 100 * 2 ** (attempt - 1), 5_000), signal);
       attempt++;
     }
+  }
+}
+
+/** A directory dataset, or undefined when the environment does not have it (404 on the assumed path). */
+async function downloadDirectory(api: WritebackApi, datasetId: string, signal?: AbortSignal) {
+  try {
+    return await downloadRecords(api, datasetId, signal);
+  } catch (e) {
+    if (isApiError(e) && e.code === 'not-found') return undefined;
+    throw e;
   }
 }
 

@@ -19,6 +19,9 @@ const columns: ColumnSpec[] = [
   { name: 'Result', format: 'text' },
   { name: 'GUID', format: 'text' },
   { name: 'Message', format: 'text' },
+  // The run's choice for text that begins like a formula (checks/csv-injection): "as typed", "neutralised",
+  // or blank when the run had none.
+  { name: 'Formula-like text', format: 'text' },
 ];
 
 /** A short SHA-256 fingerprint of a key identifier: tells runs by different keys apart without revealing the key. */
@@ -43,6 +46,7 @@ export function auditRows(summary: RunSummary, who: string): Cell[][] {
     o.status,
     o.guid,
     o.message,
+    summary.formulaText ?? '',
   ]);
 }
 
@@ -52,6 +56,10 @@ export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, wh
     const sheet = await workbook.addSheet(AUDIT_SHEET);
     table = await workbook.createTable({ name: AUDIT_TABLE, sheet, anchor: 'A1', columns });
   }
+  // Audit tables made before a column was added get it at the right end, where the rows put it.
+  const missing = columns.slice(table.columns.length);
+  if (missing.length && missing.every((c) => !table!.columns.includes(c.name)))
+    table = await workbook.addColumns(AUDIT_TABLE, missing);
   const rows = auditRows(summary, who);
   if (rows.length) await workbook.writeRows(AUDIT_TABLE, table.rowCount, rows);
   return rows.length;

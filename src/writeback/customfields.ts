@@ -3,6 +3,7 @@ import type { bodies } from '../catalog';
 import type { Cell, ColumnSpec } from '../workbook/port';
 import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
 import { str, type DataRecord } from './api';
+import { offerNames } from './checks/closest';
 
 export type CustomFieldEntry = z.infer<typeof bodies.customFieldEntry>;
 export type FieldKind = 'text' | 'number' | 'date' | 'checkbox' | 'select' | 'multiselect';
@@ -171,7 +172,6 @@ function option(
     (o) => o.name.trim().toLowerCase() === name.trim().toLowerCase() || o.id === name.trim(),
   );
   if (matches.length === 1) return { ok: true, id: matches[0]!.id };
-  const all = field.options.map((o) => `"${o.name}"`).join(', ');
   if (matches.length > 1)
     return {
       ok: false,
@@ -181,6 +181,6 @@ function option(
   return {
     ok: false,
     code: 'unknown-option',
-    message: `"${name}" is not an option of ${field.name}; choose one of ${all || '(no options defined)'}`,
+    message: `"${name}" is not an option of ${field.name}${offerNames(name, field.options.map((o) => o.name))}`,
   };
 }

@@ -4,6 +4,7 @@ export type { Flow, AnyFlow, FlowId, PreparedFlow, Sent, Found } from './flow';
 export { FLOWS, flowById } from './flows';
 export type { Problem, Severity } from './problem';
 export { describeProblem, problemPlace } from './problem';
+export { groupProblems, describeGroup, problemCell, rowsText, type ProblemGroup } from './problemgroups';
 export { validateRows, marksOf, type Validation, type RowCheck } from './validate';
 export { markProblems } from './marks';
 export {
@@ -12,6 +13,7 @@ export {
   type PostOptions,
   type RunOptions,
   type RunSummary,
+  type Counts,
   type Progress,
   type Environment,
   type RowOutcome,
@@ -28,3 +30,4 @@ export {
 } from './availability';
 export { tableRecord, tableRecords, type TableRecord } from './tablerecord';
 export { writeAudit, keyFingerprint, AUDIT_TABLE, AUDIT_SHEET } from './audit';
+export { formulaLike, type FormulaText } from './checks/csv-injection';

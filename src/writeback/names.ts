@@ -1,4 +1,5 @@
 import { isGuid } from '../catalog';
+import { likelyMeant, offerNames } from './checks/closest';
 
 /**
  * Names shown to users, GUIDs sent to the service. A name that matches no entry or several entries is an
@@ -65,26 +66,16 @@ export function nameIndex<E extends NameEntry>(
           candidates: [],
           message: `"${text.trim()}" is not a GUID: this environment lacks the list of ${what}, so type the GUID`,
         };
-      const candidates = closest(text, entries);
-      const hint = candidates.length
-        ? `; did you mean ${candidates.map((c) => `"${c}"`).join(' or ')}?`
-        : `; pick one from the dropdown`;
+      const names = entries.map((e) => e.name);
       return {
         ok: false,
         code: 'unknown-name',
-        candidates,
-        message: `no ${what.replace(/s$/, '')} is named "${text.trim()}"${hint}`,
+        candidates: likelyMeant(text, names),
+        message: `no ${singular(what)} is named "${text.trim()}"${offerNames(text, names)}`,
       };
     },
   };
 }
 
-/** Up to three names that share a prefix or contain the text: enough to spot a typo. */
-function closest(text: string, entries: readonly NameEntry[]): string[] {
-  const t = key(text);
-  if (!t) return [];
-  const names = [...new Set(entries.map((e) => e.name))];
-  return names
-    .filter((n) => key(n).includes(t) || t.includes(key(n)) || key(n).slice(0, 3) === t.slice(0, 3))
-    .slice(0, 3);
-}
+/** "third parties" -> "third party", "incident types" -> "incident type". */
+export const singular = (plural: string) => plural.replace(/ies$/, 'y').replace(/s$/, '');

@@ -9,6 +9,7 @@ import {
   type FlowAvailability,
 } from './availability';
 import { withExtras } from './extras';
+import { neutralise, type FormulaText } from './checks/csv-injection';
 import type { AnyFlow, FollowUp, PreparedFlow } from './flow';
 import { duplicateRows } from './checks/duplicates';
 import { unknownColumns } from './checks/columns';
@@ -17,6 +18,7 @@ import type { RetryPolicy } from './outcome';
 import { dispositionOf, RESULT_COLUMNS, resultCells, resultColumnSpecs, type Status } from './results';
 import { assignKeys, ROW_KEY_COLUMN, rowKeySpec } from './rowkey';
 import { runPool, sendWithRetry, type Sleep } from './runner';
+import { formulaRows, rowsWithErrors } from './skipped';
 import { saveTableRecord, tableRecord } from './tablerecord';
 import { validateRows, type RowCheck, type Validation } from './validate';
 
@@ -43,6 +45,8 @@ export interface PostPlan {
   confirmation: { environment: string; rows: number; message: string } | null;
   /** Whether the flow can post on this environment, and the datasets it lacks there. */
   availability: FlowAvailability;
+  /** Rows to post with text that begins like a formula: the user chooses how to send it (RunOptions.formulaText). */
+  formulaRows: number;
   run(options?: RunOptions): Promise<RunSummary>;
 }
 
@@ -53,6 +57,8 @@ export interface RunOptions {
   /** Cancel: no new row is sent; rows in flight finish and record their outcome. */
   signal?: AbortSignal;
   onProgress?(p: Progress): void;
+  /** Text that begins like a formula: sent as typed (the default) or with a leading ' (checks/csv-injection). */
+  formulaText?: FormulaText;
   retry?: RetryPolicy;
   sleep?: Sleep;
   now?(): Date;
@@ -86,6 +92,10 @@ export interface RunSummary {
   firstRow: number;
   outcomes: RowOutcome[];
   counts: Counts;
+  /** How text that begins like a formula was sent in this run, when the table had any. */
+  formulaText?: FormulaText;
+  /** Rows not sent because they have errors (their Result says so). */
+  withErrors: number;
 }
 
 const zeroCounts = (): Counts => ({ sending: 0, created: 0, done: 0, failed: 0, 'not sent': 0, unknown: 0 });
@@ -158,6 +168,7 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
     toCheck,
     confirmation,
     availability,
+    formulaRows: formulaRows(validation),
     run: (runOptions = {}) => {
       if (availability.post.kind === 'unavailable') throw new Error(availability.post.message);
       const c = runOptions.confirm;
@@ -173,6 +184,7 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
           cells: content.rows,
           recordedFor: recorded?.environment,
           firstRow,
+          formulaRows: formulaRows(validation),
         },
         runOptions,
       );
@@ -207,6 +219,7 @@ interface Prepared extends PostOptions {
   cells: Cell[][];
   recordedFor: string | undefined;
   firstRow: number;
+  formulaRows: number;
 }
 
 async function ensureResultColumns(
@@ -259,18 +272,23 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
 
   const counts = zeroCounts();
   const outcomes = new Map<string, RowOutcome>();
-  const candidates = p.validation.rows.filter(
-    (r) => r.request !== undefined && dispositionOf(r.result) !== 'skip',
-  );
+  const formulaText = p.formulaRows ? (o.formulaText ?? 'as typed') : undefined;
+  const candidates = p.validation.rows
+    .filter((r) => r.request !== undefined && dispositionOf(r.result) !== 'skip')
+    .map((r) => (formulaText === 'neutralised' ? { ...r, request: neutralise(r.request) } : r));
   const finishing = p.validation.rows.filter((r) => stepToDo(prepared, r));
+  const errorMarks = rowsWithErrors(p.validation);
   const total = candidates.length + finishing.length;
-  // Every row to post gets its key before anything is sent; results then find their row by it.
+  // Every row to post (or to mark as not sent) gets its key before anything is sent; results then find
+  // their row by it.
   const keys = await assignKeys(
     workbook,
     table,
     p.columns,
-    [...candidates, ...finishing].map((r) => ({ row: r.row, cells: p.cells[r.row] ?? [] })),
+    [...candidates, ...finishing, ...errorMarks].map((r) => ({ row: r.row, cells: p.cells[r.row] ?? [] })),
   );
+  await Promise.all(errorMarks.map((m) => keys.has(m.row) && journal.write(keys.get(m.row)!, m.cells)));
+  const withErrors = errorMarks.length;
   let finished = 0;
   // `time` defaults to now; an unknown outcome keeps the time the row was first sent instead, which the
   // next Post compares with the registration time of lookalike records.
@@ -458,5 +476,7 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
     firstRow: firstBodyRow((await workbook.findTable(table))?.topLeft ?? 'A1'),
     outcomes: [...outcomes.values()].sort((a, b) => a.row - b.row),
     counts,
+    formulaText,
+    withErrors,
   };
 }

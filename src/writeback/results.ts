@@ -1,4 +1,5 @@
 import type { Cell, ColumnSpec } from '../workbook/port';
+import { timeCell, timeOfCell } from './resulttime';
 
 /**
  * The result columns a write-back adds to the right of its table: the row's journal. A run writes
@@ -11,7 +12,7 @@ export const resultColumnSpecs: readonly ColumnSpec[] = [
   { name: 'Result', format: 'text' },
   { name: 'Result GUID', format: 'text' },
   { name: 'Result message', format: 'text' },
-  { name: 'Result time', format: 'text' },
+  { name: 'Result time', format: 'datetime' },
 ];
 
 export const STATUSES = ['sending', 'created', 'done', 'failed', 'not sent', 'unknown'] as const;
@@ -21,6 +22,7 @@ export interface RowResult {
   status: Status | '';
   guid: string;
   message: string;
+  /** An ISO instant; the cell holds it as a local date-time serial (resulttime.ts). */
   time: string;
 }
 
@@ -32,11 +34,11 @@ export function readResult(cells: readonly Cell[]): RowResult {
     status: (STATUSES as readonly string[]).includes(status) ? (status as Status) : '',
     guid: text(cells[1]),
     message: text(cells[2]),
-    time: text(cells[3]),
+    time: timeOfCell(cells[3]),
   };
 }
 
-export const resultCells = (r: RowResult): Cell[] => [r.status, r.guid, r.message, r.time];
+export const resultCells = (r: RowResult): Cell[] => [r.status, r.guid, r.message, timeCell(r.time)];
 
 /**
  * What a Post does with a row, by its Result:

@@ -4,6 +4,7 @@ import type { CellProblem, Problem } from './problem';
 import { RESULT_COLUMNS, readResult, type RowResult } from './results';
 import { isBlank } from './cells';
 import { isOwnColumn } from './rowkey';
+import { formulaWarnings } from './checks/csv-injection';
 
 export interface RowCheck<R> {
   row: number;
@@ -67,7 +68,8 @@ export function validateRows<R>(
   rows.forEach((current, row) => {
     cells = current;
     if (inputIndexes.every((i) => isBlank(cells[i]))) return;
-    const { request, problems: found } = flow.prepare(get);
+    const { request, problems: prepared } = flow.prepare(get);
+    const found = [...prepared, ...formulaWarnings(columns, cells, inputIndexes)];
     const result = readResult(resultIndexes.map((i) => (i === undefined ? null : (cells[i] ?? null))));
     checks.push({ row, request, result, problems: found });
     for (const p of found) problems.push({ ...p, row });

@@ -168,9 +168,9 @@ test('the Activity screen lists what happened, failures included, and copies it'
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
   await page.getByRole('tab', { name: 'Activity' }).click();
   const list = await page.getByTestId('activity-list').innerText();
-  expect(list).toContain('Loaded: risk, into tbl_risk, 200 rows');
-  expect(list).toContain('Load cancelled: audit');
-  expect(list).toContain('Refresh failed: incidents');
+  expect(list).toContain('Loaded: Risks, into tbl_risk, 200 rows'); // datasets by title, as the Datasets screen names them
+  expect(list).toContain('Load cancelled: Audits');
+  expect(list).toContain('Refresh failed: Incidents');
   expect(list).toContain('Connection failed');
   await page.getByTestId('copy-activity').click();
   await page.getByText(/^Copied \d+ entries\.$/).waitFor();

@@ -116,6 +116,22 @@ test('pasted rows validate: ready rows counted, problems listed and marked on th
   await screenshot(page, 'wb-02-validated');
 });
 
+test('choosing a problem selects its cell in the preview grid', async () => {
+  await page.getByTestId('problems').getByText('Row 6, Date detected').click();
+  // The marked cell of that problem (its note is the message) is the one the name box now shows.
+  const marked = await page.evaluate(() => {
+    const td = [...document.querySelectorAll<HTMLElement>('[data-testid="preview-grid"] td[data-cell]')].find((c) =>
+      c.title.includes('type the date as yyyy-mm-dd'),
+    );
+    return td?.dataset.cell ?? null;
+  });
+  expect(marked).toMatch(/^[A-Z]+6$/);
+  await page.waitForFunction(
+    (address) => document.querySelector('[data-testid="grid-name-box"]')?.textContent?.startsWith(address),
+    marked!,
+  );
+});
+
 test('posting sends the valid rows and the new GUIDs land in the Result GUID column', async () => {
   await page.getByTestId('wb-post').click();
   await page.getByTestId('post-done').waitFor({ timeout: 20_000 });
@@ -124,7 +140,8 @@ test('posting sends the valid rows and the new GUIDs land in the Result GUID col
     expect((await cellUnder('Result', row))?.text).toBe('created');
     expect((await cellUnder('Result GUID', row))?.text).toMatch(GUID);
   }
-  expect((await cellUnder('Result', 3))?.text ?? '').toBe('');
+  // The row with errors was not sent, and says so.
+  expect((await cellUnder('Result', 3))?.text ?? '').toMatch(/^Not sent: \d+ errors?$/);
   const created = stack.acc.store.addedRecords('incidents').map((r) => r.Name);
   expect(created).toEqual(
     expect.arrayContaining([
@@ -147,6 +164,24 @@ test('posting again sends nothing: every valid row has its result', async () => 
   await page.getByTestId('wb-post').click();
   await page.getByTestId('post-nothing').waitFor();
   expect(stack.acc.store.addedRecords('incidents')).toHaveLength(3);
+});
+
+test('text that begins like a formula needs a choice before posting; the choice is applied and audited', async () => {
+  await page.getByTestId('wb-paste').fill([rows[0]!.join('\t'), ['=SUM(1+1)', 'Finance', '', 'Low', '', '', ''].join('\t')].join('\n'));
+  await page.getByTestId('wb-paste-add').click();
+  await page.getByTestId('wb-post').click();
+  await page.getByTestId('wb-formula-choice-needed').waitFor();
+  expect(stack.acc.store.addedRecords('incidents')).toHaveLength(3);
+  expect(await page.getByTestId('problems').innerText()).toContain('Name (warning): begins with "="');
+  await page.getByTestId('wb-formula-text').getByText("Add a leading '").click();
+  await page.getByTestId('wb-post').click();
+  await page.getByTestId('post-done').waitFor({ timeout: 20_000 });
+  expect(stack.acc.store.addedRecords('incidents').map((r) => r.Name)).toContain("'=SUM(1+1)");
+  await page.getByTestId('sheet-Write-back audit').click();
+  const audit = await page.getByTestId('preview-grid').innerText();
+  expect(audit).toContain('Formula-like text');
+  expect(audit).toContain('neutralised');
+  await screenshot(page, 'wb-04-formula-choice');
 });
 
 test('production asks for a confirmation naming the environment and the row count', async () => {

@@ -27,6 +27,16 @@ export const G = {
   twinB: '10000000-0000-4000-8000-000000000003',
   taskTodo: '20000000-0000-4000-8000-000000000001',
   taskReview: '20000000-0000-4000-8000-000000000002',
+  orgFinance: '30000000-0000-4000-8000-000000000001',
+  orgIt: '30000000-0000-4000-8000-000000000002',
+  orgHead: '30000000-0000-4000-8000-000000000003',
+  userAnn: '31000000-0000-4000-8000-000000000001',
+  userBob: '31000000-0000-4000-8000-000000000002',
+  userGone: '31000000-0000-4000-8000-000000000003',
+  dimPayments: '32000000-0000-4000-8000-000000000001',
+  dimDora: '32000000-0000-4000-8000-000000000002',
+  dimGdpr: '32000000-0000-4000-8000-000000000003',
+  dimIso: '32000000-0000-4000-8000-000000000004',
 };
 
 const option = (Id: string, Name: string) => ({ Id, Name, Value: Name, Colour: null });
@@ -149,6 +159,31 @@ export const standing: Standing = new Map<string, Record<string, unknown>[]>([
         Reviewer: 'Bob',
         NotificationPeriods: ['P1'],
       },
+    ],
+  ],
+  [
+    'organizations',
+    [
+      { Id: G.orgHead, Name: 'Head Office', ParentId: null },
+      { Id: G.orgFinance, Name: 'Finance', ParentId: G.orgHead },
+      { Id: G.orgIt, Name: 'IT', ParentId: G.orgHead },
+    ],
+  ],
+  [
+    'users',
+    [
+      { Id: G.userAnn, Name: 'Ann', Email: 'ann@example.com', Deleted: false },
+      { Id: G.userBob, Name: 'Bob', Email: 'bob@example.com', Deleted: false },
+      { Id: G.userGone, Name: 'Gone Person', Email: 'gone@example.com', Deleted: true },
+    ],
+  ],
+  ['businessdimensions', [{ Id: G.dimPayments, Name: 'Payments' }]],
+  [
+    'frameworkdimensions',
+    [
+      { Id: G.dimIso, Name: 'ISO 27001' },
+      { Id: G.dimDora, Name: 'DORA' },
+      { Id: G.dimGdpr, Name: 'GDPR' },
     ],
   ],
 ]);

@@ -80,6 +80,8 @@ describe('the audit record', () => {
       { row: 2, status: 'failed', guid: '', message: 'The incident was not created.' },
     ],
     counts: { sending: 0, created: 1, done: 0, failed: 1, 'not sent': 0, unknown: 0 },
+    formulaText: 'neutralised',
+    withErrors: 0,
   };
 
   it('names the key by a fingerprint that does not reveal it', async () => {
@@ -105,6 +107,7 @@ describe('the audit record', () => {
       'Result',
       'GUID',
       'Message',
+      'Formula-like text',
     ]);
     expect(rows).toHaveLength(4);
     expect(rows[1]).toEqual([
@@ -118,6 +121,7 @@ describe('the audit record', () => {
       'failed',
       '',
       'The incident was not created.',
+      'neutralised',
     ]);
   });
 });

@@ -30,3 +30,24 @@ describe('looking up names', () => {
     expect(!r.ok && r.message).toContain('"Data breach"');
   });
 });
+
+describe('what an unknown name offers', () => {
+  const parties = nameIndex(
+    ['Acme Ltd', 'Globex', 'Initech', 'Umbrella Corp'].map((name, i) => ({ id: `${G1.slice(0, -1)}${i}`, name })),
+    'third parties',
+  );
+
+  it('names the thing in the singular, spelt right', () => {
+    const r = parties.resolve('Nowhere Ltd');
+    expect(!r.ok && r.message).toMatch(/^no third party is named "Nowhere Ltd"/);
+  });
+
+  it('lists the known names, closest first', () => {
+    const r = parties.resolve('Initek');
+    expect(!r.ok && r.message).toContain('did you mean "Initech"?');
+    expect(!r.ok && r.message).toMatch(/Known: Initech, /);
+    const far = parties.resolve('Zzz');
+    expect(!far.ok && far.message).toContain('known: ');
+    expect(!far.ok && far.message).not.toContain('did you mean');
+  });
+});

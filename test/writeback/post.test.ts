@@ -4,6 +4,7 @@ import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
+import { timeCell, timeOfCell } from '../../src/writeback/resulttime';
 import { describeProblem, problemPlace } from '../../src/writeback/problem';
 import { standing } from './fixtures';
 
@@ -73,7 +74,8 @@ describe('posting a table', () => {
     expect(calls.map((c) => c.resultAtSend)).toEqual(['sending', 'sending']);
     expect(await results(workbook)).toEqual([
       ['created', guid(1), 'Created'],
-      [null, null, null],
+      // A row left out for its errors says so, and why.
+      ['Not sent: 1 error', '', 'Name: the incident name is required; fill in Name'],
       ['created', guid(2), 'Created'],
     ]);
     expect(summary.counts.created).toBe(2);
@@ -122,7 +124,7 @@ describe('posting a table', () => {
     expect((await results(workbook))[0]![0]).toBe('unknown');
     // The unknown row keeps the time it was sent: the next Post compares it with registration times.
     const { columns, rows } = await workbook.readRows('Inc');
-    const sentAt = Date.parse(String(rows[0]![columns.indexOf('Result time')]));
+    const sentAt = Date.parse(timeOfCell(rows[0]![columns.indexOf('Result time')]));
     const at = (ms: number) => new Date(sentAt + ms).toISOString();
 
     const second = fakeApi(workbook, () => null, [
@@ -187,7 +189,9 @@ describe('posting a table', () => {
       const { columns, rows } = await workbook.readRows('Inc');
       return rows[0]![columns.indexOf('Result time')];
     };
-    expect(await times()).toBe(t0.toISOString());
+    // An Excel date-time: the serial of the local wall-clock time.
+    expect(await times()).toBe(timeCell(t0.toISOString()));
+    expect(typeof (await times())).toBe('number');
 
     const stranger = {
       Id: guid(7),
@@ -207,7 +211,7 @@ describe('posting a table', () => {
     expect(again.calls).toHaveLength(1);
     expect((await results(workbook))[0]![0]).toBe('unknown');
     // Sent again, still unknown: the time stays the first send, so the first request's record still counts.
-    expect(await times()).toBe(t0.toISOString());
+    expect(timeOfCell(await times())).toBe(t0.toISOString());
 
     const third = fakeApi(workbook, () => null, [stranger]);
     await (

@@ -27,6 +27,9 @@ export const KINDS = {
   standing: 19,
   document: 20,
   hyperlink: 21,
+  organization: 22,
+  user: 23,
+  dimension: 24,
 } as const;
 export type Kind = keyof typeof KINDS;
 

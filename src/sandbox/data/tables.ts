@@ -1,6 +1,7 @@
 import { auditTables } from './audits';
 import { context, type Ctx, type Table } from './context';
 import { controlTables } from './controls';
+import { directoryTables } from './directory';
 import { incidentTables } from './incidents';
 import { otherTables } from './other';
 import { riskTables } from './risks';
@@ -18,6 +19,7 @@ export function generate(seed: number, scale: number): { ctx: Ctx; tables: Recor
       ...thirdPartyTables(ctx),
       ...auditTables(ctx),
       ...otherTables(ctx),
+      ...directoryTables(ctx),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Button, Caption1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
-import { formatActivity, type ActivityEntry } from '../activity/activity';
+import { activitySummary, formatActivity, type ActivityEntry } from '../activity/activity';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
@@ -24,21 +24,8 @@ export interface Props {
   copy(text: string): Promise<void>;
 }
 
-// What happened, in the words a user would use: "Load cancelled", not "Loaded: cancelled".
-const HEADLINE: Record<ActivityEntry['action'], Record<ActivityEntry['outcome'], string>> = {
-  connect: { ok: 'Connected', failed: 'Connection failed', cancelled: 'Connection cancelled' },
-  load: { ok: 'Loaded', failed: 'Load failed', cancelled: 'Load cancelled' },
-  refresh: { ok: 'Refreshed', failed: 'Refresh failed', cancelled: 'Refresh cancelled' },
-  writeback: { ok: 'Posted', failed: 'Posting failed', cancelled: 'Posting cancelled' },
-};
-
-function summary(e: ActivityEntry): string {
-  const table = e.table && (e.action === 'load' ? `into ${e.table}` : e.table);
-  const rows = e.rows !== undefined && `${e.rows.toLocaleString()} ${e.rows === 1 ? 'row' : 'rows'}`;
-  const what = [e.subject, table, rows].filter(Boolean).join(', ');
-  const headline = HEADLINE[e.action][e.outcome];
-  return what ? `${headline}: ${what}` : headline;
-}
+/** A partial post is not a failure: the rows that went through are in the service. */
+const attention = (e: ActivityEntry) => e.outcome === 'failed' || e.outcome === 'cancelled';
 
 export function ActivityScreen({ entries, copy }: Props) {
   const s = useStyles();
@@ -64,14 +51,14 @@ export function ActivityScreen({ entries, copy }: Props) {
       {entries.length === 0 && <Text>Nothing yet: loads, refreshes and connections show here.</Text>}
       <ol className={s.list} data-testid="activity-list" aria-label="Activity">
         {entries.map((e, i) => (
-          <li key={entries.length - i} className={`${s.entry} ${e.outcome === 'ok' ? s.ok : s.failed}`}>
-            <Text weight="semibold" className={e.outcome === 'ok' ? undefined : s.failedText}>
-              {summary(e)}
+          <li key={entries.length - i} className={`${s.entry} ${attention(e) ? s.failed : s.ok}`}>
+            <Text weight="semibold" className={attention(e) ? s.failedText : undefined}>
+              {activitySummary(e)}
             </Text>
             <Caption1>
               {e.at.toLocaleString()} · {e.environment}
             </Caption1>
-            {e.message && <Caption1 className={e.outcome === 'ok' ? undefined : s.failedText}>{e.message}</Caption1>}
+            {e.message && <Caption1 className={attention(e) ? s.failedText : undefined}>{e.message}</Caption1>}
           </li>
         ))}
       </ol>

@@ -1,4 +1,4 @@
-import type { Dataset } from '../../catalog';
+import { catalog, type Dataset } from '../../catalog';
 import { API_ERROR_CODES, type ApiErrorCode } from '../../client';
 import { loadDataset, refreshTable, type TableState, type LoadError, type LoadOutcome, type LoadProgress, type LoadTarget as WorkbookTarget } from '../../workbook/load';
 import type { WorkbookPort } from '../../workbook/port';
@@ -93,7 +93,7 @@ export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
     signal: r.signal,
     onProgress: (p) => r.onProgress(progressOf(p)),
   }));
-  return resultOf(outcome, { at: new Date(), action: 'load', environment, subject: r.dataset.id });
+  return resultOf(outcome, { at: new Date(), action: 'load', environment, subject: r.dataset.id, title: r.dataset.title });
 }
 
 export interface RefreshRequest {
@@ -103,6 +103,15 @@ export interface RefreshRequest {
   dataset: string;
   signal: AbortSignal;
   onProgress(progress: Progress): void;
+}
+
+/** A binding may name a dataset this catalogue no longer has: the id is then all there is to show. */
+function titleOf(datasetId: string): string {
+  try {
+    return catalog.dataset(datasetId).title;
+  } catch {
+    return datasetId;
+  }
 }
 
 export async function refreshInWorkbook(r: RefreshRequest): Promise<OpResult> {
@@ -118,5 +127,5 @@ export async function refreshInWorkbook(r: RefreshRequest): Promise<OpResult> {
       onProgress: (p) => r.onProgress(progressOf(p)),
     }),
   );
-  return resultOf(outcome, { at: new Date(), action: 'refresh', environment, subject: r.dataset, table: r.table });
+  return resultOf(outcome, { at: new Date(), action: 'refresh', environment, subject: r.dataset, title: titleOf(r.dataset), table: r.table });
 }

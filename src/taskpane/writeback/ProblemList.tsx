@@ -1,5 +1,5 @@
 import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
-import { problemPlace, type Problem } from '../../writeback';
+import { describeGroup, groupProblems, type ProblemGroup, type Problem } from '../../writeback';
 
 const useStyles = makeStyles({
   list: {
@@ -13,10 +13,23 @@ const useStyles = makeStyles({
     overflowY: 'auto',
   },
   item: {
-    padding: tokens.spacingVerticalXXS,
     borderLeft: `${tokens.strokeWidthThickest} solid`,
-    paddingLeft: tokens.spacingHorizontalS,
     overflowWrap: 'anywhere',
+  },
+  // The whole line selects the problem's cell: a button that reads as text.
+  pick: {
+    display: 'block',
+    width: '100%',
+    textAlign: 'start',
+    font: 'inherit',
+    color: 'inherit',
+    background: 'none',
+    border: 'none',
+    cursor: 'pointer',
+    padding: tokens.spacingVerticalXXS,
+    paddingLeft: tokens.spacingHorizontalS,
+    ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover },
+    ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}` },
   },
   error: { borderLeftColor: tokens.colorPaletteRedBorder2 },
   warning: { borderLeftColor: tokens.colorPaletteYellowBorder2 },
@@ -29,28 +42,36 @@ export interface Props {
   limit?: number;
   /** The sheet row of the table's first body row, so "Row 5" is the row the user sees in Excel. */
   firstRow: number;
+  /** Selects the problem's cell in the workbook. */
+  onSelect?(group: ProblemGroup): void;
 }
 
-/** Each problem as "Row 5, Date detected: ... type it as 2025-04-03": where, what and how to fix. */
-export function ProblemList({ problems, limit = 200, firstRow }: Props) {
+/**
+ * Each problem as "Row 5, Date detected: ... type it as 2025-04-03": errors first, the same warning on
+ * many rows as one line ("Rows 5-9, Description (warning): ..."). Choosing a line selects its cell.
+ */
+export function ProblemList({ problems, limit = 200, firstRow, onSelect }: Props) {
   const s = useStyles();
-  const shown = problems.slice(0, limit);
+  const groups = groupProblems(problems);
+  const shown = groups.slice(0, limit);
   return (
     <>
       <ul className={s.list} aria-label="Problems" data-testid="problems">
-        {shown.map((p, i) => (
-          <li
-            key={i}
-            className={`${s.item} ${p.severity === 'error' ? s.error : s.warning}`}
-            data-testid={`problem-${p.severity}`}
-          >
-            <span className={s.where}>{problemPlace(p, firstRow)}</span>
-            {p.severity === 'warning' ? ' (warning)' : ''}: {p.message}
-          </li>
-        ))}
+        {shown.map((g, i) => {
+          const text = describeGroup(g, firstRow);
+          const colon = text.indexOf(': ');
+          return (
+            <li key={i} className={`${s.item} ${g.severity === 'error' ? s.error : s.warning}`} data-testid={`problem-${g.severity}`}>
+              <button type="button" className={s.pick} onClick={() => onSelect?.(g)} title="Select this cell in the sheet">
+                <span className={s.where}>{text.slice(0, colon)}</span>
+                {text.slice(colon)}
+              </button>
+            </li>
+          );
+        })}
       </ul>
-      {problems.length > shown.length && (
-        <Caption1>… and {problems.length - shown.length} more, marked in the sheet.</Caption1>
+      {groups.length > shown.length && (
+        <Caption1>… and {groups.length - shown.length} more, marked in the sheet.</Caption1>
       )}
     </>
   );

@@ -58,6 +58,16 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
       }),
 
     inspectTarget: (sheet, anchor, width) => exec((ctx) => inspectTarget(ctx, host, sheet, anchor, width)),
+    select: (sheet, address) =>
+      exec(async (ctx) => {
+        const ws = ctx.workbook.worksheets.getItemOrNullObject(sheet);
+        ws.load('isNullObject');
+        await ctx.sync();
+        if (ws.isNullObject) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
+        // Range.select (ExcelApi 1.1) also shows the range's sheet.
+        ws.getRange(address).select();
+        await ctx.sync();
+      }),
 
     listTables: () =>
       exec(async (ctx) => {

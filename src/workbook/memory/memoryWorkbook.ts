@@ -26,8 +26,6 @@ export interface MemoryWorkbook extends WorkbookPort {
   snapshot(): WorkbookSnapshot;
   /** Calls `listener` after every change (each written chunk included); returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
-  /** Moves the selection, as a user clicking a cell would. */
-  select(sheet: string, address: string): void;
   /** What a user can do to a table's rows at any moment, a post running or not (marks move with rows). */
   sortRows(table: string, column: string, order?: 'ascending' | 'descending'): void;
   /** Inserts rows before body row `at` (blank rows when `rows` is a number). */
@@ -391,7 +389,9 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       return () => listeners.delete(listener);
     },
 
-    select(sheet, address) {
+    // The body runs at once (no await): the preview grid, which calls it without waiting, sees the move
+    // in the same tick, as a user clicking a cell would.
+    async select(sheet, address) {
       if (!sheets.has(sheet)) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
       parseCell(address);
       selection = { sheet, address };

@@ -3,6 +3,7 @@ import { bodies } from '../../catalog';
 import { records, str } from '../api';
 import { customFieldColumn, customFields } from '../customfields';
 import type { Flow } from '../flow';
+import { offerNames } from '../checks/closest';
 import { nameIndex } from '../names';
 import { rowReader } from '../rowreader';
 import { findUnique, sendCreate } from './common';
@@ -106,7 +107,7 @@ export const contractsFlow: Flow<CreateContract> = {
           r.error(
             C.noticePeriodUnit,
             'unknown-unit',
-            `"${unitText}" is not a notice period unit; choose ${bodies.NOTICE_PERIOD_UNITS.join(', ')}`,
+            `"${unitText}" is not a notice period unit${offerNames(unitText, bodies.NOTICE_PERIOD_UNITS)}`,
           );
         } else if (unit === undefined && period !== undefined) {
           r.error(

@@ -5,7 +5,9 @@ import { records, str, type DataRecord } from '../api';
 import { isBlank } from '../cells';
 import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from '../customfields';
 import type { Flow, Found } from '../flow';
-import { nameIndex } from '../names';
+import { directory, knownName, knownNames, knownPeople } from '../checks/names';
+import { DIRECTORY_DATASETS } from '../checks/directory';
+import { nameIndex, type NameIndex } from '../names';
 import { cellError, cellWarning } from '../problem';
 import { rowReader } from '../rowreader';
 import { answerGuid, findUnique } from './common';
@@ -76,6 +78,7 @@ export const incidentsFlow: Flow<IncidentRequest> = {
     'incidentclassifications',
     'incidenttypecustomfields',
     'riskrootcausecategory',
+    ...DIRECTORY_DATASETS,
   ],
   reconcileDataset: 'incidents',
   operations: ['incident-create', 'incident-hyperlink'],
@@ -101,6 +104,7 @@ export const incidentsFlow: Flow<IncidentRequest> = {
       entries(records(standing, 'riskrootcausecategory'), 'GUID'),
       'root cause categories',
     );
+    const dir = directory(standing);
     const typeName = (id: string | undefined) => (id && types.byId(id)?.name) || 'no type';
     const fields = customFields(
       records(standing, 'incidenttypecustomfields'),
@@ -112,10 +116,18 @@ export const incidentsFlow: Flow<IncidentRequest> = {
       columns(lookupSheet) {
         const list = (values: string[], allowOther = false) => ({ sheet: lookupSheet, values, allowOther });
         const text = (name: string): ColumnSpec => ({ name, format: 'text' });
+        // Lists of names from the directory datasets, when the environment has them; cells that take
+        // several names ("A; B") accept other text and validation checks every name.
+        const names = (name: string, index: NameIndex | undefined, several = true): ColumnSpec =>
+          index ? { name, format: 'text', list: list([...new Set(index.entries.map((e) => e.name))], several) } : text(name);
+        const people = (name: string): ColumnSpec =>
+          dir.users
+            ? { name, format: 'text', list: list(dir.users.entries.filter((u) => !u.deleted).map((u) => u.name), true) }
+            : text(name);
         return [
           text(C.name),
-          text(C.reportingOrganization),
-          text(C.affectedOrganizations),
+          names(C.reportingOrganization, dir.organizations, false),
+          names(C.affectedOrganizations, dir.organizations),
           // Several types may be given ("A; B"): the dropdown offers the active types and accepts other
           // text; validation checks every name (archived types are refused there, with the reason).
           {
@@ -129,11 +141,11 @@ export const incidentsFlow: Flow<IncidentRequest> = {
           text(C.description),
           { name: C.dateDetected, format: 'date' },
           { name: C.dateOccurred, format: 'date' },
-          text(C.assessors),
-          text(C.responsible),
-          text(C.informed),
-          text(C.businessDimensions),
-          text(C.frameworkDimensions),
+          people(C.assessors),
+          people(C.responsible),
+          people(C.informed),
+          names(C.businessDimensions, dir.businessDimensions),
+          names(C.frameworkDimensions, dir.frameworkDimensions),
           text(C.hyperlink),
           ...fields.map((f) => customFieldColumn(f, lookupSheet)),
         ];
@@ -141,7 +153,7 @@ export const incidentsFlow: Flow<IncidentRequest> = {
       prepare(row) {
         const r = rowReader(row);
         const name = r.text(C.name, { required: true, what: 'the incident name' });
-        const reportingOrganization = r.text(C.reportingOrganization, {
+        const reportingOrganization = knownName(r, C.reportingOrganization, dir.organizations, {
           required: true,
           what: 'the reporting organization',
         });
@@ -209,7 +221,7 @@ export const incidentsFlow: Flow<IncidentRequest> = {
         const body: CreateIncident = {
           Name: name ?? '',
           ReportingOrganization: reportingOrganization ?? '',
-          AffectedOrganizations: r.list(C.affectedOrganizations),
+          AffectedOrganizations: knownNames(r, C.affectedOrganizations, dir.organizations),
           IncidentTypes: typeIds.length ? typeIds : undefined,
           Classification: r.name(C.classification, classifications),
           RootCauseCategory: r.name(C.rootCauseCategory, rootCauses),
@@ -217,11 +229,11 @@ export const incidentsFlow: Flow<IncidentRequest> = {
           Description: r.text(C.description),
           DateDetected: r.date(C.dateDetected),
           DateOccurred: r.date(C.dateOccurred),
-          Assessors: r.list(C.assessors),
-          Responsible: r.list(C.responsible),
-          Informed: r.list(C.informed),
-          BusinessDimensions: r.list(C.businessDimensions),
-          FrameworkDimensions: r.list(C.frameworkDimensions),
+          Assessors: knownPeople(r, C.assessors, dir.users),
+          Responsible: knownPeople(r, C.responsible, dir.users),
+          Informed: knownPeople(r, C.informed, dir.users),
+          BusinessDimensions: knownNames(r, C.businessDimensions, dir.businessDimensions),
+          FrameworkDimensions: knownNames(r, C.frameworkDimensions, dir.frameworkDimensions),
           CustomFields: custom.length ? custom : undefined,
         };
         return r.prepared('incident-create', body, bodyColumns, { body, hyperlink });

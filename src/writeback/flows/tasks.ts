@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { bodies, isGuid } from '../../catalog';
 import { downloadRecords, records, str, type DataRecord } from '../api';
+import { directory, knownPeople } from '../checks/names';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
 import { rowReader } from '../rowreader';
@@ -70,7 +71,7 @@ export const tasksFlow: Flow<TaskRequest> = {
   title: 'Task updates',
   resultStatus: 'done',
   tableName: 'GrcTaskUpdates',
-  standingDatasets: ['tasks'],
+  standingDatasets: ['tasks', 'users'],
   reconcileDataset: 'tasks',
   operations: ['task-update-v2', 'task-score-status', 'task-advance'],
   datasetNeeds: {
@@ -81,6 +82,7 @@ export const tasksFlow: Flow<TaskRequest> = {
     // Without the tasks dataset (the environment lacks it) a task is named by its GUID and not checked first.
     const listed = standing.has('tasks');
     const tasks = records(standing, 'tasks');
+    const users = directory(standing).users;
     const byKey = new Map<string, DataRecord[]>();
     for (const t of tasks) {
       for (const k of [str(t, 'Id'), str(t, 'Identifier')]) {
@@ -138,8 +140,8 @@ export const tasksFlow: Flow<TaskRequest> = {
         const cells = {
           Name: r.text(C.name),
           Description: r.text(C.description),
-          ResponsibleUser: r.text(C.responsible),
-          Reviewer: r.text(C.reviewer),
+          ResponsibleUser: knownPeople(r, C.responsible, users, true)?.[0],
+          Reviewer: knownPeople(r, C.reviewer, users, true)?.[0],
           ActionDate: r.date(C.actionDate),
           Score: r.number(C.score),
           Comment: r.text(C.comment),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { checkLei, type bodies } from '../../catalog';
 import { records, str } from '../api';
+import { directory, knownNames } from '../checks/names';
 import {
   customFieldColumn,
   customFields,
@@ -54,7 +55,7 @@ export const thirdPartiesFlow: Flow<CreateThirdParty> = {
   title: 'Third parties',
   resultStatus: 'created',
   tableName: 'GrcThirdParties',
-  standingDatasets: ['thirdpartycustomfields'],
+  standingDatasets: ['thirdpartycustomfields', 'frameworkdimensions'],
   reconcileDataset: 'thirdparty',
   operations: ['thirdparty-create'],
   datasetNeeds: {
@@ -68,12 +69,19 @@ export const thirdPartiesFlow: Flow<CreateThirdParty> = {
       records(standing, 'thirdpartycustomfields'),
       (d) => str(d, 'Name') ?? 'Custom field',
     );
+    const dimensions = directory(standing).frameworkDimensions;
     return {
       requiredColumns: [C.name],
       columns: (lookupSheet) => [
         { name: C.name, format: 'text' },
         { name: C.lei, format: 'text' },
-        { name: C.frameworkDimensions, format: 'text' },
+        dimensions
+          ? {
+              name: C.frameworkDimensions,
+              format: 'text',
+              list: { sheet: lookupSheet, values: dimensions.entries.map((d) => d.name), allowOther: true },
+            }
+          : { name: C.frameworkDimensions, format: 'text' },
         ...fields.map((f) => customFieldColumn(f, lookupSheet)),
       ],
       prepare(row) {
@@ -92,7 +100,7 @@ export const thirdPartiesFlow: Flow<CreateThirdParty> = {
         const body: CreateThirdParty = {
           Name: name ?? '',
           LeiCode: lei,
-          FrameworkDimensions: r.list(C.frameworkDimensions),
+          FrameworkDimensions: knownNames(r, C.frameworkDimensions, dimensions),
           CustomFields: readCustomFields(fields, row, r),
         };
         const columnOf = { Name: C.name, LeiCode: C.lei, FrameworkDimensions: C.frameworkDimensions };

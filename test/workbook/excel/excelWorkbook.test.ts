@@ -204,6 +204,15 @@ describe('Excel adapter', () => {
     await expect(wb.writeRows('nope', 0, [[1]])).rejects.toMatchObject({ code: 'table-not-found' });
   });
 
+  it('selects a cell on its sheet (where a problem points), and refuses a sheet that is not there', async () => {
+    const { xl, wb } = setup();
+    await wb.addSheet('Data');
+    await wb.select('Data', 'C7');
+    expect(xl.selection).toEqual({ sheet: 'Data', address: 'C7' });
+    expect(await wb.selection()).toEqual({ sheet: 'Data', address: 'C7' });
+    await expect(wb.select('Nowhere', 'A1')).rejects.toMatchObject({ code: 'sheet-not-found' });
+  });
+
   it('on the desktop, shrinking clears formats, fills, notes and validation below the table, not only values', async () => {
     const { xl, wb } = setup(18, false);
     const withList: ColumnSpec[] = [...columns, { name: 'Status', format: 'text', list: { sheet: 'Lists', values: ['Open', 'Closed'] } }];

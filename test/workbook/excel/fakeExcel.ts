@@ -566,6 +566,13 @@ class FakeRange extends Loadable {
   get rowCount(): number {
     return this.read('rowCount');
   }
+  /** Range.select: the selection moves to the range's top left cell, on its sheet. */
+  select(): void {
+    this.ctx.enqueue(() => {
+      const b = this.box();
+      this.ctx.xl.selection = { sheet: b.sheet.name, address: a1(b.row, b.col) };
+    });
+  }
   /** Like Excel's Range.clear: "Contents" keeps formats, fills and validation; "All" (the default) also drops notes. */
   clear(applyTo: 'All' | 'Contents' | 'Formats' = 'All'): void {
     this.ctx.enqueue(() => {

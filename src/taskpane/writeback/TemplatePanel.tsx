@@ -1,0 +1,68 @@
+import { Button, Field, Select } from '@fluentui/react-components';
+import { FLOWS, flowAvailability, flowById, type FlowId } from '../../writeback';
+import { ErrorBar } from '../components/ErrorBar';
+import type { Session } from '../screen';
+import { FlowNotice } from './FlowNotice';
+import { usePanelStyles } from './styles';
+import type { Writeback } from './useWriteback';
+
+/** Choose a flow and make its template, or choose a write-back table already in the workbook. */
+export function TemplatePanel({ wb, session }: { wb: Writeback; session: Session }) {
+  const s = usePanelStyles();
+  const { records, table, environment, busy } = wb;
+  const names = Object.keys(records);
+  return (
+    <>
+      <div className={s.bar}>
+        <Field label="Flow">
+          <Select
+            value={wb.flowId}
+            onChange={(_, d) => wb.chooseFlow(d.value as FlowId)}
+            disabled={busy !== null}
+            data-testid="wb-flow"
+          >
+            {FLOWS.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.title}
+                {flowAvailability(f, session.environment).post.kind === 'unavailable' ? ' (unavailable)' : ''}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Button onClick={wb.newTemplate} disabled={busy !== null || wb.unavailable} data-testid="wb-new-template">
+          New template
+        </Button>
+      </div>
+      {wb.availability && (
+        <FlowNotice flowTitle={wb.flow.title} environment={environment} availability={wb.availability} />
+      )}
+      <Field label="Table">
+        <Select
+          value={table}
+          onChange={(_, d) => wb.chooseTable(d.value)}
+          disabled={busy !== null}
+          data-testid="wb-table"
+        >
+          <option value="">
+            {names.length ? 'Choose a table' : 'No write-back table yet: make a template'}
+          </option>
+          {names.map((n) => (
+            <option key={n} value={n}>
+              {n} ({flowById(records[n]!.flow).title}, {records[n]!.environment})
+            </option>
+          ))}
+        </Select>
+      </Field>
+      {table && records[table] && records[table].environment !== environment && (
+        <ErrorBar
+          intent="warning"
+          testId="wb-env-warning"
+          message={{
+            title: `Filled for ${records[table].environment}`,
+            detail: `You are connected to ${environment}. Posting will ask you to confirm.`,
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+import { makeStyles, tokens } from '@fluentui/react-components';
+
+/** Layout shared by the write-back panels. */
+export const usePanelStyles = makeStyles({
+  bar: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', alignItems: 'end' },
+  narrow: { width: '96px' },
+  counts: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
+});

@@ -65,6 +65,7 @@ export default async function bundle(): Promise<string> {
       before ? `| ${label} | ${kb(before[name].gzip)} | ${kb(n.gzip)} | ${(n.gzip / before[name].gzip).toFixed(2)}× |` : `| ${label} | ${kb(n.bytes)} | ${kb(n.gzip)} |`,
     );
   }
+  if (beforeDir) lines.push('', `Before: the build in ${process.env.BUNDLE_BEFORE_LABEL ?? beforeDir} (\`BUNDLE_BEFORE=<its dist> npm run bench bundle\`).`);
   lines.push('', 'office.js itself (Microsoft\'s CDN, or the packaged fallback in `dist/office-js/`) is not counted.');
   return lines.join('\n');
 }

@@ -49,6 +49,8 @@ test('an unreachable CDN falls back to the packaged copy', async () => {
   const f = fakeHost({ 'cdn/office.js': 'fails', 'office-js/office.js': 'defines-office' });
   await expect(loadOfficeScript(f.host, opts)).resolves.toBe('packaged');
   expect(f.added).toEqual(['cdn/office.js', 'office-js/office.js']);
+  // The failed element leaves the page: office.js takes its folder from the first script naming office.js.
+  expect(f.abandoned).toEqual(['cdn/office.js']);
 });
 
 test('a CDN answer that is not office.js (a captive portal page) falls back too', async () => {
@@ -69,4 +71,5 @@ test('a hanging CDN is given up after the timeout and its script abandoned, so o
 test('with neither copy the page still starts (as a preview without Office)', async () => {
   const f = fakeHost({ 'cdn/office.js': 'fails', 'office-js/office.js': 'fails' });
   await expect(loadOfficeScript(f.host, opts)).resolves.toBe('none');
+  expect(f.abandoned).toEqual(['cdn/office.js', 'office-js/office.js']);
 });

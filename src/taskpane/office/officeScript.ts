@@ -26,7 +26,10 @@ declare global {
 
 /** The few DOM calls the loader makes: a stand-in document in unit tests. */
 export interface ScriptHost {
-  /** Adds a script element; `abandon` makes sure it never runs (a CDN answering after the timeout). */
+  /**
+   * Adds a script element; `abandon` takes it out of the page and makes sure it never runs (a CDN that
+   * answers after the timeout).
+   */
   addScript(src: string, onDone: (ok: boolean) => void): { abandon(): void };
   /** True once a script defined the Office global. */
   hasOffice(): boolean;
@@ -44,19 +47,19 @@ function addOne(host: ScriptHost, src: string, timeoutMs: number | undefined): P
   return new Promise((resolve) => {
     let settled = false;
     let timer: unknown;
+    let script: { abandon(): void } | undefined;
     const done = (ok: boolean) => {
       if (settled) return;
       settled = true;
       if (timer !== undefined) host.clearTimeout(timer);
-      resolve(ok && host.hasOffice());
+      const loaded = ok && host.hasOffice();
+      // A failed office.js element must leave the page: office.js finds its own folder (for MicrosoftAjax
+      // and the host files) from the first script whose src names office.js.
+      if (!loaded) script?.abandon();
+      resolve(loaded);
     };
-    const script = host.addScript(src, done);
-    if (timeoutMs !== undefined && !settled) {
-      timer = host.setTimeout(() => {
-        script.abandon();
-        done(false);
-      }, timeoutMs);
-    }
+    script = host.addScript(src, done);
+    if (!settled && timeoutMs !== undefined) timer = host.setTimeout(() => done(false), timeoutMs);
   });
 }
 

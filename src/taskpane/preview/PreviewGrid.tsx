@@ -117,6 +117,8 @@ export interface Props {
   workbook: MemoryWorkbook;
 }
 
+const TABSTER_OWN_TAB = JSON.stringify({ focusable: { ignoreKeydown: { Tab: true } } });
+
 function cellTitle(address: string, c: GridCell): string {
   const parts = [`${address}: ${JSON.stringify(c.raw)}`];
   if (c.format) parts.push(`format ${c.format}`);
@@ -345,6 +347,9 @@ export function PreviewGrid({ workbook }: Props) {
           aria-colcount={columns + 1}
           aria-activedescendant={selected && selectedDrawn ? cellId(selected) : undefined}
           tabIndex={0}
+          // Fluent's focus manager (Tabster) moves focus on Tab before any handler of ours runs; in the cell
+          // editor Tab belongs to the grid (commit and move right), so Tabster leaves Tab alone in here.
+          data-tabster={TABSTER_OWN_TAB}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         >
@@ -413,6 +418,8 @@ export function PreviewGrid({ workbook }: Props) {
                             aria-label={`Edit ${address}`}
                             value={editing.text}
                             autoFocus
+                            // The caret after what is there, to type on (Chrome may put it first).
+                            onFocus={(e) => e.currentTarget.setSelectionRange(e.currentTarget.value.length, e.currentTarget.value.length)}
                             onChange={(e) => setEditing({ ...editing, text: e.target.value })}
                             onKeyDown={onEditorKeyDown}
                             onBlur={(e) => {

@@ -77,6 +77,8 @@ describe('typing into the preview grid', () => {
 
   beforeAll(async () => {
     page = await openPreview(browser, stack);
+    // A step that cannot happen fails in seconds, naming the step, not at the test's timeout.
+    page.setDefaultTimeout(10_000);
     expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');
     await page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true }).click();
     await page.getByTestId('wb-flow').selectOption('incidents');

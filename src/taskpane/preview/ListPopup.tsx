@@ -44,8 +44,13 @@ export function ListPopup({ column, values, current, at, onPick, onClose }: Prop
   const id = useId();
   const ref = useRef<HTMLUListElement>(null);
   const [active, setActive] = useState(() => Math.max(0, values.findIndex((v) => v.toLowerCase() === current.toLowerCase())));
-  useEffect(() => ref.current?.focus(), []);
-  useEffect(() => ref.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView?.({ block: 'nearest' }), [active]);
+  // Block bodies: an effect must not return what focus() returns (Fluent's focus tracking wraps focus()).
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  useEffect(() => {
+    ref.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView?.({ block: 'nearest' });
+  }, [active]);
 
   function onKeyDown(e: KeyboardEvent<HTMLUListElement>) {
     const last = values.length - 1;

@@ -173,6 +173,29 @@ export async function pasteInGrid(page: Page, address: string, text: string): Pr
   }, text);
 }
 
+/**
+ * Pastes rows given with a header line (`rows[0]`, column names in any order, some columns left out) at
+ * `address` of the preview grid: the block is laid out by the column names of row 1 of the shown sheet,
+ * as a user copying from a sheet with the template's columns would paste it.
+ */
+export async function pasteRowsByName(page: Page, address: string, rows: readonly (readonly string[])[]): Promise<void> {
+  const names = await page.locator('[data-testid="preview-grid"] td[data-cell]').evaluateAll((tds) =>
+    tds.filter((td) => /^[A-Z]+1$/.test((td as HTMLElement).dataset.cell!)).map((td) => (td as HTMLElement).innerText.trim()),
+  );
+  const at = rows[0]!.map((name) => {
+    const i = names.indexOf(name);
+    if (i < 0) throw new Error(`No column named ${name} in row 1 of the preview grid (${names.join(', ')})`);
+    return i;
+  });
+  const width = Math.max(...at) + 1;
+  const block = rows.slice(1).map((row) => {
+    const line = Array.from({ length: width }, () => '');
+    row.forEach((v, i) => (line[at[i]!] = v));
+    return line.join('\t');
+  });
+  await pasteInGrid(page, address, block.join('\n'));
+}
+
 /** Saves a PNG under test/e2e/screenshots/ and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });

@@ -7,7 +7,6 @@ import {
   ProgressBar,
   Select,
   Text,
-  Textarea,
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
@@ -34,7 +33,6 @@ import { describeError, type UserMessage } from '../connection/messages';
 import type { ScreenProps, Session } from '../screen';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ProblemList } from './ProblemList';
-import { pastedRows } from './pastedRows';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -88,7 +86,6 @@ export default function WritebackScreen({
   const [notice, setNotice] = useState<Notice | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [confirm, setConfirm] = useState<PostPlan | null>(null);
-  const [paste, setPaste] = useState('');
   const cancel = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -258,17 +255,6 @@ export default function WritebackScreen({
     else await run(plan, session);
   }
 
-  const addPasted = () =>
-    step('Adding rows…', async () => {
-      const { columns, rows } = await workbook.readRows(table);
-      const r = pastedRows(paste, columns);
-      if (!r.ok) throw new Error(r.message);
-      const used = rows.filter((row) => row.some((c) => c !== null && c !== '')).length;
-      await workbook.writeRows(table, used, r.rows);
-      setPaste('');
-      onWorkbookChanged();
-    });
-
   if (!session)
     return <Text>Connect first: write-back uses the environment's standing data and posts to it.</Text>;
   const posting = progress !== null;
@@ -378,26 +364,6 @@ export default function WritebackScreen({
           </div>
           <ProblemList problems={checked.problems} firstRow={checked.firstRow} />
         </section>
-      )}
-      {table && workbook.host === 'memory' && (
-        <Field label="Preview: paste rows (tab-separated, header line first)">
-          <Textarea
-            value={paste}
-            onChange={(_, d) => setPaste(d.value)}
-            resize="vertical"
-            data-testid="wb-paste"
-          />
-          <div>
-            <Button
-              size="small"
-              onClick={addPasted}
-              disabled={busy !== null || paste.trim() === ''}
-              data-testid="wb-paste-add"
-            >
-              Add rows
-            </Button>
-          </div>
-        </Field>
       )}
       {confirm?.confirmation && (
         <ConfirmDialog

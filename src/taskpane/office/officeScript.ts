@@ -47,7 +47,8 @@ function addOne(host: ScriptHost, src: string, timeoutMs: number | undefined): P
   return new Promise((resolve) => {
     let settled = false;
     let timer: unknown;
-    let script: { abandon(): void } | undefined;
+    // Filled once the element exists: a host may report a result before addScript returns.
+    const script: { current?: { abandon(): void } } = {};
     const done = (ok: boolean) => {
       if (settled) return;
       settled = true;
@@ -55,10 +56,11 @@ function addOne(host: ScriptHost, src: string, timeoutMs: number | undefined): P
       const loaded = ok && host.hasOffice();
       // A failed office.js element must leave the page: office.js finds its own folder (for MicrosoftAjax
       // and the host files) from the first script whose src names office.js.
-      if (!loaded) script?.abandon();
+      if (!loaded) script.current?.abandon();
       resolve(loaded);
     };
-    script = host.addScript(src, done);
+    script.current = host.addScript(src, done);
+    if (settled && !host.hasOffice()) script.current.abandon();
     if (!settled && timeoutMs !== undefined) timer = host.setTimeout(() => done(false), timeoutMs);
   });
 }

@@ -269,6 +269,15 @@ export function PreviewGrid({ workbook }: Props) {
     put(selected, pastedCells(block, (_, c) => targetOf(snapshot, sheet, cellAddress(at.row, at.col + c)).spec));
   }
 
+  // The grid follows the workbook's selection wherever it is set (workbook.select, e.g. a problem picked in
+  // the write-back list): its page is shown. Paging by the buttons afterwards is left alone.
+  const selectedRow = selectedAt?.row;
+  useEffect(() => {
+    if (selectedRow === undefined) return;
+    const page = Math.floor(selectedRow / PAGE_ROWS) * PAGE_ROWS;
+    setTops((t) => ((t[sheet] ?? 0) === page ? t : { ...t, [sheet]: page }));
+  }, [sheet, selectedRow]);
+
   // Keep the selected cell in sight when the keyboard moved it (only while the grid has focus, so a load
   // into the workbook never scrolls the page under the user's mouse).
   useEffect(() => {

@@ -167,14 +167,19 @@ describe('typing into the preview grid', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('wb-validate').click();
     await page.locator('[data-testid="wb-ready"]', { hasText: '4 rows ready' }).waitFor();
-    // Delete clears a cell: a stray value below the table is gone again.
+    // Delete clears the selection: stray values below the table, selected with Shift+Right, are gone again.
     await cell('A8').click();
     await page.keyboard.type('stray');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('more');
     await page.keyboard.press('Enter');
-    expect(await text('A8')).toBe('stray');
+    expect([await text('A8'), await text('B8')]).toEqual(['stray', 'more']);
     await cell('A8').click();
+    await page.keyboard.press('Shift+ArrowRight');
+    expect(await page.getByTestId('grid-name-box').innerText()).toContain('A8:B8');
+    expect(await cell('B8').getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('Delete');
-    expect(await text('A8')).toBe('');
+    expect([await text('A8'), await text('B8')]).toEqual(['', '']);
 
     await page.getByTestId('wb-post').click();
     await page.getByTestId('post-done').waitFor({ timeout: 20_000 });

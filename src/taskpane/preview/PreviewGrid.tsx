@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type
 import type { MemoryWorkbook } from '../../workbook/memory';
 import { MAX_ROWS, cellAddress, columnLetters, parseCell } from '../../workbook/address';
 import type { Cell } from '../../workbook/port';
-import { editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, targetOf, typedCell, type Editing } from './gridEdit';
+import { blockAddress, blockOf, clearedBlock, editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, targetOf, typedCell, type Editing } from './gridEdit';
 import { nextCell, type GridBounds } from './gridKeys';
 import { ListPopup } from './ListPopup';
 import { PAGE_ROWS, gridOf, pageCaption, type GridCell } from './gridModel';
@@ -84,6 +84,7 @@ const useStyles = makeStyles({
   warning: { backgroundColor: tokens.colorPaletteYellowBackground2 },
   ok: { backgroundColor: tokens.colorPaletteGreenBackground2 },
   editing: { padding: 0, overflow: 'visible' },
+  inBlock: { backgroundColor: tokens.colorBrandBackground2Hover },
   editor: {
     boxSizing: 'border-box',
     width: '100%',
@@ -166,6 +167,12 @@ export function PreviewGrid({ workbook }: Props) {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [list, setList] = useState<{ left: number; top: number } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // Shift+arrows or Shift+click stretch the selection from the selected cell (the anchor) to a corner; it
+  // holds only while the anchor is still the workbook's selection.
+  const [stretch, setStretch] = useState<{ anchor: string; corner: string } | null>(null);
+  const corner = stretch && selected && stretch.anchor === selected ? stretch.corner : null;
+  const block = selected ? blockOf(selected, corner ?? selected) : null;
+  const inBlock = (r: number, c: number) => block !== null && r >= block.top && r <= block.bottom && c >= block.left && c <= block.right;
   const target = selected ? targetOf(snapshot, sheet, selected) : {};
   const listValues = target.spec?.list?.values;
 
@@ -232,15 +239,24 @@ export function PreviewGrid({ workbook }: Props) {
     if (action) {
       e.preventDefault();
       if (action.type === 'edit') startEdit(from, action.keepText ? null : action.text, action.mode);
-      else if (action.type === 'clear') put(from, [[null]]);
+      else if (action.type === 'clear') put(block ? cellAddress(block.top, block.left) : from, block ? clearedBlock(block) : [[null]]);
       else if (action.type === 'open-list') openList();
       else moveTo(moveBy(from, action.rows, action.cols, { row: bounds.lastRow, col: bounds.lastColumn }));
+      return;
+    }
+    if (e.shiftKey) {
+      const to = nextCell(corner ?? from, e, bounds);
+      if (!to) return;
+      e.preventDefault();
+      showPage(Math.floor(parseCell(to).row / PAGE_ROWS) * PAGE_ROWS);
+      setStretch({ anchor: from, corner: to });
       return;
     }
     const to = nextCell(from, e, bounds);
     if (!to) return;
     e.preventDefault();
     setProblem(null);
+    setStretch(null);
     moveTo(to);
   }
 
@@ -320,7 +336,7 @@ export function PreviewGrid({ workbook }: Props) {
         </div>
       </div>
       <div className={s.nameBox} role="status" aria-live="polite" data-testid="grid-name-box">
-        {selected && <Caption1 className={s.nameAddress}>{selected}</Caption1>}
+        {selected && <Caption1 className={s.nameAddress}>{block && corner ? blockAddress(block) : selected}</Caption1>}
         {selected && selectedCell?.display ? (
           <Caption1 className={s.nameValue}>{selectedCell.display}</Caption1>
         ) : (
@@ -394,7 +410,7 @@ export function PreviewGrid({ workbook }: Props) {
                         key={c}
                         id={isSelected ? cellId(address) : undefined}
                         role="gridcell"
-                        aria-selected={isSelected}
+                        aria-selected={isSelected || inBlock(r, c)}
                         className={mergeClasses(
                           s.cell,
                           cell?.table && s.table,
@@ -403,6 +419,7 @@ export function PreviewGrid({ workbook }: Props) {
                           cell?.mark === 'error' && s.error,
                           cell?.mark === 'warning' && s.warning,
                           cell?.mark === 'ok' && s.ok,
+                          inBlock(r, c) && !isSelected && s.inBlock,
                           isSelected && s.selected,
                           isEditing && s.editing,
                         )}
@@ -413,8 +430,13 @@ export function PreviewGrid({ workbook }: Props) {
                           // A click on another cell ends the edit with what was typed, as in Excel.
                           if (editing && !isEditing) commit(0, 0);
                         }}
-                        onClick={() => {
-                          if (!isEditing) workbook.select(sheet, address);
+                        onClick={(e) => {
+                          if (isEditing) return;
+                          if (e.shiftKey && selected) setStretch({ anchor: selected, corner: address });
+                          else {
+                            setStretch(null);
+                            workbook.select(sheet, address);
+                          }
                         }}
                         onDoubleClick={() => {
                           workbook.select(sheet, address);

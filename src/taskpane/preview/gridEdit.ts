@@ -203,3 +203,28 @@ export function pastedCells(block: readonly (readonly string[])[], specAt: (row:
     }),
   );
 }
+
+/** The rectangle between two corners of a selection, 0-based and inclusive. */
+export interface Block {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+export function blockOf(anchor: string, corner: string): Block {
+  const a = parseCell(anchor);
+  const b = parseCell(corner);
+  return { top: Math.min(a.row, b.row), left: Math.min(a.col, b.col), bottom: Math.max(a.row, b.row), right: Math.max(a.col, b.col) };
+}
+
+/** "B2:C4" for a block of several cells, "B2" for one. */
+export function blockAddress(b: Block): string {
+  const first = cellAddress(b.top, b.left);
+  return b.top === b.bottom && b.left === b.right ? first : `${first}:${cellAddress(b.bottom, b.right)}`;
+}
+
+/** What Delete writes over a block: empty cells of its size. */
+export function clearedBlock(b: Block): null[][] {
+  return Array.from({ length: b.bottom - b.top + 1 }, () => Array.from({ length: b.right - b.left + 1 }, () => null));
+}

@@ -1,4 +1,4 @@
-import { editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, targetOf, typedCell } from '../../../src/taskpane/preview/gridEdit';
+import { blockAddress, blockOf, clearedBlock, editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, targetOf, typedCell } from '../../../src/taskpane/preview/gridEdit';
 import { createMemoryWorkbook } from '../../../src/workbook/memory';
 import type { ColumnSpec } from '../../../src/workbook/port';
 
@@ -105,4 +105,16 @@ test('a cell knows its table column (and list), the row right below the table to
   expect(targetOf(snap, 'Sheet1', 'C3')).toEqual({ table: 'tbl', spec: level });
   expect(targetOf(snap, 'Sheet1', 'C4')).toEqual({});
   expect(targetOf(snap, 'Sheet1', 'A3')).toEqual({});
+});
+
+test('a stretched selection is the rectangle between its corners, whichever way it was stretched; Delete writes empties over it', () => {
+  const b = blockOf('C4', 'B2');
+  expect(b).toEqual({ top: 1, left: 1, bottom: 3, right: 2 });
+  expect(blockAddress(b)).toBe('B2:C4');
+  expect(blockAddress(blockOf('B2', 'B2'))).toBe('B2');
+  expect(clearedBlock(b)).toEqual([
+    [null, null],
+    [null, null],
+    [null, null],
+  ]);
 });

@@ -27,6 +27,9 @@ test('a pasted block that starts in the body and runs past the end grows the tab
   expect((await wb.readRows('tbl')).rows).toEqual([['a', 'Low'], ['b', 'High'], ['c', 'Low']]);
   wb.setCells('Sheet1', 'C4', [['Low'], ['High'], [null], ['Low']]);
   expect((await wb.readRows('tbl')).rows).toEqual([['a', 'Low'], ['b', 'Low'], ['c', 'High'], [null, null], [null, 'Low']]);
+  // Clearing a block that reaches below the table (Delete) empties its cells and does not grow it.
+  wb.setCells('Sheet1', 'B6', [[null, null], [null, null], [null, null], [null, null]]);
+  expect((await wb.readRows('tbl')).rows).toEqual([['a', 'Low'], ['b', 'Low'], ['c', 'High'], [null, null], [null, null]]);
 });
 
 test('cells away from tables sit on the sheet; null clears them; the header row is refused with its row named', async () => {

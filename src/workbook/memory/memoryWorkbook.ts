@@ -293,10 +293,12 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       if (header) {
         throw new WorkbookError('bad-argument', `Row ${header.row + 1} holds the column names of table ${header.name}; type in the rows below it.`);
       }
-      // A block starting in a table's body or right below it grows that table down to its last row.
+      // A block starting in a table's body or right below it grows that table down to its last row that
+      // holds a value (clearing cells below a table does not grow it).
+      const filled = values.reduce((last, row, r) => (row.some((v) => v !== null) ? r + 1 : last), 0);
       for (const t of onSheet) {
         if (across(t) && at.row > t.row && at.row <= t.row + t.rows.length + 1) {
-          while (t.rows.length < at.row - t.row - 1 + height) t.rows.push(blankRow(t));
+          while (t.rows.length < at.row - t.row - 1 + filled) t.rows.push(blankRow(t));
         }
       }
       values.forEach((row, r) =>

@@ -17,7 +17,8 @@ interface Script {
 }
 
 function scripts(dist: string): Script[] {
-  if (!existsSync(join(dist, 'taskpane.html'))) throw new Error(`${dist} holds no build; run "npm run build" first.`);
+  if (!existsSync(join(dist, 'taskpane.html')))
+    throw new Error(`${dist} holds no build; run "npm run build" first.`);
   return readdirSync(dist)
     .filter((f) => f.endsWith('.js'))
     .sort()
@@ -33,7 +34,10 @@ function pages(dist: string, all: Script[]) {
   const named = new Set([...html.matchAll(/<script[^>]*src="?([^" >]+\.js)"?/g)].map((m) => m[1]!));
   const excel = all.filter((s) => named.has(s.file));
   const preview = [...excel, ...all.filter((s) => s.file.startsWith('preview.'))];
-  const sum = (list: Script[]) => ({ bytes: list.reduce((n, s) => n + s.bytes, 0), gzip: list.reduce((n, s) => n + s.gzip, 0) });
+  const sum = (list: Script[]) => ({
+    bytes: list.reduce((n, s) => n + s.bytes, 0),
+    gzip: list.reduce((n, s) => n + s.gzip, 0),
+  });
   return { excel: sum(excel), preview: sum(preview) };
 }
 
@@ -62,10 +66,19 @@ export default async function bundle(): Promise<string> {
   ] as const) {
     const n = nowPages[name];
     lines.push(
-      before ? `| ${label} | ${kb(before[name].gzip)} | ${kb(n.gzip)} | ${(n.gzip / before[name].gzip).toFixed(2)}× |` : `| ${label} | ${kb(n.bytes)} | ${kb(n.gzip)} |`,
+      before
+        ? `| ${label} | ${kb(before[name].gzip)} | ${kb(n.gzip)} | ${(n.gzip / before[name].gzip).toFixed(2)}× |`
+        : `| ${label} | ${kb(n.bytes)} | ${kb(n.gzip)} |`,
     );
   }
-  if (beforeDir) lines.push('', `Before: the build in ${process.env.BUNDLE_BEFORE_LABEL ?? beforeDir} (\`BUNDLE_BEFORE=<its dist> npm run bench bundle\`).`);
-  lines.push('', 'office.js itself (Microsoft\'s CDN, or the packaged fallback in `dist/office-js/`) is not counted.');
+  if (beforeDir)
+    lines.push(
+      '',
+      `Before: the build in ${process.env.BUNDLE_BEFORE_LABEL ?? beforeDir} (\`BUNDLE_BEFORE=<its dist> npm run bench bundle\`).`,
+    );
+  lines.push(
+    '',
+    "office.js itself (Microsoft's CDN, or the packaged fallback in `dist/office-js/`) is not counted.",
+  );
   return lines.join('\n');
 }

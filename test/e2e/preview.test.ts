@@ -4,7 +4,16 @@
  * typing and from the dropdowns, validated, a flagged cell fixed, posted, the results in the grid.
  */
 import type { Page } from 'playwright-core';
-import { connect, launchBrowser, openPreview, pasteInGrid, screenshot, startStack, type Stack, type TestBrowser } from './harness';
+import {
+  connect,
+  launchBrowser,
+  openPreview,
+  pasteInGrid,
+  screenshot,
+  startStack,
+  type Stack,
+  type TestBrowser,
+} from './harness';
 
 const CDN = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,7 +63,9 @@ describe('office.js', () => {
     await page.goto(stack.previewUrl);
     await page.locator('html[data-office-js]').waitFor({ state: 'attached' });
     expect(await officeSource(page)).toBe('cdn');
-    expect(await page.evaluate(() => (window as unknown as { Office: { fromStub?: boolean } }).Office.fromStub)).toBe(true);
+    expect(
+      await page.evaluate(() => (window as unknown as { Office: { fromStub?: boolean } }).Office.fromStub),
+    ).toBe(true);
     expect(asked).toContain(CDN);
     expect(asked.some((u) => u.endsWith('/office-js/office.js'))).toBe(false);
     await page.getByTestId('preview-grid').waitFor();
@@ -121,7 +132,9 @@ describe('typing into the preview grid', () => {
     await cell('E2').click();
     await page.keyboard.type('Huge');
     await page.keyboard.press('Enter');
-    expect(await page.getByTestId('grid-problem').innerText()).toContain('"Huge" is not on the list of Classification; pick one from the dropdown');
+    expect(await page.getByTestId('grid-problem').innerText()).toContain(
+      '"Huge" is not on the list of Classification; pick one from the dropdown',
+    );
     await page.keyboard.press('Escape');
     await page.keyboard.press('Alt+ArrowDown');
     const list = page.getByTestId('grid-list');
@@ -153,7 +166,11 @@ describe('typing into the preview grid', () => {
     await page.keyboard.press('Enter');
     expect(await text('E3')).not.toBe('');
     // Rows 4 and 5 pasted as Excel puts them on the clipboard; row 4 lacks its name.
-    await pasteInGrid(page, 'A4', '\tFinance\t\t\tLow\n' + 'Payment batch ran twice\tRetail Banking\t\t\tCritical\n');
+    await pasteInGrid(
+      page,
+      'A4',
+      '\tFinance\t\t\tLow\n' + 'Payment batch ran twice\tRetail Banking\t\t\tCritical\n',
+    );
     expect(await text('B5')).toBe('Retail Banking');
     await page.getByTestId('wb-validate').click();
     await page.getByTestId('wb-validation').waitFor();
@@ -184,11 +201,20 @@ describe('typing into the preview grid', () => {
     await page.getByTestId('wb-post').click();
     await page.getByTestId('post-done').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('post-done').innerText()).toContain('4 created');
-    const header = await page.locator('[data-testid="preview-grid"] td[data-cell$="1"]', { hasText: /^Result GUID$/ }).getAttribute('data-cell');
+    const header = await page
+      .locator('[data-testid="preview-grid"] td[data-cell$="1"]', { hasText: /^Result GUID$/ })
+      .getAttribute('data-cell');
     const column = header!.replace(/\d+$/, '');
     for (const row of [2, 3, 4, 5]) expect(await text(`${column}${row}`)).toMatch(GUID);
     const created = stack.acc.store.addedRecords('incidents').map((r) => r.Name);
-    expect(created).toEqual(expect.arrayContaining(['Phishing mail at the front desk', 'Laptop left on a train', 'Printer jam', 'Payment batch ran twice']));
+    expect(created).toEqual(
+      expect.arrayContaining([
+        'Phishing mail at the front desk',
+        'Laptop left on a train',
+        'Printer jam',
+        'Payment batch ran twice',
+      ]),
+    );
     await cell(`${column}2`).click();
     await screenshot(page, 'preview-03-posted');
   });

@@ -18,18 +18,49 @@ test('typing in the row right below an empty table grows it, and the write-back 
   expect((await wb.findTable('tbl'))?.rowCount).toBe(1);
   wb.setCells('Sheet1', 'C3', [['High']]);
   wb.setCells('Sheet1', 'C4', [['Low']]);
-  expect(await wb.readRows('tbl')).toEqual({ columns: ['Name', 'Level'], rows: [['Phishing', 'High'], [null, 'Low']] });
+  expect(await wb.readRows('tbl')).toEqual({
+    columns: ['Name', 'Level'],
+    rows: [
+      ['Phishing', 'High'],
+      [null, 'Low'],
+    ],
+  });
 });
 
 test('a pasted block that starts in the body and runs past the end grows the table to hold it', async () => {
   const wb = await template();
-  wb.setCells('Sheet1', 'B3', [['a', 'Low'], ['b', 'High'], ['c', 'Low']]);
-  expect((await wb.readRows('tbl')).rows).toEqual([['a', 'Low'], ['b', 'High'], ['c', 'Low']]);
+  wb.setCells('Sheet1', 'B3', [
+    ['a', 'Low'],
+    ['b', 'High'],
+    ['c', 'Low'],
+  ]);
+  expect((await wb.readRows('tbl')).rows).toEqual([
+    ['a', 'Low'],
+    ['b', 'High'],
+    ['c', 'Low'],
+  ]);
   wb.setCells('Sheet1', 'C4', [['Low'], ['High'], [null], ['Low']]);
-  expect((await wb.readRows('tbl')).rows).toEqual([['a', 'Low'], ['b', 'Low'], ['c', 'High'], [null, null], [null, 'Low']]);
+  expect((await wb.readRows('tbl')).rows).toEqual([
+    ['a', 'Low'],
+    ['b', 'Low'],
+    ['c', 'High'],
+    [null, null],
+    [null, 'Low'],
+  ]);
   // Clearing a block that reaches below the table (Delete) empties its cells and does not grow it.
-  wb.setCells('Sheet1', 'B6', [[null, null], [null, null], [null, null], [null, null]]);
-  expect((await wb.readRows('tbl')).rows).toEqual([['a', 'Low'], ['b', 'Low'], ['c', 'High'], [null, null], [null, null]]);
+  wb.setCells('Sheet1', 'B6', [
+    [null, null],
+    [null, null],
+    [null, null],
+    [null, null],
+  ]);
+  expect((await wb.readRows('tbl')).rows).toEqual([
+    ['a', 'Low'],
+    ['b', 'Low'],
+    ['c', 'High'],
+    [null, null],
+    [null, null],
+  ]);
 });
 
 test('cells away from tables sit on the sheet; null clears them; the header row is refused with its row named', async () => {
@@ -41,7 +72,12 @@ test('cells away from tables sit on the sheet; null clears them; the header row 
   // Two rows below the table is not "right below": the table stays as it was.
   wb.setCells('Sheet1', 'B4', [['loose']]);
   expect((await wb.findTable('tbl'))?.rowCount).toBe(0);
-  expect(() => wb.setCells('Sheet1', 'A1', [['x', 'y'], ['x', 'y']])).toThrow('Row 2 holds the column names of table tbl');
+  expect(() =>
+    wb.setCells('Sheet1', 'A1', [
+      ['x', 'y'],
+      ['x', 'y'],
+    ]),
+  ).toThrow('Row 2 holds the column names of table tbl');
   expect(() => wb.setCells('Nope', 'A1', [['x']])).toThrow('There is no sheet named Nope');
 });
 

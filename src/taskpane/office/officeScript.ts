@@ -93,7 +93,8 @@ export function documentScriptHost(doc: Document, win: Window & typeof globalThi
         abandon: () => void doc.implementation.createHTMLDocument('').adoptNode(script),
       };
     },
-    hasOffice: () => typeof (win as unknown as { Office?: { onReady?: unknown } }).Office?.onReady === 'function',
+    hasOffice: () =>
+      typeof (win as unknown as { Office?: { onReady?: unknown } }).Office?.onReady === 'function',
     setTimeout: (fn, ms) => win.setTimeout(fn, ms),
     clearTimeout: (handle) => win.clearTimeout(handle as number),
   };

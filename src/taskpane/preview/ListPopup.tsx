@@ -18,7 +18,12 @@ const useStyles = makeStyles({
     fontSize: tokens.fontSizeBase200,
     ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}` },
   },
-  option: { paddingInline: tokens.spacingHorizontalS, paddingBlock: tokens.spacingVerticalXXS, cursor: 'default', whiteSpace: 'nowrap' },
+  option: {
+    paddingInline: tokens.spacingHorizontalS,
+    paddingBlock: tokens.spacingVerticalXXS,
+    cursor: 'default',
+    whiteSpace: 'nowrap',
+  },
   active: { backgroundColor: tokens.colorNeutralBackground1Selected },
   current: { fontWeight: tokens.fontWeightSemibold },
 });
@@ -43,7 +48,12 @@ export function ListPopup({ column, values, current, at, onPick, onClose }: Prop
   const s = useStyles();
   const id = useId();
   const ref = useRef<HTMLUListElement>(null);
-  const [active, setActive] = useState(() => Math.max(0, values.findIndex((v) => v.toLowerCase() === current.toLowerCase())));
+  const [active, setActive] = useState(() =>
+    Math.max(
+      0,
+      values.findIndex((v) => v.toLowerCase() === current.toLowerCase()),
+    ),
+  );
   // Block bodies: an effect must not return what focus() returns (Fluent's focus tracking wraps focus()).
   useEffect(() => {
     ref.current?.focus();
@@ -54,7 +64,14 @@ export function ListPopup({ column, values, current, at, onPick, onClose }: Prop
 
   function onKeyDown(e: KeyboardEvent<HTMLUListElement>) {
     const last = values.length - 1;
-    const to: Record<string, number> = { ArrowDown: Math.min(active + 1, last), ArrowUp: Math.max(active - 1, 0), Home: 0, End: last, PageDown: Math.min(active + 10, last), PageUp: Math.max(active - 10, 0) };
+    const to: Record<string, number> = {
+      ArrowDown: Math.min(active + 1, last),
+      ArrowUp: Math.max(active - 1, 0),
+      Home: 0,
+      End: last,
+      PageDown: Math.min(active + 10, last),
+      PageUp: Math.max(active - 10, 0),
+    };
     e.stopPropagation();
     if (e.key in to) {
       e.preventDefault();

@@ -56,9 +56,7 @@ export function selectionKey(press: KeyInfo): SelectionAction | null {
 
 /** What a key does in the cell editor. Null: the editor's own text handling. */
 export type EditorAction =
-  | { type: 'commit'; rows: number; cols: number }
-  | { type: 'cancel' }
-  | { type: 'open-list' };
+  { type: 'commit'; rows: number; cols: number } | { type: 'cancel' } | { type: 'open-list' };
 
 export function editorKey(press: KeyInfo, mode: EditMode): EditorAction | null {
   if (press.altKey && press.key === 'ArrowDown') return { type: 'open-list' };
@@ -71,7 +69,12 @@ export function editorKey(press: KeyInfo, mode: EditMode): EditorAction | null {
       return { type: 'cancel' };
   }
   if (mode === 'enter' && !press.ctrlKey && !press.metaKey) {
-    const step: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const step: Record<string, [number, number]> = {
+      ArrowUp: [-1, 0],
+      ArrowDown: [1, 0],
+      ArrowLeft: [0, -1],
+      ArrowRight: [0, 1],
+    };
     const s = step[press.key];
     if (s) return { type: 'commit', rows: s[0], cols: s[1] };
   }
@@ -79,9 +82,17 @@ export function editorKey(press: KeyInfo, mode: EditMode): EditorAction | null {
 }
 
 /** The cell `rows` down and `cols` right of `address`, kept on the sheet (row 1, column A at least). */
-export function moveBy(address: string, rows: number, cols: number, last: { row: number; col: number }): string {
+export function moveBy(
+  address: string,
+  rows: number,
+  cols: number,
+  last: { row: number; col: number },
+): string {
   const { row, col } = parseCell(address);
-  return cellAddress(Math.min(Math.max(row + rows, 0), last.row), Math.min(Math.max(col + cols, 0), last.col));
+  return cellAddress(
+    Math.min(Math.max(row + rows, 0), last.row),
+    Math.min(Math.max(col + cols, 0), last.col),
+  );
 }
 
 /** What a cell means to an edit: its table column (with the dropdown list) or the header row it is in. */
@@ -99,7 +110,8 @@ export function targetOf(snapshot: WorkbookSnapshot, sheet: string, address: str
     const at = parseCell(t.topLeft);
     if (col < at.col || col >= at.col + t.columns.length) continue;
     if (row === at.row) return { table: t.name, header: true };
-    if (row > at.row && row <= at.row + t.rows.length + 1) return { table: t.name, spec: t.specs[col - at.col] };
+    if (row > at.row && row <= at.row + t.rows.length + 1)
+      return { table: t.name, spec: t.specs[col - at.col] };
   }
   return {};
 }
@@ -119,7 +131,10 @@ export function typedCell(text: string, spec?: ColumnSpec): Typed {
   if (raw === '') return { ok: true, cell: null };
   const list = spec?.list;
   if (list && !list.allowOther && !list.values.some((v) => v.toLowerCase() === raw.toLowerCase())) {
-    return { ok: false, message: `"${raw}" is not on the list of ${spec.name}; pick one from the dropdown (Alt+Down).` };
+    return {
+      ok: false,
+      message: `"${raw}" is not on the list of ${spec.name}; pick one from the dropdown (Alt+Down).`,
+    };
   }
   return { ok: true, cell: convert(raw, spec?.format ?? 'general') };
 }
@@ -194,11 +209,17 @@ function quotedEnd(body: string, start: number): number {
  * A pasted block as cells: each text as typed into its column. A value not on a strict list is pasted
  * anyway (Excel does not check pasted cells against data validation; the write-back validation does).
  */
-export function pastedCells(block: readonly (readonly string[])[], specAt: (row: number, col: number) => ColumnSpec | undefined): Cell[][] {
+export function pastedCells(
+  block: readonly (readonly string[])[],
+  specAt: (row: number, col: number) => ColumnSpec | undefined,
+): Cell[][] {
   return block.map((line, r) =>
     line.map((text, c) => {
       const spec = specAt(r, c);
-      const typed = typedCell(text, spec?.list ? { ...spec, list: { ...spec.list, allowOther: true } } : spec);
+      const typed = typedCell(
+        text,
+        spec?.list ? { ...spec, list: { ...spec.list, allowOther: true } } : spec,
+      );
       return typed.ok ? typed.cell : text;
     }),
   );
@@ -215,7 +236,12 @@ export interface Block {
 export function blockOf(anchor: string, corner: string): Block {
   const a = parseCell(anchor);
   const b = parseCell(corner);
-  return { top: Math.min(a.row, b.row), left: Math.min(a.col, b.col), bottom: Math.max(a.row, b.row), right: Math.max(a.col, b.col) };
+  return {
+    top: Math.min(a.row, b.row),
+    left: Math.min(a.col, b.col),
+    bottom: Math.max(a.row, b.row),
+    right: Math.max(a.col, b.col),
+  };
 }
 
 /** "B2:C4" for a block of several cells, "B2" for one. */
@@ -226,5 +252,7 @@ export function blockAddress(b: Block): string {
 
 /** What Delete writes over a block: empty cells of its size. */
 export function clearedBlock(b: Block): null[][] {
-  return Array.from({ length: b.bottom - b.top + 1 }, () => Array.from({ length: b.right - b.left + 1 }, () => null));
+  return Array.from({ length: b.bottom - b.top + 1 }, () =>
+    Array.from({ length: b.right - b.left + 1 }, () => null),
+  );
 }

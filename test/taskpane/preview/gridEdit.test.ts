@@ -1,9 +1,29 @@
-import { blockAddress, blockOf, clearedBlock, editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, targetOf, typedCell } from '../../../src/taskpane/preview/gridEdit';
+import {
+  blockAddress,
+  blockOf,
+  clearedBlock,
+  editText,
+  editorKey,
+  moveBy,
+  parseClipboard,
+  pastedCells,
+  selectionKey,
+  targetOf,
+  typedCell,
+} from '../../../src/taskpane/preview/gridEdit';
 import { createMemoryWorkbook } from '../../../src/workbook/memory';
 import type { ColumnSpec } from '../../../src/workbook/port';
 
-const level: ColumnSpec = { name: 'Level', format: 'text', list: { sheet: 'Lists', values: ['Low', 'High'] } };
-const types: ColumnSpec = { name: 'Types', format: 'text', list: { sheet: 'Lists', values: ['A', 'B'], allowOther: true } };
+const level: ColumnSpec = {
+  name: 'Level',
+  format: 'text',
+  list: { sheet: 'Lists', values: ['Low', 'High'] },
+};
+const types: ColumnSpec = {
+  name: 'Types',
+  format: 'text',
+  list: { sheet: 'Lists', values: ['A', 'B'], allowOther: true },
+};
 
 describe('keys on the selected cell', () => {
   test('a printable key starts typing over the cell; F2 edits what is there; Backspace starts empty', () => {
@@ -11,7 +31,12 @@ describe('keys on the selected cell', () => {
     expect(selectionKey({ key: '7' })).toEqual({ type: 'edit', text: '7', mode: 'enter', keepText: false });
     expect(selectionKey({ key: 'é' })).toEqual({ type: 'edit', text: 'é', mode: 'enter', keepText: false });
     expect(selectionKey({ key: 'F2' })).toEqual({ type: 'edit', text: '', mode: 'edit', keepText: true });
-    expect(selectionKey({ key: 'Backspace' })).toEqual({ type: 'edit', text: '', mode: 'enter', keepText: false });
+    expect(selectionKey({ key: 'Backspace' })).toEqual({
+      type: 'edit',
+      text: '',
+      mode: 'enter',
+      keepText: false,
+    });
   });
 
   test('Delete clears, Enter moves down (Shift up), Alt+Down opens the list; shortcuts and arrows are not edits', () => {
@@ -30,7 +55,11 @@ describe('keys on the selected cell', () => {
 describe('keys in the cell editor', () => {
   test('Enter commits and moves down, Tab right, Shift the other way; Escape cancels', () => {
     expect(editorKey({ key: 'Enter' }, 'edit')).toEqual({ type: 'commit', rows: 1, cols: 0 });
-    expect(editorKey({ key: 'Enter', shiftKey: true }, 'edit')).toEqual({ type: 'commit', rows: -1, cols: 0 });
+    expect(editorKey({ key: 'Enter', shiftKey: true }, 'edit')).toEqual({
+      type: 'commit',
+      rows: -1,
+      cols: 0,
+    });
     expect(editorKey({ key: 'Tab' }, 'edit')).toEqual({ type: 'commit', rows: 0, cols: 1 });
     expect(editorKey({ key: 'Tab', shiftKey: true }, 'enter')).toEqual({ type: 'commit', rows: 0, cols: -1 });
     expect(editorKey({ key: 'Escape' }, 'enter')).toEqual({ type: 'cancel' });
@@ -58,7 +87,10 @@ describe('typed text as a cell', () => {
     expect(typedCell('-2.5', { name: 'n', format: 'number' })).toEqual({ ok: true, cell: -2.5 });
     expect(typedCell('true')).toEqual({ ok: true, cell: true });
     expect(typedCell('2025-03-04', { name: 'd', format: 'date' })).toEqual({ ok: true, cell: 45720 });
-    expect(typedCell('2025-03-04', { name: 'g', format: 'general' })).toEqual({ ok: true, cell: '2025-03-04' });
+    expect(typedCell('2025-03-04', { name: 'g', format: 'general' })).toEqual({
+      ok: true,
+      cell: '2025-03-04',
+    });
     expect(typedCell('2025-02-30', { name: 'd', format: 'date' })).toEqual({ ok: true, cell: '2025-02-30' });
     expect(typedCell('03/04/2025', { name: 'd', format: 'date' })).toEqual({ ok: true, cell: '03/04/2025' });
     expect(typedCell('007', { name: 't', format: 'text' })).toEqual({ ok: true, cell: '007' });
@@ -67,7 +99,10 @@ describe('typed text as a cell', () => {
   test('a strict list refuses a typed value not on it, naming the column and the way out; a list with allowOther takes it', () => {
     expect(typedCell('high', level)).toEqual({ ok: true, cell: 'high' });
     const refused = typedCell('Huge', level);
-    expect(refused).toEqual({ ok: false, message: '"Huge" is not on the list of Level; pick one from the dropdown (Alt+Down).' });
+    expect(refused).toEqual({
+      ok: false,
+      message: '"Huge" is not on the list of Level; pick one from the dropdown (Alt+Down).',
+    });
     expect(typedCell('A; B', types)).toEqual({ ok: true, cell: 'A; B' });
   });
 
@@ -81,7 +116,10 @@ describe('typed text as a cell', () => {
 
 describe('pasting', () => {
   test('tab-separated lines; the last line break is no row; Excel-quoted cells keep tabs, breaks and quotes', () => {
-    expect(parseClipboard('a\tb\r\nc\td\r\n')).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(parseClipboard('a\tb\r\nc\td\r\n')).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
     expect(parseClipboard('a\t\tc')).toEqual([['a', '', 'c']]);
     expect(parseClipboard('"two\nlines"\t"say ""hi"""\nx')).toEqual([['two\nlines', 'say "hi"'], ['x']]);
     expect(parseClipboard('5" screen\tb')).toEqual([['5" screen', 'b']]);
@@ -90,7 +128,15 @@ describe('pasting', () => {
 
   test('pasted text is typed into each column, and a value off a strict list is pasted anyway (Excel does not check pastes)', () => {
     const specs = [{ name: 'Date', format: 'date' } as ColumnSpec, level];
-    expect(pastedCells([['2025-03-04', 'Huge'], ['', 'Low']], (_, c) => specs[c])).toEqual([
+    expect(
+      pastedCells(
+        [
+          ['2025-03-04', 'Huge'],
+          ['', 'Low'],
+        ],
+        (_, c) => specs[c],
+      ),
+    ).toEqual([
       [45720, 'Huge'],
       [null, 'Low'],
     ]);
@@ -99,7 +145,12 @@ describe('pasting', () => {
 
 test('a cell knows its table column (and list), the row right below the table too, and the header row', async () => {
   const wb = createMemoryWorkbook();
-  await wb.createTable({ name: 'tbl', sheet: 'Sheet1', anchor: 'B2', columns: [{ name: 'Name', format: 'text' }, level] });
+  await wb.createTable({
+    name: 'tbl',
+    sheet: 'Sheet1',
+    anchor: 'B2',
+    columns: [{ name: 'Name', format: 'text' }, level],
+  });
   const snap = wb.snapshot();
   expect(targetOf(snap, 'Sheet1', 'C2')).toEqual({ table: 'tbl', header: true });
   expect(targetOf(snap, 'Sheet1', 'C3')).toEqual({ table: 'tbl', spec: level });

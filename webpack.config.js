@@ -1,6 +1,7 @@
 /**
- * Builds the add-in into dist/: taskpane.html, commands.html, help.html, the icons, office.js (from the
- * @microsoft/office-js package, never a CDN) and manifest.xml.
+ * Builds the add-in into dist/: taskpane.html, commands.html, help.html, the icons, manifest.xml, and a
+ * fallback copy of office.js (from the @microsoft/office-js package). The pages load office.js from
+ * Microsoft's CDN and use the copy only when the CDN cannot be reached (src/taskpane/office/).
  *
  * The source manifest names the development origin https://localhost:3000. Set GRC_SHEETS_URL (for
  * example https://grc-relay.example.com) to write dist/manifest.xml for that origin instead.
@@ -20,7 +21,7 @@ function productionOrigin() {
   return parsed.origin + parsed.pathname.replace(/\/$/, '');
 }
 
-/** office.js loads the host's script and the locale strings next to itself; copy only what Excel uses. */
+/** The fallback office.js loads the host's script and the locale strings next to itself; copy only what Excel uses. */
 const officeFiles = [
   'office.js',
   'o15apptofilemappingtable.js',
@@ -40,6 +41,8 @@ module.exports = (_env, argv) => {
     // No source maps in the production build: the relay serves dist/ on a customer-facing host.
     devtool: production ? false : 'eval-cheap-module-source-map',
     entry: {
+      // First in each page: starts loading office.js (CDN, else the packaged copy) before the app runs.
+      'office-loader': './src/taskpane/office/loader.ts',
       taskpane: './src/taskpane/index.tsx',
       commands: './src/commands/commands.ts',
     },
@@ -69,8 +72,8 @@ module.exports = (_env, argv) => {
     },
     performance: { hints: false },
     plugins: [
-      new HtmlWebpackPlugin({ filename: 'taskpane.html', template: './src/taskpane/taskpane.html', chunks: ['taskpane'] }),
-      new HtmlWebpackPlugin({ filename: 'commands.html', template: './src/commands/commands.html', chunks: ['commands'] }),
+      new HtmlWebpackPlugin({ filename: 'taskpane.html', template: './src/taskpane/taskpane.html', chunks: ['office-loader', 'taskpane'], chunksSortMode: 'manual' }),
+      new HtmlWebpackPlugin({ filename: 'commands.html', template: './src/commands/commands.html', chunks: ['office-loader', 'commands'], chunksSortMode: 'manual' }),
       new HtmlWebpackPlugin({ filename: 'help.html', template: './src/taskpane/help.html', chunks: [] }),
       new CopyWebpackPlugin({
         patterns: [

@@ -12,6 +12,7 @@ const BENCHES: Record<string, string> = {
   relay: './relay',
   load: './load',
   writeback: './writeback',
+  bundle: './bundle',
 };
 
 async function main() {

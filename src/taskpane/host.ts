@@ -56,7 +56,9 @@ export function watchThemeOf(context: ThemeSource, targets: EventTarget[], event
   };
 }
 
-export async function detectHost(): Promise<HostInfo> {
+/** `officeScript`: settles once office.js was loaded or given up on (see office/officeScript.ts). */
+export async function detectHost(officeScript?: Promise<unknown>): Promise<HostInfo> {
+  await officeScript;
   if (typeof Office === 'undefined' || typeof Office.onReady !== 'function') return { kind: 'preview' };
   const info = await Office.onReady();
   if (info.host !== Office.HostType.Excel) return { kind: 'preview' };

@@ -1,6 +1,6 @@
 import { firstBodyRow } from '../workbook/address';
 import type { Cell, WorkbookPort } from '../workbook/port';
-import { downloadRecords, loadStanding, readLacking, type WritebackApi } from './api';
+import { loadStanding, readLacking, type WritebackApi } from './api';
 import {
   extraProperties,
   flowAvailability,

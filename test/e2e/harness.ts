@@ -1,7 +1,7 @@
 /**
  * Browser-test harness, shared by every test/e2e suite: a real ACC and PRD sandbox, the relay in front of
  * both serving the built add-in (dist/) on one loopback origin, and headless Debian Chromium driven by
- * playwright-core, on a fresh profile. Screenshots go to test/e2e/screenshots/ (ignored by git).
+ * playwright-core, on a fresh profile, with every request off loopback refused. Screenshots go to test/e2e/screenshots/ (ignored by git).
  *
  *   const stack = await startStack();            // sandboxes + relay on port 0
  *   const browser = await launchBrowser();
@@ -109,6 +109,13 @@ export async function launchBrowser(): Promise<TestBrowser> {
     args: CHROMIUM_FLAGS,
     viewport: { width: 1280, height: 800 },
   });
+  // Never the internet: everything but loopback is refused (Microsoft's office.js CDN included, so the
+  // pages fall back to the packaged copy). A test that wants the CDN routes it on its page (page routes
+  // come first).
+  await context.route(
+    (url) => !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname),
+    (route) => route.abort('internetdisconnected'),
+  );
   return {
     context,
     async close() {
@@ -163,6 +170,42 @@ export async function loadDataset(page: Page, datasetId: string): Promise<string
   const text = await done.first().innerText();
   if ((await page.getByTestId('load-error').count()) > 0) throw new Error(`loading ${datasetId} failed: ${text}`);
   return text;
+}
+
+/**
+ * Pastes tab-separated text at a cell of the preview grid, as Ctrl+V does: selects the cell and sends the
+ * grid a paste event carrying the text (headless Chromium has no clipboard to read from).
+ */
+export async function pasteInGrid(page: Page, address: string, text: string): Promise<void> {
+  await page.locator(`[data-testid="preview-grid"] td[data-cell="${address}"]`).click();
+  await page.locator('[data-testid="preview-grid"] [role="grid"]').evaluate((grid, t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    grid.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+/**
+ * Pastes rows given with a header line (`rows[0]`, column names in any order, some columns left out) at
+ * `address` of the preview grid: the block is laid out by the column names of row 1 of the shown sheet,
+ * as a user copying from a sheet with the template's columns would paste it.
+ */
+export async function pasteRowsByName(page: Page, address: string, rows: readonly (readonly string[])[]): Promise<void> {
+  const names = await page.locator('[data-testid="preview-grid"] td[data-cell]').evaluateAll((tds) =>
+    tds.filter((td) => /^[A-Z]+1$/.test((td as HTMLElement).dataset.cell!)).map((td) => (td as HTMLElement).innerText.trim()),
+  );
+  const at = rows[0]!.map((name) => {
+    const i = names.indexOf(name);
+    if (i < 0) throw new Error(`No column named ${name} in row 1 of the preview grid (${names.join(', ')})`);
+    return i;
+  });
+  const width = Math.max(...at) + 1;
+  const block = rows.slice(1).map((row) => {
+    const line = Array.from({ length: width }, () => '');
+    row.forEach((v, i) => (line[at[i]!] = v));
+    return line.join('\t');
+  });
+  await pasteInGrid(page, address, block.join('\n'));
 }
 
 /** Saves a PNG under test/e2e/screenshots/ and returns its path. */

@@ -48,7 +48,7 @@ test('without certificates it serves the preview over HTTP and prints the demo k
     expect(banner).toContain('npx office-addin-dev-certs install');
     const page = await fetch(preview!);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('office-js/office.js');
+    expect(await page.text()).toMatch(/office-loader\.[0-9a-f]{8}\.js/);
     const origin = new URL(preview!).origin;
     const environments = (await (await fetch(`${origin}/api/environments`)).json()) as {
       name: string;

@@ -9,6 +9,7 @@ import {
   connect,
   launchBrowser,
   openPreview,
+  pasteRowsByName,
   screenshot,
   startStack,
   type Stack,
@@ -99,9 +100,8 @@ test('a new incident template has the flow columns, custom fields, dropdown list
   await screenshot(page, 'wb-01-template');
 });
 
-test('pasted rows validate: ready rows counted, problems listed and marked on their cells', async () => {
-  await page.getByTestId('wb-paste').fill(rows.map((r) => r.join('\t')).join('\n'));
-  await page.getByTestId('wb-paste-add').click();
+test('rows pasted into the grid validate: ready rows counted, problems listed and marked on their cells', async () => {
+  await pasteRowsByName(page, 'A2', rows);
   await page.getByTestId('wb-validate').click();
   await page.getByTestId('wb-validation').waitFor();
   expect(await page.getByTestId('wb-ready').innerText()).toBe('3 rows ready');
@@ -190,8 +190,7 @@ test('production asks for a confirmation naming the environment and the row coun
   await page.getByTestId('wb-flow').selectOption('incidents');
   await page.getByTestId('wb-new-template').click();
   await page.getByTestId('template-done').waitFor();
-  await page.getByTestId('wb-paste').fill([rows[0], rows[1]].map((r) => r!.join('\t')).join('\n'));
-  await page.getByTestId('wb-paste-add').click();
+  await pasteRowsByName(page, 'A2', [rows[0]!, rows[1]!]);
   await page.getByTestId('wb-post').click();
   await page.getByTestId('confirm-post').waitFor();
   expect(await page.getByTestId('confirm-post').innerText()).toContain(

@@ -96,12 +96,18 @@ test('the icons are PNGs of the sizes their names say', () => {
   }
 });
 
-test('the pages load office.js from our own origin, never a CDN', () => {
+test("the pages load office.js through the office loader: Microsoft's CDN first, the packaged copy as fallback", () => {
   builtManifest();
   for (const page of ['taskpane.html', 'commands.html']) {
     const html = readFileSync(join(DIST, page), 'utf8');
-    expect(html).toMatch(/<script src="?office-js\/office\.js"?>/);
-    expect(html).not.toMatch(/https?:\/\//);
+    const scripts = [...html.matchAll(/<script[^>]*src="?([^" >]+)"?/g)].map((m) => m[1]!);
+    expect(scripts[0]).toMatch(/^office-loader\.[0-9a-f]{8}\.js$/);
+    expect(scripts).toHaveLength(2);
+    // No inline script: the relay's CSP allows scripts from our origin and the CDN only.
+    expect(html).not.toMatch(/<script(?![^>]*src)[^>]*>/);
+    const loader = readFileSync(join(DIST, scripts[0]!), 'utf8');
+    expect(loader).toContain('https://appsforoffice.microsoft.com/lib/1/hosted/office.js');
+    expect(loader).toContain('office-js/office.js');
   }
   expect(existsSync(join(DIST, 'office-js', 'office.js'))).toBe(true);
   expect(existsSync(join(DIST, 'office-js', 'excel-web-16.00.js'))).toBe(true);

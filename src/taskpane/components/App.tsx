@@ -1,5 +1,5 @@
 import { FluentProvider, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { useCallback, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Catalog } from '../../catalog';
 import { createClient, isApiError } from '../../client';
 import { keyFingerprint } from '../../writeback/audit';
@@ -12,6 +12,7 @@ import { describeError, messageText, type UserMessage } from '../connection/mess
 import type { HostInfo } from '../host';
 import type { ScreenProps, Session } from '../screen';
 import { fluentTheme, themeName } from '../theme';
+import WritebackScreen from '../writeback/WritebackScreen';
 import { ActivityScreen } from './ActivityScreen';
 import { ConnectScreen } from './ConnectScreen';
 import { DatasetsScreen } from './DatasetsScreen';
@@ -79,8 +80,6 @@ export interface Props {
   fetch: typeof fetch;
   storage?: Storage;
   copy(text: string): Promise<void>;
-  /** The write-back screen, when that part is built in. */
-  writeback?: ComponentType<ScreenProps>;
   /** Shown beside the taskpane: the preview's grid of the in-memory workbook. */
   aside?: ReactNode;
 }
@@ -104,7 +103,7 @@ function useOfficeBackground(host: HostInfo): string | undefined {
   return background;
 }
 
-export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, copy, writeback: Writeback, aside }: Props) {
+export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, copy, aside }: Props) {
   const s = useStyles();
   const prefersDark = usePrefersDark();
   const officeBackground = useOfficeBackground(host);
@@ -191,7 +190,7 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
             )}
             {panel('datasets', <DatasetsScreen {...screen} catalog={sessionCatalog} />)}
             {panel('tables', <TablesScreen {...screen} catalog={sessionCatalog} environments={envList} />)}
-            {panel('writeback', Writeback ? <Writeback {...screen} /> : null)}
+            {panel('writeback', <WritebackScreen {...screen} />)}
             {panel('activity', <ActivityScreen entries={activity} copy={copy} />)}
           </div>
         </main>

@@ -1,8 +1,11 @@
 import { Button, Caption1, Tab, TabList, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { MemoryWorkbook } from '../../workbook/memory';
 import { MAX_ROWS, cellAddress, columnLetters, parseCell } from '../../workbook/address';
+import type { Cell } from '../../workbook/port';
+import { blockAddress, blockOf, clearedBlock, editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, targetOf, typedCell, type Editing } from './gridEdit';
 import { nextCell, type GridBounds } from './gridKeys';
+import { ListPopup } from './ListPopup';
 import { PAGE_ROWS, gridOf, pageCaption, type GridCell } from './gridModel';
 
 const useStyles = makeStyles({
@@ -80,11 +83,42 @@ const useStyles = makeStyles({
   error: { backgroundColor: tokens.colorPaletteRedBackground2 },
   warning: { backgroundColor: tokens.colorPaletteYellowBackground2 },
   ok: { backgroundColor: tokens.colorPaletteGreenBackground2 },
+  editing: { padding: 0, overflow: 'visible' },
+  inBlock: { backgroundColor: tokens.colorBrandBackground2Hover },
+  editor: {
+    boxSizing: 'border-box',
+    width: '100%',
+    minWidth: '120px',
+    font: 'inherit',
+    color: tokens.colorNeutralForeground1,
+    backgroundColor: tokens.colorNeutralBackground1,
+    border: 'none',
+    outline: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`,
+    outlineOffset: '-2px',
+    paddingInline: tokens.spacingHorizontalXS,
+  },
+  // The dropdown arrow on a cell with a validation list, as Excel shows it on the selected cell.
+  arrow: {
+    float: 'right',
+    marginInlineStart: tokens.spacingHorizontalXXS,
+    minWidth: 0,
+    height: '16px',
+    paddingInline: '2px',
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
+    backgroundColor: tokens.colorNeutralBackground3,
+    color: tokens.colorNeutralForeground1,
+    fontSize: tokens.fontSizeBase100,
+    lineHeight: '12px',
+    cursor: 'pointer',
+  },
+  alert: { paddingInline: tokens.spacingHorizontalS, paddingBlock: tokens.spacingVerticalXXS, color: tokens.colorPaletteRedForeground1, backgroundColor: tokens.colorPaletteRedBackground1 },
 });
 
 export interface Props {
   workbook: MemoryWorkbook;
 }
+
+const TABSTER_OWN_TAB = JSON.stringify({ focusable: { ignoreKeydown: { Tab: true } } });
 
 function cellTitle(address: string, c: GridCell): string {
   const parts = [`${address}: ${JSON.stringify(c.raw)}`];
@@ -130,15 +164,135 @@ export function PreviewGrid({ workbook }: Props) {
   };
 
   const showPage = (top: number) => setTops((t) => ({ ...t, [sheet]: Math.max(0, top) }));
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [list, setList] = useState<{ left: number; top: number } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  // Shift+arrows or Shift+click stretch the selection from the selected cell (the anchor) to a corner; it
+  // holds only while the anchor is still the workbook's selection.
+  const [stretch, setStretch] = useState<{ anchor: string; corner: string } | null>(null);
+  const corner = stretch && selected && stretch.anchor === selected ? stretch.corner : null;
+  const block = selected ? blockOf(selected, corner ?? selected) : null;
+  const inBlock = (r: number, c: number) => block !== null && r >= block.top && r <= block.bottom && c >= block.left && c <= block.right;
+  const target = selected ? targetOf(snapshot, sheet, selected) : {};
+  const listValues = target.spec?.list?.values;
+
+  const moveTo = (to: string) => {
+    showPage(Math.floor(parseCell(to).row / PAGE_ROWS) * PAGE_ROWS);
+    workbook.select(sheet, to);
+  };
+  const focusGrid = () => gridRef.current?.focus();
+
+  /** Writes through the memory workbook, as Excel would hold it; a refusal is shown, not thrown. */
+  function put(address: string, values: Cell[][]): boolean {
+    try {
+      workbook.setCells(sheet, address, values);
+      setProblem(null);
+      return true;
+    } catch (e) {
+      setProblem(e instanceof Error ? e.message : String(e));
+      return false;
+    }
+  }
+
+  function startEdit(address: string, text: string | null, mode: Editing['mode']) {
+    if (targetOf(snapshot, sheet, address).header) {
+      setProblem(`${address} holds a column name of the table; type in the rows below it.`);
+      return;
+    }
+    const cell = view.cells.get(`${parseCell(address).row},${parseCell(address).col}`);
+    setProblem(null);
+    setEditing({ address, mode, text: text ?? (cell ? editText(cell.raw, cell.display) : '') });
+  }
+
+  /** Ends the edit: puts the text in the cell (unless a strict list refuses it) and moves on. */
+  function commit(rows: number, cols: number): void {
+    if (!editing) return;
+    const typed = typedCell(editing.text, targetOf(snapshot, sheet, editing.address).spec);
+    if (!typed.ok) {
+      setProblem(typed.message);
+      return;
+    }
+    if (!put(editing.address, [[typed.cell]])) return;
+    setEditing(null);
+    if (rows || cols) moveTo(moveBy(editing.address, rows, cols, { row: MAX_ROWS - 1, col: bounds.lastColumn }));
+    focusGrid();
+  }
+
+  function openList() {
+    if (!selected || !listValues) return;
+    const box = gridRef.current?.querySelector(`[data-cell="${selected}"]`)?.getBoundingClientRect();
+    setList(box ? { left: box.left, top: box.bottom } : { left: 0, top: 0 });
+  }
+
+  function pick(value: string) {
+    setList(null);
+    setEditing(null);
+    const typed = typedCell(value, target.spec);
+    if (selected) put(selected, [[typed.ok ? typed.cell : value]]);
+    focusGrid();
+  }
 
   function onKeyDown(e: KeyboardEvent<HTMLTableElement>) {
+    if (e.target !== gridRef.current) return; // the cell editor's and the arrow button's own keys
     const from = selected ?? cellAddress(view.top, 0);
+    const action = selectionKey(e);
+    if (action) {
+      e.preventDefault();
+      if (action.type === 'edit') startEdit(from, action.keepText ? null : action.text, action.mode);
+      else if (action.type === 'clear') put(block ? cellAddress(block.top, block.left) : from, block ? clearedBlock(block) : [[null]]);
+      else if (action.type === 'open-list') openList();
+      else moveTo(moveBy(from, action.rows, action.cols, { row: bounds.lastRow, col: bounds.lastColumn }));
+      return;
+    }
+    if (e.shiftKey) {
+      const to = nextCell(corner ?? from, e, bounds);
+      if (!to) return;
+      e.preventDefault();
+      showPage(Math.floor(parseCell(to).row / PAGE_ROWS) * PAGE_ROWS);
+      setStretch({ anchor: from, corner: to });
+      return;
+    }
     const to = nextCell(from, e, bounds);
     if (!to) return;
     e.preventDefault();
-    showPage(Math.floor(parseCell(to).row / PAGE_ROWS) * PAGE_ROWS);
-    workbook.select(sheet, to);
+    setProblem(null);
+    setStretch(null);
+    moveTo(to);
   }
+
+  function onEditorKeyDown(e: KeyboardEvent<HTMLInputElement>) {
+    if (!editing) return;
+    const action = editorKey(e, editing.mode);
+    if (!action) return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (action.type === 'commit') commit(action.rows, action.cols);
+    else if (action.type === 'open-list') openList();
+    else {
+      setEditing(null);
+      setProblem(null);
+      focusGrid();
+    }
+  }
+
+  /** A tab-separated block pasted at the selected cell (Ctrl+V), growing a table it starts in or below. */
+  function onPaste(e: ClipboardEvent<HTMLTableElement>) {
+    if (e.target !== gridRef.current || !selected) return;
+    const block = parseClipboard(e.clipboardData.getData('text/plain'));
+    if (!block.length) return;
+    e.preventDefault();
+    const at = parseCell(selected);
+    put(selected, pastedCells(block, (_, c) => targetOf(snapshot, sheet, cellAddress(at.row, at.col + c)).spec));
+  }
+
+  // The grid follows the workbook's selection wherever it is set (workbook.select, e.g. a problem picked in
+  // the write-back list): its page is shown. Paging by the buttons afterwards is left alone.
+  const selectedRow = selectedAt?.row;
+  useEffect(() => {
+    if (selectedRow === undefined) return;
+    const page = Math.floor(selectedRow / PAGE_ROWS) * PAGE_ROWS;
+    setTops((t) => ((t[sheet] ?? 0) === page ? t : { ...t, [sheet]: page }));
+  }, [sheet, selectedRow]);
 
   // Keep the selected cell in sight when the keyboard moved it (only while the grid has focus, so a load
   // into the workbook never scrolls the page under the user's mouse).
@@ -182,24 +336,47 @@ export function PreviewGrid({ workbook }: Props) {
         </div>
       </div>
       <div className={s.nameBox} role="status" aria-live="polite" data-testid="grid-name-box">
-        {selected && <Caption1 className={s.nameAddress}>{selected}</Caption1>}
+        {selected && <Caption1 className={s.nameAddress}>{block && corner ? blockAddress(block) : selected}</Caption1>}
         {selected && selectedCell?.display ? (
           <Caption1 className={s.nameValue}>{selectedCell.display}</Caption1>
         ) : (
           <Caption1 className={mergeClasses(s.nameValue, s.blank)}>{selected ? '(empty)' : `No cell selected on ${sheet}`}</Caption1>
         )}
       </div>
+      {problem && (
+        <div className={s.alert} role="alert" data-testid="grid-problem">
+          {problem}
+        </div>
+      )}
+      {list && listValues && target.spec && (
+        <ListPopup
+          column={target.spec.name}
+          values={listValues}
+          current={editing?.text ?? (selectedCell ? editText(selectedCell.raw, selectedCell.display) : '')}
+          at={list}
+          onPick={pick}
+          onClose={() => {
+            setList(null);
+            if (editing) gridRef.current?.querySelector<HTMLInputElement>('[data-testid="grid-editor"]')?.focus();
+            else focusGrid();
+          }}
+        />
+      )}
       <div className={s.scroll}>
         <table
           ref={gridRef}
           className={s.grid}
           role="grid"
-          aria-label={`Sheet ${sheet}. Arrow keys move the selected cell.`}
+          aria-label={`Sheet ${sheet}. Arrow keys move the selected cell; type or F2 to edit it, Delete to clear it, Alt+Down for its list.`}
           aria-rowcount={Math.max(view.usedRows, view.top + drawnRows) + 1}
           aria-colcount={columns + 1}
           aria-activedescendant={selected && selectedDrawn ? cellId(selected) : undefined}
           tabIndex={0}
+          // Fluent's focus manager (Tabster) moves focus on Tab before any handler of ours runs; in the cell
+          // editor Tab belongs to the grid (commit and move right), so Tabster leaves Tab alone in here.
+          data-tabster={TABSTER_OWN_TAB}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         >
           <thead>
             <tr aria-rowindex={1}>
@@ -227,12 +404,13 @@ export function PreviewGrid({ workbook }: Props) {
                     const cell = view.cells.get(`${r},${c}`);
                     const isSelected = selected === address;
                     const showRaw = cell && typeof cell.raw === 'number' && cell.display !== String(cell.raw);
+                    const isEditing = editing?.address === address;
                     return (
                       <td
                         key={c}
                         id={isSelected ? cellId(address) : undefined}
                         role="gridcell"
-                        aria-selected={isSelected}
+                        aria-selected={isSelected || inBlock(r, c)}
                         className={mergeClasses(
                           s.cell,
                           cell?.table && s.table,
@@ -241,15 +419,69 @@ export function PreviewGrid({ workbook }: Props) {
                           cell?.mark === 'error' && s.error,
                           cell?.mark === 'warning' && s.warning,
                           cell?.mark === 'ok' && s.ok,
+                          inBlock(r, c) && !isSelected && s.inBlock,
                           isSelected && s.selected,
+                          isEditing && s.editing,
                         )}
                         data-cell={address}
                         data-raw={cell ? JSON.stringify(cell.raw) : undefined}
                         title={cell ? cellTitle(address, cell) : undefined}
-                        onClick={() => workbook.select(sheet, address)}
+                        onMouseDown={() => {
+                          // A click on another cell ends the edit with what was typed, as in Excel.
+                          if (editing && !isEditing) commit(0, 0);
+                        }}
+                        onClick={(e) => {
+                          if (isEditing) return;
+                          if (e.shiftKey && selected) setStretch({ anchor: selected, corner: address });
+                          else {
+                            setStretch(null);
+                            workbook.select(sheet, address);
+                          }
+                        }}
+                        onDoubleClick={() => {
+                          workbook.select(sheet, address);
+                          startEdit(address, null, 'edit');
+                        }}
                       >
-                        {cell?.display}
-                        {showRaw && <span className={s.raw}>{String(cell.raw)}</span>}
+                        {isEditing ? (
+                          <input
+                            className={s.editor}
+                            aria-label={`Edit ${address}`}
+                            value={editing.text}
+                            autoFocus
+                            // The caret after what is there, to type on (Chrome may put it first).
+                            onFocus={(e) => e.currentTarget.setSelectionRange(e.currentTarget.value.length, e.currentTarget.value.length)}
+                            onChange={(e) => setEditing({ ...editing, text: e.target.value })}
+                            onKeyDown={onEditorKeyDown}
+                            onBlur={(e) => {
+                              // Leaving the cell (a click elsewhere) keeps what was typed, as Excel does; the list keeps the edit open.
+                              if (!list && !gridRef.current?.contains(e.relatedTarget as Node | null)) commit(0, 0);
+                            }}
+                            data-testid="grid-editor"
+                          />
+                        ) : (
+                          <>
+                            {isSelected && listValues && (
+                              <button
+                                type="button"
+                                tabIndex={-1}
+                                className={s.arrow}
+                                aria-label={`Choose a value for ${target.spec!.name}`}
+                                aria-haspopup="listbox"
+                                aria-expanded={list !== null}
+                                onClick={(e) => {
+                                  e.stopPropagation();
+                                  openList();
+                                }}
+                                data-testid="grid-list-open"
+                              >
+                                ▾
+                              </button>
+                            )}
+                            {cell?.display}
+                            {showRaw && <span className={s.raw}>{String(cell.raw)}</span>}
+                          </>
+                        )}
                       </td>
                     );
                   })}

@@ -1,6 +1,5 @@
 import { Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { ScreenProps } from '../screen';
-import { PastePanel } from './PastePanel';
 import { PostPanel } from './PostPanel';
 import { ResultsPanel } from './ResultsPanel';
 import { TemplatePanel } from './TemplatePanel';
@@ -19,7 +18,7 @@ const useStyles = makeStyles({
 export default function WritebackScreen(props: ScreenProps) {
   const s = useStyles();
   const wb = useWriteback(props);
-  const { session, workbook } = props;
+  const { session } = props;
   if (!session)
     return <Text>Connect first: write-back uses the environment's standing data and posts to it.</Text>;
   return (
@@ -28,7 +27,6 @@ export default function WritebackScreen(props: ScreenProps) {
       <PostPanel wb={wb} session={session} />
       <ResultsPanel notice={wb.notice} />
       {wb.checked && <ValidatePanel checked={wb.checked} onSelect={wb.selectProblem} />}
-      {wb.table && workbook.host === 'memory' && <PastePanel wb={wb} />}
     </div>
   );
 }

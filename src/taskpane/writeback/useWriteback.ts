@@ -22,7 +22,6 @@ import type { TableShape } from '../../workbook/port';
 import { describeError, type UserMessage } from '../connection/messages';
 import type { ScreenProps, Session } from '../screen';
 import { countsText, postBanner, postCounts, postOutcome } from './outcomeText';
-import { pastedRows } from './pastedRows';
 
 export type Notice = { intent: 'error' | 'warning' | 'success' | 'info'; message: UserMessage; testId: string };
 
@@ -61,7 +60,6 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
   const [notice, setNotice] = useState<Notice | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [confirm, setConfirm] = useState<PostPlan | null>(null);
-  const [paste, setPaste] = useState('');
   // Asked per run: how text that begins like a formula is sent; null until the user chooses.
   const [formulaText, setFormulaText] = useState<FormulaText | null>(null);
   const cancel = useRef<AbortController | null>(null);
@@ -268,17 +266,6 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     if (plan && session) void run(plan, session);
   }
 
-  const addPasted = () =>
-    step('Adding rows…', 'The rows were not added', async () => {
-      const { columns, rows } = await workbook.readRows(table);
-      const r = pastedRows(paste, columns);
-      if (!r.ok) throw new Error(r.message);
-      const used = rows.filter((row) => row.some((c) => c !== null && c !== '')).length;
-      await workbook.writeRows(table, used, r.rows);
-      setPaste('');
-      onWorkbookChanged();
-    });
-
   return {
     environment,
     flow,
@@ -307,9 +294,6 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     dismissConfirm: () => setConfirm(null),
     formulaText,
     setFormulaText,
-    paste,
-    setPaste,
-    addPasted,
   };
 }
 

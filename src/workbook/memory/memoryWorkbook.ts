@@ -39,6 +39,13 @@ export interface MemoryWorkbook extends WorkbookPort {
   protectSheet(sheet: string): void;
   /** Renames a table, as a user typing a new name in Table Design would (its id stays). */
   renameTable(name: string, newName: string): void;
+  /**
+   * Puts values into the sheet from `address` on, as a user typing or pasting would: cells of a table's
+   * body change in place; a block that reaches the row right below a table, within its columns, grows the
+   * table to hold it (Excel's AutoExpand); other cells sit on the sheet outside tables. A block that would
+   * write over a table's header row is refused (the column names are the template's). null clears a cell.
+   */
+  setCells(sheet: string, address: string, values: readonly (readonly Cell[])[]): void;
 }
 
 export interface MemoryWorkbookOptions extends ChunkOptions {
@@ -395,6 +402,39 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       if (!sheets.has(sheet)) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
       parseCell(address);
       selection = { sheet, address };
+      changed();
+    },
+
+    setCells(sheet, address, values) {
+      const s = sheets.get(sheet);
+      if (!s) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
+      const at = parseCell(address);
+      const height = values.length;
+      const width = values.reduce((w, r) => Math.max(w, r.length), 0);
+      const onSheet = [...tables.values()].filter((t) => t.sheet === sheet);
+      const across = (t: MemTable) => at.col < t.col + t.specs.length && t.col < at.col + width;
+      const header = onSheet.find((t) => across(t) && at.row <= t.row && t.row < at.row + height);
+      if (header) {
+        throw new WorkbookError('bad-argument', `Row ${header.row + 1} holds the column names of table ${header.name}; type in the rows below it.`);
+      }
+      // A block starting in a table's body or right below it grows that table down to its last row that
+      // holds a value (clearing cells below a table does not grow it).
+      const filled = values.reduce((last, row, r) => (row.some((v) => v !== null) ? r + 1 : last), 0);
+      for (const t of onSheet) {
+        if (across(t) && at.row > t.row && at.row <= t.row + t.rows.length + 1) {
+          while (t.rows.length < at.row - t.row - 1 + filled) t.rows.push(blankRow(t));
+        }
+      }
+      values.forEach((row, r) =>
+        row.forEach((value, c) => {
+          const rr = at.row + r;
+          const cc = at.col + c;
+          const t = onSheet.find((x) => rr > x.row && rr <= x.row + x.rows.length && cc >= x.col && cc < x.col + x.specs.length);
+          if (t) t.rows[rr - t.row - 1]![cc - t.col] = value;
+          else if (value === null) s.cells.delete(cellAddress(rr, cc));
+          else s.cells.set(cellAddress(rr, cc), value);
+        }),
+      );
       changed();
     },
   };

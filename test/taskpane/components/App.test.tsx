@@ -3,7 +3,7 @@ import { catalog } from '../../../src/catalog';
 import { App } from '../../../src/taskpane/components/App';
 import { createMemoryWorkbook } from '../../../src/workbook/memory';
 
-test('the shell renders without Office: every tab, the badge, and the Write-back tab even before that part exists', () => {
+test('the shell renders without Office: every tab, the badge, and the Write-back screen (its connect-first text)', () => {
   const html = renderToString(
     <App
       host={{ kind: 'preview' }}
@@ -17,4 +17,5 @@ test('the shell renders without Office: every tab, the badge, and the Write-back
   for (const tab of ['Connect', 'Datasets', 'Tables', 'Write-back', 'Activity']) expect(html).toContain(`>${tab}</`);
   expect(html).toContain('Not connected');
   expect(html).toContain('data-testid="dataset-risk"');
+  expect(html).toContain('Connect first: write-back uses');
 });

@@ -3,6 +3,7 @@
  * the CDN cannot be reached), and the grid as a sheet one types into: an incident template filled by
  * typing and from the dropdowns, validated, a flagged cell fixed, posted, the results in the grid.
  */
+import { bindPaths } from '../catalog/bind-paths';
 import type { Page } from 'playwright-core';
 import {
   connect,
@@ -22,7 +23,8 @@ let stack: Stack;
 let browser: TestBrowser;
 
 beforeAll(async () => {
-  stack = await startStack({ scale: 50 });
+  // Bound exactly where the catalogue assumes: the flows post without the assumed-path confirmation.
+  stack = await startStack({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } });
   browser = await launchBrowser();
 }, 60_000);
 

@@ -3,16 +3,27 @@
  * rows); every result stays on its own row and nothing is created twice. The preview grid has no sort
  * command, so the test sorts the preview's workbook as Excel's sort would (rows move with all their cells).
  */
+import { bindPaths } from '../catalog/bind-paths';
 import type { Page } from 'playwright-core';
 import type { MemoryWorkbook } from '../../src/workbook/memory';
-import { connect, launchBrowser, openPreview, screenshot, startStack, type Stack, type TestBrowser } from './harness';
+import {
+  connect,
+  launchBrowser,
+  openPreview,
+  pasteRowsByName,
+  screenshot,
+  startStack,
+  type Stack,
+  type TestBrowser,
+} from './harness';
 
 let stack: Stack;
 let browser: TestBrowser;
 let page: Page;
 
 beforeAll(async () => {
-  stack = await startStack({ scale: 50 });
+  // Bound exactly where the catalogue assumes: the flows post without the assumed-path confirmation.
+  stack = await startStack({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } });
   browser = await launchBrowser();
   page = await openPreview(browser, stack);
   expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');
@@ -24,9 +35,10 @@ afterAll(async () => {
 });
 
 const header = ['Name', 'Reporting organization', 'Description'];
+/** Pastes rows below the table's filled rows (the template's header is row 1), as a user would. */
 const paste = async (names: string[]) => {
-  await page.getByTestId('wb-paste').fill([header, ...names.map((n) => [n, 'Finance', `about ${n}`])].map((r) => r.join('\t')).join('\n'));
-  await page.getByTestId('wb-paste-add').click();
+  const used = (await sheetRows()).length;
+  await pasteRowsByName(page, `A${used + 2}`, [header, ...names.map((n) => [n, 'Finance', `about ${n}`])]);
 };
 
 type W = Window & { __grcPreviewWorkbook: MemoryWorkbook };

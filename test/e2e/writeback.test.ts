@@ -167,8 +167,8 @@ test('posting again sends nothing: every valid row has its result', async () => 
 });
 
 test('text that begins like a formula needs a choice before posting; the choice is applied and audited', async () => {
-  await page.getByTestId('wb-paste').fill([rows[0]!.join('\t'), ['=SUM(1+1)', 'Finance', '', 'Low', '', '', ''].join('\t')].join('\n'));
-  await page.getByTestId('wb-paste-add').click();
+  // Below the rows pasted earlier (header in row 1, rows.length - 1 body rows from row 2).
+  await pasteRowsByName(page, `A${rows.length + 1}`, [rows[0]!, ['=SUM(1+1)', 'Finance', '', 'Low', '', '', '']]);
   await page.getByTestId('wb-post').click();
   await page.getByTestId('wb-formula-choice-needed').waitFor();
   expect(stack.acc.store.addedRecords('incidents')).toHaveLength(3);

@@ -144,7 +144,7 @@ describe('relay environments from bindings', () => {
   });
 
   it.each([
-    ['a missing file', () => join(tmpdir(), 'no-such-binding.json'), /cannot read/],
+    ['a missing file', () => join(tmpdir(), 'no-such-binding.json'), /environments.prd.binding: .*no-such-binding.json does not exist/],
     ['a file that is not JSON', () => writeBinding('{not json'), /cannot read the binding file/],
     [
       'a file that is not a binding',

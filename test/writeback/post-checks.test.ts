@@ -20,7 +20,10 @@ async function sheet(rows: Cell[][]) {
     name: 'Inc',
     sheet: 'Sheet1',
     anchor: 'A1',
-    columns: ['Name', 'Reporting organization', 'Description', 'Estimated loss'].map((name) => ({ name, format: 'general' as const })),
+    columns: ['Name', 'Reporting organization', 'Description', 'Estimated loss'].map((name) => ({
+      name,
+      format: 'general' as const,
+    })),
   });
   await workbook.writeRows('Inc', 0, rows);
   const bodies: Record<string, unknown>[] = [];
@@ -33,6 +36,9 @@ async function sheet(rows: Cell[][]) {
   };
   return { workbook, api, bodies };
 }
+
+// The sheet's "Estimated loss" column is not the template's: its unknown-column warning is another test's subject.
+const notAboutColumns = (p: { code: string }) => p.code !== 'unknown-column';
 
 describe('text that begins like a formula (OWASP CSV injection)', () => {
   it.each([
@@ -54,10 +60,11 @@ describe('text that begins like a formula (OWASP CSV injection)', () => {
       ['Plain', 'Finance', null, null],
     ]);
     const plan = await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC });
-    expect(plan.validation.problems.map((p) => `${p.row}:${p.column}:${p.code}:${p.severity}`)).toEqual([
-      '0:Name:formula-like-text:warning',
-      '0:Description:formula-like-text:warning',
-    ]);
+    expect(
+      plan.validation.problems
+        .filter(notAboutColumns)
+        .map((p) => `${p.row}:${p.column}:${p.code}:${p.severity}`),
+    ).toEqual(['0:Name:formula-like-text:warning', '0:Description:formula-like-text:warning']);
     expect(plan.validation.problems[0]!.message).toContain('begins with "="');
     expect(plan.toSend).toBe(2);
     expect(plan.formulaRows).toBe(1);
@@ -65,7 +72,9 @@ describe('text that begins like a formula (OWASP CSV injection)', () => {
 
   it('sends the text as typed when the user chooses so, and records the choice in the audit', async () => {
     const { workbook, api, bodies } = await sheet([['=1+1', 'Finance', '-x', null]]);
-    const summary = await (await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({
+    const summary = await (
+      await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run({
       formulaText: 'as typed',
     });
     expect(bodies[0]).toMatchObject({ Name: '=1+1', Description: '-x' });
@@ -74,19 +83,27 @@ describe('text that begins like a formula (OWASP CSV injection)', () => {
     expect(audit.rows[0]![audit.columns.indexOf('Formula-like text')]).toBe('as typed');
   });
 
-  it("neutralises with a leading single quote when the user chooses so, leaving other text alone", async () => {
+  it('neutralises with a leading single quote when the user chooses so, leaving other text alone', async () => {
     const { workbook, api, bodies } = await sheet([['=1+1', 'Finance', 'fine', null]]);
-    const summary = await (await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({
+    const summary = await (
+      await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run({
       formulaText: 'neutralised',
     });
     expect(bodies[0]).toMatchObject({ Name: "'=1+1", ReportingOrganization: 'Finance', Description: 'fine' });
     expect(summary.formulaText).toBe('neutralised');
-    expect(neutralise({ a: ['@x', 'y'], b: { c: '+1' }, n: -1 })).toEqual({ a: ["'@x", 'y'], b: { c: "'+1" }, n: -1 });
+    expect(neutralise({ a: ['@x', 'y'], b: { c: '+1' }, n: -1 })).toEqual({
+      a: ["'@x", 'y'],
+      b: { c: "'+1" },
+      n: -1,
+    });
   });
 
   it('a run without such text records no choice', async () => {
     const { workbook, api } = await sheet([['Plain', 'Finance', null, null]]);
-    const summary = await (await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({
+    const summary = await (
+      await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run({
       formulaText: 'neutralised',
     });
     expect(summary.formulaText).toBeUndefined();
@@ -95,9 +112,27 @@ describe('text that begins like a formula (OWASP CSV injection)', () => {
   it('an audit table made before the choice was recorded gets the column added', async () => {
     const { workbook, api } = await sheet([['=1', 'Finance', null, null]]);
     const sheetName = await workbook.addSheet('Write-back audit');
-    const old = ['Run started', 'Run finished', 'Who', 'Environment', 'Flow', 'Table', 'Sheet row', 'Result', 'GUID', 'Message'];
-    await workbook.createTable({ name: AUDIT_TABLE, sheet: sheetName, anchor: 'A1', columns: old.map((name) => ({ name, format: 'text' as const })) });
-    const summary = await (await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({
+    const old = [
+      'Run started',
+      'Run finished',
+      'Who',
+      'Environment',
+      'Flow',
+      'Table',
+      'Sheet row',
+      'Result',
+      'GUID',
+      'Message',
+    ];
+    await workbook.createTable({
+      name: AUDIT_TABLE,
+      sheet: sheetName,
+      anchor: 'A1',
+      columns: old.map((name) => ({ name, format: 'text' as const })),
+    });
+    const summary = await (
+      await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run({
       formulaText: 'neutralised',
     });
     await writeAudit(workbook, summary, 'key:x');
@@ -113,12 +148,16 @@ describe('rows not sent for their errors', () => {
       ['Good', 'Finance', null, null],
       [null, 'Nowhere Ltd', null, null],
     ]);
-    const first = await (await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).run();
+    const first = await (
+      await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run();
     expect(first.withErrors).toBe(1);
     let { columns, rows } = await workbook.readRows('Inc');
     const at = columns.indexOf('Result');
     expect(rows[1]![at]).toBe('Not sent: 2 errors');
-    expect(String(rows[1]![at + 2])).toMatch(/^Name: .*; Reporting organization: no organization is named "Nowhere Ltd"/);
+    expect(String(rows[1]![at + 2])).toMatch(
+      /^Name: .*; Reporting organization: no organization is named "Nowhere Ltd"/,
+    );
     await workbook.writeRows('Inc', 1, [['Fixed', 'Finance']]);
     const again = await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC });
     expect(again.toSend).toBe(1);
@@ -135,12 +174,19 @@ describe('an environment without one of the assumed name lists', () => {
     const without: WritebackApi = {
       ...api,
       async download(id, o) {
-        if (id === 'organizations') throw new ApiError({ code: 'not-found', message: 'no such path', sent: 'yes' });
+        if (id === 'organizations')
+          throw new ApiError({ code: 'not-found', message: 'no such path', sent: 'yes' });
         return api.download(id, o);
       },
     };
-    const plan = await preparePost({ api: without, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC });
-    expect(plan.validation.problems).toEqual([]);
+    const plan = await preparePost({
+      api: without,
+      workbook,
+      table: 'Inc',
+      flow: incidentsFlow,
+      environment: ACC,
+    });
+    expect(plan.validation.problems.filter(notAboutColumns)).toEqual([]);
     expect(plan.toSend).toBe(1);
     const failing: WritebackApi = {
       ...api,
@@ -149,6 +195,8 @@ describe('an environment without one of the assumed name lists', () => {
         return api.download(id, o);
       },
     };
-    await expect(preparePost({ api: failing, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(
+      preparePost({ api: failing, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
   });
 });

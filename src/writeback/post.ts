@@ -206,7 +206,11 @@ const adding = (what: string) => `adding its ${what}`;
 const resultLead = (message: string) => message.split(';')[0]!.trim() || 'Created';
 
 function stepToDo(prepared: PreparedFlow<unknown>, r: RowCheck<unknown>): boolean {
-  if (r.request === undefined || !r.result.guid || (r.result.status !== 'created' && r.result.status !== 'done'))
+  if (
+    r.request === undefined ||
+    !r.result.guid ||
+    (r.result.status !== 'created' && r.result.status !== 'done')
+  )
     return false;
   const step = prepared.followUp?.(r.request);
   return step !== undefined && toAdd(r.result.message, step.what);
@@ -268,11 +272,15 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
       environment: p.environment.name,
       createdAt: startedAt,
     });
-  const journal = createJournal(workbook, table, { resultStart, ...(await ensureKeyColumn(workbook, table)) });
+  const journal = createJournal(workbook, table, {
+    resultStart,
+    ...(await ensureKeyColumn(workbook, table)),
+  });
 
   const counts = zeroCounts();
   const outcomes = new Map<string, RowOutcome>();
   const formulaText = p.formulaRows ? (o.formulaText ?? 'as typed') : undefined;
+  const typedRequest = new Map(p.validation.rows.map((r) => [r.row, r.request]));
   const candidates = p.validation.rows
     .filter((r) => r.request !== undefined && dispositionOf(r.result) !== 'skip')
     .map((r) => (formulaText === 'neutralised' ? { ...r, request: neutralise(r.request) } : r));
@@ -301,7 +309,10 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
       row: at ?? row,
       status,
       guid,
-      message: at === null ? `${message} (the row was deleted during the post; this result is not in the sheet)` : message,
+      message:
+        at === null
+          ? `${message} (the row was deleted during the post; this result is not in the sheet)`
+          : message,
     });
     counts[status]++;
     finished++;
@@ -334,10 +345,14 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
         await record(r.row, 'unknown', '', cannotCheck!, r.result.time);
         continue;
       }
-      const found = prepared.find(r.request, existing, taken, {
-        note: r.result.message,
-        at: sentAt(r.result.time),
-      });
+      const context = { note: r.result.message, at: sentAt(r.result.time) };
+      let found = prepared.find(r.request, existing, taken, context);
+      // The formula-text choice is per run: an earlier run may have sent this row's text the other way.
+      // Look for that spelling too, or a change of choice would create the record a second time.
+      const typed = typedRequest.get(r.row);
+      const other = formulaText === 'neutralised' ? typed : neutralise(typed);
+      if (found.kind === 'absent' && JSON.stringify(other) !== JSON.stringify(r.request))
+        found = prepared.find(other, existing, taken, context);
       if (found.kind === 'found') {
         taken.add(found.guid.toLowerCase());
         const lead = 'Found in the service after an unknown outcome; not sent again';
@@ -351,7 +366,12 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
     }
   }
   jobs.push(...candidates.filter((r) => dispositionOf(r.result) === 'send').map((check) => ({ check })));
-  jobs.push(...finishing.map((check) => ({ check, made: { guid: check.result.guid, lead: resultLead(check.result.message) } })));
+  jobs.push(
+    ...finishing.map((check) => ({
+      check,
+      made: { guid: check.result.guid, lead: resultLead(check.result.message) },
+    })),
+  );
   jobs.sort((a, b) => a.check.row - b.check.row);
 
   const stop = new AbortController();
@@ -370,7 +390,11 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
   const finish = async (check: RowCheck<unknown>, guid: string, lead: string, step: FollowUp) => {
     const status = flow.resultStatus;
     const key = keys.get(check.row);
-    if (key) await journal.write(key, resultCells({ status, guid, message: `${lead}; ${adding(step.what)}`, time: now().toISOString() }));
+    if (key)
+      await journal.write(
+        key,
+        resultCells({ status, guid, message: `${lead}; ${adding(step.what)}`, time: now().toISOString() }),
+      );
     const attempt = await sendWithRetry(
       () => step.send(guid, api, stop.signal).then(() => ({ status, guid, message: '' })),
       { retry: o.retry, sleep: o.sleep, signal: stop.signal },
@@ -401,7 +425,9 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
       }
       if (made) {
         const step = prepared.followUp?.(check.request);
-        return step ? finish(check, made.guid, made.lead, step) : record(check.row, flow.resultStatus, made.guid, made.lead);
+        return step
+          ? finish(check, made.guid, made.lead, step)
+          : record(check.row, flow.resultStatus, made.guid, made.lead);
       }
       let request = check.request;
       if (prepared.rebase && key !== undefined) {
@@ -409,7 +435,12 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
           request = await prepared.rebase(request, through.get(key) ?? [], api, stop.signal);
         } catch (e) {
           hold(check, 'not sent');
-          return record(check.row, 'not sent', '', `Not sent: could not read the record's state (${e instanceof Error ? e.message : String(e)}); Post again`);
+          return record(
+            check.row,
+            'not sent',
+            '',
+            `Not sent: could not read the record's state (${e instanceof Error ? e.message : String(e)}); Post again`,
+          );
         }
       }
       const note = prepared.journalNote?.(request) ?? '';
@@ -421,15 +452,17 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
           : now().toISOString();
       // The mark goes into the workbook before the request leaves: a crash from here on leaves "sending".
       const rowKey = keys.get(check.row);
-      const at = !rowKey ? null : await journal.write(
-        rowKey,
-        resultCells({
-          status: 'sending',
-          guid: '',
-          message: note ? `Sending (${note})` : 'Sending',
-          time: sendingTime,
-        }),
-      );
+      const at = !rowKey
+        ? null
+        : await journal.write(
+            rowKey,
+            resultCells({
+              status: 'sending',
+              guid: '',
+              message: note ? `Sending (${note})` : 'Sending',
+              time: sendingTime,
+            }),
+          );
       // A row deleted, or edited before it had a key, is not sent: its outcome would have nowhere to go.
       if (at === null) {
         const message = 'Not sent: the row was deleted or edited after validation; Post again';

@@ -175,6 +175,40 @@ describe('posting a table', () => {
     expect((await results(wb))[0]!.slice(0, 2)).toEqual(['created', guid(1)]);
   });
 
+  it('an unknown row sent as typed is found when the next Post neutralises formula-like text, not sent again', async () => {
+    const workbook = await incidentTable([['=A', 'Finance']]);
+    const first = fakeApi(
+      workbook,
+      () => new ApiError({ code: 'outcome-unknown', message: 'connection closed', sent: 'unknown' }),
+    );
+    await (
+      await preparePost({ api: first.api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })
+    ).run({ formulaText: 'as typed' });
+    expect((await results(workbook))[0]![0]).toBe('unknown');
+    const { columns, rows } = await workbook.readRows('Inc');
+    const sentAt = Date.parse(timeOfCell(rows[0]![columns.indexOf('Result time')]));
+    // The service did create it, with the text as typed.
+    const second = fakeApi(workbook, () => null, [
+      {
+        Id: guid(42),
+        Name: '=A',
+        ReportingOrganization: 'Finance',
+        DateRegistered: new Date(sentAt + 1_000).toISOString(),
+      },
+    ]);
+    const plan = await preparePost({
+      api: second.api,
+      workbook,
+      table: 'Inc',
+      flow: incidentsFlow,
+      environment: ACC,
+    });
+    expect(plan.toCheck).toBe(1);
+    await plan.run({ formulaText: 'neutralised' });
+    expect(second.calls).toHaveLength(0);
+    expect((await results(workbook))[0]!.slice(0, 2)).toEqual(['created', guid(42)]);
+  });
+
   it('an unknown row whose only lookalike was registered before it was sent is sent, keeping its first send time', async () => {
     const workbook = await incidentTable([['A', 'Finance']]);
     const first = fakeApi(

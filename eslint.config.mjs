@@ -24,11 +24,12 @@ const above = (names, why) => ({ group: names.flatMap(folder), message: why });
 const core = [ui, office, nodeOnly, servers, ui_folder];
 const wall = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 const walls = [
-  wall(['src/catalog/**'], [...core, above(['client', 'sheet', 'workbook', 'writeback'], 'The catalogue is the bottom layer: it imports no other part.')]),
-  wall(['src/client/**'], [...core, above(['sheet', 'workbook', 'writeback'], 'The client knows the catalogue only.')]),
-  wall(['src/sheet/**'], [...core, above(['writeback', 'client', 'workbook'], 'Row conversion knows the catalogue only.')]),
-  wall(['src/workbook/**'], [...core, above(['writeback'], 'The workbook port does not know write-back.')], ['src/workbook/excel/**', 'src/workbook/memory/**']),
-  wall(['src/workbook/excel/**', 'src/workbook/memory/**'], [...core, above(['writeback'], 'Adapters implement the port; they do not use the flows.')]),
+  wall(['src/catalog/**'], [...core, above(['client', 'sheet', 'workbook', 'loading', 'writeback'], 'The catalogue is the bottom layer: it imports no other part.')]),
+  wall(['src/client/**'], [...core, above(['sheet', 'workbook', 'loading', 'writeback'], 'The client knows the catalogue only.')]),
+  wall(['src/sheet/**'], [...core, above(['writeback', 'client', 'workbook', 'loading'], 'Row conversion knows the catalogue only.')]),
+  wall(['src/workbook/**'], [...core, above(['writeback', 'loading'], 'The workbook port knows neither its use cases (loading) nor write-back.')], ['src/workbook/excel/**', 'src/workbook/memory/**']),
+  wall(['src/loading/**'], [...core, adapters, above(['writeback'], 'Loading does not know write-back.')]),
+  wall(['src/workbook/excel/**', 'src/workbook/memory/**'], [...core, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
   wall(['src/writeback/**'], [...core, adapters]),
   wall(['src/taskpane/**'], [servers, office, nodeOnly, adapters], ['src/taskpane/index.tsx', 'src/taskpane/preview/**']),
   wall(['src/taskpane/index.tsx', 'src/taskpane/preview/**'], [servers, office, nodeOnly]),
@@ -52,7 +53,7 @@ export default tseslint.config(
   ...walls,
   {
     // Office.js lives only in the Excel adapter and the taskpane's entry; the core stays host-free.
-    files: ['src/catalog/**', 'src/client/**', 'src/sheet/**', 'src/writeback/**'],
+    files: ['src/catalog/**', 'src/client/**', 'src/sheet/**', 'src/loading/**', 'src/writeback/**'],
     rules: { 'no-restricted-globals': ['error', 'Office', 'Excel', 'OfficeRuntime'] },
   },
 );

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createClient } from '../src/client';
-import { loadDataset } from '../src/workbook/load';
+import { loadDataset } from '../src/loading/load';
 import { createMemoryWorkbook } from '../src/workbook/memory';
 
 const SCALE = 200_000;

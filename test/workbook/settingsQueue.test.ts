@@ -1,12 +1,12 @@
-import { readBindings, removeBinding, saveBinding, type Binding } from '../../src/workbook/bindings';
+import { readBindings, removeBinding, saveBinding, type Binding } from '../../src/loading/bindings';
 import { createExcelWorkbook } from '../../src/workbook/excel';
-import { loadDataset, refreshTable, type DataRecord } from '../../src/workbook/load';
+import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { WorkbookPort } from '../../src/workbook/port';
 import { markProblems } from '../../src/writeback/marks';
 import { saveTableRecord, tableRecords } from '../../src/writeback/tablerecord';
 import { FakeExcel, supports } from './excel/fakeExcel';
-import { fakeClient } from './fakeClient';
+import { fakeClient } from '../loading/fakeClient';
 
 const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;
 const risks = (n: number): DataRecord[] =>

@@ -1,7 +1,7 @@
 import { Button, Caption1, Field, Input, ProgressBar, Radio, RadioGroup, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useRef, useState } from 'react';
 import type { Dataset } from '../../catalog';
-import { tableNameFor } from '../../workbook/load';
+import { tableNameFor } from '../../loading/load';
 import { needsGuid } from '../datasets/groups';
 import type { UserMessage } from '../connection/messages';
 import type { ScreenProps } from '../screen';

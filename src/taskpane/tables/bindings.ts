@@ -1,4 +1,4 @@
-import { reconcileBindings } from '../../workbook/bindings';
+import { reconcileBindings } from '../../loading/bindings';
 import type { WorkbookPort } from '../../workbook/port';
 
 /** A loaded table as the Tables screen lists it: the stored binding joined with where the table is now. */

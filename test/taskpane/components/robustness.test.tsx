@@ -8,7 +8,7 @@ import { createMemoryWorkbook } from '../../../src/workbook/memory';
 import { WorkbookError } from '../../../src/workbook/errors';
 import { createExcelWorkbook } from '../../../src/workbook/excel';
 import { FakeExcel, supports } from '../../workbook/excel/fakeExcel';
-import { fakeClient } from '../../workbook/fakeClient';
+import { fakeClient } from '../../loading/fakeClient';
 
 /** A workbook whose Excel fails every read, as Excel does when the file is busy or the host lost its session. */
 function failingWorkbook() {

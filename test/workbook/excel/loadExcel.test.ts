@@ -1,8 +1,8 @@
 import { isoToSerial } from '../../../src/sheet';
-import { readBindings } from '../../../src/workbook/bindings';
+import { readBindings } from '../../../src/loading/bindings';
 import { createExcelWorkbook } from '../../../src/workbook/excel';
-import { loadDataset, refreshAll, refreshTable, type DataRecord } from '../../../src/workbook/load';
-import { fakeClient } from '../fakeClient';
+import { loadDataset, refreshAll, refreshTable, type DataRecord } from '../../../src/loading/load';
+import { fakeClient } from '../../loading/fakeClient';
 import { FakeExcel, supports } from './fakeExcel';
 
 const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;

@@ -1,8 +1,8 @@
-import { readBindings } from '../../../src/workbook/bindings';
+import { readBindings } from '../../../src/loading/bindings';
 import { createExcelWorkbook } from '../../../src/workbook/excel';
-import { loadDataset, refreshTable, type DataRecord } from '../../../src/workbook/load';
+import { loadDataset, refreshTable, type DataRecord } from '../../../src/loading/load';
 import { createMemoryWorkbook } from '../../../src/workbook/memory';
-import { fakeClient } from '../fakeClient';
+import { fakeClient } from '../../loading/fakeClient';
 import { FakeExcel, supports } from './fakeExcel';
 
 const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;

@@ -1,7 +1,7 @@
 import { catalog } from '../../src/catalog';
 import { isoToSerial } from '../../src/sheet';
-import { readBindings } from '../../src/workbook/bindings';
-import { MAX_BUFFERED_ROWS, loadDataset, refreshAll, refreshTable, type DataRecord, type LoadProgress } from '../../src/workbook/load';
+import { readBindings } from '../../src/loading/bindings';
+import { MAX_BUFFERED_ROWS, loadDataset, refreshAll, refreshTable, type DataRecord, type LoadProgress } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { WorkbookError } from '../../src/workbook/errors';
 import { apiError, fakeClient } from './fakeClient';

@@ -2,9 +2,9 @@ import { catalog as defaultCatalog, type Catalog, type PathParams } from '../cat
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
 import { checkBinding, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
-import { MAX_COLUMNS, MAX_ROWS, parseCell } from './address';
-import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from './errors';
-import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from './port';
+import { MAX_COLUMNS, MAX_ROWS, parseCell } from '../workbook/address';
+import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
+import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
 
 export type { DataRecord };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { TableShape, WorkbookPort } from './port';
-import { updateSetting } from './settings';
+import type { TableShape, WorkbookPort } from '../workbook/port';
+import { updateSetting } from '../workbook/settings';
 
 /**
  * What each loaded table holds, stored in the workbook's settings so a refresh (by anyone who opens the

@@ -1,4 +1,4 @@
-import type { DataRecord, DatasetSource } from '../../src/workbook/load';
+import type { DataRecord, DatasetSource } from '../../src/loading/load';
 
 export interface FakeClientOptions {
   batchSize?: number;

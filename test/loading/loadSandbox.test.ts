@@ -2,8 +2,8 @@ import { createClient } from '../../src/client';
 import { catalog } from '../../src/catalog';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { isoToSerial, LIST_SEPARATOR } from '../../src/sheet';
-import { readBindings } from '../../src/workbook/bindings';
-import { loadDataset, refreshAll } from '../../src/workbook/load';
+import { readBindings } from '../../src/loading/bindings';
+import { loadDataset, refreshAll } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 
 /** The load path end to end: the real client against the real sandbox on a loopback port. */

@@ -1,4 +1,4 @@
-import { BINDINGS_KEY, checkBinding, readBindings, removeBinding, saveBinding, type Binding } from '../../src/workbook/bindings';
+import { BINDINGS_KEY, checkBinding, readBindings, removeBinding, saveBinding, type Binding } from '../../src/loading/bindings';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 
 const good: Binding = {

@@ -3,15 +3,16 @@ import * as r from './records';
 
 const dd = { kind: 'directdata' } as const;
 
-function ds(
-  id: string,
+// Generic in the id and the record schema, so DatasetRecord (records.ts) types each dataset's records.
+function ds<I extends string, S extends Dataset['record']>(
+  id: I,
   path: string,
   area: Area,
   title: string,
   description: string,
-  record: Dataset['record'],
-  extra: Partial<Dataset> = {},
-): Dataset {
+  record: S,
+  extra: Partial<Omit<Dataset, 'id' | 'record'>> = {},
+): Dataset & { id: I; record: S } {
   const version = (/\/(v[123])\//.exec(path)?.[1] as Dataset['version']) ?? null;
   return { kind: 'dataset', method: 'GET', id, path, version, area, title, description, record, documented: true, access: dd, ...extra };
 }
@@ -19,7 +20,7 @@ function ds(
 const assumed = { documented: false } as const;
 
 /** Every GET dataset: the DirectData endpoints the spec lists, then the reads whose path it does not show. */
-export const DATASETS: readonly Dataset[] = [
+export const DATASETS = [
   ds('risk', '/directdata/v3/risk', 'Risks', 'Risks', 'All risks with gross and net scores, owner, status and linked controls (v3).', r.riskV3),
   ds('risiko', '/directdata/v1/risiko', 'Risks', 'Risks (old v1)', 'The older risk dataset. Use Risks (v3) instead.', r.risiko, { supersededBy: 'risk' }),
   // The spec's endpoint table names these two the other way round from what one expects; we follow the table.
@@ -77,4 +78,4 @@ export const DATASETS: readonly Dataset[] = [
   ds('thirdpartycontract', '/directdata/v1/thirdpartycontract', 'Third parties', 'Third party contracts', 'Contracts with services, start and end date and notice period.', r.contract, assumed),
   ds('control', '/directdata/v1/control', 'Controls', 'Controls', 'Controls with owner, linked risks, testers and administrators.', r.control, assumed),
   ds('controltestplan', '/directdata/v1/controltestplan', 'Controls', 'Control test plans', 'Test plans with status, phase, final score and comment.', r.testPlan, assumed),
-];
+] as const satisfies readonly Dataset[];

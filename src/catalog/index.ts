@@ -4,6 +4,8 @@ export * from './paths';
 export * from './fields';
 export * from './lei';
 export * as records from './records';
+export type { RecordOf } from './records';
+export type { DatasetId, DatasetRecord } from './dataset-records';
 export * as bodies from './bodies';
 export * from './wire';
 export * from './binding';

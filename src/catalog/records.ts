@@ -249,3 +249,11 @@ export const testPlan = record({
   TesterDueDate: date(),
   ReviewerDueDate: date(),
 });
+
+/**
+ * A read record as its schema knows it. The loose object's index signature (fields the service added) is
+ * dropped, so reading a field the catalogue does not have, or no longer has under that name, fails to
+ * compile. The client checks every record against its dataset's schema, so the type holds at run time.
+ */
+export type RecordOf<S extends z.ZodType> = KnownFields<z.infer<S>>;
+type KnownFields<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };

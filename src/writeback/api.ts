@@ -1,3 +1,4 @@
+import type { DatasetId, DatasetRecord } from '../catalog';
 import { isApiError, type DataRecord } from '../client';
 import type { LackingDataset } from './availability';
 import { isDirectoryDataset } from './checks/directory';
@@ -119,9 +120,16 @@ async function downloadDirectory(api: WritebackApi, datasetId: string, signal?: 
   }
 }
 
-export function records(standing: Standing, datasetId: string): readonly DataRecord[] {
-  return standing.get(datasetId) ?? [];
+/**
+ * A loaded dataset's records, typed by the catalogue's schema for it (the client checked each record
+ * against that schema), so a field the catalogue renames fails to compile where write-back reads it.
+ */
+export function records<D extends DatasetId>(standing: Standing, datasetId: D): readonly DatasetRecord<D>[] {
+  return (standing.get(datasetId) ?? []) as readonly DatasetRecord<D>[];
 }
 
-export const str = (r: DataRecord, field: string): string | undefined =>
-  typeof r[field] === 'string' ? (r[field] as string) : undefined;
+/** A text field's value, undefined when empty or not text; `field` must be one the record's type has. */
+export const str = <T extends object>(r: T, field: keyof T & string): string | undefined => {
+  const value: unknown = r[field];
+  return typeof value === 'string' ? value : undefined;
+};

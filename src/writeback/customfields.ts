@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { bodies } from '../catalog';
+import type { bodies, RecordOf, records } from '../catalog';
 import type { Cell, ColumnSpec } from '../workbook/port';
 import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
-import { str, type DataRecord } from './api';
+import { str } from './api';
 import { offerNames } from './checks/closest';
 
 export type CustomFieldEntry = z.infer<typeof bodies.customFieldEntry>;
@@ -45,13 +45,17 @@ export function fieldKind(type: string | undefined): FieldKind {
   return 'text';
 }
 
+/** A custom field definition; those of incident types also name their type. */
+type Definition = RecordOf<typeof records.customFieldDefinition> &
+  Partial<Pick<RecordOf<typeof records.incidentTypeCustomField>, 'IncidentTypeId'>>;
+
 /**
  * Custom field definitions as template columns. Invisible definitions are left out: users cannot see
  * them in the service either. `columnOf` names the column (incident fields carry their type's name).
  */
 export function customFields(
-  definitions: readonly DataRecord[],
-  columnOf: (d: DataRecord) => string,
+  definitions: readonly Definition[],
+  columnOf: (d: Definition) => string,
 ): CustomField[] {
   const fields: CustomField[] = [];
   const taken = new Map<string, number>();

@@ -1,5 +1,6 @@
 import type { Cell, ColumnSpec } from '../workbook/port';
-import type { DataRecord, Standing, WritebackApi } from './api';
+import type { DatasetId, DatasetRecord } from '../catalog';
+import type { Standing, WritebackApi } from './api';
 import type { CellProblem } from './problem';
 
 export type FlowId = 'incidents' | 'thirdparties' | 'contracts' | 'tasks';
@@ -43,7 +44,7 @@ export interface FollowUp {
  * A flow once the standing data it needs is loaded: its columns, how a row becomes a request (or the
  * problems that stop it), how a request is sent, and how a sent request is recognised in the service.
  */
-export interface PreparedFlow<R = unknown> {
+export interface PreparedFlow<R = unknown, D extends DatasetId = DatasetId> {
   /** Input columns in template order; dropdown lists go on `lookupSheet`. */
   columns(lookupSheet: string): ColumnSpec[];
   /** Columns a table must have for the flow to read it. */
@@ -54,7 +55,7 @@ export interface PreparedFlow<R = unknown> {
    * Looks for the request's effect among the reconcile dataset's records, skipping GUIDs other rows
    * hold and (creates) records registered before the row was first sent.
    */
-  find(request: R, records: readonly DataRecord[], taken: ReadonlySet<string>, sent: SentMark): Found;
+  find(request: R, records: readonly DatasetRecord<D>[], taken: ReadonlySet<string>, sent: SentMark): Found;
   /** Written into the row with the "sending" mark: what `find` needs later that the service will have changed. */
   journalNote?(request: R): string;
   /** Rows with the same key are sent one after the other in sheet order (several updates of one task). */
@@ -68,7 +69,8 @@ export interface PreparedFlow<R = unknown> {
   followUp?(request: R): FollowUp | undefined;
 }
 
-export interface Flow<R = unknown> {
+/** `D`: the reconcile dataset, whose records `find` reads typed by the catalogue's schema. */
+export interface Flow<R = unknown, D extends DatasetId = DatasetId> {
   id: FlowId;
   title: string;
   /** The Result of a row that went through: a create makes a record, a task update changes one. */
@@ -78,7 +80,7 @@ export interface Flow<R = unknown> {
   /** Datasets loaded before validating: standing data, custom field definitions, current records. */
   standingDatasets: readonly string[];
   /** The dataset that shows whether a row's record exists, read before an unknown row is sent again. */
-  reconcileDataset: string;
+  reconcileDataset: D;
   /** The write operations a Post may call (catalogue ids): all must be available on the environment. */
   operations: readonly string[];
   /**
@@ -86,7 +88,7 @@ export interface Flow<R = unknown> {
    * made when the environment lacks the dataset or only assumes its path.
    */
   datasetNeeds: Readonly<Record<string, string>>;
-  setup(standing: Standing): PreparedFlow<R>;
+  setup(standing: Standing): PreparedFlow<R, D>;
 }
 
 /** Erases the request type so flows of different types share one list. */

@@ -1,5 +1,3 @@
-import type { DataRecord } from './api';
-
 /**
  * How far the service's clock may be behind ours. A record registered up to this long before the row was
  * first sent may still be the row's own (the service stamped it with a slower clock); a record registered
@@ -42,9 +40,9 @@ export function instantSpan(value: unknown): { earliest: number; latest: number 
  * row's own: `after` (it may be), `before` (it existed already: a stranger's), or `unknown` (no time, or
  * one too vague to tell).
  */
-export function registeredSince(
-  record: DataRecord,
-  field: string,
+export function registeredSince<T extends object>(
+  record: T,
+  field: keyof T & string,
   since: Date,
 ): 'after' | 'before' | 'unknown' {
   const span = instantSpan(record[field]);

@@ -1,4 +1,5 @@
-import { records, str, type DataRecord, type Standing } from '../api';
+import type { DatasetRecord } from '../../catalog';
+import { records, str, type Standing } from '../api';
 import { nameIndex, type NameEntry, type NameIndex } from '../names';
 import type { RowReader } from '../rowreader';
 import type { DirectoryDataset } from './directory';
@@ -22,10 +23,15 @@ export interface Directory {
   frameworkDimensions?: NameIndex;
 }
 
-const named = (rs: readonly DataRecord[]): NameEntry[] =>
+const named = (rs: readonly DatasetRecord<DirectoryDataset>[]): NameEntry[] =>
   rs.flatMap((r) => (str(r, 'Id') && str(r, 'Name') ? [{ id: str(r, 'Id')!, name: str(r, 'Name')! }] : []));
 
-function indexOf<E extends NameEntry>(standing: Standing, id: DirectoryDataset, what: string, entries: (rs: readonly DataRecord[]) => E[]) {
+function indexOf<D extends DirectoryDataset, E extends NameEntry>(
+  standing: Standing,
+  id: D,
+  what: string,
+  entries: (rs: readonly DatasetRecord<D>[]) => E[],
+) {
   return standing.has(id) ? nameIndex(entries(records(standing, id)), what) : undefined;
 }
 

@@ -1,5 +1,5 @@
 import { bodies } from '../../catalog';
-import type { DataRecord, WritebackApi } from '../api';
+import type { WritebackApi } from '../api';
 import type { Found, Sent } from '../flow';
 import { registeredSince } from '../registered';
 
@@ -18,8 +18,8 @@ export function sendCreate(operationId: string) {
 }
 
 /** Where a created dataset keeps when each record was registered, and when the row was first sent. */
-export interface Registration {
-  field: string;
+export interface Registration<T> {
+  field: keyof T & string;
   since: Date | undefined;
 }
 
@@ -30,11 +30,11 @@ export interface Registration {
  * or the row's Result time is missing) is left to the user. Records of the created datasets (incidents,
  * third parties, contracts) carry their GUID in `Id`.
  */
-export function findUnique(
-  rs: readonly DataRecord[],
+export function findUnique<T extends { Id?: string | null }>(
+  rs: readonly T[],
   taken: ReadonlySet<string>,
-  registration: Registration,
-  matches: (r: DataRecord) => boolean,
+  registration: Registration<T>,
+  matches: (r: T) => boolean,
 ): Found {
   const guids: string[] = [];
   const untimed: string[] = [];

@@ -37,7 +37,7 @@ const bodyColumns: Record<string, string> = {
  * period as a number plus a unit of months, weeks, days or none (no number needed with none), custom
  * fields. The end date may not precede the start date.
  */
-export const contractsFlow: Flow<CreateContract> = {
+export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
   id: 'contracts',
   title: 'Contracts',
   resultStatus: 'created',

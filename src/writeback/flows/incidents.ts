@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { bodies } from '../../catalog';
 import type { ColumnSpec } from '../../workbook/port';
-import { records, str, type DataRecord } from '../api';
+import { records, str } from '../api';
 import { isBlank } from '../cells';
 import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from '../customfields';
 import type { Flow, Found } from '../flow';
@@ -56,10 +56,11 @@ const bodyColumns: Record<string, string> = {
   FrameworkDimensions: C.frameworkDimensions,
 };
 
-const entries = (rs: readonly DataRecord[], id: string, name = 'Name') =>
+const entries = <T extends { Name?: string | null }>(rs: readonly T[], id: keyof T & string) =>
   rs.flatMap((r) =>
-    str(r, id) && str(r, name)
-      ? [{ id: str(r, id)!, name: str(r, name)!, archived: r.Archived === true }]
+    str(r, id) && str(r, 'Name')
+      ? // Archived is typed for incident types only; another list that sends it is honoured too.
+        [{ id: str(r, id)!, name: str(r, 'Name')!, archived: (r as Readonly<Record<string, unknown>>).Archived === true }]
       : [],
   );
 
@@ -68,7 +69,7 @@ const entries = (rs: readonly DataRecord[], id: string, name = 'Name') =>
  * the reporter is the key's owner (rule 3); a blank detection date is left to the service, which uses
  * today (rule 4). Hyperlinks are added after creation (rule 8).
  */
-export const incidentsFlow: Flow<IncidentRequest> = {
+export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
   id: 'incidents',
   title: 'Incidents',
   resultStatus: 'created',

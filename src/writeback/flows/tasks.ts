@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { bodies, isGuid } from '../../catalog';
-import { downloadRecords, records, str, type DataRecord } from '../api';
+import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
@@ -66,7 +66,7 @@ const same = (a: unknown, b: unknown) =>
  * value, and a row that would change anything but score and comment of a Ready-for-review task is
  * refused before sending.
  */
-export const tasksFlow: Flow<TaskRequest> = {
+export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
   id: 'tasks',
   title: 'Task updates',
   resultStatus: 'done',
@@ -83,7 +83,7 @@ export const tasksFlow: Flow<TaskRequest> = {
     const listed = standing.has('tasks');
     const tasks = records(standing, 'tasks');
     const users = directory(standing).users;
-    const byKey = new Map<string, DataRecord[]>();
+    const byKey = new Map<string, (typeof tasks)[number][]>();
     for (const t of tasks) {
       for (const k of [str(t, 'Id'), str(t, 'Identifier')]) {
         if (!k) continue;
@@ -284,7 +284,9 @@ export const tasksFlow: Flow<TaskRequest> = {
           return str(task, 'Status') !== from ? { kind: 'found', guid: request.guid } : { kind: 'absent' };
         }
         const body = request.body as Record<string, unknown>;
-        const applied = Object.entries(body).every(([f, v]) => v === undefined || same(task[f], v));
+        // The body's fields are the task's own (the update body shares the record's names), read by name.
+        const current: Readonly<Record<string, unknown>> = task;
+        const applied = Object.entries(body).every(([f, v]) => v === undefined || same(current[f], v));
         return applied ? { kind: 'found', guid: request.guid } : { kind: 'absent' };
       },
     };

@@ -50,7 +50,7 @@ export function readCustomFields(
 }
 
 /** Create third parties (spec, Third party): custom fields, framework dimensions, LEI code with its check. */
-export const thirdPartiesFlow: Flow<CreateThirdParty> = {
+export const thirdPartiesFlow: Flow<CreateThirdParty, 'thirdparty'> = {
   id: 'thirdparties',
   title: 'Third parties',
   resultStatus: 'created',

@@ -1,4 +1,4 @@
-import type { Cell } from '../workbook/port';
+import type { Cell } from './cell-types';
 import type { Column } from './columns';
 import { isoToSerial } from './serial';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { columnKindOf, type ColumnKind } from '../catalog';
-import type { ColumnFormat, ColumnSpec } from '../workbook/port';
+import type { ColumnFormat, ColumnSpec } from './cell-types';
 
 /** One table column of a dataset: the record field it shows and how its values become cells. */
 export interface Column {

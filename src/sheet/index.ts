@@ -1,3 +1,4 @@
 export * from './columns';
 export * from './cells';
 export * from './serial';
+export * from './cell-types';

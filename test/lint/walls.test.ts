@@ -33,6 +33,7 @@ const failing: [string, string, string][] = [
   ['src/client/bad.ts', "import x from '../workbook/port';", 'client knows the catalogue only'],
   ['src/client/bad.ts', "import x from 'node:fs';", 'no Node built-ins'],
   ['src/sheet/bad.ts', "import x from '../writeback/post';", 'Row conversion knows the catalogue only'],
+  ['src/sheet/bad.ts', "import type { Cell } from '../workbook/port';", 'Row conversion knows the catalogue only'],
   ['src/writeback/bad.ts', "import x from 'react';", 'UI code belongs in src/taskpane'],
   ['src/writeback/bad.ts', "import x from '../workbook/excel';", 'through WorkbookPort'],
   [
@@ -50,6 +51,7 @@ const failing: [string, string, string][] = [
 const passing: [string, string][] = [
   ['src/client/ok.ts', "import x from '../catalog';"],
   ['src/writeback/ok.ts', "import x from '../workbook/port';"],
+  ['src/workbook/ok.ts', "import type { Cell } from '../sheet/cell-types';"],
   ['src/taskpane/index.tsx', "import x from '../workbook/excel';"],
   ['src/taskpane/preview/Ok.tsx', "import x from '../../workbook/memory';"],
   ['src/relay/ok.ts', "import x from 'node:http';"],

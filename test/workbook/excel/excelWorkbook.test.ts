@@ -209,6 +209,14 @@ describe('Excel adapter', () => {
     expect(added.xl.comments.get('Sheet1!E1')).toBe('Do not edit.');
     expect(added.xl.notes.size).toBe(0);
     expect(added.xl.peek('Sheet1', 'E4')!.format).toBe('@');
+
+    const noted = setup();
+    noted.xl.notes.set('Sheet1!B1', "The user's own note");
+    await noted.wb.createTable({ name: 't', sheet: 'Sheet1', anchor: 'A1', columns: [columns[0]!] });
+    await noted.wb.addColumns('t', [own]);
+    expect((await noted.wb.findTable('t'))!.columns).toEqual(['Id', 'Key']);
+    expect(noted.xl.notes.get('Sheet1!B1')).toBe("The user's own note");
+    expect(noted.xl.sheets[0]!.columns?.get(1)).toEqual({ hidden: true, width: 24 });
   });
 
   it('adds sheets with unique names, reads the selection, and reports host errors as WorkbookError', async () => {

@@ -3,7 +3,7 @@
  * used as it is, a port in use, and one exit code convention for every command.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +97,44 @@ describe('grc-sheets relay (the command)', () => {
     } finally {
       taken.close();
     }
+  });
+});
+
+describe('grc-sheets relay: the young generation it runs with', () => {
+  /** Pids whose parent is `pid` (Linux /proc). */
+  function childrenOf(pid: number): number[] {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  }
+
+  it('runs the relay with --max-semi-space-size=1 when started without it, and SIGTERM still stops it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-cli-'));
+    const config = join(dir, 'relay.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        listen: { host: '127.0.0.1', port: 0 },
+        environments: { acc: { baseUrl: 'http://127.0.0.1:9/api' } },
+      }),
+    );
+    const child = spawn(process.execPath, [BIN, 'relay', '--config', config], {
+      cwd: ROOT,
+      env: ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) => {
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        if (out.includes('relay listening')) resolve();
+      });
+    });
+    const relays = childrenOf(child.pid!);
+    expect(relays).toHaveLength(1);
+    const argv = readFileSync(`/proc/${relays[0]}/cmdline`, 'utf8').split('\0');
+    expect(argv).toContain('--max-semi-space-size=1');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 });
 

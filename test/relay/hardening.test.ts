@@ -151,6 +151,41 @@ describe('2. CORS on every answer to an allowed origin', () => {
   });
 });
 
+describe('2b. refusals Node raises before there is a request', () => {
+  it("answers malformed framing in the relay's error format, with CORS when the Origin line is allowed", async () => {
+    const { relay } = await startTestRelay(upstream);
+    const smuggle = (origin: string) =>
+      `POST ${TASKS} HTTP/1.1\r\nhost: relay.test\r\norigin: ${origin}\r\nauthorization: ${AUTH}\r\ncontent-type: application/json\r\ncontent-length: 5\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n`;
+    try {
+      const res = await rawRequest(relay.port, smuggle(ORIGIN));
+      expect(res.status).toBe(400);
+      expect(res.headers['x-grc-relay-error']).toBe('bad-request');
+      expect(errorCode(res.body)).toBe('bad-request');
+      expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(res.headers['access-control-expose-headers']).toContain('X-Grc-Relay-Error');
+      expect(res.headers['vary']).toBe('Origin');
+      // Another origin, or two Origin lines that differ: the same refusal, no CORS.
+      const other = await rawRequest(relay.port, smuggle('https://evil.example'));
+      expect(other.status).toBe(400);
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+      const two = await rawRequest(relay.port, smuggle(`${ORIGIN}\r\norigin: https://evil.example`));
+      expect(two.headers['x-grc-relay-error']).toBe('bad-request');
+      expect(two.headers['access-control-allow-origin']).toBeUndefined();
+      // A bad header line (no colon) is refused the same way.
+      const garbled = await rawRequest(
+        relay.port,
+        `GET ${RISK} HTTP/1.1\r\nhost: relay.test\r\norigin: ${ORIGIN}\r\nthis is no header\r\n\r\n`,
+      );
+      expect(garbled.status).toBe(400);
+      expect(errorCode(garbled.body)).toBe('bad-request');
+      expect(garbled.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      await relay.close(100);
+    }
+  });
+});
+
 describe('3. clients that stop reading', () => {
   it('cuts a client that takes no bytes, frees its upstream connection, and serves other users meanwhile', async () => {
     const chunk = Buffer.alloc(1024 * 1024, 0x61);

@@ -126,6 +126,7 @@ export async function startRelay(
     bodyIdleMs: config.limits.bodyTimeoutMs,
     timeoutMs: config.limits.upstreamTimeoutMs,
     clientWriteTimeoutMs: config.limits.clientWriteTimeoutMs,
+    clientStallUnderLoadMs: config.limits.clientStallUnderLoadMs,
     inFlight: new Map(),
     inFlightLimit: config.limits.callsInFlightPerAddress,
   };

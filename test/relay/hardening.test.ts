@@ -20,6 +20,7 @@ import {
   startFakeUpstream,
   startTestRelay,
   type FakeUpstream,
+  type Handler,
 } from './helpers';
 
 const RISK = '/api/acc/directdata/v3/risk';
@@ -103,6 +104,24 @@ describe('1. response headers copied from the service', () => {
     }
   });
 });
+
+/** 256 MiB for the risk dataset, written with backpressure: far more than the socket buffers between relay and client hold. */
+const hugeRiskAnswer: Handler = (req, res) => {
+  if (!req.url!.includes('/risk')) return answerJson(req, res, '');
+  const chunk = Buffer.alloc(1024 * 1024, 0x61);
+  res.setHeader('content-type', 'application/json');
+  res.setHeader('content-length', String(256 * chunk.length));
+  let sent = 0;
+  const pump = () => {
+    while (sent < 256) {
+      sent++;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    res.end();
+  };
+  res.on('close', () => (sent = 256));
+  pump();
+};
 
 describe('2. CORS on every answer to an allowed origin', () => {
   it("carries CORS on the relay's own 429 and other refusals, and preflights use no tokens", async () => {
@@ -188,23 +207,7 @@ describe('2b. refusals Node raises before there is a request', () => {
 
 describe('3. clients that stop reading', () => {
   it('cuts a client that takes no bytes, frees its upstream connection, and serves other users meanwhile', async () => {
-    const chunk = Buffer.alloc(1024 * 1024, 0x61);
-    upstream.handler = (req, res) => {
-      if (!req.url!.includes('/risk')) return answerJson(req, res, '');
-      // 256 MiB, written with backpressure: far more than the socket buffers between relay and client hold.
-      res.setHeader('content-type', 'application/json');
-      res.setHeader('content-length', String(256 * chunk.length));
-      let sent = 0;
-      const pump = () => {
-        while (sent < 256) {
-          sent++;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      res.on('close', () => (sent = 256));
-      pump();
-    };
+    upstream.handler = hugeRiskAnswer;
     const environments = {
       acc: { baseUrl: `${upstream.url}/api`, connections: 2 },
     };
@@ -232,6 +235,37 @@ describe('3. clients that stop reading', () => {
       expect(other.body).toContain('00000000-0000-4000-8000-000000000001');
       stuck.forEach((s) => s.resume());
       await Promise.all(closed);
+      const cut = log.lines.filter((l) => l.includes('client stopped reading'));
+      expect(cut.length).toBeGreaterThanOrEqual(1);
+      for (const line of cut) expect(JSON.parse(line).status).toBe('aborted');
+    } finally {
+      stuck.forEach((s) => s.destroy());
+      await relay.close(100);
+    }
+  });
+
+  it('under load, cuts stuck readers from many addresses long before clientWriteTimeoutMs', async () => {
+    upstream.handler = hugeRiskAnswer;
+    const { relay, log } = await startTestRelay(upstream, {
+      environments: { acc: { baseUrl: `${upstream.url}/api`, connections: 3 } },
+      // Without the shorter deadline under load, the other user would wait ten minutes.
+      limits: { clientWriteTimeoutMs: 600_000, clientStallUnderLoadMs: 200 },
+    });
+    const stuck: Socket[] = [];
+    try {
+      // One stuck reader per address, as many as the pool has connections: every connection is held.
+      for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4']) {
+        const arrived = upstream.nextRequest();
+        const s = openRaw(relay.port, from);
+        s.on('error', () => undefined);
+        s.pause();
+        s.write(rawGet(RISK, { connection: 'keep-alive' }));
+        stuck.push(s);
+        await arrived;
+      }
+      const other = await getFrom(relay.port, '127.0.0.5', RISIKO);
+      expect(other.status).toBe(200);
+      expect(other.body).toContain('00000000-0000-4000-8000-000000000001');
       const cut = log.lines.filter((l) => l.includes('client stopped reading'));
       expect(cut.length).toBeGreaterThanOrEqual(1);
       for (const line of cut) expect(JSON.parse(line).status).toBe('aborted');

@@ -61,13 +61,19 @@ export class Forwarding implements Dispatcher.DispatchHandler {
       return;
     }
     const res = this.res;
-    const stall = setTimeout(() => {
-      if (res.writableFinished || !(res.writableNeedDrain || res.writableEnded)) return this.unstall();
-      const pausedFor = performance.now() - this.pausedAt;
-      if (pausedFor >= this.writeTimeoutMs || this.upstream.pool.stats.queued > 0) return this.cutStalled();
-      this.upstream.stalled.add(this);
-      stall.refresh();
-    }, Math.min(this.stallUnderLoadMs, this.writeTimeoutMs));
+    const stall = setTimeout(
+      () => {
+        if (res.writableFinished || !(res.writableNeedDrain || res.writableEnded)) return this.unstall();
+        if (performance.now() - this.pausedAt >= this.writeTimeoutMs) return this.cutStalled();
+        // An answer already read to its end holds no upstream connection: cutting it would free nothing.
+        if (!this.finished) {
+          if (this.upstream.pool.stats.queued > 0) return this.cutStalled();
+          this.upstream.stalled.add(this);
+        }
+        stall.refresh();
+      },
+      Math.min(this.stallUnderLoadMs, this.writeTimeoutMs),
+    );
     this.stall = stall;
     res.once('close', () => {
       clearTimeout(stall);
@@ -150,6 +156,7 @@ export class Forwarding implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     const res = this.res;
+    this.unstall();
     if (!res.writableEnded) {
       res.end();
       if (res.socket?.writableNeedDrain) this.armStall();

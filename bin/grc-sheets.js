@@ -18,8 +18,12 @@ function needsSemiSpaceFlag(args) {
 const args = process.argv.slice(2);
 if (needsSemiSpaceFlag(args)) {
   const { spawn } = require('node:child_process');
+  // Its own process group: Ctrl-C in a terminal signals the whole foreground group, and the relay must get
+  // one SIGINT (a graceful stop), not that one plus ours (a second signal stops it at once). A service
+  // manager that signals every process of the unit should start node with the flag itself (docs/relay.md).
   const child = spawn(process.execPath, [SEMI_SPACE, ...process.execArgv, __filename, ...args], {
     stdio: 'inherit',
+    detached: true,
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {

@@ -106,36 +106,45 @@ describe('grc-sheets relay: the young generation it runs with', () => {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
   }
 
-  it('runs the relay with --max-semi-space-size=1 when started without it, and SIGTERM still stops it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'relay-cli-'));
-    const config = join(dir, 'relay.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        listen: { host: '127.0.0.1', port: 0 },
-        environments: { acc: { baseUrl: 'http://127.0.0.1:9/api' } },
-      }),
-    );
-    const child = spawn(process.execPath, [BIN, 'relay', '--config', config], {
-      cwd: ROOT,
-      env: ENV,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await new Promise<void>((resolve) => {
-      let out = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        if (out.includes('relay listening')) resolve();
+  it.each([
+    ['SIGTERM to the command', false],
+    ['Ctrl-C (SIGINT to its process group)', true],
+  ])(
+    'runs the relay with --max-semi-space-size=1 when started without it; %s still stops it gracefully',
+    async (_, group) => {
+      const dir = mkdtempSync(join(tmpdir(), 'relay-cli-'));
+      const config = join(dir, 'relay.json');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          listen: { host: '127.0.0.1', port: 0 },
+          environments: { acc: { baseUrl: 'http://127.0.0.1:9/api' } },
+        }),
+      );
+      const child = spawn(process.execPath, [BIN, 'relay', '--config', config], {
+        cwd: ROOT,
+        env: ENV,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        detached: group,
       });
-    });
-    const relays = childrenOf(child.pid!);
-    expect(relays).toHaveLength(1);
-    const argv = readFileSync(`/proc/${relays[0]}/cmdline`, 'utf8').split('\0');
-    expect(argv).toContain('--max-semi-space-size=1');
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-  });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      // Said once the relay listens and takes SIGTERM as a graceful stop.
+      await new Promise<void>((resolve) => {
+        let err = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          err += d;
+          if (err.includes('grc-sheets relay: listening on')) resolve();
+        });
+      });
+      const relays = childrenOf(child.pid!);
+      expect(relays).toHaveLength(1);
+      const argv = readFileSync(`/proc/${relays[0]}/cmdline`, 'utf8').split('\0');
+      expect(argv).toContain('--max-semi-space-size=1');
+      if (group) process.kill(-child.pid!, 'SIGINT');
+      else child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    },
+  );
 });
 
 describe('grc-sheets start and the exit code convention', () => {

@@ -11,7 +11,12 @@ export interface EndpointInfo {
   pathSource: 'documented' | 'bound' | 'assumed';
   unavailable?: { reason: string; message: string };
   write?: { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
-  body?: { extra?: readonly ExtraProperty[] };
+  /** The bound body (catalog/wire.ts WireShape): its property paths and formats decide where a GUID is sent. */
+  body?: {
+    extra?: readonly ExtraProperty[];
+    properties?: Readonly<Record<string, string | { path: string }>>;
+    formats?: Readonly<Record<string, string>>;
+  };
 }
 
 /** A property the binding's file requires that no catalogue field fills (catalog/wire.ts `extraProperty`). */

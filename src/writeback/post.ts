@@ -8,6 +8,7 @@ import {
   type EnvironmentInfo,
   type FlowAvailability,
 } from './availability';
+import { withBoundGuids } from './boundguids';
 import { withExtras } from './extras';
 import { neutralise, type FormulaText } from './checks/csv-injection';
 import type { AnyFlow, FollowUp, PreparedFlow } from './flow';
@@ -136,7 +137,10 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
     tableRecord(workbook, table),
     workbook.findTable(table),
   ]);
-  const prepared = withExtras(flow.setup(standing), extraProperties(flow, environment));
+  const prepared = withExtras(
+    withBoundGuids(flow.setup(standing), environment, standing),
+    extraProperties(flow, environment),
+  );
   const validation = validateRows(prepared, content.columns, content.rows);
   const firstRow = firstBodyRow(shape?.topLeft ?? 'A1');
   addTableChecks(validation, prepared, content, firstRow);

@@ -1,6 +1,7 @@
 import { catalog } from '../catalog';
 import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
 import type { RowInput } from './flow';
+import { resolveBoundGuids } from './boundguids';
 import type { NameIndex } from './names';
 import { cellError, type CellProblem } from './problem';
 
@@ -83,7 +84,8 @@ export class RowReader {
 
   /**
    * What `prepare` returns once the body is built: the request only when the row has no errors and the
-   * body passes the operation's schema (whose refusals are added to the row's problems, see checkBody).
+   * body passes the operation's schema (whose refusals are added to the row's problems, see checkBody). Names
+   * the environment's binding wants as GUIDs are replaced in `body` by their GUIDs (boundguids.ts).
    */
   prepared<R>(
     operationId: string,
@@ -93,6 +95,7 @@ export class RowReader {
   ): { request?: R; problems: CellProblem[] } {
     if (this.hasErrors || !checkBody(operationId, body, columnOf, this.problems))
       return { problems: this.problems };
+    if (!resolveBoundGuids(operationId, body, columnOf, this.problems)) return { problems: this.problems };
     return { request, problems: this.problems };
   }
 }

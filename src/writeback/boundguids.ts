@@ -1,0 +1,129 @@
+import { isGuid } from '../catalog';
+import type { Standing } from './api';
+import type { EnvironmentInfo } from './availability';
+import { directory, type Directory } from './checks/names';
+import type { PreparedFlow } from './flow';
+import { cellError, type CellProblem } from './problem';
+
+/**
+ * Where a customer's file wants a GUID for a field the flows fill with a name (the catalogue's incident
+ * body names the reporting organization; acme's file wants `reportingOrganization.guid`), the name is
+ * resolved to its GUID from the standing data and the GUID is sent. Done once, where every flow's body is
+ * checked (RowReader.prepared), so no flow special-cases a binding.
+ */
+
+/** Body fields the catalogue fills with names from the directory lists, and the list each name is from. */
+const NAME_LISTS: Record<string, keyof Directory> = {
+  ReportingOrganization: 'organizations',
+  AffectedOrganizations: 'organizations',
+  Assessors: 'users',
+  Responsible: 'users',
+  Informed: 'users',
+  ResponsibleUser: 'users',
+  Reviewer: 'users',
+  BusinessDimensions: 'businessDimensions',
+  FrameworkDimensions: 'frameworkDimensions',
+};
+
+const WHAT: Record<keyof Directory, string> = {
+  organizations: 'organizations',
+  users: 'users',
+  businessDimensions: 'business dimensions',
+  frameworkDimensions: 'framework dimensions',
+};
+
+/** What the relay says about an operation's bound body, as much as this reads. */
+export interface BoundBody {
+  properties?: Readonly<Record<string, string | { path: string }>>;
+  formats?: Readonly<Record<string, string>>;
+}
+
+interface Context {
+  endpoints: EnvironmentInfo['endpoints'];
+  lists: Directory;
+}
+
+// Set while a row is prepared (synchronously) by `withBoundGuids`; flows read rows without knowing it.
+let current: Context | undefined;
+
+/** Whether the bound body wants a GUID for a catalogue field: format uuid, or a property path ending in guid. */
+export function wantsGuid(body: BoundBody | undefined, field: string): boolean {
+  if (!body) return false;
+  if (body.formats?.[field] === 'uuid') return true;
+  const to = body.properties?.[field];
+  const path = typeof to === 'string' ? to : to?.path;
+  return path !== undefined && /guid$/i.test(path);
+}
+
+/**
+ * Replaces, in a body that passed the catalogue's schema, every name the binding wants as a GUID by the
+ * GUID of that name. A name that cannot be resolved (unknown, several entries, or the list lacking on this
+ * environment) is an error on the field's column. Returns false when it added an error.
+ */
+export function resolveBoundGuids(
+  operationId: string,
+  body: unknown,
+  columnOf: Record<string, string>,
+  problems: CellProblem[],
+): boolean {
+  const ctx = current;
+  const bound: BoundBody | undefined = ctx?.endpoints?.[operationId]?.body;
+  if (!ctx || !bound || typeof body !== 'object' || body === null) return true;
+  const b = body as Record<string, unknown>;
+  let ok = true;
+  for (const [field, list] of Object.entries(NAME_LISTS)) {
+    const value = b[field];
+    if (value === undefined || value === null || !wantsGuid(bound, field)) continue;
+    const column = columnOf[field] ?? field;
+    const index = ctx.lists[list];
+    const toGuid = (name: string): string | undefined => {
+      if (isGuid(name.trim())) return name.trim();
+      if (!index) {
+        problems.push(
+          cellError(
+            column,
+            'guid-needed',
+            `this environment's API file wants the GUID of ${WHAT[list]} here and lacks the list of ${WHAT[list]}, so "${name}" cannot be looked up; type its GUID`,
+          ),
+        );
+        return undefined;
+      }
+      const r = index.resolve(name);
+      if (!r.ok) problems.push(cellError(column, r.code, r.message));
+      return r.ok ? r.id : undefined;
+    };
+    if (typeof value === 'string') {
+      const id = toGuid(value);
+      if (id === undefined) ok = false;
+      else b[field] = id;
+    } else if (Array.isArray(value)) {
+      const ids = value.map((v) => (typeof v === 'string' ? toGuid(v) : undefined));
+      if (ids.some((i) => i === undefined)) ok = false;
+      else b[field] = ids;
+    }
+  }
+  return ok;
+}
+
+/** A flow whose rows send GUIDs where this environment's binding wants them (see above). */
+export function withBoundGuids<R>(
+  prepared: PreparedFlow<R>,
+  environment: EnvironmentInfo,
+  standing: Standing,
+): PreparedFlow<R> {
+  const endpoints = environment.endpoints;
+  if (!endpoints || !Object.values(endpoints).some((e) => e.body)) return prepared;
+  const ctx: Context = { endpoints, lists: directory(standing) };
+  return {
+    ...prepared,
+    prepare(row) {
+      const before = current;
+      current = ctx;
+      try {
+        return prepared.prepare(row);
+      } finally {
+        current = before;
+      }
+    },
+  };
+}

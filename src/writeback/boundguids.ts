@@ -1,6 +1,6 @@
 import { isGuid } from '../catalog';
 import type { Standing } from './api';
-import type { EnvironmentInfo } from './availability';
+import type { EnvironmentInfo, SkippedStep } from './availability';
 import { directory, type Directory } from './checks/names';
 import type { PreparedFlow } from './flow';
 import { cellError, type CellProblem } from './problem';
@@ -41,9 +41,10 @@ export interface BoundBody {
 interface Context {
   endpoints: EnvironmentInfo['endpoints'];
   lists: Directory;
+  skipped: readonly SkippedStep[];
 }
 
-// Set while a row is prepared (synchronously) by `withBoundGuids`; flows read rows without knowing it.
+// Set while a row is prepared (synchronously) by `withBinding`; flows read rows without knowing it.
 let current: Context | undefined;
 
 /** Whether the bound body wants a GUID for a catalogue field: format uuid, or a property path ending in guid. */
@@ -105,15 +106,36 @@ export function resolveBoundGuids(
   return ok;
 }
 
-/** A flow whose rows send GUIDs where this environment's binding wants them (see above). */
-export function withBoundGuids<R>(
+/**
+ * A body for an operation whose step this environment skips (availability.ts, steps.ts): the row is not
+ * sent, with an error on the step's column. Returns false when it added one.
+ */
+export function refuseSkippedStep(operationId: string, problems: CellProblem[]): boolean {
+  const step = current?.skipped.find((s) => s.id === operationId);
+  if (!step) return true;
+  problems.push(
+    cellError(
+      step.column,
+      'step-unavailable',
+      `${step.message}; choose another ${step.column} or leave the row out`,
+    ),
+  );
+  return false;
+}
+
+/**
+ * A flow whose rows are read knowing the environment's binding: names it wants as GUIDs are sent as GUIDs
+ * (above), and a row that needs a skipped step's operation is refused.
+ */
+export function withBinding<R>(
   prepared: PreparedFlow<R>,
   environment: EnvironmentInfo,
   standing: Standing,
+  skipped: readonly SkippedStep[] = [],
 ): PreparedFlow<R> {
   const endpoints = environment.endpoints;
-  if (!endpoints || !Object.values(endpoints).some((e) => e.body)) return prepared;
-  const ctx: Context = { endpoints, lists: directory(standing) };
+  if (!endpoints || (!skipped.length && !Object.values(endpoints).some((e) => e.body))) return prepared;
+  const ctx: Context = { endpoints, lists: directory(standing), skipped };
   return {
     ...prepared,
     prepare(row) {

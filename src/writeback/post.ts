@@ -8,8 +8,9 @@ import {
   type EnvironmentInfo,
   type FlowAvailability,
 } from './availability';
-import { withBoundGuids } from './boundguids';
+import { withBinding } from './boundguids';
 import { withExtras } from './extras';
+import { withSkippedSteps } from './steps';
 import { neutralise, type FormulaText } from './checks/csv-injection';
 import type { AnyFlow, FollowUp, PreparedFlow } from './flow';
 import { duplicateRows } from './checks/duplicates';
@@ -138,7 +139,10 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
     workbook.findTable(table),
   ]);
   const prepared = withExtras(
-    withBoundGuids(flow.setup(standing), environment, standing),
+    withSkippedSteps(
+      withBinding(flow.setup(standing), environment, standing, availability.skipped),
+      availability.skipped ?? [],
+    ),
     extraProperties(flow, environment),
   );
   const validation = validateRows(prepared, content.columns, content.rows);

@@ -1,7 +1,7 @@
 import { catalog } from '../catalog';
 import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
 import type { RowInput } from './flow';
-import { resolveBoundGuids } from './boundguids';
+import { refuseSkippedStep, resolveBoundGuids } from './boundguids';
 import type { NameIndex } from './names';
 import { cellError, type CellProblem } from './problem';
 
@@ -95,7 +95,11 @@ export class RowReader {
   ): { request?: R; problems: CellProblem[] } {
     if (this.hasErrors || !checkBody(operationId, body, columnOf, this.problems))
       return { problems: this.problems };
-    if (!resolveBoundGuids(operationId, body, columnOf, this.problems)) return { problems: this.problems };
+    if (
+      !refuseSkippedStep(operationId, this.problems) ||
+      !resolveBoundGuids(operationId, body, columnOf, this.problems)
+    )
+      return { problems: this.problems };
     return { request, problems: this.problems };
   }
 }

@@ -2,6 +2,7 @@ import type { ColumnSpec, TableShape, WorkbookPort } from '../workbook/port';
 import { loadStanding, type WritebackApi } from './api';
 import { extraProperties, flowAvailability } from './availability';
 import { withExtras } from './extras';
+import { droppedColumns, withSkippedSteps } from './steps';
 import type { AnyFlow } from './flow';
 import type { Environment } from './post';
 import { resultColumnSpecs } from './results';
@@ -33,9 +34,13 @@ export async function createTemplate(options: {
   const availability = flowAvailability(flow, environment);
   if (availability.post.kind === 'unavailable') throw new FlowUnavailable(availability.post.message);
   const prepared = withExtras(
-    flow.setup(await loadStanding(api, flow.standingDatasets, options.signal, availability.lacking)),
+    withSkippedSteps(
+      flow.setup(await loadStanding(api, flow.standingDatasets, options.signal, availability.lacking)),
+      availability.skipped ?? [],
+    ),
     extraProperties(flow, environment),
   );
+  const dropped = droppedColumns(availability.skipped ?? []);
   if (!(await workbook.sheetNames()).includes(LOOKUP_SHEET))
     await workbook.addSheet(LOOKUP_SHEET, { hidden: true });
   const sheet = await workbook.addSheet(flow.title, { activate: true });
@@ -46,7 +51,14 @@ export async function createTemplate(options: {
     name,
     sheet,
     anchor: 'A1',
-    columns: [...prepared.columns(LOOKUP_SHEET).map((c) => withListKey(c, environment.name)), ...resultColumnSpecs, rowKeySpec],
+    columns: [
+      ...prepared
+        .columns(LOOKUP_SHEET)
+        .filter((c) => !dropped.has(c.name))
+        .map((c) => withListKey(c, environment.name)),
+      ...resultColumnSpecs,
+      rowKeySpec,
+    ],
   });
   await saveTableRecord(workbook, name, {
     flow: flow.id,

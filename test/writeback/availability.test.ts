@@ -9,6 +9,7 @@ import type { WritebackApi } from '../../src/writeback/api';
 import {
   flowAvailability,
   lackingText,
+  skippedText,
   type EndpointInfo,
   type EnvironmentInfo,
 } from '../../src/writeback/availability';
@@ -87,6 +88,7 @@ describe('flowAvailability', () => {
     expect(flowAvailability(tasksFlow, { name: 'ACC', production: false })).toEqual({
       post: { kind: 'ok' },
       lacking: [],
+      skipped: [],
     });
   });
 
@@ -250,5 +252,110 @@ describe('binding extras', () => {
     ]);
     await plan.run();
     expect(extras).toEqual([{ RiskTier: 'High' }]);
+  });
+});
+
+describe('a step whose operation the environment lacks', () => {
+  const fullApi = (calls: { id: string; body: unknown }[]): WritebackApi => ({
+    download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+    call: async (id, o) => {
+      calls.push({ id, body: o?.body });
+      return { Id: '99999999-0000-4000-8000-000000000005' };
+    },
+  });
+
+  /** A table made while the environment still had every operation (an older template). */
+  async function tableWith(flow: typeof incidentsFlow | typeof tasksFlow, rows: Record<string, string>[]) {
+    const workbook = createMemoryWorkbook();
+    const shape = await createTemplate({ api: fullApi([]), workbook, flow, environment: environment(false) });
+    await workbook.writeRows(
+      shape.name,
+      0,
+      rows.map((r) => shape.columns.map((c) => r[c] ?? null)),
+    );
+    return { workbook, table: shape.name };
+  }
+
+  test('a missing hyperlink operation leaves incidents available, skips only the hyperlink, and says so', async () => {
+    const env = environment(true, { 'incident-hyperlink': missing() });
+    const a = flowAvailability(incidentsFlow, env);
+    expect(a.post).toEqual({ kind: 'ok' });
+    expect(a.skipped).toEqual([
+      expect.objectContaining({
+        id: 'incident-hyperlink',
+        column: 'Hyperlink',
+        message: "the hyperlink is not added: this environment's API file has no such operation",
+      }),
+    ]);
+    expect(skippedText(a.skipped![0]!)).toMatch(/New templates have no Hyperlink column/);
+
+    const template = await createTemplate({
+      api: fullApi([]),
+      workbook: createMemoryWorkbook(),
+      flow: incidentsFlow,
+      environment: env,
+    });
+    expect(template.columns).not.toContain('Hyperlink');
+    expect(template.columns).toContain('Name');
+
+    const calls: { id: string; body: unknown }[] = [];
+    const { workbook, table } = await tableWith(incidentsFlow, [
+      {
+        Name: 'With link',
+        'Reporting organization': 'Finance',
+        Assessors: 'Ann',
+        Responsible: 'Bob',
+        Description: 'd',
+        Hyperlink: 'https://example.com/x',
+      },
+      { Name: 'Plain', 'Reporting organization': 'Finance' },
+    ]);
+    const plan = await preparePost({
+      api: fullApi(calls),
+      workbook,
+      table,
+      flow: incidentsFlow,
+      environment: env,
+    });
+    expect(plan.validation.problems).toEqual([
+      expect.objectContaining({
+        row: 0,
+        column: 'Hyperlink',
+        severity: 'warning',
+        code: 'step-unavailable',
+        message: expect.stringMatching(
+          /^the hyperlink is not added: this environment's API file has no such operation/,
+        ),
+      }),
+    ]);
+    const summary = await plan.run({ confirm: { environment: 'PRD', rows: 2 } });
+    expect(summary.counts.created).toBe(2);
+    expect(calls.map((c) => c.id)).toEqual(['incident-create', 'incident-create']);
+    const { rows, columns } = await workbook.readRows(table);
+    const message = rows[0]![columns.indexOf('Result message')];
+    expect(message).toBe(
+      "Created; the hyperlink is not added: this environment's API file has no such operation",
+    );
+  });
+
+  test('a missing main operation still makes the flow unavailable', () => {
+    const a = flowAvailability(incidentsFlow, environment(true, { 'incident-create': missing() }));
+    expect(a.post.kind).toBe('unavailable');
+  });
+
+  test('a missing score-and-status operation leaves task updates available and refuses only the rows that need it', async () => {
+    const env = environment(false, { 'task-score-status': missing() });
+    expect(flowAvailability(tasksFlow, env).post).toEqual({ kind: 'ok' });
+    const task = standing.get('tasks')![0]!;
+    const { workbook, table } = await tableWith(tasksFlow, [
+      { Task: String(task.Id), Action: 'Score and status', Score: '3' },
+      { Task: String(task.Id), Action: 'Update', Comment: 'still fine' },
+    ]);
+    const plan = await preparePost({ api: fullApi([]), workbook, table, flow: tasksFlow, environment: env });
+    const errors = plan.validation.problems.filter((p) => p.severity === 'error');
+    expect(errors).toEqual([expect.objectContaining({ row: 0, column: 'Action', code: 'step-unavailable' })]);
+    expect(errors[0]!.message).toMatch(
+      /^the score and status update is not done: this environment's API file has no such operation/,
+    );
   });
 });

@@ -73,7 +73,8 @@ export const tasksFlow: Flow<TaskRequest> = {
   tableName: 'GrcTaskUpdates',
   standingDatasets: ['tasks', 'users'],
   reconcileDataset: 'tasks',
-  operations: ['task-update-v2', 'task-score-status', 'task-advance'],
+  operations: ['task-update-v2', 'task-advance'],
+  steps: { 'task-score-status': { what: 'score and status update', column: C.action } },
   datasetNeeds: {
     tasks:
       "Tasks cannot be looked up by identifier or checked before sending: type each task's GUID. A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.",

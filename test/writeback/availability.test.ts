@@ -18,7 +18,7 @@ import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { tasksFlow } from '../../src/writeback/flows/tasks';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate, FlowUnavailable } from '../../src/writeback/template';
-import { standing } from './fixtures';
+import { G, standing } from './fixtures';
 
 const bound = (title: string, path: string): EndpointInfo => ({
   title,
@@ -357,5 +357,72 @@ describe('a step whose operation the environment lacks', () => {
     expect(errors[0]!.message).toMatch(
       /^the score and status update is not done: this environment's API file has no such operation/,
     );
+  });
+});
+
+describe('a name the binding wants as a GUID', () => {
+  const guidBody = {
+    properties: { ReportingOrganization: 'reportingOrganization.guid' },
+    formats: { ReportingOrganization: 'uuid' },
+  };
+
+  async function postIncident(env: EnvironmentInfo, organizations = true) {
+    const posted: unknown[] = [];
+    const api: WritebackApi = {
+      download: async (id) => {
+        if (id === 'organizations' && !organizations)
+          throw new ApiError({ code: 'not-found', sent: 'yes', status: 404, message: 'no such path' });
+        return { records: [...(standing.get(id) ?? [])] };
+      },
+      call: async (_id, o) => {
+        posted.push(o?.body);
+        return { Id: '99999999-0000-4000-8000-000000000006' };
+      },
+    };
+    const workbook = createMemoryWorkbook();
+    const shape = await createTemplate({
+      api,
+      workbook,
+      flow: incidentsFlow,
+      environment: environment(false),
+    });
+    const row: Record<string, string> = { Name: 'Flood', 'Reporting organization': 'finance' };
+    await workbook.writeRows(shape.name, 0, [shape.columns.map((c) => row[c] ?? null)]);
+    const plan = await preparePost({
+      api,
+      workbook,
+      table: shape.name,
+      flow: incidentsFlow,
+      environment: env,
+    });
+    return { plan, posted };
+  }
+
+  test("is sent as the GUID of the name from the standing data, under the catalogue's field", async () => {
+    const { plan, posted } = await postIncident(
+      environment(false, { 'incident-create': { body: guidBody } }),
+    );
+    expect(plan.validation.problems).toEqual([]);
+    await plan.run();
+    expect(posted).toEqual([expect.objectContaining({ Name: 'Flood', ReportingOrganization: G.orgFinance })]);
+  });
+
+  test('without a binding that wants one, the name is sent as the service spells it', async () => {
+    const { plan, posted } = await postIncident(environment(false));
+    await plan.run();
+    expect(posted).toEqual([expect.objectContaining({ ReportingOrganization: 'Finance' })]);
+  });
+
+  test('is an error on the column when the environment lacks the list to look the name up in', async () => {
+    const env = environment(false, {
+      'incident-create': { body: guidBody },
+      organizations: missing('no organizations'),
+    });
+    const { plan, posted } = await postIncident(env, false);
+    expect(plan.validation.problems).toEqual([
+      expect.objectContaining({ column: 'Reporting organization', code: 'guid-needed', severity: 'error' }),
+    ]);
+    await plan.run();
+    expect(posted).toEqual([]);
   });
 });

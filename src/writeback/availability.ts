@@ -16,6 +16,7 @@ export interface EndpointInfo {
     extra?: readonly ExtraProperty[];
     properties?: Readonly<Record<string, string | { path: string }>>;
     formats?: Readonly<Record<string, string>>;
+    enums?: Readonly<Record<string, { values: readonly string[] }>>;
   };
 }
 

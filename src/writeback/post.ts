@@ -8,7 +8,7 @@ import {
   type EnvironmentInfo,
   type FlowAvailability,
 } from './availability';
-import { withBinding } from './boundguids';
+import { withBinding } from './binding';
 import { withExtras } from './extras';
 import { withSkippedSteps } from './steps';
 import { neutralise, type FormulaText } from './checks/csv-injection';

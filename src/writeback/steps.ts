@@ -10,7 +10,7 @@ export const droppedColumns = (skipped: readonly SkippedStep[]): ReadonlySet<str
  * A flow on an environment that lacks the operation of one of its follow-up steps (an incident's
  * hyperlink): new templates drop the step's column (template.ts, `droppedColumns`), a row that fills it (an older template) is warned
  * that the step is not done, and a row sent records so in its Result. The main operation still posts.
- * Steps that are not follow-ups (a task's score-and-status action) are refused per row (boundguids.ts).
+ * Steps that are not follow-ups (a task's score-and-status action) are refused per row (binding.ts).
  */
 export function withSkippedSteps<R>(
   prepared: PreparedFlow<R>,

@@ -1,6 +1,7 @@
 import type { ColumnSpec, TableShape, WorkbookPort } from '../workbook/port';
 import { loadStanding, type WritebackApi } from './api';
 import { extraProperties, flowAvailability } from './availability';
+import { withBinding } from './binding';
 import { withExtras } from './extras';
 import { droppedColumns, withSkippedSteps } from './steps';
 import type { AnyFlow } from './flow';
@@ -33,11 +34,9 @@ export async function createTemplate(options: {
   const { api, workbook, flow, environment } = options;
   const availability = flowAvailability(flow, environment);
   if (availability.post.kind === 'unavailable') throw new FlowUnavailable(availability.post.message);
+  const standing = await loadStanding(api, flow.standingDatasets, options.signal, availability.lacking);
   const prepared = withExtras(
-    withSkippedSteps(
-      flow.setup(await loadStanding(api, flow.standingDatasets, options.signal, availability.lacking)),
-      availability.skipped ?? [],
-    ),
+    withSkippedSteps(withBinding(flow.setup(standing), environment, standing), availability.skipped ?? []),
     extraProperties(flow, environment),
   );
   const dropped = droppedColumns(availability.skipped ?? []);

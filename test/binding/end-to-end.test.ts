@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { boundFor, catalog, createCatalog, type Binding } from '../../src/catalog';
+import { bodies, boundFor, catalog, createCatalog, type Binding } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
 import { environmentList, RELAY_ERROR_HEADER, type EnvironmentView } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
@@ -132,7 +132,8 @@ describe.each(['acme.swagger.json', 'globex.openapi.yaml'])(
       const stored = sandbox.store.addedRecords('incidents').find((r) => r.Name === name);
       // acme's file wants the organization's GUID (reportingOrganization.guid): the flow sends Finance's GUID.
       const finance = (await client.download('organizations')).records.find((o) => o.Name === 'Finance')!;
-      const wantsGuid = boundFor(w!.binding, 'incident-create')!.body!.formats.ReportingOrganization === 'uuid';
+      const wantsGuid =
+        boundFor(w!.binding, 'incident-create')!.body!.formats.ReportingOrganization === 'uuid';
       expect(wantsGuid).toBe(fixture === 'acme.swagger.json');
       expect(stored).toMatchObject({
         Id: incidents.outcomes[0]!.guid,
@@ -164,15 +165,29 @@ describe.each(['acme.swagger.json', 'globex.openapi.yaml'])(
         expect(e).toMatchObject({ code: 'not-found', sent: 'no' });
         return;
       }
+      // A unit only the customer's file lists (globex: Years) is offered, accepted and sent as the file spells it.
+      const fileUnits = boundFor(w!.binding, 'contract-create')!.body!.enums.NoticePeriodUnit?.values ?? [];
+      const unit = fileUnits.find((u) => !(bodies.NOTICE_PERIOD_UNITS as readonly string[]).includes(u));
+      expect(unit).toBe(fixture === 'globex.openapi.yaml' ? 'Years' : undefined);
       const contracts = await post(w!, contractsFlow, [
         { 'Third party': partyName, Name: `e2e-${fixture}-contract`, 'Notice period unit': 'None' },
+        ...(unit
+          ? [
+              {
+                'Third party': partyName,
+                Name: `e2e-${fixture}-long`,
+                'Notice period': 2,
+                'Notice period unit': unit.toLowerCase(),
+              },
+            ]
+          : []),
       ]);
-      expect(contracts.outcomes.map((o) => o.status)).toEqual(['created']);
-      expect(
-        sandbox.store
-          .addedRecords('thirdpartycontract')
-          .map((r) => [r.Name, r.ThirdPartyGuid, r.NoticePeriodUnit]),
-      ).toContainEqual([`e2e-${fixture}-contract`, party!.Id, 'None']);
+      expect(contracts.outcomes.map((o) => o.status)).toEqual(unit ? ['created', 'created'] : ['created']);
+      const stored = sandbox.store
+        .addedRecords('thirdpartycontract')
+        .map((r) => [r.Name, r.ThirdPartyGuid, r.NoticePeriodUnit]);
+      expect(stored).toContainEqual([`e2e-${fixture}-contract`, party!.Id, 'None']);
+      if (unit) expect(stored).toContainEqual([`e2e-${fixture}-long`, party!.Id, unit]);
     });
 
     it('refuses locally, before sending, a body missing a property the file requires and nobody gave a default', async () => {

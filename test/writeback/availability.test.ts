@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../../src/client';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
+import type { ColumnSpec } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import {
   flowAvailability,
@@ -424,5 +425,56 @@ describe('a name the binding wants as a GUID', () => {
     ]);
     await plan.run();
     expect(posted).toEqual([]);
+  });
+});
+
+describe("an enum value the environment's file adds to a field the flow fills", () => {
+  test("is in the template's dropdown, accepted by validation and sent as the file spells it", async () => {
+    const env = environment(false, {
+      'contract-create': {
+        body: { enums: { NoticePeriodUnit: { values: ['Months', 'Weeks', 'Days', 'None', 'Years'] } } },
+      },
+    });
+    const posted: unknown[] = [];
+    const api: WritebackApi = {
+      download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+      call: async (_op, o) => {
+        posted.push(o?.body);
+        return { Id: '99999999-0000-4000-8000-000000000007' };
+      },
+    };
+    const template = createMemoryWorkbook();
+    const specs: ColumnSpec[] = [];
+    const createTable = template.createTable.bind(template);
+    template.createTable = (o) => {
+      specs.push(...o.columns);
+      return createTable(o);
+    };
+    await createTemplate({ api, workbook: template, flow: contractsFlow, environment: env });
+    expect(specs.find((c) => c.name === 'Notice period unit')?.list?.values).toEqual([
+      'Months',
+      'Weeks',
+      'Days',
+      'None',
+      'Years',
+    ]);
+
+    const workbook = createMemoryWorkbook();
+    await workbook.createTable({
+      name: 'Units',
+      sheet: 'Sheet1',
+      anchor: 'A1',
+      columns: ['Third party', 'Name', 'Notice period', 'Notice period unit'].map((name) => ({
+        name,
+        format: 'text' as const,
+      })),
+    });
+    await workbook.writeRows('Units', 0, [[ACME, 'Long', 2, 'years']]);
+    const plan = await preparePost({ api, workbook, table: 'Units', flow: contractsFlow, environment: env });
+    expect(plan.validation.problems).toEqual([]);
+    await plan.run();
+    expect(posted).toEqual([
+      expect.objectContaining({ Name: 'Long', NoticePeriod: 2, NoticePeriodUnit: 'Years' }),
+    ]);
   });
 });

@@ -1,4 +1,5 @@
-import { isGuid } from '../catalog';
+import type { z } from 'zod';
+import { catalog, isGuid, widenBody, type WireShape } from '../catalog';
 import type { Standing } from './api';
 import type { EnvironmentInfo, SkippedStep } from './availability';
 import { directory, type Directory } from './checks/names';
@@ -36,12 +37,14 @@ const WHAT: Record<keyof Directory, string> = {
 export interface BoundBody {
   properties?: Readonly<Record<string, string | { path: string }>>;
   formats?: Readonly<Record<string, string>>;
+  enums?: Readonly<Record<string, { values: readonly string[] }>>;
 }
 
 interface Context {
   endpoints: EnvironmentInfo['endpoints'];
   lists: Directory;
   skipped: readonly SkippedStep[];
+  schemas: Map<string, z.ZodType | null>;
 }
 
 // Set while a row is prepared (synchronously) by `withBinding`; flows read rows without knowing it.
@@ -107,6 +110,32 @@ export function resolveBoundGuids(
 }
 
 /**
+ * The operation's body schema on this environment: the catalogue's, with the enum values the binding's
+ * file adds (catalog/widen.ts, the same widening the client's catalogue does).
+ */
+export function bodySchema(operationId: string): z.ZodType | null {
+  const base = catalog.operation(operationId).body;
+  const ctx = current;
+  const bound = ctx?.endpoints?.[operationId]?.body;
+  if (!ctx || !base || !bound?.enums) return base;
+  let schema = ctx.schemas.get(operationId);
+  if (schema === undefined) {
+    schema = widenBody(base, bound as WireShape);
+    ctx.schemas.set(operationId, schema);
+  }
+  return schema;
+}
+
+/**
+ * The values a flow offers and accepts for an enum field: the spec's, then those the environment's file
+ * adds, spelled as the file spells them (sent as they are). Read while the flow's columns or rows are.
+ */
+export function boundEnum(operationId: string, field: string, own: readonly string[]): string[] {
+  const more = current?.endpoints?.[operationId]?.body?.enums?.[field]?.values ?? [];
+  return [...own, ...more.filter((v) => !own.includes(v))];
+}
+
+/**
  * A body for an operation whose step this environment skips (availability.ts, steps.ts): the row is not
  * sent, with an error on the step's column. Returns false when it added one.
  */
@@ -135,17 +164,19 @@ export function withBinding<R>(
 ): PreparedFlow<R> {
   const endpoints = environment.endpoints;
   if (!endpoints || (!skipped.length && !Object.values(endpoints).some((e) => e.body))) return prepared;
-  const ctx: Context = { endpoints, lists: directory(standing), skipped };
+  const ctx: Context = { endpoints, lists: directory(standing), skipped, schemas: new Map() };
+  const within = <T>(f: () => T): T => {
+    const before = current;
+    current = ctx;
+    try {
+      return f();
+    } finally {
+      current = before;
+    }
+  };
   return {
     ...prepared,
-    prepare(row) {
-      const before = current;
-      current = ctx;
-      try {
-        return prepared.prepare(row);
-      } finally {
-        current = before;
-      }
-    },
+    columns: (lookupSheet) => within(() => prepared.columns(lookupSheet)),
+    prepare: (row) => within(() => prepared.prepare(row)),
   };
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { catalog, isGuid, widenBody, type WireShape } from '../catalog';
-import type { Standing } from './api';
+import type { Standing, WritebackApi } from './api';
 import type { EnvironmentInfo, SkippedStep } from './availability';
 import { directory, type Directory } from './checks/names';
 import type { PreparedFlow } from './flow';
@@ -45,6 +45,37 @@ interface Context {
   lists: Directory;
   skipped: readonly SkippedStep[];
   schemas: Map<string, z.ZodType | null>;
+  /** The row being prepared: per operation and field, each name and the GUID sent for it. */
+  row: Guids;
+}
+
+/** Per operation and body field, the GUID to send for each name the row gives. */
+type Guids = Record<string, Record<string, Record<string, string>>>;
+
+/** A row's request with the GUIDs to send for its names. */
+interface WithGuids {
+  request: unknown;
+  guids: Guids;
+}
+
+/** The body as sent: each name the binding wants as a GUID replaced by its GUID. */
+function substitute(body: unknown, guids: Guids[string] | undefined): unknown {
+  if (!guids || typeof body !== 'object' || body === null) return body;
+  const out = { ...(body as Record<string, unknown>) };
+  for (const [field, names] of Object.entries(guids)) {
+    const v = out[field];
+    const one = (x: unknown) => (typeof x === 'string' ? (names[x] ?? x) : x);
+    out[field] = Array.isArray(v) ? v.map(one) : one(v);
+  }
+  return out;
+}
+
+function sending(api: WritebackApi, guids: Guids): WritebackApi {
+  if (!Object.keys(guids).length) return api;
+  return {
+    download: api.download,
+    call: (id, o) => api.call(id, o?.body === undefined ? o : { ...o, body: substitute(o.body, guids[id]) }),
+  };
 }
 
 // Set while a row is prepared (synchronously) by `withBinding`; flows read rows without knowing it.
@@ -60,9 +91,11 @@ export function wantsGuid(body: BoundBody | undefined, field: string): boolean {
 }
 
 /**
- * Replaces, in a body that passed the catalogue's schema, every name the binding wants as a GUID by the
- * GUID of that name. A name that cannot be resolved (unknown, several entries, or the list lacking on this
- * environment) is an error on the field's column. Returns false when it added an error.
+ * Resolves, in a body that passed the catalogue's schema, every name the binding wants as a GUID to the
+ * GUID of that name, noted for the row (`withBinding` substitutes them when the body is sent; the request
+ * keeps the names, which is what the service's records show when a row is looked for). A name that cannot
+ * be resolved (unknown, several entries, or the list lacking on this environment) is an error on the
+ * field's column. Returns false when it added an error.
  */
 export function resolveBoundGuids(
   operationId: string,
@@ -96,15 +129,14 @@ export function resolveBoundGuids(
       if (!r.ok) problems.push(cellError(column, r.code, r.message));
       return r.ok ? r.id : undefined;
     };
-    if (typeof value === 'string') {
-      const id = toGuid(value);
+    const names: Record<string, string> = {};
+    for (const v of Array.isArray(value) ? value : [value]) {
+      const id = typeof v === 'string' ? toGuid(v) : undefined;
       if (id === undefined) ok = false;
-      else b[field] = id;
-    } else if (Array.isArray(value)) {
-      const ids = value.map((v) => (typeof v === 'string' ? toGuid(v) : undefined));
-      if (ids.some((i) => i === undefined)) ok = false;
-      else b[field] = ids;
+      else names[v as string] = id;
     }
+    const op = (ctx.row[operationId] ??= {});
+    op[field] = { ...op[field], ...names };
   }
   return ok;
 }
@@ -161,10 +193,11 @@ export function withBinding<R>(
   environment: EnvironmentInfo,
   standing: Standing,
   skipped: readonly SkippedStep[] = [],
-): PreparedFlow<R> {
+): PreparedFlow<unknown> {
   const endpoints = environment.endpoints;
-  if (!endpoints || (!skipped.length && !Object.values(endpoints).some((e) => e.body))) return prepared;
-  const ctx: Context = { endpoints, lists: directory(standing), skipped, schemas: new Map() };
+  if (!endpoints || (!skipped.length && !Object.values(endpoints).some((e) => e.body)))
+    return prepared as PreparedFlow<unknown>;
+  const ctx: Context = { endpoints, lists: directory(standing), skipped, schemas: new Map(), row: {} };
   const within = <T>(f: () => T): T => {
     const before = current;
     current = ctx;
@@ -174,9 +207,59 @@ export function withBinding<R>(
       current = before;
     }
   };
+  const inner = (request: unknown) => (request as WithGuids).request as R;
   return {
-    ...prepared,
     columns: (lookupSheet) => within(() => prepared.columns(lookupSheet)),
-    prepare: (row) => within(() => prepared.prepare(row)),
+    requiredColumns: prepared.requiredColumns,
+    prepare: (row) =>
+      within(() => {
+        ctx.row = {};
+        const out = prepared.prepare(row);
+        return out.request === undefined
+          ? { problems: out.problems }
+          : { request: { request: out.request, guids: ctx.row } satisfies WithGuids, problems: out.problems };
+      }),
+    send(request, api, signal) {
+      const { guids } = request as WithGuids;
+      return prepared.send(inner(request), sending(api, guids), signal);
+    },
+    find: (request, records, taken, sent) => prepared.find(inner(request), records, taken, sent),
+    ...(prepared.journalNote
+      ? { journalNote: (request: unknown) => prepared.journalNote!(inner(request)) }
+      : {}),
+    ...(prepared.serialKey ? { serialKey: (request: unknown) => prepared.serialKey!(inner(request)) } : {}),
+    ...(prepared.rebase
+      ? {
+          async rebase(
+            request: unknown,
+            before: readonly unknown[],
+            api: WritebackApi,
+            signal?: AbortSignal,
+          ) {
+            const { guids } = request as WithGuids;
+            const rebased = await prepared.rebase!(
+              inner(request),
+              before.map(inner),
+              sending(api, guids),
+              signal,
+            );
+            return { request: rebased, guids } satisfies WithGuids;
+          },
+        }
+      : {}),
+    ...(prepared.followUp
+      ? {
+          followUp(request: unknown) {
+            const step = prepared.followUp!(inner(request));
+            const { guids } = request as WithGuids;
+            return (
+              step && {
+                what: step.what,
+                send: (guid, api, signal) => step.send(guid, sending(api, guids), signal),
+              }
+            );
+          },
+        }
+      : {}),
   };
 }

@@ -367,13 +367,18 @@ describe('a name the binding wants as a GUID', () => {
     formats: { ReportingOrganization: 'uuid' },
   };
 
-  async function postIncident(env: EnvironmentInfo, organizations = true) {
+  async function postIncident(
+    env: EnvironmentInfo,
+    organizations = true,
+    result: (string | null)[] = [],
+    incidents: Record<string, unknown>[] = [],
+  ) {
     const posted: unknown[] = [];
     const api: WritebackApi = {
       download: async (id) => {
         if (id === 'organizations' && !organizations)
           throw new ApiError({ code: 'not-found', sent: 'yes', status: 404, message: 'no such path' });
-        return { records: [...(standing.get(id) ?? [])] };
+        return { records: id === 'incidents' ? incidents : [...(standing.get(id) ?? [])] };
       },
       call: async (_id, o) => {
         posted.push(o?.body);
@@ -387,7 +392,14 @@ describe('a name the binding wants as a GUID', () => {
       flow: incidentsFlow,
       environment: environment(false),
     });
-    const row: Record<string, string> = { Name: 'Flood', 'Reporting organization': 'finance' };
+    const [status, message, time] = result;
+    const row: Record<string, string | null | undefined> = {
+      Name: 'Flood',
+      'Reporting organization': 'finance',
+      Result: status,
+      'Result message': message,
+      'Result time': time,
+    };
     await workbook.writeRows(shape.name, 0, [shape.columns.map((c) => row[c] ?? null)]);
     const plan = await preparePost({
       api,
@@ -406,6 +418,25 @@ describe('a name the binding wants as a GUID', () => {
     expect(plan.validation.problems).toEqual([]);
     await plan.run();
     expect(posted).toEqual([expect.objectContaining({ Name: 'Flood', ReportingOrganization: G.orgFinance })]);
+  });
+
+  test("a row of unknown outcome is still found by the name the service's records show", async () => {
+    const env = environment(false, { 'incident-create': { body: guidBody } });
+    const record = {
+      Id: '88888888-0000-4000-8000-000000000001',
+      Name: 'Flood',
+      ReportingOrganization: 'Finance',
+      DateRegistered: '2026-11-20T10:00:05Z',
+    };
+    const { plan, posted } = await postIncident(
+      env,
+      true,
+      ['unknown', 'connection closed', '2026-11-20T10:00:00.000Z'],
+      [record],
+    );
+    const summary = await plan.run();
+    expect(posted).toEqual([]);
+    expect(summary.outcomes).toEqual([expect.objectContaining({ status: 'created', guid: record.Id })]);
   });
 
   test('without a binding that wants one, the name is sent as the service spells it', async () => {

@@ -265,7 +265,8 @@ function notGuidFields(shape: WireShape, value: Record<string, unknown>): string
     if (format !== 'uuid' || typeof to !== 'string') continue;
     const v = value[field];
     const values = Array.isArray(v) ? v : [v];
-    if (values.some((x) => x !== undefined && x !== null && !(typeof x === 'string' && isGuid(x)))) bad.push(to);
+    if (values.some((x) => x !== undefined && x !== null && !(typeof x === 'string' && isGuid(x))))
+      bad.push(to);
   }
   return bad;
 }

@@ -53,7 +53,8 @@ export const createIncident: WriteHandler<CreateBody> = (w) => {
   // A service whose file wants the organization's GUID (a bound sandbox, see server.ts) is given one.
   else if (
     !ORGANIZATIONS.includes(body.ReportingOrganization) &&
-    (indexOf(store.ctx.seed, 'organization', body.ReportingOrganization) ?? ORGANIZATIONS.length) >= ORGANIZATIONS.length
+    (indexOf(store.ctx.seed, 'organization', body.ReportingOrganization) ?? ORGANIZATIONS.length) >=
+      ORGANIZATIONS.length
   )
     problems.push({
       field: 'ReportingOrganization',

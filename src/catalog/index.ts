@@ -10,3 +10,4 @@ export * from './binding';
 export { toJsonSchema, type JsonSchema } from './schema-json';
 export { identityBound, identityBinding } from './identity';
 export * from './json-body';
+export * from './widen';

@@ -20,7 +20,9 @@ const HOLDERS = 1000;
 /**
  * Node flags the relay runs with, as the systemd unit in docs/relay.md starts it: a 1 MiB young generation
  * (V8's default grows to 16 MiB) is scavenged more often, which gives back the answer chunks' memory
- * sooner: peak RSS streaming 500 MiB fell from about 155 to 128 MB in a probe on this machine.
+ * sooner: peak RSS streaming 500 MiB fell from about 155 to 128 MB in a probe on this machine. To measure
+ * V8's default, pass RELAY_NODE_FLAGS=--max-semi-space-size=16: with no such flag at all, `grc-sheets relay`
+ * runs itself again with the 1 MiB one, and the pid measured here would be the small parent.
  */
 const RELAY_NODE_FLAGS = (process.env.RELAY_NODE_FLAGS ?? '--max-semi-space-size=1')
   .split(' ')

@@ -8,21 +8,15 @@ import type { ImportResult } from './import';
  * disables), the differences that matter, and the datasets the file has and the catalogue lacks.
  */
 
-/** The operations each write-back flow posts (the flows name their datasets themselves). */
-export const FLOW_OPERATIONS: Record<string, readonly string[]> = {
-  incidents: ['incident-create', 'incident-hyperlink'],
-  thirdparties: ['thirdparty-create'],
-  contracts: ['contract-create'],
-  tasks: ['task-update-v2', 'task-advance', 'task-score-status'],
-};
-
 const titleOf = (id: string) => DATASETS_AND_OPERATIONS.find((e) => e.id === id)?.title ?? id;
 
-/** What an endpoint the binding lacks disables: the flows that post to it or read it. */
+/** What an endpoint the binding lacks disables: the flows that post to it or read it, or the step it serves. */
 export function disables(id: string): string[] {
   const out: string[] = [];
   for (const f of FLOWS) {
-    if (FLOW_OPERATIONS[f.id]?.includes(id)) out.push(`the ${f.title} write-back (posts to it)`);
+    const step = f.steps?.[id];
+    if (f.operations.includes(id)) out.push(`the ${f.title} write-back (posts to it)`);
+    else if (step) out.push(`the ${step.what} step of the ${f.title} write-back (the flow posts without it)`);
     else if (f.reconcileDataset === id || f.standingDatasets.includes(id))
       out.push(`the ${f.title} write-back (reads it)`);
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundFor, type Binding, type ExtraDataset } from './binding';
+import { widenBody } from './widen';
 import { DATASETS } from './datasets';
 import type { Dataset, Endpoint, Operation } from './endpoint';
 import { OPERATIONS } from './operations';
@@ -59,6 +60,9 @@ function place(e: Endpoint, b: Binding): Endpoint {
         `binding: "${e.id}" is a ${e.method} endpoint, the binding has ${bound.method} ${bound.path}`,
       );
     }
+    // The file's extra enum values are valid bodies on this environment (widen.ts).
+    if (e.kind === 'operation' && e.body && bound.body)
+      return { ...e, path: bound.path, binding: bound, body: widenBody(e.body, bound.body) };
     return { ...e, path: bound.path, binding: bound };
   }
   if (b.ambiguous[e.id]) {

@@ -12,3 +12,4 @@ export * from './binding';
 export { toJsonSchema, type JsonSchema } from './schema-json';
 export { identityBound, identityBinding } from './identity';
 export * from './json-body';
+export * from './widen';

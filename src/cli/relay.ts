@@ -60,8 +60,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw e;
   }
+  // Listening for SIGINT/SIGTERM before saying so: whoever waits for this line may stop the relay at once.
+  const stopped = untilStopped();
   console.error(`grc-sheets relay: listening on ${relay.url}`);
-  await untilStopped();
+  await stopped;
   await relay.close().catch(() => undefined);
   return EXIT.ok;
 }

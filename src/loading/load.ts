@@ -1,7 +1,7 @@
 import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
-import { checkBinding, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
+import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
 import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
@@ -134,6 +134,35 @@ async function checkTarget(workbook: WorkbookPort, sheet: string, anchor: string
   return info;
 }
 
+/**
+ * The table's name, `tbl_<dataset>`. Table names and defined names are one namespace in Excel. A second
+ * table of the same dataset (other parameters, another place) is numbered: `tbl_risk_2` says what it is.
+ * Anything else holding the name is refused, because numbering around it would leave a `tbl_risk` that is
+ * not the risk dataset next to a `tbl_risk_2` that is, and formulas or queries written against the name
+ * would silently read the wrong data.
+ */
+async function freeTableName(workbook: WorkbookPort, datasetId: string, title: string, place: TargetInfo): Promise<string> {
+  const wanted = tableNameFor(datasetId);
+  const same = (n: string) => n.toLowerCase() === wanted.toLowerCase();
+  const definedName = place.names.find(same);
+  if (definedName) {
+    throw new Refusal(
+      'target-refused',
+      `The workbook has a defined name ${definedName}, and Excel keeps defined names and table names in one list, so the ${title} table cannot be called ${wanted}. Rename or delete that name (Formulas > Name Manager), then load again.`,
+    );
+  }
+  const tables = await workbook.listTables();
+  const holder = tables.find((t) => same(t.name));
+  if (holder && (await readBindings(workbook)).get(holder.name)?.datasetId !== datasetId) {
+    throw new Refusal(
+      'target-refused',
+      `Table ${holder.name} on sheet ${holder.sheet} is not a ${title} table loaded by this add-in, so the new table cannot take its name. Rename that table (Table Design > Table Name), then load again.`,
+    );
+  }
+  const taken = new Set([...tables.map((t) => t.name), ...place.names].map((n) => n.toLowerCase()));
+  return uniqueName(wanted, (n) => taken.has(n.toLowerCase()));
+}
+
 export interface RefreshOptions extends Common {
   table: string;
 }
@@ -244,9 +273,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       anchor = sel.address.split(':')[0]!;
     }
     const place = await checkTarget(workbook, sheet, anchor, builder.columns.length, target.kind === 'selection' && !options.overwrite);
-    // Table names and defined names are one namespace in Excel: a free name, not a refused load.
-    const taken = new Set([...(await workbook.listTables()).map((t) => t.name), ...place.names].map((n) => n.toLowerCase()));
-    const name = uniqueName(tableNameFor(datasetId), (n) => taken.has(n.toLowerCase()));
+    const name = await freeTableName(workbook, datasetId, dataset.title, place);
     const at = parseCell(anchor);
     table = await workbook.createTable({ name, sheet, anchor, columns: columnSpecs(builder.columns) });
     const created = table;

@@ -104,6 +104,12 @@ export const relayConfig = z.strictObject({
       bodyTimeoutMs: z.number().int().min(1).default(10_000),
       /** Longest time a client may accept no bytes of an answer before it is cut (and its upstream freed). */
       clientWriteTimeoutMs: z.number().int().min(1).default(30_000),
+      /**
+       * Shorter deadline for the same thing while other callers wait for one of the environment's
+       * connections: a client that has taken no bytes for this long is cut then, so stuck readers from many
+       * addresses cannot hold the whole pool for clientWriteTimeoutMs.
+       */
+      clientStallUnderLoadMs: z.number().int().min(1).default(5_000),
       upstreamTimeoutMs: z.number().int().min(1).default(120_000),
       /**
        * Upstream calls one client address may have in flight at once: below an environment's connections,
@@ -173,6 +179,7 @@ export const ENV_VARS = {
   GRC_RELAY_RATE_LIMIT_STORE: 'limits.rateLimit.store',
   GRC_RELAY_BODY_TIMEOUT_MS: 'limits.bodyTimeoutMs',
   GRC_RELAY_CLIENT_WRITE_TIMEOUT_MS: 'limits.clientWriteTimeoutMs',
+  GRC_RELAY_CLIENT_STALL_UNDER_LOAD_MS: 'limits.clientStallUnderLoadMs',
   GRC_RELAY_SHUTDOWN_GRACE_MS: 'limits.shutdownGraceMs',
   GRC_RELAY_LOG_LEVEL: 'logLevel',
 } as const;
@@ -187,6 +194,7 @@ const NUMBER_VARS = new Set([
   'limits.rateLimit.windowMs',
   'limits.bodyTimeoutMs',
   'limits.clientWriteTimeoutMs',
+  'limits.clientStallUnderLoadMs',
   'limits.shutdownGraceMs',
 ]);
 

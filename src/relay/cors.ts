@@ -20,7 +20,16 @@ export interface Cors {
   decorate(req: IncomingMessage, res: ServerResponse): void;
   /** Answers a preflight; browsers get no Allow-Origin for an origin that is not allowed. */
   preflight(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * The CORS header lines (each ending CRLF) for a refusal written straight to the socket before there is a
+   * request (bad framing): the Origin is read from the bytes Node could not parse, when they hold one.
+   */
+  rawHeaderLines(packet: Buffer | undefined): string;
 }
+
+/** Header bytes looked at for an Origin line: Node's whole header limit is 16 KiB. */
+const RAW_SCAN_BYTES = 16 * 1024;
+const RAW_ORIGIN = /\r\norigin:[ \t]*([^\r\n]*?)[ \t]*(?=\r\n)/gi;
 
 export function createCors(allowedOrigins: readonly string[], scheme: 'http' | 'https'): Cors {
   const allowed = new Set(allowedOrigins);
@@ -60,6 +69,20 @@ export function createCors(allowedOrigins: readonly string[], scheme: 'http' | '
       res.statusCode = origin ? 204 : 403;
       res.setHeader('content-length', 0);
       res.end();
+    },
+    rawHeaderLines(packet) {
+      const vary = 'vary: Origin\r\n';
+      if (!packet) return vary;
+      // Only a value equal to a configured origin is ever written back, so nothing from the bytes reaches
+      // the answer unchecked. Two Origin lines that differ are not guessed between.
+      const head = packet.toString('latin1', 0, Math.min(packet.length, RAW_SCAN_BYTES));
+      let origin: string | null = null;
+      for (const m of head.matchAll(RAW_ORIGIN)) {
+        if (origin !== null && origin !== m[1]) return vary;
+        origin = m[1]!;
+      }
+      if (origin === null || !allowed.has(origin)) return vary;
+      return `${vary}access-control-allow-origin: ${origin}\r\naccess-control-expose-headers: ${EXPOSED_HEADERS}\r\n`;
     },
   };
 }

@@ -23,6 +23,8 @@ export class Forwarding implements Dispatcher.DispatchHandler {
   private draining = false;
   /** Armed while the client's socket takes no bytes: a client that stops reading is cut when it fires. */
   private stall: NodeJS.Timeout | null = null;
+  /** When the latest pause began (ms, performance.now()). */
+  private pausedAt = 0;
 
   /** `retryOnce`: a GET is tried once more when the connection fails before any answer; a POST never is. */
   constructor(
@@ -35,6 +37,8 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     /** Calls in flight per client address: this one is counted under `address` until clientClosed. */
     private readonly inFlight: Map<string, number>,
     private readonly address: string,
+    /** No bytes taken for this long while another caller waits for a connection: cut (clientStallUnderLoadMs). */
+    private readonly stallUnderLoadMs: number,
   ) {
     this.retried = !retryOnce;
   }
@@ -43,22 +47,50 @@ export class Forwarding implements Dispatcher.DispatchHandler {
    * undici pauses its body timeout while we hold the upstream back, so without this a client that stops
    * reading would keep an upstream connection (one of the pool's few) forever. Destroying the answer
    * closes it, and the server's close listener aborts the upstream request, freeing the connection.
+   *
+   * One timer per answer, refreshed at each pause (cheap: a big download to a slow client pauses often).
+   * It fires every stallUnderLoadMs while the client takes nothing: the client is cut once the pause has
+   * lasted writeTimeoutMs, or sooner if callers are waiting for one of the pool's connections meanwhile
+   * (then, or as soon as one arrives: the answer waits in `upstream.stalled`). A client that is slow but
+   * reading pauses anew each time it drains, so it is never taken for stuck.
    */
   private armStall(): void {
+    this.pausedAt = performance.now();
     if (this.stall) {
       this.stall.refresh();
       return;
     }
     const res = this.res;
-    // One timer per answer, refreshed at each pause: it cuts only when the latest pause has lasted the
-    // whole time and the client still takes nothing (backed up mid-answer, or its last bytes unflushed).
-    const stall = setTimeout(() => {
-      if (res.writableFinished || !(res.writableNeedDrain || res.writableEnded)) return;
-      this.log.upstreamError = 'client stopped reading';
-      res.destroy();
-    }, this.writeTimeoutMs);
+    const stall = setTimeout(
+      () => {
+        if (res.writableFinished || !(res.writableNeedDrain || res.writableEnded)) return this.unstall();
+        if (performance.now() - this.pausedAt >= this.writeTimeoutMs) return this.cutStalled();
+        // An answer already read to its end holds no upstream connection: cutting it would free nothing.
+        if (!this.finished) {
+          if (this.upstream.pool.stats.queued > 0) return this.cutStalled();
+          this.upstream.stalled.add(this);
+        }
+        stall.refresh();
+      },
+      Math.min(this.stallUnderLoadMs, this.writeTimeoutMs),
+    );
     this.stall = stall;
-    res.once('close', () => clearTimeout(stall));
+    res.once('close', () => {
+      clearTimeout(stall);
+      this.unstall();
+    });
+  }
+
+  /** The client took bytes again (or the answer is over): no longer a candidate to cut. */
+  private unstall(): void {
+    if (this.upstream.stalled.size > 0) this.upstream.stalled.delete(this);
+  }
+
+  /** Cuts a client that takes no bytes (its upstream connection is freed by the close that follows). */
+  cutStalled(): void {
+    this.unstall();
+    this.log.upstreamError = 'client stopped reading';
+    this.res.destroy();
   }
 
   start(): void {
@@ -116,6 +148,7 @@ export class Forwarding implements Dispatcher.DispatchHandler {
       this.armStall();
       res.once('drain', () => {
         this.draining = false;
+        this.unstall();
         c.resume();
       });
     }
@@ -123,6 +156,7 @@ export class Forwarding implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     const res = this.res;
+    this.unstall();
     if (!res.writableEnded) {
       res.end();
       if (res.socket?.writableNeedDrain) this.armStall();

@@ -24,6 +24,8 @@ export interface ProxyDeps {
   timeoutMs: number;
   /** Longest time a client may take no bytes of an answer. */
   clientWriteTimeoutMs: number;
+  /** Shorter deadline for a client that takes no bytes while other callers wait for a connection. */
+  clientStallUnderLoadMs: number;
   /** Upstream calls in flight per client address, and the most allowed. */
   inFlight: Map<string, number>;
   inFlightLimit: number;
@@ -160,7 +162,13 @@ function send(
     deps.clientWriteTimeoutMs,
     deps.inFlight,
     address,
+    deps.clientStallUnderLoadMs,
   );
   forwarding.start();
+  // This call waits for a connection while a client that has stopped reading holds one: cut that client
+  // (longest stalled first) rather than keep this caller waiting up to clientWriteTimeoutMs. No cost in
+  // the common case: the pool's stats are only read when some answer is stalled.
+  if (upstream.stalled.size > 0 && upstream.pool.stats.queued > 0)
+    upstream.stalled.values().next().value?.cutStalled();
   return forwarding;
 }

@@ -21,10 +21,12 @@ export interface BodyLimits {
 }
 
 /**
- * Reads a POST body into memory, up to `limit` bytes. Buffered rather than streamed so that an oversize or
- * non-JSON body is refused before anything reaches the service, and a slow sender cannot hold an upstream
- * connection open. Every byte held counts against the budget (given back when the read ends, however it
- * ends), and a sender that stops for `idleMs` is cut.
+ * Reads a POST body into memory, up to `limit` bytes. Buffered rather than streamed, on purpose (docs/relay.md,
+ * "Why POST bodies are buffered"): a body cut while being forwarded would reach the service truncated, and
+ * nothing in its contract says it ignores part of a write; and a sender with a made-up key trickling its
+ * body would hold one of the environment's few upstream connections instead of bytes. Every byte held
+ * counts against the budget (given back when the exchange ends, however it ends), which bounds what
+ * buffering costs, and a sender that stops for `idleMs` is cut.
  */
 export function readBody(
   req: IncomingMessage,

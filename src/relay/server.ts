@@ -51,13 +51,22 @@ const API_HEADERS: Record<string, string> = {
 
 const HEALTHY = JSON.stringify({ status: 'ok' });
 
-/** Answers a refusal the HTTP server raises before there is a request object (bad framing, CONNECT). */
-function refuseRaw(socket: Duplex, status: number, code: RelayErrorCode, message?: string): void {
+/**
+ * Answers a refusal the HTTP server raises before there is a request object (bad framing, CONNECT), in the
+ * relay's error format; `extraHeaders` are whole header lines (CORS, when the Origin could be read).
+ */
+function refuseRaw(
+  socket: Duplex,
+  status: number,
+  code: RelayErrorCode,
+  message?: string,
+  extraHeaders = '',
+): void {
   if (socket.writable) {
     const body = errorBody(code, message);
     const reason = status === 405 ? 'Method Not Allowed' : status === 408 ? 'Request Timeout' : 'Bad Request';
     socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\n${RELAY_ERROR_HEADER}: ${code}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\n${RELAY_ERROR_HEADER}: ${code}\r\n${extraHeaders}content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
@@ -117,6 +126,7 @@ export async function startRelay(
     bodyIdleMs: config.limits.bodyTimeoutMs,
     timeoutMs: config.limits.upstreamTimeoutMs,
     clientWriteTimeoutMs: config.limits.clientWriteTimeoutMs,
+    clientStallUnderLoadMs: config.limits.clientStallUnderLoadMs,
     inFlight: new Map(),
     inFlightLimit: config.limits.callsInFlightPerAddress,
   };
@@ -280,11 +290,21 @@ export async function startRelay(
   server.on('upgrade', (_req: IncomingMessage, socket: Duplex) =>
     refuseRaw(socket, 400, 'bad-request', 'Protocol upgrades are refused.'),
   );
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
-      return refuseRaw(socket, 408, 'bad-request', 'The request took too long to arrive.');
+  // A page on an allowed origin can read these refusals too when its Origin line is in the bytes Node
+  // could not parse (`rawPacket`, the chunk being parsed: usually the whole head). A timeout has no packet:
+  // Node keeps the header bytes it has read inside its parser, out of reach, so that 408 carries only Vary.
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
-    refuseRaw(socket, 400, 'bad-request', `${RELAY_ERRORS['bad-request'][1]} (${err.code ?? 'parse error'})`);
+    const corsLines = cors.rawHeaderLines(err.rawPacket);
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+      return refuseRaw(socket, 408, 'bad-request', 'The request took too long to arrive.', corsLines);
+    refuseRaw(
+      socket,
+      400,
+      'bad-request',
+      `${RELAY_ERRORS['bad-request'][1]} (${err.code ?? 'parse error'})`,
+      corsLines,
+    );
   });
 
   try {

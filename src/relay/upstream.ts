@@ -13,6 +13,11 @@ export interface Upstream {
   connections: number;
   /** Path of the API root on the upstream host (`/api`), catalogue paths are appended to it. */
   basePath: string;
+  /**
+   * Answers whose client has taken no bytes for limits.clientStallUnderLoadMs, longest-stalled first: the
+   * first to cut when another caller waits for a connection (see Forwarding).
+   */
+  stalled: Set<{ cutStalled(): void }>;
 }
 
 export function createUpstream(name: string, env: EnvironmentConfig, timeoutMs: number): Upstream {
@@ -32,6 +37,7 @@ export function createUpstream(name: string, env: EnvironmentConfig, timeoutMs: 
     pool,
     connections: env.connections,
     basePath: url.pathname.replace(/\/+$/, ''),
+    stalled: new Set(),
   };
 }
 

@@ -10,7 +10,8 @@ import {
   type Operation,
 } from '../catalog';
 import type { Binding } from '../catalog/binding';
-import { fromWire, missingRequired, toWire } from '../catalog/wire';
+import { fromWire, missingRequired, toWire, type WireShape } from '../catalog/wire';
+import { isGuid } from '../catalog/fields';
 import { createAdmin, registerAdminRoutes, type SandboxAdmin } from './admin';
 import { authenticate, mayCall } from './auth';
 import { seedOf } from './data/random';
@@ -209,6 +210,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             ),
           );
         incoming = fromWire(shape, incoming as Record<string, unknown>);
+        const notGuids = notGuidFields(shape, incoming as Record<string, unknown>);
+        if (notGuids.length)
+          return send(
+            reply,
+            rejected(
+              notGuids.map((field) => ({ field, message: 'The value is not a valid GUID.' })),
+              'The request body is not valid.',
+            ),
+          );
       }
       const parsed = ep.body.safeParse(incoming);
       if (!parsed.success)
@@ -245,6 +255,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     demoKey: demo && { identifier: demo.identifier, password: demo.password },
   };
+}
+
+/** Wire paths whose bound format is uuid and whose value (or an element of it) is not a GUID: the file's service refuses them. */
+function notGuidFields(shape: WireShape, value: Record<string, unknown>): string[] {
+  const bad: string[] = [];
+  for (const [field, format] of Object.entries(shape.formats)) {
+    const to = shape.properties[field];
+    if (format !== 'uuid' || typeof to !== 'string') continue;
+    const v = value[field];
+    const values = Array.isArray(v) ? v : [v];
+    if (values.some((x) => x !== undefined && x !== null && !(typeof x === 'string' && isGuid(x))))
+      bad.push(to);
+  }
+  return bad;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

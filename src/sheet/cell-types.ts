@@ -29,4 +29,10 @@ export interface ColumnSpec {
   };
   /** A calculated column: every body row holds this formula (stored, evaluated by the host). */
   formula?: string;
+  /** Hidden when made (the user can unhide it): a column the add-in keeps for itself. */
+  hidden?: true;
+  /** Width in points when made; the host's default width otherwise. */
+  width?: number;
+  /** A note on the header cell, saying what the column is for (a comment where the host has no notes). */
+  headerNote?: string;
 }

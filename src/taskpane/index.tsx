@@ -44,7 +44,7 @@ async function main() {
     return;
   }
   const { createPreview } = await import(/* webpackChunkName: "preview" */ './preview/createPreview');
-  const { workbook, aside } = createPreview();
+  const { workbook, aside } = createPreview(window.location.search);
   // Preview only: browser tests do what a user does in Excel that the grid does not offer (sort rows).
   (window as { __grcPreviewWorkbook?: unknown }).__grcPreviewWorkbook = workbook;
   root.render(

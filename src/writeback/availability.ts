@@ -11,7 +11,13 @@ export interface EndpointInfo {
   pathSource: 'documented' | 'bound' | 'assumed';
   unavailable?: { reason: string; message: string };
   write?: { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
-  body?: { extra?: readonly ExtraProperty[] };
+  /** The bound body (catalog/wire.ts WireShape): its property paths and formats decide where a GUID is sent. */
+  body?: {
+    extra?: readonly ExtraProperty[];
+    properties?: Readonly<Record<string, string | { path: string }>>;
+    formats?: Readonly<Record<string, string>>;
+    enums?: Readonly<Record<string, { values: readonly string[] }>>;
+  };
 }
 
 /** A property the binding's file requires that no catalogue field fills (catalog/wire.ts `extraProperty`). */
@@ -41,9 +47,21 @@ export interface LackingDataset {
 export type PostAvailability =
   { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
 
+/** A step whose operation this environment lacks: the flow posts without it (steps.ts). */
+export interface SkippedStep {
+  id: string;
+  what: string;
+  column: string;
+  drop: boolean;
+  /** "the hyperlink is not added: this environment's API file has no such operation". */
+  message: string;
+}
+
 export interface FlowAvailability {
   post: PostAvailability;
   lacking: LackingDataset[];
+  /** Absent: none (an availability made before steps could be skipped). */
+  skipped?: SkippedStep[];
 }
 
 const ADMIN =
@@ -56,7 +74,7 @@ const ADMIN =
  */
 export function flowAvailability(flow: AnyFlow, environment: EnvironmentInfo): FlowAvailability {
   const endpoints = environment.endpoints;
-  if (!endpoints) return { post: { kind: 'ok' }, lacking: [] };
+  if (!endpoints) return { post: { kind: 'ok' }, lacking: [], skipped: [] };
   const unavailable: string[] = [];
   const confirm: string[] = [];
   for (const id of flow.operations) {
@@ -67,6 +85,17 @@ export function flowAvailability(flow: AnyFlow, environment: EnvironmentInfo): F
     else if (e.unavailable) unavailable.push(e.unavailable.message);
     else if (write?.kind === 'unavailable') unavailable.push(write.message);
     else if (write?.kind === 'confirm' || e.pathSource === 'assumed') confirm.push(`${e.title} at ${e.path}`);
+  }
+  // A step's operation the environment has is confirmed like the main one when its path is assumed.
+  for (const id of Object.keys(flow.steps ?? {})) {
+    const e = endpoints[id];
+    if (
+      e &&
+      !e.unavailable &&
+      e.write?.kind !== 'unavailable' &&
+      (e.write?.kind === 'confirm' || e.pathSource === 'assumed')
+    )
+      confirm.push(`${e.title} at ${e.path}`);
   }
   const admin = (messages: string[]) =>
     messages.some((m) => m.includes('docs/binding.md')) ? '' : ` ${ADMIN}`;
@@ -97,7 +126,30 @@ export function flowAvailability(flow: AnyFlow, environment: EnvironmentInfo): F
           : null;
     if (reason) lacking.push({ id, title: e?.title ?? id, reason, consequence });
   }
-  return { post, lacking };
+  const skipped: SkippedStep[] = [];
+  for (const [id, step] of Object.entries(flow.steps ?? {})) {
+    const e = endpoints[id];
+    // A step on a path that is only assumed is still tried (the main operation's confirmation covers it).
+    if (e && !e.unavailable && e.write?.kind !== 'unavailable') continue;
+    const why =
+      !e || e.unavailable?.reason !== 'ambiguous'
+        ? "this environment's API file has no such operation"
+        : "this environment's API file has several candidates for it and none was picked";
+    skipped.push({
+      id,
+      what: step.what,
+      column: step.column,
+      drop: step.drop === true,
+      message: `the ${step.what} is not ${step.drop ? 'added' : 'done'}: ${why}`,
+    });
+  }
+  return { post, lacking, skipped };
+}
+
+/** One sentence per skipped step, for the flow's notice. */
+export function skippedText(s: SkippedStep): string {
+  const m = s.message;
+  return `${m[0]!.toUpperCase()}${m.slice(1)}. ${s.drop ? `New templates have no ${s.column} column; rows that fill it are posted without it.` : `Rows that need it (${s.column}) are not sent.`} ${ADMIN}`;
 }
 
 /** One sentence per lacking dataset, for the flow's notice. */

@@ -84,11 +84,26 @@ export interface Flow<R = unknown, D extends DatasetId = DatasetId> {
   /** The write operations a Post may call (catalogue ids): all must be available on the environment. */
   operations: readonly string[];
   /**
+   * Operations of steps the flow can do without (catalogue id -> the step): an environment that lacks one
+   * skips only that step (steps.ts); the flow stays available. Not listed in `operations`.
+   */
+  steps?: Readonly<Record<string, StepInfo>>;
+  /**
    * Per dataset the flow reads, what it cannot check or reconcile without it: said before a template is
    * made when the environment lacks the dataset or only assumes its path.
    */
   datasetNeeds: Readonly<Record<string, string>>;
   setup(standing: Standing): PreparedFlow<R, D>;
+}
+
+/** A step of a flow whose operation an environment may lack. */
+export interface StepInfo {
+  /** What the step adds, as the Result names it; a follow-up step uses its FollowUp's `what`. */
+  what: string;
+  /** The column that asks for the step: dropped from new templates when `drop`, else refused on rows that need it. */
+  column: string;
+  /** The column serves only this step (an incident's hyperlink), so a template without the step has no use for it. */
+  drop?: boolean;
 }
 
 /** Erases the request type so flows of different types share one list. */

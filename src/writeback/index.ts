@@ -23,6 +23,7 @@ export { createTemplate, FlowUnavailable, LOOKUP_SHEET } from './template';
 export {
   flowAvailability,
   lackingText,
+  skippedText,
   type FlowAvailability,
   type LackingDataset,
   type EnvironmentInfo,

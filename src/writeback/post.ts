@@ -8,7 +8,9 @@ import {
   type EnvironmentInfo,
   type FlowAvailability,
 } from './availability';
+import { withBinding } from './binding';
 import { withExtras } from './extras';
+import { withSkippedSteps } from './steps';
 import { neutralise, type FormulaText } from './checks/csv-injection';
 import type { AnyFlow, FollowUp, PreparedFlow } from './flow';
 import { duplicateRows } from './checks/duplicates';
@@ -136,7 +138,13 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
     tableRecord(workbook, table),
     workbook.findTable(table),
   ]);
-  const prepared = withExtras(flow.setup(standing), extraProperties(flow, environment));
+  const prepared = withExtras(
+    withSkippedSteps(
+      withBinding(flow.setup(standing), environment, standing, availability.skipped),
+      availability.skipped ?? [],
+    ),
+    extraProperties(flow, environment),
+  );
   const validation = validateRows(prepared, content.columns, content.rows);
   const firstRow = firstBodyRow(shape?.topLeft ?? 'A1');
   addTableChecks(validation, prepared, content, firstRow);

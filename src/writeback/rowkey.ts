@@ -8,7 +8,18 @@ import { RESULT_COLUMNS } from './results';
  * written to the row holding its key, found at the moment of writing (`WorkbookPort.updateRows`).
  */
 export const ROW_KEY_COLUMN = 'Row key';
-export const rowKeySpec: ColumnSpec = { name: ROW_KEY_COLUMN, format: 'text' };
+/**
+ * Hidden, and narrow for whoever unhides it: the key is the add-in's, at the far right after the result
+ * columns, and nobody reads it. Hidden keeps it off the screen, the printout and Tab's path while it stays
+ * in the table, so sorting, filtering and copying rows carry it. See docs/writeback.md.
+ */
+export const rowKeySpec: ColumnSpec = {
+  name: ROW_KEY_COLUMN,
+  format: 'text',
+  hidden: true,
+  width: 24,
+  headerNote: 'Row key: the add-in finds each row by this key when it writes a result. Do not edit or clear it; sorting, filtering, inserting and deleting rows are fine.',
+};
 
 /** Columns that are the post's own (results and key), not the user's input. */
 export const isOwnColumn = (name: string): boolean => {

@@ -1,6 +1,6 @@
-import { catalog } from '../catalog';
 import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
 import type { RowInput } from './flow';
+import { bodySchema, refuseSkippedStep, resolveBoundGuids } from './binding';
 import type { NameIndex } from './names';
 import { cellError, type CellProblem } from './problem';
 
@@ -83,7 +83,8 @@ export class RowReader {
 
   /**
    * What `prepare` returns once the body is built: the request only when the row has no errors and the
-   * body passes the operation's schema (whose refusals are added to the row's problems, see checkBody).
+   * body passes the operation's schema (whose refusals are added to the row's problems, see checkBody). Names
+   * the environment's binding wants as GUIDs are replaced in `body` by their GUIDs (binding.ts).
    */
   prepared<R>(
     operationId: string,
@@ -92,6 +93,11 @@ export class RowReader {
     request: R,
   ): { request?: R; problems: CellProblem[] } {
     if (this.hasErrors || !checkBody(operationId, body, columnOf, this.problems))
+      return { problems: this.problems };
+    if (
+      !refuseSkippedStep(operationId, this.problems) ||
+      !resolveBoundGuids(operationId, body, columnOf, this.problems)
+    )
       return { problems: this.problems };
     return { request, problems: this.problems };
   }
@@ -111,7 +117,7 @@ export function checkBody(
   columnOf: Record<string, string>,
   problems: CellProblem[],
 ): boolean {
-  const schema = catalog.operation(operationId).body;
+  const schema = bodySchema(operationId);
   if (!schema) return true;
   const r = schema.safeParse(body);
   if (r.success) return true;

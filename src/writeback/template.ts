@@ -1,7 +1,9 @@
 import type { ColumnSpec, TableShape, WorkbookPort } from '../workbook/port';
 import { loadStanding, type WritebackApi } from './api';
 import { extraProperties, flowAvailability } from './availability';
+import { withBinding } from './binding';
 import { withExtras } from './extras';
+import { droppedColumns, withSkippedSteps } from './steps';
 import type { AnyFlow } from './flow';
 import type { Environment } from './post';
 import { resultColumnSpecs } from './results';
@@ -32,10 +34,12 @@ export async function createTemplate(options: {
   const { api, workbook, flow, environment } = options;
   const availability = flowAvailability(flow, environment);
   if (availability.post.kind === 'unavailable') throw new FlowUnavailable(availability.post.message);
+  const standing = await loadStanding(api, flow.standingDatasets, options.signal, availability.lacking);
   const prepared = withExtras(
-    flow.setup(await loadStanding(api, flow.standingDatasets, options.signal, availability.lacking)),
+    withSkippedSteps(withBinding(flow.setup(standing), environment, standing), availability.skipped ?? []),
     extraProperties(flow, environment),
   );
+  const dropped = droppedColumns(availability.skipped ?? []);
   if (!(await workbook.sheetNames()).includes(LOOKUP_SHEET))
     await workbook.addSheet(LOOKUP_SHEET, { hidden: true });
   const sheet = await workbook.addSheet(flow.title, { activate: true });
@@ -46,7 +50,14 @@ export async function createTemplate(options: {
     name,
     sheet,
     anchor: 'A1',
-    columns: [...prepared.columns(LOOKUP_SHEET).map((c) => withListKey(c, environment.name)), ...resultColumnSpecs, rowKeySpec],
+    columns: [
+      ...prepared
+        .columns(LOOKUP_SHEET)
+        .filter((c) => !dropped.has(c.name))
+        .map((c) => withListKey(c, environment.name)),
+      ...resultColumnSpecs,
+      rowKeySpec,
+    ],
   });
   await saveTableRecord(workbook, name, {
     flow: flow.id,

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { boundFor, catalog, createCatalog, type Binding } from '../../src/catalog';
+import { bodies, boundFor, catalog, createCatalog, type Binding } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
-import { environmentList, RELAY_ERROR_HEADER } from '../../src/contracts/environments';
+import { environmentList, RELAY_ERROR_HEADER, type EnvironmentView } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
@@ -30,7 +30,6 @@ import { adminFixes, importFixture } from './import-fixture';
  * a contract body with ThirdParty: { Guid } and an extra required property, an ambiguous create-third-party
  * pair, no task score-and-status.
  */
-const ACC = { name: 'acc', production: false };
 const NIL_GUID = '00000000-0000-4000-8000-000000000001';
 
 interface World {
@@ -40,6 +39,8 @@ interface World {
   prdSandbox: Sandbox;
   relay: Relay;
   client: GrcClient;
+  /** What the relay says about ACC: the flows learn the binding (bound bodies, extra properties) from it. */
+  acc: EnvironmentView;
 }
 
 async function startWorld(imported: Binding): Promise<World> {
@@ -64,7 +65,7 @@ async function startWorld(imported: Binding): Promise<World> {
     credentials: sandbox.demoKey!,
     catalog: createCatalog(acc!.binding ?? undefined),
   });
-  return { imported, binding, sandbox, prdSandbox, relay, client };
+  return { imported, binding, sandbox, prdSandbox, relay, client, acc: acc! };
 }
 
 async function stopWorld(w: World | undefined): Promise<void> {
@@ -75,13 +76,13 @@ async function stopWorld(w: World | undefined): Promise<void> {
 
 async function post(w: World, flow: AnyFlow, rows: Record<string, Cell>[]) {
   const workbook = createMemoryWorkbook();
-  const shape = await createTemplate({ api: w.client, workbook, flow, environment: ACC });
+  const shape = await createTemplate({ api: w.client, workbook, flow, environment: w.acc });
   await workbook.writeRows(
     shape.name,
     0,
     rows.map((r) => shape.columns.map((c) => r[c] ?? null)),
   );
-  const plan = await preparePost({ api: w.client, workbook, table: shape.name, flow, environment: ACC });
+  const plan = await preparePost({ api: w.client, workbook, table: shape.name, flow, environment: w.acc });
   const errors = plan.validation.problems.filter((p) => p.severity === 'error');
   expect(errors.map((p) => `${p.row}:${p.column}:${p.code}`)).toEqual([]);
   return plan.run();
@@ -127,8 +128,17 @@ describe.each(['acme.swagger.json', 'globex.openapi.yaml'])(
         { Name: name, 'Reporting organization': 'Finance', Classification: 'High' },
       ]);
       expect(incidents.outcomes.map((o) => [o.status, o.message])).toEqual([['created', expect.any(String)]]);
+
       const stored = sandbox.store.addedRecords('incidents').find((r) => r.Name === name);
-      expect(stored).toMatchObject({ Id: incidents.outcomes[0]!.guid, ReportingOrganization: 'Finance' });
+      // acme's file wants the organization's GUID (reportingOrganization.guid): the flow sends Finance's GUID.
+      const finance = (await client.download('organizations')).records.find((o) => o.Name === 'Finance')!;
+      const wantsGuid =
+        boundFor(w!.binding, 'incident-create')!.body!.formats.ReportingOrganization === 'uuid';
+      expect(wantsGuid).toBe(fixture === 'acme.swagger.json');
+      expect(stored).toMatchObject({
+        Id: incidents.outcomes[0]!.guid,
+        ReportingOrganization: wantsGuid ? finance.Id : 'Finance',
+      });
 
       const { records: tasks } = await client.download('tasks');
       const todo = tasks.find((t) => t.Status === 'To do')!;
@@ -155,15 +165,29 @@ describe.each(['acme.swagger.json', 'globex.openapi.yaml'])(
         expect(e).toMatchObject({ code: 'not-found', sent: 'no' });
         return;
       }
+      // A unit only the customer's file lists (globex: Years) is offered, accepted and sent as the file spells it.
+      const fileUnits = boundFor(w!.binding, 'contract-create')!.body!.enums.NoticePeriodUnit?.values ?? [];
+      const unit = fileUnits.find((u) => !(bodies.NOTICE_PERIOD_UNITS as readonly string[]).includes(u));
+      expect(unit).toBe(fixture === 'globex.openapi.yaml' ? 'Years' : undefined);
       const contracts = await post(w!, contractsFlow, [
         { 'Third party': partyName, Name: `e2e-${fixture}-contract`, 'Notice period unit': 'None' },
+        ...(unit
+          ? [
+              {
+                'Third party': partyName,
+                Name: `e2e-${fixture}-long`,
+                'Notice period': 2,
+                'Notice period unit': unit.toLowerCase(),
+              },
+            ]
+          : []),
       ]);
-      expect(contracts.outcomes.map((o) => o.status)).toEqual(['created']);
-      expect(
-        sandbox.store
-          .addedRecords('thirdpartycontract')
-          .map((r) => [r.Name, r.ThirdPartyGuid, r.NoticePeriodUnit]),
-      ).toContainEqual([`e2e-${fixture}-contract`, party!.Id, 'None']);
+      expect(contracts.outcomes.map((o) => o.status)).toEqual(unit ? ['created', 'created'] : ['created']);
+      const stored = sandbox.store
+        .addedRecords('thirdpartycontract')
+        .map((r) => [r.Name, r.ThirdPartyGuid, r.NoticePeriodUnit]);
+      expect(stored).toContainEqual([`e2e-${fixture}-contract`, party!.Id, 'None']);
+      if (unit) expect(stored).toContainEqual([`e2e-${fixture}-long`, party!.Id, unit]);
     });
 
     it('refuses locally, before sending, a body missing a property the file requires and nobody gave a default', async () => {

@@ -211,7 +211,7 @@ describe('globex.openapi.yaml (OpenAPI 3, /api in the paths, an ambiguous pair)'
     );
     expect(text).toMatch(/set "pick" under ambiguous.<id> in b\.json/);
     expect(text).toMatch(
-      /task-score-status \(Update task score and status\): disables the Task updates write-back \(posts to it\)/,
+      /task-score-status \(Update task score and status\): disables the score and status update step of the Task updates write-back \(the flow posts without it\)/,
     );
     expect(text).toMatch(/Result: 1 ambiguous without a pick \(exit status 1\)/);
   });

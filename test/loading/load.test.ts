@@ -66,6 +66,21 @@ describe('first load', () => {
     expect(out).toMatchObject({ ok: true, table: { name: 'tbl_risk_2', sheet: 'Sheet1', topLeft: 'C5', rowCount: 3 } });
   });
 
+  it('a name conflict the numbering would hide is refused with what to do: a defined name, a table that is not this dataset', async () => {
+    const named = createMemoryWorkbook();
+    named.defineName('Tbl_Risk');
+    const byName = await loadDataset({ ...base, client: fakeClient(risks(3)).client, workbook: named, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    expect(byName).toMatchObject({ ok: false, error: { code: 'target-refused', message: expect.stringMatching(/defined name Tbl_Risk.*Rename or delete that name/) } });
+    expect((await named.listTables()).length).toBe(0);
+
+    const own = createMemoryWorkbook();
+    await own.createTable({ name: 'tbl_risk', sheet: 'Sheet1', anchor: 'A1', columns: [{ name: 'Mine', format: 'text' }] });
+    const byTable = await loadDataset({ ...base, client: fakeClient(risks(3)).client, workbook: own, datasetId: 'risk', target: { kind: 'new-sheet' } });
+    expect(byTable).toMatchObject({ ok: false, error: { code: 'target-refused', message: expect.stringMatching(/Table tbl_risk on sheet Sheet1 is not a .* table.*Table Design > Table Name/) } });
+    expect((await own.listTables()).map((t) => t.name)).toEqual(['tbl_risk']);
+    expect(await own.sheetNames()).toEqual(['Sheet1']);
+  });
+
   it('adds fields the catalogue does not know at the right, also when they show up late', async () => {
     const wb = createMemoryWorkbook();
     const records = [...risks(3), risk(3, { NewField: 'hello' })];

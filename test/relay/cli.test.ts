@@ -3,7 +3,7 @@
  * used as it is, a port in use, and one exit code convention for every command.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +98,53 @@ describe('grc-sheets relay (the command)', () => {
       taken.close();
     }
   });
+});
+
+describe('grc-sheets relay: the young generation it runs with', () => {
+  /** Pids whose parent is `pid` (Linux /proc). */
+  function childrenOf(pid: number): number[] {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  }
+
+  it.each([
+    ['SIGTERM to the command', false],
+    ['Ctrl-C (SIGINT to its process group)', true],
+  ])(
+    'runs the relay with --max-semi-space-size=1 when started without it; %s still stops it gracefully',
+    async (_, group) => {
+      const dir = mkdtempSync(join(tmpdir(), 'relay-cli-'));
+      const config = join(dir, 'relay.json');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          listen: { host: '127.0.0.1', port: 0 },
+          environments: { acc: { baseUrl: 'http://127.0.0.1:9/api' } },
+        }),
+      );
+      const child = spawn(process.execPath, [BIN, 'relay', '--config', config], {
+        cwd: ROOT,
+        env: ENV,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        detached: group,
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      // Said once the relay listens and takes SIGTERM as a graceful stop.
+      await new Promise<void>((resolve) => {
+        let err = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          err += d;
+          if (err.includes('grc-sheets relay: listening on')) resolve();
+        });
+      });
+      const relays = childrenOf(child.pid!);
+      expect(relays).toHaveLength(1);
+      const argv = readFileSync(`/proc/${relays[0]}/cmdline`, 'utf8').split('\0');
+      expect(argv).toContain('--max-semi-space-size=1');
+      if (group) process.kill(-child.pid!, 'SIGINT');
+      else child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    },
+  );
 });
 
 describe('grc-sheets start and the exit code convention', () => {

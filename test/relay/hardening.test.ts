@@ -20,6 +20,7 @@ import {
   startFakeUpstream,
   startTestRelay,
   type FakeUpstream,
+  type Handler,
 } from './helpers';
 
 const RISK = '/api/acc/directdata/v3/risk';
@@ -104,6 +105,24 @@ describe('1. response headers copied from the service', () => {
   });
 });
 
+/** 256 MiB for the risk dataset, written with backpressure: far more than the socket buffers between relay and client hold. */
+const hugeRiskAnswer: Handler = (req, res) => {
+  if (!req.url!.includes('/risk')) return answerJson(req, res, '');
+  const chunk = Buffer.alloc(1024 * 1024, 0x61);
+  res.setHeader('content-type', 'application/json');
+  res.setHeader('content-length', String(256 * chunk.length));
+  let sent = 0;
+  const pump = () => {
+    while (sent < 256) {
+      sent++;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    res.end();
+  };
+  res.on('close', () => (sent = 256));
+  pump();
+};
+
 describe('2. CORS on every answer to an allowed origin', () => {
   it("carries CORS on the relay's own 429 and other refusals, and preflights use no tokens", async () => {
     const { relay } = await startTestRelay(upstream, {
@@ -151,25 +170,44 @@ describe('2. CORS on every answer to an allowed origin', () => {
   });
 });
 
+describe('2b. refusals Node raises before there is a request', () => {
+  it("answers malformed framing in the relay's error format, with CORS when the Origin line is allowed", async () => {
+    const { relay } = await startTestRelay(upstream);
+    const smuggle = (origin: string) =>
+      `POST ${TASKS} HTTP/1.1\r\nhost: relay.test\r\norigin: ${origin}\r\nauthorization: ${AUTH}\r\ncontent-type: application/json\r\ncontent-length: 5\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n`;
+    try {
+      const res = await rawRequest(relay.port, smuggle(ORIGIN));
+      expect(res.status).toBe(400);
+      expect(res.headers['x-grc-relay-error']).toBe('bad-request');
+      expect(errorCode(res.body)).toBe('bad-request');
+      expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(res.headers['access-control-expose-headers']).toContain('X-Grc-Relay-Error');
+      expect(res.headers['vary']).toBe('Origin');
+      // Another origin, or two Origin lines that differ: the same refusal, no CORS.
+      const other = await rawRequest(relay.port, smuggle('https://evil.example'));
+      expect(other.status).toBe(400);
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+      const two = await rawRequest(relay.port, smuggle(`${ORIGIN}\r\norigin: https://evil.example`));
+      expect(two.headers['x-grc-relay-error']).toBe('bad-request');
+      expect(two.headers['access-control-allow-origin']).toBeUndefined();
+      // A bad header line (no colon) is refused the same way.
+      const garbled = await rawRequest(
+        relay.port,
+        `GET ${RISK} HTTP/1.1\r\nhost: relay.test\r\norigin: ${ORIGIN}\r\nthis is no header\r\n\r\n`,
+      );
+      expect(garbled.status).toBe(400);
+      expect(errorCode(garbled.body)).toBe('bad-request');
+      expect(garbled.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      await relay.close(100);
+    }
+  });
+});
+
 describe('3. clients that stop reading', () => {
   it('cuts a client that takes no bytes, frees its upstream connection, and serves other users meanwhile', async () => {
-    const chunk = Buffer.alloc(1024 * 1024, 0x61);
-    upstream.handler = (req, res) => {
-      if (!req.url!.includes('/risk')) return answerJson(req, res, '');
-      // 256 MiB, written with backpressure: far more than the socket buffers between relay and client hold.
-      res.setHeader('content-type', 'application/json');
-      res.setHeader('content-length', String(256 * chunk.length));
-      let sent = 0;
-      const pump = () => {
-        while (sent < 256) {
-          sent++;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      res.on('close', () => (sent = 256));
-      pump();
-    };
+    upstream.handler = hugeRiskAnswer;
     const environments = {
       acc: { baseUrl: `${upstream.url}/api`, connections: 2 },
     };
@@ -197,6 +235,37 @@ describe('3. clients that stop reading', () => {
       expect(other.body).toContain('00000000-0000-4000-8000-000000000001');
       stuck.forEach((s) => s.resume());
       await Promise.all(closed);
+      const cut = log.lines.filter((l) => l.includes('client stopped reading'));
+      expect(cut.length).toBeGreaterThanOrEqual(1);
+      for (const line of cut) expect(JSON.parse(line).status).toBe('aborted');
+    } finally {
+      stuck.forEach((s) => s.destroy());
+      await relay.close(100);
+    }
+  });
+
+  it('under load, cuts stuck readers from many addresses long before clientWriteTimeoutMs', async () => {
+    upstream.handler = hugeRiskAnswer;
+    const { relay, log } = await startTestRelay(upstream, {
+      environments: { acc: { baseUrl: `${upstream.url}/api`, connections: 3 } },
+      // Without the shorter deadline under load, the other user would wait ten minutes.
+      limits: { clientWriteTimeoutMs: 600_000, clientStallUnderLoadMs: 200 },
+    });
+    const stuck: Socket[] = [];
+    try {
+      // One stuck reader per address, as many as the pool has connections: every connection is held.
+      for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4']) {
+        const arrived = upstream.nextRequest();
+        const s = openRaw(relay.port, from);
+        s.on('error', () => undefined);
+        s.pause();
+        s.write(rawGet(RISK, { connection: 'keep-alive' }));
+        stuck.push(s);
+        await arrived;
+      }
+      const other = await getFrom(relay.port, '127.0.0.5', RISIKO);
+      expect(other.status).toBe(200);
+      expect(other.body).toContain('00000000-0000-4000-8000-000000000001');
       const cut = log.lines.filter((l) => l.includes('client stopped reading'));
       expect(cut.length).toBeGreaterThanOrEqual(1);
       for (const line of cut) expect(JSON.parse(line).status).toBe('aborted');

@@ -49,9 +49,40 @@ describe('a sandbox started from a binding', () => {
       severity: 'Low',
     });
     expect(catalogueNames.status).toBe(400);
-    expect(catalogueNames.body.errors.map((e: { field: string }) => e.field)).toEqual([
-      'title',
-      'reporting',
+    expect(catalogueNames.body.errors.map((e: { field: string }) => e.field)).toEqual(['title', 'reporting']);
+  });
+});
+
+describe('a sandbox whose file wants a GUID for the reporting organization', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    const b = shapedBinding();
+    const body = b.endpoints['incident-create']!.body!;
+    body.properties = { ...body.properties, ReportingOrganization: 'reporting.organization.guid' };
+    body.formats = { ...body.formats, ReportingOrganization: 'uuid' };
+    sb = await start({ binding: b });
+  });
+  afterAll(() => sb.close());
+
+  it("refuses a name where the file's format is uuid (400, the property named), and takes the organization's GUID", async () => {
+    const named = await post(sb, '/incidentdata/v1/incidents', {
+      title: 'x',
+      reporting: { organization: { guid: 'Finance' } },
+      severity: 'Low',
+    });
+    expect(named.status).toBe(400);
+    expect(named.body.errors).toEqual([
+      { field: 'reporting.organization.guid', message: 'The value is not a valid GUID.' },
     ]);
+    const finance = sb.store
+      .list<{ Id: string; Name: string }>('organizations')
+      .find((o) => o.Name === 'Finance')!;
+    const a = await post(sb, '/incidentdata/v1/incidents', {
+      title: 'y',
+      reporting: { organization: { guid: finance.Id } },
+      severity: 'Low',
+    });
+    expect(a.status).toBe(201);
+    expect(sb.store.find('incidents', a.body.guid)).toMatchObject({ ReportingOrganization: finance.Id });
   });
 });

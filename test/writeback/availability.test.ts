@@ -5,10 +5,12 @@
  */
 import { ApiError } from '../../src/client';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
+import type { ColumnSpec } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import {
   flowAvailability,
   lackingText,
+  skippedText,
   type EndpointInfo,
   type EnvironmentInfo,
 } from '../../src/writeback/availability';
@@ -17,7 +19,7 @@ import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { tasksFlow } from '../../src/writeback/flows/tasks';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate, FlowUnavailable } from '../../src/writeback/template';
-import { standing } from './fixtures';
+import { G, standing } from './fixtures';
 
 const bound = (title: string, path: string): EndpointInfo => ({
   title,
@@ -87,6 +89,7 @@ describe('flowAvailability', () => {
     expect(flowAvailability(tasksFlow, { name: 'ACC', production: false })).toEqual({
       post: { kind: 'ok' },
       lacking: [],
+      skipped: [],
     });
   });
 
@@ -250,5 +253,259 @@ describe('binding extras', () => {
     ]);
     await plan.run();
     expect(extras).toEqual([{ RiskTier: 'High' }]);
+  });
+});
+
+describe('a step whose operation the environment lacks', () => {
+  const fullApi = (calls: { id: string; body: unknown }[]): WritebackApi => ({
+    download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+    call: async (id, o) => {
+      calls.push({ id, body: o?.body });
+      return { Id: '99999999-0000-4000-8000-000000000005' };
+    },
+  });
+
+  /** A table made while the environment still had every operation (an older template). */
+  async function tableWith(flow: typeof incidentsFlow | typeof tasksFlow, rows: Record<string, string>[]) {
+    const workbook = createMemoryWorkbook();
+    const shape = await createTemplate({ api: fullApi([]), workbook, flow, environment: environment(false) });
+    await workbook.writeRows(
+      shape.name,
+      0,
+      rows.map((r) => shape.columns.map((c) => r[c] ?? null)),
+    );
+    return { workbook, table: shape.name };
+  }
+
+  test('a missing hyperlink operation leaves incidents available, skips only the hyperlink, and says so', async () => {
+    const env = environment(true, { 'incident-hyperlink': missing() });
+    const a = flowAvailability(incidentsFlow, env);
+    expect(a.post).toEqual({ kind: 'ok' });
+    expect(a.skipped).toEqual([
+      expect.objectContaining({
+        id: 'incident-hyperlink',
+        column: 'Hyperlink',
+        message: "the hyperlink is not added: this environment's API file has no such operation",
+      }),
+    ]);
+    expect(skippedText(a.skipped![0]!)).toMatch(/New templates have no Hyperlink column/);
+
+    const template = await createTemplate({
+      api: fullApi([]),
+      workbook: createMemoryWorkbook(),
+      flow: incidentsFlow,
+      environment: env,
+    });
+    expect(template.columns).not.toContain('Hyperlink');
+    expect(template.columns).toContain('Name');
+
+    const calls: { id: string; body: unknown }[] = [];
+    const { workbook, table } = await tableWith(incidentsFlow, [
+      {
+        Name: 'With link',
+        'Reporting organization': 'Finance',
+        Assessors: 'Ann',
+        Responsible: 'Bob',
+        Description: 'd',
+        Hyperlink: 'https://example.com/x',
+      },
+      { Name: 'Plain', 'Reporting organization': 'Finance' },
+    ]);
+    const plan = await preparePost({
+      api: fullApi(calls),
+      workbook,
+      table,
+      flow: incidentsFlow,
+      environment: env,
+    });
+    expect(plan.validation.problems).toEqual([
+      expect.objectContaining({
+        row: 0,
+        column: 'Hyperlink',
+        severity: 'warning',
+        code: 'step-unavailable',
+        message: expect.stringMatching(
+          /^the hyperlink is not added: this environment's API file has no such operation/,
+        ),
+      }),
+    ]);
+    const summary = await plan.run({ confirm: { environment: 'PRD', rows: 2 } });
+    expect(summary.counts.created).toBe(2);
+    expect(calls.map((c) => c.id)).toEqual(['incident-create', 'incident-create']);
+    const { rows, columns } = await workbook.readRows(table);
+    const message = rows[0]![columns.indexOf('Result message')];
+    expect(message).toBe(
+      "Created; the hyperlink is not added: this environment's API file has no such operation",
+    );
+  });
+
+  test('a missing main operation still makes the flow unavailable', () => {
+    const a = flowAvailability(incidentsFlow, environment(true, { 'incident-create': missing() }));
+    expect(a.post.kind).toBe('unavailable');
+  });
+
+  test('a missing score-and-status operation leaves task updates available and refuses only the rows that need it', async () => {
+    const env = environment(false, { 'task-score-status': missing() });
+    expect(flowAvailability(tasksFlow, env).post).toEqual({ kind: 'ok' });
+    const task = standing.get('tasks')![0]!;
+    const { workbook, table } = await tableWith(tasksFlow, [
+      { Task: String(task.Id), Action: 'Score and status', Score: '3' },
+      { Task: String(task.Id), Action: 'Update', Comment: 'still fine' },
+    ]);
+    const plan = await preparePost({ api: fullApi([]), workbook, table, flow: tasksFlow, environment: env });
+    const errors = plan.validation.problems.filter((p) => p.severity === 'error');
+    expect(errors).toEqual([expect.objectContaining({ row: 0, column: 'Action', code: 'step-unavailable' })]);
+    expect(errors[0]!.message).toMatch(
+      /^the score and status update is not done: this environment's API file has no such operation/,
+    );
+  });
+});
+
+describe('a name the binding wants as a GUID', () => {
+  const guidBody = {
+    properties: { ReportingOrganization: 'reportingOrganization.guid' },
+    formats: { ReportingOrganization: 'uuid' },
+  };
+
+  async function postIncident(
+    env: EnvironmentInfo,
+    organizations = true,
+    result: (string | null)[] = [],
+    incidents: Record<string, unknown>[] = [],
+  ) {
+    const posted: unknown[] = [];
+    const api: WritebackApi = {
+      download: async (id) => {
+        if (id === 'organizations' && !organizations)
+          throw new ApiError({ code: 'not-found', sent: 'yes', status: 404, message: 'no such path' });
+        return { records: id === 'incidents' ? incidents : [...(standing.get(id) ?? [])] };
+      },
+      call: async (_id, o) => {
+        posted.push(o?.body);
+        return { Id: '99999999-0000-4000-8000-000000000006' };
+      },
+    };
+    const workbook = createMemoryWorkbook();
+    const shape = await createTemplate({
+      api,
+      workbook,
+      flow: incidentsFlow,
+      environment: environment(false),
+    });
+    const [status, message, time] = result;
+    const row: Record<string, string | null | undefined> = {
+      Name: 'Flood',
+      'Reporting organization': 'finance',
+      Result: status,
+      'Result message': message,
+      'Result time': time,
+    };
+    await workbook.writeRows(shape.name, 0, [shape.columns.map((c) => row[c] ?? null)]);
+    const plan = await preparePost({
+      api,
+      workbook,
+      table: shape.name,
+      flow: incidentsFlow,
+      environment: env,
+    });
+    return { plan, posted };
+  }
+
+  test("is sent as the GUID of the name from the standing data, under the catalogue's field", async () => {
+    const { plan, posted } = await postIncident(
+      environment(false, { 'incident-create': { body: guidBody } }),
+    );
+    expect(plan.validation.problems).toEqual([]);
+    await plan.run();
+    expect(posted).toEqual([expect.objectContaining({ Name: 'Flood', ReportingOrganization: G.orgFinance })]);
+  });
+
+  test("a row of unknown outcome is still found by the name the service's records show", async () => {
+    const env = environment(false, { 'incident-create': { body: guidBody } });
+    const record = {
+      Id: '88888888-0000-4000-8000-000000000001',
+      Name: 'Flood',
+      ReportingOrganization: 'Finance',
+      DateRegistered: '2026-11-20T10:00:05Z',
+    };
+    const { plan, posted } = await postIncident(
+      env,
+      true,
+      ['unknown', 'connection closed', '2026-11-20T10:00:00.000Z'],
+      [record],
+    );
+    const summary = await plan.run();
+    expect(posted).toEqual([]);
+    expect(summary.outcomes).toEqual([expect.objectContaining({ status: 'created', guid: record.Id })]);
+  });
+
+  test('without a binding that wants one, the name is sent as the service spells it', async () => {
+    const { plan, posted } = await postIncident(environment(false));
+    await plan.run();
+    expect(posted).toEqual([expect.objectContaining({ ReportingOrganization: 'Finance' })]);
+  });
+
+  test('is an error on the column when the environment lacks the list to look the name up in', async () => {
+    const env = environment(false, {
+      'incident-create': { body: guidBody },
+      organizations: missing('no organizations'),
+    });
+    const { plan, posted } = await postIncident(env, false);
+    expect(plan.validation.problems).toEqual([
+      expect.objectContaining({ column: 'Reporting organization', code: 'guid-needed', severity: 'error' }),
+    ]);
+    await plan.run();
+    expect(posted).toEqual([]);
+  });
+});
+
+describe("an enum value the environment's file adds to a field the flow fills", () => {
+  test("is in the template's dropdown, accepted by validation and sent as the file spells it", async () => {
+    const env = environment(false, {
+      'contract-create': {
+        body: { enums: { NoticePeriodUnit: { values: ['Months', 'Weeks', 'Days', 'None', 'Years'] } } },
+      },
+    });
+    const posted: unknown[] = [];
+    const api: WritebackApi = {
+      download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+      call: async (_op, o) => {
+        posted.push(o?.body);
+        return { Id: '99999999-0000-4000-8000-000000000007' };
+      },
+    };
+    const template = createMemoryWorkbook();
+    const specs: ColumnSpec[] = [];
+    const createTable = template.createTable.bind(template);
+    template.createTable = (o) => {
+      specs.push(...o.columns);
+      return createTable(o);
+    };
+    await createTemplate({ api, workbook: template, flow: contractsFlow, environment: env });
+    expect(specs.find((c) => c.name === 'Notice period unit')?.list?.values).toEqual([
+      'Months',
+      'Weeks',
+      'Days',
+      'None',
+      'Years',
+    ]);
+
+    const workbook = createMemoryWorkbook();
+    await workbook.createTable({
+      name: 'Units',
+      sheet: 'Sheet1',
+      anchor: 'A1',
+      columns: ['Third party', 'Name', 'Notice period', 'Notice period unit'].map((name) => ({
+        name,
+        format: 'text' as const,
+      })),
+    });
+    await workbook.writeRows('Units', 0, [[ACME, 'Long', 2, 'years']]);
+    const plan = await preparePost({ api, workbook, table: 'Units', flow: contractsFlow, environment: env });
+    expect(plan.validation.problems).toEqual([]);
+    await plan.run();
+    expect(posted).toEqual([
+      expect.objectContaining({ Name: 'Long', NoticePeriod: 2, NoticePeriodUnit: 'Years' }),
+    ]);
   });
 });

@@ -50,7 +50,12 @@ export const createIncident: WriteHandler<CreateBody> = (w) => {
   if (!body.Name.trim()) problems.push({ field: 'Name', message: 'An incident needs a name.' });
   if (!body.ReportingOrganization.trim())
     problems.push({ field: 'ReportingOrganization', message: 'An incident needs a reporting organization.' });
-  else if (!ORGANIZATIONS.includes(body.ReportingOrganization))
+  // A service whose file wants the organization's GUID (a bound sandbox, see server.ts) is given one.
+  else if (
+    !ORGANIZATIONS.includes(body.ReportingOrganization) &&
+    (indexOf(store.ctx.seed, 'organization', body.ReportingOrganization) ?? ORGANIZATIONS.length) >=
+      ORGANIZATIONS.length
+  )
     problems.push({
       field: 'ReportingOrganization',
       message: `"${body.ReportingOrganization}" is not a known organization; known: ${ORGANIZATIONS.join(', ')}.`,

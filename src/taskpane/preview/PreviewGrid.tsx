@@ -59,6 +59,7 @@ const useStyles = makeStyles({
   columnName: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1, maxWidth: '220px', overflow: 'hidden', textOverflow: 'ellipsis' },
   rowHead: { left: 0, zIndex: 1, textAlign: 'end', fontVariantNumeric: 'tabular-nums', borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
   corner: { top: 0, left: 0, zIndex: 3, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`, borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
+  hiddenColumn: { minWidth: '3px', width: '3px', maxWidth: '3px', padding: 0, overflow: 'hidden', fontSize: 0, backgroundColor: tokens.colorNeutralBackground3 },
   cell: {
     borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
@@ -384,7 +385,13 @@ export function PreviewGrid({ workbook }: Props) {
               {Array.from({ length: columns }, (_, c) => {
                 const name = view.columnNames.get(c);
                 return (
-                  <th key={c} className={mergeClasses(s.head, s.colHead, name !== undefined && s.columnName)} scope="col" title={name !== undefined ? `Column ${columnLetters(c)}` : undefined}>
+                  <th
+                    key={c}
+                    className={mergeClasses(s.head, s.colHead, name !== undefined && s.columnName, view.hiddenColumns.has(c) && s.hiddenColumn)}
+                    scope="col"
+                    data-hidden-column={view.hiddenColumns.has(c) || undefined}
+                    title={view.hiddenColumns.has(c) ? `Column ${columnLetters(c)} (hidden)` : name !== undefined ? `Column ${columnLetters(c)}` : undefined}
+                  >
                     {name ?? columnLetters(c)}
                   </th>
                 );
@@ -422,6 +429,7 @@ export function PreviewGrid({ workbook }: Props) {
                           inBlock(r, c) && !isSelected && s.inBlock,
                           isSelected && s.selected,
                           isEditing && s.editing,
+                          view.hiddenColumns.has(c) && s.hiddenColumn,
                         )}
                         data-cell={address}
                         data-raw={cell ? JSON.stringify(cell.raw) : undefined}

@@ -28,6 +28,8 @@ export interface GridView {
    * table's header names in place of the column letters once the header has scrolled away.
    */
   columnNames: Map<number, string>;
+  /** Sheet columns a table keeps hidden (the write-back's Row key): drawn as a thin strip, as Excel marks them. */
+  hiddenColumns: Set<number>;
 }
 
 /** What a number format shows for a raw value: dates as the date, the rest as the value itself. */
@@ -62,6 +64,7 @@ export function gridOf(snapshot: WorkbookSnapshot, sheet: string, window: GridWi
   const requested = Math.max(0, window.top ?? 0);
   const cells = new Map<string, GridCell>();
   const columnNames = new Map<number, string>();
+  const hiddenColumns = new Set<number>();
   let usedRows = 0;
   let columns = 0;
   const extend = (row: number, col: number) => {
@@ -85,6 +88,7 @@ export function gridOf(snapshot: WorkbookSnapshot, sheet: string, window: GridWi
   for (const c of looseCells) put(c.row, c.col, { raw: c.raw, display: displayOf(c.raw) });
   for (const t of tables) {
     const at = parseCell(t.topLeft);
+    t.specs.forEach((spec, c) => spec.hidden && hiddenColumns.add(at.col + c));
     t.columns.forEach((name, c) => put(at.row, at.col + c, { raw: name, display: name, header: true, table: t.name }));
     const first = Math.max(0, top - at.row - 1);
     const last = Math.min(t.rows.length, bottom - at.row - 1);
@@ -101,7 +105,7 @@ export function gridOf(snapshot: WorkbookSnapshot, sheet: string, window: GridWi
       });
     }
   }
-  return { top, usedRows, columns: Math.min(columns, maxColumns), cells, columnNames };
+  return { top, usedRows, columns: Math.min(columns, maxColumns), cells, columnNames, hiddenColumns };
 }
 
 /** The "rows 1-200 of 200,001" line: what part of the sheet's used rows the page shows. */

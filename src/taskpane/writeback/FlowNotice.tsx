@@ -1,5 +1,5 @@
 import type { FlowAvailability } from '../../writeback';
-import { lackingText } from '../../writeback';
+import { lackingText, skippedText } from '../../writeback';
 import { ErrorBar } from '../components/ErrorBar';
 
 export interface Props {
@@ -10,10 +10,11 @@ export interface Props {
 
 /**
  * What the chosen flow can do on this environment, said before a template is made: unavailable (and what
- * the admin does), a path that is only assumed (confirmed at Post), and the datasets it lacks.
+ * the admin does), a path that is only assumed (confirmed at Post), the datasets it lacks and the steps it skips.
  */
 export function FlowNotice({ flowTitle, environment, availability }: Props) {
   const { post, lacking } = availability;
+  const skipped = availability.skipped ?? [];
   return (
     <>
       {post.kind === 'unavailable' && (
@@ -41,6 +42,17 @@ export function FlowNotice({ flowTitle, environment, availability }: Props) {
             title: `Before you fill a template: ${environment} lacks ${lacking.length === 1 ? 'a dataset' : `${lacking.length} datasets`} this flow reads`,
             detail: 'The flow works without, with these limits:',
             steps: lacking.map(lackingText),
+          }}
+        />
+      )}
+      {post.kind !== 'unavailable' && skipped.length > 0 && (
+        <ErrorBar
+          intent="warning"
+          testId="wb-skipped"
+          message={{
+            title: `${flowTitle} on ${environment}: ${skipped.length === 1 ? 'one step is' : `${skipped.length} steps are`} skipped`,
+            detail: "The flow posts without it, and each row's Result says so:",
+            steps: skipped.map(skippedText),
           }}
         />
       )}

@@ -1,4 +1,5 @@
-import { jsonBytes, planChunks, REQUEST_OVERHEAD_BYTES } from '../chunks';
+import { cellAddress, quoteSheet } from '../address';
+import { jsonBytes, OPERATION_BYTES, planChunks, REQUEST_OVERHEAD_BYTES } from '../chunks';
 import { NUMBER_FORMAT } from '../formats';
 import type { Cell, ColumnSpec, WriteStats } from '../port';
 import { sync, type Ctx, type Host } from './context';
@@ -50,6 +51,7 @@ export async function dressColumns(ctx: Ctx, host: Host, t: Located, from: numbe
     range.numberFormat = empty.slice(chunk.rowStart, chunk.rowEnd).map(() => formats);
     await sync(ctx, stats, chunk.bytes);
   }
+  await shapeColumns(ctx, host, t, from, specs, stats);
   for (const [i, spec] of specs.entries()) {
     if (spec.formula) {
       const cells = Array.from({ length: physical }, () => [spec.formula ?? null]);
@@ -65,4 +67,32 @@ export async function dressColumns(ctx: Ctx, host: Host, t: Located, from: numbe
       await sync(ctx, stats, REQUEST_OVERHEAD_BYTES);
     }
   }
+}
+
+/**
+ * Width, visibility and header note of the new columns. Range.columnHidden and RangeFormat.columnWidth are
+ * ExcelApi 1.2, below the manifest's minimum, but checked all the same: without them the column stays as
+ * Excel makes it, which costs looks, not data. A header note needs notes (1.18) or comments (1.10).
+ */
+async function shapeColumns(ctx: Ctx, host: Host, t: Located, from: number, specs: readonly ColumnSpec[], stats: WriteStats): Promise<void> {
+  let queued = 0;
+  const notes: { header: string; note: string }[] = [];
+  for (const [i, spec] of specs.entries()) {
+    if ((spec.width !== undefined || spec.hidden) && host.has('1.2')) {
+      const column = t.sheet.getRangeByIndexes(t.row, t.col + from + i, 1, 1).getEntireColumn();
+      if (spec.width !== undefined) column.format.columnWidth = spec.width;
+      if (spec.hidden) column.columnHidden = true;
+      queued++;
+    }
+    if (spec.headerNote) notes.push({ header: `${quoteSheet(t.sheetName)}!${cellAddress(t.row, t.col + from + i)}`, note: spec.headerNote });
+  }
+  if (queued) await sync(ctx, stats, REQUEST_OVERHEAD_BYTES + queued * OPERATION_BYTES);
+  if (!notes.length || !(host.has('1.18') || host.has('1.10'))) return;
+  for (const { header, note } of notes) {
+    if (host.has('1.18')) ctx.workbook.notes.add(header, note);
+    else ctx.workbook.comments.add(header, note);
+  }
+  // A note the user already put on that cell stays, and the column is made all the same: the note is a
+  // courtesy, the column is the data.
+  await sync(ctx, stats, REQUEST_OVERHEAD_BYTES + notes.length * OPERATION_BYTES + jsonBytes(notes)).catch(() => undefined);
 }

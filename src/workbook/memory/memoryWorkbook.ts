@@ -39,6 +39,8 @@ export interface MemoryWorkbook extends WorkbookPort {
   protectSheet(sheet: string): void;
   /** Renames a table, as a user typing a new name in Table Design would (its id stays). */
   renameTable(name: string, newName: string): void;
+  /** Adds a defined name, as a user would in Formulas > Name Manager: it shares the tables' namespace. */
+  defineName(name: string): void;
   /**
    * Puts values into the sheet from `address` on, as a user typing or pasting would: cells of a table's
    * body change in place; a block that reaches the row right below a table, within its columns, grows the
@@ -107,6 +109,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
   // Excel table names share one namespace per workbook, case-insensitively.
   const findMem = (name: string) => [...tables.values()].find((t) => lower(t.name) === lower(name) || t.id === name);
   let nextTableId = 1;
+  const definedNames: string[] = [];
   const table = (name: string): MemTable => {
     const t = findMem(name);
     if (!t) throw new WorkbookError('table-not-found', `There is no table named ${name} in this workbook.`);
@@ -221,7 +224,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
           )
         : null;
       const blocking = [...tables.values()].filter((t) => t.sheet === sheet && t.col < col + width && col < t.col + t.specs.length && t.row + t.rows.length >= row);
-      return { protected: protectedSheets.has(sheet), used: area, tables: blocking.map((t) => t.name), names: [] };
+      return { protected: protectedSheets.has(sheet), used: area, tables: blocking.map((t) => t.name), names: [...definedNames] };
     },
 
     async addColumns(name, columns) {
@@ -327,6 +330,11 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       const t = table(name);
       t.hidden = new Set(keep ? t.rows.filter((r) => !keep(r)) : []);
       changed();
+    },
+
+    defineName(name) {
+      if (findMem(name) || definedNames.some((n) => lower(n) === lower(name))) throw new WorkbookError('bad-argument', `The name ${name} is taken.`);
+      definedNames.push(name);
     },
 
     hiddenRows(name) {

@@ -4,6 +4,7 @@ import { records, str } from '../api';
 import { customFieldColumn, customFields } from '../customfields';
 import type { Flow } from '../flow';
 import { offerNames } from '../checks/closest';
+import { boundEnum } from '../binding';
 import { nameIndex } from '../names';
 import { rowReader } from '../rowreader';
 import { findUnique, sendCreate } from './common';
@@ -11,6 +12,7 @@ import { readCustomFields } from './thirdparties';
 
 export type CreateContract = z.infer<typeof bodies.createContract>;
 type Unit = CreateContract['NoticePeriodUnit'];
+const units = () => boundEnum('contract-create', 'NoticePeriodUnit', bodies.NOTICE_PERIOD_UNITS);
 
 export const CONTRACT_COLUMNS = {
   thirdParty: 'Third party',
@@ -81,7 +83,7 @@ export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
         {
           name: C.noticePeriodUnit,
           format: 'text',
-          list: { sheet: lookupSheet, values: [...bodies.NOTICE_PERIOD_UNITS] },
+          list: { sheet: lookupSheet, values: units() },
         },
         ...fields.map((f) => customFieldColumn(f, lookupSheet)),
       ],
@@ -99,15 +101,16 @@ export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
           );
         const period = r.number(C.noticePeriod);
         const unitText = r.text(C.noticePeriodUnit);
-        let unit: Unit | undefined =
-          unitText === undefined
-            ? undefined
-            : bodies.NOTICE_PERIOD_UNITS.find((u) => u.toLowerCase() === unitText.toLowerCase());
+        // The environment's file may add units (globex: Years): offered, accepted and sent as it spells them.
+        const known = units();
+        let unit = (
+          unitText === undefined ? undefined : known.find((u) => u.toLowerCase() === unitText.toLowerCase())
+        ) as Unit | undefined;
         if (unitText !== undefined && unit === undefined) {
           r.error(
             C.noticePeriodUnit,
             'unknown-unit',
-            `"${unitText}" is not a notice period unit${offerNames(unitText, bodies.NOTICE_PERIOD_UNITS)}`,
+            `"${unitText}" is not a notice period unit${offerNames(unitText, known)}`,
           );
         } else if (unit === undefined && period !== undefined) {
           r.error(

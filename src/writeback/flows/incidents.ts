@@ -82,7 +82,8 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
     ...DIRECTORY_DATASETS,
   ],
   reconcileDataset: 'incidents',
-  operations: ['incident-create', 'incident-hyperlink'],
+  operations: ['incident-create'],
+  steps: { 'incident-hyperlink': { what: 'hyperlink', column: C.hyperlink, drop: true } },
   datasetNeeds: {
     incidenttypes:
       "Incident types cannot be offered in a dropdown or checked by name: type each type's GUID.",

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { boundEnum } from '../binding';
 import { bodies, isGuid } from '../../catalog';
 import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
@@ -37,6 +38,8 @@ export const TASK_COLUMNS = {
   notificationPeriods: 'Notification periods',
 } as const;
 const C = TASK_COLUMNS;
+/** The task statuses, with those the environment's file adds (binding.ts). */
+const statuses = () => boundEnum('task-score-status', 'Status', bodies.TASK_STATUSES);
 
 /** Fields of a v2 full update, with the column each comes from. */
 const UPDATE_FIELDS = {
@@ -73,7 +76,8 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
   tableName: 'GrcTaskUpdates',
   standingDatasets: ['tasks', 'users'],
   reconcileDataset: 'tasks',
-  operations: ['task-update-v2', 'task-score-status', 'task-advance'],
+  operations: ['task-update-v2', 'task-advance'],
+  steps: { 'task-score-status': { what: 'score and status update', column: C.action } },
   datasetNeeds: {
     tasks:
       "Tasks cannot be looked up by identifier or checked before sending: type each task's GUID. A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.",
@@ -104,7 +108,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         { name: C.actionDate, format: 'date' },
         { name: C.score, format: 'number' },
         { name: C.comment, format: 'text' },
-        { name: C.status, format: 'text', list: { sheet: lookupSheet, values: [...bodies.TASK_STATUSES] } },
+        { name: C.status, format: 'text', list: { sheet: lookupSheet, values: statuses() } },
         { name: C.notificationPeriods, format: 'text' },
       ],
       prepare(row) {
@@ -148,16 +152,12 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           NotificationPeriods: r.list(C.notificationPeriods),
         };
         const statusText = r.text(C.status);
-        const status =
-          statusText === undefined
-            ? undefined
-            : bodies.TASK_STATUSES.find((s) => s.toLowerCase() === statusText.toLowerCase());
+        const known = statuses();
+        const status = (
+          statusText === undefined ? undefined : known.find((s) => s.toLowerCase() === statusText.toLowerCase())
+        ) as ScoreAndStatus['Status'];
         if (statusText !== undefined && !status)
-          r.error(
-            C.status,
-            'unknown-status',
-            `"${statusText}" is not a task status; choose ${bodies.TASK_STATUSES.join(', ')}`,
-          );
+          r.error(C.status, 'unknown-status', `"${statusText}" is not a task status; choose ${known.join(', ')}`);
         const current = found.length === 1 ? found[0]! : undefined;
         if (!current || !action || r.hasErrors) return { problems: r.problems };
 

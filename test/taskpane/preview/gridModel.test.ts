@@ -102,3 +102,16 @@ test('arrow keys, Page keys, Home and Ctrl+End move the selection as in Excel, i
   expect(nextCell('A1', { key: 'End', ctrlKey: true }, bounds)).toBe('C1001');
   expect(nextCell('A1', { key: 'Enter' }, bounds)).toBeNull();
 });
+
+test("a post's Row key column is made hidden with a note on its header, and the grid draws it as a hidden strip", async () => {
+  const { rowKeySpec } = await import('../../../src/writeback/rowkey');
+  const wb = createMemoryWorkbook();
+  await wb.createTable({ name: 'tbl_x', sheet: 'Sheet1', anchor: 'B2', columns: [{ name: 'Name', format: 'text' }] });
+  await wb.writeRows('tbl_x', 0, [['a']]);
+  await wb.addColumns('tbl_x', [rowKeySpec]);
+  const spec = wb.snapshot().tables[0]!.specs[1]!;
+  expect(spec).toMatchObject({ name: 'Row key', hidden: true, width: expect.any(Number) });
+  expect(spec.headerNote).toMatch(/Do not edit/);
+  const view = gridOf(wb.snapshot(), 'Sheet1');
+  expect([...view.hiddenColumns]).toEqual([2]);
+});

@@ -48,3 +48,26 @@ test('an assumed path and lacking datasets are said before any template is made'
 test('a flow with everything it needs shows nothing', () => {
   expect(render({ post: { kind: 'ok' }, lacking: [] })).not.toContain('data-testid');
 });
+
+test('a step the environment lacks is said as skipped, the flow staying available', () => {
+  const html = render({
+    post: { kind: 'ok' },
+    lacking: [],
+    skipped: [
+      {
+        id: 'incident-hyperlink',
+        what: 'hyperlink',
+        column: 'Hyperlink',
+        drop: true,
+        message: "the hyperlink is not added: this environment's API file has no such operation",
+      },
+    ],
+  });
+  expect(html).toContain('data-testid="wb-skipped"');
+  expect(html).toContain('Contracts on PRD: one step is skipped');
+  expect(html).toMatch(
+    /The hyperlink is not added: this environment(&#x27;|')s API file has no such operation\./,
+  );
+  expect(html).toContain('New templates have no Hyperlink column');
+  expect(html).not.toContain('wb-unavailable');
+});

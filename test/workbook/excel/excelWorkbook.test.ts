@@ -193,6 +193,32 @@ describe('Excel adapter', () => {
     expect(xl.peek('Sheet1', 'A2')).toBeUndefined();
   });
 
+  it('a column the add-in keeps for itself is made hidden and narrow with a note on its header; comments stand in below notes', async () => {
+    const own: ColumnSpec = { name: 'Key', format: 'text', hidden: true, width: 24, headerNote: 'Do not edit.' };
+    const { xl, wb } = setup();
+    await wb.createTable({ name: 't', sheet: 'Sheet1', anchor: 'B2', columns: [...columns, own] });
+    expect(xl.sheets[0]!.columns?.get(5)).toEqual({ hidden: true, width: 24 });
+    expect(xl.sheets[0]!.columns?.get(1)).toBeUndefined();
+    expect(xl.notes.get('Sheet1!F2')).toBe('Do not edit.');
+
+    const added = setup(10);
+    await added.wb.createTable({ name: 't', sheet: 'Sheet1', anchor: 'A1', columns });
+    await added.wb.writeRows('t', 0, rows(3));
+    await added.wb.addColumns('t', [own]);
+    expect(added.xl.sheets[0]!.columns?.get(4)).toEqual({ hidden: true, width: 24 });
+    expect(added.xl.comments.get('Sheet1!E1')).toBe('Do not edit.');
+    expect(added.xl.notes.size).toBe(0);
+    expect(added.xl.peek('Sheet1', 'E4')!.format).toBe('@');
+
+    const noted = setup();
+    noted.xl.notes.set('Sheet1!B1', "The user's own note");
+    await noted.wb.createTable({ name: 't', sheet: 'Sheet1', anchor: 'A1', columns: [columns[0]!] });
+    await noted.wb.addColumns('t', [own]);
+    expect((await noted.wb.findTable('t'))!.columns).toEqual(['Id', 'Key']);
+    expect(noted.xl.notes.get('Sheet1!B1')).toBe("The user's own note");
+    expect(noted.xl.sheets[0]!.columns?.get(1)).toEqual({ hidden: true, width: 24 });
+  });
+
   it('adds sheets with unique names, reads the selection, and reports host errors as WorkbookError', async () => {
     const { xl, wb } = setup();
     expect(await wb.addSheet('Sheet1', { activate: true })).toBe('Sheet1_2');

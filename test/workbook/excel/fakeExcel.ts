@@ -28,6 +28,8 @@ interface SheetState {
   /** Review > Protect Sheet. */
   protected?: boolean;
   cells: Map<string, CellState>;
+  /** Column width in points and visibility, by 0-based column: set on entire columns (ExcelApi 1.2). */
+  columns?: Map<number, { width?: number; hidden?: boolean }>;
 }
 interface TableState {
   id: number;
@@ -69,6 +71,8 @@ function parseA1(addr: string): { row: number; col: number; rows: number; cols: 
   const e = b ? p(b) : s;
   return { row: s.row, col: s.col, rows: e.row - s.row + 1, cols: e.col - s.col + 1 };
 }
+/** Excel's rows per sheet: an entire column spans them all. */
+const MAX_FAKE_ROWS = 1_048_576;
 const hostError = (code: string, message: string) => Object.assign(new Error(message), { code });
 const blank = (): CellState => ({ value: '', format: 'General', formula: false });
 /** Excel on the web's limit on one request and on one response. */
@@ -415,7 +419,7 @@ class FakeSheet extends Loadable {
 }
 
 class FakeRange extends Loadable {
-  readonly format: { fill: { color: string; clear(): void } };
+  readonly format: { fill: { color: string; clear(): void }; columnWidth: number };
   readonly dataValidation: { rule: unknown; errorAlert: unknown; clear(): void };
   constructor(
     ctx: FakeContext,
@@ -426,7 +430,23 @@ class FakeRange extends Loadable {
       const b = box();
       for (let r = 0; r < b.rows; r++) for (let c = 0; c < b.cols; c++) fn(ctx.xl.cell(b.sheet, b.row + r, b.col + c));
     };
+    const eachColumn = (fn: (c: { width?: number; hidden?: boolean }) => void) => () => {
+      const b = box();
+      if (b.row !== 0 || b.rows !== MAX_FAKE_ROWS) throw hostError('InvalidArgument', 'column width and visibility are set on entire columns');
+      const columns = (b.sheet.columns ??= new Map());
+      for (let c = b.col; c < b.col + b.cols; c++) {
+        const state = columns.get(c) ?? {};
+        fn(state);
+        columns.set(c, state);
+      }
+    };
     this.format = {
+      set columnWidth(v: number) {
+        ctx.enqueue(eachColumn((c) => (c.width = v)), json(v));
+      },
+      get columnWidth(): number {
+        throw hostError('PropertyNotLoaded', 'columnWidth');
+      },
       fill: {
         set color(v: string) {
           ctx.enqueue(each((c) => (c.fill = v)), json(v));
@@ -460,6 +480,21 @@ class FakeRange extends Loadable {
           }),
         ),
     };
+  }
+  set columnHidden(v: boolean) {
+    const b = this.box;
+    this.ctx.enqueue(() => {
+      const box = b();
+      if (box.row !== 0 || box.rows !== MAX_FAKE_ROWS) throw hostError('InvalidArgument', 'columnHidden is set on entire columns');
+      const columns = (box.sheet.columns ??= new Map());
+      for (let c = box.col; c < box.col + box.cols; c++) columns.set(c, { ...columns.get(c), hidden: v });
+    }, 10);
+  }
+  get columnHidden(): boolean {
+    throw hostError('PropertyNotLoaded', 'columnHidden');
+  }
+  getEntireColumn(): FakeRange {
+    return new FakeRange(this.ctx, () => ({ ...this.box(), row: 0, rows: MAX_FAKE_ROWS }));
   }
   orNull = false;
   protected override snapshot() {

@@ -93,11 +93,39 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
     expect(told.outcome).toMatchObject({ ok: true, rowCount: 3 });
   });
 
-  it('a defined name that takes the table name: the table gets a free name', async () => {
+  it('a defined name that takes the table name: refused before the download, saying where to rename it', async () => {
     const { xl, workbook } = setup();
     xl.names = ['TBL_RISK'];
-    const { outcome } = await atSelection(workbook);
-    expect(outcome).toMatchObject({ ok: true, table: { name: 'tbl_risk_2' } });
+    const { outcome, downloads } = await atSelection(workbook);
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'target-refused', message: expect.stringMatching(/defined name TBL_RISK.*Formulas > Name Manager/) },
+    });
+    expect(downloads).toBe(0);
+    expect(xl.tables).toEqual([]);
+  });
+
+  it("a table that is not this dataset's load holding its name: refused, saying to rename it; a second load of the dataset is numbered", async () => {
+    const { xl, workbook } = setup();
+    await workbook.createTable({ name: 'tbl_risk', sheet: 'Sheet1', anchor: 'AA1', columns: [{ name: 'Mine', format: 'text' }] });
+    const refused = await atSelection(workbook);
+    expect(refused.outcome).toMatchObject({ ok: false, error: { code: 'target-refused', message: expect.stringMatching(/Table tbl_risk on sheet Sheet1 is not .*Table Design > Table Name/) } });
+    expect(refused.downloads).toBe(0);
+    expect(xl.tables.map((t) => t.name)).toEqual(['tbl_risk']);
+
+    const again = setup();
+    expect((await atSelection(again.workbook)).outcome).toMatchObject({ ok: true, table: { name: 'tbl_risk' } });
+    again.xl.selection = { sheet: 'Sheet1', address: 'A20' };
+    expect((await atSelection(again.workbook)).outcome).toMatchObject({ ok: true, table: { name: 'tbl_risk_2' } });
+  });
+
+  it('a defined name that takes only a numbered name is stepped over: the user asked for no name', async () => {
+    const { xl, workbook } = setup();
+    xl.names = ['tbl_risk_2'];
+    expect((await atSelection(workbook)).outcome).toMatchObject({ ok: true, table: { name: 'tbl_risk' } });
+    xl.selection = { sheet: 'Sheet1', address: 'A20' };
+    const second = (await atSelection(workbook)).outcome;
+    expect(second).toMatchObject({ ok: true, table: { name: 'tbl_risk_3' } });
   });
 
   it('more rows than fit below the selection: refused as soon as known, nothing written past the edge, the partial table removed', async () => {

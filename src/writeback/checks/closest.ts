@@ -36,7 +36,8 @@ export function offerNames(text: string, names: readonly string[], shown = 8): s
   return `${guess}${guess ? ' Known' : '; known'}: ${list}`;
 }
 
-function editDistance(a: string, b: string): number {
+/** Edits (insert, delete, replace a letter) from a to b; callers lower-case first to ignore case. */
+export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -1,19 +1,6 @@
 import type { Problem } from '../problem';
 import { isOwnColumn } from '../rowkey';
-
-/** Edits (insert, delete, replace a letter) from a to b, case ignored. */
-function distance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= y.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[y.length]!;
-}
+import { editDistance } from './closest';
 
 /**
  * A column the flow does not know is not read, so its cells are not sent: a misspelt "Desciption" would
@@ -25,7 +12,7 @@ export function unknownColumns(columns: readonly string[], known: readonly strin
     if (!c.trim() || isOwnColumn(c) || knownLower.has(c.trim().toLowerCase())) return [];
     let best: { name: string; d: number } | undefined;
     for (const k of known) {
-      const d = distance(c.trim(), k);
+      const d = editDistance(c.trim().toLowerCase(), k.toLowerCase());
       if (!best || d < best.d) best = { name: k, d };
     }
     const near = best && best.d <= Math.max(2, Math.floor(best.name.length / 3)) ? best.name : undefined;

@@ -345,9 +345,11 @@ async function runPost(p: Prepared, o: RunOptions): Promise<RunSummary> {
     const lacks = flowAvailability(flow, p.environment).lacking;
     const existing = await readLacking(api, flow.reconcileDataset, lacks, o.signal);
     const taken = new Set(p.validation.rows.map((r) => r.result.guid.toLowerCase()).filter((g) => g !== ''));
+    // readLacking gives null only for a dataset listed as lacking, so its entry says why (by its title).
+    const lacking = lacks.find((l) => l.id === flow.reconcileDataset);
     const cannotCheck = existing
       ? null
-      : `Not sent again: whether the service has this record cannot be checked on ${p.environment.name}. ${lackingText(lacks.find((l) => l.id === flow.reconcileDataset) ?? { id: flow.reconcileDataset, title: flow.reconcileDataset, reason: 'assumed', consequence: '' })} Look for it in the service; if it is not there, clear Result to send the row again.`;
+      : `Not sent again: whether the service has this record cannot be checked on ${p.environment.name}. ${lacking ? `${lackingText(lacking)} ` : ''}Look for it in the service; if it is not there, clear Result to send the row again.`;
     for (const r of checks) {
       if (!existing) {
         await record(r.row, 'unknown', '', cannotCheck!, r.result.time);

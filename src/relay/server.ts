@@ -23,7 +23,6 @@ import type { CallLog } from './log';
 import { proxy, type ProxyDeps } from './proxy';
 import { memoisedMatch } from './match-memo';
 import { createRateLimiter, type RateLimiter } from './rate-limit';
-import { createSharedRateLimiter } from './shared-rate-limit';
 import { createStaticFiles, type StaticFiles } from './static-files';
 import { unavailableMatcher } from './unavailable';
 import { createUpstream, type Upstream } from './upstream';
@@ -40,6 +39,13 @@ export interface RelayOptions {
   /** Where log lines go (one JSON object a line); stdout when not given. */
   logDestination?: DestinationStream;
 }
+
+/**
+ * Loaded only by a relay that shares its limit: ioredis adds about 5 MB to every relay that loads it. A
+ * require() rather than import(): bin/grc-sheets.js registers tsx for require() only (see cli/main.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sharedRateLimiter = (): typeof import('./shared-rate-limit') => require('./shared-rate-limit');
 
 /** API answers are private data: never cached, never sniffed, never framed. */
 const API_HEADERS: Record<string, string> = {
@@ -114,7 +120,9 @@ export async function startRelay(
   const scheme = config.tls ? 'https' : 'http';
   const cors = createCors(config.allowedOrigins, scheme);
   const { store, ...rate } = config.limits.rateLimit;
-  const limiter: RateLimiter = store ? createSharedRateLimiter(rate, store, logger) : createRateLimiter(rate);
+  const limiter: RateLimiter = store
+    ? sharedRateLimiter().createSharedRateLimiter(rate, store, logger)
+    : createRateLimiter(rate);
   await limiter.ready;
   const files: StaticFiles | null = config.staticDir ? await createStaticFiles(config.staticDir) : null;
   const deps: ProxyDeps = {

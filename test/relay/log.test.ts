@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { request } from 'undici';
 import { startRelay } from '../../src/relay';
+import { createRelayLogger } from '../../src/relay/log';
 import { AUTH, baseConfig, startFakeUpstream, type FakeUpstream } from './helpers';
 
 let upstream: FakeUpstream;
@@ -50,5 +51,34 @@ describe('relay log', () => {
     }
     await written(dest, file, '"msg":"relay stopped"');
     dest.end();
+  });
+
+  it('keeps access lines and pino lines in order through its block, whole in UTF-8, however long a line is', () => {
+    const out: string[] = [];
+    // A destination that can flush gets access lines in blocks, as stdout's sonic-boom does.
+    const relayLog = createRelayLogger('info', {
+      write: (s: string) => void out.push(s),
+      flush: () => undefined,
+    } as never);
+    const call = (n: number, extra: { path?: string; upstreamError?: string } = {}) =>
+      relayLog.request(
+        { reqId: `r${n}`, method: 'GET', path: extra.path ?? `/api/acc/${n}`, status: 200, durationMs: 1 },
+        { bytes: 0, ...(extra.upstreamError ? { upstreamError: extra.upstreamError } : {}) },
+      );
+    call(1, { path: '/api/acc/dir\u00e9ctdata/\u010d\u010a' });
+    relayLog.logger.warn('between');
+    for (let n = 2; n < 600; n++) call(n);
+    call(600, { upstreamError: 'x'.repeat(70_000) });
+    call(601);
+    relayLog.close();
+    const lines = out
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ reqId: 'r1', path: '/api/acc/dir\u00e9ctdata/\u010d\u010a' });
+    expect(lines[1]).toMatchObject({ msg: 'between' });
+    expect(lines.slice(2).map((l) => l.reqId)).toEqual(Array.from({ length: 600 }, (_, i) => `r${i + 2}`));
+    expect(lines.find((l) => l.reqId === 'r600')!.upstreamError).toHaveLength(70_000);
   });
 });

@@ -31,6 +31,21 @@ export interface RelayLogger {
 }
 
 const SERVICE = 'grc-relay';
+
+/** What a JSON string literal cannot hold as is, or this log keeps out of its lines (non-ASCII). */
+const NEEDS_ESCAPE = /[^\x20-\x7e]|["\\]/;
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/g;
+
+/** A JSON string literal in ASCII only (non-ASCII as JSON's \uXXXX escapes): an access line is one byte a character. */
+function asciiJson(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
+  return JSON.stringify(text).replace(
+    NON_ASCII,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Characters of access lines written to the destination at once (about 250 lines). */
 const ACCESS_BLOCK = 64 * 1024;
 const INFO = 30;
@@ -59,7 +74,7 @@ export function createRelayLogger(level: string, destination?: DestinationStream
   let used = 0;
   const release = () => {
     if (used === 0) return;
-    dest.write(block.toString('utf8', 0, used));
+    dest.write(block.toString('latin1', 0, used));
     used = 0;
   };
   const options = {
@@ -102,18 +117,18 @@ export function createRelayLogger(level: string, destination?: DestinationStream
       pending = true;
       // method (a token Node's parser accepted), reqId, route (a catalogue id), env (a configured name,
       // checked at start) and key (hex) need no escaping; the path and the error detail do.
-      const text = `{"level":${INFO},"time":${Date.now()},"service":"${SERVICE}","reqId":"${line.reqId}","method":"${line.method}","path":${JSON.stringify(line.path)}${
+      const text = `{"level":${INFO},"time":${Date.now()},"service":"${SERVICE}","reqId":"${line.reqId}","method":"${line.method}","path":${asciiJson(line.path)}${
         call.route === undefined ? '' : `,"route":"${call.route}"`
       }${call.env === undefined ? '' : `,"env":"${call.env}"`}${
         call.key === undefined ? '' : `,"key":"${call.key}"`
       },"status":${typeof line.status === 'number' ? line.status : `"${line.status}"`},"bytes":${call.bytes},"durationMs":${line.durationMs}${
-        call.upstreamError === undefined ? '' : `,"upstreamError":${JSON.stringify(call.upstreamError)}`
+        call.upstreamError === undefined ? '' : `,"upstreamError":${asciiJson(call.upstreamError)}`
       },"msg":"request"}\n`;
-      // A UTF-16 unit takes at most 3 bytes in UTF-8: a line that might not fit sends the block first.
+      // The line is ASCII (asciiJson), one byte a character: copied into the block as latin1, no encoding.
       if (!blocks) return void dest.write(text);
-      if (used + text.length * 3 > ACCESS_BLOCK) release();
-      if (text.length * 3 > ACCESS_BLOCK) dest.write(text);
-      else used += block.write(text, used);
+      if (used + text.length > ACCESS_BLOCK) release();
+      if (text.length > ACCESS_BLOCK) dest.write(text);
+      else used += block.write(text, used, 'latin1');
     },
     close() {
       clearInterval(flushing);

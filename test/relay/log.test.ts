@@ -53,7 +53,7 @@ describe('relay log', () => {
     dest.end();
   });
 
-  it('keeps access lines and pino lines in order through its block, whole in UTF-8, however long a line is', () => {
+  it('keeps access lines and pino lines in order through its block, in ASCII with non-ASCII escaped, however long a line is', () => {
     const out: string[] = [];
     // A destination that can flush gets access lines in blocks, as stdout's sonic-boom does.
     const relayLog = createRelayLogger('info', {
@@ -65,20 +65,23 @@ describe('relay log', () => {
         { reqId: `r${n}`, method: 'GET', path: extra.path ?? `/api/acc/${n}`, status: 200, durationMs: 1 },
         { bytes: 0, ...(extra.upstreamError ? { upstreamError: extra.upstreamError } : {}) },
       );
-    call(1, { path: '/api/acc/dir\u00e9ctdata/\u010d\u010a' });
+    call(1, { path: '/api/acc/dir\u00e9ctdata/\u010d\u010a/\u{1F600}' });
     relayLog.logger.warn('between');
     for (let n = 2; n < 600; n++) call(n);
     call(600, { upstreamError: 'x'.repeat(70_000) });
-    call(601);
+    call(601, { upstreamError: 'said "no" \\ then\n\u0001' });
     relayLog.close();
+    // eslint-disable-next-line no-control-regex
+    expect(out.join('')).toMatch(/^[\x00-\x7f]*$/);
     const lines = out
       .join('')
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines[0]).toMatchObject({ reqId: 'r1', path: '/api/acc/dir\u00e9ctdata/\u010d\u010a' });
+    expect(lines[0]).toMatchObject({ reqId: 'r1', path: '/api/acc/dir\u00e9ctdata/\u010d\u010a/\u{1F600}' });
     expect(lines[1]).toMatchObject({ msg: 'between' });
     expect(lines.slice(2).map((l) => l.reqId)).toEqual(Array.from({ length: 600 }, (_, i) => `r${i + 2}`));
     expect(lines.find((l) => l.reqId === 'r600')!.upstreamError).toHaveLength(70_000);
+    expect(lines.find((l) => l.reqId === 'r601')!.upstreamError).toBe('said "no" \\ then\n\u0001');
   });
 });

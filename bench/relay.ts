@@ -19,13 +19,15 @@ const RUNS = 5;
 const DIRECT_RUNS = 3;
 const HOLDERS = 1000;
 /**
- * Node flags the relay runs with, as the systemd unit in docs/relay.md starts it: a 1 MiB young generation
- * (V8's default grows to 16 MiB) is scavenged more often, which gives back the answer chunks' memory
- * sooner: peak RSS streaming 500 MiB fell from about 155 to 128 MB in a probe on this machine. To measure
- * V8's default, pass RELAY_NODE_FLAGS=--max-semi-space-size=16: with no such flag at all, `grc-sheets relay`
- * runs itself again with the 1 MiB one, and the pid measured here would be the small parent.
+ * Node flags the relay runs with, as bin/grc-sheets.js and the systemd unit in docs/relay.md start it (a
+ * 1 MiB young generation, an old generation that may double before a full collection; why: the comment in
+ * bin/grc-sheets.js). To measure V8's defaults, pass RELAY_NODE_FLAGS='--max-semi-space-size=16
+ * --heap-growing-percent=0': with neither flag given, `grc-sheets relay` runs itself again with them, and
+ * the pid measured here would be the small parent.
  */
-const RELAY_NODE_FLAGS = (process.env.RELAY_NODE_FLAGS ?? '--max-semi-space-size=1')
+const RELAY_NODE_FLAGS = (
+  process.env.RELAY_NODE_FLAGS ?? '--max-semi-space-size=1 --heap-growing-percent=100'
+)
   .split(' ')
   .filter(Boolean);
 const WRK_SECONDS = 4;

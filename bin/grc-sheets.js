@@ -1,27 +1,34 @@
 #!/usr/bin/env node
 // Runs the TypeScript CLI through tsx so there is no separate build step for the Node parts.
-const SEMI_SPACE = '--max-semi-space-size=1';
 
 /**
- * The relay streams every answer through short-lived buffers; with V8's default young generation (up to
- * 16 MiB a semi-space) a 500 MiB stream peaks about 155 MB, with 1 MiB about 128 MB (docs/relay.md,
- * Performance). The size is fixed when the heap is made: v8.setFlagsFromString here is too late (checked:
- * new space still grows to 32 MiB), so `relay` started without the flag (on the command line or in
- * NODE_OPTIONS) runs itself again with it, passing signals on so SIGTERM still stops it gracefully.
+ * V8 settings the relay runs with (docs/relay.md, Performance):
+ * - a 1 MiB young generation (V8's default grows to 16 MiB a semi-space): the streamed chunks' memory is
+ *   given back sooner, a 500 MiB stream peaks about 128 MB instead of 155;
+ * - an old generation allowed to double before a full collection (V8 picks its own factor): on a relay
+ *   that had just served small GETs, V8 ran full collections back to back through a whole download (one
+ *   every 50 to 70 ms, the heap at 17 MB before and after each, `--trace-gc`), so the download ran at a
+ *   third of its usual speed; the streamed chunks' buffers seem to count as old-generation growth.
+ * Both are fixed when the heap is made: v8.setFlagsFromString here is too late (checked: new space still
+ * grows to 32 MiB), so `relay` started without them (on the command line or in NODE_OPTIONS) runs itself
+ * again with the missing ones, passing signals on so SIGTERM still stops it gracefully.
  */
-function needsSemiSpaceFlag(args) {
-  if (args[0] !== 'relay' || args.includes('--help') || args.includes('-h')) return false;
+const RELAY_V8_FLAGS = ['--max-semi-space-size=1', '--heap-growing-percent=100'];
+
+function missingRelayFlags(args) {
+  if (args[0] !== 'relay' || args.includes('--help') || args.includes('-h')) return [];
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  return !given.some((a) => a.startsWith('--max-semi-space-size'));
+  return RELAY_V8_FLAGS.filter((flag) => !given.some((a) => a.startsWith(flag.split('=')[0])));
 }
 
 const args = process.argv.slice(2);
-if (needsSemiSpaceFlag(args)) {
+const missing = missingRelayFlags(args);
+if (missing.length > 0) {
   const { spawn } = require('node:child_process');
   // Its own process group: Ctrl-C in a terminal signals the whole foreground group, and the relay must get
   // one SIGINT (a graceful stop), not that one plus ours (a second signal stops it at once). A service
-  // manager that signals every process of the unit should start node with the flag itself (docs/relay.md).
-  const child = spawn(process.execPath, [SEMI_SPACE, ...process.execArgv, __filename, ...args], {
+  // manager that signals every process of the unit should start node with the flags itself (docs/relay.md).
+  const child = spawn(process.execPath, [...missing, ...process.execArgv, __filename, ...args], {
     stdio: 'inherit',
     detached: true,
   });

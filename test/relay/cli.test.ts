@@ -139,7 +139,7 @@ describe('grc-sheets relay: the young generation it runs with', () => {
       const relays = childrenOf(child.pid!);
       expect(relays).toHaveLength(1);
       const argv = readFileSync(`/proc/${relays[0]}/cmdline`, 'utf8').split('\0');
-      expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=1', '--heap-growing-percent=100']));
+      expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=2', '--heap-growing-percent=300']));
       if (group) process.kill(-child.pid!, 'SIGINT');
       else child.kill('SIGTERM');
       expect(await exited).toBe(0);

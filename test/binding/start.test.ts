@@ -2,12 +2,13 @@
  * `grc-sheets start --binding-acc FILE`: the ACC sandbox and the relay are shaped by the binding, PRD keeps the
  * catalogue's own (assumed) paths; a bad binding file stops the start with a message naming it.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { environmentList } from '../../src/contracts/environments';
 import { bindPaths } from '../catalog/bind-paths';
+import { startCli, stopCli } from '../support/start-cli';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -18,36 +19,20 @@ function fakeDist(): string {
   return dir;
 }
 
-function start(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; banner: string }> {
-  const child = spawn(
-    process.execPath,
-    ['bin/grc-sheets.js', 'start', '--port', '0', '--host', '127.0.0.1', '--http', '--scale', '5', ...args],
-    { cwd: ROOT },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Ctrl-C stops everything.')) resolve({ child, banner: out });
-    });
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => reject(new Error(`grc-sheets start exited with ${code}:\n${out}${err}`)));
-  });
-}
-
-function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.on('exit', (code) => resolve(code));
-    child.kill('SIGINT');
-  });
-}
-
 test('start shapes the ACC sandbox and relay by --binding-acc and leaves PRD on the catalogue', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'grc-binding-')), 'binding.json');
   writeFileSync(file, JSON.stringify(bindPaths({ 'incident-create': '/incidentdata/v1/incidents' })));
-  const { child, banner } = await start(['--dist', fakeDist(), '--binding-acc', file]);
+  const { child, banner } = await startCli([
+    '--host',
+    '127.0.0.1',
+    '--http',
+    '--scale',
+    '5',
+    '--dist',
+    fakeDist(),
+    '--binding-acc',
+    file,
+  ]);
   try {
     const origin = /Relay environments: +(http:\/\/\S+)\/api\/environments/.exec(banner)![1]!;
     const [acc, prd] = environmentList.parse(await (await fetch(`${origin}/api/environments`)).json());
@@ -61,7 +46,7 @@ test('start shapes the ACC sandbox and relay by --binding-acc and leaves PRD on 
       write: { kind: 'unavailable' },
     });
   } finally {
-    expect(await stop(child)).toBe(0);
+    expect(await stopCli(child)).toBe(0);
   }
 });
 

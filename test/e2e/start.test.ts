@@ -3,43 +3,21 @@
  * prints where to open the preview and the demo keys, serves the add-in and the relay on one origin, over
  * HTTPS when a dev certificate exists, and stops everything on Ctrl-C (SIGINT).
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { startCli, stopCli } from '../support/start-cli';
 import { requireDist } from './harness';
 
 const ROOT = join(__dirname, '..', '..');
-
-/** Starts the CLI and resolves with its banner once it says it is running. */
-function start(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; banner: string }> {
-  const child = spawn(process.execPath, ['bin/grc-sheets.js', 'start', '--port', '0', ...args], { cwd: ROOT });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Ctrl-C stops everything.')) resolve({ child, banner: out });
-    });
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => reject(new Error(`grc-sheets start exited with ${code} before it was ready:\n${out}${err}`)));
-  });
-}
-
-function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.on('exit', (code) => resolve(code));
-    child.kill('SIGINT');
-  });
-}
 
 beforeAll(() => requireDist());
 
 test('without certificates it serves the preview over HTTP and prints the demo keys of both sandboxes', async () => {
   const certs = mkdtempSync(join(tmpdir(), 'grc-no-certs-'));
-  const { child, banner } = await start(['--certs', certs]);
+  const { child, banner } = await startCli(['--certs', certs]);
   try {
     const preview = /Preview in a browser: +(http:\/\/\S+\/taskpane\.html)/.exec(banner)?.[1];
     expect(preview).toBeDefined();
@@ -64,7 +42,7 @@ test('without certificates it serves the preview over HTTP and prints the demo k
     expect(environments[0]!.endpoints['incident-create']!.pathSource).toBe('assumed');
     expect((await fetch(`${origin}/office-js/office.js`)).status).toBe(200);
   } finally {
-    expect(await stop(child)).toBe(0);
+    expect(await stopCli(child)).toBe(0);
     rmSync(certs, { recursive: true, force: true });
   }
 });
@@ -76,7 +54,7 @@ test('with a dev certificate it speaks HTTPS and prints how to sideload the mani
     '-keyout', join(certs, 'localhost.key'), '-out', join(certs, 'localhost.crt'),
   ]);
   expect(made.status).toBe(0);
-  const { child, banner } = await start(['--certs', certs]);
+  const { child, banner } = await startCli(['--certs', certs]);
   try {
     const preview = /Preview in a browser: +(https:\/\/\S+\/taskpane\.html)/.exec(banner)?.[1];
     expect(preview).toBeDefined();
@@ -88,7 +66,7 @@ test('with a dev certificate it speaks HTTPS and prints how to sideload the mani
     expect(page.status).toBe(200);
     await dispatcher.close();
   } finally {
-    expect(await stop(child)).toBe(0);
+    expect(await stopCli(child)).toBe(0);
     rmSync(certs, { recursive: true, force: true });
   }
 });

@@ -41,6 +41,19 @@ const post = (url: string, body = '{"Name":"x","ReportingOrganization":"Finance"
 
 const incidents = catalog.operation('incident-create').path;
 
+/** ACC without a binding; production bound as the catalogue assumes, but incident-create at a path of its own. */
+const startWithBoundProduction = () =>
+  startTestRelay(upstream, {
+    environments: {
+      acc: { baseUrl: `${upstream.url}/api` },
+      prd: {
+        baseUrl: `${upstream.url}/api`,
+        production: true,
+        binding: writeBinding(bindPaths({ 'incident-create': '/incidentdata/v1/incidents' })),
+      },
+    },
+  });
+
 describe('relay environments from bindings', () => {
   it('refuses a blind POST on production (assumed path, no binding) and sends nothing; ACC forwards it', async () => {
     const { relay } = await startTestRelay(upstream);
@@ -70,13 +83,7 @@ describe('relay environments from bindings', () => {
   });
 
   it('posts to production once the binding binds the path, at the bound path', async () => {
-    const file = writeBinding(bindPaths({ 'incident-create': '/incidentdata/v1/incidents' }));
-    const { relay } = await startTestRelay(upstream, {
-      environments: {
-        acc: { baseUrl: `${upstream.url}/api` },
-        prd: { baseUrl: `${upstream.url}/api`, production: true, binding: file },
-      },
-    });
+    const { relay } = await startWithBoundProduction();
     try {
       const res = await post(`${relay.url}/api/prd/incidentdata/v1/incidents`);
       await res.body.text();
@@ -114,13 +121,7 @@ describe('relay environments from bindings', () => {
   });
 
   it('tells the taskpane per environment where each path comes from and whether a write may be sent', async () => {
-    const file = writeBinding(bindPaths({ 'incident-create': '/incidentdata/v1/incidents' }));
-    const { relay } = await startTestRelay(upstream, {
-      environments: {
-        acc: { baseUrl: `${upstream.url}/api` },
-        prd: { baseUrl: `${upstream.url}/api`, production: true, binding: file },
-      },
-    });
+    const { relay } = await startWithBoundProduction();
     try {
       const res = await request(`${relay.url}/api/environments`);
       const list = environmentList.parse(await res.body.json());
@@ -144,7 +145,11 @@ describe('relay environments from bindings', () => {
   });
 
   it.each([
-    ['a missing file', () => join(tmpdir(), 'no-such-binding.json'), /environments.prd.binding: .*no-such-binding.json does not exist/],
+    [
+      'a missing file',
+      () => join(tmpdir(), 'no-such-binding.json'),
+      /environments.prd.binding: .*no-such-binding.json does not exist/,
+    ],
     ['a file that is not JSON', () => writeBinding('{not json'), /cannot read the binding file/],
     [
       'a file that is not a binding',

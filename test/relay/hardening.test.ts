@@ -123,6 +123,24 @@ const hugeRiskAnswer: Handler = (req, res) => {
   pump();
 };
 
+/** A client from `from` that asks for the huge risk answer and reads nothing; resolved once the upstream has the request. */
+async function stuckReader(port: number, from: string): Promise<Socket> {
+  const arrived = upstream.nextRequest();
+  const s = openRaw(port, from);
+  s.on('error', () => undefined);
+  s.pause();
+  s.write(rawGet(RISK, { connection: 'keep-alive' }));
+  await arrived;
+  return s;
+}
+
+/** At least one client was cut for not reading, and each cut call is logged as aborted. */
+function expectCutsLogged(lines: string[]): void {
+  const cut = lines.filter((l) => l.includes('client stopped reading'));
+  expect(cut.length).toBeGreaterThanOrEqual(1);
+  for (const line of cut) expect(JSON.parse(line).status).toBe('aborted');
+}
+
 describe('2. CORS on every answer to an allowed origin', () => {
   it("carries CORS on the relay's own 429 and other refusals, and preflights use no tokens", async () => {
     const { relay } = await startTestRelay(upstream, {
@@ -219,25 +237,15 @@ describe('3. clients that stop reading', () => {
     try {
       // As many stuck readers as the pool has connections, from two addresses (one address may only
       // take half the pool): they read nothing at all.
-      for (const from of ['127.0.0.1', '127.0.0.3']) {
-        const arrived = upstream.nextRequest();
-        const s = openRaw(relay.port, from);
-        s.pause();
-        s.write(rawGet(RISK, { connection: 'keep-alive' }));
-        stuck.push(s);
-        await arrived;
-      }
+      for (const from of ['127.0.0.1', '127.0.0.3']) stuck.push(await stuckReader(relay.port, from));
       const closed = stuck.map((s) => new Promise<void>((resolve) => s.once('close', () => resolve())));
-      stuck.forEach((s) => s.on('error', () => undefined));
       // Another user's call needs one of the two upstream connections: it gets one once a stuck client is cut.
       const other = await getFrom(relay.port, '127.0.0.2', RISIKO);
       expect(other.status).toBe(200);
       expect(other.body).toContain('00000000-0000-4000-8000-000000000001');
       stuck.forEach((s) => s.resume());
       await Promise.all(closed);
-      const cut = log.lines.filter((l) => l.includes('client stopped reading'));
-      expect(cut.length).toBeGreaterThanOrEqual(1);
-      for (const line of cut) expect(JSON.parse(line).status).toBe('aborted');
+      expectCutsLogged(log.lines);
     } finally {
       stuck.forEach((s) => s.destroy());
       await relay.close(100);
@@ -254,21 +262,12 @@ describe('3. clients that stop reading', () => {
     const stuck: Socket[] = [];
     try {
       // One stuck reader per address, as many as the pool has connections: every connection is held.
-      for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4']) {
-        const arrived = upstream.nextRequest();
-        const s = openRaw(relay.port, from);
-        s.on('error', () => undefined);
-        s.pause();
-        s.write(rawGet(RISK, { connection: 'keep-alive' }));
-        stuck.push(s);
-        await arrived;
-      }
+      for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4'])
+        stuck.push(await stuckReader(relay.port, from));
       const other = await getFrom(relay.port, '127.0.0.5', RISIKO);
       expect(other.status).toBe(200);
       expect(other.body).toContain('00000000-0000-4000-8000-000000000001');
-      const cut = log.lines.filter((l) => l.includes('client stopped reading'));
-      expect(cut.length).toBeGreaterThanOrEqual(1);
-      for (const line of cut) expect(JSON.parse(line).status).toBe('aborted');
+      expectCutsLogged(log.lines);
     } finally {
       stuck.forEach((s) => s.destroy());
       await relay.close(100);

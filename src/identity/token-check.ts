@@ -3,7 +3,7 @@ import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } f
 /**
  * Checks the access tokens signed-in people send, for any OpenID provider: the provider's keys come from
  * its JWKS found by discovery from the issuer (jose refetches the set once on an unknown `kid`, at most
- * every 30 s, so a rotation at the provider needs nothing here); the issuer, the audience, expiry and
+ * once per jwksCooldownSeconds, so a rotation at the provider needs nothing here); the issuer, the audience, expiry and
  * not-before (with a small clock skew), and the algorithm (from an asymmetric allowlist) are checked. A
  * token that passed is remembered until it expires, so a person's calls after the first cost a map lookup.
  * Sign-out revokes a token here (this process) until it expires.
@@ -14,6 +14,8 @@ export interface TokenSettings {
   audience: string | string[];
   algorithms: string[];
   clockSkewSeconds: number;
+  /** No refetch of the JWKS for an unknown kid within this long of the last fetch. */
+  jwksCooldownSeconds: number;
   groupsClaim: string;
   nameClaim: string;
 }
@@ -133,7 +135,7 @@ export class TokenChecker {
         throw new IdentityDiscoveryError(`the provider at ${where} calls itself "${doc.issuer}", not "${this.settings.issuer}": set identity.issuer to its exact value`);
       if (typeof doc.jwks_uri !== 'string') throw new IdentityDiscoveryError(`the discovery document at ${where} has no jwks_uri`);
       const keys = createRemoteJWKSet(new URL(doc.jwks_uri), {
-        cooldownDuration: 30_000,
+        cooldownDuration: this.settings.jwksCooldownSeconds * 1000,
         cacheMaxAge: 10 * 60_000,
         timeoutDuration: 5000,
         [customFetch]: (url, options) => {

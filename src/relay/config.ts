@@ -114,6 +114,12 @@ const identity = z.strictObject({
   groupsClaim: z.string().min(1).default('groups'),
   nameClaim: z.string().min(1).default('name'),
   clockSkewSeconds: z.number().int().min(0).max(300).default(60),
+  /**
+   * After fetching the provider's keys, how long a token with an unknown `kid` is refused without fetching
+   * them again: bounds what forged tokens can make the relay fetch. Providers publish a new key well before
+   * signing with it, so a rotation is seen at the next fetch (every 10 minutes at the latest).
+   */
+  jwksCooldownSeconds: z.number().int().min(0).max(3600).default(30),
   /** Signature algorithms accepted; asymmetric only (an HMAC token could be signed with the public key). */
   algorithms: z
     .array(z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']))

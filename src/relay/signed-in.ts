@@ -82,6 +82,7 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
       audience: identity.audience,
       algorithms: identity.algorithms,
       clockSkewSeconds: identity.clockSkewSeconds,
+      jwksCooldownSeconds: identity.jwksCooldownSeconds,
       groupsClaim: identity.groupsClaim,
       nameClaim: identity.nameClaim,
     },

@@ -92,7 +92,7 @@ export class Policy {
     const problems: string[] = [];
     const names = new Set<string>();
     const areas = new Map<string, string>();
-    for (const [id, area] of vocabulary.datasets) areas.set(area.toLowerCase(), area);
+    for (const area of vocabulary.datasets.values()) areas.set(area.toLowerCase(), area);
     const compiled = parsed.data.rules.map((rule, i): CompiledRule => {
       const at = `rules.${i} ("${rule.name}")`;
       if (names.has(rule.name)) problems.push(`  ${at}.name: another rule has this name; names tell refusals apart`);

@@ -28,7 +28,8 @@ export interface KeyHealth {
   source: string;
   expires?: string;
   daysLeft?: number;
-  status: 'ok' | 'expiring' | 'expired' | 'unreadable';
+  /** stale: the last re-read failed (`problem` says why) and the key read before is still in use. */
+  status: 'ok' | 'expiring' | 'expired' | 'unreadable' | 'stale';
   problem?: string;
 }
 
@@ -178,13 +179,18 @@ export class HeldKeys {
         status: key ? 'ok' : 'unreadable',
       };
       if (ref.expires) {
-        const daysLeft = Math.floor((Date.parse(`${ref.expires}T00:00:00Z`) - this.now()) / DAY_MS);
+        // Whole days from today (UTC) to the expiry date: 0 on the day itself.
+        const today = Math.floor(this.now() / DAY_MS) * DAY_MS;
+        const daysLeft = Math.round((Date.parse(`${ref.expires}T00:00:00Z`) - today) / DAY_MS);
         entry.expires = ref.expires;
         entry.daysLeft = daysLeft;
         if (key) entry.status = daysLeft < 0 ? 'expired' : daysLeft <= this.warningDays ? 'expiring' : 'ok';
       }
       const problem = this.problems.get(env);
-      if (problem) entry.problem = problem;
+      if (problem) {
+        entry.problem = problem;
+        if (entry.status === 'ok') entry.status = 'stale';
+      }
       out[env] = entry;
     }
     return out;

@@ -3,7 +3,7 @@
  * change and on SIGHUP without a restart; expiry warned in the log and /healthz. Calls are made by a
  * signed-in person of the real demo provider, so the key seen upstream is the one the relay holds.
  */
-import { chmodSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-provider';
 import { startRelay } from '../../src/relay';

@@ -23,9 +23,9 @@ export interface HeldKey {
   readonly source: string;
 }
 
+/** One held key as /healthz shows it (and `grc-sheets check`): where it was read from stays in the log. */
 export interface KeyHealth {
   fingerprint: string;
-  source: string;
   expires?: string;
   daysLeft?: number;
   /** stale: the last re-read failed (`problem` says why) and the key read before is still in use. */
@@ -173,11 +173,7 @@ export class HeldKeys {
     const out: Record<string, KeyHealth> = {};
     for (const [env, ref] of this.refs) {
       const key = this.keys.get(env);
-      const entry: KeyHealth = {
-        fingerprint: key ? `key:${key.tag}` : '',
-        source: describeSource(ref, this.processEnv),
-        status: key ? 'ok' : 'unreadable',
-      };
+      const entry: KeyHealth = { fingerprint: key ? `key:${key.tag}` : '', status: key ? 'ok' : 'unreadable' };
       if (ref.expires) {
         // Whole days from today (UTC) to the expiry date: 0 on the day itself.
         const today = Math.floor(this.now() / DAY_MS) * DAY_MS;
@@ -198,16 +194,19 @@ export class HeldKeys {
 
   /** Logs a warning for each key within warningDays of its recorded expiry (at start, on reload, twice a day). */
   warnExpiry(): void {
-    for (const [env, h] of Object.entries(this.health())) {
+    const health = this.health();
+    for (const [env, ref] of this.refs) {
+      const h = health[env]!;
+      const source = describeSource(ref, this.processEnv);
       if (h.status === 'expiring')
         this.logger.warn(
           { env, key: h.fingerprint.slice(4), expires: h.expires, daysLeft: h.daysLeft },
-          `the key held for ${env} expires on ${h.expires} (${h.daysLeft} days): make a new key, write it to ${h.source} (docs/relay.md, "Yearly rotation")`,
+          `the key held for ${env} expires on ${h.expires} (${h.daysLeft} days): make a new key, write it to ${source} (docs/relay.md, "Yearly rotation")`,
         );
       else if (h.status === 'expired')
         this.logger.error(
           { env, key: h.fingerprint.slice(4), expires: h.expires },
-          `the key held for ${env} expired on ${h.expires}: the service refuses it; make a new key and write it to ${h.source}`,
+          `the key held for ${env} expired on ${h.expires}: the service refuses it; make a new key and write it to ${source}`,
         );
     }
   }

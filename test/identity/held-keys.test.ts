@@ -133,3 +133,21 @@ test('expiry: warned in the log and /healthz before the date the admin recorded'
   expect(warning).toMatchObject({ level: 40, env: 'acc', daysLeft: 10 });
   expect(String(warning.msg)).toContain('Yearly rotation');
 });
+
+test('a rotation records the new expiry in the key file itself: /healthz follows without a restart', async () => {
+  const r = await relayWith({});
+  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  writeSecret(r.keyFile, `new-identifier:new-password\nexpires=${day(5)}\n`);
+  r.relay.reload();
+  let health = (await r.call('/healthz', null)).json() as { keys: Record<string, Record<string, unknown>> };
+  expect(health.keys.acc).toMatchObject({ expires: day(5), daysLeft: 5, status: 'expiring' });
+  writeSecret(r.keyFile, `newer-identifier:newer-password\nexpires=${day(365)}\n`);
+  r.relay.reload();
+  health = (await r.call('/healthz', null)).json() as { keys: Record<string, Record<string, unknown>> };
+  expect(health.keys.acc).toMatchObject({ expires: day(365), daysLeft: 365, status: 'ok' });
+  expect((await r.call(RISK, token)).status).toBe(200);
+  expect(r.upstream.requests.at(-1)!.headers.authorization).toBe(basic('newer-identifier', 'newer-password'));
+  writeSecret(r.keyFile, 'x:y\nexpires soon\n');
+  r.relay.reload();
+  expect(await logLine(r.log, /second line must be expires=YYYY-MM-DD/)).not.toContain('x:y');
+});

@@ -125,3 +125,20 @@ test('with personal keys off a typed key is refused and a signed-in person is se
     await off.close();
   }
 });
+
+test("the add-in's pages may call the provider (connect-src names its origins), and only those", async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'relay-pages-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
+  const pages = await startSignedInRelay(provider, { staticDir: dir });
+  try {
+    const answer = await pages.call('/', null);
+    expect(answer.status).toBe(200);
+    const csp = answer.headers.get('content-security-policy')!;
+    expect(csp).toContain(`connect-src 'self' ${provider.issuer};`);
+  } finally {
+    await pages.close();
+  }
+});

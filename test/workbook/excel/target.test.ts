@@ -128,7 +128,7 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
     expect(second).toMatchObject({ ok: true, table: { name: 'tbl_risk_3' } });
   });
 
-  it('more rows than fit below the selection: refused as soon as known, nothing written past the edge, the partial table removed', async () => {
+  it('more rows than fit below the selection: refused with the count and where to go, nothing written past the edge, the partial table removed', async () => {
     const { xl, workbook } = setup();
     xl.selection = { sheet: 'Sheet1', address: 'A1048570' };
     const fake = fakeClient(risks(20), { batchSize: 4 });
@@ -142,7 +142,7 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
       ok: false,
       error: {
         code: 'target-refused',
-        message: expect.stringMatching(/more rows than fit below Sheet1!A1048570/),
+        message: expect.stringMatching(/^The dataset has 20 rows, more than the 6 that fit below Sheet1!A1048570 \(Excel's sheets end at row 1,048,576\)\. Select a cell in row 1,048,556 or above, or load it into a new sheet\./),
       },
     });
     expect(xl.tables).toEqual([]);
@@ -173,7 +173,7 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
     expect((await readBindings(workbook)).get('tbl_risk')!.rowCount).toBe(2);
   });
 
-  it('a refresh that would pass the last row stops its download as soon as it knows, the old data intact', async () => {
+  it('a refresh that would pass the last row stops holding rows as soon as it knows and says how many there are, the old data intact', async () => {
     const { xl, workbook } = setup();
     xl.selection = { sheet: 'Sheet1', address: 'A1048560' };
     expect(
@@ -198,7 +198,7 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
       error: {
         code: 'target-refused',
         tableState: 'intact',
-        message: expect.stringMatching(/more rows than fit below Sheet1!A1048560/),
+        message: expect.stringMatching(/^The dataset has 400 rows, more than the 16 that fit below Sheet1!A1048560/),
       },
     });
     expect(seen).toBeLessThan(40);

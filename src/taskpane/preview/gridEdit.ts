@@ -48,6 +48,9 @@ export function selectionKey(press: KeyInfo): SelectionAction | null {
       return { type: 'edit', text: '', mode: 'enter', keepText: false };
     case 'Enter':
       return { type: 'move', rows: press.shiftKey ? -1 : 1, cols: 0 };
+    // Tab moves right (Shift+Tab left), as in Excel; at the grid's edge PreviewGrid lets it leave the grid.
+    case 'Tab':
+      return { type: 'move', rows: 0, cols: press.shiftKey ? -1 : 1 };
   }
   // One printable character (a letter, a digit, a space, punctuation) starts typing over the cell.
   if ([...press.key].length === 1) return { type: 'edit', text: press.key, mode: 'enter', keepText: false };

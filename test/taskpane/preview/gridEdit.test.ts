@@ -43,6 +43,8 @@ describe('keys on the selected cell', () => {
     expect(selectionKey({ key: 'Delete' })).toEqual({ type: 'clear' });
     expect(selectionKey({ key: 'Enter' })).toEqual({ type: 'move', rows: 1, cols: 0 });
     expect(selectionKey({ key: 'Enter', shiftKey: true })).toEqual({ type: 'move', rows: -1, cols: 0 });
+    expect(selectionKey({ key: 'Tab' })).toEqual({ type: 'move', rows: 0, cols: 1 });
+    expect(selectionKey({ key: 'Tab', shiftKey: true })).toEqual({ type: 'move', rows: 0, cols: -1 });
     expect(selectionKey({ key: 'ArrowDown', altKey: true })).toEqual({ type: 'open-list' });
     expect(selectionKey({ key: 'v', ctrlKey: true })).toBeNull();
     expect(selectionKey({ key: 'c', metaKey: true })).toBeNull();

@@ -130,9 +130,13 @@ function cellTitle(address: string, c: GridCell): string {
 }
 
 /**
- * A cell selected from outside the grid near its table's right end (a post's Result) brings the end in
- * with it when both fit: the Result columns are read together.
+ * A cell selected from outside the grid in the last few columns of its table (a post's Result, with Result
+ * GUID, message and time right of it) brings as much of the table's end in beside it as fits, the cell
+ * staying in view: the Result columns are read together. Elsewhere the nearest scroll keeps the columns
+ * left of the cell (the row's name) in sight.
  */
+const NEAR_END_COLUMNS = 5;
+
 function showTableEnd(grid: HTMLTableElement, cell: Element, tables: WorkbookSnapshot['tables'], sheet: string) {
   const at = parseCell(cell.getAttribute('data-cell')!);
   const table = tables.find((t) => {
@@ -140,13 +144,16 @@ function showTableEnd(grid: HTMLTableElement, cell: Element, tables: WorkbookSna
     return t.sheet === sheet && at.col >= o.col && at.col < o.col + t.columns.length && at.row >= o.row && at.row <= o.row + t.rows.length;
   });
   if (!table) return;
-  const end = grid.querySelector(`[data-cell="${cellAddress(at.row, parseCell(table.topLeft).col + table.columns.length - 1)}"]`);
+  const last = parseCell(table.topLeft).col + table.columns.length - 1;
+  if (last - at.col >= NEAR_END_COLUMNS) return;
+  const end = grid.querySelector(`[data-cell="${cellAddress(at.row, last)}"]`);
   const scroller = grid.parentElement;
   if (!end || !scroller) return;
   const pane = scroller.getBoundingClientRect();
   const rowHeader = grid.querySelector('tbody th')?.getBoundingClientRect().width ?? 0;
+  const room = cell.getBoundingClientRect().left - (pane.left + rowHeader);
   const right = end.getBoundingClientRect().right;
-  if (right > pane.right && right - cell.getBoundingClientRect().left <= pane.width - rowHeader) scroller.scrollLeft += right - pane.right;
+  if (right > pane.right && room > 0) scroller.scrollLeft += Math.min(right - pane.right, room);
 }
 
 /**

@@ -364,9 +364,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       });
     while (writing) await writing;
     if (writeError) throw writeError;
-    if (overflow && !downloadError) throw new Refusal('target-refused', tooManyRowsMessage(received, sheet, anchor));
-    if (written !== received) throw new WorkbookError('host', `Only ${written} of ${received} rows reached the workbook.`);
     if (downloadError || !result) throw downloadError;
+    if (overflow) throw new Refusal('target-refused', tooManyRowsMessage(received, sheet, anchor));
+    if (written !== received) throw new WorkbookError('host', `Only ${written} of ${received} rows reached the workbook.`);
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;

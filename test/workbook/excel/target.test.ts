@@ -149,6 +149,22 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
     expect(xl.peek('Sheet1', 'A1048576')?.value ?? '').toBe('');
   });
 
+  it('cancelled while the rows past the edge are being counted: a cancel, not a refusal, and nothing left', async () => {
+    const { xl, workbook } = setup();
+    xl.selection = { sheet: 'Sheet1', address: 'A1048570' };
+    const ctl = new AbortController();
+    const outcome = await loadDataset({
+      ...base,
+      client: fakeClient(risks(40), { batchSize: 4 }).client,
+      workbook,
+      target: { kind: 'selection' },
+      signal: ctl.signal,
+      onProgress: (p) => p.bytes > 1_500 && ctl.abort(),
+    });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(xl.tables).toEqual([]);
+  });
+
   it('a refresh of a table on a protected sheet is refused before downloading, the old data intact', async () => {
     const { xl, workbook } = setup();
     await loadDataset({

@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type
 import type { MemoryWorkbook, WorkbookSnapshot } from '../../workbook/memory';
 import { MAX_ROWS, cellAddress, columnLetters, parseCell } from '../../workbook/address';
 import type { Cell } from '../../workbook/port';
-import { blockAddress, blockOf, clearedBlock, editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, targetOf, typedCell, type Editing } from './gridEdit';
+import { blockAddress, blockOf, clearedBlock, editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, stepBy, targetOf, typedCell, type Editing, type TabRun } from './gridEdit';
 import { nextCell, type GridBounds } from './gridKeys';
 import { ListPopup } from './ListPopup';
 import { PAGE_ROWS, gridOf, pageCaption, type GridCell } from './gridModel';
@@ -243,11 +243,20 @@ export function PreviewGrid({ workbook }: Props) {
     setEditing({ address, mode, text: text ?? (cell ? editText(cell.raw, cell.display) : '') });
   }
 
+  // Where the current run of Tabs began (Excel's Tab, Tab, Enter: back to that column, one row down).
+  const tabRun = useRef<TabRun | null>(null);
+  /** Moves by a key (Enter, Tab, the arrows) from `from`, following and updating the run of Tabs. */
+  function step(from: string, key: string, rows: number, cols: number, last: { row: number; col: number }) {
+    const next = stepBy(from, key, rows, cols, last, tabRun.current);
+    tabRun.current = next.run;
+    moveTo(next.to);
+  }
+
   /**
-   * Ends the edit: puts the text in the cell (unless a strict list refuses it) and moves on. `refocus`
-   * false: the edit ended because focus went elsewhere (the taskpane), which keeps it.
+   * Ends the edit: puts the text in the cell (unless a strict list refuses it) and moves on by `key`.
+   * `refocus` false: the edit ended because focus went elsewhere (the taskpane), which keeps it.
    */
-  function commit(rows: number, cols: number, refocus = true): void {
+  function commit(rows: number, cols: number, refocus = true, key = ''): void {
     if (!editing) return;
     const typed = typedCell(editing.text, targetOf(snapshot, sheet, editing.address).spec);
     if (!typed.ok) {
@@ -256,7 +265,7 @@ export function PreviewGrid({ workbook }: Props) {
     }
     if (!put(editing.address, [[typed.cell]])) return;
     setEditing(null);
-    if (rows || cols) moveTo(moveBy(editing.address, rows, cols, { row: MAX_ROWS - 1, col: bounds.lastColumn }));
+    if (rows || cols) step(editing.address, key, rows, cols, { row: MAX_ROWS - 1, col: bounds.lastColumn });
     if (refocus) focusGrid();
   }
 
@@ -285,7 +294,7 @@ export function PreviewGrid({ workbook }: Props) {
       if (action.type === 'edit') startEdit(from, action.keepText ? null : action.text, action.mode);
       else if (action.type === 'clear') put(block ? cellAddress(block.top, block.left) : from, block ? clearedBlock(block) : [[null]]);
       else if (action.type === 'open-list') openList();
-      else moveTo(moveBy(from, action.rows, action.cols, { row: bounds.lastRow, col: bounds.lastColumn }));
+      else step(from, e.key, action.rows, action.cols, { row: bounds.lastRow, col: bounds.lastColumn });
       return;
     }
     if (e.shiftKey) {
@@ -301,6 +310,7 @@ export function PreviewGrid({ workbook }: Props) {
     e.preventDefault();
     setProblem(null);
     setStretch(null);
+    tabRun.current = null;
     moveTo(to);
   }
 
@@ -310,7 +320,7 @@ export function PreviewGrid({ workbook }: Props) {
     if (!action) return;
     e.preventDefault();
     e.stopPropagation();
-    if (action.type === 'commit') commit(action.rows, action.cols);
+    if (action.type === 'commit') commit(action.rows, action.cols, true, e.key);
     else if (action.type === 'open-list') openList();
     else {
       setEditing(null);
@@ -494,6 +504,7 @@ export function PreviewGrid({ workbook }: Props) {
                         }}
                         onClick={(e) => {
                           if (isEditing) return;
+                          tabRun.current = null;
                           if (e.shiftKey && selected) setStretch({ anchor: selected, corner: address });
                           else {
                             setStretch(null);

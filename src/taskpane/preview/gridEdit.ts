@@ -98,6 +98,31 @@ export function moveBy(
   );
 }
 
+/** Where a run of Tabs along a row began: Enter goes back under it, one row down. */
+export interface TabRun {
+  row: number;
+  col: number;
+}
+
+/**
+ * The cell a move by Enter or Tab goes to, as in Excel: Tab moves right and remembers where the run of Tabs
+ * began on this row; Enter after such a run goes to the next row under that first cell (fill a row with
+ * Tab, Enter, and the next row starts in the same column), otherwise down. Any other move ends the run.
+ */
+export function stepBy(
+  from: string,
+  key: string,
+  rows: number,
+  cols: number,
+  last: { row: number; col: number },
+  run: TabRun | null,
+): { to: string; run: TabRun | null } {
+  const at = parseCell(from);
+  if (key === 'Tab') return { to: moveBy(from, rows, cols, last), run: run?.row === at.row ? run : { row: at.row, col: at.col } };
+  if (key === 'Enter' && rows === 1 && run?.row === at.row) return { to: cellAddress(Math.min(at.row + 1, last.row), run.col), run: null };
+  return { to: moveBy(from, rows, cols, last), run: null };
+}
+
 /** What a cell means to an edit: its table column (with the dropdown list) or the header row it is in. */
 export interface CellTarget {
   table?: string;

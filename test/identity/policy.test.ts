@@ -61,6 +61,14 @@ describe('validation', () => {
   });
 });
 
+test('a token without groups (Entra ID overage) is refused with what the admin can do about it', () => {
+  const policy = Policy.parse({ contact: 'team', rules: [{ name: 'r', groups: ['g'], environments: '*', datasets: '*' }] }, vocabulary);
+  const dataset = { kind: 'dataset', id: 'risk', title: 'Risks' } as const;
+  expect(policy.decide([], 'acc', dataset, true)).toMatchObject({ rule: 'no rule for a token without groups', ask: 'team', message: expect.stringMatching(/too many.*app roles/) });
+  expect(policy.decide([], 'acc', dataset)?.message).toBe("No rule of the relay's policy is for your groups.");
+  expect(policy.may([], new Set(['acc']))).toEqual({ environments: [], datasets: {}, flows: {}, production: {} });
+});
+
 describe('at the relay', () => {
   let provider: DemoProvider;
   const opened: SignedInRelay[] = [];

@@ -165,13 +165,16 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
       const token = tokenOf(req, res);
       if (!token) return;
       return withPerson(res, token, log, (person) => {
+        const may = deps.policy.current.may(person.groups, usable());
+        const fingerprints = deps.keys.fingerprints();
         const body: Me = {
           subject: person.subject,
           name: person.name,
           groups: person.groups,
           expiresAt: person.expiresAt,
-          may: deps.policy.current.may(person.groups, usable()),
-          keys: deps.keys.fingerprints(),
+          may,
+          // Only the environments this person may use: the others' keys are none of their business.
+          keys: Object.fromEntries(may.environments.flatMap((e) => (fingerprints[e] ? [[e, fingerprints[e]]] : []))),
         };
         sendJson(res, body);
       });

@@ -147,3 +147,18 @@ test("the add-in's pages may call the provider (connect-src names its origins); 
     await pages.close();
   }
 });
+
+test('/api/me names only the keys of the environments the person may use', async () => {
+  const narrow = await startSignedInRelay(provider, {}, {
+    policy: { contact: CONTACT, rules: [{ name: 'acc-only', groups: ['reporting'], environments: ['acc'], datasets: '*' }] },
+  });
+  try {
+    const body = me.parse((await narrow.call('/api/me', riley)).json());
+    expect(body.may.environments).toEqual(['acc']);
+    expect(Object.keys(body.keys)).toEqual(['acc']);
+    const refused = await narrow.call('/api/prd/directdata/v3/risk', riley);
+    expect(policyRefusal.parse(refused.json()).error.rule).toBe('rule "acc-only" (environments)');
+  } finally {
+    await narrow.close();
+  }
+});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
 
 /**
@@ -6,7 +7,7 @@ import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } f
  * once per jwksCooldownSeconds, so a rotation at the provider needs nothing here); the issuer, the audience, expiry and
  * not-before (with a small clock skew), and the algorithm (from an asymmetric allowlist) are checked. A
  * token that passed is remembered until it expires, so a person's calls after the first cost a map lookup.
- * Sign-out revokes a token here (this process) until it expires.
+ * Sign-out revokes a token until it expires, here and (revokeHash) at the relays told of it.
  */
 
 export interface TokenSettings {
@@ -53,6 +54,11 @@ export interface TokenStats {
 const MAX_REMEMBERED = 20_000;
 /** A token older than this (by iat) is refused whatever its exp: and iat in the future is caught by it. */
 const MAX_TOKEN_AGE_SECONDS = 24 * 3600;
+
+/** What a sign-out is known by outside this process: never the token itself. */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
 
 export class IdentityDiscoveryError extends Error {
   override name = 'IdentityDiscoveryError';
@@ -102,7 +108,7 @@ export class TokenChecker {
   private discovered: Promise<{ doc: Discovery; keys: ReturnType<typeof createRemoteJWKSet> }> | undefined;
   private readonly passed = new Map<string, Person>();
   private readonly checking = new Map<string, Promise<TokenCheck>>();
-  /** Signed-out tokens, until their exp (ms). */
+  /** Signed-out tokens by tokenHash, until their exp (ms): what relays tell each other of sign-outs. */
   private readonly revoked = new Map<string, number>();
   private readonly sweep: NodeJS.Timeout;
 
@@ -162,7 +168,7 @@ export class TokenChecker {
       }
       this.passed.delete(token);
     }
-    if (this.revoked.has(token))
+    if (this.revoked.has(tokenHash(token)))
       return { ok: false, code: 'signed-out', message: 'This sign-in was ended (signed out): sign in again.' };
     let pending = this.checking.get(token);
     if (pending === undefined) {
@@ -193,7 +199,7 @@ export class TokenChecker {
       };
       const names = payload._claim_names as Record<string, unknown> | undefined;
       if (names && this.settings.groupsClaim in names) person.groupsOverage = true;
-      if (this.revoked.has(token))
+      if (this.revoked.has(tokenHash(token)))
         return { ok: false, code: 'signed-out', message: 'This sign-in was ended (signed out): sign in again.' };
       if (this.passed.size >= MAX_REMEMBERED) this.forgetExpired();
       if (this.passed.size >= MAX_REMEMBERED) this.passed.delete(this.passed.keys().next().value!);
@@ -204,10 +210,20 @@ export class TokenChecker {
     }
   }
 
-  /** Sign-out: this token is refused from now until it expires. */
-  revoke(token: string, person: Person): void {
+  /** Sign-out: this token is refused from now until it expires. Returns what other relays need to know. */
+  revoke(token: string, person: Person): { hash: string; until: number } {
+    const hash = tokenHash(token);
+    const until = person.expiresAt * 1000 + this.settings.clockSkewSeconds * 1000;
     this.passed.delete(token);
-    this.revoked.set(token, person.expiresAt * 1000 + this.settings.clockSkewSeconds * 1000);
+    this.revoked.set(hash, until);
+    return { hash, until };
+  }
+
+  /** A sign-out another relay saw: the token with this hash is refused here too. */
+  revokeHash(hash: string, until: number): void {
+    if (this.revoked.has(hash)) return;
+    this.revoked.set(hash, until);
+    for (const token of this.passed.keys()) if (tokenHash(token) === hash) this.passed.delete(token);
   }
 
   private forgetExpired(): void {

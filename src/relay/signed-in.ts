@@ -100,6 +100,16 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
   }
   const environments = deps.config.environments;
   const usable = () => new Set(Object.keys(environments).filter((e) => deps.keys.get(e)));
+  const store = deps.config.limits.rateLimit.store;
+  // Loaded only by relays that share a store (ioredis costs every relay that loads it; see server.ts).
+  const channel = store
+    ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./sign-out-channel') as typeof import('./sign-out-channel')).createSignOutChannel(
+        store,
+        deps.logger,
+        (hash, until) => checker.revokeHash(hash, until),
+      )
+    : null;
   const inFlight = new Map<string, number>();
   const inFlightLimit = deps.config.limits.callsInFlightPerPerson;
 
@@ -184,7 +194,8 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
       const token = tokenOf(req, res);
       if (!token) return;
       return withPerson(res, token, log, (person) => {
-        checker.revoke(token, person);
+        const { hash, until } = checker.revoke(token, person);
+        channel?.publish(hash, until);
         deps.logger.info({ person: person.subject, personName: person.name }, 'signed out: this access token is refused until it expires');
         res.statusCode = 204;
         res.end();
@@ -200,6 +211,7 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
     },
     stop() {
       checker.stop();
+      channel?.stop();
     },
   };
 }

@@ -45,9 +45,16 @@ function freePort(): Promise<number> {
   });
 }
 
-function startPinned(core: string, args: string[], ready: RegExp): Promise<{ child: ChildProcess; line: string; output: () => string }> {
+function startPinned(
+  core: string,
+  args: string[],
+  ready: RegExp,
+): Promise<{ child: ChildProcess; line: string; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('taskset', ['-c', core, process.execPath, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('taskset', ['-c', core, process.execPath, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let seen = '';
     let done = false;
     const onData = (d: Buffer) => {
@@ -60,7 +67,10 @@ function startPinned(core: string, args: string[], ready: RegExp): Promise<{ chi
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => done || reject(new Error(`${args.join(' ')} exited (${code}) before it was ready: ${seen}`)));
+    child.once(
+      'exit',
+      (code) => done || reject(new Error(`${args.join(' ')} exited (${code}) before it was ready: ${seen}`)),
+    );
   });
 }
 
@@ -81,17 +91,31 @@ interface Person {
 function get(port: number, path: string, person: Person): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = request({ host: '127.0.0.1', port, path, agent: person.agent, headers: { authorization: person.authorization } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${path}: ${res.statusCode}`))));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        agent: person.agent,
+        headers: { authorization: person.authorization },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(performance.now() - started)
+            : reject(new Error(`${path}: ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 /** Every person calls at once; the latencies of the round. */
-const round = (port: number, path: string, people: readonly Person[]) => Promise.all(people.map((p) => get(port, path, p)));
+const round = (port: number, path: string, people: readonly Person[]) =>
+  Promise.all(people.map((p) => get(port, path, p)));
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -110,7 +134,11 @@ export default async function (): Promise<string> {
     password: `bench-${i + 1}`,
     groups: [i % 2 ? 'reporting' : 'compliance'],
   }));
-  const provider = await startDemoProvider({ redirectUris: [REDIRECT_URI], users, accessTokenTtlSeconds: 3600 });
+  const provider = await startDemoProvider({
+    redirectUris: [REDIRECT_URI],
+    users,
+    accessTokenTtlSeconds: 3600,
+  });
   try {
     const up = await startPinned('0', ['-e', UPSTREAM_JS], /^\d+$/m);
     children.push(up.child);
@@ -120,7 +148,17 @@ export default async function (): Promise<string> {
     chmodSync(keyFile, 0o600);
     writeFileSync(
       join(dir, 'policy.json'),
-      JSON.stringify({ contact: 'bench', rules: [{ name: 'all', groups: ['reporting', 'compliance'], environments: ['acc'], datasets: ['area:Risks'] }] }),
+      JSON.stringify({
+        contact: 'bench',
+        rules: [
+          {
+            name: 'all',
+            groups: ['reporting', 'compliance'],
+            environments: ['acc'],
+            datasets: ['area:Risks'],
+          },
+        ],
+      }),
     );
     const relayPort = await freePort();
     writeFileSync(
@@ -130,23 +168,39 @@ export default async function (): Promise<string> {
         environments: { acc: { baseUrl: `http://127.0.0.1:${upstreamPort}/api`, key: { file: keyFile } } },
         identity: { issuer: provider.issuer, audience: provider.audience, clientId: provider.clientId },
         policy: join(dir, 'policy.json'),
-        limits: { rateLimit: { requests: 1e9, windowMs: 1000 }, rateLimitPerPerson: { requests: 1e9, windowMs: 1000 } },
+        limits: {
+          rateLimit: { requests: 1e9, windowMs: 1000 },
+          rateLimitPerPerson: { requests: 1e9, windowMs: 1000 },
+        },
       }),
     );
-    const relay = await startPinned('1', [...RELAY_NODE_FLAGS, 'bin/grc-sheets.js', 'relay', '--config', join(dir, 'relay.json')], /relay listening/);
+    const relay = await startPinned(
+      '1',
+      [...RELAY_NODE_FLAGS, 'bin/grc-sheets.js', 'relay', '--config', join(dir, 'relay.json')],
+      /relay listening/,
+    );
     children.push(relay.child);
 
     const signInStarted = performance.now();
     const tokens: string[] = [];
-    for (const u of users) tokens.push((await signIn(provider, u.subject, u.password, { redirectUri: REDIRECT_URI })).access_token);
+    for (const u of users)
+      tokens.push(
+        (await signIn(provider, u.subject, u.password, { redirectUri: REDIRECT_URI })).access_token,
+      );
     const signInMs = performance.now() - signInStarted;
 
     // Each person from their own address, one keep-alive connection each, kept across rounds.
     const person = (i: number, authorization: string): Person => ({
-      agent: new Agent({ keepAlive: true, maxSockets: 1, localAddress: `127.0.1.${i + 1}` } as ConstructorParameters<typeof Agent>[0]),
+      agent: new Agent({
+        keepAlive: true,
+        maxSockets: 1,
+        localAddress: `127.0.1.${i + 1}`,
+      } as ConstructorParameters<typeof Agent>[0]),
       authorization,
     });
-    const typed = users.map((u, i) => person(i, `Basic ${Buffer.from(`typed-${u.subject}:pw`).toString('base64')}`));
+    const typed = users.map((u, i) =>
+      person(i, `Basic ${Buffer.from(`typed-${u.subject}:pw`).toString('base64')}`),
+    );
     const signedIn = users.map((_, i) => person(i, `Bearer ${tokens[i]}`));
     const direct = users.map((_, i) => person(i, 'Basic eDp5'));
 
@@ -185,7 +239,10 @@ export default async function (): Promise<string> {
       '',
       '| Mode | Calls | p50 | p99 | Added vs direct (p50 / p99) | Signed-in minus personal key (p50 / p99) |',
       '| --- | --- | ---: | ---: | --- | --- |',
-      row('direct to the upstream', directMs, `${ROUNDS} × ${PEOPLE}`).replace('| +0.0 / +0.0 |', '| baseline |'),
+      row('direct to the upstream', directMs, `${ROUNDS} × ${PEOPLE}`).replace(
+        '| +0.0 / +0.0 |',
+        '| baseline |',
+      ),
       row('personal key (Basic pass-through)', typedMs, `${ROUNDS} × ${PEOPLE}`),
       row('signed in, first call of each token', coldMs, `1 × ${PEOPLE}`),
       row('signed in, checks remembered', warmMs, `${ROUNDS} × ${PEOPLE}`),

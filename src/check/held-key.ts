@@ -23,7 +23,9 @@ export async function relayHeldKey(
   fetch: typeof globalThis.fetch,
 ): Promise<HeldKeyHealth | null> {
   try {
-    const answer = await fetch(`${relayUrl.replace(/\/+$/, '')}/healthz`, { headers: { accept: 'application/json' } });
+    const answer = await fetch(`${relayUrl.replace(/\/+$/, '')}/healthz`, {
+      headers: { accept: 'application/json' },
+    });
     const parsed = health.safeParse(await answer.json());
     return (parsed.success && parsed.data.keys?.[env]) || null;
   } catch {

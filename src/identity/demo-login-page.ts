@@ -1,7 +1,10 @@
 /** The demo provider's login form: a plain page (no script) the Playwright tests and people fill in. */
 
 const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 
 export function loginPage(uid: string, clientId: string, error?: string): string {
   return `<!doctype html>

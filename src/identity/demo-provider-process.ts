@@ -99,7 +99,9 @@ function configuration(keys: ReturnType<typeof signingKey>[]): Configuration {
       const user = token.accountId ? usersBySubject.get(token.accountId) : undefined;
       return user ? { name: user.name, groups: user.groups } : undefined;
     },
-    interactions: { url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    interactions: {
+      url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+    },
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
@@ -112,7 +114,8 @@ function configuration(keys: ReturnType<typeof signingKey>[]): Configuration {
       },
       resourceIndicators: {
         enabled: true,
-        defaultResource: async (_ctx: KoaContextWithOIDC, _client: unknown, oneOf?: string[]) => (oneOf ? oneOf[0] : settings.audiences[0]),
+        defaultResource: async (_ctx: KoaContextWithOIDC, _client: unknown, oneOf?: string[]) =>
+          oneOf ? oneOf[0] : settings.audiences[0],
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx: KoaContextWithOIDC, indicator: string) => {
           if (!settings.audiences.includes(indicator)) throw new errors.InvalidTarget();
@@ -153,7 +156,12 @@ async function interaction(provider: Provider, req: IncomingMessage, res: Server
       sendHtml(res, 401, loginPage(details.uid, clientId, 'Wrong user name or password.'));
       return;
     }
-    await provider.interactionFinished(req, res, { login: { accountId: user.subject } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: user.subject } },
+      { mergeWithLastSubmission: false },
+    );
     return;
   }
   if (details.prompt.name === 'login') {
@@ -172,7 +180,11 @@ async function main() {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (provider && path.startsWith('/interaction/')) {
       interaction(provider, req, res, path).catch((err: unknown) => {
-        sendHtml(res, 400, `<p>Sign-in could not go on: ${String((err as Error).message).replace(/</g, '&lt;')}. Start again from the add-in.</p>`);
+        sendHtml(
+          res,
+          400,
+          `<p>Sign-in could not go on: ${String((err as Error).message).replace(/</g, '&lt;')}. Start again from the add-in.</p>`,
+        );
       });
       return;
     }

@@ -56,7 +56,12 @@ export async function startDemoProvider(options: DemoProviderOptions): Promise<D
   };
   const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(
     process.execPath,
-    ['--require', require.resolve('tsx/cjs'), join(__dirname, 'demo-provider-process.ts'), JSON.stringify(settings)],
+    [
+      '--require',
+      require.resolve('tsx/cjs'),
+      join(__dirname, 'demo-provider-process.ts'),
+      JSON.stringify(settings),
+    ],
     // As in production: none of oidc-provider's development-only behaviour in a provider people sign in through.
     { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } },
   );

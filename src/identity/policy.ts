@@ -85,7 +85,13 @@ function suggestion(value: string, known: Iterable<string>): string {
   const v = value.toLowerCase();
   const scored = [...known].map((k) => [k, distance(v, k.toLowerCase())] as const);
   const best = Math.min(...scored.map(([, d]) => d));
-  const near = best <= 2 ? scored.filter(([, d]) => d === best).slice(0, 3).map(([k]) => k) : [];
+  const near =
+    best <= 2
+      ? scored
+          .filter(([, d]) => d === best)
+          .slice(0, 3)
+          .map(([k]) => k)
+      : [];
   return near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
 }
 
@@ -109,14 +115,18 @@ export class Policy {
     for (const area of vocabulary.datasets.values()) areas.set(area.toLowerCase(), area);
     const compiled = parsed.data.rules.map((rule, i): CompiledRule => {
       const at = `rules.${i} ("${rule.name}")`;
-      if (names.has(rule.name)) problems.push(`  ${at}.name: another rule has this name; names tell refusals apart`);
+      if (names.has(rule.name))
+        problems.push(`  ${at}.name: another rule has this name; names tell refusals apart`);
       names.add(rule.name);
       let environments: Set<string> | '*' = '*';
       if (rule.environments !== '*') {
         environments = new Set();
         rule.environments.forEach((e, j) => {
           if (vocabulary.environments.has(e)) (environments as Set<string>).add(e);
-          else problems.push(`  ${at}.environments.${j}: "${e}" is not an environment of this relay (${[...vocabulary.environments.keys()].join(', ')})`);
+          else
+            problems.push(
+              `  ${at}.environments.${j}: "${e}" is not an environment of this relay (${[...vocabulary.environments.keys()].join(', ')})`,
+            );
         });
       }
       let datasets: Set<string> | '*' = '*';
@@ -125,10 +135,16 @@ export class Policy {
         rule.datasets.forEach((d, j) => {
           if (d.startsWith('area:')) {
             const area = areas.get(d.slice(5).trim().toLowerCase());
-            if (!area) problems.push(`  ${at}.datasets.${j}: "${d}" names no area (${[...new Set(vocabulary.datasets.values())].map((a) => `area:${a}`).join(', ')})`);
+            if (!area)
+              problems.push(
+                `  ${at}.datasets.${j}: "${d}" names no area (${[...new Set(vocabulary.datasets.values())].map((a) => `area:${a}`).join(', ')})`,
+              );
             else for (const [id, a] of vocabulary.datasets) if (a === area) (datasets as Set<string>).add(id);
           } else if (vocabulary.datasets.has(d)) (datasets as Set<string>).add(d);
-          else problems.push(`  ${at}.datasets.${j}: "${d}" is no dataset id of the catalogue${suggestion(d, vocabulary.datasets.keys())} (an area is written area:Risks)`);
+          else
+            problems.push(
+              `  ${at}.datasets.${j}: "${d}" is no dataset id of the catalogue${suggestion(d, vocabulary.datasets.keys())} (an area is written area:Risks)`,
+            );
         });
       }
       let operations: Set<string> | '*' = '*';
@@ -140,11 +156,20 @@ export class Policy {
             for (const op of flow.operations) (operations as Set<string>).add(op);
             if (datasets !== '*') for (const d of flow.reads) (datasets as Set<string>).add(d);
           } else if (vocabulary.operations.has(f)) (operations as Set<string>).add(f);
-          else problems.push(`  ${at}.flows.${j}: "${f}" is neither a write-back flow (${[...vocabulary.flows.keys()].join(', ')}) nor a write operation id${suggestion(f, [...vocabulary.flows.keys(), ...vocabulary.operations])}`);
+          else
+            problems.push(
+              `  ${at}.flows.${j}: "${f}" is neither a write-back flow (${[...vocabulary.flows.keys()].join(', ')}) nor a write operation id${suggestion(f, [...vocabulary.flows.keys(), ...vocabulary.operations])}`,
+            );
         });
       }
-      if (rule.production && environments !== '*' && ![...environments].some((e) => vocabulary.environments.get(e)))
-        problems.push(`  ${at}.production: true, but none of its environments is a production one; give it the production environment or drop the flag`);
+      if (
+        rule.production &&
+        environments !== '*' &&
+        ![...environments].some((e) => vocabulary.environments.get(e))
+      )
+        problems.push(
+          `  ${at}.production: true, but none of its environments is a production one; give it the production environment or drop the flag`,
+        );
       return { rule, environments, datasets, operations, flowNames: rule.flows };
     });
     if (problems.length) throw new PolicyError(`invalid policy in ${source}:\n${problems.join('\n')}`);
@@ -187,16 +212,29 @@ export class Policy {
           : `No rule of the relay's policy is for your groups${groups.length ? ` (${groups.join(', ')})` : ''}.`,
       };
     const here = mine.filter((r) => r.environments === '*' || r.environments.has(env));
-    if (here.length === 0) return this.refuse(mine, 'environments', `Your rules do not give you the environment "${env}".`);
+    if (here.length === 0)
+      return this.refuse(mine, 'environments', `Your rules do not give you the environment "${env}".`);
     if (endpoint.kind === 'dataset') {
       if (here.some((r) => r.datasets === '*' || r.datasets.has(endpoint.id))) return null;
-      return this.refuse(here, 'datasets', `Your rules do not let you read "${endpoint.title}" (${endpoint.id}) on ${env}.`);
+      return this.refuse(
+        here,
+        'datasets',
+        `Your rules do not let you read "${endpoint.title}" (${endpoint.id}) on ${env}.`,
+      );
     }
     const writers = here.filter((r) => r.operations === '*' || r.operations.has(endpoint.id));
     if (writers.length === 0)
-      return this.refuse(here, 'flows', `Your rules do not let you post "${endpoint.title}" (${endpoint.id}) on ${env}.`);
+      return this.refuse(
+        here,
+        'flows',
+        `Your rules do not let you post "${endpoint.title}" (${endpoint.id}) on ${env}.`,
+      );
     if (this.vocabulary.environments.get(env) && !writers.some((r) => r.rule.production))
-      return this.refuse(writers, 'production', `${env} is a production environment and your rules do not let you post to production.`);
+      return this.refuse(
+        writers,
+        'production',
+        `${env} is a production environment and your rules do not let you post to production.`,
+      );
     return null;
   }
 

@@ -67,32 +67,68 @@ export class IdentityDiscoveryError extends Error {
 function describe(e: unknown, settings: TokenSettings): { code: TokenProblem; message: string } {
   if (e instanceof errors.JWTExpired)
     return e.claim === 'exp'
-      ? { code: 'token-expired', message: 'The sign-in has expired: renew it (the taskpane does this by itself) or sign in again.' }
-      : { code: 'token-invalid', message: 'The token is too old (issued more than a day ago): sign in again.' };
+      ? {
+          code: 'token-expired',
+          message: 'The sign-in has expired: renew it (the taskpane does this by itself) or sign in again.',
+        }
+      : {
+          code: 'token-invalid',
+          message: 'The token is too old (issued more than a day ago): sign in again.',
+        };
   if (e instanceof errors.JWTClaimValidationFailed) {
     const got = (e.payload as Record<string, unknown>)[e.claim];
     switch (e.claim) {
       case 'aud':
-        return { code: 'token-invalid', message: `The token is for another audience (${JSON.stringify(got)}), not this relay (${JSON.stringify(settings.audience)}): the taskpane must ask for the relay's scope.` };
+        return {
+          code: 'token-invalid',
+          message: `The token is for another audience (${JSON.stringify(got)}), not this relay (${JSON.stringify(settings.audience)}): the taskpane must ask for the relay's scope.`,
+        };
       case 'iss':
-        return { code: 'token-invalid', message: `The token is from another issuer (${JSON.stringify(got)}); this relay accepts ${settings.issuer} only.` };
+        return {
+          code: 'token-invalid',
+          message: `The token is from another issuer (${JSON.stringify(got)}); this relay accepts ${settings.issuer} only.`,
+        };
       case 'nbf':
       case 'iat':
-        return { code: 'token-invalid', message: `The token is not valid yet (${e.claim} is in the future): check the clocks of this host and the provider.` };
+        return {
+          code: 'token-invalid',
+          message: `The token is not valid yet (${e.claim} is in the future): check the clocks of this host and the provider.`,
+        };
       default:
-        return { code: 'token-invalid', message: `The token's "${e.claim}" claim is missing or wrong: sign in again.` };
+        return {
+          code: 'token-invalid',
+          message: `The token's "${e.claim}" claim is missing or wrong: sign in again.`,
+        };
     }
   }
   if (e instanceof errors.JOSEAlgNotAllowed)
-    return { code: 'token-invalid', message: `The token's signature algorithm is not accepted here (accepted: ${settings.algorithms.join(', ')}).` };
+    return {
+      code: 'token-invalid',
+      message: `The token's signature algorithm is not accepted here (accepted: ${settings.algorithms.join(', ')}).`,
+    };
   if (e instanceof errors.JWSSignatureVerificationFailed)
-    return { code: 'token-invalid', message: "The token's signature does not verify with the provider's key: it was altered or not made by the provider." };
+    return {
+      code: 'token-invalid',
+      message:
+        "The token's signature does not verify with the provider's key: it was altered or not made by the provider.",
+    };
   if (e instanceof errors.JWKSNoMatchingKey)
-    return { code: 'token-invalid', message: "The token was signed with a key the provider does not publish (unknown kid), even after fetching its keys again." };
+    return {
+      code: 'token-invalid',
+      message:
+        'The token was signed with a key the provider does not publish (unknown kid), even after fetching its keys again.',
+    };
   if (e instanceof errors.JWSInvalid || e instanceof errors.JWTInvalid)
     return { code: 'token-invalid', message: 'The token is not a well-formed signed JWT access token.' };
-  if (e instanceof IdentityDiscoveryError || e instanceof errors.JWKSTimeout || e instanceof errors.JWKSInvalid)
-    return { code: 'token-invalid', message: `The relay cannot reach the sign-in provider's keys right now (${(e as Error).message}); try again in a moment.` };
+  if (
+    e instanceof IdentityDiscoveryError ||
+    e instanceof errors.JWKSTimeout ||
+    e instanceof errors.JWKSInvalid
+  )
+    return {
+      code: 'token-invalid',
+      message: `The relay cannot reach the sign-in provider's keys right now (${(e as Error).message}); try again in a moment.`,
+    };
   return { code: 'token-invalid', message: 'The token could not be checked: sign in again.' };
 }
 
@@ -140,8 +176,11 @@ export class TokenChecker {
         throw new IdentityDiscoveryError(`discovery at ${where} failed: ${(e as Error).message}`);
       }
       if (doc.issuer !== this.settings.issuer)
-        throw new IdentityDiscoveryError(`the provider at ${where} calls itself "${doc.issuer}", not "${this.settings.issuer}": set identity.issuer to its exact value`);
-      if (typeof doc.jwks_uri !== 'string') throw new IdentityDiscoveryError(`the discovery document at ${where} has no jwks_uri`);
+        throw new IdentityDiscoveryError(
+          `the provider at ${where} calls itself "${doc.issuer}", not "${this.settings.issuer}": set identity.issuer to its exact value`,
+        );
+      if (typeof doc.jwks_uri !== 'string')
+        throw new IdentityDiscoveryError(`the discovery document at ${where} has no jwks_uri`);
       const keys = createRemoteJWKSet(new URL(doc.jwks_uri), {
         cooldownDuration: this.settings.jwksCooldownSeconds * 1000,
         cacheMaxAge: 10 * 60_000,
@@ -169,7 +208,11 @@ export class TokenChecker {
       this.passed.delete(token);
     }
     if (this.revoked.has(tokenHash(token)))
-      return { ok: false, code: 'signed-out', message: 'This sign-in was ended (signed out): sign in again.' };
+      return {
+        ok: false,
+        code: 'signed-out',
+        message: 'This sign-in was ended (signed out): sign in again.',
+      };
     let pending = this.checking.get(token);
     if (pending === undefined) {
       pending = this.verify(token).finally(() => this.checking.delete(token));
@@ -193,14 +236,21 @@ export class TokenChecker {
       this.stats.verified++;
       const person: Person = {
         subject: String(payload.sub),
-        name: typeof payload[this.settings.nameClaim] === 'string' ? (payload[this.settings.nameClaim] as string) : String(payload.sub),
+        name:
+          typeof payload[this.settings.nameClaim] === 'string'
+            ? (payload[this.settings.nameClaim] as string)
+            : String(payload.sub),
         groups: groupsOf(payload, this.settings.groupsClaim),
         expiresAt: payload.exp ?? 0,
       };
       const names = payload._claim_names as Record<string, unknown> | undefined;
       if (names && this.settings.groupsClaim in names) person.groupsOverage = true;
       if (this.revoked.has(tokenHash(token)))
-        return { ok: false, code: 'signed-out', message: 'This sign-in was ended (signed out): sign in again.' };
+        return {
+          ok: false,
+          code: 'signed-out',
+          message: 'This sign-in was ended (signed out): sign in again.',
+        };
       if (this.passed.size >= MAX_REMEMBERED) this.forgetExpired();
       if (this.passed.size >= MAX_REMEMBERED) this.passed.delete(this.passed.keys().next().value!);
       this.passed.set(token, person);

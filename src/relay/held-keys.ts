@@ -63,7 +63,9 @@ function readSecretFile(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
-    throw new HeldKeyError(`${what} cannot be read by this user (${(e as NodeJS.ErrnoException).code}); chown it to the relay's user`);
+    throw new HeldKeyError(
+      `${what} cannot be read by this user (${(e as NodeJS.ErrnoException).code}); chown it to the relay's user`,
+    );
   }
 }
 
@@ -97,10 +99,15 @@ function toKey(ref: KeyRef, text: string, source: string): HeldKey {
   if (lines.length === 2) {
     const m = EXPIRES_LINE.exec(lines[1]!);
     if (!m || Number.isNaN(Date.parse(`${m[1]}T00:00:00Z`)))
-      throw new HeldKeyError(`${source}: its second line must be expires=YYYY-MM-DD (the key's expiry date), or nothing`);
+      throw new HeldKeyError(
+        `${source}: its second line must be expires=YYYY-MM-DD (the key's expiry date), or nothing`,
+      );
     expires = m[1];
   }
-  if (!secret || lines.length > 2) throw new HeldKeyError(`${source} must hold the key on one line (and optionally expires=YYYY-MM-DD on a second)`);
+  if (!secret || lines.length > 2)
+    throw new HeldKeyError(
+      `${source} must hold the key on one line (and optionally expires=YYYY-MM-DD on a second)`,
+    );
   let identifier: string;
   let password: string;
   if (ref.identifier !== undefined) {
@@ -109,7 +116,9 @@ function toKey(ref: KeyRef, text: string, source: string): HeldKey {
   } else {
     const colon = secret.indexOf(':');
     if (colon <= 0 || colon === secret.length - 1)
-      throw new HeldKeyError(`${source} must hold IDENTIFIER:PASSWORD (or set "identifier" next to it and hold the password alone)`);
+      throw new HeldKeyError(
+        `${source} must hold IDENTIFIER:PASSWORD (or set "identifier" next to it and hold the password alone)`,
+      );
     identifier = secret.slice(0, colon);
     password = secret.slice(colon + 1);
   }
@@ -132,7 +141,9 @@ export class HeldKeys {
     private readonly processEnv: NodeJS.ProcessEnv = process.env,
     private readonly now: () => number = Date.now,
   ) {
-    this.refs = Object.entries(config.environments).flatMap(([name, e]) => (e.key ? [[name, e.key] as [string, KeyRef]] : []));
+    this.refs = Object.entries(config.environments).flatMap(([name, e]) =>
+      e.key ? [[name, e.key] as [string, KeyRef]] : [],
+    );
   }
 
   get size(): number {
@@ -144,7 +155,10 @@ export class HeldKeys {
     const lines: string[] = [];
     for (const [env, ref] of this.refs) {
       try {
-        this.keys.set(env, toKey(ref, readSecret(ref, this.processEnv), describeSource(ref, this.processEnv)));
+        this.keys.set(
+          env,
+          toKey(ref, readSecret(ref, this.processEnv), describeSource(ref, this.processEnv)),
+        );
         this.problems.delete(env);
       } catch (e) {
         if (!(e instanceof HeldKeyError)) throw e;
@@ -164,7 +178,10 @@ export class HeldKeys {
         this.keys.set(env, key);
         this.problems.delete(env);
         if (before?.basic !== key.basic || before?.expires !== key.expires)
-          this.logger.info({ env, key: key.tag, previousKey: before?.tag, reason }, 'held key re-read: the new key is used from now on');
+          this.logger.info(
+            { env, key: key.tag, previousKey: before?.tag, reason },
+            'held key re-read: the new key is used from now on',
+          );
       } catch (e) {
         if (!(e instanceof HeldKeyError)) throw e;
         this.problems.set(env, e.message);
@@ -189,7 +206,10 @@ export class HeldKeys {
     const out: Record<string, KeyHealth> = {};
     for (const [env, ref] of this.refs) {
       const key = this.keys.get(env);
-      const entry: KeyHealth = { fingerprint: key ? `key:${key.tag}` : '', status: key ? 'ok' : 'unreadable' };
+      const entry: KeyHealth = {
+        fingerprint: key ? `key:${key.tag}` : '',
+        status: key ? 'ok' : 'unreadable',
+      };
       const expires = key?.expires ?? ref.expires;
       if (expires) {
         // Whole days from today (UTC) to the expiry date: 0 on the day itself.
@@ -232,7 +252,11 @@ export class HeldKeys {
   start(): void {
     const folders = new Map<string, Set<string>>();
     for (const [, ref] of this.refs) {
-      const path = ref.file ?? (ref.credential && this.processEnv.CREDENTIALS_DIRECTORY ? join(this.processEnv.CREDENTIALS_DIRECTORY, ref.credential) : undefined);
+      const path =
+        ref.file ??
+        (ref.credential && this.processEnv.CREDENTIALS_DIRECTORY
+          ? join(this.processEnv.CREDENTIALS_DIRECTORY, ref.credential)
+          : undefined);
       if (!path) continue;
       const names = folders.get(dirname(path)) ?? new Set<string>();
       names.add(basename(path));
@@ -250,7 +274,10 @@ export class HeldKeys {
         watcher.on('error', () => undefined);
         this.watchers.push(watcher);
       } catch (e) {
-        this.logger.warn({ folder }, `key files in ${folder} are not watched (${(e as Error).message}); send SIGHUP after a rotation`);
+        this.logger.warn(
+          { folder },
+          `key files in ${folder} are not watched (${(e as Error).message}); send SIGHUP after a rotation`,
+        );
       }
     }
     this.warnExpiry();

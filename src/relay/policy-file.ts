@@ -34,7 +34,9 @@ function read(path: string, vocabulary: PolicyVocabulary): Policy {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new PolicyError(`cannot read the policy ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new PolicyError(
+      `cannot read the policy ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   let raw: unknown;
   try {
@@ -75,7 +77,10 @@ export class PolicyFile {
       this.logger.info({ policy: this.path, rules: this.current.ruleCount, reason }, 'policy reloaded');
     } catch (e) {
       if (!(e instanceof PolicyError)) throw e;
-      this.logger.error({ policy: this.path, reason }, `policy not reloaded, the previous one stays in force: ${e.message}`);
+      this.logger.error(
+        { policy: this.path, reason },
+        `policy not reloaded, the previous one stays in force: ${e.message}`,
+      );
     }
   }
 
@@ -91,7 +96,10 @@ export class PolicyFile {
       });
       this.watcher.on('error', () => undefined);
     } catch (e) {
-      this.logger.warn({ policy: this.path }, `the policy file is not watched (${(e as Error).message}); send SIGHUP after an edit`);
+      this.logger.warn(
+        { policy: this.path },
+        `the policy file is not watched (${(e as Error).message}); send SIGHUP after an edit`,
+      );
     }
   }
 

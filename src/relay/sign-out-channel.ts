@@ -19,14 +19,23 @@ export function createSignOutChannel(
   logger: Logger,
   onSignedOut: (hash: string, until: number) => void,
 ): SignOutChannel {
-  const options = { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: (times: number) => Math.min(times * 200, 2_000) };
+  const options = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (times: number) => Math.min(times * 200, 2_000),
+  };
   const publisher = new Redis(url, options);
   const subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
   const where = url.replace(/\/\/[^@/]*@/, '//');
   for (const r of [publisher, subscriber]) r.on('error', () => undefined);
-  subscriber.subscribe(CHANNEL).catch((e: unknown) =>
-    logger.warn({ store: where, err: { message: (e as Error).message } }, 'sign-outs of other relays are not heard: Redis unreachable'),
-  );
+  subscriber
+    .subscribe(CHANNEL)
+    .catch((e: unknown) =>
+      logger.warn(
+        { store: where, err: { message: (e as Error).message } },
+        'sign-outs of other relays are not heard: Redis unreachable',
+      ),
+    );
   subscriber.on('message', (_channel: string, message: string) => {
     try {
       const { h, u } = JSON.parse(message) as { h: unknown; u: unknown };
@@ -37,12 +46,14 @@ export function createSignOutChannel(
   });
   return {
     publish(hash, until) {
-      publisher.publish(CHANNEL, JSON.stringify({ h: hash, u: until })).catch((e: unknown) =>
-        logger.warn(
-          { store: where, err: { message: (e as Error).message } },
-          'sign-out not shared with the other relays (Redis unreachable): only this relay refuses the token',
-        ),
-      );
+      publisher
+        .publish(CHANNEL, JSON.stringify({ h: hash, u: until }))
+        .catch((e: unknown) =>
+          logger.warn(
+            { store: where, err: { message: (e as Error).message } },
+            'sign-out not shared with the other relays (Redis unreachable): only this relay refuses the token',
+          ),
+        );
     },
     stop() {
       publisher.disconnect();

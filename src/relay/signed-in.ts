@@ -49,7 +49,12 @@ export interface SignIn {
   me(req: IncomingMessage, res: ServerResponse, log: CallLog): void | Promise<void>;
   signOut(req: IncomingMessage, res: ServerResponse, log: CallLog): void | Promise<void>;
   /** The environments the signed-in caller may use, or the refusal sent. */
-  environments(req: IncomingMessage, res: ServerResponse, views: readonly EnvironmentView[], log: CallLog): void | Promise<void>;
+  environments(
+    req: IncomingMessage,
+    res: ServerResponse,
+    views: readonly EnvironmentView[],
+    log: CallLog,
+  ): void | Promise<void>;
   stop(): void;
 }
 
@@ -92,11 +97,19 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
   const providerOrigins = new Set([new URL(identity.issuer).origin]);
   try {
     const doc = await checker.discovery();
-    for (const u of [doc.authorization_endpoint, doc.token_endpoint, doc.revocation_endpoint, doc.end_session_endpoint])
+    for (const u of [
+      doc.authorization_endpoint,
+      doc.token_endpoint,
+      doc.revocation_endpoint,
+      doc.end_session_endpoint,
+    ])
       if (u) providerOrigins.add(new URL(u).origin);
   } catch (e) {
     // Not fatal: the provider may come up after the relay; tokens are refused until discovery works.
-    deps.logger.warn({ issuer: identity.issuer }, `sign-in provider not reachable yet: ${(e as Error).message}`);
+    deps.logger.warn(
+      { issuer: identity.issuer },
+      `sign-in provider not reachable yet: ${(e as Error).message}`,
+    );
   }
   const environments = deps.config.environments;
   const usable = () => new Set(Object.keys(environments).filter((e) => deps.keys.get(e)));
@@ -114,7 +127,12 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
   const inFlightLimit = deps.config.limits.callsInFlightPerPerson;
 
   /** Runs `then` with the person behind the token, or sends the refusal. */
-  function withPerson<T>(res: ServerResponse, token: string, log: CallLog, then: (p: Person) => T): T | void | Promise<Awaited<T> | void> {
+  function withPerson<T>(
+    res: ServerResponse,
+    token: string,
+    log: CallLog,
+    then: (p: Person) => T,
+  ): T | void | Promise<Awaited<T> | void> {
     const checked = checker.check(token);
     const go = (c: TokenCheck): T | void => {
       if (!c.ok) return refuseToken(res, c);
@@ -148,10 +166,15 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
       return withPerson(res, token, log, (person): Forwarding | Promise<Forwarding | void> | void => {
         const go = (wait: number): Forwarding | Promise<Forwarding | void> | void => {
           if (wait > 0)
-            return sendError(res, 'person-rate-limited', { headers: { 'retry-after': String(Math.ceil(wait / 1000)) } });
+            return sendError(res, 'person-rate-limited', {
+              headers: { 'retry-after': String(Math.ceil(wait / 1000)) },
+            });
           const refusal = deps.policy.current.decide(person.groups, env, endpoint, person.groupsOverage);
           if (refusal)
-            return sendError(res, 'policy-refused', { message: refusal.message, fields: { rule: refusal.rule, ask: refusal.ask } });
+            return sendError(res, 'policy-refused', {
+              message: refusal.message,
+              fields: { rule: refusal.rule, ask: refusal.ask },
+            });
           const key = deps.keys.get(env);
           if (!key) return sendError(res, 'key-unavailable');
           const mine = inFlight.get(person.subject) ?? 0;
@@ -184,7 +207,9 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
           expiresAt: person.expiresAt,
           may,
           // Only the environments this person may use: the others' keys are none of their business.
-          keys: Object.fromEntries(may.environments.flatMap((e) => (fingerprints[e] ? [[e, fingerprints[e]]] : []))),
+          keys: Object.fromEntries(
+            may.environments.flatMap((e) => (fingerprints[e] ? [[e, fingerprints[e]]] : [])),
+          ),
         };
         sendJson(res, body);
       });
@@ -196,7 +221,10 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
       return withPerson(res, token, log, (person) => {
         const { hash, until } = checker.revoke(token, person);
         channel?.publish(hash, until);
-        deps.logger.info({ person: person.subject, personName: person.name }, 'signed out: this access token is refused until it expires');
+        deps.logger.info(
+          { person: person.subject, personName: person.name },
+          'signed out: this access token is refused until it expires',
+        );
         res.statusCode = 204;
         res.end();
       });
@@ -206,7 +234,10 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
       if (!token) return;
       return withPerson(res, token, log, (person) => {
         const allowed = new Set(deps.policy.current.may(person.groups, usable()).environments);
-        sendJson(res, views.filter((v) => allowed.has(v.name)));
+        sendJson(
+          res,
+          views.filter((v) => allowed.has(v.name)),
+        );
       });
     },
     stop() {

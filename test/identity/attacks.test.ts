@@ -24,7 +24,10 @@ const parts = (jwt: string) => {
 const RISK = '/api/acc/directdata/v3/risk';
 
 beforeAll(async () => {
-  provider = await startDemoProvider({ redirectUris: [REDIRECT_URI], audiences: ['api://grc-sheets-relay', 'api://another-api'] });
+  provider = await startDemoProvider({
+    redirectUris: [REDIRECT_URI],
+    audiences: ['api://grc-sheets-relay', 'api://another-api'],
+  });
   r = await startSignedInRelay(provider, {}, { now: () => Date.now() + clockOffsetMs });
 });
 afterEach(() => {
@@ -53,7 +56,8 @@ test('the genuine token is served (the attacks below differ from it in one thing
 });
 
 test('a token for another audience', async () => {
-  const other = (await signIn(provider, 'riley', 'reporting-demo', { resource: 'api://another-api' })).access_token;
+  const other = (await signIn(provider, 'riley', 'reporting-demo', { resource: 'api://another-api' }))
+    .access_token;
   expect(claimsOf(other).aud).toBe('api://another-api');
   await refused(other, 'token-invalid', /another audience/);
 });
@@ -81,7 +85,9 @@ test('an HMAC token signed with the provider public key as the secret', async ()
   const genuine = await riley();
   const jwks = (await (await fetch(`${provider.issuer}/jwks`)).json()) as { keys: JWK[] };
   const jwk = jwks.keys[0]!;
-  const pem = await exportSPKI((await importJWK({ ...jwk, alg: 'RS256' }, 'RS256', { extractable: true })) as CryptoKey);
+  const pem = await exportSPKI(
+    (await importJWK({ ...jwk, alg: 'RS256' }, 'RS256', { extractable: true })) as CryptoKey,
+  );
   for (const secret of [pem, JSON.stringify(jwk)]) {
     const forged = await new SignJWT(claimsOf(genuine))
       .setProtectedHeader({ alg: 'HS256', kid: jwk.kid!, typ: 'at+jwt' })
@@ -100,9 +106,18 @@ test('a tampered payload (groups raised, signature kept)', async () => {
 test('an unknown kid: the relay fetches the provider keys once more, then refuses', async () => {
   const genuine = await riley();
   const { privateKey } = await generateKeyPair('RS256');
-  const forged = await new SignJWT(claimsOf(genuine)).setProtectedHeader({ alg: 'RS256', kid: 'attacker-kid' }).sign(privateKey);
+  const forged = await new SignJWT(claimsOf(genuine))
+    .setProtectedHeader({ alg: 'RS256', kid: 'attacker-kid' })
+    .sign(privateKey);
   // A relay with no refetch cooldown, to count the refetch; the shared relay keeps the 30 s default.
-  const eager = await startSignedInRelay(provider, { identity: { issuer: provider.issuer, audience: provider.audience, clientId: provider.clientId, jwksCooldownSeconds: 0 } });
+  const eager = await startSignedInRelay(provider, {
+    identity: {
+      issuer: provider.issuer,
+      audience: provider.audience,
+      clientId: provider.clientId,
+      jwksCooldownSeconds: 0,
+    },
+  });
   try {
     expect((await eager.call(RISK, genuine)).status).toBe(200);
     const fetched = eager.relay.signInStats!.jwksFetches;
@@ -124,7 +139,11 @@ test('a token from another issuer (a second real provider)', async () => {
   const stranger = await startDemoProvider({ redirectUris: [REDIRECT_URI] });
   try {
     const foreign = (await signIn(stranger, 'riley', 'reporting-demo')).access_token;
-    expect(claimsOf(foreign)).toMatchObject({ sub: 'riley', aud: 'api://grc-sheets-relay', iss: stranger.issuer });
+    expect(claimsOf(foreign)).toMatchObject({
+      sub: 'riley',
+      aud: 'api://grc-sheets-relay',
+      iss: stranger.issuer,
+    });
     await refused(foreign, 'token-invalid');
   } finally {
     await stranger.close();
@@ -146,11 +165,16 @@ test('a token used after sign-out', async () => {
 test('a group removed from the policy while the session lives: the next call is refused', async () => {
   const token = await riley();
   expect((await r.call(RISK, token)).status).toBe(200);
-  writeFileSync(r.policyFile, JSON.stringify({ ...POLICY, rules: POLICY.rules.filter((x) => x.name !== 'reporting-readers') }));
+  writeFileSync(
+    r.policyFile,
+    JSON.stringify({ ...POLICY, rules: POLICY.rules.filter((x) => x.name !== 'reporting-readers') }),
+  );
   await logLine(r.log, /policy reloaded/);
   const answer = await r.call(RISK, token);
   expect(answer.status).toBe(403);
-  expect(answer.json()).toMatchObject({ error: { code: 'policy-refused', rule: 'no rule for groups reporting' } });
+  expect(answer.json()).toMatchObject({
+    error: { code: 'policy-refused', rule: 'no rule for groups reporting' },
+  });
   writeFileSync(r.policyFile, JSON.stringify(POLICY));
   process.emit('SIGHUP');
   expect((await r.call(RISK, token)).status).toBe(200);
@@ -160,12 +184,15 @@ test('the sentinel key never shows in a start-up refusal either', async () => {
   const { chmodSync } = await import('node:fs');
   chmodSync(r.keyFile, 0o644);
   try {
-    const failure = (await startRelay({
+    const failure = (await startRelay(
+      {
         listen: { host: '127.0.0.1', port: 0 },
         environments: { acc: { baseUrl: 'http://127.0.0.1:9/api', key: { file: r.keyFile } } },
         identity: { issuer: provider.issuer, audience: provider.audience, clientId: provider.clientId },
         policy: r.policyFile,
-      }, { logDestination: { write: (s: string) => void seenElsewhere.push(s) } }).catch((e: unknown) => e)) as Error;
+      },
+      { logDestination: { write: (s: string) => void seenElsewhere.push(s) } },
+    ).catch((e: unknown) => e)) as Error;
     expect(failure.message).toMatch(/can be read by group or others \(mode 644\).*chmod 600/s);
     seenElsewhere.push(failure.message);
   } finally {

@@ -56,13 +56,22 @@ test('the held key: fingerprint, expiry and days left, in the JSON and the table
   const { code, out } = await check('acc', true);
   expect(code).toBe(0);
   const report = checkReport.parse(JSON.parse(out));
-  expect(report.heldKey).toEqual({ fingerprint: await keyFingerprint('good'), expires: day(20), daysLeft: 20, status: 'expiring' });
+  expect(report.heldKey).toEqual({
+    fingerprint: await keyFingerprint('good'),
+    expires: day(20),
+    daysLeft: 20,
+    status: 'expiring',
+  });
   const table = (await check('acc', false)).out;
-  expect(table).toContain(`Held key at the relay: ${await keyFingerprint('good')}, expires ${day(20)} (20 days left). EXPIRES SOON`);
+  expect(table).toContain(
+    `Held key at the relay: ${await keyFingerprint('good')}, expires ${day(20)} (20 days left). EXPIRES SOON`,
+  );
 });
 
 test('no expiry recorded says how to record it; an environment without a held key says nothing of one', async () => {
-  expect((await check('tst', false)).out).toContain('no expiry date recorded: set environments.tst.key.expires');
+  expect((await check('tst', false)).out).toContain(
+    'no expiry date recorded: set environments.tst.key.expires',
+  );
   const open = await check('open', true);
   expect(checkReport.parse(JSON.parse(open.out)).heldKey).toBeUndefined();
   expect((await check('open', false)).out).not.toContain('Held key');

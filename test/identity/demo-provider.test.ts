@@ -7,13 +7,19 @@ import { claimsOf, refresh, REDIRECT_URI, signIn } from './sign-in';
 
 let provider: DemoProvider;
 beforeAll(async () => {
-  provider = await startDemoProvider({ redirectUris: [REDIRECT_URI], audiences: ['api://grc-sheets-relay', 'api://another-api'] });
+  provider = await startDemoProvider({
+    redirectUris: [REDIRECT_URI],
+    audiences: ['api://grc-sheets-relay', 'api://another-api'],
+  });
 });
 afterAll(() => provider.close());
 
 test('discovery names the loopback issuer, PKCE S256 and its JWKS', async () => {
   expect(provider.issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  const meta = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+  const meta = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as Record<
+    string,
+    unknown
+  >;
   expect(meta.issuer).toBe(provider.issuer);
   expect(meta.code_challenge_methods_supported).toEqual(['S256']);
   const jwks = (await (await fetch(String(meta.jwks_uri))).json()) as { keys: { kty: string; d?: string }[] };
@@ -25,16 +31,29 @@ test('a demo user signs in and gets a JWT access token for the relay with name a
   const user = provider.users[0]!;
   const tokens = await signIn(provider, user.subject, user.password);
   const access = claimsOf(tokens.access_token);
-  expect(access).toMatchObject({ iss: provider.issuer, aud: provider.audience, sub: user.subject, name: user.name, groups: user.groups });
+  expect(access).toMatchObject({
+    iss: provider.issuer,
+    aud: provider.audience,
+    sub: user.subject,
+    name: user.name,
+    groups: user.groups,
+  });
   expect(typeof access.exp).toBe('number');
-  expect(claimsOf(tokens.id_token)).toMatchObject({ sub: user.subject, name: user.name, groups: user.groups, aud: provider.clientId });
+  expect(claimsOf(tokens.id_token)).toMatchObject({
+    sub: user.subject,
+    name: user.name,
+    groups: user.groups,
+    aud: provider.clientId,
+  });
   expect(tokens.refresh_token).toBeTruthy();
   const renewed = await refresh(provider, tokens.refresh_token!);
   expect(claimsOf(renewed.access_token)).toMatchObject({ sub: user.subject, aud: provider.audience });
 });
 
 test('a wrong password is refused on the login form', async () => {
-  await expect(signIn(provider, 'riley', 'not-the-password')).rejects.toThrow(/401.*Wrong user name or password/s);
+  await expect(signIn(provider, 'riley', 'not-the-password')).rejects.toThrow(
+    /401.*Wrong user name or password/s,
+  );
 });
 
 test('a token for another audience is issued when that resource is asked for', async () => {
@@ -46,7 +65,9 @@ test('a token for another audience is issued when that resource is asked for', a
 test('rotation signs with a new kid and keeps the old one in the JWKS', async () => {
   const kid = await provider.rotateSigningKey();
   const tokens = await signIn(provider, 'casey', 'compliance-demo');
-  const header = JSON.parse(Buffer.from(tokens.access_token.split('.')[0]!, 'base64url').toString()) as { kid: string };
+  const header = JSON.parse(Buffer.from(tokens.access_token.split('.')[0]!, 'base64url').toString()) as {
+    kid: string;
+  };
   expect(header.kid).toBe(kid);
   const jwks = (await (await fetch(`${provider.issuer}/jwks`)).json()) as { keys: { kid: string }[] };
   expect(jwks.keys.map((k) => k.kid)).toContain(kid);
@@ -64,7 +85,11 @@ test('a redirect URI added after start signs in, and its origin may call the tok
     fetch(`${provider.issuer}/token`, {
       method: 'POST',
       headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: provider.clientId }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token!,
+        client_id: provider.clientId,
+      }).toString(),
     });
   const allowed = await call('http://127.0.0.1:5555');
   expect(allowed.status).toBe(200);

@@ -17,10 +17,16 @@ test('relay.signin.example.json is a valid relay configuration with sign-in and 
 });
 
 test('policy.example.json is a valid policy for that relay', () => {
-  const vocabulary = policyVocabulary(new Map([['acc', false], ['prd', true]]), [createCatalog()]);
+  const vocabulary = policyVocabulary(
+    new Map([
+      ['acc', false],
+      ['prd', true],
+    ]),
+    [createCatalog()],
+  );
   const policy = Policy.parse(read('policy.example.json'), vocabulary);
   expect(policy.decide(['GRC.Reporting'], 'prd', { kind: 'dataset', id: 'risk', title: 'Risks' })).toBeNull();
-  expect(policy.decide(['GRC.Reporting'], 'prd', { kind: 'dataset', id: 'audit', title: 'Audits' })?.rule).toBe(
-    'rule "risk-reporting" (datasets)',
-  );
+  expect(
+    policy.decide(['GRC.Reporting'], 'prd', { kind: 'dataset', id: 'audit', title: 'Audits' })?.rule,
+  ).toBe('rule "risk-reporting" (datasets)');
 });

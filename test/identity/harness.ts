@@ -25,7 +25,12 @@ export const CONTACT = 'GRC platform team <grc-admins@example.test>';
 export const POLICY = {
   contact: CONTACT,
   rules: [
-    { name: 'reporting-readers', groups: ['reporting'], environments: ['acc', 'prd'], datasets: ['area:Risks'] },
+    {
+      name: 'reporting-readers',
+      groups: ['reporting'],
+      environments: ['acc', 'prd'],
+      datasets: ['area:Risks'],
+    },
     {
       name: 'compliance-writers',
       groups: ['compliance'],
@@ -46,7 +51,11 @@ export interface SignedInRelay {
   policyFile: string;
   /** Every answer seen through `call`, as text (status line, headers, body): for the sentinel check. */
   seen: string[];
-  call(path: string, token: string | null, init?: RequestInit): Promise<{ status: number; headers: Headers; body: string; json: () => unknown }>;
+  call(
+    path: string,
+    token: string | null,
+    init?: RequestInit,
+  ): Promise<{ status: number; headers: Headers; body: string; json: () => unknown }>;
   close(): Promise<void>;
 }
 
@@ -98,8 +107,15 @@ export async function startSignedInRelay(
       if (token) headers.set('authorization', `Bearer ${token}`);
       const response = await fetch(`${relay.url}${path}`, { ...init, headers });
       const body = await response.text();
-      seen.push(`${response.status} ${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${body}`);
-      return { status: response.status, headers: response.headers, body, json: () => JSON.parse(body) as unknown };
+      seen.push(
+        `${response.status} ${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${body}`,
+      );
+      return {
+        status: response.status,
+        headers: response.headers,
+        body,
+        json: () => JSON.parse(body) as unknown,
+      };
     },
     async close() {
       await relay.close(0);
@@ -110,7 +126,9 @@ export async function startSignedInRelay(
 
 /** Every place a sentinel form shows up in the texts given (empty when none). */
 export function leaks(texts: readonly string[]): string[] {
-  return texts.flatMap((t) => SENTINEL_FORMS.filter((f) => t.includes(f)).map((f) => `${f} in: ${t.slice(0, 200)}`));
+  return texts.flatMap((t) =>
+    SENTINEL_FORMS.filter((f) => t.includes(f)).map((f) => `${f} in: ${t.slice(0, 200)}`),
+  );
 }
 
 /** Resolves once a log line matches (the relay reacts to a file change on its own time). */

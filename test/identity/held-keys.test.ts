@@ -7,7 +7,14 @@ import { chmodSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-provider';
 import { startRelay } from '../../src/relay';
-import { leaks, logLine, SENTINEL_BASIC, startSignedInRelay, writeSecret, type SignedInRelay } from './harness';
+import {
+  leaks,
+  logLine,
+  SENTINEL_BASIC,
+  startSignedInRelay,
+  writeSecret,
+  type SignedInRelay,
+} from './harness';
 import { REDIRECT_URI, signIn } from './sign-in';
 
 let provider: DemoProvider;
@@ -26,12 +33,15 @@ afterAll(async () => {
   expect(leaks(opened.flatMap((r) => [...r.seen, ...r.log.lines]))).toEqual([]);
 });
 
-async function relayWith(acc: Record<string, unknown>, processEnv?: NodeJS.ProcessEnv, extra: Record<string, unknown> = {}) {
+async function relayWith(
+  acc: Record<string, unknown>,
+  processEnv?: NodeJS.ProcessEnv,
+  extra: Record<string, unknown> = {},
+) {
   const r = await startSignedInRelay(provider, extra, { processEnv });
   opened.push(r);
   return r;
 }
-
 
 test('a key file: used upstream, re-read when the file is replaced (rename), and on SIGHUP', async () => {
   const r = await relayWith({});
@@ -45,7 +55,9 @@ test('a key file: used upstream, re-read when the file is replaced (rename), and
   renameSync(next, r.keyFile);
   await logLine(r.log, /held key re-read/);
   expect((await r.call(RISK, token)).status).toBe(200);
-  expect(r.upstream.requests.at(-1)!.headers.authorization).toBe(basic('rotated-identifier', 'rotated-password'));
+  expect(r.upstream.requests.at(-1)!.headers.authorization).toBe(
+    basic('rotated-identifier', 'rotated-password'),
+  );
   const after = ((await r.call('/api/me', token)).json() as { keys: { acc: string } }).keys.acc;
   expect(after).not.toBe(before);
 
@@ -63,7 +75,10 @@ test('a rotation that cannot be read keeps the key in use, says why in the log a
   expect(line).toContain('chmod 600');
   expect((await r.call(RISK, token)).status).toBe(200);
   expect(r.upstream.requests.at(-1)!.headers.authorization).toBe(SENTINEL_BASIC);
-  const health = (await r.call('/healthz', null)).json() as { status: string; keys: Record<string, { status: string; problem?: string }> };
+  const health = (await r.call('/healthz', null)).json() as {
+    status: string;
+    keys: Record<string, { status: string; problem?: string }>;
+  };
   expect(health.status).toBe('warn');
   expect(health.keys.acc).toMatchObject({ status: 'stale', problem: expect.stringMatching(/chmod 600/) });
   chmodSync(r.keyFile, 0o600);
@@ -79,7 +94,11 @@ test('an environment variable and a systemd credential', async () => {
     {
       environments: {
         acc: { baseUrl: `${upstreamUrl}/api`, key: { env: 'GRC_KEY_ACC' } },
-        prd: { baseUrl: `${upstreamUrl}/api`, production: true, key: { credential: 'prd-key', identifier: 'prd-identifier' } },
+        prd: {
+          baseUrl: `${upstreamUrl}/api`,
+          production: true,
+          key: { credential: 'prd-key', identifier: 'prd-identifier' },
+        },
       },
     },
     { processEnv: { GRC_KEY_ACC: 'env-identifier:env-password', CREDENTIALS_DIRECTORY: credentials } },
@@ -88,7 +107,9 @@ test('an environment variable and a systemd credential', async () => {
   expect((await r.call(RISK, token)).status).toBe(200);
   expect(probe.upstream.requests.at(-1)!.headers.authorization).toBe(basic('env-identifier', 'env-password'));
   expect((await r.call('/api/prd/directdata/v3/risk', token)).status).toBe(200);
-  expect(probe.upstream.requests.at(-1)!.headers.authorization).toBe(basic('prd-identifier', 'PASSWORD-ONLY-in-credential'));
+  expect(probe.upstream.requests.at(-1)!.headers.authorization).toBe(
+    basic('prd-identifier', 'PASSWORD-ONLY-in-credential'),
+  );
 });
 
 test('start-up refusals name the reference and the fix, never the content', async () => {
@@ -99,11 +120,16 @@ test('start-up refusals name the reference and the fix, never the content', asyn
     policy: probe.policyFile,
   };
   const start = (key: Record<string, unknown>, processEnv: NodeJS.ProcessEnv = {}) =>
-    startRelay({ ...base, environments: { acc: { baseUrl: `${probe.upstream.url}/api`, key } } } as never, { processEnv, logDestination: { write: () => undefined } }).then(
+    startRelay({ ...base, environments: { acc: { baseUrl: `${probe.upstream.url}/api`, key } } } as never, {
+      processEnv,
+      logDestination: { write: () => undefined },
+    }).then(
       () => 'started',
       (e: Error) => e.message,
     );
-  expect(await start({ credential: 'acc' })).toMatch(/CREDENTIALS_DIRECTORY is not set.*LoadCredential=acc:/s);
+  expect(await start({ credential: 'acc' })).toMatch(
+    /CREDENTIALS_DIRECTORY is not set.*LoadCredential=acc:/s,
+  );
   expect(await start({ env: 'GRC_NOT_SET' })).toMatch(/environment variable GRC_NOT_SET is not set/);
   expect(await start({ file: join(probe.dir, 'missing.key') })).toMatch(/missing.key does not exist/);
   const junk = join(probe.dir, 'junk.key');
@@ -121,13 +147,25 @@ test('expiry: warned in the log and /healthz before the date the admin recorded'
   const r = await startSignedInRelay(provider, {
     environments: {
       acc: { baseUrl: `${probe.upstream.url}/api`, key: { file: probe.keyFile, expires: day(10) } },
-      prd: { baseUrl: `${probe.upstream.url}/api`, production: true, key: { file: probe.keyFile, expires: day(200) } },
+      prd: {
+        baseUrl: `${probe.upstream.url}/api`,
+        production: true,
+        key: { file: probe.keyFile, expires: day(200) },
+      },
     },
   });
   opened.push(r);
-  const health = (await r.call('/healthz', null)).json() as { status: string; keys: Record<string, Record<string, unknown>> };
+  const health = (await r.call('/healthz', null)).json() as {
+    status: string;
+    keys: Record<string, Record<string, unknown>>;
+  };
   expect(health.status).toBe('warn');
-  expect(health.keys.acc).toMatchObject({ status: 'expiring', daysLeft: 10, expires: day(10), fingerprint: expect.stringMatching(/^key:[0-9a-f]{12}$/) });
+  expect(health.keys.acc).toMatchObject({
+    status: 'expiring',
+    daysLeft: 10,
+    expires: day(10),
+    fingerprint: expect.stringMatching(/^key:[0-9a-f]{12}$/),
+  });
   expect(health.keys.prd).toMatchObject({ status: 'ok', daysLeft: 200 });
   const warning = JSON.parse(await logLine(r.log, /expires on/)) as Record<string, unknown>;
   expect(warning).toMatchObject({ level: 40, env: 'acc', daysLeft: 10 });

@@ -10,7 +10,13 @@ import { policyVocabulary } from '../../src/relay/policy-file';
 import { leaks, logLine, POLICY, startSignedInRelay, type SignedInRelay } from './harness';
 import { REDIRECT_URI, signIn } from './sign-in';
 
-const vocabulary = policyVocabulary(new Map([['acc', false], ['prd', true]]), [createCatalog()]);
+const vocabulary = policyVocabulary(
+  new Map([
+    ['acc', false],
+    ['prd', true],
+  ]),
+  [createCatalog()],
+);
 const RISK = '/api/acc/directdata/v3/risk';
 
 describe('validation', () => {
@@ -18,7 +24,13 @@ describe('validation', () => {
     const wrong = {
       contact: 'GRC team',
       rules: [
-        { name: 'a', groups: ['g'], environments: ['acc', 'prod'], datasets: ['risks', 'area:Riskz', 'incidents'], flows: ['incident'] },
+        {
+          name: 'a',
+          groups: ['g'],
+          environments: ['acc', 'prod'],
+          datasets: ['risks', 'area:Riskz', 'incidents'],
+          flows: ['incident'],
+        },
         { name: 'a', groups: ['h'], environments: ['acc'], production: true },
       ],
     };
@@ -32,22 +44,38 @@ describe('validation', () => {
       'invalid policy in policy.json:',
       '  rules.0 ("a").environments.1: "prod" is not an environment of this relay (acc, prd)',
       '  rules.0 ("a").datasets.0: "risks" is no dataset id of the catalogue; did you mean "risk"? (an area is written area:Risks)',
-      expect.stringMatching(/^ {2}rules\.0 \("a"\)\.datasets\.1: "area:Riskz" names no area \(area:Risks, .*area:Incidents.*\)$/),
-      expect.stringMatching(/^ {2}rules\.0 \("a"\)\.flows\.0: "incident" is neither a write-back flow \(incidents, thirdparties, contracts, tasks\) nor a write operation id; did you mean "incidents"\?$/),
+      expect.stringMatching(
+        /^ {2}rules\.0 \("a"\)\.datasets\.1: "area:Riskz" names no area \(area:Risks, .*area:Incidents.*\)$/,
+      ),
+      expect.stringMatching(
+        /^ {2}rules\.0 \("a"\)\.flows\.0: "incident" is neither a write-back flow \(incidents, thirdparties, contracts, tasks\) nor a write operation id; did you mean "incidents"\?$/,
+      ),
       '  rules.1 ("a").name: another rule has this name; names tell refusals apart',
       '  rules.1 ("a").production: true, but none of its environments is a production one; give it the production environment or drop the flag',
     ]);
   });
 
   test('shape errors are named by their path; a missing contact is one of them', () => {
-    expect(() => Policy.parse({ rules: [{ name: 'x', groups: [], environments: 'all' }] }, vocabulary)).toThrow(
-      /contact:.*\n.*rules\.0\.groups:.*\n.*rules\.0\.environments:/s,
-    );
+    expect(() =>
+      Policy.parse({ rules: [{ name: 'x', groups: [], environments: 'all' }] }, vocabulary),
+    ).toThrow(/contact:.*\n.*rules\.0\.groups:.*\n.*rules\.0\.environments:/s);
   });
 
   test('a flow brings the datasets it reads; areas expand to their ids; a rule contact overrides the policy contact', () => {
     const policy = Policy.parse(
-      { contact: 'team', rules: [{ name: 'w', groups: ['w'], environments: '*', datasets: [], flows: ['incidents'], contact: 'incident desk' }] },
+      {
+        contact: 'team',
+        rules: [
+          {
+            name: 'w',
+            groups: ['w'],
+            environments: '*',
+            datasets: [],
+            flows: ['incidents'],
+            contact: 'incident desk',
+          },
+        ],
+      },
       vocabulary,
     );
     const may = policy.may(['w'], new Set(['acc', 'prd']));
@@ -57,16 +85,32 @@ describe('validation', () => {
       ask: 'incident desk',
       message: 'Your rules do not let you read "Risks" (risk) on acc.',
     });
-    expect(policy.decide(['w'], 'acc', { kind: 'operation', id: 'incident-hyperlink', title: 'Add a hyperlink' })).toBeNull();
+    expect(
+      policy.decide(['w'], 'acc', { kind: 'operation', id: 'incident-hyperlink', title: 'Add a hyperlink' }),
+    ).toBeNull();
   });
 });
 
 test('a token without groups (Entra ID overage) is refused with what the admin can do about it', () => {
-  const policy = Policy.parse({ contact: 'team', rules: [{ name: 'r', groups: ['g'], environments: '*', datasets: '*' }] }, vocabulary);
+  const policy = Policy.parse(
+    { contact: 'team', rules: [{ name: 'r', groups: ['g'], environments: '*', datasets: '*' }] },
+    vocabulary,
+  );
   const dataset = { kind: 'dataset', id: 'risk', title: 'Risks' } as const;
-  expect(policy.decide([], 'acc', dataset, true)).toMatchObject({ rule: 'no rule for a token without groups', ask: 'team', message: expect.stringMatching(/too many.*app roles/) });
-  expect(policy.decide([], 'acc', dataset)?.message).toBe("No rule of the relay's policy is for your groups.");
-  expect(policy.may([], new Set(['acc']))).toEqual({ environments: [], datasets: {}, flows: {}, production: {} });
+  expect(policy.decide([], 'acc', dataset, true)).toMatchObject({
+    rule: 'no rule for a token without groups',
+    ask: 'team',
+    message: expect.stringMatching(/too many.*app roles/),
+  });
+  expect(policy.decide([], 'acc', dataset)?.message).toBe(
+    "No rule of the relay's policy is for your groups.",
+  );
+  expect(policy.may([], new Set(['acc']))).toEqual({
+    environments: [],
+    datasets: {},
+    flows: {},
+    production: {},
+  });
 });
 
 describe('at the relay', () => {
@@ -92,14 +136,22 @@ describe('at the relay', () => {
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const file = join(mkdtempSync(join(tmpdir(), 'policy-')), 'policy.json');
-    writeFileSync(file, JSON.stringify({ contact: 'x', rules: [{ name: 'r', groups: ['g'], environments: ['nope'] }] }));
-    await expect(relay({ policy: file })).rejects.toThrow(/environments\.0: "nope" is not an environment of this relay/);
+    writeFileSync(
+      file,
+      JSON.stringify({ contact: 'x', rules: [{ name: 'r', groups: ['g'], environments: ['nope'] }] }),
+    );
+    await expect(relay({ policy: file })).rejects.toThrow(
+      /environments\.0: "nope" is not an environment of this relay/,
+    );
   });
 
   test('a bad reload keeps the policy in force and logs why', async () => {
     const r = await relay();
     const token = (await signIn(provider, 'riley', 'reporting-demo')).access_token;
-    writeFileSync(r.policyFile, JSON.stringify({ ...POLICY, rules: [{ ...POLICY.rules[0], datasets: ['riskz'] }] }));
+    writeFileSync(
+      r.policyFile,
+      JSON.stringify({ ...POLICY, rules: [{ ...POLICY.rules[0], datasets: ['riskz'] }] }),
+    );
     r.relay.reload();
     const line = await logLine(r.log, /policy not reloaded/);
     expect(line).toContain('\\"riskz\\" is no dataset id');

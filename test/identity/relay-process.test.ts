@@ -29,7 +29,11 @@ function setup() {
 }
 
 /** Collects the relay's stdout and resolves when a line matches. */
-function waitFor(child: ChildProcessWithoutNullStreams, out: { text: string }, pattern: RegExp): Promise<string> {
+function waitFor(
+  child: ChildProcessWithoutNullStreams,
+  out: { text: string },
+  pattern: RegExp,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const look = () => {
       const line = out.text.split('\n').find((l) => pattern.test(l));
@@ -51,7 +55,10 @@ test('a real SIGHUP re-reads the held key; the relay keeps serving', async () =>
   child.stdout.on('data', (d: Buffer) => (out.text += d.toString()));
   try {
     const listening = JSON.parse(await waitFor(child, out, /relay listening/)) as { port: number };
-    const health = async () => (await (await fetch(`http://127.0.0.1:${listening.port}/healthz`)).json()) as { keys: { acc: { fingerprint: string } } };
+    const health = async () =>
+      (await (await fetch(`http://127.0.0.1:${listening.port}/healthz`)).json()) as {
+        keys: { acc: { fingerprint: string } };
+      };
     const before = (await health()).keys.acc.fingerprint;
     writeSecret(keyFile, 'second-identifier:second-password\n');
     child.kill('SIGHUP');
@@ -69,9 +76,15 @@ test('a real SIGHUP re-reads the held key; the relay keeps serving', async () =>
 test('a key file others can read: exit 2 with the chmod fix', () => {
   const { keyFile, config } = setup();
   chmodSync(keyFile, 0o644);
-  const r = spawnSync(process.execPath, [BIN, 'relay', '--config', config], { cwd: ROOT, env: ENV, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, 'relay', '--config', config], {
+    cwd: ROOT,
+    env: ENV,
+    encoding: 'utf8',
+  });
   expect(r.status).toBe(2);
-  expect(r.stderr).toContain(`environments.acc.key: file ${keyFile} can be read by group or others (mode 644)`);
+  expect(r.stderr).toContain(
+    `environments.acc.key: file ${keyFile} can be read by group or others (mode 644)`,
+  );
   expect(r.stderr).toContain(`chmod 600 ${keyFile}`);
   expect(r.stderr + r.stdout).not.toContain('first-password');
 });

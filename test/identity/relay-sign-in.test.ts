@@ -44,7 +44,12 @@ test('a signed-in call goes upstream with the held key, not the token, and the l
   expect(sent.headers.authorization).toBe(SENTINEL_BASIC);
   expect(JSON.stringify(sent.headers)).not.toContain(riley.slice(-20));
   const line = r.log.lines.find((l) => l.includes('"route":"risk"'));
-  expect(JSON.parse(line!)).toMatchObject({ person: 'riley', personName: 'Riley Reporter', key: expect.stringMatching(/^[0-9a-f]{12}$/), status: 200 });
+  expect(JSON.parse(line!)).toMatchObject({
+    person: 'riley',
+    personName: 'Riley Reporter',
+    key: expect.stringMatching(/^[0-9a-f]{12}$/),
+    status: 200,
+  });
 });
 
 test('a dataset outside the rules is refused with the rule and whom to ask', async () => {
@@ -61,12 +66,20 @@ test('a dataset outside the rules is refused with the rule and whom to ask', asy
 
 test('a write flow: allowed on acc, refused on production without a production rule', async () => {
   const post = (env: string) =>
-    r.call(`/api/${env}/taskdata/v1/tasks`, casey, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"Name":"x"}' });
+    r.call(`/api/${env}/taskdata/v1/tasks`, casey, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"Name":"x"}',
+    });
   expect((await post('acc')).status).toBe(200);
   const refused = await post('prd');
   expect(refused.status).toBe(403);
   expect(policyRefusal.parse(refused.json()).error.rule).toBe('rule "compliance-writers" (production)');
-  const notAWriter = await r.call('/api/acc/taskdata/v1/tasks', riley, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const notAWriter = await r.call('/api/acc/taskdata/v1/tasks', riley, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   expect(policyRefusal.parse(notAWriter.json()).error.rule).toBe('rule "reporting-readers" (flows)');
 });
 
@@ -143,15 +156,23 @@ test("the add-in's pages may call the provider (connect-src names its origins); 
     // Office's dialog opens the sign-in page and hears back through messageParent: no new browsing context group.
     const signInPage = await pages.call('/sign-in.html', null);
     expect(signInPage.headers.get('cross-origin-opener-policy')).toBe('unsafe-none');
-    expect(signInPage.headers.get('content-security-policy')).toBe(csp);  } finally {
+    expect(signInPage.headers.get('content-security-policy')).toBe(csp);
+  } finally {
     await pages.close();
   }
 });
 
 test('/api/me names only the keys of the environments the person may use', async () => {
-  const narrow = await startSignedInRelay(provider, {}, {
-    policy: { contact: CONTACT, rules: [{ name: 'acc-only', groups: ['reporting'], environments: ['acc'], datasets: '*' }] },
-  });
+  const narrow = await startSignedInRelay(
+    provider,
+    {},
+    {
+      policy: {
+        contact: CONTACT,
+        rules: [{ name: 'acc-only', groups: ['reporting'], environments: ['acc'], datasets: '*' }],
+      },
+    },
+  );
   try {
     const body = me.parse((await narrow.call('/api/me', riley)).json());
     expect(body.may.environments).toEqual(['acc']);

@@ -33,7 +33,11 @@ class CookieJar {
 
 async function discover(issuer: string) {
   const response = await fetch(`${issuer}/.well-known/openid-configuration`);
-  return (await response.json()) as { authorization_endpoint: string; token_endpoint: string; end_session_endpoint: string };
+  return (await response.json()) as {
+    authorization_endpoint: string;
+    token_endpoint: string;
+    end_session_endpoint: string;
+  };
 }
 
 export async function signIn(
@@ -66,7 +70,10 @@ export async function signIn(
     const response = await fetch(url, {
       method: form ? 'POST' : 'GET',
       redirect: 'manual',
-      headers: { cookie: jar.header(), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        cookie: jar.header(),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body: form?.toString(),
     });
     jar.take(response);
@@ -113,7 +120,11 @@ export async function refresh(provider: DemoProvider, refreshToken: string): Pro
   const response = await fetch(meta.token_endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: provider.clientId }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: provider.clientId,
+    }).toString(),
   });
   if (!response.ok) throw new Error(`refresh: ${response.status} ${await response.text()}`);
   return (await response.json()) as Tokens;
@@ -121,5 +132,8 @@ export async function refresh(provider: DemoProvider, refreshToken: string): Pro
 
 /** The claims of a JWT, unverified (tests look at what the provider put in). */
 export function claimsOf(jwt: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+  return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
 }

@@ -28,7 +28,11 @@ let b: SignedInRelay;
 
 beforeAll(async () => {
   const port = await freePort();
-  redis = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  redis = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     redis.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));

@@ -183,3 +183,21 @@ test('/api/me names only the keys of the environments the person may use', async
     await narrow.close();
   }
 });
+
+test('an issuer configured unlike the provider says so at start, and every token is refused meanwhile', async () => {
+  const wrong = await startSignedInRelay(provider, {
+    identity: { issuer: `${provider.issuer}/`, audience: provider.audience, clientId: provider.clientId },
+  });
+  try {
+    const warning = wrong.log.lines.find((l) => l.includes('sign-in provider not reachable yet'))!;
+    expect(warning).toContain(
+      `calls itself \\"${provider.issuer}\\", not \\"${provider.issuer}/\\": set identity.issuer to its exact value`,
+    );
+    const answer = await wrong.call('/api/acc/directdata/v3/risk', riley);
+    expect(answer.status).toBe(401);
+    expect((answer.json() as { error: { message: string } }).error.message).toMatch(/calls itself/);
+    expect(wrong.upstream.requests).toHaveLength(0);
+  } finally {
+    await wrong.close();
+  }
+});

@@ -50,6 +50,8 @@ export interface TokenStats {
   cacheHits: number;
 }
 
+/** How long a failed discovery stands before the next token tries again. */
+const DISCOVERY_RETRY_MS = 5_000;
 /** Tokens remembered at most (passed checks); the oldest go first beyond it. */
 const MAX_REMEMBERED = 20_000;
 /** A token older than this (by iat) is refused whatever its exp: and iat in the future is caught by it. */
@@ -193,7 +195,12 @@ export class TokenChecker {
       });
       return { doc, keys };
     })();
-    this.discovered.catch(() => (this.discovered = undefined));
+    // A failed discovery is answered as failed for a while, then tried again: tokens arriving meanwhile do
+    // not each send the provider a request.
+    this.discovered.catch(() => {
+      const retry = setTimeout(() => (this.discovered = undefined), DISCOVERY_RETRY_MS);
+      retry.unref();
+    });
     return this.discovered;
   }
 

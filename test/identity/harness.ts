@@ -92,7 +92,14 @@ export async function startSignedInRelay(
     policy: policyFile,
     ...extra,
   };
-  const relay = await startRelay(config, { logDestination: log, ...options });
+  let relay: Relay;
+  try {
+    relay = await startRelay(config, { logDestination: log, ...options });
+  } catch (e) {
+    // A relay refused at start (the tests of start-up refusals) must not leave its upstream listening.
+    await upstream.close();
+    throw e;
+  }
   const seen: string[] = [];
   return {
     relay,

@@ -2,6 +2,7 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BindingFileError, BindingInputError, formatReport, importBinding, loadBinding } from '../binding';
+import { EXIT, unreadableFile } from './exit';
 import { parseOptions } from './options';
 
 const HELP = `Usage: grc-sheets binding import <swagger.json|openapi.yaml> [--out binding.json] [--accept]
@@ -16,9 +17,8 @@ Options:
   -h, --help   this help
 
 Exit status: 0 every endpoint bound or reported missing; 1 ambiguous endpoints without a pick (the binding
-and the report are written: pick in the file or pass --accept); 2 wrong usage; 3 bad input (nothing written).`;
-
-export const EXIT = { ok: 0, ambiguous: 1, usage: 2, badInput: 3 } as const;
+and the report are written: pick in the file or pass --accept); 2 wrong usage or a bad input file (a
+missing file, not a Swagger or OpenAPI file, an --out that is not a binding: nothing written).`;
 
 /** binding.json -> binding.report.txt, next to it. */
 export function reportPathFor(out: string): string {
@@ -44,12 +44,22 @@ export async function run(argv: string[]): Promise<number> {
       strict: true,
     }),
   );
+  // parseOptions sees --help only at the top level; parseArgs with positionals nests it under values.
+  if (typeof values !== 'number' && values.values.help) {
+    console.log(HELP);
+    return EXIT.ok;
+  }
   if (typeof values === 'number') return values;
   const [sub, file, ...more] = values.positionals;
   if (sub !== 'import' || !file || more.length) {
     console.error(
       `grc-sheets binding: ${sub !== 'import' ? 'expected "import"' : !file ? 'give the Swagger or OpenAPI file' : `unexpected ${more.join(' ')}`}\n\n${HELP}`,
     );
+    return EXIT.usage;
+  }
+  const missing = unreadableFile(file, "the service's Swagger or OpenAPI file");
+  if (missing) {
+    console.error(`grc-sheets binding import: ${missing}\nNothing was written.`);
     return EXIT.usage;
   }
   const out = values.values.out;
@@ -61,11 +71,11 @@ export async function run(argv: string[]): Promise<number> {
     writeAtomically(out, JSON.stringify(result.binding, null, 2) + '\n');
     writeAtomically(report, text);
     process.stdout.write(text);
-    return result.unresolved.length ? EXIT.ambiguous : EXIT.ok;
+    return result.unresolved.length ? EXIT.failed : EXIT.ok;
   } catch (e) {
     if (e instanceof BindingInputError || e instanceof BindingFileError) {
       console.error(`grc-sheets binding import: ${e.message}\nNothing was written.`);
-      return EXIT.badInput;
+      return EXIT.usage;
     }
     throw e;
   }

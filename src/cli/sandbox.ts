@@ -123,6 +123,8 @@ export async function run(argv: string[]): Promise<number> {
         seed: number('fault-seed', values['fault-seed']),
       },
     });
+    // Listening for Ctrl-C before saying so: whoever waits for these lines may stop the sandbox at once.
+    const stopped = untilStopped();
     console.log(`Sandbox (${environment}) listening. Base URL: ${sandbox.url}`);
     if (values.binding) console.log(`Shaped by the binding ${values.binding}.`);
     if (sandbox.demoKey) {
@@ -136,7 +138,7 @@ export async function run(argv: string[]): Promise<number> {
         `Try: curl -s -u ${identifier}:${password} ${sandbox.url}/directdata/v3/risk | head -c 300`,
       );
     }
-    await untilStopped();
+    await stopped;
     await sandbox.close();
     return EXIT.ok;
   } catch (e) {

@@ -204,9 +204,9 @@ export async function run(argv: string[]): Promise<number> {
     { name: 'sandbox-acc', key: acc.demoKey },
     { name: 'sandbox-prd', key: prd.demoKey },
   ].flatMap(({ name, key }) => (key ? [{ name, identifier: key.identifier, password: key.password }] : []));
+  const stopped = untilStopped(); // before the banner: whoever waits for it may stop everything at once
   console.log(banner(relay, keys, !!tls, join(options.dist, 'manifest.xml')));
-
-  await untilStopped();
+  await stopped;
   await relay.close();
   await Promise.all([acc.close(), prd.close()]);
   return EXIT.ok;

@@ -52,6 +52,15 @@ export default tseslint.config(
   },
   ...walls,
   {
+    // Plain CommonJS run by node before anything is installed (npm test's preflight).
+    files: ['scripts/**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', __dirname: 'readonly', process: 'readonly', console: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Office.js lives only in the Excel adapter and the taskpane's entry; the core stays host-free.
     files: ['src/catalog/**', 'src/client/**', 'src/sheet/**', 'src/loading/**', 'src/writeback/**'],
     rules: { 'no-restricted-globals': ['error', 'Office', 'Excel', 'OfficeRuntime'] },

@@ -166,7 +166,12 @@ export async function run(argv: string[]): Promise<number> {
     'Choose other sandbox ports with npm start -- --sandbox-port N (the PRD sandbox takes N+1), or leave --sandbox-port out for any free port.';
   let acc, prd;
   try {
-    acc = await startSandbox({ ...common, port: options.sandboxPort, environment: 'ACC', binding: bindingAcc });
+    acc = await startSandbox({
+      ...common,
+      port: options.sandboxPort,
+      environment: 'ACC',
+      binding: bindingAcc,
+    });
   } catch (e) {
     return failedToStart(e, sandboxHint);
   }

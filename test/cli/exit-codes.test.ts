@@ -52,7 +52,9 @@ describe('grc-sheets binding import of a file that cannot be read', () => {
     const d = dir();
     const r = await cli(['binding', 'import', join(d, 'swagger.json'), '--out', join(d, 'b.json')]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`${join(d, 'swagger.json')} does not exist. Give the path of the service's Swagger`);
+    expect(r.err).toContain(
+      `${join(d, 'swagger.json')} does not exist. Give the path of the service's Swagger`,
+    );
     expect(r.err).not.toMatch(/ENOENT|errno|at .*\.ts/);
     expect(readdirSync(d)).toEqual([]);
   });
@@ -96,7 +98,11 @@ describe('Ctrl-C is a normal stop: exit 0', () => {
   });
 
   it('grc-sheets sandbox given SIGINT twice (npm forwards the one the terminal sent) still exits 0', async () => {
-    const run = startInTerminal(process.execPath, ['bin/grc-sheets.js', 'sandbox', '--port', '0'], 'Base URL');
+    const run = startInTerminal(
+      process.execPath,
+      ['bin/grc-sheets.js', 'sandbox', '--port', '0'],
+      'Base URL',
+    );
     await run.started;
     run.child.kill('SIGINT');
     run.child.kill('SIGINT');

@@ -1,5 +1,5 @@
-import { FluentProvider, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { FluentProvider, Spinner, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Catalog } from '../../catalog';
 import { createClient, isApiError } from '../../client';
 import { keyFingerprint } from '../../writeback/audit';
@@ -12,12 +12,21 @@ import { describeError, messageText, type UserMessage } from '../connection/mess
 import type { HostInfo } from '../host';
 import type { ScreenProps, Session } from '../screen';
 import { fluentTheme, themeName } from '../theme';
-import WritebackScreen from '../writeback/WritebackScreen';
-import { ActivityScreen } from './ActivityScreen';
 import { ConnectScreen } from './ConnectScreen';
-import { DatasetsScreen } from './DatasetsScreen';
 import { EnvironmentBadge } from './EnvironmentBadge';
-import { TablesScreen } from './TablesScreen';
+
+// Chunks of their own, fetched when their tab is first opened: the first screen (Connect) is drawn without
+// the loading code, the write-back flows, rules and dialogs (test/taskpane/bundle.test.ts measures it).
+const WritebackScreen = lazy(() => import(/* webpackChunkName: "writeback" */ '../writeback/WritebackScreen'));
+const DatasetsScreen = lazy(() =>
+  import(/* webpackChunkName: "datasets" */ './DatasetsScreen').then((m) => ({ default: m.DatasetsScreen })),
+);
+const ActivityScreen = lazy(() =>
+  import(/* webpackChunkName: "activity" */ './ActivityScreen').then((m) => ({ default: m.ActivityScreen })),
+);
+const TablesScreen = lazy(() =>
+  import(/* webpackChunkName: "tables" */ './TablesScreen').then((m) => ({ default: m.TablesScreen })),
+);
 
 const useStyles = makeStyles({
   provider: { height: '100%' },
@@ -110,6 +119,7 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
   const theme = fluentTheme(themeName(officeBackground, prefersDark));
   const store = useMemo(() => createCredentialStore(storage, host.partitionKey), [storage, host.partitionKey]);
   const [tab, setTab] = useState<TabId>('connect');
+  const [opened, setOpened] = useState<ReadonlySet<TabId>>(() => new Set(['connect']));
   const [environments, setEnvironments] = useState<EnvironmentsResult | null>(null);
   const [session, setSession] = useState<Session | null>(null);
   const [activity, setActivity] = useState<ActivityEntry[]>([]);
@@ -142,17 +152,22 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
     }
   }
 
+  function selectTab(id: TabId) {
+    setTab(id);
+    setOpened((ids) => (ids.has(id) ? ids : new Set([...ids, id])));
+  }
+
   const screen: ScreenProps = { workbook, session, onActivity, onWorkbookChanged, workbookVersion };
   // Before a connection the Datasets tab shows the catalogue's own (unbound) list.
   const sessionCatalog = session ? catalogFor(session.environment) : catalog;
   const envList = environments?.ok ? environments.environments : [];
   const production = session?.environment.production ?? false;
 
-  // Every screen stays mounted (hidden when not selected) so a load or refresh in progress keeps running
+  // Every screen stays mounted once opened (hidden when not selected) so a load or refresh in progress keeps running
   // and keeps its progress when the user looks at another tab.
   const panel = (id: TabId, content: ReactNode) => (
     <div role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={tab !== id}>
-      {content}
+      {opened.has(id) && <Suspense fallback={<Spinner size="small" label="Opening…" />}>{content}</Suspense>}
     </div>
   );
 
@@ -166,7 +181,7 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
             </Text>
             <EnvironmentBadge environment={session?.environment ?? null} />
           </header>
-          <TabList className={s.tabs} selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as TabId)} size="small">
+          <TabList className={s.tabs} selectedValue={tab} onTabSelect={(_, d) => selectTab(d.value as TabId)} size="small">
             <Tab value="connect" id="tab-connect" className={s.tab}>
               Connect
             </Tab>

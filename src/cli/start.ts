@@ -14,6 +14,7 @@ import type { Binding } from '../catalog';
 import { startSandbox } from '../sandbox';
 import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
 import { parseOptions, untilStopped } from './options';
+import { ownBinding } from './own-binding';
 
 const HELP = `Usage: grc-sheets start [options]
 
@@ -29,9 +30,11 @@ Options:
   --certs DIR       office-addin-dev-certs folder (default ~/.office-addin-dev-certs)
   --http            plain HTTP even when certificates exist
   --binding FILE    a binding (grc-sheets binding import, docs/binding.md) for both sandboxes and the relay;
-                    without one, the catalogue's own paths (assumed ones marked as such)
+                    without one, each environment is bound to the sandbox's own Swagger file, imported at start
   --binding-acc FILE, --binding-prd FILE
                     a binding for one environment only (ACC may have a newer Swagger file than PRD)
+  --unbound         no binding where none is given: the catalogue's own paths, assumed ones marked as such
+                    (how a real environment looks before its Swagger file is imported)
   --help            this text
 
 ${EXIT_CODES_HELP}`;
@@ -47,6 +50,7 @@ interface Options {
   http: boolean;
   bindingAcc?: string;
   bindingPrd?: string;
+  unbound: boolean;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number | undefined): number | undefined {
@@ -72,6 +76,7 @@ function parse(argv: string[]): Options | { help: true } {
       binding: { type: 'string' },
       'binding-acc': { type: 'string' },
       'binding-prd': { type: 'string' },
+      unbound: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -87,6 +92,7 @@ function parse(argv: string[]): Options | { help: true } {
     http: values.http ?? false,
     bindingAcc: values['binding-acc'] ?? values.binding,
     bindingPrd: values['binding-prd'] ?? values.binding,
+    unbound: values.unbound ?? false,
   };
 }
 
@@ -162,6 +168,13 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`grc-sheets start: --binding ${e.message}`);
     return EXIT.usage;
   }
+  // Bound to the sandbox's own Swagger file where no binding is given, so the demo shows a fully bound
+  // environment (src/cli/own-binding.ts).
+  const own = options.unbound || (bindingAcc && bindingPrd) ? undefined : await ownBinding();
+  const bindingFileAcc = options.bindingAcc ?? own?.file;
+  const bindingFilePrd = options.bindingPrd ?? own?.file;
+  bindingAcc ??= own?.binding;
+  bindingPrd ??= own?.binding;
   const sandboxHint =
     'Choose other sandbox ports with npm start -- --sandbox-port N (the PRD sandbox takes N+1), or leave --sandbox-port out for any free port.';
   let acc, prd;
@@ -192,8 +205,8 @@ export async function run(argv: string[]): Promise<number> {
       listen: { host: options.host, port: options.port },
       tls,
       environments: {
-        'sandbox-acc': { baseUrl: acc.url, production: false, binding: options.bindingAcc },
-        'sandbox-prd': { baseUrl: prd.url, production: true, binding: options.bindingPrd },
+        'sandbox-acc': { baseUrl: acc.url, production: false, binding: bindingFileAcc },
+        'sandbox-prd': { baseUrl: prd.url, production: true, binding: bindingFilePrd },
       },
       staticDir: options.dist,
       logLevel: 'warn',

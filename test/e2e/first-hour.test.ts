@@ -1,0 +1,112 @@
+/**
+ * The default demo as a newcomer first sees it (issue 19): `grc-sheets start`'s environments are bound to
+ * the sandbox's own Swagger file, so the Write-back screen shows no warning about assumed paths or missing
+ * lists; on an environment without a binding the warnings are short and folded, and the template and the
+ * Validate/Post buttons stay in view at 320 px. Plus the details: the tab strip stays on top of a
+ * scrolled pane, and the confirm dialog's buttons fit on one line. Screenshots in test/e2e/screenshots/.
+ */
+import type { Page } from 'playwright-core';
+import { ownBinding } from '../../src/cli/own-binding';
+import {
+  connect,
+  launchBrowser,
+  openPreview,
+  screenshot,
+  startStack,
+  type Stack,
+  type TestBrowser,
+} from './harness';
+
+const WIDTHS = [320, 1280] as const;
+const WARNINGS = ['wb-assumed', 'wb-lacking', 'wb-skipped', 'wb-unavailable'];
+
+let browser: TestBrowser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Whether the element is wholly inside the window without scrolling. */
+async function inView(page: Page, testId: string): Promise<boolean> {
+  const box = await page.getByTestId(testId).boundingBox();
+  const size = page.viewportSize()!;
+  return (
+    !!box && box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width
+  );
+}
+
+async function openWriteback(stack: Stack, width: number, environment = 'sandbox-acc'): Promise<Page> {
+  const page = await openPreview(browser, stack, { width, height: 640 });
+  const key = environment === 'sandbox-acc' ? stack.acc.demoKey! : stack.prd.demoKey!;
+  expect(await connect(page, environment, key)).toBe('ok');
+  await page.getByRole('tab', { name: 'Write-back' }).click();
+  await page.getByTestId('wb-new-template').waitFor();
+  return page;
+}
+
+describe("the default demo: bound to the sandbox's own Swagger file", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    const own = await ownBinding();
+    stack = await startStack({ bindings: { acc: own.binding, prd: own.binding } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it.each(WIDTHS)(
+    'Write-back at %i px: no warning boxes on ACC or PRD, every flow available',
+    async (width) => {
+      for (const environment of ['sandbox-acc', 'sandbox-prd']) {
+        const page = await openWriteback(stack, width, environment);
+        const flows = page.getByTestId('wb-flow');
+        for (const title of await flows.locator('option').allInnerTexts())
+          expect(title).not.toContain('unavailable');
+        for (const flow of await flows
+          .locator('option')
+          .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))) {
+          await flows.selectOption(flow);
+          for (const id of WARNINGS)
+            expect({ flow, id, count: await page.getByTestId(id).count() }).toEqual({ flow, id, count: 0 });
+        }
+        await flows.selectOption('incidents');
+        await screenshot(page, `first-hour-bound-${environment}-${width}`);
+        await page.close();
+      }
+    },
+  );
+});
+
+describe('an environment without a binding', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it.each(WIDTHS)(
+    'Write-back at %i px: the warnings folded to their titles, the template and Validate/Post in view',
+    async (width) => {
+      const page = await openWriteback(stack, width);
+      await screenshot(page, `first-hour-unbound-${width}`);
+      await page.getByTestId('wb-new-template').click();
+      await page.getByTestId('wb-post').waitFor();
+      for (const id of ['wb-new-template', 'wb-table', 'wb-validate', 'wb-post']) {
+        expect(await inView(page, id)).toBe(true);
+      }
+      await screenshot(page, `first-hour-unbound-template-${width}`);
+      const assumed = page.getByTestId('wb-assumed');
+      expect(await assumed.innerText()).not.toMatch(/Path assumed/);
+      await page.getByTestId('wb-assumed-details').click();
+      expect(await assumed.innerText()).toMatch(/Path assumed: Create an incident at \/incidents/);
+      await screenshot(page, `first-hour-unbound-details-${width}`);
+      await page.getByTestId('wb-assumed-details').click();
+      expect(await assumed.innerText()).not.toMatch(/Path assumed/);
+      await page.close();
+    },
+  );
+});

@@ -11,6 +11,7 @@ import {
   connect,
   launchBrowser,
   openPreview,
+  pasteRowsByName,
   screenshot,
   startStack,
   type Stack,
@@ -77,7 +78,38 @@ describe("the default demo: bound to the sandbox's own Swagger file", () => {
       }
     },
   );
+
+  it.each([...WIDTHS, 500])("the production confirmation at %i px: both buttons' labels on one line", async (width) => {
+    const page = await openWriteback(stack, width, 'sandbox-prd');
+    await page.getByTestId('wb-new-template').click();
+    await page.getByTestId('template-done').waitFor();
+    await pasteRowsByName(page, 'A2', [
+      ['Name', 'Reporting organization', 'Incident types', 'Classification', 'Date detected'],
+      ['Phishing mail at the front desk', 'Finance', 'Operational incident', 'High', '2025-03-04'],
+    ]);
+    await page.getByTestId('wb-post').click();
+    await page.getByTestId('confirm-post').waitFor();
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+    const buttons = page.getByTestId('confirm-post').getByRole('button');
+    for (const name of ['Do not post', 'Post 1 row to sandbox-prd']) {
+      const button = buttons.filter({ hasText: name });
+      expect(await button.evaluate(lineCount)).toBe(1);
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    }
+    await screenshot(page, `first-hour-confirm-${width}`);
+    await page.getByRole('button', { name: 'Do not post' }).click();
+    expect(stack.prd.store.addedRecords('incidents')).toHaveLength(0);
+    await page.close();
+  });
 });
+
+/** How many lines the element's text takes as drawn. */
+function lineCount(element: Element): number {
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+}
 
 describe('an environment without a binding', () => {
   let stack: Stack;

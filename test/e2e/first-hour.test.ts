@@ -79,27 +79,67 @@ describe("the default demo: bound to the sandbox's own Swagger file", () => {
     },
   );
 
-  it.each([...WIDTHS, 500])("the production confirmation at %i px: both buttons' labels on one line", async (width) => {
-    const page = await openWriteback(stack, width, 'sandbox-prd');
+  it.each([...WIDTHS, 500])(
+    "the production confirmation at %i px: both buttons' labels on one line",
+    async (width) => {
+      const page = await openWriteback(stack, width, 'sandbox-prd');
+      await page.getByTestId('wb-new-template').click();
+      await page.getByTestId('template-done').waitFor();
+      await pasteRowsByName(page, 'A2', [
+        ['Name', 'Reporting organization', 'Incident types', 'Classification', 'Date detected'],
+        ['Phishing mail at the front desk', 'Finance', 'Operational incident', 'High', '2025-03-04'],
+      ]);
+      await page.getByTestId('wb-post').click();
+      await page.getByTestId('confirm-post').waitFor();
+      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+      const buttons = page.getByTestId('confirm-post').getByRole('button');
+      for (const name of ['Do not post', 'Post 1 row to sandbox-prd']) {
+        const button = buttons.filter({ hasText: name });
+        expect(await button.evaluate(lineCount)).toBe(1);
+        const box = (await button.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(width);
+      }
+      await screenshot(page, `first-hour-confirm-${width}`);
+      await page.getByRole('button', { name: 'Do not post' }).click();
+      expect(stack.prd.store.addedRecords('incidents')).toHaveLength(0);
+      await page.close();
+    },
+  );
+});
+
+describe('a narrow pane scrolled down', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('keeps the tab strip at the top, on its own background: nothing shows through it', async () => {
+    const page = await openWriteback(stack, 320);
     await page.getByTestId('wb-new-template').click();
     await page.getByTestId('template-done').waitFor();
-    await pasteRowsByName(page, 'A2', [
-      ['Name', 'Reporting organization', 'Incident types', 'Classification', 'Date detected'],
-      ['Phishing mail at the front desk', 'Finance', 'Operational incident', 'High', '2025-03-04'],
-    ]);
-    await page.getByTestId('wb-post').click();
-    await page.getByTestId('confirm-post').waitFor();
-    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-    const buttons = page.getByTestId('confirm-post').getByRole('button');
-    for (const name of ['Do not post', 'Post 1 row to sandbox-prd']) {
-      const button = buttons.filter({ hasText: name });
-      expect(await button.evaluate(lineCount)).toBe(1);
-      const box = (await button.boundingBox())!;
-      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    await page.getByTestId('wb-assumed-details').click();
+    const tabs = page.getByRole('tablist').first();
+    const scrolled = await page.evaluate(() => {
+      window.scrollTo(0, 300);
+      return window.scrollY;
+    });
+    expect(scrolled).toBe(300);
+    await screenshot(page, 'first-hour-scrolled-320');
+    const box = (await tabs.boundingBox())!;
+    expect(box.y).toBe(0);
+    // Whatever is drawn across the strip belongs to it: no text of the pane under it.
+    for (const x of [10, 100, 200, 310]) {
+      const onTop = await page.evaluate(
+        ([px, py]) => !!document.elementFromPoint(px!, py!)?.closest('[role="tablist"]'),
+        [x, box.y + box.height / 2],
+      );
+      expect({ x, onTop }).toEqual({ x, onTop: true });
     }
-    await screenshot(page, `first-hour-confirm-${width}`);
-    await page.getByRole('button', { name: 'Do not post' }).click();
-    expect(stack.prd.store.addedRecords('incidents')).toHaveLength(0);
+    const background = await tabs.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(background).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
     await page.close();
   });
 });

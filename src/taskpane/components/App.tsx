@@ -59,7 +59,19 @@ const useStyles = makeStyles({
     minWidth: 0,
   },
   // Five tabs on one line even at 320 px: compact tabs, and a horizontal scroll rather than a ragged second line.
-  tabs: { flexWrap: 'nowrap', overflowX: 'auto', paddingInline: tokens.spacingHorizontalXXS, scrollbarWidth: 'thin' },
+  // It stays at the top of a pane that scrolls as a whole (a narrow taskpane), on its own background so the
+  // text scrolling under it does not show through.
+  tabs: {
+    flexWrap: 'nowrap',
+    overflowX: 'auto',
+    paddingInline: tokens.spacingHorizontalXXS,
+    scrollbarWidth: 'thin',
+    position: 'sticky',
+    top: 0,
+    zIndex: 1,
+    backgroundColor: tokens.colorNeutralBackground2,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
   tab: {
     paddingInline: tokens.spacingHorizontalXS,
     flexShrink: 0,

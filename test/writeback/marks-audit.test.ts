@@ -1,5 +1,6 @@
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { AUDIT_TABLE, keyFingerprint, writeAudit } from '../../src/writeback/audit';
+import { timeCell } from '../../src/writeback/resulttime';
 import { markProblems } from '../../src/writeback/marks';
 import type { RunSummary } from '../../src/writeback/post';
 import type { Problem } from '../../src/writeback/problem';
@@ -110,9 +111,11 @@ describe('the audit record', () => {
       'Formula-like text',
     ]);
     expect(rows).toHaveLength(4);
+    const audit = workbook.snapshot().tables.find((t) => t.name === AUDIT_TABLE)!;
+    expect(audit.numberFormats.slice(0, 2)).toEqual(['yyyy-mm-dd hh:mm', 'yyyy-mm-dd hh:mm']);
     expect(rows[1]).toEqual([
-      '2025-01-01T10:00:00.000Z',
-      '2025-01-01T10:00:05.000Z',
+      timeCell('2025-01-01T10:00:00.000Z'), // date cells: serials of the local time
+      timeCell('2025-01-01T10:00:05.000Z'),
       'key:0123456789ab',
       'PRD',
       'incidents',

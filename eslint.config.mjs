@@ -56,7 +56,11 @@ export default tseslint.config(
     files: ['scripts/**/*.js'],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: { require: 'readonly', __dirname: 'readonly', process: 'readonly', console: 'readonly' },
+      globals: Object.fromEntries(
+        ['require', '__dirname', 'process', 'console', 'fetch', 'Buffer', 'URL', 'setTimeout', 'clearTimeout'].map(
+          (name) => [name, 'readonly'],
+        ),
+      ),
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

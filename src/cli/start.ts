@@ -30,11 +30,12 @@ Options:
   --certs DIR       office-addin-dev-certs folder (default ~/.office-addin-dev-certs)
   --http            plain HTTP even when certificates exist
   --binding FILE    a binding (grc-sheets binding import, docs/binding.md) for both sandboxes and the relay;
-                    without one, each environment is bound to the sandbox's own Swagger file, imported at start
+                    without any binding option, both are bound to the sandbox's own Swagger file, imported at start
   --binding-acc FILE, --binding-prd FILE
-                    a binding for one environment only (ACC may have a newer Swagger file than PRD)
-  --unbound         no binding where none is given: the catalogue's own paths, assumed ones marked as such
-                    (how a real environment looks before its Swagger file is imported)
+                    a binding for one environment only (ACC may have a newer Swagger file than PRD); the other
+                    stays unbound
+  --unbound         no binding at all: the catalogue's own paths, assumed ones marked as such (how a real
+                    environment looks before its Swagger file is imported)
   --help            this text
 
 ${EXIT_CODES_HELP}`;
@@ -168,13 +169,13 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`grc-sheets start: --binding ${e.message}`);
     return EXIT.usage;
   }
-  // Bound to the sandbox's own Swagger file where no binding is given, so the demo shows a fully bound
-  // environment (src/cli/own-binding.ts).
-  const own = options.unbound || (bindingAcc && bindingPrd) ? undefined : await ownBinding();
+  // Without any binding option both environments are bound to the sandbox's own Swagger file, so the demo
+  // shows a fully bound environment (src/cli/own-binding.ts). With one for ACC only, PRD stays unbound: the
+  // user is shaping the sandboxes like their own environments.
+  const own = options.unbound || options.bindingAcc || options.bindingPrd ? undefined : await ownBinding();
   const bindingFileAcc = options.bindingAcc ?? own?.file;
   const bindingFilePrd = options.bindingPrd ?? own?.file;
-  bindingAcc ??= own?.binding;
-  bindingPrd ??= own?.binding;
+  if (own) bindingAcc = bindingPrd = own.binding;
   const sandboxHint =
     'Choose other sandbox ports with npm start -- --sandbox-port N (the PRD sandbox takes N+1), or leave --sandbox-port out for any free port.';
   let acc, prd;

@@ -50,3 +50,18 @@ export function unreadableFile(file: string, what: string): string | null {
   }
   return null;
 }
+
+/**
+ * The files a command's options name, checked before the command uses any: the first that cannot be read,
+ * said as `grc-sheets <command>: <option> <why>` (print it and exit 2), or null when all can be.
+ */
+export function unreadableOptionFile(
+  command: string,
+  files: readonly [option: string, file: string | undefined, what: string][],
+): string | null {
+  for (const [option, file, what] of files) {
+    const problem = file === undefined ? null : unreadableFile(file, what);
+    if (problem) return `grc-sheets ${command}: ${option} ${problem}`;
+  }
+  return null;
+}

@@ -11,7 +11,7 @@ import {
 } from '../sandbox';
 import { BindingFileError, loadBinding } from '../binding/load';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
-import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage, unreadableOptionFile } from './exit';
 import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets sandbox [options]
@@ -105,6 +105,14 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`grc-sheets sandbox: --environment must be ACC or PRD, got "${values.environment}"`);
     return 2;
   }
+  const unreadable = unreadableOptionFile('sandbox', [
+    ['--keys', values.keys, 'a keys file (docs/sandbox.md)'],
+    ['--binding', values.binding, 'a binding file (grc-sheets binding import)'],
+  ]);
+  if (unreadable) {
+    console.error(unreadable);
+    return EXIT.usage;
+  }
   try {
     const sandbox = await startSandbox({
       host: values.host,
@@ -154,7 +162,7 @@ export async function run(argv: string[]): Promise<number> {
           ? '--binding '
           : '';
     console.error(`grc-sheets sandbox: ${where}${(e as Error).message}`);
-    // A keys file that breaks the rules is configuration (2); anything else failed while starting (1).
-    return e instanceof KeysError ? EXIT.usage : EXIT.failed;
+    // A keys or binding file that breaks the rules is configuration (2); anything else failed while starting (1).
+    return e instanceof KeysError || e instanceof BindingFileError ? EXIT.usage : EXIT.failed;
   }
 }

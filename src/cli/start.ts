@@ -12,7 +12,7 @@ import { startRelay, type Relay } from '../relay';
 import { BindingFileError, loadBinding } from '../binding/load';
 import type { Binding } from '../catalog';
 import { startSandbox } from '../sandbox';
-import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage, unreadableOptionFile } from './exit';
 import { parseOptions, untilStopped } from './options';
 import { ownBinding } from './own-binding';
 
@@ -159,6 +159,15 @@ export async function run(argv: string[]): Promise<number> {
   }
   const tls = options.http ? undefined : devCertificate(options.certs);
   const common = { host: '127.0.0.1', scale: options.scale, seed: options.seed };
+  const what = 'a binding file (grc-sheets binding import)';
+  const unreadable = unreadableOptionFile('start', [
+    [options.bindingAcc === options.bindingPrd ? '--binding' : '--binding-acc', options.bindingAcc, what],
+    ['--binding-prd', options.bindingPrd, what],
+  ]);
+  if (unreadable) {
+    console.error(unreadable);
+    return EXIT.usage;
+  }
   let bindingAcc: Binding | undefined;
   let bindingPrd: Binding | undefined;
   try {

@@ -18,6 +18,7 @@ async function cli(argv: string[]) {
   const err: string[] = [];
   const spies = [
     jest.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true)),
+    jest.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true)),
     jest.spyOn(console, 'log').mockImplementation((s) => void out.push(String(s))),
     jest.spyOn(console, 'error').mockImplementation((s) => void err.push(String(s))),
   ];
@@ -69,6 +70,24 @@ describe('grc-sheets binding import of a file that cannot be read', () => {
     // root reads any file whatever its mode: then the file is read and refused as not a Swagger file.
     expect(r.err).toMatch(process.getuid?.() === 0 ? /not a Swagger or OpenAPI file/ : /permission denied/);
     expect(r.code).toBe(2);
+  });
+});
+
+describe('every command given a file that does not exist: said in words, exit 2, nothing started', () => {
+  const missing = join(tmpdir(), 'grc-sheets-no-such-file.json');
+  it.each([
+    ['sandbox', ['--port', '0', '--binding', missing], '--binding'],
+    ['sandbox', ['--port', '0', '--keys', missing], '--keys'],
+    ['start', ['--port', '0', '--binding', missing], '--binding'],
+    ['start', ['--port', '0', '--binding-prd', missing], '--binding-prd'],
+    ['relay', ['--config', missing], '--config'],
+    ['check', ['--base-url', 'http://127.0.0.1:9/api', '--binding', missing], '--binding'],
+    ['binding', ['import', missing, '--out', join(tmpdir(), 'grc-sheets-unwritten.json')], 'binding import:'],
+  ])('grc-sheets %s %j', async (name, args, option) => {
+    const r = await cli([name, ...args]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${option} ${missing} does not exist. Give the path of`);
+    expect(r.err).not.toMatch(/ENOENT|errno/);
   });
 });
 

@@ -2,7 +2,6 @@ import { FluentProvider, Spinner, Tab, TabList, Text, makeStyles, tokens } from 
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Catalog } from '../../catalog';
 import { createClient, isApiError } from '../../client';
-import { keyFingerprint } from '../../writeback/audit';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
 import { catalogFor } from '../connection/catalog';
@@ -150,6 +149,8 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
     const entry = { at: new Date(), action: 'connect', environment: environment.name } as const;
     try {
       await client.testConnection();
+      // From the write-back's audit module, a chunk shared with the Write-back screen: not in the first load.
+      const { keyFingerprint } = await import(/* webpackChunkName: "audit" */ '../../writeback/audit');
       const fingerprint = await keyFingerprint(credentials.identifier);
       setSession({ environment, client, source: `relay ${origin}`, keyFingerprint: fingerprint });
       onActivity({ ...entry, outcome: 'ok' });

@@ -7,7 +7,6 @@
  * Everything else runs the same code.
  */
 import { createRoot } from 'react-dom/client';
-import { catalog } from '../catalog';
 import { excelCapabilities } from '../workbook/excel/capabilities';
 import { lazyWorkbook } from '../workbook/lazy';
 import { App } from './components/App';
@@ -29,7 +28,6 @@ async function main() {
   const root = createRoot(document.getElementById('root')!);
   const common = {
     host,
-    catalog,
     origin: window.location.origin,
     fetch: window.fetch.bind(window),
     storage: localStorageOrNothing(),

@@ -1,5 +1,4 @@
 import { renderToString } from 'react-dom/server';
-import { catalog } from '../../../src/catalog';
 import { App } from '../../../src/taskpane/components/App';
 import { createMemoryWorkbook } from '../../../src/workbook/memory';
 
@@ -8,7 +7,6 @@ test('the shell renders without Office: every tab, the badge and the Connect scr
     <App
       host={{ kind: 'preview' }}
       workbook={createMemoryWorkbook()}
-      catalog={catalog}
       origin="http://127.0.0.1:1"
       fetch={() => Promise.reject(new Error('not called during render'))}
       copy={() => Promise.resolve()}

@@ -1,0 +1,21 @@
+import { loadApiFile } from './src/sandbox/file/document';
+const G = '3f1c2a9e-8d7b-4c2e-9a51-0f6b2d7c1e44';
+(async () => {
+  const soy = await loadApiFile('test/binding/corpus/soylent.openapi.yaml');
+  const inc = soy.find('POST', '/orm/v4/incidents')!;
+  const t = (o: any, b: unknown) => { const ok = o.checkBody(b); console.log(ok, JSON.stringify(o.checkBody.errors?.map((e: any) => [e.instancePath, e.keyword, e.message, e.params]))); };
+  t(inc, { incident: { name: 'x', reporting_organisation: { id: G } } });
+  t(inc, { incident: { name: 'x', reporting_organisation: { name: 'Finance' }, classification_id: null, custom_answers: [{ custom_field_id: G, date: '2025-01-02' }] } });
+  t(inc, { incident: { id: G, name: 'x', reporting_organisation: { id: 'nope' } } });
+  t(inc, { incident: { name: 'x', reporting_organisation: 'Finance' } });
+  const ini = await loadApiFile('test/binding/corpus/initech.openapi.json');
+  const hl = ini.find('POST', '/v1/Incidents/{guid}/Hyperlinks')!;
+  t(hl, { Link: 'https://a', HyperlinkType: null });
+  t(hl, { Url: 'https://a' });
+  const w = await loadApiFile('test/binding/corpus/wonka.openapi.json');
+  const wi = w.find('POST', '/v7/Incidents')!;
+  t(wi, { Headline: 'x', ReportingOrganisations: [{ Guid: G }], Confidential: false, Classification: null, FieldAnswers: [{ Field: { Guid: G }, Date: '2025-01-01' }] });
+  t(wi, { Headline: 'x', ReportingOrganisations: [{ Guid: G, Name: 'Finance' }], Confidential: false, OccurredOn: '2025-01-01' });
+  const n = await loadApiFile('test/binding/corpus/northwind.swagger.yaml');
+  t(n.find('POST', '/v3/vendors')!, { vendor_name: 'x', risk_tier: 'tier_1', lei: null });
+})();

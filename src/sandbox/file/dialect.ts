@@ -17,8 +17,19 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Keywords whose value is one schema. */
-const ONE = ['additionalProperties', 'not', 'items', 'contains', 'propertyNames', 'if', 'then', 'else',
-  'unevaluatedProperties', 'unevaluatedItems', 'additionalItems'];
+const ONE = [
+  'additionalProperties',
+  'not',
+  'items',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'additionalItems',
+];
 /** Keywords whose value is a list of schemas. */
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 /** Keywords whose value maps names to schemas. */
@@ -65,7 +76,9 @@ function allowNull(s: Obj): Obj {
 function hideOneWay(s: Obj, direction: Direction): void {
   if (!isObj(s.properties)) return;
   const flag = direction === 'request' ? 'readOnly' : 'writeOnly';
-  const hidden = Object.entries(s.properties).filter(([, p]) => isObj(p) && p[flag] === true).map(([n]) => n);
+  const hidden = Object.entries(s.properties)
+    .filter(([, p]) => isObj(p) && p[flag] === true)
+    .map(([n]) => n);
   if (!hidden.length) return;
   s.properties = { ...s.properties, ...Object.fromEntries(hidden.map((n) => [n, false])) };
   if (Array.isArray(s.required)) s.required = (s.required as string[]).filter((n) => !hidden.includes(n));

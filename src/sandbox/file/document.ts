@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { convertDocument, type Direction, type Spec } from './dialect';
+import { convertDocument, type Spec } from './dialect';
 
 /**
  * The customer's own API file, read by the sandbox itself (not through the binding), so the bound sandbox can
@@ -56,7 +56,8 @@ function specOf(doc: Obj): Spec {
 function basePathOf(doc: Obj): string {
   if (typeof doc.basePath === 'string') return doc.basePath;
   const servers = doc.servers;
-  const url = Array.isArray(servers) && isObj(servers[0]) && typeof servers[0].url === 'string' ? servers[0].url : '/';
+  const url =
+    Array.isArray(servers) && isObj(servers[0]) && typeof servers[0].url === 'string' ? servers[0].url : '/';
   try {
     return new URL(url, 'http://server.invalid').pathname;
   } catch {
@@ -101,7 +102,9 @@ function jsonSchemaOf(doc: Obj, content: unknown): unknown {
 
 function successOf(doc: Obj, spec: Spec, op: Obj): FileAnswer {
   const responses = isObj(op.responses) ? op.responses : {};
-  const codes = Object.keys(responses).filter((c) => /^2\d\d$/.test(c)).sort();
+  const codes = Object.keys(responses)
+    .filter((c) => /^2\d\d$/.test(c))
+    .sort();
   const code = codes[0] ?? (responses['2XX'] ? '2XX' : 'default');
   const r = deref(doc, responses[code]);
   const status = /^2\d\d$/.test(code) ? Number(code) : 200;
@@ -113,7 +116,10 @@ function successOf(doc: Obj, spec: Spec, op: Obj): FileAnswer {
 
 function bodyOf(doc: Obj, spec: Spec, op: Obj, pathItem: Obj): { schema?: unknown; required: boolean } {
   if (spec === 'swagger-2.0') {
-    const params = [...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])];
+    const params = [
+      ...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
+      ...(Array.isArray(op.parameters) ? op.parameters : []),
+    ];
     const body = params.map((p) => deref(doc, p)).find((p) => isObj(p) && p.in === 'body') as Obj | undefined;
     return body ? { schema: body.schema, required: body.required === true } : { required: false };
   }
@@ -127,7 +133,10 @@ function makeAjv(spec: Spec): Ajv {
   const ajv = spec === 'openapi-3.1' ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   // OpenAPI's own formats: the numeric ones say how big the number may be; the others are opaque text.
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31,
+  });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   for (const f of ['float', 'double']) ajv.addFormat(f, { type: 'number', validate: () => true });
   for (const f of ['byte', 'binary', 'password']) ajv.addFormat(f, true);
@@ -145,7 +154,7 @@ function compiler(ajv: Ajv, doc: Obj) {
 /** Reads and checks the file (swagger-parser), then prepares every operation. */
 export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
   const raw = (await SwaggerParser.bundle(
-    typeof source === 'string' ? source : structuredClone(source) as never,
+    typeof source === 'string' ? source : (structuredClone(source) as never),
   )) as unknown as Obj;
   const spec = specOf(raw);
   const base = basePathOf(raw);

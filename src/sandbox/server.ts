@@ -73,6 +73,8 @@ export interface Sandbox {
   close(): Promise<void>;
   admin: SandboxAdmin;
   store: Store;
+  /** The customer's API file bodies are checked against (its path), when there is one. */
+  apiFile?: string;
   /** Identifier and password of the demo key, when no keys were given. */
   demoKey?: { identifier: string; password: string };
 }
@@ -295,6 +297,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close: () => app.close(),
     admin,
     store,
+    apiFile: apiFile ? (apiFile.source ?? 'the given API file') : undefined,
     demoKey: demo && { identifier: demo.identifier, password: demo.password },
   };
 }

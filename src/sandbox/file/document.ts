@@ -36,6 +36,8 @@ export interface FileOperation {
 }
 
 export interface ApiFile {
+  /** Where it was read from, when it was a file. */
+  source?: string;
   spec: Spec;
   /** The document with its schemas in the answer direction: what `sampleOf` resolves `$ref`s against. */
   answerDoc: Obj;
@@ -148,14 +150,35 @@ function compiler(ajv: Ajv, doc: Obj) {
   const roots: Obj = {};
   if (doc.definitions) roots.definitions = doc.definitions;
   if (doc.components) roots.components = doc.components;
-  return (schema: unknown) => ajv.compile({ allOf: [schema], ...roots });
+  return (schema: unknown, where = 'a schema') => {
+    try {
+      return ajv.compile({ allOf: [schema], ...roots });
+    } catch (e) {
+      throw new ApiFileError(
+        `${where} of the API file cannot be used to check bodies: ${(e as Error).message}`,
+      );
+    }
+  };
+}
+
+/** The customer's file cannot be read as Swagger 2.0 or OpenAPI 3.x: one message naming the file and the place. */
+export class ApiFileError extends Error {
+  override name = 'ApiFileError';
 }
 
 /** Reads and checks the file (swagger-parser), then prepares every operation. */
 export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
-  const raw = (await SwaggerParser.bundle(
-    typeof source === 'string' ? source : (structuredClone(source) as never),
-  )) as unknown as Obj;
+  let raw: Obj;
+  try {
+    raw = (await SwaggerParser.bundle(
+      typeof source === 'string' ? source : (structuredClone(source) as never),
+    )) as unknown as Obj;
+  } catch (e) {
+    const name = typeof source === 'string' ? source : 'the API file';
+    throw new ApiFileError(
+      `${name} is not a readable Swagger 2.0 or OpenAPI 3 file: ${(e as Error).message}`,
+    );
+  }
   const spec = specOf(raw);
   const base = basePathOf(raw);
   const requestDoc = convertDocument(raw, spec, 'request');
@@ -178,7 +201,10 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
         path,
         operationId: typeof op.operationId === 'string' ? op.operationId : undefined,
         deprecated: op.deprecated === true,
-        checkBody: body.schema === undefined ? undefined : requestCompile(body.schema),
+        checkBody:
+          body.schema === undefined
+            ? undefined
+            : requestCompile(body.schema, `the request body of ${method.toUpperCase()} ${path}`),
         bodyRequired: body.required,
         answer,
         record: isObj(items) && items.type === 'array' ? items.items : undefined,
@@ -186,6 +212,7 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
     }
   }
   return {
+    source: typeof source === 'string' ? source : undefined,
     spec,
     answerDoc,
     operations,

@@ -16,7 +16,7 @@ import { loadStanding, type WritebackApi } from '../src/writeback/api';
 import { incidentsFlow } from '../src/writeback/flows/incidents';
 import { preparePost } from '../src/writeback/post';
 import { createTemplate } from '../src/writeback/template';
-import { validateRows } from '../src/writeback/validate';
+import { validateRows } from '../src/writeback/rows/validate';
 
 const ACC = { name: 'ACC', production: false };
 

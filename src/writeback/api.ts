@@ -1,8 +1,8 @@
 import type { DatasetId, DatasetRecord } from '../catalog';
 import { isApiError, type DataRecord } from '../client';
-import type { LackingDataset } from './availability';
+import type { LackingDataset } from './environment/availability';
 import { isDirectoryDataset } from './checks/directory';
-import { sleep } from './runner';
+import { sleep } from './post/runner';
 
 export type { DataRecord };
 

@@ -1,14 +1,14 @@
 import type { ColumnSpec, TableShape, WorkbookPort } from '../workbook/port';
 import { loadStanding, type WritebackApi } from './api';
-import { extraProperties, flowAvailability } from './availability';
-import { withBinding } from './binding';
-import { withExtras } from './extras';
-import { droppedColumns, withSkippedSteps } from './steps';
+import { extraProperties, flowAvailability } from './environment/availability';
+import { withBinding } from './environment/binding';
+import { withExtras } from './environment/extras';
+import { droppedColumns, withSkippedSteps } from './environment/steps';
 import type { AnyFlow } from './flow';
 import type { Environment } from './post';
-import { resultColumnSpecs } from './results';
-import { rowKeySpec } from './rowkey';
-import { saveTableRecord } from './tablerecord';
+import { resultColumnSpecs } from './rows/results';
+import { rowKeySpec } from './rows/rowkey';
+import { saveTableRecord } from './rows/tablerecord';
 
 /** The hidden sheet that holds the dropdown lists of every template. */
 export const LOOKUP_SHEET = 'GRC lists';

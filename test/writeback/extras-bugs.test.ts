@@ -8,7 +8,7 @@
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
-import type { EndpointInfo, EnvironmentInfo } from '../../src/writeback/availability';
+import type { EndpointInfo, EnvironmentInfo } from '../../src/writeback/environment/availability';
 import type { AnyFlow } from '../../src/writeback/flow';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { tasksFlow } from '../../src/writeback/flows/tasks';

@@ -1,9 +1,9 @@
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { AUDIT_TABLE, keyFingerprint, writeAudit } from '../../src/writeback/audit';
-import { markProblems } from '../../src/writeback/marks';
+import { markProblems } from '../../src/writeback/rows/marks';
 import type { RunSummary } from '../../src/writeback/post';
 import type { Problem } from '../../src/writeback/problem';
-import { validateRows } from '../../src/writeback/validate';
+import { validateRows } from '../../src/writeback/rows/validate';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { standing } from './fixtures';
 

@@ -4,8 +4,8 @@ import { FakeExcel, supports } from '../workbook/excel/fakeExcel';
 import type { WritebackApi } from '../../src/writeback/api';
 import { contractsFlow } from '../../src/writeback/flows/contracts';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
-import { RESULT_COLUMNS } from '../../src/writeback/results';
-import { tableRecord } from '../../src/writeback/tablerecord';
+import { RESULT_COLUMNS } from '../../src/writeback/rows/results';
+import { tableRecord } from '../../src/writeback/rows/tablerecord';
 import { LOOKUP_SHEET, createTemplate } from '../../src/writeback/template';
 import { standing } from './fixtures';
 

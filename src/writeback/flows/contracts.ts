@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { bodies } from '../../catalog';
 import { records, str } from '../api';
-import { customFieldColumn, customFields } from '../customfields';
+import { customFieldColumn, customFields } from './customfields';
 import type { Flow } from '../flow';
 import { offerNames } from '../checks/closest';
-import { boundEnum } from '../binding';
-import { nameIndex } from '../names';
-import { rowReader } from '../rowreader';
+import { boundEnum } from '../environment/binding';
+import { nameIndex } from '../checks/nameindex';
+import { rowReader } from '../rows/rowreader';
 import { findUnique, sendCreate } from './common';
 import { readCustomFields } from './thirdparties';
 

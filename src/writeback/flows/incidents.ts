@@ -2,14 +2,14 @@ import type { z } from 'zod';
 import { bodies } from '../../catalog';
 import type { ColumnSpec } from '../../workbook/port';
 import { records, str } from '../api';
-import { isBlank } from '../cells';
-import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from '../customfields';
+import { isBlank } from '../rows/cells';
+import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from './customfields';
 import type { Flow, Found } from '../flow';
 import { directory, knownName, knownNames, knownPeople } from '../checks/names';
 import { DIRECTORY_DATASETS } from '../checks/directory';
-import { nameIndex, type NameIndex } from '../names';
+import { nameIndex, type NameIndex } from '../checks/nameindex';
 import { cellError, cellWarning } from '../problem';
-import { rowReader } from '../rowreader';
+import { rowReader } from '../rows/rowreader';
 import { answerGuid, findUnique } from './common';
 
 export type CreateIncident = z.infer<typeof bodies.createIncident>;

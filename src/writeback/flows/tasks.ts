@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { boundEnum } from '../binding';
+import { boundEnum } from '../environment/binding';
 import { bodies, isGuid } from '../../catalog';
 import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
-import { rowReader } from '../rowreader';
+import { rowReader } from '../rows/rowreader';
 import { sameList } from './common';
 
 type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;

@@ -8,10 +8,10 @@ import {
   readCustomField,
   type CustomFieldEntry,
   type CustomField,
-} from '../customfields';
+} from './customfields';
 import type { Flow, RowInput } from '../flow';
 import { cellWarning } from '../problem';
-import { rowReader, type RowReader } from '../rowreader';
+import { rowReader, type RowReader } from '../rows/rowreader';
 import { findUnique, sendCreate } from './common';
 
 export type CreateThirdParty = z.infer<typeof bodies.createThirdParty>;

@@ -1,6 +1,6 @@
 import type { SkippedStep } from './availability';
-import type { PreparedFlow } from './flow';
-import { cellWarning } from './problem';
+import type { PreparedFlow } from '../flow';
+import { cellWarning } from '../problem';
 
 /** Columns a new template leaves out: they serve only a step this environment skips. */
 export const droppedColumns = (skipped: readonly SkippedStep[]): ReadonlySet<string> =>

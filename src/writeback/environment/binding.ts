@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { catalog, isGuid, widenBody, type WireShape } from '../catalog';
-import type { Standing, WritebackApi } from './api';
+import { catalog, isGuid, widenBody, type WireShape } from '../../catalog';
+import type { Standing, WritebackApi } from '../api';
 import type { EnvironmentInfo, SkippedStep } from './availability';
-import { directory, type Directory } from './checks/names';
-import type { PreparedFlow } from './flow';
-import { cellError, type CellProblem } from './problem';
+import { directory, type Directory } from '../checks/names';
+import type { PreparedFlow } from '../flow';
+import { cellError, type CellProblem } from '../problem';
 
 /**
  * Where a customer's file wants a GUID for a field the flows fill with a name (the catalogue's incident

@@ -1,28 +1,28 @@
-import { firstBodyRow } from '../workbook/address';
-import type { Cell, WorkbookPort } from '../workbook/port';
-import { loadStanding, readLacking, type WritebackApi } from './api';
+import { firstBodyRow } from '../../workbook/address';
+import type { Cell, WorkbookPort } from '../../workbook/port';
+import { loadStanding, readLacking, type WritebackApi } from '../api';
 import {
   extraProperties,
   flowAvailability,
   lackingText,
   type EnvironmentInfo,
   type FlowAvailability,
-} from './availability';
-import { withBinding } from './binding';
-import { withExtras } from './extras';
-import { withSkippedSteps } from './steps';
-import { neutralise, type FormulaText } from './checks/csv-injection';
-import type { AnyFlow, FollowUp, PreparedFlow } from './flow';
-import { duplicateRows } from './checks/duplicates';
-import { unknownColumns } from './checks/columns';
+} from '../environment/availability';
+import { withBinding } from '../environment/binding';
+import { withExtras } from '../environment/extras';
+import { withSkippedSteps } from '../environment/steps';
+import { neutralise, type FormulaText } from '../checks/csv-injection';
+import type { AnyFlow, FollowUp, PreparedFlow } from '../flow';
+import { duplicateRows } from '../checks/duplicates';
+import { unknownColumns } from '../checks/columns';
 import { createJournal } from './journal';
 import type { RetryPolicy } from './outcome';
-import { dispositionOf, RESULT_COLUMNS, resultCells, resultColumnSpecs, type Status } from './results';
-import { assignKeys, ROW_KEY_COLUMN, rowKeySpec } from './rowkey';
+import { dispositionOf, RESULT_COLUMNS, resultCells, resultColumnSpecs, type Status } from '../rows/results';
+import { assignKeys, ROW_KEY_COLUMN, rowKeySpec } from '../rows/rowkey';
 import { runPool, sendWithRetry, type Sleep } from './runner';
-import { formulaRows, rowsWithErrors } from './skipped';
-import { saveTableRecord, tableRecord } from './tablerecord';
-import { validateRows, type RowCheck, type Validation } from './validate';
+import { formulaRows, rowsWithErrors } from '../rows/skipped';
+import { saveTableRecord, tableRecord } from '../rows/tablerecord';
+import { validateRows, type RowCheck, type Validation } from '../rows/validate';
 
 /** The environment posted to; `endpoints` (from the relay) says which calls it has and how their paths are known. */
 export type Environment = EnvironmentInfo;

@@ -1,4 +1,4 @@
-import type { Sent } from './flow';
+import type { Sent } from '../flow';
 import { DEFAULT_RETRY, verdictOf, type RetryPolicy, type Verdict } from './outcome';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;

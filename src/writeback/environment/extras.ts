@@ -1,8 +1,8 @@
-import type { ColumnSpec } from '../workbook/port';
-import type { WritebackApi } from './api';
+import type { ColumnSpec } from '../../workbook/port';
+import type { WritebackApi } from '../api';
 import type { ExtraProperty } from './availability';
-import type { PreparedFlow } from './flow';
-import { RowReader } from './rowreader';
+import type { PreparedFlow } from '../flow';
+import { RowReader } from '../rows/rowreader';
 
 /** A row's request with the values it gives for the binding's extra properties. */
 export interface WithExtras {

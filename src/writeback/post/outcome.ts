@@ -1,4 +1,4 @@
-import { isApiError } from '../client';
+import { isApiError } from '../../client';
 
 /**
  * What a failed send means for the row. The one question is whether the service may have acted:

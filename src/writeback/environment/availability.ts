@@ -1,4 +1,4 @@
-import type { AnyFlow } from './flow';
+import type { AnyFlow } from '../flow';
 
 /**
  * What the relay says about one catalogue call on an environment (the shape of GET /api/environments'

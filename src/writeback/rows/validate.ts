@@ -1,10 +1,10 @@
-import type { Cell, CellMark } from '../workbook/port';
-import type { PreparedFlow } from './flow';
-import type { CellProblem, Problem } from './problem';
+import type { Cell, CellMark } from '../../workbook/port';
+import type { PreparedFlow } from '../flow';
+import type { CellProblem, Problem } from '../problem';
 import { RESULT_COLUMNS, readResult, type RowResult } from './results';
 import { isBlank } from './cells';
 import { isOwnColumn } from './rowkey';
-import { formulaWarnings } from './checks/csv-injection';
+import { formulaWarnings } from '../checks/csv-injection';
 
 export interface RowCheck<R> {
   row: number;

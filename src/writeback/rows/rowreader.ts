@@ -1,8 +1,8 @@
 import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
-import type { RowInput } from './flow';
-import { bodySchema, refuseSkippedStep, resolveBoundGuids } from './binding';
-import type { NameIndex } from './names';
-import { cellError, type CellProblem } from './problem';
+import type { RowInput } from '../flow';
+import { bodySchema, refuseSkippedStep, resolveBoundGuids } from '../environment/binding';
+import type { NameIndex } from '../checks/nameindex';
+import { cellError, type CellProblem } from '../problem';
 
 export interface FieldOptions {
   required?: boolean;

@@ -1,4 +1,4 @@
-import type { Cell, WorkbookPort } from '../workbook/port';
+import type { Cell, WorkbookPort } from '../../workbook/port';
 
 /**
  * Writes rows' result cells into the table, each row found by its key (see rowkey.ts) at the moment of

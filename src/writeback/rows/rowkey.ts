@@ -1,4 +1,4 @@
-import type { Cell, ColumnSpec, RowUpdate, WorkbookPort } from '../workbook/port';
+import type { Cell, ColumnSpec, RowUpdate, WorkbookPort } from '../../workbook/port';
 import { RESULT_COLUMNS } from './results';
 
 /**

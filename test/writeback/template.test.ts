@@ -29,7 +29,7 @@ describe('new template', () => {
     });
     expect(shape.columns.slice(0, 2)).toEqual(['Name', 'Reporting organization']);
     expect(shape.columns).toContain('Records affected [Data breach]');
-    expect(shape.columns.slice(-5)).toEqual([...RESULT_COLUMNS, 'Row key']);
+    expect(shape.columns.slice(-6)).toEqual([...RESULT_COLUMNS, 'Row key', 'Row state']);
     expect(await tableRecord(workbook, shape.name)).toEqual({
       flow: 'incidents',
       environment: 'ACC',

@@ -9,7 +9,7 @@ import { directory, knownName, knownNames, knownPeople } from '../checks/names';
 import { DIRECTORY_DATASETS } from '../checks/directory';
 import { nameIndex, type NameIndex } from '../checks/nameindex';
 import { cellError, cellWarning } from '../problem';
-import { rowReader } from '../rows/rowreader';
+import { RowReader } from '../rows/rowreader';
 import { answerGuid, findUnique } from './common';
 
 export type CreateIncident = z.infer<typeof bodies.createIncident>;
@@ -96,7 +96,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
     incidents:
       'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
   },
-  setup(standing) {
+  setup(standing, ctx) {
     const types = nameIndex(entries(records(standing, 'incidenttypes'), 'Id'), 'incident types');
     const classifications = nameIndex(
       entries(records(standing, 'incidentclassifications'), 'Id'),
@@ -153,7 +153,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         ];
       },
       prepare(row) {
-        const r = rowReader(row);
+        const r = new RowReader(row, ctx);
         const name = r.text(C.name, { required: true, what: 'the incident name' });
         const reportingOrganization = knownName(r, C.reportingOrganization, dir.organizations, {
           required: true,

@@ -22,11 +22,17 @@ export interface Connection {
 export async function send(
   conn: Connection,
   endpoint: Endpoint,
-  options: { params?: PathParams; body?: string; signal?: AbortSignal },
+  options: {
+    params?: PathParams;
+    body?: string;
+    signal?: AbortSignal;
+    /** An encoded request's method and target (path and query, filled): sent as they are. */
+    encoded?: { method: string; target: string };
+  },
 ): Promise<Response> {
   let path: string;
   try {
-    path = fillPath(endpoint.path, options.params);
+    path = options.encoded?.target ?? fillPath(endpoint.path, options.params);
   } catch {
     throw new ApiError({
       code: 'invalid-body',
@@ -42,7 +48,7 @@ export async function send(
   const headers: Record<string, string> = { Accept: 'application/json', Authorization: conn.authorization };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
   const init: RequestInit = {
-    method: endpoint.method,
+    method: options.encoded?.method ?? endpoint.method,
     headers,
     ...(options.body !== undefined ? { body: options.body } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -1,7 +1,9 @@
 import type { Cell, ColumnSpec } from '../workbook/port';
 import type { DatasetId, DatasetRecord } from '../catalog';
 import type { Standing, WritebackApi } from './api';
+import type { FlowContext } from './environment/context';
 import type { CellProblem } from './problem';
+import type { RowState } from './rows/state';
 
 export type FlowId = 'incidents' | 'thirdparties' | 'contracts' | 'tasks';
 
@@ -23,8 +25,8 @@ export type Found =
 
 /** What the row's journal says about its earlier send. */
 export interface SentMark {
-  /** The row's Result message, with what `journalNote` wrote when the row was sent. */
-  note: string;
+  /** The row's state as `sentState` journaled it when the row was sent (rows/state.ts). */
+  state: RowState;
   /** When the row was first sent (its Result time); undefined when missing or unreadable. */
   at: Date | undefined;
 }
@@ -56,8 +58,8 @@ export interface PreparedFlow<R = unknown, D extends DatasetId = DatasetId> {
    * hold and (creates) records registered before the row was first sent.
    */
   find(request: R, records: readonly DatasetRecord<D>[], taken: ReadonlySet<string>, sent: SentMark): Found;
-  /** Written into the row with the "sending" mark: what `find` needs later that the service will have changed. */
-  journalNote?(request: R): string;
+  /** Journaled in the row's state with the "sending" mark: what `find` needs later that the service will have changed. */
+  sentState?(request: R): RowState;
   /** Rows with the same key are sent one after the other in sheet order (several updates of one task). */
   serialKey?(request: R): string;
   /**
@@ -93,7 +95,8 @@ export interface Flow<R = unknown, D extends DatasetId = DatasetId> {
    * made when the environment lacks the dataset or only assumes its path.
    */
   datasetNeeds: Readonly<Record<string, string>>;
-  setup(standing: Standing): PreparedFlow<R, D>;
+  /** The flow on one environment: `ctx` is that environment's bound catalogue, read by the row reader and the flow. */
+  setup(standing: Standing, ctx: FlowContext): PreparedFlow<R, D>;
 }
 
 /** A step of a flow whose operation an environment may lack. */

@@ -13,7 +13,7 @@ import {
   skippedText,
   type EndpointInfo,
   type EnvironmentInfo,
-} from '../../src/writeback/availability';
+} from '../../src/writeback/environment/availability';
 import { contractsFlow } from '../../src/writeback/flows/contracts';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { tasksFlow } from '../../src/writeback/flows/tasks';

@@ -4,7 +4,7 @@ import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
-import { timeCell, timeOfCell } from '../../src/writeback/resulttime';
+import { timeCell, timeOfCell } from '../../src/writeback/rows/resulttime';
 import { describeProblem, problemPlace } from '../../src/writeback/problem';
 import { standing } from './fixtures';
 

@@ -3,7 +3,7 @@ import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
-import { assignKeys } from '../../src/writeback/rowkey';
+import { assignKeys } from '../../src/writeback/rows/rowkey';
 import { standing } from './fixtures';
 
 const columns = ['Name', 'Reporting organization', 'Result', 'Result GUID', 'Result message', 'Result time', 'Row key'];

@@ -1,7 +1,7 @@
 import { bodies } from '../../catalog';
 import type { WritebackApi } from '../api';
 import type { Found, Sent } from '../flow';
-import { registeredSince } from '../registered';
+import { registeredSince } from '../post/registered';
 
 /** The GUID of a created record (spec: the response returns the GUID; assumed `{"Id": ...}`, as the catalogue has it). */
 export function answerGuid(answer: unknown): string {

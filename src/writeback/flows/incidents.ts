@@ -2,14 +2,14 @@ import type { z } from 'zod';
 import { bodies } from '../../catalog';
 import type { ColumnSpec } from '../../workbook/port';
 import { records, str } from '../api';
-import { isBlank } from '../cells';
-import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from '../customfields';
+import { isBlank } from '../rows/cells';
+import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from './customfields';
 import type { Flow, Found } from '../flow';
 import { directory, knownName, knownNames, knownPeople } from '../checks/names';
 import { DIRECTORY_DATASETS } from '../checks/directory';
-import { nameIndex, type NameIndex } from '../names';
+import { nameIndex, type NameIndex } from '../checks/nameindex';
 import { cellError, cellWarning } from '../problem';
-import { rowReader } from '../rowreader';
+import { RowReader } from '../rows/rowreader';
 import { answerGuid, findUnique } from './common';
 
 export type CreateIncident = z.infer<typeof bodies.createIncident>;
@@ -96,7 +96,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
     incidents:
       'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
   },
-  setup(standing) {
+  setup(standing, ctx) {
     const types = nameIndex(entries(records(standing, 'incidenttypes'), 'Id'), 'incident types');
     const classifications = nameIndex(
       entries(records(standing, 'incidentclassifications'), 'Id'),
@@ -153,7 +153,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         ];
       },
       prepare(row) {
-        const r = rowReader(row);
+        const r = new RowReader(row, ctx);
         const name = r.text(C.name, { required: true, what: 'the incident name' });
         const reportingOrganization = knownName(r, C.reportingOrganization, dir.organizations, {
           required: true,

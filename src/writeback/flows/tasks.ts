@@ -1,11 +1,10 @@
 import type { z } from 'zod';
-import { boundEnum } from '../binding';
 import { bodies, isGuid } from '../../catalog';
 import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
-import { rowReader } from '../rowreader';
+import { RowReader } from '../rows/rowreader';
 import { sameList } from './common';
 
 type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;
@@ -38,8 +37,6 @@ export const TASK_COLUMNS = {
   notificationPeriods: 'Notification periods',
 } as const;
 const C = TASK_COLUMNS;
-/** The task statuses, with those the environment's file adds (binding.ts). */
-const statuses = () => boundEnum('task-score-status', 'Status', bodies.TASK_STATUSES);
 
 /** Fields of a v2 full update, with the column each comes from. */
 const UPDATE_FIELDS = {
@@ -82,7 +79,9 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
     tasks:
       "Tasks cannot be looked up by identifier or checked before sending: type each task's GUID. A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.",
   },
-  setup(standing) {
+  setup(standing, ctx) {
+    // The task statuses, with those the environment's file adds.
+    const statuses = ctx.environment.enumValues('task-score-status', 'Status', bodies.TASK_STATUSES);
     // Without the tasks dataset (the environment lacks it) a task is named by its GUID and not checked first.
     const listed = standing.has('tasks');
     const tasks = records(standing, 'tasks');
@@ -108,11 +107,11 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         { name: C.actionDate, format: 'date' },
         { name: C.score, format: 'number' },
         { name: C.comment, format: 'text' },
-        { name: C.status, format: 'text', list: { sheet: lookupSheet, values: statuses() } },
+        { name: C.status, format: 'text', list: { sheet: lookupSheet, values: statuses } },
         { name: C.notificationPeriods, format: 'text' },
       ],
       prepare(row) {
-        const r = rowReader(row);
+        const r = new RowReader(row, ctx);
         const key = r.text(C.task, { required: true, what: 'the task (its GUID or identifier)' });
         const actionText = r.text(C.action, { required: true, what: 'the action' });
         const action = (Object.keys(TASK_ACTIONS) as Action[]).find(
@@ -152,7 +151,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           NotificationPeriods: r.list(C.notificationPeriods),
         };
         const statusText = r.text(C.status);
-        const known = statuses();
+        const known = statuses;
         const status = (
           statusText === undefined ? undefined : known.find((s) => s.toLowerCase() === statusText.toLowerCase())
         ) as ScoreAndStatus['Status'];
@@ -244,7 +243,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           message: request.action === 'advance' ? 'Advanced to the next step' : 'Updated',
         };
       },
-      journalNote: (request) => (request.action === 'advance' ? `from status ${request.fromStatus}` : ''),
+      sentState: (request) => (request.action === 'advance' ? { from: request.fromStatus } : {}),
       serialKey: (request) => request.guid.toLowerCase(),
       // Rows for one task go in sheet order, each on the state the previous ones left: a blank cell of an
       // update keeps what an earlier row set, and an advance leaves the status the earlier rows caused.
@@ -270,11 +269,11 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         }
         return request;
       },
-      find(request, rs, _taken, { note }): Found {
+      find(request, rs, _taken, { state }): Found {
         const task = rs.find((t) => str(t, 'Id')?.toLowerCase() === request.guid.toLowerCase());
         if (!task) return { kind: 'absent' };
         if (request.action === 'advance') {
-          const from = /\(from status ([^()]*)\)$/.exec(note)?.[1];
+          const from = state.from;
           // Without the status it was sent from, only a person can tell whether the advance happened.
           if (from === undefined)
             return {

@@ -8,10 +8,10 @@ import {
   readCustomField,
   type CustomFieldEntry,
   type CustomField,
-} from '../customfields';
+} from './customfields';
 import type { Flow, RowInput } from '../flow';
 import { cellWarning } from '../problem';
-import { rowReader, type RowReader } from '../rowreader';
+import { RowReader } from '../rows/rowreader';
 import { findUnique, sendCreate } from './common';
 
 export type CreateThirdParty = z.infer<typeof bodies.createThirdParty>;
@@ -64,7 +64,7 @@ export const thirdPartiesFlow: Flow<CreateThirdParty, 'thirdparty'> = {
     thirdparty:
       'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
   },
-  setup(standing) {
+  setup(standing, ctx) {
     const fields = customFields(
       records(standing, 'thirdpartycustomfields'),
       (d) => str(d, 'Name') ?? 'Custom field',
@@ -85,7 +85,7 @@ export const thirdPartiesFlow: Flow<CreateThirdParty, 'thirdparty'> = {
         ...fields.map((f) => customFieldColumn(f, lookupSheet)),
       ],
       prepare(row) {
-        const r = rowReader(row);
+        const r = new RowReader(row, ctx);
         const name = r.text(C.name, { required: true, what: 'the third party name' });
         const lei = r.text(C.lei)?.toUpperCase();
         if (lei !== undefined) {

@@ -1,4 +1,4 @@
-import { isApiError } from '../client';
+import { isApiError } from '../../client';
 
 /**
  * What a failed send means for the row. The one question is whether the service may have acted:
@@ -61,12 +61,3 @@ const unknown = (why: string): Verdict => ({
   kind: 'unknown',
   message: `Outcome unknown, check before retrying (${why})`,
 });
-
-export interface RetryPolicy {
-  /** Attempts per row, the first included. */
-  attempts: number;
-  /** A longer Retry-After leaves the row "not sent" for a later Post rather than holding the run. */
-  maxWaitMs: number;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, maxWaitMs: 30_000 };

@@ -1,6 +1,6 @@
-import type { Cell } from '../workbook/port';
-import { isIsoDate } from '../catalog';
-import { isoToSerial, serialToIso } from '../sheet/serial';
+import type { Cell } from '../../workbook/port';
+import { isIsoDate } from '../../catalog';
+import { isoToSerial, serialToIso } from '../../sheet/serial';
 
 /**
  * Reading one cell as the type a field needs. A failure is a value with a code and a message that says

@@ -1,4 +1,4 @@
-import type { Cell, WorkbookPort } from '../workbook/port';
+import type { Cell, WorkbookPort } from '../../workbook/port';
 
 /**
  * Writes rows' result cells into the table, each row found by its key (see rowkey.ts) at the moment of
@@ -8,18 +8,20 @@ import type { Cell, WorkbookPort } from '../workbook/port';
  * sending.
  */
 export interface Journal {
-  write(key: string, cells: readonly Cell[]): Promise<number | null>;
+  /** `state`: the row's state cell (rows/state.ts), written with the result. */
+  write(key: string, cells: readonly Cell[], state?: Cell): Promise<number | null>;
 }
 
 interface Pending {
   cells: readonly Cell[];
+  state: Cell | undefined;
   done: Array<{ resolve(row: number | null): void; reject(e: unknown): void }>;
 }
 
 export function createJournal(
   workbook: WorkbookPort,
   table: string,
-  at: { resultStart: number; keyColumn: string },
+  at: { resultStart: number; keyColumn: string; stateColumn?: number },
 ): Journal {
   let pending = new Map<string, Pending>();
   let flushing = false;
@@ -31,11 +33,14 @@ export function createJournal(
       pending = new Map();
       let rows: (number | null)[] | undefined;
       let error: unknown;
+      // The state cell is not beside the results in a table keyed before it existed: a second update, after
+      // the result updates, so `rows[i]` stays the result's row.
+      const states = batch.filter(([, p]) => p.state !== undefined && at.stateColumn !== undefined);
       try {
-        rows = await workbook.updateRows(
-          table,
-          batch.map(([key, p]) => ({ where: { [at.keyColumn]: key }, firstColumn: at.resultStart, cells: p.cells })),
-        );
+        rows = await workbook.updateRows(table, [
+          ...batch.map(([key, p]) => ({ where: { [at.keyColumn]: key }, firstColumn: at.resultStart, cells: p.cells })),
+          ...states.map(([key, p]) => ({ where: { [at.keyColumn]: key }, firstColumn: at.stateColumn!, cells: [p.state!] })),
+        ]);
       } catch (e) {
         error = e;
       }
@@ -50,13 +55,14 @@ export function createJournal(
   }
 
   return {
-    write(key, cells) {
+    write(key, cells, state) {
       return new Promise<number | null>((resolve, reject) => {
         const p = pending.get(key);
         if (p) {
           p.cells = cells;
+          p.state = state;
           p.done.push({ resolve, reject });
-        } else pending.set(key, { cells, done: [{ resolve, reject }] });
+        } else pending.set(key, { cells, state, done: [{ resolve, reject }] });
         if (!flushing) void flush();
       });
     },

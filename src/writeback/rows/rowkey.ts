@@ -1,5 +1,6 @@
-import type { Cell, ColumnSpec, RowUpdate, WorkbookPort } from '../workbook/port';
+import type { Cell, ColumnSpec, RowUpdate, WorkbookPort } from '../../workbook/port';
 import { RESULT_COLUMNS } from './results';
+import { ROW_STATE_COLUMN } from './state';
 
 /**
  * Row identity. A post finds each row by a key in its `Row key` cell, never by the position the row had
@@ -21,10 +22,14 @@ export const rowKeySpec: ColumnSpec = {
   headerNote: 'Row key: the add-in finds each row by this key when it writes a result. Do not edit or clear it; sorting, filtering, inserting and deleting rows are fine.',
 };
 
-/** Columns that are the post's own (results and key), not the user's input. */
+/** Columns that are the post's own (results, key and state), not the user's input. */
 export const isOwnColumn = (name: string): boolean => {
   const n = name.trim().toLowerCase();
-  return n === ROW_KEY_COLUMN.toLowerCase() || RESULT_COLUMNS.some((c) => c.toLowerCase() === n);
+  return (
+    n === ROW_KEY_COLUMN.toLowerCase() ||
+    n === ROW_STATE_COLUMN.toLowerCase() ||
+    RESULT_COLUMNS.some((c) => c.toLowerCase() === n)
+  );
 };
 
 /** 48 random bits: unique within any table a person fills. */

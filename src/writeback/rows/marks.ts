@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { CellMark, WorkbookPort } from '../workbook/port';
-import { updateSetting } from '../workbook/settings';
-import type { Problem } from './problem';
+import type { CellMark, WorkbookPort } from '../../workbook/port';
+import { updateSetting } from '../../workbook/settings';
+import type { Problem } from '../problem';
 import { marksOf } from './validate';
 
 /**

@@ -1,5 +1,5 @@
-import { isoToSerial, serialToIso } from '../sheet/serial';
-import type { Cell } from '../workbook/port';
+import { isoToSerial, serialToIso } from '../../sheet/serial';
+import type { Cell } from '../../workbook/port';
 
 /**
  * Result time as Excel keeps date-times: a serial number of the user's local wall-clock time, shown with

@@ -1,5 +1,5 @@
-import { isGuid } from '../catalog';
-import { likelyMeant, offerNames } from './checks/closest';
+import { isGuid } from '../../catalog';
+import { likelyMeant, offerNames } from './closest';
 
 /**
  * Names shown to users, GUIDs sent to the service. A name that matches no entry or several entries is an

@@ -1,16 +1,21 @@
-import type { Cell, CellMark } from '../workbook/port';
-import type { PreparedFlow } from './flow';
-import type { CellProblem, Problem } from './problem';
+import type { Cell, CellMark } from '../../workbook/port';
+import type { BoundFlow } from '../environment/bound-flow';
+import type { CellProblem, Problem } from '../problem';
 import { RESULT_COLUMNS, readResult, type RowResult } from './results';
 import { isBlank } from './cells';
 import { isOwnColumn } from './rowkey';
-import { formulaWarnings } from './checks/csv-injection';
+import { readState, ROW_STATE_COLUMN, type RowState } from './state';
+import { formulaWarnings } from '../checks/csv-injection';
 
 export interface RowCheck<R> {
   row: number;
   /** Set when the row has no errors: what would be sent. */
   request?: R;
+  /** The row's values of the properties the environment's file adds (environment/extras.ts). */
+  extra: Readonly<Record<string, unknown>>;
   result: RowResult;
+  /** What an earlier Post left for the next one (rows/state.ts). */
+  state: RowState;
   problems: CellProblem[];
 }
 
@@ -29,7 +34,7 @@ export interface Validation<R> {
  * left out: tables often end in empty rows.
  */
 export function validateRows<R>(
-  flow: PreparedFlow<R>,
+  flow: Pick<BoundFlow<R>, 'requiredColumns' | 'read'>,
   columns: readonly string[],
   rows: readonly (readonly Cell[])[],
 ): Validation<R> {
@@ -51,6 +56,7 @@ export function validateRows<R>(
     };
   }
   const resultIndexes = RESULT_COLUMNS.map((c) => index.get(c.toLowerCase()));
+  const stateIndex = index.get(ROW_STATE_COLUMN.toLowerCase());
   const inputIndexes = [...index.entries()]
     .filter(([name]) => !isOwnColumn(name))
     .map(([, i]) => i);
@@ -68,10 +74,11 @@ export function validateRows<R>(
   rows.forEach((current, row) => {
     cells = current;
     if (inputIndexes.every((i) => isBlank(cells[i]))) return;
-    const { request, problems: prepared } = flow.prepare(get);
+    const { request, extra, problems: prepared } = flow.read(get);
     const found = [...prepared, ...formulaWarnings(columns, cells, inputIndexes)];
     const result = readResult(resultIndexes.map((i) => (i === undefined ? null : (cells[i] ?? null))));
-    checks.push({ row, request, result, problems: found });
+    const state = stateIndex === undefined ? {} : readState(cells[stateIndex]);
+    checks.push({ row, request, extra, result, state, problems: found });
     for (const p of found) problems.push({ ...p, row });
     if (request !== undefined && result.status === '' && result.guid === '') ready++;
   });

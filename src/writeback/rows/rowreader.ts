@@ -1,8 +1,11 @@
+import type { z } from 'zod';
+import type { Cell } from '../../workbook/port';
 import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
-import type { RowInput } from './flow';
-import { bodySchema, refuseSkippedStep, resolveBoundGuids } from './binding';
-import type { NameIndex } from './names';
-import { cellError, type CellProblem } from './problem';
+import type { RowInput } from '../flow';
+import { boundGuids } from '../environment/binding';
+import type { FlowContext } from '../environment/context';
+import type { NameIndex } from '../checks/nameindex';
+import { cellError, type CellProblem } from '../problem';
 
 export interface FieldOptions {
   required?: boolean;
@@ -17,7 +20,15 @@ export interface FieldOptions {
 export class RowReader {
   readonly problems: CellProblem[] = [];
 
-  constructor(private readonly row: RowInput) {}
+  constructor(
+    private readonly row: RowInput,
+    private readonly ctx: FlowContext,
+  ) {}
+
+  /** A cell as it is, for the few reads the typed ones do not cover (custom fields, blank checks). */
+  cell(column: string): Cell | undefined {
+    return this.row(column);
+  }
 
   private take<T>(column: string, r: Read<T>, o: FieldOptions | undefined): T | undefined {
     if (!r.ok) {
@@ -82,9 +93,9 @@ export class RowReader {
   }
 
   /**
-   * What `prepare` returns once the body is built: the request only when the row has no errors and the
-   * body passes the operation's schema (whose refusals are added to the row's problems, see checkBody). Names
-   * the environment's binding wants as GUIDs are replaced in `body` by their GUIDs (binding.ts).
+   * What `prepare` returns once the body is built: the request only when the row has no errors, the body
+   * passes the operation's schema on this environment (its refusals are added to the row's problems, see
+   * checkBody), the environment has the operation, and every name the file wants as a GUID resolves.
    */
   prepared<R>(
     operationId: string,
@@ -92,32 +103,31 @@ export class RowReader {
     columnOf: Record<string, string>,
     request: R,
   ): { request?: R; problems: CellProblem[] } {
-    if (this.hasErrors || !checkBody(operationId, body, columnOf, this.problems))
+    const schema = this.ctx.environment.bodySchema(operationId);
+    if (this.hasErrors || !checkBody(schema, body, columnOf, this.problems)) return { problems: this.problems };
+    const skipped = this.ctx.skippedStep({ operationId });
+    if (skipped) {
+      this.error(skipped.column, 'step-unavailable', `${skipped.message}; choose another ${skipped.column} or leave the row out`);
       return { problems: this.problems };
-    if (
-      !refuseSkippedStep(operationId, this.problems) ||
-      !resolveBoundGuids(operationId, body, columnOf, this.problems)
-    )
-      return { problems: this.problems };
-    return { request, problems: this.problems };
+    }
+    const { problems } = boundGuids(this.ctx, operationId, body);
+    for (const p of problems) this.error(columnOf[p.field] ?? p.field, p.code, p.message);
+    return problems.length ? { problems: this.problems } : { request, problems: this.problems };
   }
 }
 
 const isError = (p: CellProblem) => p.severity === 'error';
-
-export const rowReader = (row: RowInput): RowReader => new RowReader(row);
 
 /**
  * Checks a built body with the catalogue's body schema. A failure here means a row reached a shape the
  * service would refuse; it is reported on the column the field came from.
  */
 export function checkBody(
-  operationId: string,
+  schema: z.ZodType | null,
   body: unknown,
   columnOf: Record<string, string>,
   problems: CellProblem[],
 ): boolean {
-  const schema = bodySchema(operationId);
   if (!schema) return true;
   const r = schema.safeParse(body);
   if (r.success) return true;

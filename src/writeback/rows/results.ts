@@ -1,4 +1,4 @@
-import type { Cell, ColumnSpec } from '../workbook/port';
+import type { Cell, ColumnSpec } from '../../workbook/port';
 import { timeCell, timeOfCell } from './resulttime';
 
 /**

@@ -1,4 +1,7 @@
-import type { AnyFlow } from './flow';
+import type { AnyFlow } from '../flow';
+
+/** What availability reads of a flow: its operations, steps and datasets. */
+export type FlowNeeds = Pick<AnyFlow, 'title' | 'operations' | 'steps' | 'datasetNeeds'>;
 
 /**
  * What the relay says about one catalogue call on an environment (the shape of GET /api/environments'
@@ -72,7 +75,7 @@ const ADMIN =
  * a template is made, so nobody fills one for a flow that cannot post, and a lacking dataset never stops a
  * post halfway.
  */
-export function flowAvailability(flow: AnyFlow, environment: EnvironmentInfo): FlowAvailability {
+export function flowAvailability(flow: FlowNeeds, environment: EnvironmentInfo): FlowAvailability {
   const endpoints = environment.endpoints;
   if (!endpoints) return { post: { kind: 'ok' }, lacking: [], skipped: [] };
   const unavailable: string[] = [];
@@ -173,7 +176,7 @@ export function unavailableDatasets(environment: EnvironmentInfo): ReadonlySet<s
 }
 
 /** The binding's extra required properties of the flow's operations, once each, by property name. */
-export function extraProperties(flow: AnyFlow, environment: EnvironmentInfo): ExtraProperty[] {
+export function extraProperties(flow: FlowNeeds, environment: EnvironmentInfo): ExtraProperty[] {
   const out = new Map<string, ExtraProperty>();
   for (const id of flow.operations)
     for (const x of environment.endpoints?.[id]?.body?.extra ?? []) if (!out.has(x.name)) out.set(x.name, x);

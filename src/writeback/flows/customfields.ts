@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { bodies, RecordOf, records } from '../catalog';
-import type { Cell, ColumnSpec } from '../workbook/port';
-import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
-import { str } from './api';
-import { offerNames } from './checks/closest';
+import type { bodies, RecordOf, records } from '../../catalog';
+import type { Cell, ColumnSpec } from '../../workbook/port';
+import { readBoolean, readDate, readList, readNumber, readText, type Read } from '../rows/cells';
+import { str } from '../api';
+import { offerNames } from '../checks/closest';
 
 export type CustomFieldEntry = z.infer<typeof bodies.customFieldEntry>;
 export type FieldKind = 'text' | 'number' | 'date' | 'checkbox' | 'select' | 'multiselect';

@@ -1,60 +1,32 @@
-import type { Sent } from './flow';
-import { DEFAULT_RETRY, verdictOf, type RetryPolicy, type Verdict } from './outcome';
-
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-/** Resolves after `ms`, or at once when the signal aborts (a cancelled run does not wait out a Retry-After). */
-export const sleep: Sleep = (ms, signal) =>
-  new Promise((resolve) => {
-    if (signal?.aborted || ms <= 0) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+import { RETRY, withRetry, type RetryDecision, type RetryPolicy, type Sleep } from '../../client';
+import type { Sent } from '../flow';
+import { verdictOf, type Verdict } from './outcome';
 
 export type Attempt =
   | { ok: true; sent: Sent; attempts: number }
   | { ok: false; verdict: Exclude<Verdict, { kind: 'retry' }>; attempts: number };
 
+/** A write's failures: tried again only when nothing was done (outcome.ts). */
+const classifyWrite = (e: unknown): RetryDecision => {
+  const v = verdictOf(e);
+  return v.kind === 'retry' ? { retry: true, ...(v.afterMs === undefined ? {} : { afterMs: v.afterMs }) } : { retry: false };
+};
+
 /**
  * Sends once, and again only when the verdict says nothing was done: the request never reached the
- * service, or it answered 429/503 with a Retry-After within `maxWaitMs`. Anything else is final.
+ * service, or it answered 429/503 with a Retry-After within the policy's longest wait. Anything else is
+ * final; a retryable failure the policy runs out on leaves the row "not sent".
  */
 export async function sendWithRetry(
   send: () => Promise<Sent>,
   options: { retry?: RetryPolicy; sleep?: Sleep; signal?: AbortSignal } = {},
 ): Promise<Attempt> {
-  const policy = options.retry ?? DEFAULT_RETRY;
-  const wait = options.sleep ?? sleep;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return { ok: true, sent: await send(), attempts: attempt };
-    } catch (e) {
-      const v = verdictOf(e);
-      if (v.kind !== 'retry') return { ok: false, verdict: v, attempts: attempt };
-      // The service's Retry-After as it said it (0: at once); connection refused: back off a little, the
-      // relay or the network may be restarting.
-      const delay = v.afterMs ?? 100 * 2 ** (attempt - 1);
-      if (attempt >= policy.attempts || delay > policy.maxWaitMs || options.signal?.aborted) {
-        return {
-          ok: false,
-          verdict: { kind: 'not sent', message: `${v.message}; Post again to send it` },
-          attempts: attempt,
-        };
-      }
-      await wait(delay, options.signal);
-      if (options.signal?.aborted)
-        return {
-          ok: false,
-          verdict: { kind: 'not sent', message: 'Not sent: cancelled' },
-          attempts: attempt,
-        };
-    }
-  }
+  const r = await withRetry(send, classifyWrite, options.retry ?? RETRY.write, options);
+  if (r.ok) return { ok: true, sent: r.value, attempts: r.attempts };
+  const v = verdictOf(r.error);
+  if (v.kind !== 'retry') return { ok: false, verdict: v, attempts: r.attempts };
+  const message = r.cancelled ? 'Not sent: cancelled' : `${v.message}; Post again to send it`;
+  return { ok: false, verdict: { kind: 'not sent', message }, attempts: r.attempts };
 }
 
 /**

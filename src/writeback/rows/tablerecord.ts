@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { WorkbookPort } from '../workbook/port';
-import { updateSetting } from '../workbook/settings';
+import type { WorkbookPort } from '../../workbook/port';
+import { updateSetting } from '../../workbook/settings';
 
 /**
  * Which flow a write-back table belongs to and which environment it was filled for, kept in the

@@ -1,5 +1,5 @@
-import { FORMULA_CODE } from './checks/csv-injection';
-import type { Cell } from '../workbook/port';
+import { FORMULA_CODE } from '../checks/csv-injection';
+import type { Cell } from '../../workbook/port';
 import { dispositionOf, resultCells } from './results';
 import type { Validation } from './validate';
 

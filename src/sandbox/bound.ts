@@ -89,8 +89,11 @@ export function recordEncoder(
   ds: BoundDataset,
   store: Store,
   template: Json | undefined,
+  /** Where the file's record keeps its own GUID: filled from the store when no placement puts Id there. */
+  idAt?: string[],
 ): (record: Json) => Json {
   const body = ds.placements.filter((p) => p.in === 'body');
+  const ownId = idAt && !body.some((p) => p.field === 'Id' || p.field === 'GUID') ? idAt : undefined;
   const simple = body.every((p) => p.encoding.kind === 'plain' && pointerParts(p.at).length === 1);
   if (simple && !template) {
     const pairs = body.map((p) => [p.field, pointerParts(p.at)[0]!] as const);
@@ -113,6 +116,8 @@ export function recordEncoder(
   const lists = storeLists(store, [...new Set(ops.flatMap(listsOf))]);
   return (r) => {
     const out: Json = template ? (structuredClone(template) as Json) : {};
+    const id = r.Id ?? r.GUID;
+    if (ownId && typeof id === 'string') setAt(out, ownId, id);
     for (const op of ops) {
       const field = op.placements[0]!.field;
       const unitField =
@@ -135,15 +140,24 @@ function merge(into: Json, from: Json): void {
   }
 }
 
-/** A record with every property the file documents for the dataset (values the store has none for). */
+export interface RecordShape {
+  template: Json;
+  idAt?: string[];
+}
+
+/**
+ * A record with every property the file documents for the dataset (values the store has none for), and
+ * where the file keeps the record's own GUID: the sandbox serves each record's real GUID there even when the
+ * binding did not see it, as the customer's service would.
+ */
 export function recordTemplate(
   file: ApiFile | undefined,
   op: FileOperation | undefined,
   seed: string,
-): Json | undefined {
+): RecordShape | undefined {
   if (!file || !op?.record) return undefined;
   const t = sampleOf(file.answerDoc, op.record, { all: true, seed });
-  return isObj(t) ? t : undefined;
+  return isObj(t) ? { template: t, idAt: idPath(file.answerDoc, op.record) } : undefined;
 }
 
 /** The start and end of a records answer wrapped in an envelope at `pointer` (`/data` -> `{"data":` ... `}`). */

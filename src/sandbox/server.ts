@@ -20,6 +20,7 @@ import {
   bindingProblems,
   recordEncoder,
   recordTemplate,
+  type RecordShape,
   type Reply,
 } from './bound';
 import { checkBody } from './file/check';
@@ -101,7 +102,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!fileOps.has(ep.id)) fileOps.set(ep.id, apiFile.find(ep.method, ep.path));
     return fileOps.get(ep.id);
   };
-  const templates = new Map<string, Record<string, unknown> | undefined>();
+  const templates = new Map<string, RecordShape | undefined>();
   const plan = new FaultPlan(options.faults);
   const admin = createAdmin(keys, plan);
 
@@ -214,7 +215,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // its properties (every one it documents), its names and encodings, inside its envelope.
     const bound = ep.binding as BoundDataset | undefined;
     if (bound && !templates.has(ep.id)) templates.set(ep.id, recordTemplate(apiFile, fileOpOf(ep), ep.id));
-    const encode = bound ? recordEncoder(bound, store, templates.get(ep.id)) : undefined;
+    const shape = templates.get(ep.id);
+    const encode = bound ? recordEncoder(bound, store, shape?.template, shape?.idAt) : undefined;
     const stream = jsonArrayStream(
       encode ? mapIterator(shown, (r) => encode(r as Record<string, unknown>)) : shown,
       bound ? envelopeOf(bound.records) : undefined,

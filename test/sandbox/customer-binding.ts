@@ -112,6 +112,8 @@ export function initechBinding(): Binding {
       at('Url', '/Link'),
       at('Description', '/Description'),
     ]),
+    // As an importer that missed the record's own id would bind it: the name only.
+    organizations: dataset('/v1/Organisations', [at('Name', '/Name')]),
     incidents: dataset('/v1/Incidents', [
       at('Id', '/Guid'),
       at('Name', '/IncidentTitle'),

@@ -157,6 +157,12 @@ describe('a sandbox bound to initech.openapi.json (OpenAPI 3.0, references as {G
       ReportingOrganisation: { Guid: expect.any(String), Name: stored.ReportingOrganization },
     });
   });
+
+  it("serves each record's own GUID where the file keeps it, even when the binding did not place it", async () => {
+    const a = await send(sb, 'GET', '/v1/Organisations');
+    const stored = sb.store.list<{ Id: string; Name: string }>('organizations');
+    expect(a.body.map((o: any) => [o.Guid, o.Name])).toEqual(stored.map((o) => [o.Id, o.Name]));
+  });
 });
 
 describe('a sandbox bound to soylent.openapi.yaml (OpenAPI 3.0: wrapper member, oneOf, readOnly in the request schema)', () => {

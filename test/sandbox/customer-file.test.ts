@@ -1,7 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are arbitrary JSON that the assertions inspect */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
-import type { Sandbox } from '../../src/sandbox';
-import { loadApiFile, type ApiFile } from '../../src/sandbox/file/document';
+import { ApiFileError, loadApiFile, startSandbox, type ApiFile, type Sandbox } from '../../src/sandbox';
 import { basic, start } from './helpers';
 import {
   at,
@@ -364,5 +366,19 @@ describe('a sandbox bound to hooli.openapi.yaml (OpenAPI 3.1: envelopes, type ar
     const a = await send(sb, 'GET', '/directory/users');
     expect(Array.isArray(a.body.data)).toBe(true);
     expect(Object.keys(a.body.data[0]).sort()).toEqual(['deleted', 'email', 'id', 'name']);
+  });
+});
+
+describe('an API file the sandbox cannot use', () => {
+  it('is one ApiFileError naming the file and the place, and no sandbox starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'api-file-'));
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(broken, 'openapi: 3.0.0\npaths:\n  /x: [unclosed\n');
+    const e = await startSandbox({ apiFile: broken, binding: initechBinding() }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiFileError);
+    expect((e as Error).message).toContain(broken);
+    await expect(loadApiFile(join(dir, 'absent.json'))).rejects.toThrow(
+      /absent\.json is not a readable Swagger 2\.0 or OpenAPI 3 file/,
+    );
   });
 });

@@ -31,6 +31,11 @@ const SYNONYM: Record<string, string> = {
   label: 'name',
   headline: 'name',
   subject: 'name',
+  fullname: 'name',
+  displayname: 'name',
+  // A record's identifier, however the file spells it.
+  guid: 'id',
+  uuid: 'id',
   // A record's free text.
   summary: 'description',
   narrative: 'description',
@@ -120,6 +125,8 @@ const JOIN: [string, string, string][] = [
   ['incident', 'type', 'incidenttype'],
   // A notice period is often just "notice" ({notice: {length, unit}}).
   ['notice', 'period', 'notice'],
+  ['full', 'name', 'fullname'],
+  ['display', 'name', 'displayname'],
   ['effective', 'from', 'effectivefrom'],
   ['effective', 'until', 'effectiveuntil'],
   ['effective', 'to', 'effectiveto'],
@@ -133,7 +140,21 @@ const JOIN: [string, string, string][] = [
  * joined (third party -> thirdparty), filler dropped. `synonyms: false` keeps the file's own words (to tell
  * a match by synonym from one by name).
  */
+const memo = new Map<string, string[]>();
+
+/** Memoised: the importer asks for the same few hundred names many thousand times. */
 export function words(name: string, synonyms = true, join = true): string[] {
+  const key = `${synonyms ? 1 : 0}${join ? 1 : 0}${name}`;
+  let hit = memo.get(key);
+  if (!hit) {
+    if (memo.size > 50_000) memo.clear();
+    hit = computeWords(name, synonyms, join);
+    memo.set(key, hit);
+  }
+  return hit;
+}
+
+function computeWords(name: string, synonyms: boolean, join: boolean): string[] {
   const spell = (w: string) => (synonyms ? (SPELLING[w] ?? w) : w);
   let ws = splitWords(name).map(spell).map(singular).map(spell);
   for (const [a, b, joined] of join ? JOIN : []) {
@@ -174,7 +195,20 @@ const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].so
  * `resource`: the words of what the operation is about (incident): the file may prefix them
  * (incidentTitle for Name).
  */
+const matches = new Map<string, NameMatch | null>();
+
 export function matchName(catalogue: string, file: string, resource: readonly string[] = []): NameMatch | undefined {
+  const key = `${catalogue}\u0000${file}\u0000${resource.join(' ')}`;
+  let hit = matches.get(key);
+  if (hit === undefined) {
+    if (matches.size > 200_000) matches.clear();
+    hit = computeMatch(catalogue, file, resource) ?? null;
+    matches.set(key, hit);
+  }
+  return hit ?? undefined;
+}
+
+function computeMatch(catalogue: string, file: string, resource: readonly string[]): NameMatch | undefined {
   if (catalogue === file) return 'exact';
   const letters = (x: string) => x.toLowerCase().replace(/[^a-z0-9]/g, '');
   if (letters(catalogue) === letters(file)) return 'name';

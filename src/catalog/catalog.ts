@@ -64,7 +64,9 @@ function place(e: Endpoint, b: Binding): Endpoint {
   const bound = b.endpoints[e.id];
   if (bound) {
     if (bound.kind !== e.kind)
-      throw new CatalogConfigError(`binding: "${e.id}" is a ${e.kind}, the binding has a ${bound.kind} for it`);
+      throw new CatalogConfigError(
+        `binding: "${e.id}" is ${e.kind === 'operation' ? 'an operation' : 'a dataset'}, the binding has ${bound.kind === 'operation' ? 'an operation' : 'a dataset'} for it`,
+      );
     if (e.kind === 'dataset' && bound.kind === 'dataset') return { ...e, path: bound.path, binding: bound };
     if (e.kind === 'operation' && bound.kind === 'operation') {
       // The file's extra enum values are valid bodies on this environment (widen.ts).

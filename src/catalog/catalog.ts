@@ -30,7 +30,7 @@ export class CatalogConfigError extends Error {
   override name = 'CatalogConfigError';
 }
 
-const BINDING_HELP = "import the service's Swagger file (grc-sheets binding import, docs/binding.md)";
+const BINDING_HELP = "import the service's API file (grc-sheets binding import, docs/binding.md)";
 
 function extraDatasetEndpoint(x: ExtraDataset): Dataset {
   // Untyped: every property a text column, since the catalogue does not know what the service sends.

@@ -192,7 +192,8 @@ export function bindTo(c: CatalogueSide, f: FileSide, how?: PlacementHow): Score
   let score = isExact ? 1 : 0.55 * name + 0.35 * fit + 0.1 * m;
   if (op.deprecated) score *= 0.9;
   // A path parameter nothing in the catalogue fills: the operation is about some other record.
-  const strayParams = bound.kind === 'operation' ? bound.extras.filter((x) => x.in === 'path').length : 0;
+  // (A record of its own plus a parent's id, /projects/{projectId}/tasks/{taskId}, is a nested path, not another record.)
+  const strayParams = bound.kind === 'operation' && !c.e.path.includes('{guid}') ? bound.extras.filter((x) => x.in === 'path').length : 0;
   if (strayParams) {
     score *= 0.5;
     reasons.push(`${strayParams} path parameter${strayParams > 1 ? 's' : ''} no catalogue field fills`);

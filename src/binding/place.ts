@@ -194,10 +194,11 @@ function extraCell(s: Schema, name: string): Pick<ExtraColumn, 'cell' | 'values'
     const values = s.enum.map(String);
     return { cell: 'text', values, header: name, encoding: { kind: 'enum', values, map: {} } };
   }
-  if (k === 'string' && (isGuidFormat(s.format) || isRefSuffixed(name))) {
+  const guidNamed = /(guid|uuid)s?$/i.test(name);
+  if (k === 'string' && (isGuidFormat(s.format) || guidNamed || (isRefSuffixed(name) && listFor(name)))) {
     const list = listFor(name);
     if (list) return { cell: 'name', list, header: name, encoding: { kind: 'guid', list, value: 'name' } };
-    return { cell: 'guid', header: isGuidFormat(s.format) || /guid|uuid/i.test(name) ? name : `${name} (GUID)`, encoding: { kind: 'guid', value: 'guid' } };
+    return { cell: 'guid', header: guidNamed ? name : `${name} (GUID)`, encoding: { kind: 'guid', value: 'guid' } };
   }
   if (k === 'string' && isDateFormat(s.format)) return { cell: s.format, header: name, encoding: { kind: 'date', format: s.format } };
   if (k === 'number') return s.type === 'integer' ? { cell: 'integer', header: name, encoding: { kind: 'plain', as: 'integer' } } : { cell: 'number', header: name, encoding: { kind: 'plain', as: 'number' } };

@@ -56,8 +56,9 @@ function customFieldsEncoding(f: Schema): Encoding | undefined {
     keys.find((k) => { const x = w(k); return x.includes('customfield') || (x.includes('field') && x.length <= 2); }) ??
     keys.find((k) => w(k).length === 1 && ID_WORDS.has(w(k)[0]!));
   const dateKey = keys.find((k) => { const x = w(k); return x.includes('date') && k !== guidKey; });
-  const valueKey = keys.find((k) => { const x = w(k); return k !== guidKey && k !== dateKey && (x.includes('value') || x.includes('answer') || x.length === 0); }) ??
-    keys.find((k) => fold(k) === 'value' || fold(k) === 'values');
+  const rest = keys.filter((k) => k !== guidKey && k !== dateKey);
+  const valueKey =
+    rest.find((k) => splitWords(k).some((x) => ['value', 'answer', 'text'].includes(x))) ?? (rest.length === 1 ? rest[0] : undefined);
   if (!guidKey || !valueKey) return undefined;
   const g = item.properties[guidKey]!;
   let guidAt = pointerOf(guidKey);

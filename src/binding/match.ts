@@ -47,11 +47,19 @@ export function opTokens(...texts: (string | undefined)[]): Set<string> {
   return out;
 }
 
+const VERBS = new Set(['create', 'update', 'get']);
+
+/** Dice overlap of the two token sets; 0 when they share only verbs (create a task is not create an incident). */
 function dice(a: Set<string>, b: Set<string>): number {
   if (!a.size || !b.size) return 0;
   let common = 0;
-  for (const t of a) if (b.has(t)) common++;
-  return (2 * common) / (a.size + b.size);
+  let nouns = 0;
+  for (const t of a)
+    if (b.has(t)) {
+      common++;
+      if (!VERBS.has(t)) nouns++;
+    }
+  return nouns ? (2 * common) / (a.size + b.size) : 0;
 }
 
 /** What the matcher knows of one catalogue endpoint, computed once. */
@@ -183,8 +191,15 @@ export function bindTo(c: CatalogueSide, f: FileSide, how?: PlacementHow): Score
   const isExact = exactly(c, f);
   let score = isExact ? 1 : 0.55 * name + 0.35 * fit + 0.1 * m;
   if (op.deprecated) score *= 0.9;
+  // A path parameter nothing in the catalogue fills: the operation is about some other record.
+  // (A record of its own plus a parent's id, /projects/{projectId}/tasks/{taskId}, is a nested path, not another record.)
+  const strayParams = bound.kind === 'operation' && !c.e.path.includes('{guid}') ? bound.extras.filter((x) => x.in === 'path').length : 0;
+  if (strayParams) {
+    score *= 0.5;
+    reasons.push(`${strayParams} path parameter${strayParams > 1 ? 's' : ''} no catalogue field fills`);
+  }
   const placedCount = bound.placements.length;
-  reasons.unshift(
+  reasons.splice(0, 0,
     isExact ? 'same method and path' : `name ${name.toFixed(2)}`,
     `${placedCount} of ${c.fields.length + (c.e.path.includes('{guid}') ? 1 : 0)} fields placed`,
     ...(c.e.kind === 'operation' && op.method !== 'POST' ? [`${op.method}${c.update ? ` (${c.update} update)` : ''}`] : []),
@@ -268,15 +283,19 @@ export function matchAll(sides: readonly CatalogueSide[], files: readonly FileSi
       decisions.set(c.e.id, { reason: 'only deprecated operations fit', candidates: deprecated.slice(0, 3) });
       continue;
     }
-    const close = current.filter((s) => current[0]!.score - s.score < TIE);
+    let close = current.filter((s) => current[0]!.score - s.score < TIE);
+    // Between near-equals, the method the action suits settles it (PATCH for a partial update, PUT for a full one).
+    const suited = close.filter((s) => methodFit(c, s.f.op.method) === 1);
+    if (close.length > 1 && suited.length === 1 && close.some((s) => s.f.op.method !== suited[0]!.f.op.method)) close = suited;
     if (close.length > 1) {
       decisions.set(c.e.id, { reason: `${close.length} operations fit almost equally well`, candidates: close });
       for (const s of close) claimed.add(s.f);
       continue;
     }
-    claimed.add(current[0]!.f);
-    bound.set(c.e.id, current[0]!);
-    const runnersUp = [...deprecated.filter((s) => s.score >= current[0]!.score - 0.25), ...current.slice(1, 2)];
+    const chosen = close[0]!;
+    claimed.add(chosen.f);
+    bound.set(c.e.id, chosen);
+    const runnersUp = [...deprecated.filter((s) => s.score >= chosen.score - 0.25), ...current.filter((s) => s !== chosen).slice(0, 1)];
     if (runnersUp.length) others.set(c.e.id, runnersUp);
   }
   return { bound, decisions, missing, others, unclaimed: files.filter((f) => !claimed.has(f)).map((f) => f.op) };

@@ -92,7 +92,10 @@ function placeInSlots(fields: readonly CatField[], slots: readonly Slot[], ctx: 
   for (const c of fields) {
     if (placed.has(c.name)) continue;
     for (const slot of slots) {
-      const m = matchName(c.name, slot.name, ctx.resource);
+      // Nested properties are also known by their parent's name: rootCause.category, Term.Start.
+      const m =
+        matchName(c.name, slot.name, ctx.resource) ??
+        (slot.parent && matchName(c.name, `${slot.parent.name} ${slot.name}`, ctx.resource) ? 'synonym' : undefined);
       if (m) pairs.push({ c, slot, m });
     }
   }
@@ -107,13 +110,25 @@ function placeInSlots(fields: readonly CatField[], slots: readonly Slot[], ctx: 
       if (!free(s)) return false;
       if (isCustomFields(c)) return chooseEncoding(c, s.schema, s.name, undefined, () => undefined) !== undefined;
       if (isReference(c) && c.meaning?.list) {
-        const last = baseWords(c.name);
-        const kind = last[last.length - 1]!;
-        return baseWords(s.name).includes(kind) && (isRefLike(s.schema) || isGuidFormat(s.schema.format) || isRefSuffixed(s.name));
+        const own = baseWords(c.name);
+        const last = own[own.length - 1]!;
+        const theirs = baseWords(s.name);
+        const listWords = Object.keys(LIST_WORDS).filter((w) => LIST_WORDS[w] === c.meaning!.list);
+        const namesList = listWords.includes(last) || theirs.some((w) => listWords.includes(w));
+        return theirs.includes(last) && namesList && (isRefLike(s.schema) || isGuidFormat(s.schema.format) || isRefSuffixed(s.name) || kindOf(s.schema) === 'array');
       }
       return false;
     });
     if (candidates.length === 1) tryPlace(c, candidates[0]!, 'shape');
+  }
+  // A text field whose name matches an object of the file: its one free text property
+  // (rootCause: {category: {id}, explanation} for RootCause).
+  for (const c of fields) {
+    if (placed.has(c.name) || c.type !== 'string' || isReference(c)) continue;
+    const holder = slots.find((s) => kindOf(s.schema) === 'object' && matchName(c.name, s.name, ctx.resource));
+    if (!holder) continue;
+    const texts = slots.filter((s) => s.parent === holder && free(s) && kindOf(s.schema) === 'string' && !isGuidFormat(s.schema.format) && !isRefSuffixed(s.name));
+    if (texts.length === 1) tryPlace(c, texts[0]!, 'shape');
   }
 }
 
@@ -168,7 +183,8 @@ function extraCell(s: Schema, name: string): Pick<ExtraColumn, 'cell' | 'values'
   }
   if (k === 'object') {
     const keys = refKeys(s);
-    if (!keys?.idAt && !keys?.nameAt) return undefined;
+    // A reference is an id and perhaps a name; an object with more to it is not one cell.
+    if ((!keys?.idAt && !keys?.nameAt) || Object.keys(s.properties ?? {}).length > 2) return undefined;
     const list = listFor(name);
     if (list) return { cell: 'name', list, header: name, encoding: { kind: 'ref', list, value: 'name', ...keys } };
     if (keys.idAt) return { cell: 'guid', header: `${name} (GUID)`, encoding: { kind: 'ref', value: 'guid', idAt: keys.idAt } };
@@ -178,10 +194,11 @@ function extraCell(s: Schema, name: string): Pick<ExtraColumn, 'cell' | 'values'
     const values = s.enum.map(String);
     return { cell: 'text', values, header: name, encoding: { kind: 'enum', values, map: {} } };
   }
-  if (k === 'string' && (isGuidFormat(s.format) || isRefSuffixed(name))) {
+  const guidNamed = /(guid|uuid)s?$/i.test(name);
+  if (k === 'string' && (isGuidFormat(s.format) || guidNamed || (isRefSuffixed(name) && listFor(name)))) {
     const list = listFor(name);
     if (list) return { cell: 'name', list, header: name, encoding: { kind: 'guid', list, value: 'name' } };
-    return { cell: 'guid', header: isGuidFormat(s.format) || /guid|uuid/i.test(name) ? name : `${name} (GUID)`, encoding: { kind: 'guid', value: 'guid' } };
+    return { cell: 'guid', header: guidNamed ? name : `${name} (GUID)`, encoding: { kind: 'guid', value: 'guid' } };
   }
   if (k === 'string' && isDateFormat(s.format)) return { cell: s.format, header: name, encoding: { kind: 'date', format: s.format } };
   if (k === 'number') return s.type === 'integer' ? { cell: 'integer', header: name, encoding: { kind: 'plain', as: 'integer' } } : { cell: 'number', header: name, encoding: { kind: 'plain', as: 'number' } };

@@ -29,6 +29,18 @@ const SYNONYM: Record<string, string> = {
   // "title" is what many APIs call a record's display name.
   title: 'name',
   label: 'name',
+  headline: 'name',
+  subject: 'name',
+  fullname: 'name',
+  displayname: 'name',
+  // A record's identifier, however the file spells it.
+  guid: 'id',
+  uuid: 'id',
+  // A record's free text.
+  summary: 'description',
+  narrative: 'description',
+  details: 'description',
+  detail: 'description',
   // A third party in vendor-management and procurement APIs.
   supplier: 'thirdparty',
   vendor: 'thirdparty',
@@ -47,6 +59,12 @@ const SYNONYM: Record<string, string> = {
   discovery: 'detected',
   occurrence: 'occurred',
   effective: 'start',
+  effectivefrom: 'start',
+  validfrom: 'start',
+  effectiveuntil: 'end',
+  effectiveto: 'end',
+  validuntil: 'end',
+  validto: 'end',
   commencement: 'start',
   begin: 'start',
   expiry: 'end',
@@ -105,6 +123,16 @@ const JOIN: [string, string, string][] = [
   ['business', 'dimension', 'businessdimension'],
   ['framework', 'dimension', 'frameworkdimension'],
   ['incident', 'type', 'incidenttype'],
+  // A notice period is often just "notice" ({notice: {length, unit}}).
+  ['notice', 'period', 'notice'],
+  ['full', 'name', 'fullname'],
+  ['display', 'name', 'displayname'],
+  ['effective', 'from', 'effectivefrom'],
+  ['effective', 'until', 'effectiveuntil'],
+  ['effective', 'to', 'effectiveto'],
+  ['valid', 'from', 'validfrom'],
+  ['valid', 'until', 'validuntil'],
+  ['valid', 'to', 'validto'],
 ];
 
 /**
@@ -112,10 +140,24 @@ const JOIN: [string, string, string][] = [
  * joined (third party -> thirdparty), filler dropped. `synonyms: false` keeps the file's own words (to tell
  * a match by synonym from one by name).
  */
-export function words(name: string, synonyms = true): string[] {
+const memo = new Map<string, string[]>();
+
+/** Memoised: the importer asks for the same few hundred names many thousand times. */
+export function words(name: string, synonyms = true, join = true): string[] {
+  const key = `${synonyms ? 1 : 0}${join ? 1 : 0}${name}`;
+  let hit = memo.get(key);
+  if (!hit) {
+    if (memo.size > 50_000) memo.clear();
+    hit = computeWords(name, synonyms, join);
+    memo.set(key, hit);
+  }
+  return hit;
+}
+
+function computeWords(name: string, synonyms: boolean, join: boolean): string[] {
   const spell = (w: string) => (synonyms ? (SPELLING[w] ?? w) : w);
   let ws = splitWords(name).map(spell).map(singular).map(spell);
-  for (const [a, b, joined] of JOIN) {
+  for (const [a, b, joined] of join ? JOIN : []) {
     const out: string[] = [];
     for (let i = 0; i < ws.length; i++) {
       if (ws[i] === a && ws[i + 1] === b) {
@@ -153,7 +195,20 @@ const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].so
  * `resource`: the words of what the operation is about (incident): the file may prefix them
  * (incidentTitle for Name).
  */
+const matches = new Map<string, NameMatch | null>();
+
 export function matchName(catalogue: string, file: string, resource: readonly string[] = []): NameMatch | undefined {
+  const key = `${catalogue}\u0000${file}\u0000${resource.join(' ')}`;
+  let hit = matches.get(key);
+  if (hit === undefined) {
+    if (matches.size > 200_000) matches.clear();
+    hit = computeMatch(catalogue, file, resource) ?? null;
+    matches.set(key, hit);
+  }
+  return hit ?? undefined;
+}
+
+function computeMatch(catalogue: string, file: string, resource: readonly string[]): NameMatch | undefined {
   if (catalogue === file) return 'exact';
   const letters = (x: string) => x.toLowerCase().replace(/[^a-z0-9]/g, '');
   if (letters(catalogue) === letters(file)) return 'name';
@@ -161,15 +216,22 @@ export function matchName(catalogue: string, file: string, resource: readonly st
   const f0 = baseWords(file, false);
   if (same(c0, f0) || sameSet(c0, f0)) return 'name';
   const c = baseWords(catalogue);
-  let f = baseWords(file);
+  const f = baseWords(file);
   if (same(c, f) || sameSet(c, f)) return 'synonym';
-  // A prefix naming the resource itself: incidentTitle, contractStartDate.
-  const res = resource.flatMap((r) => words(r));
-  while (f.length > c.length && res.includes(f[0]!)) f = f.slice(1);
-  if (same(c, f) || sameSet(c, f)) return 'synonym';
-  // "date" said on one side only: DateDetected and detectedOn, StartDate and start.
+  // A prefix naming the resource itself: incidentTitle, ContractStart, vendor_name.
+  const res = new Set(resource.flatMap((r) => words(r)));
+  const variants = [f];
+  for (let g = f; g.length > 1 && res.has(g[0]!) && !res.has(c[0]!); ) variants.push((g = g.slice(1)));
+  // "date" said on one side only: DateDetected and detectedOn, StartDate and ContractStart.
   const undated = (ws: string[]) => ws.filter((w) => w !== 'date');
-  if (undated(c).length && sameSet(undated(c), undated(f)) && (c.includes('date') || f.includes('date'))) return 'synonym';
+  // The catalogue's name may carry the resource the file leaves out: IncidentTypes and Types.
+  const cs = [c];
+  const loose = words(catalogue, true, false).filter((w) => !['id', 'ids', 'guid', 'guids', 'uuid'].includes(w));
+  if (loose.length > 1 && res.has(loose[0]!)) cs.push(loose.slice(1));
+  for (const v of variants) for (const c of cs) {
+    if (sameSet(c, v)) return 'synonym';
+    if (undated(c).length && sameSet(undated(c), undated(v)) && (c.includes('date') || v.includes('date'))) return 'synonym';
+  }
   return undefined;
 }
 

@@ -28,11 +28,19 @@ export async function loadStanding(
   datasetIds: readonly string[],
   signal?: AbortSignal,
   lacking: readonly LackingDataset[] = [],
+  /** Lists the environment's file looks names up in (environment/context.ts `listsNeeded`): absent ones are left out. */
+  lists: readonly string[] = [],
 ): Promise<Standing> {
+  const ids = [...datasetIds, ...lists.filter((l) => !datasetIds.includes(l))];
   const loaded = await Promise.all(
-    datasetIds.map(
+    ids.map(
       async (id) =>
-        [id, await (isDirectoryDataset(id) ? downloadDirectory(api, id, signal) : readLacking(api, id, lacking, signal))] as const,
+        [
+          id,
+          await (isDirectoryDataset(id) || !datasetIds.includes(id)
+            ? downloadDirectory(api, id, signal)
+            : readLacking(api, id, lacking, signal)),
+        ] as const,
     ),
   );
   // A dataset the environment lacks is left out: a directory's names are then checked by the service,

@@ -4,6 +4,7 @@ import {
   columnsOf,
   createCatalog,
   indexList,
+  listsOf,
   type BoundOperation,
   type Catalog,
   type ExtraColumn,
@@ -95,6 +96,14 @@ export interface FlowContext {
 
 /** The operations a flow may call: its own and those of its steps. */
 export const flowOperations = (flow: FlowNeeds): string[] => [...flow.operations, ...Object.keys(flow.steps ?? {})];
+
+/** The standing lists the environment's file looks names up in for the flow's operations (catalog listsOf). */
+export function listsNeeded(flow: FlowNeeds, environment: BoundEnvironment): string[] {
+  const out = new Set<string>();
+  for (const id of flowOperations(flow))
+    if (!environment.endpoints?.[id]?.unavailable) for (const l of listsOf(environment.operation(id))) out.add(l);
+  return [...out];
+}
 
 /** A dataset's records as a list of names: `Id` (or `GUID`, `Guid`) and `Name`. */
 function listOf(records: readonly Readonly<Record<string, unknown>>[]) {

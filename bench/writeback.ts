@@ -175,10 +175,11 @@ export default async function (): Promise<string> {
     let fakeIds = 0;
     const stand: WritebackApi = {
       download: (id, o) => client.download(id, o),
-      call: () =>
+      send: () =>
         new Promise((resolve) =>
           setTimeout(
-            () => resolve({ Id: `99999999-0000-4000-8000-${String(++fakeIds).padStart(12, '0')}` }),
+            () =>
+              resolve({ status: 201, headers: {}, body: { Id: `99999999-0000-4000-8000-${String(++fakeIds).padStart(12, '0')}` } }),
             latencyMs,
           ),
         ),

@@ -1,4 +1,4 @@
-import type { DatasetId, DatasetRecord } from '../catalog';
+import type { Answer, DatasetId, DatasetRecord, EncodedRequest } from '../catalog';
 import { isApiError, RETRY, withRetry, type DataRecord, type RetryDecision, type Sleep } from '../client';
 import type { LackingDataset } from './environment/availability';
 import { isDirectoryDataset } from './checks/directory';
@@ -11,16 +11,8 @@ export type { DataRecord };
  */
 export interface WritebackApi {
   download(datasetId: string, options?: { signal?: AbortSignal }): Promise<{ records: DataRecord[] }>;
-  call(
-    operationId: string,
-    options?: {
-      params?: { guid?: string };
-      body?: unknown;
-      /** Values for the properties the environment's binding requires that no catalogue field fills. */
-      extra?: Record<string, unknown>;
-      signal?: AbortSignal;
-    },
-  ): Promise<unknown>;
+  /** Sends a request encoded for the environment's file (environment/encode.ts) as it is; the raw answer. */
+  send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal }): Promise<Answer>;
 }
 
 /** Standing data and current records by dataset id, loaded once per validation or run. */
@@ -36,11 +28,19 @@ export async function loadStanding(
   datasetIds: readonly string[],
   signal?: AbortSignal,
   lacking: readonly LackingDataset[] = [],
+  /** Lists the environment's file looks names up in (environment/context.ts `listsNeeded`): absent ones are left out. */
+  lists: readonly string[] = [],
 ): Promise<Standing> {
+  const ids = [...datasetIds, ...lists.filter((l) => !datasetIds.includes(l))];
   const loaded = await Promise.all(
-    datasetIds.map(
+    ids.map(
       async (id) =>
-        [id, await (isDirectoryDataset(id) ? downloadDirectory(api, id, signal) : readLacking(api, id, lacking, signal))] as const,
+        [
+          id,
+          await (isDirectoryDataset(id) || !datasetIds.includes(id)
+            ? downloadDirectory(api, id, signal)
+            : readLacking(api, id, lacking, signal)),
+        ] as const,
     ),
   );
   // A dataset the environment lacks is left out: a directory's names are then checked by the service,

@@ -2,7 +2,7 @@ import type { ColumnSpec, TableShape, WorkbookPort } from '../workbook/port';
 import { loadStanding, type WritebackApi } from './api';
 import { flowAvailability, type EnvironmentInfo } from './environment/availability';
 import { bindFlow } from './environment/bound-flow';
-import { bindEnvironment } from './environment/context';
+import { bindEnvironment, listsNeeded } from './environment/context';
 import type { AnyFlow } from './flow';
 import { resultColumnSpecs } from './rows/results';
 import { rowKeySpec } from './rows/rowkey';
@@ -34,7 +34,13 @@ export async function createTemplate(options: {
   const environment = bindEnvironment(options.environment);
   const availability = flowAvailability(flow, environment);
   if (availability.post.kind === 'unavailable') throw new FlowUnavailable(availability.post.message);
-  const standing = await loadStanding(api, flow.standingDatasets, options.signal, availability.lacking);
+  const standing = await loadStanding(
+    api,
+    flow.standingDatasets,
+    options.signal,
+    availability.lacking,
+    listsNeeded(flow, environment),
+  );
   const bound = bindFlow(flow, environment, standing, availability);
   if (!(await workbook.sheetNames()).includes(LOOKUP_SHEET))
     await workbook.addSheet(LOOKUP_SHEET, { hidden: true });

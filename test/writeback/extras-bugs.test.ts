@@ -14,7 +14,8 @@ import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { tasksFlow } from '../../src/writeback/flows/tasks';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
-import { G, standing } from './fixtures';
+import { bindingWith, extra } from './binding-fixture';
+import { created, G, standing } from './fixtures';
 
 const IDS = [
   'incident-create',
@@ -33,28 +34,25 @@ const IDS = [
 /** Every endpoint bound; `extraOn` requires a property no catalogue field fills. */
 function environment(extraOn: string): EnvironmentInfo {
   const endpoints: Record<string, EndpointInfo> = {};
-  for (const id of IDS)
-    endpoints[id] = { title: id, path: `/bound/${id}`, pathSource: 'bound', write: { kind: 'ok' } };
-  endpoints[extraOn] = {
-    ...endpoints[extraOn]!,
-    body: { extra: [{ name: 'Severity', type: 'string', enum: ['Low', 'High'] }] },
-  };
-  return { name: 'ACC', production: false, endpoints };
+  for (const id of IDS) endpoints[id] = { title: id, path: `/bound/${id}`, pathSource: 'bound', write: { kind: 'ok' } };
+  const binding = bindingWith({ [extraOn]: extra('Severity', { values: ['Low', 'High'] }) });
+  return { name: 'ACC', production: false, endpoints, binding };
 }
 
 interface Call {
   id: string;
-  guid?: string;
+  path: string;
   body: unknown;
-  extra: unknown;
 }
 
 function recordingApi(calls: Call[]): WritebackApi {
   return {
     download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-    call: async (id, o) => {
-      calls.push({ id, guid: o?.params?.guid, body: o?.body, extra: o?.extra });
-      return id === 'incident-create' ? { Id: '99999999-0000-4000-8000-0000000000e1' } : undefined;
+    send: async (id, r) => {
+      calls.push({ id, path: r.path, body: r.body });
+      return id === 'incident-create'
+        ? created('99999999-0000-4000-8000-0000000000e1')
+        : { status: 204, headers: {}, body: undefined };
     },
   };
 }
@@ -86,8 +84,9 @@ describe('an extra required property in the binding', () => {
     expect(plan.validation.problems).toEqual([]);
     const summary = await plan.run();
     expect(calls.map((c) => c.id)).toEqual(['incident-create', 'incident-hyperlink']);
+    expect(calls[0]!.body).toMatchObject({ Name: 'Flood', Severity: 'High' });
     expect(calls[1]).toMatchObject({
-      guid: '99999999-0000-4000-8000-0000000000e1',
+      path: '/incidents/99999999-0000-4000-8000-0000000000e1/hyperlink',
       body: { Url: 'https://example.com/flood' },
     });
     expect(summary.outcomes).toEqual([
@@ -110,14 +109,17 @@ describe('an extra required property in the binding', () => {
       ['done', 'Updated'],
     ]);
     expect(calls).toEqual([
-      expect.objectContaining({ id: 'task-update-v2', guid: G.taskTodo, body: expect.objectContaining({ Comment: 'first' }) }),
+      expect.objectContaining({
+        id: 'task-update-v2',
+        path: expect.stringContaining(G.taskTodo),
+        body: expect.objectContaining({ Comment: 'first', Severity: 'Low' }),
+      }),
       // The second row keeps what the first set (rebase), and carries its own extra value.
       expect.objectContaining({
         id: 'task-update-v2',
-        guid: G.taskTodo,
-        body: expect.objectContaining({ Comment: 'first', Name: 'Renamed' }),
+        path: expect.stringContaining(G.taskTodo),
+        body: expect.objectContaining({ Comment: 'first', Name: 'Renamed', Severity: 'High' }),
       }),
     ]);
-    expect(calls.map((c) => c.extra)).toEqual([{ Severity: 'Low' }, { Severity: 'High' }]);
   });
 });

@@ -1,4 +1,4 @@
-import type { DatasetId } from '../../src/catalog';
+import type { Answer, DatasetId } from '../../src/catalog';
 import type { Cell } from '../../src/workbook/port';
 import type { Standing } from '../../src/writeback/api';
 import { catalogueEnvironment, flowContext } from '../../src/writeback/environment/context';
@@ -199,3 +199,6 @@ export const row =
 /** A flow set up on the catalogue's own environment (no binding) with the standing data above. */
 export const setUp = <R, D extends DatasetId>(flow: Flow<R, D>): PreparedFlow<R, D> =>
   flow.setup(standing, flowContext(flow, catalogueEnvironment(), standing));
+
+/** A create's answer as the client's send gives it: the new record's GUID in `Id`, as the catalogue has it. */
+export const created = (Id: string): Answer => ({ status: 201, headers: {}, body: { Id } });

@@ -33,12 +33,12 @@ function faulty(fault: (op: string, n: number) => 'lose-answer' | 'lose-request'
   const calls: string[] = [];
   const api: WritebackApi = {
     download: (id, o) => client.download(id, o),
-    async call(op, o) {
+    async send(op, o) {
       calls.push(op);
       const f = fault(op, calls.filter((c) => c === op).length);
       if (f instanceof ApiError) throw f;
       if (f === 'lose-request') throw lost();
-      const answer = await client.call(op as never, o as never);
+      const answer = await client.send(op, o);
       if (f === 'lose-answer') throw lost();
       return answer;
     },

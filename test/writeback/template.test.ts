@@ -11,7 +11,7 @@ import { standing } from './fixtures';
 
 const api: WritebackApi = {
   download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-  call: async () => {
+  send: async () => {
     throw new Error('a template sends nothing');
   },
 };

@@ -1,3 +1,4 @@
+import type { Binding } from '../../catalog';
 import type { AnyFlow } from '../flow';
 
 /** What availability reads of a flow: its operations, steps and datasets. */
@@ -14,27 +15,14 @@ export interface EndpointInfo {
   pathSource: 'documented' | 'bound' | 'assumed';
   unavailable?: { reason: string; message: string };
   write?: { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
-  /** The bound body (catalog/wire.ts WireShape): its property paths and formats decide where a GUID is sent. */
-  body?: {
-    extra?: readonly ExtraProperty[];
-    properties?: Readonly<Record<string, string | { path: string }>>;
-    formats?: Readonly<Record<string, string>>;
-    enums?: Readonly<Record<string, { values: readonly string[] }>>;
-  };
-}
-
-/** A property the binding's file requires that no catalogue field fills (catalog/wire.ts `extraProperty`). */
-export interface ExtraProperty {
-  name: string;
-  type?: string;
-  enum?: readonly string[];
-  default?: unknown;
 }
 
 export interface EnvironmentInfo {
   name: string;
   production: boolean;
   endpoints?: Readonly<Record<string, EndpointInfo>>;
+  /** The environment's binding: where the customer's file wants each value (environment/context.ts). None: the catalogue's own shapes. */
+  binding?: Binding | null;
 }
 
 /** A dataset a flow reads that this environment lacks (binding without it) or only guesses (assumed path). */
@@ -173,12 +161,4 @@ export function unavailableDatasets(environment: EnvironmentInfo): ReadonlySet<s
       .filter(([, e]) => e.unavailable)
       .map(([id]) => id),
   );
-}
-
-/** The binding's extra required properties of the flow's operations, once each, by property name. */
-export function extraProperties(flow: FlowNeeds, environment: EnvironmentInfo): ExtraProperty[] {
-  const out = new Map<string, ExtraProperty>();
-  for (const id of flow.operations)
-    for (const x of environment.endpoints?.[id]?.body?.extra ?? []) if (!out.has(x.name)) out.set(x.name, x);
-  return [...out.values()];
 }

@@ -1,53 +1,46 @@
+import type { ExtraColumn } from '../../catalog';
 import type { ColumnSpec } from '../../workbook/port';
 import type { RowReader } from '../rows/rowreader';
-import type { ExtraProperty } from './availability';
 
 /**
- * One more column per property the environment's file requires and no catalogue field fills (the
- * customer's service is stricter than the spec): a dropdown of the file's enum, the file's default when the
- * cell is blank, and the value sent as that property.
+ * One more column per property of the environment's file that no catalogue field fills (the customer's
+ * service asks for more than the spec): headed in the file's words, typed from the file's schema, a
+ * dropdown of the file's enum. Its value is encoded with the row's call (environment/encode.ts), which
+ * also says when a required one is blank and has no default.
  */
 
-const FORMAT: Record<string, ColumnSpec['format']> = {
-  integer: 'number',
+const FORMAT: Record<ExtraColumn['cell'], ColumnSpec['format']> = {
+  text: 'text',
   number: 'number',
+  integer: 'integer',
   boolean: 'boolean',
   date: 'date',
+  'date-time': 'datetime',
+  guid: 'text',
+  name: 'text',
 };
 
-export const extraColumns = (extras: readonly ExtraProperty[], lookupSheet: string): ColumnSpec[] =>
+export const extraColumns = (extras: readonly ExtraColumn[], lookupSheet: string): ColumnSpec[] =>
   extras.map((x) => ({
-    name: x.name,
-    format: FORMAT[x.type ?? ''] ?? 'text',
-    ...(x.enum?.length ? { list: { sheet: lookupSheet, values: [...x.enum] } } : {}),
+    name: x.header,
+    format: x.many ? 'text' : FORMAT[x.cell],
+    ...(x.values?.length ? { list: { sheet: lookupSheet, values: [...x.values], allowOther: x.many === true } } : {}),
   }));
 
-/** The row's values of the extra properties (the default for a blank cell); problems go to the reader. */
-export function readExtras(r: RowReader, extras: readonly ExtraProperty[]): Record<string, unknown> {
+/** The row's values of the extra columns, by key; a blank cell gives none (its default, if any, is the encoder's). */
+export function readExtras(r: RowReader, extras: readonly ExtraColumn[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const x of extras) {
-    const format = FORMAT[x.type ?? ''];
-    const value =
-      format === 'number'
-        ? r.number(x.name)
-        : format === 'boolean'
-          ? r.bool(x.name)
-          : format === 'date'
-            ? r.date(x.name)
-            : r.text(x.name);
-    if (value === undefined) {
-      if (x.default === undefined)
-        r.error(
-          x.name,
-          'required',
-          `the service's API file requires ${x.name} and has no default for it; fill in ${x.name}`,
-        );
-      else out[x.name] = x.default;
-      continue;
-    }
-    if (x.enum?.length && !x.enum.includes(String(value)))
-      r.error(x.name, 'not-in-list', `"${String(value)}" is not one of ${x.enum.join(', ')}; pick one from the dropdown`);
-    out[x.name] = value;
+    const value = x.many
+      ? r.list(x.header)
+      : x.cell === 'number' || x.cell === 'integer'
+        ? r.number(x.header)
+        : x.cell === 'boolean'
+          ? r.bool(x.header)
+          : x.cell === 'date' || x.cell === 'date-time'
+            ? r.date(x.header)
+            : r.text(x.header);
+    if (value !== undefined) out[x.key] = value;
   }
   return out;
 }

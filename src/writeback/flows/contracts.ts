@@ -6,7 +6,7 @@ import type { Flow } from '../flow';
 import { offerNames } from '../checks/closest';
 import { nameIndex } from '../checks/nameindex';
 import { RowReader } from '../rows/rowreader';
-import { findUnique, sendCreate } from './common';
+import { customColumns, findUnique, placesOf } from './common';
 import { readCustomFields } from './thirdparties';
 
 export type CreateContract = z.infer<typeof bodies.createContract>;
@@ -22,7 +22,7 @@ export const CONTRACT_COLUMNS = {
   noticePeriodUnit: 'Notice period unit',
 } as const;
 const C = CONTRACT_COLUMNS;
-const bodyColumns: Record<string, string> = {
+const bodyColumns: Readonly<Record<string, string>> = {
   ThirdPartyGuid: C.thirdParty,
   Name: C.name,
   Services: C.services,
@@ -45,6 +45,7 @@ export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
   standingDatasets: ['thirdpartycontractcustomfields', 'thirdparty'],
   reconcileDataset: 'thirdpartycontract',
   operations: ['contract-create'],
+  places: placesOf('contract-create', bodyColumns),
   datasetNeeds: {
     thirdpartycontractcustomfields:
       'Contract custom fields get no columns, so no custom field values can be posted.',
@@ -144,7 +145,12 @@ export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
         };
         return r.prepared('contract-create', body, bodyColumns, body);
       },
-      send: sendCreate('contract-create'),
+      call: (body) => ({
+        operation: 'contract-create',
+        body,
+        columnOf: { ...bodyColumns, CustomFields: customColumns(fields, body.CustomFields) },
+      }),
+      done: () => 'Created',
       find: (body, rs, taken, sent) =>
         findUnique(
           rs,

@@ -10,7 +10,7 @@ import { DIRECTORY_DATASETS } from '../checks/directory';
 import { nameIndex, type NameIndex } from '../checks/nameindex';
 import { cellError, cellWarning } from '../problem';
 import { RowReader } from '../rows/rowreader';
-import { answerGuid, findUnique } from './common';
+import { customColumns, findUnique, placesOf } from './common';
 
 export type CreateIncident = z.infer<typeof bodies.createIncident>;
 export interface IncidentRequest {
@@ -38,7 +38,7 @@ export const INCIDENT_COLUMNS = {
 } as const;
 const C = INCIDENT_COLUMNS;
 
-const bodyColumns: Record<string, string> = {
+const bodyColumns: Readonly<Record<string, string>> = {
   Name: C.name,
   ReportingOrganization: C.reportingOrganization,
   AffectedOrganizations: C.affectedOrganizations,
@@ -83,6 +83,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
   ],
   reconcileDataset: 'incidents',
   operations: ['incident-create'],
+  places: { ...placesOf('incident-create', bodyColumns), ...placesOf('incident-hyperlink', { Url: C.hyperlink }) },
   steps: { 'incident-hyperlink': { what: 'hyperlink', column: C.hyperlink, drop: true } },
   datasetNeeds: {
     incidenttypes:
@@ -240,19 +241,24 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         };
         return r.prepared('incident-create', body, bodyColumns, { body, hyperlink });
       },
-      async send(request, api, signal) {
-        const guid = answerGuid(await api.call('incident-create', { body: request.body, signal }));
-        return { status: 'created', guid, message: 'Created' };
-      },
+      call: (request) => ({
+        operation: 'incident-create',
+        body: request.body,
+        columnOf: { ...bodyColumns, CustomFields: customColumns(fields, request.body.CustomFields) },
+      }),
+      done: () => 'Created',
       // Spec, Incident rule 8: hyperlinks are added after creation, with their own call.
       followUp: (request) =>
         request.hyperlink === undefined
           ? undefined
           : {
               what: 'hyperlink',
-              async send(guid, api, signal) {
-                await api.call('incident-hyperlink', { params: { guid }, body: { Url: request.hyperlink }, signal });
-              },
+              call: (guid) => ({
+                operation: 'incident-hyperlink',
+                guid,
+                body: { Url: request.hyperlink },
+                columnOf: { Url: C.hyperlink },
+              }),
             },
       find(request, rs, taken, sent): Found {
         const b = request.body;

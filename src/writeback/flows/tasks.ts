@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { bodies, isGuid } from '../../catalog';
+import { bodies, isGuid, PATH_GUID_FIELD } from '../../catalog';
 import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
 import { RowReader } from '../rows/rowreader';
-import { sameList } from './common';
+import { placesOf, sameList } from './common';
 
 type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;
 type ScoreAndStatus = z.infer<typeof bodies.taskScoreAndStatus>;
@@ -50,6 +50,8 @@ const UPDATE_FIELDS = {
   NotificationPeriods: C.notificationPeriods,
 } as const satisfies Record<keyof UpdateV2, string>;
 
+const SCORE_STATUS_FIELDS = { Score: C.score, Comment: C.comment, Status: C.status } as const;
+
 /** Spec, Task transitions: a task in Ready for review may change its score and comment, nothing else. */
 const READY_FOR_REVIEW = 'ready for review';
 const EDITABLE_IN_REVIEW: readonly string[] = ['Score', 'Comment'];
@@ -74,6 +76,14 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
   standingDatasets: ['tasks', 'users'],
   reconcileDataset: 'tasks',
   operations: ['task-update-v2', 'task-advance'],
+  places: {
+    [C.task]: ['task-update-v2', 'task-advance', 'task-score-status'].map((operation) => ({ operation, field: PATH_GUID_FIELD })),
+    ...placesOf('task-update-v2', UPDATE_FIELDS),
+    [C.score]: [{ operation: 'task-update-v2', field: 'Score' }, { operation: 'task-score-status', field: 'Score' }],
+    [C.comment]: [{ operation: 'task-update-v2', field: 'Comment' }, { operation: 'task-score-status', field: 'Comment' }],
+    [C.status]: [{ operation: 'task-score-status', field: 'Status' }],
+  },
+  controls: [C.action],
   steps: { 'task-score-status': { what: 'score and status update', column: C.action } },
   datasetNeeds: {
     tasks:
@@ -190,8 +200,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           const body: ScoreAndStatus = { Score: cells.Score, Comment: cells.Comment, Status: status };
           if (inReview && status !== undefined && status.toLowerCase() !== READY_FOR_REVIEW)
             refuseInReview(C.status);
-          const columnOf = { Score: C.score, Comment: C.comment, Status: C.status, '': C.score };
-          return r.prepared('task-score-status', body, columnOf, { action, guid, body });
+          return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body });
         }
 
         if (status !== undefined)
@@ -231,18 +240,17 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           given,
         });
       },
-      async send(request, api, signal) {
-        const params = { guid: request.guid };
-        if (request.action === 'advance') await api.call('task-advance', { params, signal });
-        else if (request.action === 'update')
-          await api.call('task-update-v2', { params, body: request.body, signal });
-        else await api.call('task-score-status', { params, body: request.body, signal });
-        return {
-          status: 'done',
-          guid: request.guid,
-          message: request.action === 'advance' ? 'Advanced to the next step' : 'Updated',
-        };
+      call(request) {
+        const guid = request.guid;
+        const task = { [PATH_GUID_FIELD]: C.task };
+        if (request.action === 'advance') return { operation: 'task-advance', guid, columnOf: task };
+        if (request.action === 'score-status')
+          return { operation: 'task-score-status', guid, body: request.body, columnOf: { ...task, ...SCORE_STATUS_FIELDS } };
+        // A full update sends every field; those the row leaves blank come from the task as read.
+        const untyped = Object.keys(UPDATE_FIELDS).filter((f) => request.given[f as keyof UpdateV2] === undefined);
+        return { operation: 'task-update-v2', guid, body: request.body, columnOf: { ...task, ...UPDATE_FIELDS }, untyped };
       },
+      done: (request) => (request.action === 'advance' ? 'Advanced to the next step' : 'Updated'),
       sentState: (request) => (request.action === 'advance' ? { from: request.fromStatus } : {}),
       serialKey: (request) => request.guid.toLowerCase(),
       // Rows for one task go in sheet order, each on the state the previous ones left: a blank cell of an

@@ -5,7 +5,7 @@ import { unknownColumns } from '../checks/columns';
 import { duplicateRows } from '../checks/duplicates';
 import { flowAvailability } from '../environment/availability';
 import { bindFlow, type BoundFlow } from '../environment/bound-flow';
-import { bindEnvironment } from '../environment/context';
+import { bindEnvironment, listsNeeded } from '../environment/context';
 import { dispositionOf } from '../rows/results';
 import { formulaRows } from '../rows/skipped';
 import { tableRecord } from '../rows/tablerecord';
@@ -48,7 +48,7 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
   const environment = bindEnvironment(options.environment);
   const availability = flowAvailability(flow, environment);
   const [standing, content, recorded, shape] = await Promise.all([
-    loadStanding(api, flow.standingDatasets, options.signal, availability.lacking),
+    loadStanding(api, flow.standingDatasets, options.signal, availability.lacking, listsNeeded(flow, environment)),
     workbook.readRows(table),
     tableRecord(workbook, table),
     workbook.findTable(table),

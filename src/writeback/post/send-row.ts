@@ -21,7 +21,6 @@ export async function sendRow(run: Run, { check, made }: Job): Promise<void> {
     const message = `Not sent: row ${run.firstRow + heldBy} for the same record has not gone through; Post again once it has`;
     return tally.record(check.row, { status: 'not sent', guid: '', message, time: check.result.time || undefined, state: check.state });
   }
-  const sender = bound.sender(run.api, check.extra);
   if (made) {
     const step = bound.followUp(check.request);
     return step
@@ -31,7 +30,7 @@ export async function sendRow(run: Run, { check, made }: Job): Promise<void> {
   let request = check.request;
   if (prepared.rebase && schedule.keyOf(check) !== undefined) {
     try {
-      request = await prepared.rebase(request, schedule.before(check), sender, run.signal);
+      request = await prepared.rebase(request, schedule.before(check), run.api, run.signal);
     } catch (e) {
       schedule.hold(check, 'not sent');
       const why = e instanceof Error ? e.message : String(e);
@@ -57,7 +56,12 @@ export async function sendRow(run: Run, { check, made }: Job): Promise<void> {
     schedule.hold(check, 'not sent');
     return tally.lost(check.row, 'Not sent: the row was deleted or edited after validation; Post again');
   }
-  const attempt = await sendWithRetry(() => prepared.send(request, sender), { ...run.retry, signal: run.signal });
+  const call = prepared.call(request);
+  // Not cut off by cancel: a request on its way finishes and its outcome is recorded.
+  const attempt = await sendWithRetry(
+    async () => ({ status: bound.flow.resultStatus, guid: await bound.send(run.api, call, check.extra), message: prepared.done(request) }),
+    { ...run.retry, signal: run.signal },
+  );
   if (attempt.ok) {
     schedule.wentThrough(check, request);
     const { sent } = attempt;
@@ -93,9 +97,8 @@ async function finishStep(run: Run, check: RowCheck<unknown>, guid: string, lead
       resultCells({ status, guid, message: `${lead}; adding its ${step.what}`, time: run.now().toISOString() }),
       stateCell({}),
     );
-  const sender = run.bound.sender(run.api, check.extra);
   const attempt = await sendWithRetry(
-    () => step.send(guid, sender, run.signal).then(() => ({ status, guid, message: '' })),
+    () => run.bound.send(run.api, step.call(guid), check.extra, run.signal).then(() => ({ status, guid, message: '' })),
     { ...run.retry, signal: run.signal },
   );
   if (attempt.ok) return run.tally.record(check.row, { status, guid, message: `${lead}; ${step.what} added` });

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { Cell } from '../../workbook/port';
 import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
 import type { RowInput } from '../flow';
-import { boundGuids } from '../environment/binding';
 import type { FlowContext } from '../environment/context';
 import type { NameIndex } from '../checks/nameindex';
 import { cellError, type CellProblem } from '../problem';
@@ -93,9 +92,10 @@ export class RowReader {
   }
 
   /**
-   * What `prepare` returns once the body is built: the request only when the row has no errors, the body
+   * What `prepare` returns once the body is built: the request only when the row has no errors and the body
    * passes the operation's schema on this environment (its refusals are added to the row's problems, see
-   * checkBody), the environment has the operation, and every name the file wants as a GUID resolves.
+   * checkBody). Whether the environment's file can take every value is checked for all the row's calls
+   * together (environment/bound-flow.ts).
    */
   prepared<R>(
     operationId: string,
@@ -105,14 +105,7 @@ export class RowReader {
   ): { request?: R; problems: CellProblem[] } {
     const schema = this.ctx.environment.bodySchema(operationId);
     if (this.hasErrors || !checkBody(schema, body, columnOf, this.problems)) return { problems: this.problems };
-    const skipped = this.ctx.skippedStep({ operationId });
-    if (skipped) {
-      this.error(skipped.column, 'step-unavailable', `${skipped.message}; choose another ${skipped.column} or leave the row out`);
-      return { problems: this.problems };
-    }
-    const { problems } = boundGuids(this.ctx, operationId, body);
-    for (const p of problems) this.error(columnOf[p.field] ?? p.field, p.code, p.message);
-    return problems.length ? { problems: this.problems } : { request, problems: this.problems };
+    return { request, problems: this.problems };
   }
 }
 

@@ -26,6 +26,7 @@ import { tasksFlow } from '../../src/writeback/flows/tasks';
 import { thirdPartiesFlow } from '../../src/writeback/flows/thirdparties';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
+import { checkNothingDropped } from '../writeback/nothing-dropped';
 import { WANTS, type FlowWants } from './corpus/wants';
 
 /**
@@ -452,5 +453,11 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
     const got = w!.sandbox.store.received.find((r) => r.endpoint === update && r.id === task.Id)!;
     expect(dropped(w!, typed[0]!, got, wants.tasks!, [], [])).toEqual([]);
     expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Comment: `corpus ${file}` });
+  });
+
+  it("passes the write-back's nothing-dropped check: every cell where the binding places it", async () => {
+    const report = await checkNothingDropped({ environment: w!.acc, api: w!.client });
+    expect(report.failures).toEqual([]);
+    expect(report.flows.filter((f) => !f.available).map((f) => `${f.flow}: ${f.unavailable}`)).toEqual([]);
   });
 });

@@ -232,6 +232,9 @@ function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[]):
   return out;
 }
 
+/** The catalogue's side of the matching does not change within a process: computed once. */
+let catalogueSides: CatalogueSide[] | undefined;
+
 export async function importBinding(file: string, options: ImportOptions = {}): Promise<ImportResult> {
   let overrideLines: Line[] = [];
   let overridesHash: string | undefined;
@@ -249,7 +252,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const files = parsed.operations.filter((op) => isValidTemplate(op.path)).map(fileSide);
   for (const op of parsed.operations)
     if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~ and {parameters})`);
-  const sides = DATASETS_AND_OPERATIONS.map(catalogueSide);
+  const sides = (catalogueSides ??= DATASETS_AND_OPERATIONS.map(catalogueSide));
   const outcome = matchAll(sides, files);
 
   const entries = new Map<string, Entry>();

@@ -1,0 +1,2 @@
+import run from '../binding-import';
+run().then(console.log);

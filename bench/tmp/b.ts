@@ -1,2 +1,0 @@
-import run from '../binding-import';
-run().then(console.log);

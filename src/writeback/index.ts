@@ -5,8 +5,8 @@ export { FLOWS, flowById } from './flows';
 export type { Problem, Severity } from './problem';
 export { describeProblem, problemPlace } from './problem';
 export { groupProblems, describeGroup, problemCell, rowsText, type ProblemGroup } from './problemgroups';
-export { validateRows, marksOf, type Validation, type RowCheck } from './validate';
-export { markProblems } from './marks';
+export { validateRows, marksOf, type Validation, type RowCheck } from './rows/validate';
+export { markProblems } from './rows/marks';
 export {
   preparePost,
   type PostPlan,
@@ -18,7 +18,7 @@ export {
   type Environment,
   type RowOutcome,
 } from './post';
-export { RESULT_COLUMNS, type Status } from './results';
+export { RESULT_COLUMNS, type Status } from './rows/results';
 export { createTemplate, FlowUnavailable, LOOKUP_SHEET } from './template';
 export {
   flowAvailability,
@@ -28,7 +28,7 @@ export {
   type LackingDataset,
   type EnvironmentInfo,
   type EndpointInfo,
-} from './availability';
-export { tableRecord, tableRecords, type TableRecord } from './tablerecord';
+} from './environment/availability';
+export { tableRecord, tableRecords, type TableRecord } from './rows/tablerecord';
 export { writeAudit, keyFingerprint, AUDIT_TABLE, AUDIT_SHEET } from './audit';
 export { formulaLike, type FormulaText } from './checks/csv-injection';

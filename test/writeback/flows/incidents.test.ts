@@ -1,9 +1,9 @@
 import { bodies } from '../../../src/catalog';
 import { incidentsFlow } from '../../../src/writeback/flows/incidents';
 import { isoToSerial } from '../../../src/sheet/serial';
-import { G, row, standing } from '../fixtures';
+import { G, row, setUp } from '../fixtures';
 
-const flow = incidentsFlow.setup(standing);
+const flow = setUp(incidentsFlow);
 const base = { Name: 'Laptop lost', 'Reporting organization': 'Finance' };
 const codes = (r: { problems: { code: string; column: string }[] }) =>
   r.problems.map((p) => `${p.column}:${p.code}`);
@@ -171,7 +171,7 @@ describe('incident rows', () => {
   });
 
   describe('finding its record after an unknown outcome', () => {
-    const sent = { note: '', at: new Date('2025-06-01T10:00:00Z') };
+    const sent = { state: {}, at: new Date('2025-06-01T10:00:00Z') };
     const request = flow.prepare(row({ ...base, Description: 'd' })).request!;
     const mine = {
       Id: G.twinA,
@@ -227,7 +227,7 @@ describe('incident rows', () => {
       expect(flow.find(request, [{ ...mine, DateRegistered: '2025-05-01' }], new Set(), sent)).toEqual({
         kind: 'absent',
       });
-      const noSendTime = flow.find(request, [mine], new Set(), { note: '', at: undefined });
+      const noSendTime = flow.find(request, [mine], new Set(), { state: {}, at: undefined });
       expect(noSendTime).toEqual({ kind: 'unclear', message: expect.stringContaining('Result time') });
     });
   });

@@ -180,28 +180,3 @@ export function chooseEncoding(
   if (isReference(c)) return referenceEncoding(c, f, fileName);
   return scalarEncoding(c, f);
 }
-
-/** A short human reading of an encoding, for the report: "name -> {Guid, Name} (organizations)". */
-export function describeEncoding(e: Encoding): string {
-  const many = 'many' in e && e.many ? '[]' : '';
-  switch (e.kind) {
-    case 'plain':
-      return `as is${e.as ? ` (as ${e.as})` : ''}${many ? ', a list' : ''}`;
-    case 'guid':
-      return `${e.value === 'name' ? 'name -> ' : ''}GUID${many}${e.list ? ` (${e.list})` : ''}`;
-    case 'ref': {
-      const keys = [e.idAt && `${e.idAt.slice(1)}: GUID`, e.nameAt && `${e.nameAt.slice(1)}: name`].filter(Boolean).join(', ');
-      return `${e.value === 'name' ? 'name' : 'GUID'} -> {${keys}}${many}${e.list ? ` (${e.list})` : ''}`;
-    }
-    case 'date':
-      return e.format;
-    case 'enum':
-      return Object.keys(e.map).length ? `one of ${e.values.join('|')} (${Object.entries(e.map).map(([a, b]) => `${a}->${b}`).join(', ')})` : `one of ${e.values.join('|')}`;
-    case 'number-unit':
-      return `number + ${e.unitField} as ${e.style === 'object' ? `{${e.valueAt?.slice(1)}, ${e.unitAt?.slice(1)}}` : e.style === 'text' ? '"3 Months"' : 'ISO duration "P3M"'}`;
-    case 'custom-fields':
-      return e.style === 'map' ? 'custom fields as {GUID: value}' : `custom fields as [{${e.guidAt?.slice(1)}, ${e.valueAt?.slice(1)}${e.dateAt ? `, ${e.dateAt.slice(1)}` : ''}}]`;
-    case 'objects':
-      return `entries [{${e.fields.map((f) => `${f.field}->${f.fileName}`).join(', ')}}]`;
-  }
-}

@@ -232,6 +232,9 @@ function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[]):
   return out;
 }
 
+/** The catalogue's side of the matching does not change within a process: computed once. */
+let catalogueSides: CatalogueSide[] | undefined;
+
 export async function importBinding(file: string, options: ImportOptions = {}): Promise<ImportResult> {
   let overrideLines: Line[] = [];
   let overridesHash: string | undefined;
@@ -249,20 +252,24 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const files = parsed.operations.filter((op) => isValidTemplate(op.path)).map(fileSide);
   for (const op of parsed.operations)
     if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~ and {parameters})`);
-  const sides = DATASETS_AND_OPERATIONS.map(catalogueSide);
+  const sides = (catalogueSides ??= DATASETS_AND_OPERATIONS.map(catalogueSide));
   const outcome = matchAll(sides, files);
 
   const entries = new Map<string, Entry>();
+  // --accept takes a near-tie's best candidate that no other endpoint holds.
+  const held = new Set([...outcome.bound.values()].map((s) => s.f));
   for (const side of sides) {
     const id = side.e.id;
     const entry: Entry = { side, others: outcome.others.get(id) ?? [] };
     const chosen = outcome.bound.get(id);
     const decision = outcome.decisions.get(id);
+    const free = decision?.candidates.find((c) => !held.has(c.f) && !c.f.op.deprecated);
     if (chosen) entry.chosen = chosen;
-    else if (decision && options.accept) {
-      entry.chosen = decision.candidates[0]!;
+    else if (decision && options.accept && free) {
+      held.add(free.f);
+      entry.chosen = free;
       entry.accepted = true;
-      entry.others = decision.candidates.slice(1);
+      entry.others = decision.candidates.filter((c) => c !== free);
     } else if (decision) entry.decision = decision;
     else entry.missing = outcome.missing.get(id) ?? 'no operation of the file fits';
     entries.set(id, entry);

@@ -85,7 +85,11 @@ function located(file: string, e: unknown): BindingInputError {
   const msg = ((e as Error).message ?? String(e)).replace(/^Error parsing [^:]+: /, '');
   if (/is not a valid (Openapi|Swagger) API definition/i.test(msg))
     return new BindingInputError(`${file}: ${NOT_API}`);
-  return new BindingInputError(msg.includes(file) ? msg : `${file}: ${msg}`);
+  // A schema validation lists every consequence of one mistake; the first few lines name it.
+  const lines = msg.split('\n').filter((l) => l.trim());
+  const shown = lines.length > 4 ? [...lines.slice(0, 4), `  (and ${lines.length - 4} more lines like these)`] : lines;
+  const text = shown.join('\n');
+  return new BindingInputError(text.includes(file) ? text : `${file}: ${text}`);
 }
 
 /** Finds where a $ref to `target` is written, as a JSON pointer. */

@@ -121,6 +121,19 @@ function placeInSlots(fields: readonly CatField[], slots: readonly Slot[], ctx: 
     });
     if (candidates.length === 1) tryPlace(c, candidates[0]!, 'shape');
   }
+  // By description, where the name says nothing: SeverityGuid "The incident's classification.",
+  // Headline "The incident's name." A short description that names every word of the field, unique.
+  for (const c of fields) {
+    if (placed.has(c.name)) continue;
+    const want = baseWords(c.name);
+    const candidates = slots.filter((s) => {
+      if (!free(s) || !s.schema.description) return false;
+      const said = words(s.schema.description);
+      if (said.length > 14 || !want.every((w) => said.includes(w))) return false;
+      return !fields.some((other) => other !== c && matchName(other.name, s.name, ctx.resource));
+    });
+    if (candidates.length === 1) tryPlace(c, candidates[0]!, 'synonym');
+  }
   // A text field whose name matches an object of the file: its one free text property
   // (rootCause: {category: {id}, explanation} for RootCause).
   for (const c of fields) {
@@ -283,6 +296,9 @@ export function placeOperation(fields: readonly CatField[], cataloguePath: strin
   }
   const usedSlots = [...used];
   const open = (s: Slot) => !usedSlots.some((u) => within(s, u) || within(u, s));
+  // A body that is one wrapper ({"data": {...}}): column headers leave the wrapper out.
+  const top = slots.filter((s) => s.depth === 1);
+  const wrapper = top.length === 1 && kindOf(top[0]!.schema) === 'object' ? top[0]!.pointer : undefined;
   // An object whose properties are all open becomes its leaves' columns; a leaf is a column of its own.
   for (const s of slots) {
     if (!open(s)) continue;
@@ -292,7 +308,8 @@ export function placeOperation(fields: readonly CatField[], cataloguePath: strin
     // Required in the body as sent: the parent object exists (something placed in it, or it is required).
     const parentSent = !s.parent || s.parent.required || usedSlots.some((u) => within(u, s.parent!));
     const required = (s.parent ? (s.parent.schema.required ?? []).includes(s.name) : s.required) && parentSent;
-    const header = s.depth > 1 ? s.pointer.slice(1).split('/').join('.') : undefined;
+    const inside = wrapper && s.pointer.startsWith(`${wrapper}/`) ? s.pointer.slice(wrapper.length) : s.pointer;
+    const header = inside.split('/').length > 2 ? inside.slice(1).split('/').join('.') : inside !== s.pointer ? inside.slice(1) : undefined;
     const x = extraOf('body', s.pointer, s.name, s.schema, required, header && extraCell(s.schema, s.name)?.header.endsWith('(GUID)') ? `${header} (GUID)` : header);
     if (x) extras.push(x);
     else if (required) unfillable.push(s.pointer.slice(1));

@@ -84,6 +84,8 @@ function build(raw: Raw): Schema {
     const real = normal.filter((n, i) => !isNull(alternatives[i], n));
     if (real.length < normal.length) nullable = true;
     if (real.length && real.every((n) => n.type === 'object' || n.properties)) out = merge(real, 'any');
+    // Scalars of different types (string, number or boolean): any of them, so no one type.
+    else if (real.length && new Set(real.map((n) => n.type)).size > 1) out = {};
     else if (real.length) out = { ...real[0]! };
   }
   if (Array.isArray(raw.allOf)) {

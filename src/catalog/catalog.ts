@@ -30,7 +30,7 @@ export class CatalogConfigError extends Error {
   override name = 'CatalogConfigError';
 }
 
-const BINDING_HELP = "import the service's Swagger file (grc-sheets binding import, docs/binding.md)";
+const BINDING_HELP = "import the service's API file (grc-sheets binding import, docs/binding.md)";
 
 function extraDatasetEndpoint(x: ExtraDataset): Dataset {
   // Untyped: every property a text column, since the catalogue does not know what the service sends.
@@ -64,7 +64,9 @@ function place(e: Endpoint, b: Binding): Endpoint {
   const bound = b.endpoints[e.id];
   if (bound) {
     if (bound.kind !== e.kind)
-      throw new CatalogConfigError(`binding: "${e.id}" is a ${e.kind}, the binding has a ${bound.kind} for it`);
+      throw new CatalogConfigError(
+        `binding: "${e.id}" is ${e.kind === 'operation' ? 'an operation' : 'a dataset'}, the binding has ${bound.kind === 'operation' ? 'an operation' : 'a dataset'} for it`,
+      );
     if (e.kind === 'dataset' && bound.kind === 'dataset') return { ...e, path: bound.path, binding: bound };
     if (e.kind === 'operation' && bound.kind === 'operation') {
       // The file's extra enum values are valid bodies on this environment (widen.ts).

@@ -1,0 +1,207 @@
+import { pointerOf, type Encoding } from '../catalog';
+import { isCustomFields, isReference, type CatField } from './fields';
+import { isDateFormat, isGuidFormat, kindOf, type Schema } from './schema';
+import { isRefSuffixed, splitWords, words } from './words';
+
+/**
+ * The encoding that carries a catalogue field's typed value into the shape the file gives its property:
+ * a reference as a GUID string, a {Guid, Name} object or an array of them; a date in the file's format;
+ * an enum in the file's spelling; a number and unit joined; custom field answers in the file's entry shape.
+ * Undefined when the shapes cannot meet (an object where the catalogue has a date): then the field is not
+ * placed there.
+ */
+
+const ID_WORDS = new Set(['id', 'guid', 'uuid', 'key', 'ref']);
+const NAME_WORDS = new Set(['name', 'displayname', 'label', 'title', 'text']);
+
+/** The keys of a reference object: which property holds the GUID and which the name. */
+export function refKeys(s: Schema): { idAt?: string; nameAt?: string } | undefined {
+  const keys = Object.keys(s.properties ?? {});
+  if (!keys.length) return undefined;
+  const ws = (k: string) => splitWords(k);
+  const idKey =
+    keys.find((k) => ws(k).length === 1 && ID_WORDS.has(ws(k)[0]!)) ??
+    keys.find((k) => isGuidFormat(s.properties![k]!.format)) ??
+    keys.find((k) => isRefSuffixed(k));
+  const nameKey = keys.find((k) => NAME_WORDS.has(words(k).join(''))) ?? keys.find((k) => NAME_WORDS.has(ws(k).join('')));
+  if (!idKey && !nameKey) return undefined;
+  return { ...(idKey ? { idAt: pointerOf(idKey) } : {}), ...(nameKey ? { nameAt: pointerOf(nameKey) } : {}) };
+}
+
+/** A reference-like object: a GUID key and few other properties ({Guid}, {id, name}, {Guid, Name, Code}). */
+export function isRefLike(s: Schema): boolean {
+  const keys = Object.keys(s.properties ?? {});
+  return keys.length > 0 && keys.length <= 4 && !!refKeys(s)?.idAt;
+}
+
+const fold = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Catalogue enum values -> the file's spelling of the same value (case and separators aside). */
+export function enumMap(catalogue: readonly string[], file: readonly string[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const v of catalogue) {
+    const w = file.find((x) => fold(x) === fold(v)) ?? file.find((x) => fold(x).replace(/s$/, '') === fold(v).replace(/s$/, ''));
+    if (w !== undefined && w !== v) map[v] = w;
+  }
+  return map;
+}
+
+function customFieldsEncoding(f: Schema): Encoding | undefined {
+  if (kindOf(f) === 'object' && f.additionalProperties && !f.properties) return { kind: 'custom-fields', style: 'map' };
+  const item = kindOf(f) === 'array' ? f.items : undefined;
+  if (!item?.properties) return undefined;
+  const keys = Object.keys(item.properties);
+  const w = (k: string) => words(k);
+  const guidKey =
+    keys.find((k) => { const x = w(k); return x.includes('customfield') || (x.includes('field') && x.length <= 2); }) ??
+    keys.find((k) => w(k).length === 1 && ID_WORDS.has(w(k)[0]!));
+  const dateKey = keys.find((k) => { const x = w(k); return x.includes('date') && k !== guidKey; });
+  const rest = keys.filter((k) => k !== guidKey && k !== dateKey);
+  const valueKey =
+    rest.find((k) => splitWords(k).some((x) => ['value', 'answer', 'text'].includes(x))) ?? (rest.length === 1 ? rest[0] : undefined);
+  if (!guidKey || !valueKey) return undefined;
+  const g = item.properties[guidKey]!;
+  let guidAt = pointerOf(guidKey);
+  if (kindOf(g) === 'object') {
+    const inner = refKeys(g);
+    if (!inner?.idAt) return undefined;
+    guidAt += inner.idAt;
+  }
+  const v = item.properties[valueKey]!;
+  return {
+    kind: 'custom-fields',
+    style: 'entries',
+    guidAt,
+    valueAt: pointerOf(valueKey),
+    ...(dateKey ? { dateAt: pointerOf(dateKey) } : {}),
+    ...(kindOf(v) === 'string' ? { valueAs: 'string' as const } : {}),
+  };
+}
+
+function referenceEncoding(c: CatField, f: Schema, fileName: string): Encoding | undefined {
+  const value = c.meaning?.value ?? 'guid';
+  const list = c.meaning?.list;
+  const base = { value, ...(list ? { list } : {}) } as const;
+  const k = kindOf(f);
+  if (k === 'object') {
+    const keys = refKeys(f);
+    return keys ? { kind: 'ref', ...base, ...keys } : undefined;
+  }
+  if (k === 'array') {
+    const it = f.items;
+    if (kindOf(it) === 'object') {
+      const keys = it && refKeys(it);
+      return keys ? { kind: 'ref', ...base, ...keys, many: true } : undefined;
+    }
+    const wantsGuid = isGuidFormat(it?.format) || isRefSuffixed(fileName) || value === 'guid';
+    return wantsGuid ? { kind: 'guid', ...base, many: true } : { kind: 'plain', many: true };
+  }
+  if (k === 'string' || k === undefined) {
+    const wantsGuid = isGuidFormat(f.format) || isRefSuffixed(fileName) || value === 'guid';
+    return wantsGuid ? { kind: 'guid', ...base } : { kind: 'plain' };
+  }
+  return undefined;
+}
+
+function numberUnitEncoding(c: CatField, unit: CatField, f: Schema): Encoding | undefined {
+  const k = kindOf(f);
+  const catUnits = unit.enum ?? [];
+  if (k === 'object' && f.properties) {
+    const keys = Object.keys(f.properties);
+    const unitKey = keys.find((x) => words(x).includes('unit'));
+    const valueKey = keys.find((x) => x !== unitKey && (kindOf(f.properties![x]) === 'number'));
+    if (!unitKey || !valueKey) return undefined;
+    const fileUnits = (f.properties[unitKey]!.enum ?? []).map(String);
+    return { kind: 'number-unit', unitField: unit.name, style: 'object', valueAt: pointerOf(valueKey), unitAt: pointerOf(unitKey), units: enumMap(catUnits, fileUnits) };
+  }
+  if (k === 'string') {
+    const iso = f.format === 'duration' || /^\^?P/.test(f.pattern ?? '') || /iso ?8601|duration/i.test(f.description ?? '');
+    return { kind: 'number-unit', unitField: unit.name, style: iso ? 'iso-duration' : 'text', units: {} };
+  }
+  return undefined;
+}
+
+function scalarEncoding(c: CatField, f: Schema): Encoding | undefined {
+  const k = kindOf(f);
+  const isInt = f.type === 'integer';
+  if (c.type === 'any') return { kind: 'plain' };
+  if (c.type === 'array') {
+    if (k === 'array') {
+      const it = kindOf(f.items);
+      if (it === 'object' || (c.items?.type === 'object' && it !== undefined)) return undefined;
+      const as = it === 'string' && c.items?.type !== 'string' ? 'string' : it === 'number' && c.items?.type === 'string' ? (f.items?.type === 'integer' ? 'integer' : 'number') : undefined;
+      if (f.items?.enum && c.items?.type === 'string') return { kind: 'enum', values: f.items.enum.map(String), map: {}, many: true };
+      return { kind: 'plain', many: true, ...(as ? { as } : {}) };
+    }
+    if (k === 'string' || k === undefined) return { kind: 'plain', as: 'string' };
+    return undefined;
+  }
+  if (k === 'object') return undefined;
+  const many = k === 'array' ? true : undefined;
+  const leaf = k === 'array' ? f.items : f;
+  const lk = kindOf(leaf);
+  if (lk === 'object' || lk === 'array') return undefined;
+  if (c.enum && leaf?.enum?.length) {
+    const values = leaf.enum.map(String);
+    return { kind: 'enum', values, map: enumMap(c.enum, values), ...(many ? { many } : {}) };
+  }
+  if (c.format === 'date' || c.format === 'date-time') {
+    if (lk === 'string' || lk === undefined) return { kind: 'date', format: isDateFormat(leaf?.format) ? leaf!.format as 'date' | 'date-time' : c.format };
+    return undefined;
+  }
+  let as: 'string' | 'number' | 'integer' | 'boolean' | undefined;
+  if (c.type === 'number' && lk === 'string') as = 'string';
+  else if (c.type === 'string' && lk === 'number') as = leaf?.type === 'integer' ? 'integer' : 'number';
+  else if (c.type === 'number' && lk === 'number' && (isInt || leaf?.type === 'integer')) as = 'integer';
+  else if (c.type === 'boolean' && lk === 'string') as = 'string';
+  else if (c.type === 'string' && lk === 'boolean') as = 'boolean';
+  return { kind: 'plain', ...(as ? { as } : {}), ...(many ? { many } : {}) };
+}
+
+/**
+ * The encoding for catalogue field `c` placed at a file property of schema `f` named `fileName`.
+ * `unit`: the catalogue's unit field for a number the file joins with its unit (NoticePeriodUnit).
+ * `sub`: places the fields of a catalogue entry in the file's entry (for lists of objects).
+ */
+export function chooseEncoding(
+  c: CatField,
+  f: Schema,
+  fileName: string,
+  unit: CatField | undefined,
+  sub: (fields: CatField[], entry: Schema) => Extract<Encoding, { kind: 'objects' }>['fields'] | undefined,
+): Encoding | undefined {
+  if (isCustomFields(c)) return customFieldsEncoding(f);
+  if (c.type === 'array' && c.items?.type === 'object' && c.items.fields) {
+    if (kindOf(f) !== 'array' || !f.items?.properties) return undefined;
+    const fields = sub(c.items.fields, f.items);
+    return fields?.length ? { kind: 'objects', fields } : undefined;
+  }
+  if (unit && c.type === 'number' && kindOf(f) !== 'number') return numberUnitEncoding(c, unit, f);
+  if (isReference(c)) return referenceEncoding(c, f, fileName);
+  return scalarEncoding(c, f);
+}
+
+/** A short human reading of an encoding, for the report: "name -> {Guid, Name} (organizations)". */
+export function describeEncoding(e: Encoding): string {
+  const many = 'many' in e && e.many ? '[]' : '';
+  switch (e.kind) {
+    case 'plain':
+      return `as is${e.as ? ` (as ${e.as})` : ''}${many ? ', a list' : ''}`;
+    case 'guid':
+      return `${e.value === 'name' ? 'name -> ' : ''}GUID${many}${e.list ? ` (${e.list})` : ''}`;
+    case 'ref': {
+      const keys = [e.idAt && `${e.idAt.slice(1)}: GUID`, e.nameAt && `${e.nameAt.slice(1)}: name`].filter(Boolean).join(', ');
+      return `${e.value === 'name' ? 'name' : 'GUID'} -> {${keys}}${many}${e.list ? ` (${e.list})` : ''}`;
+    }
+    case 'date':
+      return e.format;
+    case 'enum':
+      return Object.keys(e.map).length ? `one of ${e.values.join('|')} (${Object.entries(e.map).map(([a, b]) => `${a}->${b}`).join(', ')})` : `one of ${e.values.join('|')}`;
+    case 'number-unit':
+      return `number + ${e.unitField} as ${e.style === 'object' ? `{${e.valueAt?.slice(1)}, ${e.unitAt?.slice(1)}}` : e.style === 'text' ? '"3 Months"' : 'ISO duration "P3M"'}`;
+    case 'custom-fields':
+      return e.style === 'map' ? 'custom fields as {GUID: value}' : `custom fields as [{${e.guidAt?.slice(1)}, ${e.valueAt?.slice(1)}${e.dateAt ? `, ${e.dateAt.slice(1)}` : ''}}]`;
+    case 'objects':
+      return `entries [{${e.fields.map((f) => `${f.field}->${f.fileName}`).join(', ')}}]`;
+  }
+}

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import {
+  encodeRequest,
+  getAt,
+  indexList,
+  listsOf,
+  PATH_GUID_FIELD,
+  recordDecoder,
+  type BoundDataset,
+  type BoundOperation,
+  type Lists,
+  type NameIndex,
+} from '../catalog';
+import { isGuid } from '../catalog/fields';
+import { pointerParts } from '../catalog/pointer';
+import type { Problem } from './errors';
+import type { ApiFile, FileOperation } from './file/document';
+import { idPath, sampleOf, setAt } from './file/sample';
+import type { Store } from './store';
+
+/**
+ * The bound sandbox's side of a binding: what arrives in the customer's shape is read back into the
+ * catalogue's values for the spec's rules (the reverse of the write-back's encoding), records go out in the
+ * customer's shape, and answers take the shape the customer's file documents.
+ */
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Standing data from the store as name indexes, built when a placement needs one. */
+export function storeLists(store: Store, ids: readonly string[]): Lists {
+  const out: Record<string, NameIndex | undefined> = {};
+  for (const id of ids) {
+    if (!store.has(id)) continue;
+    const entries: { id: string; name: string }[] = [];
+    for (const r of store.records(id) as Iterable<Json>) {
+      const guid = r.Id ?? r.GUID;
+      if (typeof guid === 'string' && typeof r.Name === 'string') entries.push({ id: guid, name: r.Name });
+    }
+    out[id] = indexList(entries);
+  }
+  return out;
+}
+
+/** The lists a bound operation's placements resolve names and GUIDs in. */
+export const listsFor = (store: Store, op: BoundOperation): Lists => storeLists(store, listsOf(op));
+
+export interface Decoded {
+  /** Catalogue-shaped body for the spec's rules. */
+  body: Json;
+  /** The catalogue's own path parameter (the task, the incident), wherever the file puts it. */
+  guid?: string;
+}
+
+/** A request in the file's shape -> the catalogue's values: body placements read back, path and query ones too. */
+export function decodeRequest(
+  op: BoundOperation,
+  wire: unknown,
+  params: Readonly<Record<string, string | undefined>>,
+  query: URLSearchParams,
+  lists: Lists,
+): Decoded {
+  const asDataset: BoundDataset = {
+    kind: 'dataset',
+    method: 'GET',
+    path: op.path,
+    file: op.file,
+    how: op.how,
+    placements: op.placements.filter((p) => p.in === 'body'),
+    records: '',
+  };
+  const body = isObj(wire) ? recordDecoder(asDataset, lists)(wire) : {};
+  let guid: string | undefined;
+  for (const p of op.placements) {
+    if (p.in === 'body') continue;
+    const v = p.in === 'path' ? params[p.at] : (query.get(p.at) ?? undefined);
+    if (v === undefined) continue;
+    if (p.field === PATH_GUID_FIELD) guid = v;
+    else body[p.field] = p.encoding.kind === 'plain' && p.encoding.many ? v.split(',') : v;
+  }
+  return { body, guid: guid ?? params.guid };
+}
+
+/**
+ * Where a bound dataset's catalogue fields go in the customer's record: every body placement encoded on its
+ * own (a record with a name a list lacks still shows its other fields), over a record that has every property
+ * the file documents, so the answer is a record as the customer's service sends it.
+ */
+export function recordEncoder(
+  ds: BoundDataset,
+  store: Store,
+  template: Json | undefined,
+  /** Where the file's record keeps its own GUID: filled from the store when no placement puts Id there. */
+  idAt?: string[],
+): (record: Json) => Json {
+  const body = ds.placements.filter((p) => p.in === 'body');
+  const ownId = idAt && !body.some((p) => p.field === 'Id' || p.field === 'GUID') ? idAt : undefined;
+  const simple = body.every((p) => p.encoding.kind === 'plain' && pointerParts(p.at).length === 1);
+  if (simple && !template) {
+    const pairs = body.map((p) => [p.field, pointerParts(p.at)[0]!] as const);
+    return (r) => {
+      const out: Json = {};
+      for (const [field, key] of pairs) if (r[field] !== undefined) out[key] = r[field];
+      return out;
+    };
+  }
+  const ops = body.map((p): BoundOperation => ({
+    kind: 'operation',
+    method: 'POST',
+    path: '/',
+    file: ds.file,
+    how: ds.how,
+    placements: [{ ...p, required: false }],
+    extras: [],
+    answer: null,
+  }));
+  const lists = storeLists(store, [...new Set(ops.flatMap(listsOf))]);
+  return (r) => {
+    const out: Json = template ? (structuredClone(template) as Json) : {};
+    const id = r.Id ?? r.GUID;
+    if (ownId && typeof id === 'string') setAt(out, ownId, id);
+    for (const op of ops) {
+      const field = op.placements[0]!.field;
+      const unitField =
+        op.placements[0]!.encoding.kind === 'number-unit' ? op.placements[0]!.encoding.unitField : undefined;
+      if (r[field] === undefined || r[field] === null) continue;
+      const values: Json = { [field]: r[field] };
+      if (unitField) values[unitField] = r[unitField];
+      const encoded = encodeRequest(op, values, lists);
+      if (encoded.ok && isObj(encoded.request.body)) merge(out, encoded.request.body);
+    }
+    return out;
+  };
+}
+
+/** Deep merge: objects merge, anything else replaces. */
+function merge(into: Json, from: Json): void {
+  for (const [k, v] of Object.entries(from)) {
+    if (isObj(v) && isObj(into[k])) merge(into[k] as Json, v);
+    else into[k] = v;
+  }
+}
+
+export interface RecordShape {
+  template: Json;
+  idAt?: string[];
+}
+
+/**
+ * A record with every property the file documents for the dataset (values the store has none for), and
+ * where the file keeps the record's own GUID: the sandbox serves each record's real GUID there even when the
+ * binding did not see it, as the customer's service would.
+ */
+export function recordTemplate(
+  file: ApiFile | undefined,
+  op: FileOperation | undefined,
+  seed: string,
+): RecordShape | undefined {
+  if (!file || !op?.record) return undefined;
+  const t = sampleOf(file.answerDoc, op.record, { all: true, seed });
+  return isObj(t) ? { template: t, idAt: idPath(file.answerDoc, op.record) } : undefined;
+}
+
+/** The start and end of a records answer wrapped in an envelope at `pointer` (`/data` -> `{"data":` ... `}`). */
+export function envelopeOf(pointer: string): { head: string; tail: string } {
+  const parts = pointerParts(pointer);
+  return {
+    head: parts.map((p) => `{${JSON.stringify(p)}:`).join(''),
+    tail: '}'.repeat(parts.length),
+  };
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  location?: string;
+}
+
+/**
+ * A successful write's answer in the shape the customer's file documents: its 2xx status, its body with the
+ * record's id where the file keeps it (other required members filled), a Location where it documents one.
+ * Without the file, the binding's answer placement decides; without either, the catalogue's own answer.
+ */
+export function answerFor(
+  file: ApiFile | undefined,
+  fileOp: FileOperation | undefined,
+  op: BoundOperation | undefined,
+  catalogueBody: unknown,
+  catalogueStatus: number,
+  requestPath: string,
+  guid: string | undefined,
+): Reply {
+  const created = isObj(catalogueBody) && typeof catalogueBody.Id === 'string' ? catalogueBody.Id : undefined;
+  const id = created ?? guid ?? randomUUID();
+  const location = `${requestPath.replace(/\/$/, '')}/${id}`;
+  if (file && fileOp) {
+    const a = fileOp.answer;
+    const reply: Reply = { status: a.status };
+    if (a.location) reply.location = location;
+    if (a.schema !== undefined && a.status !== 204) {
+      const body = sampleOf(file.answerDoc, a.schema, { all: false, seed: id });
+      const at = idPath(file.answerDoc, a.schema);
+      if (isObj(body) && at) setAt(body, at, id);
+      if (isObj(body) && isObj(catalogueBody) && typeof catalogueBody.Warning === 'string')
+        body.Warning = catalogueBody.Warning;
+      reply.body = body;
+    }
+    return reply;
+  }
+  if (op?.answer?.in === 'header') return { status: catalogueStatus, location };
+  if (op?.answer?.in === 'body' && created) {
+    const parts = pointerParts(op.answer.at);
+    if (!parts.length) return { status: catalogueStatus, body: created };
+    const body: Json = {};
+    setAt(body, [...parts], created);
+    return { status: catalogueStatus, body };
+  }
+  return { status: catalogueStatus, body: catalogueBody };
+}
+
+/**
+ * What a binding alone (its file not at hand) says a body must have: every required placement and extra, and a
+ * GUID wherever a placement sends one (a GUID string, or the id inside a reference object).
+ */
+export function bindingProblems(op: BoundOperation, wire: unknown): Problem[] {
+  const name = (pointer: string) => pointerParts(pointer).join('.');
+  const problems: Problem[] = [];
+  for (const r of [
+    ...op.placements.filter((p) => p.in === 'body' && p.required),
+    ...op.extras.filter((x) => x.in === 'body' && x.required),
+  ])
+    if (getAt(wire, r.at) === undefined)
+      problems.push({ field: name(r.at), message: 'The field is required.' });
+  for (const p of op.placements) {
+    if (p.in !== 'body' || (p.encoding.kind !== 'guid' && p.encoding.kind !== 'ref')) continue;
+    const v = getAt(wire, p.at);
+    if (v === undefined || v === null) continue;
+    const idAt = p.encoding.kind === 'ref' ? p.encoding.idAt : '';
+    if (idAt === undefined) continue;
+    const ids = (Array.isArray(v) ? v : [v]).map((x) => (idAt ? getAt(x, idAt) : x));
+    if (ids.some((id) => id !== undefined && !(typeof id === 'string' && isGuid(id))))
+      problems.push({
+        field: `${name(p.at)}${Array.isArray(v) ? '[]' : ''}${idAt.replace(/\//g, '.')}`,
+        message: 'The value is not a valid GUID.',
+      });
+  }
+  return problems;
+}

@@ -123,7 +123,7 @@ export interface Flow<R = unknown, D extends DatasetId = DatasetId> {
   operations: readonly string[];
   /**
    * Operations of steps the flow can do without (catalogue id -> the step): an environment that lacks one
-   * skips only that step (steps.ts); the flow stays available. Not listed in `operations`.
+   * skips only that step (environment/bound-flow.ts); the flow stays available. Not listed in `operations`.
    */
   steps?: Readonly<Record<string, StepInfo>>;
   /**

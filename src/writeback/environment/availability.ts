@@ -38,7 +38,7 @@ export interface LackingDataset {
 export type PostAvailability =
   { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
 
-/** A step whose operation this environment lacks: the flow posts without it (steps.ts). */
+/** A step whose operation this environment lacks: the flow posts without it (bound-flow.ts). */
 export interface SkippedStep {
   id: string;
   what: string;
@@ -152,13 +152,4 @@ export function lackingText(l: LackingDataset): string {
         ? 'the binding has several candidates for it and none was picked'
         : "this environment's binding does not have it";
   return `${l.title}: ${why}. ${l.consequence}`;
-}
-
-/** Datasets that are never called on this environment (the client would refuse them). */
-export function unavailableDatasets(environment: EnvironmentInfo): ReadonlySet<string> {
-  return new Set(
-    Object.entries(environment.endpoints ?? {})
-      .filter(([, e]) => e.unavailable)
-      .map(([id]) => id),
-  );
 }

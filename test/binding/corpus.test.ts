@@ -86,6 +86,11 @@ async function startWorld(file: string): Promise<World> {
       const id = (r.Id ?? r.GUID) as string;
       if (typeof r.Name === 'string') nameOf.set(id.toLowerCase(), r.Name);
     }
+  // A dropdown answer may go as its option's GUID: the option's name is what the user typed.
+  for (const list of ['incidenttypecustomfields', 'thirdpartycustomfields', 'thirdpartycontractcustomfields'])
+    for (const d of sandbox.store.list<Json>(list))
+      for (const o of (d.AnswerOptions as { Id: string; Name: string }[] | undefined) ?? [])
+        nameOf.set(o.Id.toLowerCase(), o.Name);
   return { binding, sandbox, relay, client, acc: acc!, nameOf };
 }
 
@@ -171,7 +176,7 @@ function dropped(
       const entry = entries.find((e) => getAt(e, p.guid) === field.id) as Json | undefined;
       const value = entry && (field.date && p.date ? getAt(entry, p.date) : getAt(entry, p.value));
       if (!entry || !norm(w, value).includes(typed[0]!))
-        out.push(`${column} (custom field): "${cell}" not in ${p.at}`);
+        out.push(`${column} (custom field): "${cell}" not in ${p.at} (found ${JSON.stringify(entries)})`);
     } else if (column === 'Hyperlink' || column === 'Notice period' || column === 'Notice period unit') {
       continue; // checked on their own: a follow-up request, or a joined property
     } else out.push(`${column}: a column whose value the file has no place for`);

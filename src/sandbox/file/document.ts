@@ -195,9 +195,9 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
     )) as unknown as Obj;
   } catch (e) {
     const name = typeof source === 'string' ? source : 'the API file';
-    throw new ApiFileError(
-      `${name} is not a readable Swagger 2.0 or OpenAPI 3 file: ${(e as Error).message}`,
-    );
+    // The parser's first line names the place (line:column); the snippet under it is for a terminal.
+    const first = (e as Error).message.split('\n')[0]!.trim();
+    throw new ApiFileError(`${name} is not a readable Swagger 2.0 or OpenAPI 3 file: ${first}`);
   }
   const spec = specOf(raw);
   const base = basePathOf(raw);

@@ -465,4 +465,11 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
     expect(report.failures).toEqual([]);
     expect(report.flows.filter((f) => !f.available).map((f) => `${f.flow}: ${f.unavailable}`)).toEqual([]);
   });
+
+  it('binds no deprecated operation: every deprecated one in the corpus has a current twin', () => {
+    const deprecated = Object.entries(w!.binding.endpoints)
+      .filter(([, e]) => e.file.deprecated)
+      .map(([id, e]) => `${id} -> ${e.method} ${e.path}`);
+    expect(deprecated).toEqual([]);
+  });
 });

@@ -104,6 +104,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return fileOps.get(ep.id);
   };
   const templates = new Map<string, RecordShape | undefined>();
+  // The bound operations' checkers are made now, so a schema ajv cannot use stops the start, not a request.
+  for (const ep of cat.operations) fileOpOf(ep)?.checkBody?.();
   const plan = new FaultPlan(options.faults);
   const admin = createAdmin(keys, plan);
 

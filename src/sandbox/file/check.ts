@@ -9,8 +9,9 @@ import type { FileOperation } from './document';
 export function checkBody(op: FileOperation, body: unknown): Problem[] {
   if (body === undefined)
     return op.bodyRequired ? [{ field: '(body)', message: 'The request body is required.' }] : [];
-  if (!op.checkBody || op.checkBody(body)) return [];
-  return problemsOf(op.checkBody.errors ?? []);
+  const check = op.checkBody?.();
+  if (!check || check(body)) return [];
+  return problemsOf(check.errors ?? []);
 }
 
 const fieldOf = (instancePath: string) =>

@@ -26,8 +26,11 @@ export interface FileOperation {
   path: string;
   operationId?: string;
   deprecated: boolean;
-  /** Checks a request body against the file's schema; absent when the operation takes no JSON body. */
-  checkBody?: ValidateFunction;
+  /**
+   * The checker of a request body against the file's schema, compiled when first asked for (a file of 2,000
+   * operations is not compiled for the few a binding uses); absent when the operation takes no JSON body.
+   */
+  checkBody?: () => ValidateFunction;
   /** Whether the file marks the body required. */
   bodyRequired: boolean;
   answer: FileAnswer;
@@ -168,6 +171,11 @@ export class ApiFileError extends Error {
   override name = 'ApiFileError';
 }
 
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
 /** The array of records in a list answer: the answer itself, or the nearest array member of its envelope. */
 function listIn(doc: Obj, schema: unknown): { items: unknown; at: string[] } | undefined {
   let level: { s: unknown; at: string[] }[] = [{ s: schema, at: [] }];
@@ -224,7 +232,7 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
         checkBody:
           body.schema === undefined
             ? undefined
-            : requestCompile(body.schema, `the request body of ${method.toUpperCase()} ${path}`),
+            : once(() => requestCompile(body.schema, `the request body of ${method.toUpperCase()} ${path}`)),
         bodyRequired: body.required,
         answer,
         record: list?.items,

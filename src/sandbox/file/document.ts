@@ -63,8 +63,16 @@ function specOf(doc: Obj): Spec {
 function basePathOf(doc: Obj): string {
   if (typeof doc.basePath === 'string') return doc.basePath;
   const servers = doc.servers;
-  const url =
-    Array.isArray(servers) && isObj(servers[0]) && typeof servers[0].url === 'string' ? servers[0].url : '/';
+  const server = Array.isArray(servers) && isObj(servers[0]) ? servers[0] : undefined;
+  const variables = isObj(server?.variables) ? server.variables : {};
+  // A server URL with variables ({scheme}://{host}/api/{version}) means their defaults.
+  const url = (typeof server?.url === 'string' ? server.url : '/').replace(
+    /\{([^}]+)\}/g,
+    (_, name: string) => {
+      const v = variables[name];
+      return isObj(v) && typeof v.default === 'string' ? v.default : 'x';
+    },
+  );
   try {
     return new URL(url, 'http://server.invalid').pathname;
   } catch {

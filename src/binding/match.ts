@@ -76,7 +76,9 @@ export function catalogueSide(e: Endpoint): CatalogueSide {
   const schema = e.kind === 'dataset' ? toJsonSchema(e.record) : e.body ? toJsonSchema(e.body) : undefined;
   const literal = e.path.split('/').filter((s) => s && !s.startsWith('{') && !/^v\d$/.test(s) && !/^(directdata|api)$/.test(s));
   // What the endpoint is about, from its path and its title (thirdpartycontract is one path word; "Third party contracts" two).
-  const resource = [...new Set([...literal.flatMap((s) => words(s.replace(/data$/, ''))), ...words(e.title)])];
+  const resource = [
+    ...new Set([...literal.flatMap((s) => words(s.replace(/data$/, ''))), ...words(e.title), ...words(e.title, true, false)]),
+  ];
   const answer = e.kind === 'operation' ? toJsonSchema(e.answer) : undefined;
   const side: CatalogueSide = {
     e,

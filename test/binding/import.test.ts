@@ -348,3 +348,35 @@ describe("the admin's overrides", () => {
     await expect(importBinding(umbrella, { overrides })).rejects.toThrow(message);
   });
 });
+
+describe('deprecated operations', () => {
+  it('are never chosen, not even with --accept, and the report says how to take one anyway', async () => {
+    const file = join(tmp(), 'old.json');
+    const body = { type: 'object', properties: { Name: { type: 'string' }, Description: { type: 'string' }, Score: { type: 'number' } } };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'old', version: '1' },
+        servers: [{ url: '/api' }],
+        paths: {
+          '/tasks/{taskId}': {
+            post: {
+              operationId: 'Tasks_Update',
+              deprecated: true,
+              parameters: [{ name: 'taskId', in: 'path', required: true, schema: { type: 'string' } }],
+              requestBody: { content: { 'application/json': { schema: body } } },
+              responses: { '204': { description: 'ok' } },
+            },
+          },
+        },
+      }),
+    );
+    for (const accept of [false, true]) {
+      const r = await importBinding(file, { accept });
+      expect(r.binding.endpoints['task-update']).toBeUndefined();
+      expect(r.binding.endpoints['task-update-v2']).toBeUndefined();
+      expect(r.binding.missing['task-update']).toMatch(/only deprecated operations fit \(POST \/tasks\/\{taskId\}\); to use one anyway: use task-update = POST \/tasks\/\{taskId\}/);
+    }
+  });
+});

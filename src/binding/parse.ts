@@ -233,6 +233,10 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
         const b = all.find((x) => isObj(x) && x.in === 'body') as Obj | undefined;
         rawBody = b?.schema;
       }
+      if (!oas3 && all.some((x) => isObj(x) && x.in === 'formData')) {
+        skipped.push(`${m.toUpperCase()} ${p}: its body is form data, not JSON`);
+        continue;
+      }
       if (oas3 && isObj(op.requestBody) && rawBody === undefined && isObj(op.requestBody.content)) {
         skipped.push(`${m.toUpperCase()} ${p}: its body is not JSON (${Object.keys(op.requestBody.content).join(', ')})`);
         continue;

@@ -380,3 +380,29 @@ describe('deprecated operations', () => {
     }
   });
 });
+
+describe('operations grc-sheets cannot send', () => {
+  it('are listed under "Not bindable" with why: a form-data body, a multipart body', async () => {
+    const file = join(tmp(), 'forms.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'forms', version: '1' },
+        paths: {
+          '/incidents/{id}/document': {
+            post: {
+              parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+              requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } } },
+              responses: { '204': { description: 'ok' } },
+            },
+          },
+        },
+      }),
+    );
+    const r = await importBinding(file);
+    expect(r.parsed.skipped).toEqual(['POST /incidents/{id}/document: its body is not JSON (multipart/form-data)']);
+    expect(formatReport(r)).toMatch(/Not bindable:\n {2}POST \/incidents\/\{id\}\/document: its body is not JSON/);
+    expect(r.binding.endpoints['incident-document']).toBeUndefined();
+  });
+});

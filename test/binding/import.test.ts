@@ -36,6 +36,22 @@ describe('the base path rule', () => {
   });
 });
 
+test("an OpenAPI server URL's variables take their defaults", async () => {
+  const file = join(tmp(), 'vars.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'vars', version: '1' },
+      servers: [{ url: 'https://{host}/{root}/v{major}', variables: { host: { default: 'grc.example' }, root: { default: 'api' }, major: { default: '2' } } }],
+      paths: { '/incidents': { get: { responses: { '200': { description: 'ok' } } } } },
+    }),
+  );
+  const r = await importBinding(file);
+  expect(r.binding.source.basePath).toBe('/api/v2');
+  expect(r.parsed.operations[0]).toMatchObject({ path: '/v2/incidents', filePath: '/api/v2/incidents' });
+});
+
 describe('round trip: the catalogue export', () => {
   let r: Awaited<ReturnType<typeof importBinding>>;
   beforeAll(async () => {

@@ -29,7 +29,8 @@ const VERB: Record<string, string> = {
   edit: 'update', modify: 'update', patch: 'update', put: 'update', change: 'update', set: 'update', replace: 'update',
   list: 'get', read: 'get', fetch: 'get', all: 'get', search: 'get', find: 'get', query: 'get',
 };
-const NOISE = new Set(['api', 'directdata', 'data', 'v1', 'v2', 'v3', 'by', 'id', 'guid', 'with', 'and', 'one', 'operation']);
+/** Words generated operation names carry that say nothing about the operation (IncidentController_create). */
+const NOISE = new Set(['api', 'directdata', 'data', 'v1', 'v2', 'v3', 'by', 'id', 'guid', 'with', 'and', 'one', 'operation', 'controller', 'service', 'resource', 'endpoint', 'handler', 'rest']);
 
 export function opTokens(...texts: (string | undefined)[]): Set<string> {
   const out = new Set<string>();
@@ -76,7 +77,9 @@ export function catalogueSide(e: Endpoint): CatalogueSide {
   const schema = e.kind === 'dataset' ? toJsonSchema(e.record) : e.body ? toJsonSchema(e.body) : undefined;
   const literal = e.path.split('/').filter((s) => s && !s.startsWith('{') && !/^v\d$/.test(s) && !/^(directdata|api)$/.test(s));
   // What the endpoint is about, from its path and its title (thirdpartycontract is one path word; "Third party contracts" two).
-  const resource = [...new Set([...literal.flatMap((s) => words(s.replace(/data$/, ''))), ...words(e.title)])];
+  const resource = [
+    ...new Set([...literal.flatMap((s) => words(s.replace(/data$/, ''))), ...words(e.title), ...words(e.title, true, false)]),
+  ];
   const answer = e.kind === 'operation' ? toJsonSchema(e.answer) : undefined;
   const side: CatalogueSide = {
     e,

@@ -81,7 +81,7 @@ function placeInSlots(fields: readonly CatField[], slots: readonly Slot[], ctx: 
   const tryPlace = (c: CatField, slot: Slot, how: PlacementHow): boolean => {
     const unit = unitFieldOf(c, fields);
     const unitHasOwn = unit && slots.some((s) => free(s) && s !== slot && matchName(unit.name, s.name, ctx.resource));
-    const enc = chooseEncoding(c, slot.schema, slot.name, unitHasOwn ? undefined : unit, (sub, entry) => placeEntry(sub, entry, ctx));
+    const enc = chooseEncoding(c, slot.schema, slot.name, unitHasOwn ? undefined : unit, (sub, entry) => placeEntry(sub, entry, ctx), ctx.role);
     if (!enc) return false;
     used.add(slot);
     placed.set(c.name, { field: c.name, in: 'body', at: slot.pointer, fileName: slot.name, encoding: enc, how, ...(slot.required ? { required: true } : {}) });
@@ -195,7 +195,7 @@ function extraCell(s: Schema, name: string): Pick<ExtraColumn, 'cell' | 'values'
     return { ...inner, many: true, encoding: many };
   }
   if (k === 'object') {
-    const keys = refKeys(s);
+    const keys = refKeys(s, 'body');
     // A reference is an id and perhaps a name; an object with more to it is not one cell.
     if ((!keys?.idAt && !keys?.nameAt) || Object.keys(s.properties ?? {}).length > 2) return undefined;
     const list = listFor(name);
@@ -327,7 +327,25 @@ export function placeOperation(fields: readonly CatField[], cataloguePath: strin
 export function placeRecord(fields: readonly CatField[], record: Schema | undefined, resource: string[]): PlaceOutcome {
   const placed = new Map<string, Placement>();
   const slots = slotsOf(record, 'record');
-  placeInSlots(fields, slots, { resource, role: 'record' }, new Set(), placed);
+  const used = new Set<Slot>();
+  placeInSlots(fields, slots, { resource, role: 'record' }, used, placed);
+  // A record's identity under its own words (CategoryGuid, CategoryName for an incident type): the one
+  // free GUID property is its Id, the one free name property its Name.
+  const free = slots.filter((s) => s.depth === 1 && !used.has(s));
+  const only = (test: (s: Slot) => boolean) => {
+    const hits = free.filter(test);
+    return hits.length === 1 ? hits[0] : undefined;
+  };
+  const id = fields.find((f) => f.name === 'Id' || f.name === 'GUID');
+  if (id && !placed.has(id.name)) {
+    const s = only((x) => kindOf(x.schema) === 'string' && (isGuidFormat(x.schema.format) || /guid$/i.test(x.name)) && !x.name.toLowerCase().includes('parent'));
+    if (s) placed.set(id.name, { field: id.name, in: 'body', at: s.pointer, fileName: s.name, encoding: { kind: 'plain' }, how: 'shape' });
+  }
+  const name = fields.find((f) => f.name === 'Name');
+  if (name && !placed.has('Name')) {
+    const s = only((x) => kindOf(x.schema) === 'string' && words(x.name).includes('name'));
+    if (s) placed.set('Name', { field: 'Name', in: 'body', at: s.pointer, fileName: s.name, encoding: { kind: 'plain' }, how: 'shape' });
+  }
   const placements = [...placed.values()];
   const unplaced = fields.filter((f) => !placed.has(f.name)).map((f) => f.name);
   const fileCount = slots.filter((s) => s.depth === 1).length;

@@ -230,10 +230,10 @@ function computeMatch(catalogue: string, file: string, resource: readonly string
   // A prefix naming the resource itself: incidentTitle, ContractStart, vendor_name.
   const res = new Set(resource.flatMap((r) => words(r)));
   const variants = [f];
-  for (let g = f; g.length > 1 && res.has(g[0]!) && !res.has(c[0]!); ) variants.push((g = g.slice(1)));
+  for (let g = f; g.length > 1 && res.has(g[0]!); ) variants.push((g = g.slice(1)));
   // A record's own id named after its kind: OrganisationGuid, incident_id for Id.
   const full = words(file);
-  if (full.length > 1 && res.has(full[0]!) && !res.has(c[0]!)) variants.push(full.slice(1));
+  for (let g = full; g.length > 1 && res.has(g[0]!); ) variants.push((g = g.slice(1)));
   // "date" said on one side only: DateDetected and detectedOn, StartDate and ContractStart.
   const undated = (ws: string[]) => ws.filter((w) => w !== 'date');
   // The catalogue's name may carry the resource the file leaves out: IncidentTypes and Types.

@@ -411,3 +411,13 @@ describe('mappingRows: the mapping in the file\'s words (report and flow notice)
     ]);
   });
 });
+
+describe('single: the file keeps one value in an array', () => {
+  test('sent as a list of one, read back as the one value', () => {
+    const o = op([at('ReportingOrganization', '/orgs', { kind: 'ref', list: 'organizations', value: 'name', idAt: '/Guid', many: true, single: true })]);
+    const r = encodeRequest({ ...o, path: '/x' }, { ReportingOrganization: 'Finance' }, lists);
+    expect(r).toMatchObject({ ok: true, request: { body: { orgs: [{ Guid: G1 }] } } });
+    const ds: BoundDataset = { kind: 'dataset', method: 'GET', path: '/x', file: { path: '/x', pointer: '#' }, how: 'name', records: '', placements: o.placements };
+    expect(decodeRecord(ds, { orgs: [{ Guid: G1 }] }, lists)).toEqual({ ReportingOrganization: 'Finance' });
+  });
+});

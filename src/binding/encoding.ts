@@ -14,9 +14,15 @@ import { isRefSuffixed, splitWords, words } from './words';
 const ID_WORDS = new Set(['id', 'guid', 'uuid', 'key', 'ref']);
 const NAME_WORDS = new Set(['name', 'displayname', 'label', 'title', 'text']);
 
-/** The keys of a reference object: which property holds the GUID and which the name. */
-export function refKeys(s: Schema): { idAt?: string; nameAt?: string } | undefined {
-  const keys = Object.keys(s.properties ?? {});
+/**
+ * The keys of a reference object: which property holds the GUID and which the name. In a request,
+ * readOnly keys are left out (the service sets them), and of a oneOf/anyOf ({id} | {name}) only the
+ * variant with the GUID is used, since a body must match one variant.
+ */
+export function refKeys(schema: Schema, role: 'body' | 'record' = 'record'): { idAt?: string; nameAt?: string } | undefined {
+  const withId = (v: Schema) => Object.keys(v.properties ?? {}).some((k) => ID_WORDS.has(splitWords(k).join('')) || isGuidFormat(v.properties![k]!.format));
+  const s = role === 'body' && schema.variants ? (schema.variants.find(withId) ?? schema) : schema;
+  const keys = Object.keys(s.properties ?? {}).filter((k) => role !== 'body' || !s.properties![k]!.readOnly);
   if (!keys.length) return undefined;
   const ws = (k: string) => splitWords(k);
   const idKey =
@@ -63,7 +69,7 @@ function customFieldsEncoding(f: Schema): Encoding | undefined {
   const g = item.properties[guidKey]!;
   let guidAt = pointerOf(guidKey);
   if (kindOf(g) === 'object') {
-    const inner = refKeys(g);
+    const inner = refKeys(g, 'body');
     if (!inner?.idAt) return undefined;
     guidAt += inner.idAt;
   }
@@ -78,23 +84,24 @@ function customFieldsEncoding(f: Schema): Encoding | undefined {
   };
 }
 
-function referenceEncoding(c: CatField, f: Schema, fileName: string): Encoding | undefined {
+function referenceEncoding(c: CatField, f: Schema, fileName: string, role: 'body' | 'record'): Encoding | undefined {
   const value = c.meaning?.value ?? 'guid';
   const list = c.meaning?.list;
   const base = { value, ...(list ? { list } : {}) } as const;
   const k = kindOf(f);
   if (k === 'object') {
-    const keys = refKeys(f);
+    const keys = refKeys(f, role);
     return keys ? { kind: 'ref', ...base, ...keys } : undefined;
   }
   if (k === 'array') {
     const it = f.items;
+    const one = c.type !== 'array' ? { single: true } : {};
     if (kindOf(it) === 'object') {
-      const keys = it && refKeys(it);
-      return keys ? { kind: 'ref', ...base, ...keys, many: true } : undefined;
+      const keys = it && refKeys(it, role);
+      return keys ? { kind: 'ref', ...base, ...keys, many: true, ...one } : undefined;
     }
     const wantsGuid = isGuidFormat(it?.format) || isRefSuffixed(fileName) || value === 'guid';
-    return wantsGuid ? { kind: 'guid', ...base, many: true } : { kind: 'plain', many: true };
+    return wantsGuid ? { kind: 'guid', ...base, many: true, ...one } : { kind: 'plain', many: true, ...one };
   }
   if (k === 'string' || k === undefined) {
     const wantsGuid = isGuidFormat(f.format) || isRefSuffixed(fileName) || value === 'guid';
@@ -138,12 +145,13 @@ function scalarEncoding(c: CatField, f: Schema): Encoding | undefined {
   }
   if (k === 'object') return undefined;
   const many = k === 'array' ? true : undefined;
+  const one = many ? { single: true } : {};
   const leaf = k === 'array' ? f.items : f;
   const lk = kindOf(leaf);
   if (lk === 'object' || lk === 'array') return undefined;
   if (c.enum && leaf?.enum?.length) {
     const values = leaf.enum.map(String);
-    return { kind: 'enum', values, map: enumMap(c.enum, values), ...(many ? { many } : {}) };
+    return { kind: 'enum', values, map: enumMap(c.enum, values), ...(many ? { many, ...one } : {}) };
   }
   if (c.format === 'date' || c.format === 'date-time') {
     if (lk === 'string' || lk === undefined) return { kind: 'date', format: isDateFormat(leaf?.format) ? leaf!.format as 'date' | 'date-time' : c.format };
@@ -155,7 +163,7 @@ function scalarEncoding(c: CatField, f: Schema): Encoding | undefined {
   else if (c.type === 'number' && lk === 'number' && (isInt || leaf?.type === 'integer')) as = 'integer';
   else if (c.type === 'boolean' && lk === 'string') as = 'string';
   else if (c.type === 'string' && lk === 'boolean') as = 'boolean';
-  return { kind: 'plain', ...(as ? { as } : {}), ...(many ? { many } : {}) };
+  return { kind: 'plain', ...(as ? { as } : {}), ...(many ? { many, ...one } : {}) };
 }
 
 /**
@@ -169,6 +177,7 @@ export function chooseEncoding(
   fileName: string,
   unit: CatField | undefined,
   sub: (fields: CatField[], entry: Schema) => Extract<Encoding, { kind: 'objects' }>['fields'] | undefined,
+  role: 'body' | 'record' = 'body',
 ): Encoding | undefined {
   if (isCustomFields(c)) return customFieldsEncoding(f);
   if (c.type === 'array' && c.items?.type === 'object' && c.items.fields) {
@@ -177,31 +186,6 @@ export function chooseEncoding(
     return fields?.length ? { kind: 'objects', fields } : undefined;
   }
   if (unit && c.type === 'number' && kindOf(f) !== 'number') return numberUnitEncoding(c, unit, f);
-  if (isReference(c)) return referenceEncoding(c, f, fileName);
+  if (isReference(c)) return referenceEncoding(c, f, fileName, role);
   return scalarEncoding(c, f);
-}
-
-/** A short human reading of an encoding, for the report: "name -> {Guid, Name} (organizations)". */
-export function describeEncoding(e: Encoding): string {
-  const many = 'many' in e && e.many ? '[]' : '';
-  switch (e.kind) {
-    case 'plain':
-      return `as is${e.as ? ` (as ${e.as})` : ''}${many ? ', a list' : ''}`;
-    case 'guid':
-      return `${e.value === 'name' ? 'name -> ' : ''}GUID${many}${e.list ? ` (${e.list})` : ''}`;
-    case 'ref': {
-      const keys = [e.idAt && `${e.idAt.slice(1)}: GUID`, e.nameAt && `${e.nameAt.slice(1)}: name`].filter(Boolean).join(', ');
-      return `${e.value === 'name' ? 'name' : 'GUID'} -> {${keys}}${many}${e.list ? ` (${e.list})` : ''}`;
-    }
-    case 'date':
-      return e.format;
-    case 'enum':
-      return Object.keys(e.map).length ? `one of ${e.values.join('|')} (${Object.entries(e.map).map(([a, b]) => `${a}->${b}`).join(', ')})` : `one of ${e.values.join('|')}`;
-    case 'number-unit':
-      return `number + ${e.unitField} as ${e.style === 'object' ? `{${e.valueAt?.slice(1)}, ${e.unitAt?.slice(1)}}` : e.style === 'text' ? '"3 Months"' : 'ISO duration "P3M"'}`;
-    case 'custom-fields':
-      return e.style === 'map' ? 'custom fields as {GUID: value}' : `custom fields as [{${e.guidAt?.slice(1)}, ${e.valueAt?.slice(1)}${e.dateAt ? `, ${e.dateAt.slice(1)}` : ''}}]`;
-    case 'objects':
-      return `entries [{${e.fields.map((f) => `${f.field}->${f.fileName}`).join(', ')}}]`;
-  }
 }

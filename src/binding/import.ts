@@ -256,16 +256,20 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const outcome = matchAll(sides, files);
 
   const entries = new Map<string, Entry>();
+  // --accept takes a near-tie's best candidate that no other endpoint holds.
+  const held = new Set([...outcome.bound.values()].map((s) => s.f));
   for (const side of sides) {
     const id = side.e.id;
     const entry: Entry = { side, others: outcome.others.get(id) ?? [] };
     const chosen = outcome.bound.get(id);
     const decision = outcome.decisions.get(id);
+    const free = decision?.candidates.find((c) => !held.has(c.f) && !c.f.op.deprecated);
     if (chosen) entry.chosen = chosen;
-    else if (decision && options.accept) {
-      entry.chosen = decision.candidates[0]!;
+    else if (decision && options.accept && free) {
+      held.add(free.f);
+      entry.chosen = free;
       entry.accepted = true;
-      entry.others = decision.candidates.slice(1);
+      entry.others = decision.candidates.filter((c) => c !== free);
     } else if (decision) entry.decision = decision;
     else entry.missing = outcome.missing.get(id) ?? 'no operation of the file fits';
     entries.set(id, entry);

@@ -75,7 +75,10 @@ export interface CatalogueSide {
 export function catalogueSide(e: Endpoint): CatalogueSide {
   const schema = e.kind === 'dataset' ? toJsonSchema(e.record) : e.body ? toJsonSchema(e.body) : undefined;
   const literal = e.path.split('/').filter((s) => s && !s.startsWith('{') && !/^v\d$/.test(s) && !/^(directdata|api)$/.test(s));
-  const resource = [...new Set(literal.flatMap((s) => words(s.replace(/data$/, ''))))];
+  // What the endpoint is about, from its path and its title (thirdpartycontract is one path word; "Third party contracts" two).
+  const resource = [
+    ...new Set([...literal.flatMap((s) => words(s.replace(/data$/, ''))), ...words(e.title), ...words(e.title, true, false)]),
+  ];
   const answer = e.kind === 'operation' ? toJsonSchema(e.answer) : undefined;
   const side: CatalogueSide = {
     e,
@@ -280,7 +283,8 @@ export function matchAll(sides: readonly CatalogueSide[], files: readonly FileSi
     const current = list.filter((s) => !s.f.op.deprecated);
     const deprecated = list.filter((s) => s.f.op.deprecated);
     if (!current.length) {
-      decisions.set(c.e.id, { reason: 'only deprecated operations fit', candidates: deprecated.slice(0, 3) });
+      // Never chosen, not even as a decision: the admin may still take it with a "use" line.
+      missing.set(c.e.id, `only deprecated operations fit (${deprecated.slice(0, 2).map((s) => refOf(s.f.op)).join(', ')}); to use one anyway: use ${c.e.id} = ${refOf(deprecated[0]!.f.op)}`);
       continue;
     }
     let close = current.filter((s) => current[0]!.score - s.score < TIE);

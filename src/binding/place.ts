@@ -81,7 +81,7 @@ function placeInSlots(fields: readonly CatField[], slots: readonly Slot[], ctx: 
   const tryPlace = (c: CatField, slot: Slot, how: PlacementHow): boolean => {
     const unit = unitFieldOf(c, fields);
     const unitHasOwn = unit && slots.some((s) => free(s) && s !== slot && matchName(unit.name, s.name, ctx.resource));
-    const enc = chooseEncoding(c, slot.schema, slot.name, unitHasOwn ? undefined : unit, (sub, entry) => placeEntry(sub, entry, ctx));
+    const enc = chooseEncoding(c, slot.schema, slot.name, unitHasOwn ? undefined : unit, (sub, entry) => placeEntry(sub, entry, ctx), ctx.role);
     if (!enc) return false;
     used.add(slot);
     placed.set(c.name, { field: c.name, in: 'body', at: slot.pointer, fileName: slot.name, encoding: enc, how, ...(slot.required ? { required: true } : {}) });
@@ -120,6 +120,19 @@ function placeInSlots(fields: readonly CatField[], slots: readonly Slot[], ctx: 
       return false;
     });
     if (candidates.length === 1) tryPlace(c, candidates[0]!, 'shape');
+  }
+  // By description, where the name says nothing: SeverityGuid "The incident's classification.",
+  // Headline "The incident's name." A short description that names every word of the field, unique.
+  for (const c of fields) {
+    if (placed.has(c.name)) continue;
+    const want = baseWords(c.name);
+    const candidates = slots.filter((s) => {
+      if (!free(s) || !s.schema.description) return false;
+      const said = words(s.schema.description);
+      if (said.length > 14 || !want.every((w) => said.includes(w))) return false;
+      return !fields.some((other) => other !== c && matchName(other.name, s.name, ctx.resource));
+    });
+    if (candidates.length === 1) tryPlace(c, candidates[0]!, 'synonym');
   }
   // A text field whose name matches an object of the file: its one free text property
   // (rootCause: {category: {id}, explanation} for RootCause).
@@ -182,7 +195,7 @@ function extraCell(s: Schema, name: string): Pick<ExtraColumn, 'cell' | 'values'
     return { ...inner, many: true, encoding: many };
   }
   if (k === 'object') {
-    const keys = refKeys(s);
+    const keys = refKeys(s, 'body');
     // A reference is an id and perhaps a name; an object with more to it is not one cell.
     if ((!keys?.idAt && !keys?.nameAt) || Object.keys(s.properties ?? {}).length > 2) return undefined;
     const list = listFor(name);
@@ -283,6 +296,9 @@ export function placeOperation(fields: readonly CatField[], cataloguePath: strin
   }
   const usedSlots = [...used];
   const open = (s: Slot) => !usedSlots.some((u) => within(s, u) || within(u, s));
+  // A body that is one wrapper ({"data": {...}}): column headers leave the wrapper out.
+  const top = slots.filter((s) => s.depth === 1);
+  const wrapper = top.length === 1 && kindOf(top[0]!.schema) === 'object' ? top[0]!.pointer : undefined;
   // An object whose properties are all open becomes its leaves' columns; a leaf is a column of its own.
   for (const s of slots) {
     if (!open(s)) continue;
@@ -292,7 +308,8 @@ export function placeOperation(fields: readonly CatField[], cataloguePath: strin
     // Required in the body as sent: the parent object exists (something placed in it, or it is required).
     const parentSent = !s.parent || s.parent.required || usedSlots.some((u) => within(u, s.parent!));
     const required = (s.parent ? (s.parent.schema.required ?? []).includes(s.name) : s.required) && parentSent;
-    const header = s.depth > 1 ? s.pointer.slice(1).split('/').join('.') : undefined;
+    const inside = wrapper && s.pointer.startsWith(`${wrapper}/`) ? s.pointer.slice(wrapper.length) : s.pointer;
+    const header = inside.split('/').length > 2 ? inside.slice(1).split('/').join('.') : inside !== s.pointer ? inside.slice(1) : undefined;
     const x = extraOf('body', s.pointer, s.name, s.schema, required, header && extraCell(s.schema, s.name)?.header.endsWith('(GUID)') ? `${header} (GUID)` : header);
     if (x) extras.push(x);
     else if (required) unfillable.push(s.pointer.slice(1));
@@ -310,7 +327,25 @@ export function placeOperation(fields: readonly CatField[], cataloguePath: strin
 export function placeRecord(fields: readonly CatField[], record: Schema | undefined, resource: string[]): PlaceOutcome {
   const placed = new Map<string, Placement>();
   const slots = slotsOf(record, 'record');
-  placeInSlots(fields, slots, { resource, role: 'record' }, new Set(), placed);
+  const used = new Set<Slot>();
+  placeInSlots(fields, slots, { resource, role: 'record' }, used, placed);
+  // A record's identity under its own words (CategoryGuid, CategoryName for an incident type): the one
+  // free GUID property is its Id, the one free name property its Name.
+  const free = slots.filter((s) => s.depth === 1 && !used.has(s));
+  const only = (test: (s: Slot) => boolean) => {
+    const hits = free.filter(test);
+    return hits.length === 1 ? hits[0] : undefined;
+  };
+  const id = fields.find((f) => f.name === 'Id' || f.name === 'GUID');
+  if (id && !placed.has(id.name)) {
+    const s = only((x) => kindOf(x.schema) === 'string' && (isGuidFormat(x.schema.format) || /guid$/i.test(x.name)) && !x.name.toLowerCase().includes('parent'));
+    if (s) placed.set(id.name, { field: id.name, in: 'body', at: s.pointer, fileName: s.name, encoding: { kind: 'plain' }, how: 'shape' });
+  }
+  const name = fields.find((f) => f.name === 'Name');
+  if (name && !placed.has('Name')) {
+    const s = only((x) => kindOf(x.schema) === 'string' && words(x.name).includes('name'));
+    if (s) placed.set('Name', { field: 'Name', in: 'body', at: s.pointer, fileName: s.name, encoding: { kind: 'plain' }, how: 'shape' });
+  }
   const placements = [...placed.values()];
   const unplaced = fields.filter((f) => !placed.has(f.name)).map((f) => f.name);
   const fileCount = slots.filter((s) => s.depth === 1).length;

@@ -1,6 +1,5 @@
-import { DATASETS_AND_OPERATIONS, type BoundOperation, type Placement } from '../catalog';
+import { DATASETS_AND_OPERATIONS, describeEncoding, type BoundOperation, type Placement } from '../catalog';
 import { FLOWS } from '../writeback/flows';
-import { describeEncoding } from './encoding';
 import type { Entry, ImportResult } from './import';
 
 /**

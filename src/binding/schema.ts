@@ -20,6 +20,8 @@ export interface Schema {
   default?: unknown;
   description?: string;
   pattern?: string;
+  /** oneOf/anyOf of objects: the variants as the file has them (merged above for matching by name). */
+  variants?: Schema[];
 }
 
 type Raw = Record<string, unknown>;
@@ -70,7 +72,9 @@ function build(raw: Raw): Schema {
   if (Array.isArray(raw.type)) {
     const types = raw.type.map(String);
     if (types.includes('null')) nullable = true;
-    type = types.find((t) => TYPES.has(t)) as Schema['type'];
+    const real = types.filter((t) => TYPES.has(t));
+    // ["string", "number", "boolean"]: any of them, so no one type (a value goes as it is).
+    if (real.length === 1) type = real[0] as Schema['type'];
   } else if (typeof raw.type === 'string') {
     if (raw.type === 'null') nullable = true;
     else if (TYPES.has(raw.type)) type = raw.type as Schema['type'];
@@ -83,7 +87,12 @@ function build(raw: Raw): Schema {
     const isNull = (x: unknown, n: Schema) => isObj(x) && (x.type === 'null' || (Array.isArray(x.type) && x.type.length === 1 && x.type[0] === 'null')) && !n.properties;
     const real = normal.filter((n, i) => !isNull(alternatives[i], n));
     if (real.length < normal.length) nullable = true;
-    if (real.length && real.every((n) => n.type === 'object' || n.properties)) out = merge(real, 'any');
+    if (real.length && real.every((n) => n.type === 'object' || n.properties)) {
+      out = merge(real, 'any');
+      if (real.length > 1) out.variants = real;
+    }
+    // Scalars of different types (string, number or boolean): any of them, so no one type.
+    else if (real.length && new Set(real.map((n) => n.type)).size > 1) out = {};
     else if (real.length) out = { ...real[0]! };
   }
   if (Array.isArray(raw.allOf)) {

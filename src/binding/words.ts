@@ -32,6 +32,12 @@ const SYNONYM: Record<string, string> = {
   headline: 'name',
   subject: 'name',
   fullname: 'name',
+  choice: 'option',
+  mandatory: 'required',
+  removed: 'deleted',
+  // People are users.
+  people: 'user',
+  person: 'user',
   displayname: 'name',
   // A record's identifier, however the file spells it.
   guid: 'id',
@@ -90,9 +96,10 @@ const SYNONYM: Record<string, string> = {
 };
 
 /** Words that carry no meaning in a property or operation name. */
-const FILLER = new Set(['the', 'a', 'an', 'of', 'on', 'at', 'for', 'to', 'by', 'in', 'value', 'values', 'code']);
+const FILLER = new Set(['the', 'a', 'an', 'of', 'on', 'at', 'for', 'to', 'by', 'in', 'is', 'has', 'value', 'values', 'code']);
 
 function singular(w: string): string {
+  if (w === 'ids') return 'id';
   if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
   if (w.length > 4 && /(ses|xes|ches|shes)$/.test(w)) return w.slice(0, -2);
   if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) return w.slice(0, -1);
@@ -126,6 +133,8 @@ const JOIN: [string, string, string][] = [
   // A notice period is often just "notice" ({notice: {length, unit}}).
   ['notice', 'period', 'notice'],
   ['full', 'name', 'fullname'],
+  // A custom field's answer options: options, choices.
+  ['answer', 'option', 'option'],
   ['display', 'name', 'displayname'],
   ['effective', 'from', 'effectivefrom'],
   ['effective', 'until', 'effectiveuntil'],
@@ -221,7 +230,10 @@ function computeMatch(catalogue: string, file: string, resource: readonly string
   // A prefix naming the resource itself: incidentTitle, ContractStart, vendor_name.
   const res = new Set(resource.flatMap((r) => words(r)));
   const variants = [f];
-  for (let g = f; g.length > 1 && res.has(g[0]!) && !res.has(c[0]!); ) variants.push((g = g.slice(1)));
+  for (let g = f; g.length > 1 && res.has(g[0]!); ) variants.push((g = g.slice(1)));
+  // A record's own id named after its kind: OrganisationGuid, incident_id for Id.
+  const full = words(file);
+  for (let g = full; g.length > 1 && res.has(g[0]!); ) variants.push((g = g.slice(1)));
   // "date" said on one side only: DateDetected and detectedOn, StartDate and ContractStart.
   const undated = (ws: string[]) => ws.filter((w) => w !== 'date');
   // The catalogue's name may carry the resource the file leaves out: IncidentTypes and Types.

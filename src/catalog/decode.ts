@@ -14,6 +14,8 @@ const DURATION: Record<string, string> = { Y: 'Years', M: 'Months', W: 'Weeks', 
 
 function decodeValue(e: Encoding, v: unknown, lists: Lists, unitOut: (unit: string) => void): unknown {
   if (v === undefined || v === null) return v;
+  // The file's array of one for the catalogue's one value.
+  if ('single' in e && e.single && Array.isArray(v)) return decodeValue({ ...e, single: false }, v[0], lists, unitOut);
   const many = (f: (x: unknown) => unknown) => (Array.isArray(v) ? v.map(f) : f(v));
   switch (e.kind) {
     case 'plain':

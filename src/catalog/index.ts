@@ -18,3 +18,4 @@ export { identityBound, identityBinding, boundOf } from './identity';
 export * from './json-body';
 export * from './widen';
 export { FIELD_MEANINGS, LIST_WORDS, type FieldMeaning } from './meanings';
+export { describeEncoding, mappingRows, type MappingRow } from './describe';

@@ -37,6 +37,8 @@ const plainEncoding = z.object({
   as: z.enum(['string', 'number', 'integer', 'boolean']).optional(),
   /** The file wants an array: a list goes element by element, a single value as a list of one. */
   many: z.boolean().optional(),
+  /** With many: the catalogue holds ONE value (the file's array holds one); read back as that value. */
+  single: z.boolean().optional(),
 });
 
 /** A name (or a GUID) -> the GUID string, from `list`. Without a list only GUIDs are accepted. */
@@ -45,6 +47,7 @@ const guidEncoding = z.object({
   list: listId.optional(),
   value: refValue,
   many: z.boolean().optional(),
+  single: z.boolean().optional(),
 });
 
 /**
@@ -59,6 +62,7 @@ const refEncoding = z
     idAt: jsonPointer.optional(),
     nameAt: jsonPointer.optional(),
     many: z.boolean().optional(),
+    single: z.boolean().optional(),
   })
   .refine((e) => e.idAt !== undefined || e.nameAt !== undefined, 'a ref encoding has idAt or nameAt');
 
@@ -75,6 +79,7 @@ const enumEncoding = z.object({
   values: z.array(z.string()),
   map: z.record(z.string(), z.string()),
   many: z.boolean().optional(),
+  single: z.boolean().optional(),
 });
 
 /**

@@ -58,6 +58,8 @@ export function decodeRequest(
   params: Readonly<Record<string, string | undefined>>,
   query: URLSearchParams,
   lists: Lists,
+  /** Custom field types by GUID (definitionTypes), for answers the file sends as text. */
+  definitions?: Map<string, string>,
 ): Decoded {
   const asDataset: BoundDataset = {
     kind: 'dataset',
@@ -77,7 +79,50 @@ export function decodeRequest(
     if (p.field === PATH_GUID_FIELD) guid = v;
     else body[p.field] = p.encoding.kind === 'plain' && p.encoding.many ? v.split(',') : v;
   }
+  const answers = op.placements.find((p) => p.in === 'body' && p.encoding.kind === 'custom-fields');
+  if (answers && Array.isArray(body[answers.field]) && definitions)
+    body[answers.field] = (body[answers.field] as unknown[]).map((e) =>
+      typedAnswer(
+        e,
+        definitions,
+        answers.encoding.kind === 'custom-fields' && answers.encoding.dateAt !== undefined,
+      ),
+    );
   return { body, guid: guid ?? params.guid };
+}
+
+const DEFINITIONS = ['incidenttypecustomfields', 'thirdpartycustomfields', 'thirdpartycontractcustomfields'];
+
+/** Every custom field definition of the store by GUID: what a text answer is read against. */
+export function definitionTypes(store: Store): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const id of DEFINITIONS)
+    if (store.has(id))
+      for (const d of store.records(id) as Iterable<Json>)
+        if (typeof d.Id === 'string' && typeof d.Type === 'string') types.set(d.Id.toLowerCase(), d.Type);
+  return types;
+}
+
+/**
+ * A file whose answer slot is text (`"Answer": string`) sends every answer as text; its service reads a
+ * number, a yes/no or (where the file has no separate date slot) a date from that text, and so does the
+ * stand-in before the spec's rules check the answer against the field's type.
+ */
+function typedAnswer(entry: unknown, types: Map<string, string>, hasDateSlot: boolean): unknown {
+  if (!isObj(entry) || typeof entry.Value !== 'string' || typeof entry.CustomFieldGuid !== 'string')
+    return entry;
+  const v = entry.Value.trim();
+  switch (types.get(entry.CustomFieldGuid.toLowerCase())) {
+    case 'Checkbox':
+      return /^(true|false)$/i.test(v) ? { ...entry, Value: v.toLowerCase() === 'true' } : entry;
+    case 'Number':
+      return v !== '' && Number.isFinite(Number(v)) ? { ...entry, Value: Number(v) } : entry;
+    case 'Date':
+      if (hasDateSlot || !/^\d{4}-\d{2}-\d{2}/.test(v)) return entry;
+      return { CustomFieldGuid: entry.CustomFieldGuid, DateValue: v.slice(0, 10) };
+    default:
+      return entry;
+  }
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   envelopeOf,
   listsFor,
   bindingProblems,
+  definitionTypes,
   recordEncoder,
   recordTemplate,
   type RecordShape,
@@ -245,7 +246,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let incoming = wire;
     if (bound) {
       const query = new URLSearchParams((req.raw.url ?? '').split('?')[1] ?? '');
-      const decoded = decodeRequest(bound, wire, params, query, listsFor(store, bound));
+      const decoded = decodeRequest(
+        bound,
+        wire,
+        params,
+        query,
+        listsFor(store, bound),
+        definitionTypes(store),
+      );
       guid = decoded.guid;
       incoming = ep.body ? withoutNulls(ep.body, decoded.body) : undefined;
     }

@@ -6,6 +6,7 @@ import {
   encodeRequest,
   indexList,
   listsOf,
+  mappingRows,
   readCreatedId,
   recordsOf,
   requestTarget,
@@ -387,5 +388,36 @@ describe('identity: the catalogue without a binding', () => {
     });
     const create = boundOf(catalog.operation('incident-create')) as BoundOperation;
     expect(create.answer).toEqual({ in: 'body', at: '/Id' });
+  });
+});
+
+describe('mappingRows: the mapping in the file\'s words (report and flow notice)', () => {
+  test('one row per placement and extra column, with where, meaning and encoding', () => {
+    const o = op(
+      [
+        pathParam('{guid}', 'orgId'),
+        at('ReportingOrganization', '/incident/reportingOrganisation', { kind: 'ref', list: 'organizations', value: 'name', idAt: '/Guid', nameAt: '/Name' }),
+      ],
+      {
+        extras: [
+          { key: 'body:/severity', header: 'severity', in: 'body', at: '/severity', fileName: 'severity', cell: 'text', values: ['Low', 'High'], encoding: { kind: 'enum', values: ['Low', 'High'], map: {} }, required: true },
+        ],
+      },
+    );
+    expect(mappingRows(o)).toEqual([
+      { file: 'path {orgId}', meaning: 'the record it is about', encoding: 'as is', required: true },
+      { file: 'body /incident/reportingOrganisation', meaning: 'ReportingOrganization', encoding: 'name -> {Guid: GUID, Name: name} (organizations)', required: false },
+      { file: 'body /severity', meaning: 'extra column "severity"', encoding: 'one of Low|High', required: true },
+    ]);
+  });
+});
+
+describe('single: the file keeps one value in an array', () => {
+  test('sent as a list of one, read back as the one value', () => {
+    const o = op([at('ReportingOrganization', '/orgs', { kind: 'ref', list: 'organizations', value: 'name', idAt: '/Guid', many: true, single: true })]);
+    const r = encodeRequest({ ...o, path: '/x' }, { ReportingOrganization: 'Finance' }, lists);
+    expect(r).toMatchObject({ ok: true, request: { body: { orgs: [{ Guid: G1 }] } } });
+    const ds: BoundDataset = { kind: 'dataset', method: 'GET', path: '/x', file: { path: '/x', pointer: '#' }, how: 'name', records: '', placements: o.placements };
+    expect(decodeRecord(ds, { orgs: [{ Guid: G1 }] }, lists)).toEqual({ ReportingOrganization: 'Finance' });
   });
 });

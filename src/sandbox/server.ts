@@ -220,7 +220,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const encode = bound ? recordEncoder(bound, store, shape?.template, shape?.idAt) : undefined;
     const stream = jsonArrayStream(
       encode ? mapIterator(shown, (r) => encode(r as Record<string, unknown>)) : shown,
-      bound ? envelopeOf(bound.records) : undefined,
+      bound ? envelopeOf(recordsPointer(fileOpOf(ep)?.recordsAt) ?? bound.records) : undefined,
     );
     if (drop) return dropStream(reply, stream);
     return reply.code(200).type(JSON_TYPE).send(stream);
@@ -333,6 +333,11 @@ function withoutNulls(schema: z.ZodType, body: Record<string, unknown>): Record<
   for (const [k, v] of Object.entries(body))
     if (v === null && shape[k] && !shape[k].safeParse(null).success) delete out[k];
   return out;
+}
+
+/** A path of member names as a JSON pointer. */
+function recordsPointer(at: string[] | undefined): string | undefined {
+  return at && at.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
 function idIn(body: unknown): string | undefined {

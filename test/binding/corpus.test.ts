@@ -26,6 +26,7 @@ import { tasksFlow } from '../../src/writeback/flows/tasks';
 import { thirdPartiesFlow } from '../../src/writeback/flows/thirdparties';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
+import { checkNothingDropped } from '../writeback/nothing-dropped';
 import { WANTS, type FlowWants } from './corpus/wants';
 
 /**
@@ -85,6 +86,11 @@ async function startWorld(file: string): Promise<World> {
       const id = (r.Id ?? r.GUID) as string;
       if (typeof r.Name === 'string') nameOf.set(id.toLowerCase(), r.Name);
     }
+  // A dropdown answer may go as its option's GUID: the option's name is what the user typed.
+  for (const list of ['incidenttypecustomfields', 'thirdpartycustomfields', 'thirdpartycontractcustomfields'])
+    for (const d of sandbox.store.list<Json>(list))
+      for (const o of (d.AnswerOptions as { Id: string; Name: string }[] | undefined) ?? [])
+        nameOf.set(o.Id.toLowerCase(), o.Name);
   return { binding, sandbox, relay, client, acc: acc!, nameOf };
 }
 
@@ -170,7 +176,7 @@ function dropped(
       const entry = entries.find((e) => getAt(e, p.guid) === field.id) as Json | undefined;
       const value = entry && (field.date && p.date ? getAt(entry, p.date) : getAt(entry, p.value));
       if (!entry || !norm(w, value).includes(typed[0]!))
-        out.push(`${column} (custom field): "${cell}" not in ${p.at}`);
+        out.push(`${column} (custom field): "${cell}" not in ${p.at} (found ${JSON.stringify(entries)})`);
     } else if (column === 'Hyperlink' || column === 'Notice period' || column === 'Notice period unit') {
       continue; // checked on their own: a follow-up request, or a joined property
     } else out.push(`${column}: a column whose value the file has no place for`);
@@ -452,5 +458,11 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
     const got = w!.sandbox.store.received.find((r) => r.endpoint === update && r.id === task.Id)!;
     expect(dropped(w!, typed[0]!, got, wants.tasks!, [], [])).toEqual([]);
     expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Comment: `corpus ${file}` });
+  });
+
+  it("passes the write-back's nothing-dropped check: every cell where the binding places it", async () => {
+    const report = await checkNothingDropped({ environment: w!.acc, api: w!.client });
+    expect(report.failures).toEqual([]);
+    expect(report.flows.filter((f) => !f.available).map((f) => `${f.flow}: ${f.unavailable}`)).toEqual([]);
   });
 });

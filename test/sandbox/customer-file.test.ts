@@ -339,7 +339,8 @@ describe('a sandbox bound to hooli.openapi.yaml (OpenAPI 3.1: envelopes, type ar
           ],
           { in: 'body', at: '/data/id' },
         ),
-        users: dataset('/directory/users', [at('Id', '/id'), at('Name', '/name')], '/data'),
+        // As a binding that missed the list's envelope would have it: records at the top.
+        users: dataset('/directory/users', [at('Id', '/id'), at('Name', '/name')], ''),
       }),
     });
   });
@@ -362,7 +363,7 @@ describe('a sandbox bound to hooli.openapi.yaml (OpenAPI 3.1: envelopes, type ar
     ]);
   });
 
-  it('serves records inside the envelope the binding names', async () => {
+  it('serves records inside the envelope the file documents, whatever the binding thought', async () => {
     const a = await send(sb, 'GET', '/directory/users');
     expect(Array.isArray(a.body.data)).toBe(true);
     expect(Object.keys(a.body.data[0]).sort()).toEqual(['deleted', 'email', 'id', 'name']);

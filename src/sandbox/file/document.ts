@@ -31,8 +31,10 @@ export interface FileOperation {
   /** Whether the file marks the body required. */
   bodyRequired: boolean;
   answer: FileAnswer;
-  /** For a GET answering a JSON array: the schema of one record (answer direction). */
+  /** For a GET answering a JSON array, bare or inside an envelope: the schema of one record (answer direction). */
   record?: unknown;
+  /** Where that array is in the answer: [] bare, ['data'] for `{"data": [...]}`. */
+  recordsAt?: string[];
 }
 
 export interface ApiFile {
@@ -166,6 +168,24 @@ export class ApiFileError extends Error {
   override name = 'ApiFileError';
 }
 
+/** The array of records in a list answer: the answer itself, or the nearest array member of its envelope. */
+function listIn(doc: Obj, schema: unknown): { items: unknown; at: string[] } | undefined {
+  let level: { s: unknown; at: string[] }[] = [{ s: schema, at: [] }];
+  for (let depth = 0; depth < 3 && level.length; depth++) {
+    const next: typeof level = [];
+    for (const { s, at } of level) {
+      const d = deref(doc, s);
+      if (!isObj(d)) continue;
+      const types = Array.isArray(d.type) ? d.type : [d.type];
+      if (types.includes('array') && d.items !== undefined) return { items: d.items, at };
+      if (isObj(d.properties))
+        for (const [k, p] of Object.entries(d.properties)) next.push({ s: p, at: [...at, k] });
+    }
+    level = next;
+  }
+  return undefined;
+}
+
 /** Reads and checks the file (swagger-parser), then prepares every operation. */
 export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
   let raw: Obj;
@@ -194,7 +214,7 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
       if (!isObj(op)) continue;
       const body = bodyOf(requestDoc, spec, requestItem[method] as Obj, requestItem);
       const answer = successOf(answerDoc, spec, op);
-      const items = method === 'get' && answer.schema ? deref(answerDoc, answer.schema) : undefined;
+      const list = method === 'get' && answer.schema ? listIn(answerDoc, answer.schema) : undefined;
       operations.push({
         key: `${method.toUpperCase()} ${pathKey(`/${base}/${path}`)}`,
         method: method.toUpperCase(),
@@ -207,7 +227,8 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
             : requestCompile(body.schema, `the request body of ${method.toUpperCase()} ${path}`),
         bodyRequired: body.required,
         answer,
-        record: isObj(items) && items.type === 'array' ? items.items : undefined,
+        record: list?.items,
+        recordsAt: list?.at,
       });
     }
   }

@@ -1,6 +1,8 @@
 export type { WritebackApi, Standing, DataRecord } from './api';
 export { loadStanding } from './api';
-export type { Flow, AnyFlow, FlowId, PreparedFlow, Sent, Found } from './flow';
+export type { Flow, AnyFlow, FlowId, PreparedFlow, Call, FollowUp, Place, Sent, Found } from './flow';
+export { bindEnvironment, flowContext, type BoundEnvironment, type FlowContext } from './environment/context';
+export { bindFlow, type BoundFlow, type RowRead } from './environment/bound-flow';
 export { FLOWS, flowById } from './flows';
 export type { Problem, Severity } from './problem';
 export { describeProblem, problemPlace } from './problem';

@@ -1,3 +1,4 @@
+import { describeEncoding, type Placement } from '../../catalog';
 import type { AnyFlow } from '../flow';
 import type { EnvironmentInfo } from './availability';
 import { bindEnvironment, flowOperations } from './context';
@@ -6,7 +7,7 @@ import { fileOperation } from './encode';
 /** A template column and where its value goes, in the file's words: "Name" -> "title". */
 export interface ColumnMapping {
   column: string;
-  /** The file's own property or parameter name ("reportingOrganisation", "path incidentId"). */
+  /** The file's own property or parameter name ("reportingOrganisation", "path incidentId"), and how the value is written there. */
   file: string;
 }
 
@@ -35,6 +36,8 @@ export function flowMapping(flow: AnyFlow, environment: EnvironmentInfo): Operat
     if (env.endpoints?.[id]?.unavailable) continue;
     const op = env.operation(id);
     const name = (p: { in: string; fileName: string }) => (p.in === 'body' ? p.fileName : `${p.in} ${p.fileName}`);
+    // How the value is written there, when not as typed: "name -> {Guid, Name} (organizations)", "date-time".
+    const how = (p: Placement) => (p.encoding.kind === 'plain' ? '' : ` (${describeEncoding(p.encoding)})`);
     const columns: ColumnMapping[] = [];
     const unplaced: string[] = [];
     for (const [column, places] of Object.entries(flow.places)) {
@@ -42,7 +45,7 @@ export function flowMapping(flow: AnyFlow, environment: EnvironmentInfo): Operat
         const p =
           op.placements.find((x) => x.field === place.field) ??
           op.placements.find((x) => x.encoding.kind === 'number-unit' && x.encoding.unitField === place.field);
-        if (p) columns.push({ column, file: name(p) });
+        if (p) columns.push({ column, file: `${name(p)}${how(p)}` });
         else unplaced.push(column);
       }
     }

@@ -8,7 +8,11 @@ import { bindingWith, extra, place, unplace } from '../../writeback/binding-fixt
 const binding = bindingWith({
   'incident-create': [
     place('Name', { at: '/incident/title', fileName: 'title' }),
-    place('ReportingOrganization', { at: '/incident/reportingOrganisation', fileName: 'reportingOrganisation' }),
+    place('ReportingOrganization', {
+      at: '/incident/reportingOrganisation',
+      fileName: 'reportingOrganisation',
+      encoding: { kind: 'ref', list: 'organizations', value: 'name', idAt: '/Guid', nameAt: '/Name' },
+    }),
     unplace('RootCause'),
     extra('channel', { values: ['email', 'phone'] }),
     (op) => ({ ...op, file: { ...op.file, operationId: 'Incidents_Register', path: '/api/incidents' } }),
@@ -22,7 +26,7 @@ test("the flow's mapping is told in the file's words: its operation, property na
   expect(create.columns).toEqual(
     expect.arrayContaining([
       { column: 'Name', file: 'title' },
-      { column: 'Reporting organization', file: 'reportingOrganisation' },
+      { column: 'Reporting organization', file: 'reportingOrganisation (name -> {Guid: GUID, Name: name} (organizations))' },
       { column: 'Custom fields', file: 'CustomFields' },
     ]),
   );

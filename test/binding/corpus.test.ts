@@ -438,10 +438,15 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
     if (typeof notice === 'string') expect(getAt(got.body, notice)).toBe(3);
   });
 
-  it('updates a task with every column typed', async () => {
+  it('updates a task with every column typed, and advances another where the file can', async () => {
     const update = ['task-update-v2', 'task-update'].find((id) => available(w!, id));
     if (!update) throw new Error(`${file}: no task update is bound`);
-    const task = w!.sandbox.store.list<Json>('tasks').find((t) => t.Status === 'To do')!;
+    const tasks = w!.sandbox.store.list<Json>('tasks');
+    const task = tasks.find((t) => t.Status === 'To do')!;
+    // Advancing is the responsible user's or the reviewer's: the demo key's owner is the first user.
+    const owner = w!.sandbox.store.list<Json>('users')[0]!.Name;
+    const next = tasks.find((t) => t.Status === 'To do' && t !== task && t.ResponsibleUser === owner);
+    const advance = available(w!, 'task-advance') && next !== undefined;
     const { typed, summary } = await post(w!, tasksFlow, (columns) => {
       const row: Row = {
         Task: task.Id as string,
@@ -452,12 +457,21 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
         Score: 4,
         Comment: `corpus ${file}`,
       };
-      return [Object.fromEntries(Object.entries(row).filter(([k]) => columns.includes(k)))];
+      const rows = [Object.fromEntries(Object.entries(row).filter(([k]) => columns.includes(k)))];
+      return advance ? [...rows, { Task: next.Id as string, Action: 'Advance' }] : rows;
     });
-    expect(summary.outcomes.map((o) => [o.status, o.message])).toEqual([['done', 'Updated']]);
+    expect(summary.outcomes.map((o) => [o.status, o.message])).toEqual([
+      ['done', 'Updated'],
+      ...(advance ? [['done', expect.any(String)]] : []),
+    ]);
     const got = w!.sandbox.store.received.find((r) => r.endpoint === update && r.id === task.Id)!;
     expect(dropped(w!, typed[0]!, got, wants.tasks!, [], [])).toEqual([]);
     expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Comment: `corpus ${file}` });
+    if (advance) {
+      const moved = w!.sandbox.store.received.find((r) => r.endpoint === 'task-advance' && r.id === next.Id);
+      expect(moved?.path).toContain(next.Id as string);
+      expect(w!.sandbox.store.find('tasks', next.Id as string)).toMatchObject({ Status: 'Ready for review' });
+    }
   });
 
   it("passes the write-back's nothing-dropped check: every cell where the binding places it", async () => {

@@ -219,7 +219,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const bound = ep.binding as BoundDataset | undefined;
     if (bound && !templates.has(ep.id)) templates.set(ep.id, recordTemplate(apiFile, fileOpOf(ep), ep.id));
     const shape = templates.get(ep.id);
-    const encode = bound ? recordEncoder(bound, store, shape?.template, shape?.idAt) : undefined;
+    const encode = bound
+      ? recordEncoder(bound, store, shape?.template, shape?.idAt, shape?.texts)
+      : undefined;
     const stream = jsonArrayStream(
       encode ? mapIterator(shown, (r) => encode(r as Record<string, unknown>)) : shown,
       bound ? envelopeOf(recordsPointer(fileOpOf(ep)?.recordsAt) ?? bound.records) : undefined,

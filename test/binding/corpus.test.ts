@@ -8,6 +8,7 @@ import {
   getAt,
   isGuid,
   leiWithCheckDigits,
+  templateParams,
   type Binding,
   type BoundOperation,
   type ExtraColumn,
@@ -15,7 +16,7 @@ import {
 import { createClient, type GrcClient } from '../../src/client';
 import { environmentList, type EnvironmentView } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
-import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { loadApiFile, startSandbox, type Sandbox } from '../../src/sandbox';
 import type { Received } from '../../src/sandbox/store';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { Cell } from '../../src/workbook/port';
@@ -485,5 +486,33 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
       .filter(([, e]) => e.file.deprecated)
       .map(([id, e]) => `${id} -> ${e.method} ${e.path}`);
     expect(deprecated).toEqual([]);
+  });
+
+  it("serves every bound dataset as the file documents its records (checked with the file's own schema)", async () => {
+    const apiFile = await loadApiFile(corpus(file));
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [id, e] of Object.entries(w!.binding.endpoints)) {
+      if (e.kind !== 'dataset' || templateParams(e.path).length) continue;
+      const fileOp = apiFile.find('GET', e.path);
+      if (!fileOp?.record) continue;
+      const res = await request(`${w!.sandbox.url}${e.path}`, {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${w!.sandbox.demoKey!.identifier}:${w!.sandbox.demoKey!.password}`).toString('base64')}`,
+        },
+      });
+      const records = getAt(await res.body.json(), e.records) as unknown[];
+      const check = apiFile.checkAnswer(fileOp.record);
+      for (const r of records.slice(0, 25)) {
+        checked++;
+        if (!check(r)) problems.push(`${id} ${e.path}: ${JSON.stringify(check.errors?.slice(0, 2))}`);
+      }
+      // What the client makes of them: catalogue records with their GUIDs, which the flows look names up by.
+      const { records: read } = await w!.client.download(id);
+      if (records.length && !read.every((x) => typeof (x.Id ?? x.GUID ?? x.Identifier) === 'string'))
+        problems.push(`${id}: records without an Id after decoding`);
+    }
+    expect(problems.slice(0, 10)).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
   });
 });

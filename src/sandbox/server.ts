@@ -24,7 +24,7 @@ import {
   type RecordShape,
   type Reply,
 } from './bound';
-import { checkBody } from './file/check';
+import { checkBody, checkQuery } from './file/check';
 import { loadApiFile, type ApiFile, type FileOperation } from './file/document';
 import { bindingFile } from './file/source';
 import { createAdmin, registerAdminRoutes, type SandboxAdmin } from './admin';
@@ -105,7 +105,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const templates = new Map<string, RecordShape | undefined>();
   // The bound operations' checkers are made now, so a schema ajv cannot use stops the start, not a request.
-  for (const ep of cat.operations) fileOpOf(ep)?.checkBody?.();
+  for (const ep of cat.operations) {
+    const op = fileOpOf(ep);
+    op?.checkBody?.();
+    for (const q of op?.query ?? []) q.check();
+  }
   const plan = new FaultPlan(options.faults);
   const admin = createAdmin(keys, plan);
 
@@ -244,12 +248,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const wire = req.body;
     // First what the customer's file says about the body (its own schemas), then the spec's rules on the
     // catalogue's values read back from it.
-    const shapeProblems = fileOp ? checkBody(fileOp, wire) : bound ? bindingProblems(bound, wire) : [];
+    const query = new URLSearchParams((req.raw.url ?? '').split('?')[1] ?? '');
+    const shapeProblems = fileOp
+      ? [...checkQuery(fileOp, query), ...checkBody(fileOp, wire)]
+      : bound
+        ? bindingProblems(bound, wire)
+        : [];
     if (shapeProblems.length) return send(reply, rejected(shapeProblems, 'The request body is not valid.'));
     let guid = params.guid;
     let incoming = wire;
     if (bound) {
-      const query = new URLSearchParams((req.raw.url ?? '').split('?')[1] ?? '');
       const decoded = decodeRequest(
         bound,
         wire,

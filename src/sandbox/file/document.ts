@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { convertDocument, type Spec } from './dialect';
+import { convertDocument, convertSchema, type Spec } from './dialect';
 
 /**
  * The customer's own API file, read by the sandbox itself (not through the binding), so the bound sandbox can
@@ -20,6 +20,14 @@ export interface FileAnswer {
   location: boolean;
 }
 
+export interface QueryParameter {
+  name: string;
+  required: boolean;
+  /** The value's JSON type: a query string is text, so it is read as this before it is checked. */
+  type: string;
+  check: () => ValidateFunction;
+}
+
 export interface FileOperation {
   method: string;
   /** As the file writes it (without the base path). */
@@ -33,6 +41,8 @@ export interface FileOperation {
   checkBody?: () => ValidateFunction;
   /** Whether the file marks the body required. */
   bodyRequired: boolean;
+  /** The query parameters the file documents, each with a checker of its (typed) value. */
+  query: QueryParameter[];
   answer: FileAnswer;
   /** For a GET answering a JSON array, bare or inside an envelope: the schema of one record (answer direction). */
   record?: unknown;
@@ -143,6 +153,52 @@ function bodyOf(doc: Obj, spec: Spec, op: Obj, pathItem: Obj): { schema?: unknow
   return { schema: jsonSchemaOf(doc, rb.content), required: rb.required === true };
 }
 
+/** Swagger 2.0 writes a non-body parameter's schema on the parameter itself. */
+const PARAMETER_SCHEMA_KEYS = [
+  'type',
+  'format',
+  'items',
+  'enum',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'x-nullable',
+];
+
+function queryOf(
+  doc: Obj,
+  spec: Spec,
+  op: Obj,
+  pathItem: Obj,
+): { name: string; required: boolean; schema: unknown }[] {
+  const byKey = new Map<string, Obj>();
+  for (const raw of [
+    ...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
+    ...(Array.isArray(op.parameters) ? op.parameters : []),
+  ]) {
+    const p = deref(doc, raw);
+    if (isObj(p) && p.in === 'query' && typeof p.name === 'string') byKey.set(p.name, p);
+  }
+  return [...byKey.values()].map((p) => ({
+    name: p.name as string,
+    required: p.required === true,
+    schema:
+      spec === 'swagger-2.0'
+        ? convertSchema(
+            Object.fromEntries(PARAMETER_SCHEMA_KEYS.filter((k) => k in p).map((k) => [k, p[k]])),
+            spec,
+            'request',
+          )
+        : (p.schema ?? {}),
+  }));
+}
+
 function makeAjv(spec: Spec): Ajv {
   const options = { strict: false, allErrors: true, validateSchema: false, validateFormats: true } as const;
   const ajv = spec === 'openapi-3.1' ? new Ajv2020(options) : new Ajv(options);
@@ -229,6 +285,17 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
       const op = item[method];
       if (!isObj(op)) continue;
       const body = bodyOf(requestDoc, spec, requestItem[method] as Obj, requestItem);
+      const query = queryOf(requestDoc, spec, requestItem[method] as Obj, requestItem).map((q) => {
+        const s = deref(requestDoc, q.schema);
+        const t = isObj(s) ? (Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type) : undefined;
+        const where = `the query parameter ${q.name} of ${method.toUpperCase()} ${path}`;
+        return {
+          name: q.name,
+          required: q.required,
+          type: typeof t === 'string' ? t : 'string',
+          check: once(() => requestCompile(q.schema, where)),
+        };
+      });
       const answer = successOf(answerDoc, spec, op);
       const list = method === 'get' && answer.schema ? listIn(answerDoc, answer.schema) : undefined;
       operations.push({
@@ -242,6 +309,7 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
             ? undefined
             : once(() => requestCompile(body.schema, `the request body of ${method.toUpperCase()} ${path}`)),
         bodyRequired: body.required,
+        query,
         answer,
         record: list?.items,
         recordsAt: list?.at,

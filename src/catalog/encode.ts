@@ -216,7 +216,7 @@ function encodeObjects(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'objec
       failed = problem(ctx, 'bad-value', 'expected entries with named fields') === FAIL;
       continue;
     }
-    const built: Json = {};
+    let built: unknown = {};
     for (const [k, x] of Object.entries(entry)) {
       if (x === undefined) continue;
       const sub = e.fields.find((f) => f.field === k);
@@ -226,7 +226,9 @@ function encodeObjects(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'objec
       }
       const r = encodeValue({ ...ctx, field: `${ctx.field}.${k}` }, sub.encoding, x);
       if (r === FAIL) failed = true;
-      else setAt(built, sub.at, r);
+      // At "": the entry is the value itself (options listed as plain names).
+      else if (sub.at === '') built = r;
+      else if (isObj(built)) setAt(built, sub.at, r);
     }
     out.push(built);
   }

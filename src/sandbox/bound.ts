@@ -10,12 +10,13 @@ import {
   type BoundOperation,
   type Lists,
   type NameIndex,
+  type Placement,
 } from '../catalog';
 import { isGuid } from '../catalog/fields';
 import { pointerParts } from '../catalog/pointer';
 import type { Problem } from './errors';
 import type { ApiFile, FileOperation } from './file/document';
-import { idPath, sampleOf, setAt } from './file/sample';
+import { flatten, idPath, sampleOf, setAt } from './file/sample';
 import type { Store } from './store';
 
 /**
@@ -136,42 +137,51 @@ export function recordEncoder(
   template: Json | undefined,
   /** Where the file's record keeps its own GUID: filled from the store when no placement puts Id there. */
   idAt?: string[],
+  texts: RecordShape['texts'] = [],
 ): (record: Json) => Json {
   const body = ds.placements.filter((p) => p.in === 'body');
   const ownId = idAt && !body.some((p) => p.field === 'Id' || p.field === 'GUID') ? idAt : undefined;
-  const simple = body.every((p) => p.encoding.kind === 'plain' && pointerParts(p.at).length === 1);
-  if (simple && !template) {
-    const pairs = body.map((p) => [p.field, pointerParts(p.at)[0]!] as const);
-    return (r) => {
-      const out: Json = {};
-      for (const [field, key] of pairs) if (r[field] !== undefined) out[key] = r[field];
-      return out;
-    };
-  }
-  const ops = body.map((p): BoundOperation => ({
-    kind: 'operation',
-    method: 'POST',
-    path: '/',
-    file: ds.file,
-    how: ds.how,
-    placements: [{ ...p, required: false }],
-    extras: [],
-    answer: null,
-  }));
+  // A plain value at a top-level property is a rename: copied as is. Everything else (references, dates,
+  // nested places) is encoded one placement at a time, so a name a list lacks costs only its own field.
+  const isRename = (p: Placement) =>
+    p.encoding.kind === 'plain' && !p.encoding.as && !p.encoding.many && pointerParts(p.at).length === 1;
+  const pairs = body.filter(isRename).map((p) => [p.field, pointerParts(p.at)[0]!] as const);
+  const ops = body
+    .filter((p) => !isRename(p))
+    .map((p): BoundOperation => ({
+      kind: 'operation',
+      method: 'POST',
+      path: '/',
+      file: ds.file,
+      how: ds.how,
+      placements: [{ ...p, required: false }],
+      extras: [],
+      answer: null,
+    }));
   const lists = storeLists(store, [...new Set(ops.flatMap(listsOf))]);
   return (r) => {
     const out: Json = template ? (structuredClone(template) as Json) : {};
     const id = r.Id ?? r.GUID;
     if (ownId && typeof id === 'string') setAt(out, ownId, id);
+    for (const [field, key] of pairs) if (r[field] !== undefined) out[key] = r[field];
     for (const op of ops) {
-      const field = op.placements[0]!.field;
-      const unitField =
-        op.placements[0]!.encoding.kind === 'number-unit' ? op.placements[0]!.encoding.unitField : undefined;
-      if (r[field] === undefined || r[field] === null) continue;
-      const values: Json = { [field]: r[field] };
-      if (unitField) values[unitField] = r[unitField];
+      const p = op.placements[0]!;
+      const v = r[p.field];
+      if (v === undefined) continue;
+      // No value in the store is no value in the record, not the template's stand-in value.
+      if (v === null) {
+        setAt(out, [...pointerParts(p.at)], null);
+        continue;
+      }
+      const values: Json = { [p.field]: v };
+      if (p.encoding.kind === 'number-unit') values[p.encoding.unitField] = r[p.encoding.unitField];
       const encoded = encodeRequest(op, values, lists);
       if (encoded.ok && isObj(encoded.request.body)) merge(out, encoded.request.body);
+    }
+    for (const { key, many } of texts) {
+      const v = out[key];
+      if (many && Array.isArray(v)) out[key] = v.map(asText);
+      else if (!many) out[key] = asText(v);
     }
     return out;
   };
@@ -185,9 +195,17 @@ function merge(into: Json, from: Json): void {
   }
 }
 
+const isText = (s: Json) =>
+  s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string') && !s.type.includes('object'));
+
+/** An object where the file has text (answer options as {Id, Name} where the file lists their names): its name. */
+const asText = (v: unknown): unknown => (isObj(v) && typeof v.Name === 'string' ? v.Name : v);
+
 export interface RecordShape {
   template: Json;
   idAt?: string[];
+  /** Top-level properties the file types as text, or a list of text: an object the store has there goes by its name. */
+  texts: { key: string; many: boolean }[];
 }
 
 /**
@@ -202,7 +220,15 @@ export function recordTemplate(
 ): RecordShape | undefined {
   if (!file || !op?.record) return undefined;
   const t = sampleOf(file.answerDoc, op.record, { all: true, seed });
-  return isObj(t) ? { template: t, idAt: idPath(file.answerDoc, op.record) } : undefined;
+  if (!isObj(t)) return undefined;
+  const texts: RecordShape['texts'] = [];
+  const props = flatten(file.answerDoc, op.record).properties;
+  for (const [key, raw] of Object.entries(isObj(props) ? props : {})) {
+    const p = flatten(file.answerDoc, raw);
+    if (isText(p)) texts.push({ key, many: false });
+    else if (p.type === 'array' && isText(flatten(file.answerDoc, p.items))) texts.push({ key, many: true });
+  }
+  return { template: t, idAt: idPath(file.answerDoc, op.record), texts };
 }
 
 /** The start and end of a records answer wrapped in an envelope at `pointer` (`/data` -> `{"data":` ... `}`). */

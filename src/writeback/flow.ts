@@ -119,11 +119,14 @@ export interface Flow<R = unknown, D extends DatasetId = DatasetId> {
   standingDatasets: readonly string[];
   /** The dataset that shows whether a row's record exists, read before an unknown row is sent again. */
   reconcileDataset: D;
-  /** The write operations a Post may call (catalogue ids): all must be available on the environment. */
+  /**
+   * The write operations every row of the flow calls (catalogue ids): all must be available on the
+   * environment. Empty for a flow whose rows each call one of its steps (task updates: one per action).
+   */
   operations: readonly string[];
   /**
    * Operations of steps the flow can do without (catalogue id -> the step): an environment that lacks one
-   * skips only that step (steps.ts); the flow stays available. Not listed in `operations`.
+   * skips only that step (environment/bound-flow.ts); the flow stays available. Not listed in `operations`.
    */
   steps?: Readonly<Record<string, StepInfo>>;
   /**

@@ -1,6 +1,8 @@
 export type { WritebackApi, Standing, DataRecord } from './api';
 export { loadStanding } from './api';
-export type { Flow, AnyFlow, FlowId, PreparedFlow, Sent, Found } from './flow';
+export type { Flow, AnyFlow, FlowId, PreparedFlow, Call, FollowUp, Place, Sent, Found } from './flow';
+export { bindEnvironment, flowContext, type BoundEnvironment, type FlowContext } from './environment/context';
+export { bindFlow, type BoundFlow, type RowRead } from './environment/bound-flow';
 export { FLOWS, flowById } from './flows';
 export type { Problem, Severity } from './problem';
 export { describeProblem, problemPlace } from './problem';
@@ -29,6 +31,7 @@ export {
   type EnvironmentInfo,
   type EndpointInfo,
 } from './environment/availability';
+export { flowMapping, type OperationMapping, type ColumnMapping } from './environment/mapping';
 export { tableRecord, tableRecords, type TableRecord } from './rows/tablerecord';
 export { writeAudit, keyFingerprint, AUDIT_TABLE, AUDIT_SHEET } from './audit';
 export { formulaLike, type FormulaText } from './checks/csv-injection';

@@ -365,6 +365,44 @@ describe('a step whose operation the environment lacks', () => {
   });
 });
 
+describe('task updates, one operation per action', () => {
+  const api: WritebackApi = {
+    download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+    send: async () => ({ status: 204, headers: {}, body: undefined }),
+  };
+
+  test('an environment without the advance operation still updates tasks, offers no Advance and refuses an Advance row on its Action cell', async () => {
+    const env = environment(false, { 'task-advance': missing() });
+    expect(flowAvailability(tasksFlow, env).post.kind).not.toBe('unavailable');
+    const specs: ColumnSpec[] = [];
+    const workbook = createMemoryWorkbook();
+    const createTable = workbook.createTable.bind(workbook);
+    workbook.createTable = (o) => {
+      specs.push(...o.columns);
+      return createTable(o);
+    };
+    const shape = await createTemplate({ api, workbook, flow: tasksFlow, environment: env });
+    expect(specs.find((c) => c.name === 'Action')?.list?.values).toEqual(['Update', 'Score and status']);
+    const rows: Record<string, string>[] = [
+      { Task: 'TASK-1', Action: 'Update', Comment: 'checked' },
+      { Task: 'TASK-1', Action: 'Advance' },
+    ];
+    await workbook.writeRows(shape.name, 0, rows.map((r) => shape.columns.map((c) => r[c] ?? null)));
+    const plan = await preparePost({ api, workbook, table: shape.name, flow: tasksFlow, environment: env });
+    expect(plan.validation.problems.filter((p) => p.severity === 'error')).toEqual([
+      expect.objectContaining({ row: 1, column: 'Action', code: 'step-unavailable' }),
+    ]);
+    expect((await plan.run()).counts.done).toBe(1);
+  });
+
+  test('an environment with none of the three is unavailable, naming each', () => {
+    const env = environment(false, { 'task-advance': missing('no advance'), 'task-update-v2': missing('no update'), 'task-score-status': missing('no score') });
+    const post = flowAvailability(tasksFlow, env).post;
+    expect(post.kind).toBe('unavailable');
+    expect(post.kind === 'unavailable' && post.message).toMatch(/no update.*no advance.*no score/);
+  });
+});
+
 describe('a name the binding wants as a GUID', () => {
   const guidBody = bindingWith({
     'incident-create': place('ReportingOrganization', {

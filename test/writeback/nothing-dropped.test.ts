@@ -9,6 +9,9 @@ import type { Binding } from '../../src/catalog';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { WritebackApi } from '../../src/writeback/api';
 import type { EnvironmentInfo } from '../../src/writeback/environment/availability';
+import { bindFlow } from '../../src/writeback/environment/bound-flow';
+import { catalogueEnvironment } from '../../src/writeback/environment/context';
+import { FLOWS } from '../../src/writeback/flows';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
@@ -91,6 +94,11 @@ describe('nothing dropped', () => {
       ['tasks', true],
     ]);
     for (const f of report.flows) expect(f.cellsChecked).toBeGreaterThan(f.flow === 'tasks' ? 8 : 2);
+    // Every column of every flow has a place in the catalogue's own shapes: the template loses none.
+    for (const flow of FLOWS) {
+      const bound = bindFlow(flow, catalogueEnvironment(), standing);
+      expect(bound.templateColumns('').map((c) => c.name)).toEqual(bound.columns('').map((c) => c.name));
+    }
   });
 
   test("on a customer's file, every cell arrives at the file's own place, in the file's own shape", async () => {

@@ -141,11 +141,13 @@ export function fillRows(
     return Object.fromEntries(Object.entries(row).filter(([c]) => own.includes(c) || extras.includes(c)));
   };
   const UPDATE = ['Name', 'Description', 'Responsible user', 'Reviewer', 'Action date', 'Score', 'Comment', 'Notification periods'];
-  return [
-    { ...pick('task-update-v2', UPDATE), Task: task(0), Action: 'Update' },
-    { ...pick('task-score-status', ['Score', 'Comment', 'Status']), Task: task(1), Action: 'Score and status' },
-    { ...pick('task-advance', []), Task: task(2), Action: 'Advance' },
+  const rows = [
+    { operation: 'task-update-v2', row: { ...pick('task-update-v2', UPDATE), Task: task(0), Action: 'Update' } },
+    { operation: 'task-score-status', row: { ...pick('task-score-status', ['Score', 'Comment', 'Status']), Task: task(1), Action: 'Score and status' } },
+    { operation: 'task-advance', row: { ...pick('task-advance', []), Task: task(2), Action: 'Advance' } },
   ];
+  // An action whose operation the environment lacks has no row (its rows are refused, availability.ts).
+  return rows.filter((r) => !env.endpoints?.[r.operation]?.unavailable).map((r) => r.row);
 }
 
 /** Rule errors a filled-in-everything row can meet (combinations, not values): such cells are cleared. */
@@ -269,7 +271,8 @@ function checkRow(
       const op = env.operation(call.operation);
       const extra = op.extras.find((x) => x.header === column);
       if (extra) places.push({ call, request, op, in: extra.in, at: extra.at, value: cell, extra: true });
-      const own: readonly Place[] = flow.places[column] ?? [{ operation: flow.operations[0]!, field: 'CustomFields' }];
+      const main = flow.operations[0];
+      const own: readonly Place[] = flow.places[column] ?? (main ? [{ operation: main, field: 'CustomFields' }] : []);
       for (const place of own.filter((p) => p.operation === call.operation)) {
         const p =
           op.placements.find((x) => x.field === place.field) ??

@@ -38,7 +38,7 @@ export interface LackingDataset {
 export type PostAvailability =
   { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
 
-/** A step whose operation this environment lacks: the flow posts without it (steps.ts). */
+/** A step whose operation this environment lacks: the flow posts without it (bound-flow.ts). */
 export interface SkippedStep {
   id: string;
   what: string;
@@ -88,21 +88,6 @@ export function flowAvailability(flow: FlowNeeds, environment: EnvironmentInfo):
     )
       confirm.push(`${e.title} at ${e.path}`);
   }
-  const admin = (messages: string[]) =>
-    messages.some((m) => m.includes('docs/binding.md')) ? '' : ` ${ADMIN}`;
-  const post: PostAvailability = unavailable.length
-    ? {
-        kind: 'unavailable',
-        message: `${flow.title} cannot be posted to ${environment.name}. ${unavailable.map((m) => m.replace(/\.?$/, '.')).join(' ')}${admin(unavailable)}`,
-      }
-    : confirm.length
-      ? {
-          kind: 'confirm',
-          message:
-            `Path assumed: ${confirm.join('; ')}. The service's documentation does not show ${confirm.length === 1 ? 'this path' : 'these paths'} ` +
-            `and no binding gives ${confirm.length === 1 ? 'it' : 'them'}; grc-sheets guesses. If the guess is wrong the service answers 404 and nothing is created. ${ADMIN}`,
-        }
-      : { kind: 'ok' };
   const lacking: LackingDataset[] = [];
   for (const [id, consequence] of Object.entries(flow.datasetNeeds)) {
     const e = endpoints[id];
@@ -134,6 +119,28 @@ export function flowAvailability(flow: FlowNeeds, environment: EnvironmentInfo):
       message: `the ${step.what} is not ${step.drop ? 'added' : 'done'}: ${why}`,
     });
   }
+  // A flow made only of steps (task updates: each action its own operation) can post while one of them can.
+  const steps = Object.keys(flow.steps ?? {});
+  if (!flow.operations.length && steps.length && skipped.length === steps.length)
+    for (const id of steps) {
+      const e = endpoints[id];
+      unavailable.push(!e ? `"${id}" is not known to the relay.` : (e.unavailable?.message ?? (e.write?.kind === 'unavailable' ? e.write.message : id)));
+    }
+  const admin = (messages: string[]) =>
+    messages.some((m) => m.includes('docs/binding.md')) ? '' : ` ${ADMIN}`;
+  const post: PostAvailability = unavailable.length
+    ? {
+        kind: 'unavailable',
+        message: `${flow.title} cannot be posted to ${environment.name}. ${unavailable.map((m) => m.replace(/\.?$/, '.')).join(' ')}${admin(unavailable)}`,
+      }
+    : confirm.length
+      ? {
+          kind: 'confirm',
+          message:
+            `Path assumed: ${confirm.join('; ')}. The service's documentation does not show ${confirm.length === 1 ? 'this path' : 'these paths'} ` +
+            `and no binding gives ${confirm.length === 1 ? 'it' : 'them'}; grc-sheets guesses. If the guess is wrong the service answers 404 and nothing is created. ${ADMIN}`,
+        }
+      : { kind: 'ok' };
   return { post, lacking, skipped };
 }
 
@@ -152,13 +159,4 @@ export function lackingText(l: LackingDataset): string {
         ? 'the binding has several candidates for it and none was picked'
         : "this environment's binding does not have it";
   return `${l.title}: ${why}. ${l.consequence}`;
-}
-
-/** Datasets that are never called on this environment (the client would refuse them). */
-export function unavailableDatasets(environment: EnvironmentInfo): ReadonlySet<string> {
-  return new Set(
-    Object.entries(environment.endpoints ?? {})
-      .filter(([, e]) => e.unavailable)
-      .map(([id]) => id),
-  );
 }

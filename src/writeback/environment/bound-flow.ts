@@ -52,9 +52,10 @@ export function bindFlow<R>(
     return step && ctx.skippedStep({ what: step.what });
   };
   const columns = (lookupSheet: string) => [...prepared.columns(lookupSheet), ...extraColumns(ctx.extras, lookupSheet)];
-  const main = flow.operations[0]!;
+  const main = flow.operations[0];
   // A fixed column lands where the flow puts it; any other column of the flow is a custom field of the main operation.
-  const placesOf = (column: string): readonly Place[] => flow.places[column] ?? [{ operation: main, field: 'CustomFields' }];
+  const placesOf = (column: string): readonly Place[] =>
+    flow.places[column] ?? (main ? [{ operation: main, field: 'CustomFields' }] : []);
   const lands = (p: Place) =>
     !ctx.skippedStep({ operationId: p.operation }) &&
     !environment.endpoints?.[p.operation]?.unavailable &&

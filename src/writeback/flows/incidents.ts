@@ -98,14 +98,17 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
       'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
   },
   setup(standing, ctx) {
-    const types = nameIndex(entries(records(standing, 'incidenttypes'), 'Id'), 'incident types');
+    // A list the environment lacks takes GUIDs as they are (datasetNeeds says to type them); the service checks them.
+    const types = nameIndex(entries(records(standing, 'incidenttypes'), 'Id'), 'incident types', !standing.has('incidenttypes'));
     const classifications = nameIndex(
       entries(records(standing, 'incidentclassifications'), 'Id'),
       'classifications',
+      !standing.has('incidentclassifications'),
     );
     const rootCauses = nameIndex(
       entries(records(standing, 'riskrootcausecategory'), 'GUID'),
       'root cause categories',
+      !standing.has('riskrootcausecategory'),
     );
     const dir = directory(standing);
     const typeName = (id: string | undefined) => (id && types.byId(id)?.name) || 'no type';
@@ -162,8 +165,8 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         });
         const typeIds = r.names(C.types, types) ?? [];
         for (const id of typeIds) {
-          const t = types.byId(id)!;
-          if (t.archived)
+          const t = types.byId(id);
+          if (t?.archived)
             r.error(
               C.types,
               'archived-type',

@@ -22,6 +22,7 @@ export const TASK_ACTIONS = {
   'score-status': 'Score and status',
 } as const;
 type Action = keyof typeof TASK_ACTIONS;
+const OPERATION_OF: Record<Action, string> = { update: 'task-update-v2', advance: 'task-advance', 'score-status': 'task-score-status' };
 
 export const TASK_COLUMNS = {
   task: 'Task',
@@ -75,7 +76,9 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
   tableName: 'GrcTaskUpdates',
   standingDatasets: ['tasks', 'users'],
   reconcileDataset: 'tasks',
-  operations: ['task-update-v2', 'task-advance'],
+  // Each action is an operation of its own: an environment lacking one refuses only that action's rows, and
+  // the flow is unavailable only when it lacks all three (availability.ts).
+  operations: [],
   places: {
     [C.task]: ['task-update-v2', 'task-advance', 'task-score-status'].map((operation) => ({ operation, field: PATH_GUID_FIELD })),
     ...placesOf('task-update-v2', UPDATE_FIELDS),
@@ -84,7 +87,11 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
     [C.status]: [{ operation: 'task-score-status', field: 'Status' }],
   },
   controls: [C.action],
-  steps: { 'task-score-status': { what: 'score and status update', column: C.action } },
+  steps: {
+    'task-update-v2': { what: 'update', column: C.action },
+    'task-advance': { what: 'advance', column: C.action },
+    'task-score-status': { what: 'score and status update', column: C.action },
+  },
   datasetNeeds: {
     tasks:
       "Tasks cannot be looked up by identifier or checked before sending: type each task's GUID. A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.",
@@ -109,7 +116,17 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
       requiredColumns: [C.task, C.action],
       columns: (lookupSheet) => [
         { name: C.task, format: 'text' },
-        { name: C.action, format: 'text', list: { sheet: lookupSheet, values: Object.values(TASK_ACTIONS) } },
+        // The actions this environment can do; a row with another is refused on its Action cell.
+        {
+          name: C.action,
+          format: 'text',
+          list: {
+            sheet: lookupSheet,
+            values: (Object.keys(TASK_ACTIONS) as Action[])
+              .filter((a) => !ctx.skippedStep({ operationId: OPERATION_OF[a] }))
+              .map((a) => TASK_ACTIONS[a]),
+          },
+        },
         { name: C.name, format: 'text' },
         { name: C.description, format: 'text' },
         { name: C.responsible, format: 'text' },

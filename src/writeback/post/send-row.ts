@@ -1,8 +1,7 @@
 import type { FollowUp } from '../flow';
-import { resultCells } from '../rows/results';
+import { dispositionOf, resultCells } from '../rows/results';
 import { stateCell } from '../rows/state';
 import type { RowCheck } from '../rows/validate';
-import { dispositionOf } from '../rows/results';
 import { sentAt } from './reconcile';
 import type { Job, Run } from './run-context';
 import { sendWithRetry } from './runner';

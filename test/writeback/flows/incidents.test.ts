@@ -1,7 +1,8 @@
 import { bodies } from '../../../src/catalog';
 import { incidentsFlow } from '../../../src/writeback/flows/incidents';
 import { isoToSerial } from '../../../src/sheet/serial';
-import { G, row, setUp } from '../fixtures';
+import { catalogueEnvironment, flowContext } from '../../../src/writeback/environment/context';
+import { G, row, setUp, standing } from '../fixtures';
 
 const flow = setUp(incidentsFlow);
 const base = { Name: 'Laptop lost', 'Reporting organization': 'Finance' };
@@ -230,5 +231,21 @@ describe('incident rows', () => {
       const noSendTime = flow.find(request, [mine], new Set(), { state: {}, at: undefined });
       expect(noSendTime).toEqual({ kind: 'unclear', message: expect.stringContaining('Result time') });
     });
+  });
+});
+
+describe('on an environment that lacks the lists of types, classifications and root cause categories', () => {
+  const lacking = new Map([...standing].filter(([id]) => !['incidenttypes', 'incidentclassifications', 'riskrootcausecategory'].includes(id)));
+  const bare = incidentsFlow.setup(lacking, flowContext(incidentsFlow, catalogueEnvironment(), lacking));
+
+  it('takes their GUIDs as typed (the flow says to type them), and refuses names it cannot check', () => {
+    const ok = bare.prepare(
+      row({ Name: 'Outage', 'Reporting organization': 'Finance', 'Incident types': G.operational, Classification: G.minor, 'Root cause category': G.rootCause }),
+    );
+    expect(ok.problems).toEqual([]);
+    expect(ok.request?.body).toMatchObject({ IncidentTypes: [G.operational], Classification: G.minor, RootCauseCategory: G.rootCause });
+    const named = bare.prepare(row({ Name: 'Outage', 'Reporting organization': 'Finance', Classification: 'Minor' }));
+    expect(named.request).toBeUndefined();
+    expect(named.problems.map((p) => p.column)).toEqual(['Classification']);
   });
 });

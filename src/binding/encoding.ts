@@ -181,12 +181,13 @@ function scalarEncoding(c: CatField, f: Schema): Encoding | undefined {
  */
 /**
  * A custom field's answer options listed as plain names (["Low", "High"]) where the catalogue has option
- * entries {Id, Name, Value} (spec): each name is the option's id and its name, and is sent as the name.
+ * entries {Id, Name, Value} (spec): each name is the option's id, value and name, and is sent as the name.
  */
 function optionNames(c: CatField, f: Schema): Encoding | undefined {
   if (c.name !== 'AnswerOptions' || kindOf(f) !== 'array' || kindOf(f.items) !== 'string') return undefined;
   const whole = (field: string) => ({ field, at: '', fileName: '', encoding: { kind: 'plain' as const } });
-  return { kind: 'objects', fields: [whole('Id'), whole('Name')] };
+  // The name is what such a file holds: written last, so it is what is sent.
+  return { kind: 'objects', fields: [whole('Id'), whole('Value'), whole('Name')] };
 }
 
 export function chooseEncoding(

@@ -217,6 +217,8 @@ function encodeObjects(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'objec
       continue;
     }
     let built: unknown = {};
+    // Fields placed at "" make the entry the value itself: the last of them (in the encoding's order) wins.
+    let whole = -1;
     for (const [k, x] of Object.entries(entry)) {
       if (x === undefined) continue;
       const sub = e.fields.find((f) => f.field === k);
@@ -226,9 +228,13 @@ function encodeObjects(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'objec
       }
       const r = encodeValue({ ...ctx, field: `${ctx.field}.${k}` }, sub.encoding, x);
       if (r === FAIL) failed = true;
-      // At "": the entry is the value itself (options listed as plain names).
-      else if (sub.at === '') built = r;
-      else if (isObj(built)) setAt(built, sub.at, r);
+      else if (sub.at === '') {
+        const rank = e.fields.indexOf(sub);
+        if (rank > whole) {
+          whole = rank;
+          built = r;
+        }
+      } else if (isObj(built)) setAt(built, sub.at, r);
     }
     out.push(built);
   }

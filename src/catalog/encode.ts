@@ -223,7 +223,9 @@ function encodeObjects(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'objec
       if (x === undefined) continue;
       const sub = e.fields.find((f) => f.field === k);
       if (!sub) {
-        if (!isEmpty(x)) failed = problem(ctx, 'not-placed', `${k} has no place in the API file's entries`, `${ctx.field}.${k}`) === FAIL;
+        // An entry the file keeps as one value (an option by its name) stands for the whole entry.
+        if (!isEmpty(x) && !e.fields.some((f) => f.at === ''))
+          failed = problem(ctx, 'not-placed', `${k} has no place in the API file's entries`, `${ctx.field}.${k}`) === FAIL;
         continue;
       }
       const r = encodeValue({ ...ctx, field: `${ctx.field}.${k}` }, sub.encoding, x);

@@ -19,9 +19,16 @@ const NAME_WORDS = new Set(['name', 'displayname', 'label', 'title', 'text']);
  * readOnly keys are left out (the service sets them), and of a oneOf/anyOf ({id} | {name}) only the
  * variant with the GUID is used, since a body must match one variant.
  */
-export function refKeys(schema: Schema, role: 'body' | 'record' = 'record'): { idAt?: string; nameAt?: string } | undefined {
+export function refKeys(
+  schema: Schema,
+  role: 'body' | 'record' = 'record',
+  prefer: 'id' | 'name' = 'id',
+): { idAt?: string; nameAt?: string } | undefined {
   const withId = (v: Schema) => Object.keys(v.properties ?? {}).some((k) => ID_WORDS.has(splitWords(k).join('')) || isGuidFormat(v.properties![k]!.format));
-  const s = role === 'body' && schema.variants ? (schema.variants.find(withId) ?? schema) : schema;
+  const withName = (v: Schema) => Object.keys(v.properties ?? {}).some((k) => NAME_WORDS.has(words(k).join('')));
+  // A record shows one variant too: the one with the name where the catalogue reads a name.
+  const variant = schema.variants && (role === 'body' || prefer === 'id' ? schema.variants.find(withId) : schema.variants.find(withName));
+  const s = variant ?? schema;
   const keys = Object.keys(s.properties ?? {}).filter((k) => role !== 'body' || !s.properties![k]!.readOnly);
   if (!keys.length) return undefined;
   const ws = (k: string) => splitWords(k);
@@ -89,15 +96,16 @@ function referenceEncoding(c: CatField, f: Schema, fileName: string, role: 'body
   const list = c.meaning?.list;
   const base = { value, ...(list ? { list } : {}) } as const;
   const k = kindOf(f);
+  const prefer = value === 'name' ? 'name' : 'id';
   if (k === 'object') {
-    const keys = refKeys(f, role);
+    const keys = refKeys(f, role, prefer);
     return keys ? { kind: 'ref', ...base, ...keys } : undefined;
   }
   if (k === 'array') {
     const it = f.items;
     const one = c.type !== 'array' ? { single: true } : {};
     if (kindOf(it) === 'object') {
-      const keys = it && refKeys(it, role);
+      const keys = it && refKeys(it, role, prefer);
       return keys ? { kind: 'ref', ...base, ...keys, many: true, ...one } : undefined;
     }
     const wantsGuid = isGuidFormat(it?.format) || isRefSuffixed(fileName) || value === 'guid';
@@ -171,6 +179,17 @@ function scalarEncoding(c: CatField, f: Schema): Encoding | undefined {
  * `unit`: the catalogue's unit field for a number the file joins with its unit (NoticePeriodUnit).
  * `sub`: places the fields of a catalogue entry in the file's entry (for lists of objects).
  */
+/**
+ * A custom field's answer options listed as plain names (["Low", "High"]) where the catalogue has option
+ * entries {Id, Name, Value} (spec): each name is the option's id, value and name, and is sent as the name.
+ */
+function optionNames(c: CatField, f: Schema): Encoding | undefined {
+  if (c.name !== 'AnswerOptions' || kindOf(f) !== 'array' || kindOf(f.items) !== 'string') return undefined;
+  const whole = (field: string) => ({ field, at: '', fileName: '', encoding: { kind: 'plain' as const } });
+  // The name is what such a file holds: written last, so it is what is sent.
+  return { kind: 'objects', fields: [whole('Id'), whole('Value'), whole('Name')] };
+}
+
 export function chooseEncoding(
   c: CatField,
   f: Schema,
@@ -180,6 +199,8 @@ export function chooseEncoding(
   role: 'body' | 'record' = 'body',
 ): Encoding | undefined {
   if (isCustomFields(c)) return customFieldsEncoding(f);
+  const options = optionNames(c, f);
+  if (options) return options;
   if (c.type === 'array' && c.items?.type === 'object' && c.items.fields) {
     if (kindOf(f) !== 'array' || !f.items?.properties) return undefined;
     const fields = sub(c.items.fields, f.items);

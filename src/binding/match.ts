@@ -29,7 +29,8 @@ const VERB: Record<string, string> = {
   edit: 'update', modify: 'update', patch: 'update', put: 'update', change: 'update', set: 'update', replace: 'update',
   list: 'get', read: 'get', fetch: 'get', all: 'get', search: 'get', find: 'get', query: 'get',
 };
-const NOISE = new Set(['api', 'directdata', 'data', 'v1', 'v2', 'v3', 'by', 'id', 'guid', 'with', 'and', 'one', 'operation']);
+/** Words generated operation names carry that say nothing about the operation (IncidentController_create). */
+const NOISE = new Set(['api', 'directdata', 'data', 'v1', 'v2', 'v3', 'by', 'id', 'guid', 'with', 'and', 'one', 'operation', 'controller', 'service', 'resource', 'endpoint', 'handler', 'rest']);
 
 export function opTokens(...texts: (string | undefined)[]): Set<string> {
   const out = new Set<string>();

@@ -213,8 +213,14 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
   let basePath = '/';
   if (!oas3) basePath = typeof api.basePath === 'string' ? api.basePath : '/';
   else {
-    const url = Array.isArray(api.servers) && isObj(api.servers[0]) ? String(api.servers[0].url ?? '/') : '/';
-    basePath = url.replace(/^[a-z]+:\/\/[^/]*/i, '') || '/';
+    const server = Array.isArray(api.servers) && isObj(api.servers[0]) ? api.servers[0] : {};
+    // Server variables ({basePath}, {version}) take their defaults, as a client would.
+    const variables = isObj(server.variables) ? server.variables : {};
+    const url = String(server.url ?? '/').replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const v = variables[name];
+      return isObj(v) && v.default !== undefined ? String(v.default) : whole;
+    });
+    basePath = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/\{[^}]*\}/g, '') || '/';
   }
   const operations: FileOperation[] = [];
   const skipped: string[] = [];
@@ -232,6 +238,10 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
       else {
         const b = all.find((x) => isObj(x) && x.in === 'body') as Obj | undefined;
         rawBody = b?.schema;
+      }
+      if (!oas3 && all.some((x) => isObj(x) && x.in === 'formData')) {
+        skipped.push(`${m.toUpperCase()} ${p}: its body is form data, not JSON`);
+        continue;
       }
       if (oas3 && isObj(op.requestBody) && rawBody === undefined && isObj(op.requestBody.content)) {
         skipped.push(`${m.toUpperCase()} ${p}: its body is not JSON (${Object.keys(op.requestBody.content).join(', ')})`);

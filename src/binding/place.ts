@@ -72,7 +72,7 @@ interface Ctx {
 }
 
 function unitFieldOf(c: CatField, all: readonly CatField[]): CatField | undefined {
-  return c.type === 'number' ? all.find((x) => x.name === `${c.name}Unit` && x.enum) : undefined;
+  return c.type === 'number' ? all.find((x) => x.name === `${c.name}Unit`) : undefined;
 }
 
 /** Places `fields` in `slots`; returns placements and which slots were used. */

@@ -1,4 +1,4 @@
-import { DATASETS_AND_OPERATIONS, describeEncoding, type BoundOperation, type Placement } from '../catalog';
+import { DATASETS_AND_OPERATIONS, describeEncoding, mappingRows, type BoundOperation } from '../catalog';
 import { FLOWS } from '../writeback/flows';
 import type { Entry, ImportResult } from './import';
 
@@ -36,20 +36,10 @@ const HOW: Record<string, string> = {
   admin: "the admin's choice",
 };
 
-function where(p: { in: string; at: string }): string {
-  return p.in === 'body' ? `body ${p.at}` : `${p.in} {${p.at}}`.replace('query {', 'query ?').replace(/\?(.*)\}$/, '?$1');
-}
-
 function table(rows: [string, string, string][], indent: string): string[] {
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(...rows.map((r) => r[1].length));
   return rows.map(([a, b, c]) => `${indent}${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`.trimEnd());
-}
-
-function meaningOf(p: Placement): string {
-  if (p.field === '{guid}') return 'the record it is about';
-  const how = p.how === 'exact' || p.how === 'name' ? '' : ` (${p.how})`;
-  return `${p.field}${how}`;
 }
 
 function operationLines(e: Entry, overrides: string): string[] {
@@ -63,17 +53,18 @@ function operationLines(e: Entry, overrides: string): string[] {
     `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}`,
   ];
   const rows: [string, string, string][] = [['file', 'catalogue meaning', 'encoding']];
-  for (const p of b.placements) {
-    rows.push([where(p), meaningOf(p), describeEncoding(p.encoding)]);
+  const mapped = mappingRows(b);
+  b.placements.forEach((p, i) => {
+    const how = p.how === 'exact' || p.how === 'name' || p.field === '{guid}' ? '' : ` (${p.how})`;
+    rows.push([mapped[i]!.file, `${mapped[i]!.meaning}${how}`, mapped[i]!.encoding]);
     if (p.encoding.kind === 'objects')
       for (const f of p.encoding.fields) rows.push([`  ${p.at}[]${f.at}`, `  ${p.field}.${f.field}`, describeEncoding(f.encoding)]);
-  }
-  for (const x of b.extras)
-    rows.push([
-      where(x),
-      `extra column "${x.header}"${x.required ? (x.default === undefined ? ' (required)' : ` (required, default ${JSON.stringify(x.default)})`) : ''}`,
-      x.values ? `one of ${x.values.join('|')}` : x.list ? `name -> ${describeEncoding(x.encoding)}` : describeEncoding(x.encoding),
-    ]);
+  });
+  b.extras.forEach((x, i) => {
+    const row = mapped[b.placements.length + i]!;
+    const required = x.required ? (x.default === undefined ? ' (required)' : ` (required, default ${JSON.stringify(x.default)})`) : '';
+    rows.push([row.file, `${row.meaning}${required}`, row.encoding]);
+  });
   lines.push(...table(rows, '    '));
   if (b.answer) lines.push(`    new id: ${b.answer.in === 'header' ? 'the Location header' : `answer body ${b.answer.at || '(the whole body)'}`}`);
   for (const o of e.others)

@@ -56,7 +56,11 @@ function decodeValue(e: Encoding, v: unknown, lists: Lists, unitOut: (unit: stri
         return Number(m[1]);
       }
       const m = /^\s*(-?\d+(?:\.\d+)?)\s*(.*?)\s*$/.exec(v);
-      if (!m) return v;
+      // A unit without a number ("None"): no notice period, that unit.
+      if (!m) {
+        if (v.trim()) unit(v.trim());
+        return null;
+      }
       if (m[2]) unit(m[2]);
       return Number(m[1]);
     }
@@ -75,7 +79,7 @@ function decodeValue(e: Encoding, v: unknown, lists: Lists, unitOut: (unit: stri
     }
     case 'objects':
       return many((x) => {
-        if (!isObj(x)) return x;
+        if (!isObj(x) && !e.fields.some((f) => f.at === '')) return x;
         const out: Json = {};
         for (const f of e.fields) {
           const got = getAt(x, f.at);

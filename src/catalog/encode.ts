@@ -216,17 +216,27 @@ function encodeObjects(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'objec
       failed = problem(ctx, 'bad-value', 'expected entries with named fields') === FAIL;
       continue;
     }
-    const built: Json = {};
+    let built: unknown = {};
+    // Fields placed at "" make the entry the value itself: the last of them (in the encoding's order) wins.
+    let whole = -1;
     for (const [k, x] of Object.entries(entry)) {
       if (x === undefined) continue;
       const sub = e.fields.find((f) => f.field === k);
       if (!sub) {
-        if (!isEmpty(x)) failed = problem(ctx, 'not-placed', `${k} has no place in the API file's entries`, `${ctx.field}.${k}`) === FAIL;
+        // An entry the file keeps as one value (an option by its name) stands for the whole entry.
+        if (!isEmpty(x) && !e.fields.some((f) => f.at === ''))
+          failed = problem(ctx, 'not-placed', `${k} has no place in the API file's entries`, `${ctx.field}.${k}`) === FAIL;
         continue;
       }
       const r = encodeValue({ ...ctx, field: `${ctx.field}.${k}` }, sub.encoding, x);
       if (r === FAIL) failed = true;
-      else setAt(built, sub.at, r);
+      else if (sub.at === '') {
+        const rank = e.fields.indexOf(sub);
+        if (rank > whole) {
+          whole = rank;
+          built = r;
+        }
+      } else if (isObj(built)) setAt(built, sub.at, r);
     }
     out.push(built);
   }

@@ -16,7 +16,7 @@ import { isGuid } from '../catalog/fields';
 import { pointerParts } from '../catalog/pointer';
 import type { Problem } from './errors';
 import type { ApiFile, FileOperation } from './file/document';
-import { idPath, sampleOf, setAt } from './file/sample';
+import { flatten, idPath, sampleOf, setAt } from './file/sample';
 import type { Store } from './store';
 
 /**
@@ -137,6 +137,7 @@ export function recordEncoder(
   template: Json | undefined,
   /** Where the file's record keeps its own GUID: filled from the store when no placement puts Id there. */
   idAt?: string[],
+  texts: RecordShape['texts'] = [],
 ): (record: Json) => Json {
   const body = ds.placements.filter((p) => p.in === 'body');
   const ownId = idAt && !body.some((p) => p.field === 'Id' || p.field === 'GUID') ? idAt : undefined;
@@ -177,6 +178,11 @@ export function recordEncoder(
       const encoded = encodeRequest(op, values, lists);
       if (encoded.ok && isObj(encoded.request.body)) merge(out, encoded.request.body);
     }
+    for (const { key, many } of texts) {
+      const v = out[key];
+      if (many && Array.isArray(v)) out[key] = v.map(asText);
+      else if (!many) out[key] = asText(v);
+    }
     return out;
   };
 }
@@ -189,9 +195,17 @@ function merge(into: Json, from: Json): void {
   }
 }
 
+const isText = (s: Json) =>
+  s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string') && !s.type.includes('object'));
+
+/** An object where the file has text (answer options as {Id, Name} where the file lists their names): its name. */
+const asText = (v: unknown): unknown => (isObj(v) && typeof v.Name === 'string' ? v.Name : v);
+
 export interface RecordShape {
   template: Json;
   idAt?: string[];
+  /** Top-level properties the file types as text, or a list of text: an object the store has there goes by its name. */
+  texts: { key: string; many: boolean }[];
 }
 
 /**
@@ -206,7 +220,15 @@ export function recordTemplate(
 ): RecordShape | undefined {
   if (!file || !op?.record) return undefined;
   const t = sampleOf(file.answerDoc, op.record, { all: true, seed });
-  return isObj(t) ? { template: t, idAt: idPath(file.answerDoc, op.record) } : undefined;
+  if (!isObj(t)) return undefined;
+  const texts: RecordShape['texts'] = [];
+  const props = flatten(file.answerDoc, op.record).properties;
+  for (const [key, raw] of Object.entries(isObj(props) ? props : {})) {
+    const p = flatten(file.answerDoc, raw);
+    if (isText(p)) texts.push({ key, many: false });
+    else if (p.type === 'array' && isText(flatten(file.answerDoc, p.items))) texts.push({ key, many: true });
+  }
+  return { template: t, idAt: idPath(file.answerDoc, op.record), texts };
 }
 
 /** The start and end of a records answer wrapped in an envelope at `pointer` (`/data` -> `{"data":` ... `}`). */

@@ -24,7 +24,7 @@ import {
   type RecordShape,
   type Reply,
 } from './bound';
-import { checkBody } from './file/check';
+import { checkBody, checkQuery } from './file/check';
 import { loadApiFile, type ApiFile, type FileOperation } from './file/document';
 import { bindingFile } from './file/source';
 import { createAdmin, registerAdminRoutes, type SandboxAdmin } from './admin';
@@ -104,6 +104,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return fileOps.get(ep.id);
   };
   const templates = new Map<string, RecordShape | undefined>();
+  // The bound operations' checkers are made now, so a schema ajv cannot use stops the start, not a request.
+  for (const ep of cat.operations) {
+    const op = fileOpOf(ep);
+    op?.checkBody?.();
+    for (const q of op?.query ?? []) q.check();
+  }
   const plan = new FaultPlan(options.faults);
   const admin = createAdmin(keys, plan);
 
@@ -217,7 +223,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const bound = ep.binding as BoundDataset | undefined;
     if (bound && !templates.has(ep.id)) templates.set(ep.id, recordTemplate(apiFile, fileOpOf(ep), ep.id));
     const shape = templates.get(ep.id);
-    const encode = bound ? recordEncoder(bound, store, shape?.template, shape?.idAt) : undefined;
+    const encode = bound
+      ? recordEncoder(bound, store, shape?.template, shape?.idAt, shape?.texts)
+      : undefined;
     const stream = jsonArrayStream(
       encode ? mapIterator(shown, (r) => encode(r as Record<string, unknown>)) : shown,
       bound ? envelopeOf(recordsPointer(fileOpOf(ep)?.recordsAt) ?? bound.records) : undefined,
@@ -240,12 +248,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const wire = req.body;
     // First what the customer's file says about the body (its own schemas), then the spec's rules on the
     // catalogue's values read back from it.
-    const shapeProblems = fileOp ? checkBody(fileOp, wire) : bound ? bindingProblems(bound, wire) : [];
+    const query = new URLSearchParams((req.raw.url ?? '').split('?')[1] ?? '');
+    const shapeProblems = fileOp
+      ? [...checkQuery(fileOp, query), ...checkBody(fileOp, wire)]
+      : bound
+        ? bindingProblems(bound, wire)
+        : [];
     if (shapeProblems.length) return send(reply, rejected(shapeProblems, 'The request body is not valid.'));
     let guid = params.guid;
     let incoming = wire;
     if (bound) {
-      const query = new URLSearchParams((req.raw.url ?? '').split('?')[1] ?? '');
       const decoded = decodeRequest(
         bound,
         wire,

@@ -8,6 +8,7 @@ import {
   getAt,
   isGuid,
   leiWithCheckDigits,
+  templateParams,
   type Binding,
   type BoundOperation,
   type ExtraColumn,
@@ -15,7 +16,7 @@ import {
 import { createClient, type GrcClient } from '../../src/client';
 import { environmentList, type EnvironmentView } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
-import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { loadApiFile, startSandbox, type Sandbox } from '../../src/sandbox';
 import type { Received } from '../../src/sandbox/store';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { Cell } from '../../src/workbook/port';
@@ -438,10 +439,15 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
     if (typeof notice === 'string') expect(getAt(got.body, notice)).toBe(3);
   });
 
-  it('updates a task with every column typed', async () => {
+  it('updates a task with every column typed, and advances another where the file can', async () => {
     const update = ['task-update-v2', 'task-update'].find((id) => available(w!, id));
     if (!update) throw new Error(`${file}: no task update is bound`);
-    const task = w!.sandbox.store.list<Json>('tasks').find((t) => t.Status === 'To do')!;
+    const tasks = w!.sandbox.store.list<Json>('tasks');
+    const task = tasks.find((t) => t.Status === 'To do')!;
+    // Advancing is the responsible user's or the reviewer's: the demo key's owner is the first user.
+    const owner = w!.sandbox.store.list<Json>('users')[0]!.Name;
+    const next = tasks.find((t) => t.Status === 'To do' && t !== task && t.ResponsibleUser === owner);
+    const advance = available(w!, 'task-advance') && next !== undefined;
     const { typed, summary } = await post(w!, tasksFlow, (columns) => {
       const row: Row = {
         Task: task.Id as string,
@@ -452,17 +458,61 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
         Score: 4,
         Comment: `corpus ${file}`,
       };
-      return [Object.fromEntries(Object.entries(row).filter(([k]) => columns.includes(k)))];
+      const rows = [Object.fromEntries(Object.entries(row).filter(([k]) => columns.includes(k)))];
+      return advance ? [...rows, { Task: next.Id as string, Action: 'Advance' }] : rows;
     });
-    expect(summary.outcomes.map((o) => [o.status, o.message])).toEqual([['done', 'Updated']]);
+    expect(summary.outcomes.map((o) => [o.status, o.message])).toEqual([
+      ['done', 'Updated'],
+      ...(advance ? [['done', expect.any(String)]] : []),
+    ]);
     const got = w!.sandbox.store.received.find((r) => r.endpoint === update && r.id === task.Id)!;
     expect(dropped(w!, typed[0]!, got, wants.tasks!, [], [])).toEqual([]);
     expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Comment: `corpus ${file}` });
+    if (advance) {
+      const moved = w!.sandbox.store.received.find((r) => r.endpoint === 'task-advance' && r.id === next.Id);
+      expect(moved?.path).toContain(next.Id as string);
+      expect(w!.sandbox.store.find('tasks', next.Id as string)).toMatchObject({ Status: 'Ready for review' });
+    }
   });
 
   it("passes the write-back's nothing-dropped check: every cell where the binding places it", async () => {
     const report = await checkNothingDropped({ environment: w!.acc, api: w!.client });
     expect(report.failures).toEqual([]);
     expect(report.flows.filter((f) => !f.available).map((f) => `${f.flow}: ${f.unavailable}`)).toEqual([]);
+  });
+
+  it('binds no deprecated operation: every deprecated one in the corpus has a current twin', () => {
+    const deprecated = Object.entries(w!.binding.endpoints)
+      .filter(([, e]) => e.file.deprecated)
+      .map(([id, e]) => `${id} -> ${e.method} ${e.path}`);
+    expect(deprecated).toEqual([]);
+  });
+
+  it("serves every bound dataset as the file documents its records (checked with the file's own schema)", async () => {
+    const apiFile = await loadApiFile(corpus(file));
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [id, e] of Object.entries(w!.binding.endpoints)) {
+      if (e.kind !== 'dataset' || templateParams(e.path).length) continue;
+      const fileOp = apiFile.find('GET', e.path);
+      if (!fileOp?.record) continue;
+      const res = await request(`${w!.sandbox.url}${e.path}`, {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${w!.sandbox.demoKey!.identifier}:${w!.sandbox.demoKey!.password}`).toString('base64')}`,
+        },
+      });
+      const records = getAt(await res.body.json(), e.records) as unknown[];
+      const check = apiFile.checkAnswer(fileOp.record);
+      for (const r of records.slice(0, 25)) {
+        checked++;
+        if (!check(r)) problems.push(`${id} ${e.path}: ${JSON.stringify(check.errors?.slice(0, 2))}`);
+      }
+      // What the client makes of them: catalogue records with their GUIDs, which the flows look names up by.
+      const { records: read } = await w!.client.download(id);
+      if (records.length && !read.every((x) => typeof (x.Id ?? x.GUID ?? x.Identifier) === 'string'))
+        problems.push(`${id}: records without an Id after decoding`);
+    }
+    expect(problems.slice(0, 10)).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
   });
 });

@@ -36,6 +36,22 @@ describe('the base path rule', () => {
   });
 });
 
+test("an OpenAPI server URL's variables take their defaults", async () => {
+  const file = join(tmp(), 'vars.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'vars', version: '1' },
+      servers: [{ url: 'https://{host}/{root}/v{major}', variables: { host: { default: 'grc.example' }, root: { default: 'api' }, major: { default: '2' } } }],
+      paths: { '/incidents': { get: { responses: { '200': { description: 'ok' } } } } },
+    }),
+  );
+  const r = await importBinding(file);
+  expect(r.binding.source.basePath).toBe('/api/v2');
+  expect(r.parsed.operations[0]).toMatchObject({ path: '/v2/incidents', filePath: '/api/v2/incidents' });
+});
+
 describe('round trip: the catalogue export', () => {
   let r: Awaited<ReturnType<typeof importBinding>>;
   beforeAll(async () => {
@@ -346,5 +362,63 @@ describe("the admin's overrides", () => {
     const overrides = write(`# ok\n${line}`.replace('# ok\n', ''));
     await expect(importBinding(umbrella, { overrides })).rejects.toThrow(BindingInputError);
     await expect(importBinding(umbrella, { overrides })).rejects.toThrow(message);
+  });
+});
+
+describe('deprecated operations', () => {
+  it('are never chosen, not even with --accept, and the report says how to take one anyway', async () => {
+    const file = join(tmp(), 'old.json');
+    const body = { type: 'object', properties: { Name: { type: 'string' }, Description: { type: 'string' }, Score: { type: 'number' } } };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'old', version: '1' },
+        servers: [{ url: '/api' }],
+        paths: {
+          '/tasks/{taskId}': {
+            post: {
+              operationId: 'Tasks_Update',
+              deprecated: true,
+              parameters: [{ name: 'taskId', in: 'path', required: true, schema: { type: 'string' } }],
+              requestBody: { content: { 'application/json': { schema: body } } },
+              responses: { '204': { description: 'ok' } },
+            },
+          },
+        },
+      }),
+    );
+    for (const accept of [false, true]) {
+      const r = await importBinding(file, { accept });
+      expect(r.binding.endpoints['task-update']).toBeUndefined();
+      expect(r.binding.endpoints['task-update-v2']).toBeUndefined();
+      expect(r.binding.missing['task-update']).toMatch(/only deprecated operations fit \(POST \/tasks\/\{taskId\}\); to use one anyway: use task-update = POST \/tasks\/\{taskId\}/);
+    }
+  });
+});
+
+describe('operations grc-sheets cannot send', () => {
+  it('are listed under "Not bindable" with why: a form-data body, a multipart body', async () => {
+    const file = join(tmp(), 'forms.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'forms', version: '1' },
+        paths: {
+          '/incidents/{id}/document': {
+            post: {
+              parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+              requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } } },
+              responses: { '204': { description: 'ok' } },
+            },
+          },
+        },
+      }),
+    );
+    const r = await importBinding(file);
+    expect(r.parsed.skipped).toEqual(['POST /incidents/{id}/document: its body is not JSON (multipart/form-data)']);
+    expect(formatReport(r)).toMatch(/Not bindable:\n {2}POST \/incidents\/\{id\}\/document: its body is not JSON/);
+    expect(r.binding.endpoints['incident-document']).toBeUndefined();
   });
 });

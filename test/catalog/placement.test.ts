@@ -421,3 +421,40 @@ describe('single: the file keeps one value in an array', () => {
     expect(decodeRecord(ds, { orgs: [{ Guid: G1 }] }, lists)).toEqual({ ReportingOrganization: 'Finance' });
   });
 });
+
+describe('entries that are plain values in the file', () => {
+  const options = at('AnswerOptions', '/options', {
+    kind: 'objects',
+    fields: [
+      { field: 'Id', at: '', fileName: '', encoding: { kind: 'plain' } },
+      { field: 'Value', at: '', fileName: '', encoding: { kind: 'plain' } },
+      { field: 'Name', at: '', fileName: '', encoding: { kind: 'plain' } },
+    ],
+  });
+
+  test('options listed as names read as {Id, Name} and are written back as the names', () => {
+    const ds: BoundDataset = { kind: 'dataset', method: 'GET', path: '/x', file: { path: '/x', pointer: '#' }, how: 'name', records: '', placements: [options] };
+    expect(decodeRecord(ds, { options: ['Low', 'High'] })).toEqual({
+      AnswerOptions: [
+        { Id: 'Low', Value: 'Low', Name: 'Low' },
+        { Id: 'High', Value: 'High', Name: 'High' },
+      ],
+    });
+    // An option as a store keeps it ({Id: GUID, Name, Value}) goes out as its name.
+    expect(body(op([options], { path: '/x' }), { AnswerOptions: [{ Id: G1, Name: 'Low', Value: 'low' }] })).toEqual({ options: ['Low'] });
+  });
+
+  test('a joined notice period of "None" reads as no number, unit None', () => {
+    const ds: BoundDataset = {
+      kind: 'dataset',
+      method: 'GET',
+      path: '/x',
+      file: { path: '/x', pointer: '#' },
+      how: 'name',
+      records: '',
+      placements: [at('NoticePeriod', '/notice', { kind: 'number-unit', unitField: 'NoticePeriodUnit', style: 'text', units: {} })],
+    };
+    expect(decodeRecord(ds, { notice: 'None' })).toEqual({ NoticePeriod: null, NoticePeriodUnit: 'None' });
+    expect(decodeRecord(ds, { notice: '3 Months' })).toEqual({ NoticePeriod: 3, NoticePeriodUnit: 'Months' });
+  });
+});

@@ -149,6 +149,26 @@ describe('relay environments from bindings', () => {
     }
   });
 
+  it("passes the service's Location header through (where a create's id may be)", async () => {
+    const b = bindPaths({ 'incident-create': '/incidentdata/v1/incidents' });
+    (b.endpoints['incident-create'] as BoundOperation).answer = { in: 'header', at: 'location' };
+    const { relay } = await startTestRelay(upstream, { environments: { acc: { baseUrl: `${upstream.url}/api`, binding: writeBinding(b) } } });
+    const before = upstream.handler;
+    upstream.handler = (_req, res) => {
+      res.writeHead(201, { location: '/api/incidentdata/v1/incidents/0f8fad5b-d9cb-469f-a165-70867728950e' });
+      res.end();
+    };
+    try {
+      const res = await post(`${relay.url}/api/acc/incidentdata/v1/incidents`);
+      await res.body.text();
+      expect(res.statusCode).toBe(201);
+      expect(res.headers.location).toBe('/api/incidentdata/v1/incidents/0f8fad5b-d9cb-469f-a165-70867728950e');
+    } finally {
+      upstream.handler = before;
+      await relay.close();
+    }
+  });
+
   it('never forwards an operation the binding lacks, and says so in /api/environments', async () => {
     const file = writeBinding(lacking('incident-create'));
     const { relay } = await startTestRelay(upstream, {

@@ -350,16 +350,33 @@ describe('a sandbox bound to hooli.openapi.yaml (OpenAPI 3.1: envelopes, type ar
     const finance = sb.store
       .list<{ Id: string; Name: string }>('organizations')
       .find((o) => o.Name === 'Finance')!;
-    const a = await send(sb, 'POST', '/incident-reports', {
+    const a = await send(sb, 'POST', '/incident-reports?api-version=2026-02-01', {
       data: { subject: 'Phishing mail opened', narrative: null, reportingOrganisation: { id: finance.Id } },
     });
     expect(a.status).toBe(201);
     expect(a.body).toEqual({ data: { id: expect.any(String) } });
-    const missing = await send(sb, 'POST', '/incident-reports', { data: { narrative: 5 } });
+    const missing = await send(sb, 'POST', '/incident-reports?api-version=2026-02-01', {
+      data: { narrative: 5 },
+    });
     expect(missing.body.errors).toEqual([
       { field: 'data.narrative', message: 'The value must be string,null.' },
       { field: 'data.subject', message: 'The field is required.' },
       { field: 'data.reportingOrganisation', message: 'The field is required.' },
+    ]);
+  });
+
+  it('refuses a write without the query parameter the file requires, or with a value it does not list', async () => {
+    const body = {
+      data: { subject: 'x', reportingOrganisation: { id: '00000000-0000-4000-8000-000000000001' } },
+    };
+    const missing = await send(sb, 'POST', '/incident-reports', body);
+    expect([missing.status, missing.body.errors]).toEqual([
+      400,
+      [{ field: 'api-version', message: 'The query parameter is required.' }],
+    ]);
+    const wrong = await send(sb, 'POST', '/incident-reports?api-version=2019-01-01', body);
+    expect(wrong.body.errors).toEqual([
+      { field: 'api-version', message: 'The value must be one of: 2026-02-01, 2025-06-01.' },
     ]);
   });
 

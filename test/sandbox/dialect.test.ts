@@ -66,3 +66,24 @@ describe.each(['2.0', '3.0', '3.1'] as const)('a body checked against a %s schem
     expect(checkBody(op, undefined)).toEqual([{ field: '(body)', message: 'The request body is required.' }]);
   });
 });
+
+describe('where the file says its operations are', () => {
+  it("reads a server URL's variables with their defaults", async () => {
+    const f = await loadApiFile({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      servers: [
+        {
+          url: '{scheme}://{host}/api/{version}',
+          variables: {
+            scheme: { default: 'https' },
+            host: { default: 'grc.example' },
+            version: { default: 'v4' },
+          },
+        },
+      ],
+      paths: { '/things': { get: { responses: { '200': { description: 'ok' } } } } },
+    });
+    expect(f.find('GET', '/v4/things')?.path).toBe('/things');
+  });
+});

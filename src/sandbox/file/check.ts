@@ -9,8 +9,32 @@ import type { FileOperation } from './document';
 export function checkBody(op: FileOperation, body: unknown): Problem[] {
   if (body === undefined)
     return op.bodyRequired ? [{ field: '(body)', message: 'The request body is required.' }] : [];
-  if (!op.checkBody || op.checkBody(body)) return [];
-  return problemsOf(op.checkBody.errors ?? []);
+  const check = op.checkBody?.();
+  if (!check || check(body)) return [];
+  return problemsOf(check.errors ?? []);
+}
+
+/** A query string's values read as the types the file gives its parameters, then checked; missing required ones named. */
+export function checkQuery(op: FileOperation, query: URLSearchParams): Problem[] {
+  const problems: Problem[] = [];
+  for (const q of op.query) {
+    const raw = query.getAll(q.name);
+    if (!raw.length) {
+      if (q.required) problems.push({ field: q.name, message: 'The query parameter is required.' });
+      continue;
+    }
+    const value = q.type === 'array' ? raw.flatMap((r) => r.split(',')) : typed(raw[0]!, q.type);
+    const check = q.check();
+    if (!check(value)) problems.push(...problemsOf(check.errors ?? []).map((p) => ({ ...p, field: q.name })));
+  }
+  return problems;
+}
+
+function typed(text: string, type: string): unknown {
+  if ((type === 'integer' || type === 'number') && text.trim() !== '' && Number.isFinite(Number(text)))
+    return Number(text);
+  if (type === 'boolean' && /^(true|false)$/.test(text)) return text === 'true';
+  return text;
 }
 
 const fieldOf = (instancePath: string) =>

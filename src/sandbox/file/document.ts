@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { convertDocument, type Spec } from './dialect';
+import { convertDocument, convertSchema, type Spec } from './dialect';
 
 /**
  * The customer's own API file, read by the sandbox itself (not through the binding), so the bound sandbox can
@@ -20,16 +20,29 @@ export interface FileAnswer {
   location: boolean;
 }
 
+export interface QueryParameter {
+  name: string;
+  required: boolean;
+  /** The value's JSON type: a query string is text, so it is read as this before it is checked. */
+  type: string;
+  check: () => ValidateFunction;
+}
+
 export interface FileOperation {
   method: string;
   /** As the file writes it (without the base path). */
   path: string;
   operationId?: string;
   deprecated: boolean;
-  /** Checks a request body against the file's schema; absent when the operation takes no JSON body. */
-  checkBody?: ValidateFunction;
+  /**
+   * The checker of a request body against the file's schema, compiled when first asked for (a file of 2,000
+   * operations is not compiled for the few a binding uses); absent when the operation takes no JSON body.
+   */
+  checkBody?: () => ValidateFunction;
   /** Whether the file marks the body required. */
   bodyRequired: boolean;
+  /** The query parameters the file documents, each with a checker of its (typed) value. */
+  query: QueryParameter[];
   answer: FileAnswer;
   /** For a GET answering a JSON array, bare or inside an envelope: the schema of one record (answer direction). */
   record?: unknown;
@@ -60,8 +73,16 @@ function specOf(doc: Obj): Spec {
 function basePathOf(doc: Obj): string {
   if (typeof doc.basePath === 'string') return doc.basePath;
   const servers = doc.servers;
-  const url =
-    Array.isArray(servers) && isObj(servers[0]) && typeof servers[0].url === 'string' ? servers[0].url : '/';
+  const server = Array.isArray(servers) && isObj(servers[0]) ? servers[0] : undefined;
+  const variables = isObj(server?.variables) ? server.variables : {};
+  // A server URL with variables ({scheme}://{host}/api/{version}) means their defaults.
+  const url = (typeof server?.url === 'string' ? server.url : '/').replace(
+    /\{([^}]+)\}/g,
+    (_, name: string) => {
+      const v = variables[name];
+      return isObj(v) && typeof v.default === 'string' ? v.default : 'x';
+    },
+  );
   try {
     return new URL(url, 'http://server.invalid').pathname;
   } catch {
@@ -132,6 +153,52 @@ function bodyOf(doc: Obj, spec: Spec, op: Obj, pathItem: Obj): { schema?: unknow
   return { schema: jsonSchemaOf(doc, rb.content), required: rb.required === true };
 }
 
+/** Swagger 2.0 writes a non-body parameter's schema on the parameter itself. */
+const PARAMETER_SCHEMA_KEYS = [
+  'type',
+  'format',
+  'items',
+  'enum',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'x-nullable',
+];
+
+function queryOf(
+  doc: Obj,
+  spec: Spec,
+  op: Obj,
+  pathItem: Obj,
+): { name: string; required: boolean; schema: unknown }[] {
+  const byKey = new Map<string, Obj>();
+  for (const raw of [
+    ...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
+    ...(Array.isArray(op.parameters) ? op.parameters : []),
+  ]) {
+    const p = deref(doc, raw);
+    if (isObj(p) && p.in === 'query' && typeof p.name === 'string') byKey.set(p.name, p);
+  }
+  return [...byKey.values()].map((p) => ({
+    name: p.name as string,
+    required: p.required === true,
+    schema:
+      spec === 'swagger-2.0'
+        ? convertSchema(
+            Object.fromEntries(PARAMETER_SCHEMA_KEYS.filter((k) => k in p).map((k) => [k, p[k]])),
+            spec,
+            'request',
+          )
+        : (p.schema ?? {}),
+  }));
+}
+
 function makeAjv(spec: Spec): Ajv {
   const options = { strict: false, allErrors: true, validateSchema: false, validateFormats: true } as const;
   const ajv = spec === 'openapi-3.1' ? new Ajv2020(options) : new Ajv(options);
@@ -168,6 +235,11 @@ export class ApiFileError extends Error {
   override name = 'ApiFileError';
 }
 
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
 /** The array of records in a list answer: the answer itself, or the nearest array member of its envelope. */
 function listIn(doc: Obj, schema: unknown): { items: unknown; at: string[] } | undefined {
   let level: { s: unknown; at: string[] }[] = [{ s: schema, at: [] }];
@@ -195,9 +267,9 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
     )) as unknown as Obj;
   } catch (e) {
     const name = typeof source === 'string' ? source : 'the API file';
-    throw new ApiFileError(
-      `${name} is not a readable Swagger 2.0 or OpenAPI 3 file: ${(e as Error).message}`,
-    );
+    // The parser's first line names the place (line:column); the snippet under it is for a terminal.
+    const first = (e as Error).message.split('\n')[0]!.trim();
+    throw new ApiFileError(`${name} is not a readable Swagger 2.0 or OpenAPI 3 file: ${first}`);
   }
   const spec = specOf(raw);
   const base = basePathOf(raw);
@@ -213,6 +285,17 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
       const op = item[method];
       if (!isObj(op)) continue;
       const body = bodyOf(requestDoc, spec, requestItem[method] as Obj, requestItem);
+      const query = queryOf(requestDoc, spec, requestItem[method] as Obj, requestItem).map((q) => {
+        const s = deref(requestDoc, q.schema);
+        const t = isObj(s) ? (Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type) : undefined;
+        const where = `the query parameter ${q.name} of ${method.toUpperCase()} ${path}`;
+        return {
+          name: q.name,
+          required: q.required,
+          type: typeof t === 'string' ? t : 'string',
+          check: once(() => requestCompile(q.schema, where)),
+        };
+      });
       const answer = successOf(answerDoc, spec, op);
       const list = method === 'get' && answer.schema ? listIn(answerDoc, answer.schema) : undefined;
       operations.push({
@@ -224,8 +307,9 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
         checkBody:
           body.schema === undefined
             ? undefined
-            : requestCompile(body.schema, `the request body of ${method.toUpperCase()} ${path}`),
+            : once(() => requestCompile(body.schema, `the request body of ${method.toUpperCase()} ${path}`)),
         bodyRequired: body.required,
+        query,
         answer,
         record: list?.items,
         recordsAt: list?.at,

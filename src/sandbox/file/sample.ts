@@ -83,8 +83,11 @@ export function sampleOf(doc: Obj, schema: unknown, o: SampleOptions, at = '', d
       const items = Array.isArray(s.prefixItems) ? s.prefixItems[0] : s.items;
       return Array.from({ length: min }, (_, i) => sampleOf(doc, items, o, `${at}/${i}`, depth + 1));
     }
-    case 'string':
-      return sampleString(s, `${o.seed}${at}`);
+    case 'string': {
+      const text = sampleString(s, `${o.seed}${at}`);
+      if (text !== undefined) return text;
+      return Array.isArray(s.type) && s.type.includes('null') ? null : 'x';
+    }
     case 'integer':
     case 'number':
       return typeof s.minimum === 'number' ? s.minimum : 0;
@@ -97,7 +100,23 @@ export function sampleOf(doc: Obj, schema: unknown, o: SampleOptions, at = '', d
   }
 }
 
-function sampleString(s: Obj, seed: string): string {
+/** Texts tried against a pattern: the file's own examples first, then shapes files often ask for. */
+const PATTERN_TRIES = ['5493001KJTIIGC8Y1R12', 'None', '0', 'x', 'X', 'a', 'A1', '2026-01-01'];
+
+/** A text for the schema, or undefined when its pattern admits none the sandbox can think of. */
+function sampleString(s: Obj, seed: string): string | undefined {
+  if (typeof s.pattern === 'string') {
+    let re: RegExp;
+    try {
+      re = new RegExp(s.pattern, 'u');
+    } catch {
+      return undefined;
+    }
+    const examples = [s.example, ...(Array.isArray(s.examples) ? s.examples : [])].filter(
+      (e): e is string => typeof e === 'string',
+    );
+    return [...examples, ...PATTERN_TRIES].find((t) => re.test(t));
+  }
   switch (s.format) {
     case 'uuid':
       return guidFrom(seed);

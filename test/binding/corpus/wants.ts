@@ -26,10 +26,10 @@ export interface FlowWants {
 
 export type FileWants = Partial<Record<'incidents' | 'thirdparties' | 'contracts' | 'tasks', FlowWants>>;
 
-const people = (prefix: string, suffix = '') => ({
-  Assessors: `${prefix}/assessors/*${suffix}`,
-  Responsible: `${prefix}/responsible/*${suffix}`,
-  Informed: `${prefix}/informed/*${suffix}`,
+const people = (prefix: string, suffix = '', pascal = false) => ({
+  Assessors: `${prefix}/${pascal ? 'Assessors' : 'assessors'}/*${suffix}`,
+  Responsible: `${prefix}/${pascal ? 'Responsible' : 'responsible'}/*${suffix}`,
+  Informed: `${prefix}/${pascal ? 'Informed' : 'informed'}/*${suffix}`,
 });
 
 export const WANTS: Record<string, FileWants> = {
@@ -366,6 +366,68 @@ export const WANTS: Record<string, FileWants> = {
         'Notice period unit': '/Notice/Unit',
       },
       customFields: { at: '/FieldAnswers', guid: '/Field/Guid', value: '/Text', date: '/Date' },
+    },
+    tasks: {
+      columns: {
+        Name: '/Name',
+        Description: '/Description',
+        'Responsible user': '/ResponsibleUser',
+        Reviewer: '/Reviewer',
+        'Action date': '/ActionDate',
+        Score: '/Score',
+        Comment: '/Comment',
+        'Notification periods': '/NotificationPeriods/*',
+      },
+    },
+  },
+  'cyberdyne.openapi.yaml': {
+    incidents: {
+      columns: {
+        Name: '/Subject',
+        Description: '/Description',
+        'Reporting organization': '/ReportingOrganisation/Guid',
+        'Affected organizations': '/AffectedOrganisations/*/Guid',
+        'Incident types': '/IncidentTypes/*/Guid',
+        Classification: '/Classification/Guid',
+        'Root cause category': '/RootCauseCategory/Guid',
+        'Root cause': '/RootCause',
+        'Date detected': '/DetectionDate',
+        'Date occurred': '/OccurrenceDate',
+        ...people('', '', true),
+      },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
+      hyperlink: '/Link',
+    },
+    thirdparties: {
+      columns: { Name: '/Name', 'LEI code': '/LEICode' },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
+    },
+    contracts: {
+      columns: {
+        'Third party': '/ThirdParty/Guid',
+        Name: '/Name',
+        Services: '/Services/*',
+        'Start date': '/ContractStartDate',
+        'End date': '/ContractEndDate',
+        'Notice period': '/NoticePeriod',
+        'Notice period unit': '/NoticePeriodUnit',
+      },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
     },
     tasks: {
       columns: {

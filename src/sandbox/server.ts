@@ -297,6 +297,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       endpoint: ep.id,
       method: ep.method,
       path: rawPath,
+      query: query.toString(),
       body: wire,
       id: idIn(outcome.body) ?? guid,
     });

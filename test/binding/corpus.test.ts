@@ -169,7 +169,13 @@ function dropped(
         if (!found.includes(t))
           out.push(`${column}: "${t}" not at ${String(want)} (found ${JSON.stringify(found)})`);
     } else if (extra) {
-      const found = valuesAt(got.body, extra.at).flatMap((v) => norm(w, v));
+      const at =
+        extra.in === 'query'
+          ? new URLSearchParams(got.query).getAll(extra.at)
+          : extra.in === 'path'
+            ? [got.path]
+            : valuesAt(got.body, extra.at);
+      const found = at.flatMap((v) => norm(w, v)).flatMap((v) => (extra.in === 'path' ? v.split('/') : [v]));
       for (const t of typed) if (!found.includes(t)) out.push(`${column} (extra): "${t}" not at ${extra.at}`);
     } else if (field && wants.customFields) {
       const p = wants.customFields;
@@ -458,15 +464,22 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
         Score: 4,
         Comment: `corpus ${file}`,
       };
-      const rows = [Object.fromEntries(Object.entries(row).filter(([k]) => columns.includes(k)))];
-      return advance ? [...rows, { Task: next.Id as string, Action: 'Advance' }] : rows;
+      const extras: Row = {};
+      for (const x of extrasOf(w!, [update, 'task-advance'])) extras[x.header] = extraValue(x);
+      const rows = [
+        Object.fromEntries(Object.entries({ ...row, ...extras }).filter(([k]) => columns.includes(k))),
+      ];
+      const advanceRow = { Task: next?.Id as string, Action: 'Advance', ...extras };
+      return advance
+        ? [...rows, Object.fromEntries(Object.entries(advanceRow).filter(([k]) => columns.includes(k)))]
+        : rows;
     });
     expect(summary.outcomes.map((o) => [o.status, o.message])).toEqual([
       ['done', 'Updated'],
       ...(advance ? [['done', expect.any(String)]] : []),
     ]);
     const got = w!.sandbox.store.received.find((r) => r.endpoint === update && r.id === task.Id)!;
-    expect(dropped(w!, typed[0]!, got, wants.tasks!, [], [])).toEqual([]);
+    expect(dropped(w!, typed[0]!, got, wants.tasks!, extrasOf(w!, [update]), [])).toEqual([]);
     expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Comment: `corpus ${file}` });
     if (advance) {
       const moved = w!.sandbox.store.received.find((r) => r.endpoint === 'task-advance' && r.id === next.Id);

@@ -1,6 +1,6 @@
 import type { Cell, ColumnSpec, WorkbookPort } from '../workbook/port';
 import type { RunSummary } from './post';
-import { timeCell } from './resulttime';
+import { timeCell } from './rows/resulttime';
 
 /**
  * The audit trail of write-back runs, on its own sheet: one row per row outcome, with who ran it (a

@@ -33,6 +33,11 @@ const walls = [
   wall(['src/loading/**'], [...core, adapters, above(['writeback'], 'Loading does not know write-back.')]),
   wall(['src/workbook/excel/**', 'src/workbook/memory/**'], [...core, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
   wall(['src/writeback/**'], [...core, adapters]),
+  // Inside write-back: flows, rows, checks and the environment are used by a post's run, never the other way.
+  wall(
+    ['src/writeback/flows/**', 'src/writeback/rows/**', 'src/writeback/checks/**', 'src/writeback/environment/**'],
+    [...core, adapters, { group: ['**/post', '**/post/**'], message: 'Flows, rows, checks and the environment do not know how a post runs: src/writeback/post uses them.' }],
+  ),
   wall(['src/taskpane/**'], [servers, office, nodeOnly, adapters], ['src/taskpane/index.tsx', 'src/taskpane/preview/**']),
   wall(['src/taskpane/index.tsx', 'src/taskpane/preview/**'], [servers, office, nodeOnly]),
   wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**', 'src/check/**', 'src/identity/**'], [ui, office, ui_folder]),
@@ -53,6 +58,19 @@ export default tseslint.config(
     },
   },
   ...walls,
+  {
+    // Plain CommonJS run by node before anything is installed (npm test's preflight).
+    files: ['scripts/**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: Object.fromEntries(
+        ['require', '__dirname', 'process', 'console', 'fetch', 'Buffer', 'URL', 'setTimeout', 'clearTimeout'].map(
+          (name) => [name, 'readonly'],
+        ),
+      ),
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   {
     // Office.js lives only in the Excel adapter and the taskpane's entry; the core stays host-free.
     files: ['src/catalog/**', 'src/client/**', 'src/sheet/**', 'src/loading/**', 'src/writeback/**'],

@@ -14,6 +14,7 @@ const BENCHES: Record<string, string> = {
   load: './load',
   writeback: './writeback',
   bundle: './bundle',
+  binding: './binding-import',
 };
 
 async function main() {

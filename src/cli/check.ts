@@ -12,6 +12,7 @@ import { relayHeldKey } from '../check/held-key';
 import { runCheck } from '../check/run';
 import { renderTable } from '../check/table';
 import { BindingFileError, loadBinding } from '../binding/load';
+import { unreadableOptionFile } from './exit';
 import { parseOptions } from './options';
 
 const HELP = `Usage: grc-sheets check --relay URL --env NAME [--json]
@@ -85,6 +86,13 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
   if (values.relay && values.binding)
     return usage("--binding is for --base-url; through the relay the check uses the relay's binding");
 
+  const unreadable = unreadableOptionFile('check', [
+    ['--binding', values.binding, 'a binding file (grc-sheets binding import)'],
+  ]);
+  if (unreadable) {
+    io.stderr(unreadable);
+    return 2;
+  }
   let key;
   try {
     key = await readKey({ env: io.env, ...(io.tty ? { tty: io.tty } : {}) });

@@ -10,8 +10,9 @@ import {
   type KeySpec,
 } from '../sandbox';
 import { BindingFileError, loadBinding } from '../binding/load';
+import { ApiFileError } from '../sandbox';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
-import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage, unreadableOptionFile } from './exit';
 import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets sandbox [options]
@@ -28,6 +29,8 @@ Options:
   --keys FILE            JSON array of API keys (see docs/sandbox.md); without it a demo key is made
   --binding FILE         a binding (grc-sheets binding import, docs/binding.md): answer at its paths, with its
                          property names, and refuse bodies missing a property it requires, as that service would
+  --api-file FILE        the customer's Swagger/OpenAPI file the binding was made from (default: the binding's
+                         source file, when unchanged): bodies checked against its schemas, answers in its shape
   --latency MS           fault: added latency per API call
   --error-rate R         fault: share of API calls answered 503 with Retry-After, before any work (0..1)
   --rate-limit-rate R    fault: share of API calls answered 429 with Retry-After (0..1)
@@ -88,6 +91,7 @@ export async function run(argv: string[]): Promise<number> {
           seed: { type: 'string', default: '1' },
           keys: { type: 'string' },
           binding: { type: 'string' },
+          'api-file': { type: 'string' },
           latency: { type: 'string' },
           'error-rate': { type: 'string' },
           'rate-limit-rate': { type: 'string' },
@@ -105,6 +109,14 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`grc-sheets sandbox: --environment must be ACC or PRD, got "${values.environment}"`);
     return 2;
   }
+  const unreadable = unreadableOptionFile('sandbox', [
+    ['--keys', values.keys, 'a keys file (docs/sandbox.md)'],
+    ['--binding', values.binding, 'a binding file (grc-sheets binding import)'],
+  ]);
+  if (unreadable) {
+    console.error(unreadable);
+    return EXIT.usage;
+  }
   try {
     const sandbox = await startSandbox({
       host: values.host,
@@ -114,6 +126,7 @@ export async function run(argv: string[]): Promise<number> {
       seed: values.seed,
       keys: values.keys ? (readKeysJson(values.keys) as KeySpec[]) : undefined,
       binding: values.binding ? loadBinding(values.binding) : undefined,
+      apiFile: values['api-file'],
       faults: {
         latencyMs: number('latency', values.latency),
         errorRate: number('error-rate', values['error-rate']),
@@ -123,8 +136,11 @@ export async function run(argv: string[]): Promise<number> {
         seed: number('fault-seed', values['fault-seed']),
       },
     });
+    // Listening for Ctrl-C before saying so: whoever waits for these lines may stop the sandbox at once.
+    const stopped = untilStopped();
     console.log(`Sandbox (${environment}) listening. Base URL: ${sandbox.url}`);
     if (values.binding) console.log(`Shaped by the binding ${values.binding}.`);
+    if (sandbox.apiFile) console.log(`Bodies checked against ${sandbox.apiFile}.`);
     if (sandbox.demoKey) {
       const { identifier, password } = sandbox.demoKey;
       console.log(
@@ -136,7 +152,7 @@ export async function run(argv: string[]): Promise<number> {
         `Try: curl -s -u ${identifier}:${password} ${sandbox.url}/directdata/v3/risk | head -c 300`,
       );
     }
-    await untilStopped();
+    await stopped;
     await sandbox.close();
     return EXIT.ok;
   } catch (e) {
@@ -150,9 +166,11 @@ export async function run(argv: string[]): Promise<number> {
         ? `--keys ${values.keys}: `
         : e instanceof BindingFileError
           ? '--binding '
-          : '';
+          : e instanceof ApiFileError
+            ? '--api-file: '
+            : '';
     console.error(`grc-sheets sandbox: ${where}${(e as Error).message}`);
-    // A keys file that breaks the rules is configuration (2); anything else failed while starting (1).
-    return e instanceof KeysError ? EXIT.usage : EXIT.failed;
+    // A keys or binding file that breaks the rules is configuration (2); anything else failed while starting (1).
+    return e instanceof KeysError || e instanceof BindingFileError ? EXIT.usage : EXIT.failed;
   }
 }

@@ -12,8 +12,9 @@ import { startRelay, type Relay } from '../relay';
 import { BindingFileError, loadBinding } from '../binding/load';
 import type { Binding } from '../catalog';
 import { startSandbox } from '../sandbox';
-import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage, unreadableOptionFile } from './exit';
 import { parseOptions, untilStopped } from './options';
+import { ownBinding } from './own-binding';
 
 const HELP = `Usage: grc-sheets start [options]
 
@@ -29,9 +30,12 @@ Options:
   --certs DIR       office-addin-dev-certs folder (default ~/.office-addin-dev-certs)
   --http            plain HTTP even when certificates exist
   --binding FILE    a binding (grc-sheets binding import, docs/binding.md) for both sandboxes and the relay;
-                    without one, the catalogue's own paths (assumed ones marked as such)
+                    without any binding option, both are bound to the sandbox's own Swagger file, imported at start
   --binding-acc FILE, --binding-prd FILE
-                    a binding for one environment only (ACC may have a newer Swagger file than PRD)
+                    a binding for one environment only (ACC may have a newer Swagger file than PRD); the other
+                    stays unbound
+  --unbound         no binding at all: the catalogue's own paths, assumed ones marked as such (how a real
+                    environment looks before its Swagger file is imported)
   --help            this text
 
 ${EXIT_CODES_HELP}`;
@@ -47,6 +51,7 @@ interface Options {
   http: boolean;
   bindingAcc?: string;
   bindingPrd?: string;
+  unbound: boolean;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number | undefined): number | undefined {
@@ -72,6 +77,7 @@ function parse(argv: string[]): Options | { help: true } {
       binding: { type: 'string' },
       'binding-acc': { type: 'string' },
       'binding-prd': { type: 'string' },
+      unbound: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -87,6 +93,7 @@ function parse(argv: string[]): Options | { help: true } {
     http: values.http ?? false,
     bindingAcc: values['binding-acc'] ?? values.binding,
     bindingPrd: values['binding-prd'] ?? values.binding,
+    unbound: values.unbound ?? false,
   };
 }
 
@@ -152,6 +159,15 @@ export async function run(argv: string[]): Promise<number> {
   }
   const tls = options.http ? undefined : devCertificate(options.certs);
   const common = { host: '127.0.0.1', scale: options.scale, seed: options.seed };
+  const what = 'a binding file (grc-sheets binding import)';
+  const unreadable = unreadableOptionFile('start', [
+    [options.bindingAcc === options.bindingPrd ? '--binding' : '--binding-acc', options.bindingAcc, what],
+    ['--binding-prd', options.bindingPrd, what],
+  ]);
+  if (unreadable) {
+    console.error(unreadable);
+    return EXIT.usage;
+  }
   let bindingAcc: Binding | undefined;
   let bindingPrd: Binding | undefined;
   try {
@@ -162,11 +178,23 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`grc-sheets start: --binding ${e.message}`);
     return EXIT.usage;
   }
+  // Without any binding option both environments are bound to the sandbox's own Swagger file, so the demo
+  // shows a fully bound environment (src/cli/own-binding.ts). With one for ACC only, PRD stays unbound: the
+  // user is shaping the sandboxes like their own environments.
+  const own = options.unbound || options.bindingAcc || options.bindingPrd ? undefined : await ownBinding();
+  const bindingFileAcc = options.bindingAcc ?? own?.file;
+  const bindingFilePrd = options.bindingPrd ?? own?.file;
+  if (own) bindingAcc = bindingPrd = own.binding;
   const sandboxHint =
     'Choose other sandbox ports with npm start -- --sandbox-port N (the PRD sandbox takes N+1), or leave --sandbox-port out for any free port.';
   let acc, prd;
   try {
-    acc = await startSandbox({ ...common, port: options.sandboxPort, environment: 'ACC', binding: bindingAcc });
+    acc = await startSandbox({
+      ...common,
+      port: options.sandboxPort,
+      environment: 'ACC',
+      binding: bindingAcc,
+    });
   } catch (e) {
     return failedToStart(e, sandboxHint);
   }
@@ -187,8 +215,8 @@ export async function run(argv: string[]): Promise<number> {
       listen: { host: options.host, port: options.port },
       tls,
       environments: {
-        'sandbox-acc': { baseUrl: acc.url, production: false, binding: options.bindingAcc },
-        'sandbox-prd': { baseUrl: prd.url, production: true, binding: options.bindingPrd },
+        'sandbox-acc': { baseUrl: acc.url, production: false, binding: bindingFileAcc },
+        'sandbox-prd': { baseUrl: prd.url, production: true, binding: bindingFilePrd },
       },
       staticDir: options.dist,
       logLevel: 'warn',
@@ -204,9 +232,9 @@ export async function run(argv: string[]): Promise<number> {
     { name: 'sandbox-acc', key: acc.demoKey },
     { name: 'sandbox-prd', key: prd.demoKey },
   ].flatMap(({ name, key }) => (key ? [{ name, identifier: key.identifier, password: key.password }] : []));
+  const stopped = untilStopped(); // before the banner: whoever waits for it may stop everything at once
   console.log(banner(relay, keys, !!tls, join(options.dist, 'manifest.xml')));
-
-  await untilStopped();
+  await stopped;
   await relay.close();
   await Promise.all([acc.close(), prd.close()]);
   return EXIT.ok;

@@ -1,5 +1,6 @@
 import type { Cell, ColumnSpec, WorkbookPort } from '../workbook/port';
 import type { RunSummary } from './post';
+import { timeCell } from './rows/resulttime';
 
 /**
  * The audit trail of write-back runs, on its own sheet: one row per row outcome, with who ran it (a
@@ -9,8 +10,9 @@ export const AUDIT_SHEET = 'Write-back audit';
 export const AUDIT_TABLE = 'GrcWritebackAudit';
 
 const columns: ColumnSpec[] = [
-  { name: 'Run started', format: 'text' },
-  { name: 'Run finished', format: 'text' },
+  // Date cells (local time, as Result time): they sort and filter as dates.
+  { name: 'Run started', format: 'datetime' },
+  { name: 'Run finished', format: 'datetime' },
   { name: 'Who', format: 'text' },
   { name: 'Environment', format: 'text' },
   { name: 'Flow', format: 'text' },
@@ -36,8 +38,8 @@ export async function keyFingerprint(identifier: string): Promise<string> {
 export function auditRows(summary: RunSummary, who: string): Cell[][] {
   // The row number Excel shows on the posted table's sheet, the header row counted.
   return summary.outcomes.map((o) => [
-    summary.startedAt,
-    summary.finishedAt,
+    timeCell(summary.startedAt),
+    timeCell(summary.finishedAt),
     who,
     summary.environment,
     summary.flow,

@@ -41,6 +41,9 @@ const failing: [string, string, string][] = [
     "import x from '../../workbook/memory/memoryWorkbook';",
     'through WorkbookPort',
   ],
+  ['src/writeback/rows/bad.ts', "import x from '../post/runner';", 'do not know how a post runs'],
+  ['src/writeback/environment/bad.ts', "import x from '../post';", 'do not know how a post runs'],
+  ['src/writeback/flows/bad.ts', "import x from 'react';", 'UI code belongs in src/taskpane'],
   ['src/workbook/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
   ['src/workbook/excel/bad.ts', "import x from 'undici';", 'no Node built-ins'],
   ['src/workbook/bad.ts', "import x from '../loading/load';", 'workbook port knows neither its use cases'],
@@ -58,6 +61,7 @@ const failing: [string, string, string][] = [
 const passing: [string, string][] = [
   ['src/client/ok.ts', "import x from '../catalog';"],
   ['src/writeback/ok.ts', "import x from '../workbook/port';"],
+  ['src/writeback/post/ok.ts', "import { a } from '../flows'; import { b } from '../rows/validate'; import { c } from '../environment/context'; const x = [a, b, c];"],
   ['src/workbook/ok.ts', "import type { Cell } from '../sheet/cell-types';"],
   ['src/loading/ok.ts', "import { a } from '../workbook/port'; import { b } from '../client'; import { c } from '../sheet'; import { d } from '../catalog'; const x = [a, b, c, d];"],
   ['src/taskpane/tables/ok.ts', "import x from '../../loading/load';"],

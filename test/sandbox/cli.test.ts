@@ -19,6 +19,7 @@ describe('grc-sheets sandbox (the command)', () => {
       '--seed',
       '--keys',
       '--binding',
+      '--api-file',
       '--latency',
       '--error-rate',
       '--rate-limit-rate',
@@ -57,6 +58,28 @@ describe('grc-sheets sandbox (the command)', () => {
     }
   });
 
+  it('refuses an API file it cannot read with one message naming it, and starts nothing (exit 1)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'api-file-')), 'customer.yaml');
+    writeFileSync(file, 'openapi: 3.0.0\npaths: [unclosed\n');
+    const r = spawnSync(
+      process.execPath,
+      [BIN, 'sandbox', '--port', '0', '--scale', '5', '--api-file', file],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stdout).not.toContain('listening');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^grc-sheets sandbox: --api-file: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a readable Swagger 2\\.0 or OpenAPI 3 file: `,
+        ),
+      ),
+    ]);
+  });
+
   it('refuses a keys file that breaks the rules, naming the key, and exits 2 (a configuration error)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'grc-keys-'));
     const file = join(dir, 'keys.json');
@@ -87,14 +110,14 @@ describe('grc-sheets sandbox (the command)', () => {
     expect(r.stderr).toMatch(/ACC or PRD/);
   });
 
-  it('refuses a binding file that is not one, naming the option and the file, and exits 1', () => {
+  it('refuses a binding file that is not one, naming the option and the file, and exits 2 (configuration, as start does)', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'grc-binding-')), 'binding.json');
     writeFileSync(file, JSON.stringify({ format: 'something else' }));
     const r = spawnSync(process.execPath, [BIN, 'sandbox', '--port', '0', '--binding', file], {
       cwd: ROOT,
       encoding: 'utf8',
     });
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain(`--binding ${file}: not a grc-sheets binding file`);
   });
 });

@@ -1,9 +1,12 @@
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { AUDIT_TABLE, keyFingerprint, writeAudit } from '../../src/writeback/audit';
-import { markProblems } from '../../src/writeback/marks';
+import { timeCell } from '../../src/writeback/rows/resulttime';
+import { markProblems } from '../../src/writeback/rows/marks';
 import type { RunSummary } from '../../src/writeback/post';
 import type { Problem } from '../../src/writeback/problem';
-import { validateRows } from '../../src/writeback/validate';
+import { validateRows } from '../../src/writeback/rows/validate';
+import { bindFlow } from '../../src/writeback/environment/bound-flow';
+import { catalogueEnvironment } from '../../src/writeback/environment/context';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { standing } from './fixtures';
 
@@ -46,7 +49,7 @@ describe('marking problems in the sheet', () => {
 
 describe('validating a table', () => {
   it('skips blank rows and reports a missing required column once, not once per row', async () => {
-    const flow = incidentsFlow.setup(standing);
+    const flow = bindFlow(incidentsFlow, catalogueEnvironment(), standing);
     const v = validateRows(
       flow,
       ['Name', 'Reporting organization'],
@@ -110,9 +113,11 @@ describe('the audit record', () => {
       'Formula-like text',
     ]);
     expect(rows).toHaveLength(4);
+    const audit = workbook.snapshot().tables.find((t) => t.name === AUDIT_TABLE)!;
+    expect(audit.numberFormats.slice(0, 2)).toEqual(['yyyy-mm-dd hh:mm', 'yyyy-mm-dd hh:mm']);
     expect(rows[1]).toEqual([
-      '2025-01-01T10:00:00.000Z',
-      '2025-01-01T10:00:05.000Z',
+      timeCell('2025-01-01T10:00:00.000Z'), // date cells: serials of the local time
+      timeCell('2025-01-01T10:00:05.000Z'),
       'key:0123456789ab',
       'PRD',
       'incidents',

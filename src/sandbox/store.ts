@@ -44,6 +44,8 @@ export interface Received {
   method: string;
   /** The request path below the API root. */
   path: string;
+  /** The query string, without its `?` ('' when none). */
+  query: string;
   body: unknown;
   /** The record it made or changed. */
   id?: string;

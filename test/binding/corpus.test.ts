@@ -169,7 +169,7 @@ function dropped(
         if (!found.includes(t))
           out.push(`${column}: "${t}" not at ${String(want)} (found ${JSON.stringify(found)})`);
     } else if (extra) {
-      const found = valuesAt(got.body, extra.at).flatMap((v) => norm(w, v));
+      const found = extraValues(w, got, extra);
       for (const t of typed) if (!found.includes(t)) out.push(`${column} (extra): "${t}" not at ${extra.at}`);
     } else if (field && wants.customFields) {
       const p = wants.customFields;
@@ -189,6 +189,17 @@ function dropped(
       out.push(`Notice period: "${expected}" not at ${wants.joinedNotice} (found ${JSON.stringify(v)})`);
   }
   return out;
+}
+
+/** What a request holds where an extra column's value goes: its body pointer, query parameter or path. */
+function extraValues(w: World, got: Received, extra: ExtraColumn): string[] {
+  const at =
+    extra.in === 'query'
+      ? new URLSearchParams(got.query).getAll(extra.at)
+      : extra.in === 'path'
+        ? got.path.split('/')
+        : valuesAt(got.body, extra.at);
+  return at.flatMap((v) => norm(w, v));
 }
 
 interface CustomFieldColumn {
@@ -374,7 +385,8 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
         'Created; hyperlink added',
       ]);
       for (const x of linkExtras)
-        if (typed[0]![x.header] != null) expect(link && getAt(link.body, x.at)).toBe(typed[0]![x.header]);
+        if (typed[0]![x.header] != null)
+          expect(link && extraValues(w!, link, x)).toContain(norm(w!, typed[0]![x.header])[0]);
     }
     expect(w!.sandbox.store.find('incidents', id)).toMatchObject({ Name: name });
   });
@@ -458,15 +470,22 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
         Score: 4,
         Comment: `corpus ${file}`,
       };
-      const rows = [Object.fromEntries(Object.entries(row).filter(([k]) => columns.includes(k)))];
-      return advance ? [...rows, { Task: next.Id as string, Action: 'Advance' }] : rows;
+      const extras: Row = {};
+      for (const x of extrasOf(w!, [update, 'task-advance'])) extras[x.header] = extraValue(x);
+      const rows = [
+        Object.fromEntries(Object.entries({ ...row, ...extras }).filter(([k]) => columns.includes(k))),
+      ];
+      const advanceRow = { Task: next?.Id as string, Action: 'Advance', ...extras };
+      return advance
+        ? [...rows, Object.fromEntries(Object.entries(advanceRow).filter(([k]) => columns.includes(k)))]
+        : rows;
     });
     expect(summary.outcomes.map((o) => [o.status, o.message])).toEqual([
       ['done', 'Updated'],
       ...(advance ? [['done', expect.any(String)]] : []),
     ]);
     const got = w!.sandbox.store.received.find((r) => r.endpoint === update && r.id === task.Id)!;
-    expect(dropped(w!, typed[0]!, got, wants.tasks!, [], [])).toEqual([]);
+    expect(dropped(w!, typed[0]!, got, wants.tasks!, extrasOf(w!, [update]), [])).toEqual([]);
     expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Comment: `corpus ${file}` });
     if (advance) {
       const moved = w!.sandbox.store.received.find((r) => r.endpoint === 'task-advance' && r.id === next.Id);

@@ -77,6 +77,7 @@ describe('a sandbox bound to initech.openapi.json (OpenAPI 3.0, references as {G
       endpoint: 'incident-create',
       method: 'POST',
       path: '/v1/Incidents',
+      query: '',
       body,
       id: a.body.Guid,
     });

@@ -259,6 +259,17 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       const t = tableOf(name);
       refuseTotals(t);
       const from = t.columns.length;
+      // Excel would shift cells beside the table to the right (and adjust every reference to them); a
+      // saved file cannot do that safely, so a new column refuses to land on anything the user has there.
+      const last = t.row + Math.max(t.rowCount, t.oldPhysical, 1);
+      const inTheWay = usedCells(pkg, t.sheet, t.row, t.col + from, columns.length, state.sharedStrings).filter((u) => u.row <= last);
+      if (inTheWay.length) {
+        const first = inTheWay[0]!;
+        throw new WorkbookError(
+          'overlap',
+          `Table ${t.name} needs ${columns.length} more column(s) for the dataset's new fields, but ${t.sheet.name}!${cellAddress(first.row, first.col)} and the cells beside the table hold data. Move those cells at least ${columns.length} column(s) further right (or the table elsewhere) in Excel, save, and refresh again; the file was not changed.`,
+        );
+      }
       let id = Math.max(0, ...t.columns.map((c) => c.id));
       for (const c of columns) t.columns.push({ name: c.name, id: ++id, spec: c, ...(c.formula ? { formula: c.formula.replace(/^=/, '') } : {}) });
       t.changed = true;

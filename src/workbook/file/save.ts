@@ -204,7 +204,9 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     };
   });
   const loose = new Map<number, Map<number, (ref: string) => string>>();
-  for (const [r, cells] of s.loose) loose.set(r, new Map([...cells].map(([c, v]) => [c, (ref: string) => cellXml(ref, v, typeof v === 'string' ? textXf() : 0)])));
+  // Decided now: the styles part is written before the sheets stream out.
+  const looseXf = [...s.loose.values()].some((m) => [...m.values()].some((v) => typeof v === 'string')) ? textXf() : 0;
+  for (const [r, cells] of s.loose) loose.set(r, new Map([...cells].map(([c, v]) => [c, (ref: string) => cellXml(ref, v, typeof v === 'string' ? looseXf : 0)])));
 
   // The used range, grown to hold the tables and cells written (a larger one than needed is harmless).
   const bounds = { r0: Infinity, c0: Infinity, r1: 0, c1: 0 };

@@ -107,7 +107,8 @@ export async function reconcileBindings(workbook: WorkbookPort): Promise<{ bindi
   const tables = await workbook.listTables();
   const byId = new Map(tables.filter((t) => t.id).map((t) => [t.id!, t]));
   const byName = new Map(tables.map((t) => [t.name.toLowerCase(), t]));
-  const find = (b: Binding) => (b.tableId ? byId.get(b.tableId) : byName.get(b.table.toLowerCase()));
+  // A saved file does not hold Excel's Table.id (the file adapter gives none): there the name is all there is.
+  const find = (b: Binding) => (b.tableId && byId.size ? byId.get(b.tableId) : byName.get(b.table.toLowerCase()));
   const removed: Binding[] = [];
   let result = new Map<string, Binding>();
   await changeBindings(workbook, (all) => {

@@ -423,7 +423,7 @@ export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promis
 async function replaceTable(
   options: Common & { datasetId: string },
   existing: TableShape,
-  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'>,
+  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & { tableId?: string },
 ): Promise<LoadOutcome> {
   const { client, workbook, signal, onProgress, datasetId } = options;
   const dataset = (options.catalog ?? defaultCatalog).dataset(datasetId);
@@ -495,7 +495,8 @@ async function replaceTable(
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
     const saved = await saveBinding(workbook, {
       table: shape.name,
-      ...(existing.id ? { tableId: existing.id } : {}),
+      // A host without table ids (the saved file) keeps the id Excel gave the table.
+      ...(existing.id ?? previous.tableId ? { tableId: existing.id ?? previous.tableId } : {}),
       environment: options.environment,
       source: options.source ?? '',
       datasetId,

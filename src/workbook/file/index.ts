@@ -2,3 +2,4 @@ export { openFileWorkbook, type FileWorkbook, type FileWorkbookOptions } from '.
 export { FileProblem, isFileProblem, type FileProblemCode } from './problem';
 export type { SaveReport } from './save';
 export { ADDIN_ID, DEFAULT_STORE, type AddinStore } from './addin';
+export { backupPathOf, officeLockFile, refuseIfOpen, replaceFile, stampOf, type FileStamp } from './replace';

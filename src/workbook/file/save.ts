@@ -216,7 +216,10 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     bounds.r1 = Math.max(bounds.r1, r);
     bounds.c1 = Math.max(bounds.c1, c);
   };
-  for (const a of areas) grow(a.headerRow, a.col), grow(Math.max(a.newLast, a.oldLast), a.col + a.newWidth - 1);
+  for (const a of areas) {
+    grow(a.headerRow, a.col);
+    grow(Math.max(a.newLast, a.oldLast), a.col + a.newWidth - 1);
+  }
   for (const [r, cells] of s.loose) for (const c of cells.keys()) grow(r, c);
   const dimension = (old?: string) => {
     if (old) {

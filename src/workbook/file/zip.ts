@@ -172,8 +172,14 @@ function readZip64Extra(extra: Buffer, e: ZipEntry): void {
     const len = extra.readUInt16LE(q + 2);
     if (id === 1) {
       let r = q + 4;
-      if (e.size === U32) (e.size = Number(extra.readBigUInt64LE(r))), (r += 8);
-      if (e.compressedSize === U32) (e.compressedSize = Number(extra.readBigUInt64LE(r))), (r += 8);
+      if (e.size === U32) {
+        e.size = Number(extra.readBigUInt64LE(r));
+        r += 8;
+      }
+      if (e.compressedSize === U32) {
+        e.compressedSize = Number(extra.readBigUInt64LE(r));
+        r += 8;
+      }
       if (e.localOffset === U32) e.localOffset = Number(extra.readBigUInt64LE(r));
     }
     q += 4 + len;

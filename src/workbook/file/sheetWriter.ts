@@ -62,6 +62,14 @@ export function* rewriteSheet(pieces: Iterable<SheetPiece>, plan: SheetPlan): Ge
 
   const build = (r: number, attrs: string | null, old: RawCell[]): string => {
     const rowNo = String(r + 1);
+    // The common row: only one table's body cells, nothing else on it (every row of a table that grew).
+    const only = plan.tables.length === 1 ? plan.tables[0]! : null;
+    if (only && !old.length && r > only.headerRow && r <= only.newLast && !plan.loose.has(r)) {
+      const body = r - only.headerRow - 1;
+      let xml = `<row r="${rowNo}"${attrs ? ` ${attrs.trim()}` : ''}>`;
+      for (let c = 0; c < only.newWidth; c++) xml += only.body(body, c, letter(only.col + c) + rowNo, undefined);
+      return `${xml}</row>`;
+    }
     const parts: RawCell[] = [];
     let keep = old;
     const tables = plan.tables.filter((t) => r >= t.headerRow && r <= Math.max(t.oldLast, t.newLast));
@@ -109,16 +117,20 @@ export function* rewriteSheet(pieces: Iterable<SheetPiece>, plan: SheetPlan): Ge
       const from = Math.max(a.from, cursor);
       if (from >= until) break;
       const to = Math.min(a.to, until - 1);
-      let out = '';
+      let out: string[] = [];
+      let length = 0;
       for (let r = from; r <= to; r++) {
-        out += build(r, null, []);
+        const row = build(r, null, []);
+        out.push(row);
+        length += row.length;
         plan.onRow?.(r);
-        if (out.length > 1 << 16) {
-          yield out;
-          out = '';
+        if (length > 1 << 16) {
+          yield out.join('');
+          out = [];
+          length = 0;
         }
       }
-      if (out) yield out;
+      if (out.length) yield out.join('');
       cursor = to + 1;
     }
     cursor = Math.max(cursor, until);

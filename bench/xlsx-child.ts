@@ -20,7 +20,7 @@ async function refresh(client: DatasetSource, fixture: string, out: string) {
   const input = `${out}.in.xlsx`;
   copyFileSync(fixture, input);
   const t0 = performance.now();
-  const workbook = openFileWorkbook(input, { level: 1 });
+  const workbook = openFileWorkbook(input);
   const outcome = await refreshTable({ client, workbook, environment: 'ACC', source: 'bench', table: 'tbl_risk' });
   if (!outcome.ok) throw new Error(outcome.error.message);
   const t1 = performance.now();

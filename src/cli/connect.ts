@@ -2,6 +2,7 @@ import { createClient, type GrcClient } from '../client';
 import type { Catalog } from '../catalog';
 import { BindingFileError, loadBinding } from '../binding/load';
 import { directEnvironment, EnvironmentError, relayEnvironment } from '../check/environment';
+import { describeEnvironment, type EnvironmentView } from '../contracts/environments';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from '../check/key';
 
 /**
@@ -50,6 +51,8 @@ export interface Connection {
   environment: string;
   /** Recorded in the binding for readers of the file. */
   source: string;
+  /** What the relay says of the environment (endpoints, production), or the same built from the binding. */
+  view: EnvironmentView;
 }
 
 /**
@@ -88,6 +91,8 @@ export async function connectEnvironment(values: { relay?: string; env?: string;
     return {
       client,
       catalog: environment.catalog,
+      // Directly, whether the environment is production is not known; nothing here posts.
+      view: describeEnvironment(values.env, environment.target.production ?? false, environment.catalog, null),
       environment: values.env,
       source: values.relay ? `relay ${values.relay.replace(/\/+$/, '')}` : `direct ${environment.baseUrl}`,
     };

@@ -41,6 +41,8 @@ export interface FileState {
   settings: Map<string, string>;
   settingsChanged: boolean;
   reserved: Set<string>;
+  /** The sheet to show when the file opens, when a new one was activated. */
+  activate?: string;
   sharedStrings: () => readonly string[];
   options: FileWorkbookOptions & { store: AddinStore };
 }
@@ -185,7 +187,10 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
     async addSheet(name, opts = {}) {
       const unique = uniqueName(cleanSheetName(name), (n) => state.sheets.some((s) => lower(s.name) === lower(n)), 31);
       addSheetModel(unique, !!opts.hidden);
-      if (opts.activate) selection = { sheet: unique, address: 'A1' };
+      if (opts.activate) {
+        selection = { sheet: unique, address: 'A1' };
+        state.activate = unique;
+      }
       return unique;
     },
 

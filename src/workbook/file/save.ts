@@ -89,6 +89,22 @@ function registerSheet(state: FileState, s: SheetModel): void {
   pkg.set(workbookPath, splice(text, [{ start: close, end: close, with: el }]));
 }
 
+/** Shows a sheet when the file opens (the sheet a template made): workbookView activeTab is its position. */
+function activate(state: FileState, sheet: string): void {
+  const { pkg, workbookPath } = state;
+  const text = pkg.text(workbookPath);
+  const root = parseXml(text, workbookPath);
+  const index = childrenOf(child(root, 'sheets')!, 'sheet').findIndex((s) => attr(s, 'name') === escapeXml(sheet) || attr(s, 'name') === sheet);
+  if (index < 0) return;
+  const view = child(child(root, 'bookViews') ?? root, 'workbookView');
+  if (view) {
+    pkg.set(workbookPath, splice(text, [{ start: view.start, end: view.openEnd, with: setAttr(startTag(text, view), 'activeTab', String(index)) }]));
+    return;
+  }
+  const sheets = child(root, 'sheets')!;
+  pkg.set(workbookPath, splice(text, [{ start: sheets.start, end: sheets.start, with: `<bookViews><workbookView activeTab="${index}"/></bookViews>` }]));
+}
+
 const CALC_AFTER = ['oleSize', 'customWorkbookViews', 'pivotCaches', 'smartTagPr', 'smartTagTypes', 'webPublishing', 'fileRecoveryPr', 'webPublishObjects', 'extLst'];
 
 /** Asks Excel to recalculate everything on open: formulas elsewhere read the refreshed tables. */
@@ -275,6 +291,9 @@ export function savePackage(state: FileState, target: string, options: { onRow?(
   const styles = new Styles(pkg.text(stylesPath));
 
   for (const s of state.sheets.filter((x) => x.isNew)) registerSheet(state, s);
+  // Only in a workbook made for the template: moving the active tab of a user's workbook would leave
+  // their selected sheet and the new one selected together (grouped sheets take every edit twice).
+  if (state.activate && state.sheets.every((s) => s.isNew)) activate(state, state.activate);
   const tableRels = new Map<TableModel, string>();
   for (const t of changed) {
     if (t.isNew) {

@@ -18,14 +18,13 @@ export const CONNECT_OPTIONS = {
   binding: { type: 'string' },
 } as const;
 
-export const CONNECT_HELP = `Options:
-  --relay URL      the relay (https://relay-host); calls go through it, with its binding
+export const CONNECT_HELP = `  --relay URL      the relay (https://relay-host); calls go through it, with its binding
   --env NAME       the environment (as the relay lists it: ACC, PRD ...); with --base-url, the name the
                    workbook's tables were loaded under
   --base-url URL   call the service directly (from a host whose address the key allows)
-  --binding FILE   with --base-url: the environment's binding (grc-sheets binding import)
+  --binding FILE   with --base-url: the environment's binding (grc-sheets binding import)`;
 
-The API key comes from ${KEY_ID_VAR} and ${KEY_PASSWORD_VAR} (for schedulers), or is asked for on a
+export const KEY_HELP = `The API key comes from ${KEY_ID_VAR} and ${KEY_PASSWORD_VAR} (for schedulers), or is asked for on a
 terminal (the password is not shown). It is never taken on the command line.`;
 
 export class ConnectError extends Error {

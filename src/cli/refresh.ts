@@ -7,7 +7,7 @@ import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, ty
 import { keyOnCommandLine } from '../check/key';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
-import { connectEnvironment, ConnectError, CONNECT_HELP, CONNECT_OPTIONS, type ConnectIo } from './connect';
+import { connectEnvironment, ConnectError, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, type ConnectIo } from './connect';
 
 const HELP = `Usage: grc-sheets refresh BOOK.xlsx --relay URL --env NAME [--table NAME] [--backup] [--json]
        grc-sheets refresh BOOK.xlsx --base-url URL --env NAME [--binding FILE] [--table NAME] [--backup] [--json]
@@ -21,11 +21,14 @@ part are kept as they are, and pivot tables on a refreshed table rebuild when th
 The new file is written beside the old one and renamed over it once complete: the workbook is never left
 half written. A workbook open in Excel (its ~$ lock file is there) is refused. See docs/workbook.md.
 
+Options:
 ${CONNECT_HELP}
   --table NAME     refresh this table only (default: every table the add-in loaded)
   --backup         keep the previous file as BOOK.bak.xlsx
   --json           print a summary as JSON (for schedulers)
   -h, --help       this text
+
+${KEY_HELP}
 
 Exit codes: 0 every table refreshed and the file saved; 1 a table or the file failed (the message says
 which; tables that refreshed are saved, unless the file itself failed); 2 wrong options or no key.`;
@@ -58,20 +61,21 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     io.stderr(`grc-sheets refresh: ${refused}`);
     return EXIT.usage;
   }
-  const values = parseOptions('refresh', HELP, () =>
-    parseArgs({
+  const values = parseOptions('refresh', HELP, () => {
+    const parsed = parseArgs({
       args: argv,
       allowPositionals: true,
       options: { ...CONNECT_OPTIONS, table: { type: 'string' }, backup: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
       strict: true,
-    }),
-  );
+    });
+    return { ...parsed.values, positionals: parsed.positionals };
+  });
   if (typeof values === 'number') return values;
   const usage = (message: string) => {
     io.stderr(`grc-sheets refresh: ${message}\n\n${HELP}`);
     return EXIT.usage;
   };
-  const { positionals, values: options } = values;
+  const { positionals, ...options } = values;
   if (positionals.length !== 1) return usage('give exactly one workbook file (BOOK.xlsx)');
   const path = resolve(positionals[0]!);
   if (!existsSync(path)) return usage(`there is no file ${positionals[0]}`);

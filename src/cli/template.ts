@@ -6,7 +6,7 @@ import { keyOnCommandLine } from '../check/key';
 import { FLOWS, FlowUnavailable, createTemplate, type FlowId } from '../writeback';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, writeEmptyWorkbook, type FileWorkbook } from '../workbook/file';
 import { isWorkbookError } from '../workbook/errors';
-import { connectEnvironment, ConnectError, CONNECT_HELP, CONNECT_OPTIONS, type ConnectIo } from './connect';
+import { connectEnvironment, ConnectError, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, type ConnectIo } from './connect';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
 
@@ -20,10 +20,13 @@ Excel with the add-in's task pane. Other sheets of an existing workbook are kept
 
 Flows: ${FLOWS.map((f) => f.id).join(', ')}
 
+Options:
 ${CONNECT_HELP}
   --flow FLOW      the write-back flow (see Flows)
   --json           print what was made as JSON
   -h, --help       this text
+
+${KEY_HELP}
 
 Exit codes: 0 the template was written; 1 it could not be (the message says why; the file is unchanged);
 2 wrong options or no key.`;
@@ -34,9 +37,10 @@ export async function run(argv: string[], io: ConnectIo = { env: process.env, st
     io.stderr(`grc-sheets template: ${refused}`);
     return EXIT.usage;
   }
-  const values = parseOptions('template', HELP, () =>
-    parseArgs({ args: argv, allowPositionals: true, options: { ...CONNECT_OPTIONS, flow: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } }, strict: true }),
-  );
+  const values = parseOptions('template', HELP, () => {
+    const parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...CONNECT_OPTIONS, flow: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } }, strict: true });
+    return { ...parsed.values, positionals: parsed.positionals };
+  });
   if (typeof values === 'number') return values;
   const usage = (message: string) => {
     io.stderr(`grc-sheets template: ${message}\n\n${HELP}`);
@@ -46,7 +50,7 @@ export async function run(argv: string[], io: ConnectIo = { env: process.env, st
     io.stderr(`grc-sheets template: ${message}`);
     return EXIT.failed;
   };
-  const { positionals, values: options } = values;
+  const { positionals, ...options } = values;
   if (positionals.length !== 1) return usage('give exactly one workbook file (BOOK.xlsx)');
   const flow = FLOWS.find((f) => f.id === (options.flow as FlowId));
   if (!flow) return usage(`--flow must be one of ${FLOWS.map((f) => f.id).join(', ')}`);

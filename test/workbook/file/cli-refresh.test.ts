@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +59,23 @@ with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED
     expect(openpyxl<string>(book, "print(json.dumps(load_workbook(sys.argv[1])['Risks'].tables['tbl_risk'].ref))")).toMatch(/^A1:[A-Z]+121$/);
     // No temporary file is left beside the workbook.
     expect(execFileSync('ls', ['-A', dir]).toString().split('\n').filter((f) => f.includes('.tmp'))).toEqual([]);
+  }, 60_000);
+
+  it('runs as the grc-sheets command a scheduler starts, with its help and exit codes', async () => {
+    const book = copy('pivot-chart.xlsx', 'scheduled.xlsx');
+    const cli = join(__dirname, '..', '..', '..', 'bin', 'grc-sheets.js');
+    const env = { ...process.env, GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password };
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        execFile(process.execPath, [cli, ...args], { env }, (error, stdout) => resolve({ code: error ? (error.code as number) : 0, out: stdout }));
+      });
+    const help = await run(['refresh', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^Usage: grc-sheets refresh BOOK\.xlsx/);
+    const done = await run(['refresh', book, '--base-url', sandbox.url, '--env', 'ACC', '--json']);
+    expect(done.code).toBe(0);
+    expect(JSON.parse(done.out)).toMatchObject({ saved: true, tables: [{ table: 'tbl_risk', ok: true, rows: 120 }] });
+    expect((await run(['refresh', book, '--env', 'ACC'])).code).toBe(2);
   }, 60_000);
 
   it('refuses a workbook that is open in Excel, and leaves it as it was', async () => {

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { refreshTable, type LoadOutcome, type LoadProgress } from '../loading/load';
 import { readBindings } from '../loading/bindings';
+import { fingerprinter, type Fingerprint } from '../loading/fingerprint';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileWorkbook } from '../workbook/file';
 import { keyOnCommandLine } from '../check/key';
 import { EXIT } from './exit';
@@ -47,10 +49,18 @@ const processIo = (): RefreshIo => ({
   fetch: globalThis.fetch,
 });
 
+/** Fingerprints with node:crypto's SHA-256 (the pure one in src/loading is for the browser). */
+const nodeFingerprints = () =>
+  fingerprinter(() => {
+    const hash = createHash('sha256');
+    return { update: (bytes: Uint8Array) => hash.update(bytes), hex: () => hash.digest('hex') };
+  });
+
 interface TableSummary {
   table: string;
   ok: boolean;
   rows?: number;
+  fingerprint?: Fingerprint;
   truncatedCells?: number;
   error?: { code: string; message: string };
 }
@@ -131,6 +141,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       source: connection.source,
       catalog: connection.catalog,
       signal: abort.signal,
+      fingerprints: nodeFingerprints,
     };
     const results: { table: string; outcome: LoadOutcome }[] = [];
     // One table after another, as Refresh all does; a failure does not stop the others, Ctrl-C does.
@@ -141,7 +152,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     for (const { table, outcome } of results) {
       summaries.push(
         outcome.ok
-          ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells }
+          ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.binding.fingerprint ? { fingerprint: outcome.binding.fingerprint } : {}) }
           : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.message.replace(/ The refresh of \S+ stopped while replacing rows:.*$/, '') } },
       );
     }

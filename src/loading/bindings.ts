@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TableShape, WorkbookPort } from '../workbook/port';
 import { updateSetting } from '../workbook/settings';
+import { fingerprint } from './fingerprint';
 
 /**
  * What each loaded table holds, stored in the workbook's settings so a refresh (by anyone who opens the
@@ -24,6 +25,8 @@ export const binding = z.strictObject({
   rowCount: z.number().int().nonnegative(),
   /** The dataset's columns, in table order; columns a user added are not listed. */
   columns: z.array(z.string()),
+  /** What the last load or refresh received (fingerprint.ts); missing where the host made none. */
+  fingerprint: fingerprint.optional(),
 });
 export type Binding = z.infer<typeof binding>;
 

@@ -1,6 +1,7 @@
 import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
+import type { Fingerprinter } from './fingerprint';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
@@ -93,6 +94,11 @@ interface Common {
   signal?: AbortSignal;
   onProgress?(p: LoadProgress): void;
   catalog?: Catalog;
+  /**
+   * Makes a fingerprint of each load's records (fingerprint.ts), kept in the table's binding. The host
+   * passes it with the hash it has: node:crypto in the CLI; without it no fingerprint is recorded.
+   */
+  fingerprints?: () => Fingerprinter;
 }
 
 export interface LoadOptions extends Common {
@@ -244,6 +250,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   let writes = NO_WRITES;
   const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
+  const fp = options.fingerprints?.();
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -309,6 +316,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     };
     const onBatch = (records: DataRecord[]): Promise<void> | undefined => {
       if (writeError) return undefined;
+      fp?.add(records);
       const { rows, added } = builder.add(records);
       // The size is known only as the data arrives: refuse as soon as it would pass the sheet's edge,
       // before anything is written past it.
@@ -349,7 +357,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, bindingOf(shape.name, written, builder.columns, shape.id ?? created.id));
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
     return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
@@ -433,6 +441,7 @@ async function replaceTable(
   const builder = new RowBuilder(columnsOf(dataset.record));
   const rows: Cell[][] = [];
   const at = parseCell(existing.topLeft);
+  const fp = options.fingerprints?.();
   try {
     report({});
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
@@ -447,6 +456,7 @@ async function replaceTable(
         signal: ctl.signal,
         onBatch: (records) => {
           if (tooMany) return;
+          fp?.add(records);
           for (const r of builder.add(records).rows) rows.push(r);
           report({ rows: rows.length });
           if (rows.length > MAX_BODY_ROWS(at.row)) {
@@ -504,6 +514,7 @@ async function replaceTable(
       loadedAt: new Date().toISOString(),
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
+      ...(fp ? { fingerprint: fp.done() } : {}),
     });
     if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
     report({ phase: 'done', rows: rows.length });

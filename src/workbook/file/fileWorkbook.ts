@@ -8,7 +8,7 @@ import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, s
 import { Package } from './package';
 import { FileProblem } from './problem';
 import { savePackage, type SaveReport } from './save';
-import { attr, child, childrenOf, decodeEntities, parseXml } from './xml';
+import { attr, child, childrenOf, parseXml } from './xml';
 import { ZipReader } from './zip';
 
 export interface FileWorkbookOptions {
@@ -83,7 +83,7 @@ export function openFileWorkbook(path: string, options: FileWorkbookOptions = {}
       workbookPath,
       sheets,
       pivots: readPivotCaches(pkg, workbookPath),
-      definedNames: names ? childrenOf(names, 'definedName').map((n) => decodeEntities(attr(n, 'name') ?? '')) : [],
+      definedNames: names ? childrenOf(names, 'definedName').map((n) => attr(n, 'name') ?? '') : [],
       settingsPart,
       settings: settingsPart ? readProperties(pkg.text(settingsPart), settingsPart) : new Map(),
       settingsChanged: false,

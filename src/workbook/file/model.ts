@@ -5,7 +5,7 @@ import { Package } from './package';
 import { FileProblem } from './problem';
 import { sheetPieces, splitRow, styleOf } from './rows';
 import { stringItemText } from './cells';
-import { attr, child, childrenOf, decodeEntities, parseXml, relId } from './xml';
+import { attr, child, childrenOf, parseXml, relId } from './xml';
 
 /** What the adapter knows of a saved workbook: sheets, tables, pivot caches, settings; read once on open. */
 
@@ -92,7 +92,7 @@ export function readSheets(pkg: Package, workbookPath: string): SheetModel[] {
     if (!rel || !rel.type.endsWith('/worksheet')) return [];
     return [
       {
-        name: decodeEntities(attr(s, 'name') ?? ''),
+        name: attr(s, 'name') ?? '',
         path: rel.target,
         hidden: (attr(s, 'state') ?? 'visible') !== 'visible',
         isNew: false,
@@ -118,7 +118,7 @@ export function readTables(pkg: Package, sheet: SheetModel): TableModel[] {
       const totals = Number(attr(root, 'totalsRowCount') ?? 0);
       const columns = childrenOf(child(root, 'tableColumns') ?? root, 'tableColumn').map((c) => {
         const f = child(c, 'calculatedColumnFormula');
-        return { name: decodeEntities(attr(c, 'name') ?? ''), id: Number(attr(c, 'id') ?? 0), ...(f ? { formula: f.text } : {}) };
+        return { name: attr(c, 'name') ?? '', id: Number(attr(c, 'id') ?? 0), ...(f ? { formula: f.text } : {}) };
       });
       const physical = end.row - start.row - totals;
       return {
@@ -150,7 +150,7 @@ export function readPivotCaches(pkg: Package, workbookPath: string): PivotCacheM
       const name = source && attr(source, 'name');
       const sheet = source && attr(source, 'sheet');
       const ref = source && attr(source, 'ref');
-      return { path: r.target, ...(name ? { sourceName: name } : {}), ...(sheet ? { sourceSheet: decodeEntities(sheet) } : {}), ...(ref ? { sourceRef: ref } : {}) };
+      return { path: r.target, ...(name ? { sourceName: name } : {}), ...(sheet ? { sourceSheet: sheet } : {}), ...(ref ? { sourceRef: ref } : {}) };
     });
 }
 

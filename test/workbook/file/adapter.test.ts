@@ -51,6 +51,24 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     expect(seen.rows[13]![0]).toBe('below');
   });
 
+  it('rewrites two tables side by side on one sheet, one growing and one shrinking, and a name with & in it', async () => {
+    const input = book('two.xlsx', 4, "ws.title = 'R&D'\nfor i, v in enumerate(['k', 'v']): ws.cell(row=1, column=5 + i, value=v)\nfor r in range(2, 8): ws.cell(row=r, column=5, value='k%d' % r); ws.cell(row=r, column=6, value=r)\nws.add_table(Table(displayName='side', ref='E1:F7'))");
+    const output = join(dir, 'two-out.xlsx');
+    const wb = openFileWorkbook(input);
+    expect((await wb.listTables()).map((t) => [t.name, t.sheet, t.rowCount])).toEqual([['tbl', 'R&D', 4], ['side', 'R&D', 6]]);
+    await wb.writeRows('tbl', 0, Array.from({ length: 9 }, (_, i) => [`g${i}`, i, i]));
+    await wb.writeRows('side', 0, [['only', 1]]);
+    await wb.setRowCount('side', 1);
+    wb.saveTo(output);
+    wb.close();
+    const seen = openpyxl<{ refs: Record<string, string>; rows: unknown[][] }>(output, `wb = load_workbook(sys.argv[1]); ws = wb['R&D']
+print(json.dumps({'refs': {n: ws.tables[n].ref for n in ws.tables}, 'rows': [list(r) for r in ws.iter_rows(min_row=1, max_row=10, values_only=True)]}))`);
+    expect(seen.refs).toEqual({ tbl: 'A1:C10', side: 'E1:F2' });
+    expect(seen.rows[1]).toEqual(['g0', 0, 0, null, 'only', 1]);
+    expect(seen.rows[2]).toEqual(['g1', 1, 1, null, null, null]);
+    expect(seen.rows[9]).toEqual(['g8', 8, 8, null, null, null]);
+  });
+
   it('copies every part it does not change as its original compressed bytes', async () => {
     const input = book('copy.xlsx', 3);
     const output = join(dir, 'copy-out.xlsx');

@@ -61,6 +61,7 @@ interface TableSummary {
   ok: boolean;
   rows?: number;
   fingerprint?: Fingerprint;
+  changes?: { added: number; removed: number; changed: number; text: string };
   truncatedCells?: number;
   error?: { code: string; message: string };
 }
@@ -147,12 +148,12 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     // One table after another, as Refresh all does; a failure does not stop the others, Ctrl-C does.
     for (const table of options.table ? [options.table] : [...bindings.keys()]) {
       if (abort.signal.aborted) break;
-      results.push({ table, outcome: await refreshTable({ ...common, table, onProgress: (p) => line.show(table, p) }) });
+      results.push({ table, outcome: await refreshTable({ ...common, table, changes: true, onProgress: (p) => line.show(table, p) }) });
     }
     for (const { table, outcome } of results) {
       summaries.push(
         outcome.ok
-          ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.binding.fingerprint ? { fingerprint: outcome.binding.fingerprint } : {}) }
+          ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.binding.fingerprint ? { fingerprint: outcome.binding.fingerprint } : {}), ...(outcome.changes ? { changes: outcome.changes } : {}) }
           : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.message.replace(/ The refresh of \S+ stopped while replacing rows:.*$/, '') } },
       );
     }
@@ -183,7 +184,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     io.stdout(JSON.stringify({ file: path, environment: connection.environment, saved, ...(backup ? { backup } : {}), seconds, tables: summaries }, null, 2));
   } else {
     for (const s of summaries) {
-      if (s.ok) io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} rows${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}`);
+      if (s.ok) io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} rows${s.changes ? ` (${s.changes.text}; see the Changes sheet)` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}`);
       else io.stderr(`${s.table}: ${s.error!.message}`);
     }
     io.stdout(saved ? `${positionals[0]} saved in ${seconds.toFixed(1)} s${backup ? `; the previous file is ${backup}` : ''}.` : `${positionals[0]} was not changed.`);

@@ -2,6 +2,7 @@ import { catalog as defaultCatalog, type Catalog, type PathParams } from '../cat
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
 import type { Fingerprinter } from './fingerprint';
+import { compareRows, describeChanges, keyColumnOf, writeChanges } from './changes';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
@@ -79,6 +80,8 @@ export interface LoadSuccess {
   /** Cells cut to Excel's 32,767-character limit. */
   truncatedCells: number;
   writes: WriteStats;
+  /** A refresh asked for `changes`: what changed since the table's last refresh (also in the Changes sheet). */
+  changes?: { added: number; removed: number; changed: number; text: string };
 }
 export type LoadOutcome = LoadSuccess | { ok: false; error: LoadError };
 
@@ -171,6 +174,11 @@ async function freeTableName(workbook: WorkbookPort, datasetId: string, title: s
 
 export interface RefreshOptions extends Common {
   table: string;
+  /**
+   * Compare the table's rows with the new ones by record key and write what changed to the Changes sheet
+   * (changes.ts). It reads the whole table first, so a host where reading is costly asks for it.
+   */
+  changes?: boolean;
 }
 
 /** Rows the download may hand over ahead of the workbook before it has to wait. */
@@ -235,7 +243,7 @@ export async function loadDataset(options: LoadOptions): Promise<LoadOutcome> {
   if (target.kind === 'table') {
     const existing = await options.workbook.findTable(target.name);
     if (!existing) return { ok: false, error: { code: 'table-missing', table: target.name, message: `There is no table named ${target.name} to load into.` } };
-    return replaceTable(options, existing, { datasetId: options.datasetId, params: options.params ?? {}, columns: [] });
+    return replaceTable({ ...options, changes: false }, existing, { datasetId: options.datasetId, params: options.params ?? {}, columns: [] });
   }
   return firstLoad(options, target);
 }
@@ -429,7 +437,7 @@ export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promis
 }
 
 async function replaceTable(
-  options: Common & { datasetId: string },
+  options: Common & { datasetId: string; changes?: boolean },
   existing: TableShape,
   previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & { tableId?: string },
 ): Promise<LoadOutcome> {
@@ -484,6 +492,7 @@ async function replaceTable(
 
   report({ phase: 'writing', rows: 0, cancellable: false });
   try {
+    const before = options.changes ? await workbook.readRows(existing.name) : null;
     const width = builder.columns.length;
     for (const r of rows) if (r.length < width) for (let i = r.length; i < width; i++) r.push(null);
     // Dataset columns go where the table has them (by name); new ones are added at the right end, after
@@ -517,8 +526,19 @@ async function replaceTable(
       ...(fp ? { fingerprint: fp.done() } : {}),
     });
     if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
+    const key = before && keyColumnOf(before.columns);
+    const changes = before && key && keyColumnOf(builder.columns.map((c) => c.name)) ? compareRows(before, { columns: builder.columns.map((c) => c.name), rows }, key) : null;
+    if (changes) await writeChanges(workbook, shape.name, saved.binding.loadedAt, changes);
     report({ phase: 'done', rows: rows.length });
-    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes };
+    return {
+      ok: true,
+      table: shape,
+      binding: saved.binding,
+      rowCount: rows.length,
+      truncatedCells: builder.truncated,
+      writes,
+      ...(changes ? { changes: { added: changes.added.length, removed: changes.removed.length, changed: changes.changedRecords, text: describeChanges(changes) } } : {}),
+    };
   } catch (e) {
     const error = toLoadError(e, undefined, existing.name);
     // Which of the two it is decides what the user does: refresh again, or load again.

@@ -27,6 +27,8 @@ Options:
 ${CONNECT_HELP}
   --table NAME     refresh this table only (default: every table the add-in loaded)
   --backup         keep the previous file as BOOK.bak.xlsx
+  --overwrite-edits  replace a table whose cells were edited by hand since its last refresh (without it,
+                   such a table is left as it is and the edited cells are named)
   --json           print a summary as JSON (for schedulers)
   -h, --help       this text
 
@@ -76,7 +78,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     const parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { ...CONNECT_OPTIONS, table: { type: 'string' }, backup: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+      options: { ...CONNECT_OPTIONS, table: { type: 'string' }, backup: { type: 'boolean', default: false }, 'overwrite-edits': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     });
     return { ...parsed.values, positionals: parsed.positionals };
@@ -143,6 +145,9 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       catalog: connection.catalog,
       signal: abort.signal,
       fingerprints: nodeFingerprints,
+      cellDigests: true,
+      checkEdits: true,
+      overwriteEdits: options['overwrite-edits'],
     };
     const results: { table: string; outcome: LoadOutcome }[] = [];
     // One table after another, as Refresh all does; a failure does not stop the others, Ctrl-C does.
@@ -154,7 +159,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       summaries.push(
         outcome.ok
           ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.binding.fingerprint ? { fingerprint: outcome.binding.fingerprint } : {}), ...(outcome.changes ? { changes: outcome.changes } : {}) }
-          : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.message.replace(/ The refresh of \S+ stopped while replacing rows:.*$/, '') } },
+          : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.message.replace(/ The refresh of \S+ stopped while replacing rows:.*$/, '').replace(/refresh with overwrite\.$/, 'run again with --overwrite-edits.') } },
       );
     }
     if (abort.signal.aborted) return failed(`stopped before the workbook was written; ${positionals[0]} was not changed.`);

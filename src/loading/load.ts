@@ -3,6 +3,7 @@ import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
 import type { Fingerprinter } from './fingerprint';
 import { compareRows, describeChanges, keyColumnOf, writeChanges } from './changes';
+import { cellDigester, describeEdits, editedCells } from './edits';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
@@ -56,7 +57,7 @@ export interface LoadProgress {
  * `target-not-empty`: cells below the selected cell hold data; the user is asked, then loads again with
  * `overwrite`.
  */
-export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty';
+export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty' | 'edited';
 export interface LoadError {
   code: LoadErrorCode;
   message: string;
@@ -102,6 +103,8 @@ interface Common {
    * passes it with the hash it has: node:crypto in the CLI; without it no fingerprint is recorded.
    */
   fingerprints?: () => Fingerprinter;
+  /** Record in the binding a digest of the cells a refresh wrote, for `checkEdits` next time. */
+  cellDigests?: boolean;
 }
 
 export interface LoadOptions extends Common {
@@ -195,6 +198,13 @@ export interface RefreshOptions extends Common {
    * (changes.ts). It reads the whole table first, so a host where reading is costly asks for it.
    */
   changes?: boolean;
+  /**
+   * Before replacing the rows, check them against what the last refresh wrote (edits.ts), and refuse,
+   * naming the cells, when someone edited them by hand, unless `overwriteEdits`. Loads record the digest
+   * this needs when `cellDigests` is set.
+   */
+  checkEdits?: boolean;
+  overwriteEdits?: boolean;
 }
 
 /** Rows the download may hand over ahead of the workbook before it has to wait. */
@@ -458,9 +468,9 @@ export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promis
 }
 
 async function replaceTable(
-  options: Common & { datasetId: string; changes?: boolean },
+  options: Common & { datasetId: string; changes?: boolean; checkEdits?: boolean; overwriteEdits?: boolean },
   existing: TableShape,
-  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & { tableId?: string },
+  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & Partial<Pick<Binding, 'tableId' | 'cells' | 'loadedAt'>>,
 ): Promise<LoadOutcome> {
   const { client, workbook, signal, onProgress, datasetId } = options;
   const dataset = (options.catalog ?? defaultCatalog).dataset(datasetId);
@@ -471,10 +481,25 @@ async function replaceTable(
   const rows: Cell[][] = [];
   const at = parseCell(existing.topLeft);
   const fp = options.fingerprints?.();
+  let before: { columns: string[]; rows: Cell[][] } | null = null;
   try {
     report({});
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
       throw new Refusal('target-refused', `Sheet ${existing.sheet} is protected, so table ${existing.name} cannot be refreshed. Unprotect it (Review > Unprotect Sheet), then refresh.`);
+    }
+    // Read before the download, so hand edits are found before anything is fetched or overwritten.
+    if (options.changes || (options.checkEdits && previous.cells)) before = await workbook.readRows(existing.name);
+    const edits = options.checkEdits && previous.cells && before ? editedCells(previous.cells, { ...before, topLeft: existing.topLeft }) : [];
+    if (edits.length && !options.overwriteEdits) {
+      return {
+        ok: false,
+        error: {
+          code: 'edited',
+          tableState: 'intact',
+          table: existing.name,
+          message: `Table ${existing.name} was edited by hand since its refresh of ${previous.loadedAt ?? 'last time'}: ${describeEdits(edits)}. Nothing was changed. Look at those cells; to replace them with the service's data anyway, refresh with overwrite.`,
+        },
+      };
     }
     // Too many rows is known while downloading: from there on the rows are dropped, not held, and the
     // rest is only counted, so the refusal says how many there are.
@@ -509,7 +534,6 @@ async function replaceTable(
 
   report({ phase: 'writing', rows: 0, cancellable: false });
   try {
-    const before = options.changes ? await workbook.readRows(existing.name) : null;
     const width = builder.columns.length;
     for (const r of rows) if (r.length < width) for (let i = r.length; i < width; i++) r.push(null);
     // Dataset columns go where the table has them (by name); new ones are added at the right end, after
@@ -541,9 +565,10 @@ async function replaceTable(
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
       ...(fp ? { fingerprint: fp.done() } : {}),
+      ...(options.cellDigests ? { cells: digestOf(builder.columns.map((c) => c.name), rows) } : {}),
     });
     if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
-    const key = before && keyColumnOf(before.columns);
+    const key = options.changes && before && keyColumnOf(before.columns);
     const changes = before && key && keyColumnOf(builder.columns.map((c) => c.name)) ? compareRows(before, { columns: builder.columns.map((c) => c.name), rows }, key) : null;
     if (changes) await writeChanges(workbook, shape.name, saved.binding.loadedAt, changes);
     report({ phase: 'done', rows: rows.length });
@@ -570,6 +595,12 @@ async function replaceTable(
     }
     return { ok: false, error };
   }
+}
+
+function digestOf(columns: readonly string[], rows: readonly (readonly Cell[])[]) {
+  const d = cellDigester(columns);
+  d.add(rows);
+  return d.done();
 }
 
 /** Groups column positions into runs that are contiguous both in the rows and in the table. */

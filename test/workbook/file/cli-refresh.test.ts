@@ -82,6 +82,36 @@ with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED
     expect((await run(['refresh', book, '--env', 'ACC'])).code).toBe(2);
   }, 60_000);
 
+  it('names the cells edited by hand since the last refresh and leaves them, unless told to overwrite', async () => {
+    const book = copy('pivot-chart.xlsx', 'edited.xlsx');
+    const args = [book, '--base-url', sandbox.url, '--env', 'ACC'];
+    expect(await run(args, io().io)).toBe(0);
+    // Someone types over two figures: the two cells changed in the sheet's XML, every other part kept (as
+    // Excel saves; openpyxl would drop the add-in's part).
+    const typeOver = `import re, shutil, sys, zipfile
+src = sys.argv[1]; tmp = src + '.typed'
+with zipfile.ZipFile(src) as zin, zipfile.ZipFile(tmp, 'w', zipfile.ZIP_DEFLATED) as zout:
+    for i in zin.infolist():
+        data = zin.read(i)
+        if i.filename == 'xl/worksheets/sheet1.xml':
+            text = data.decode()
+            text = re.sub(r'<c r="D3"([^>]*?)(/>|>.*?</c>)', '<c r="D3"><v>99</v></c>', text, count=1)
+            text = re.sub(r'<c r="B80"([^>]*?)(/>|>.*?</c>)', '<c r="B80" t="inlineStr"><is><t>typed over</t></is></c>', text, count=1)
+            data = text.encode()
+        zout.writestr(i, data)
+shutil.move(tmp, src)`;
+    execFileSync('/usr/bin/python3', ['-c', typeOver, book]);
+    const before = readFileSync(book);
+    const refused = io();
+    expect(await run(args, refused.io)).toBe(1);
+    expect(refused.err.join('\n')).toMatch(/Table tbl_risk was edited by hand since its refresh of \S+: Name in rows 2-121; GrossImpact in rows 2-121\. Nothing was changed\. .* run again with --overwrite-edits\./);
+    expect(readFileSync(book).equals(before)).toBe(true);
+    const forced = io();
+    expect(await run([...args, '--overwrite-edits'], forced.io)).toBe(0);
+    expect(openpyxl<unknown[]>(book, "ws = load_workbook(sys.argv[1])['Risks']\nprint(json.dumps([ws['D3'].value, ws['B80'].value]))")).not.toContain('typed over');
+    expect(await run(args, io().io)).toBe(0);
+  }, 60_000);
+
   it('refuses a workbook that is open in Excel, and leaves it as it was', async () => {
     const book = copy('pivot-chart.xlsx', 'open.xlsx');
     writeFileSync(join(dir, '~$open.xlsx'), 'owner');

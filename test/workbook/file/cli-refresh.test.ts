@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, type RefreshIo } from '../../../src/cli/refresh';
+import { run as verify } from '../../../src/cli/verify';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { openpyxl } from '../../support/outside-readers';
 
@@ -102,6 +103,9 @@ with zipfile.ZipFile(src) as zin, zipfile.ZipFile(tmp, 'w', zipfile.ZIP_DEFLATED
 shutil.move(tmp, src)`;
     execFileSync('/usr/bin/python3', ['-c', typeOver, book]);
     const before = readFileSync(book);
+    const verified: string[] = [];
+    expect(await verify([book], { stdout: (t) => verified.push(t), stderr: (t) => verified.push(t) })).toBe(1);
+    expect(verified.join('\n')).toMatch(/^tbl_risk \(risk from ACC, \S+, 120 rows, records sha256 [0-9a-f]{64}\): EDITED by hand since then: Name in rows 2-121; GrossImpact in rows 2-121$/);
     const refused = io();
     expect(await run(args, refused.io)).toBe(1);
     expect(refused.err.join('\n')).toMatch(/Table tbl_risk was edited by hand since its refresh of \S+: Name in rows 2-121; GrossImpact in rows 2-121\. Nothing was changed\. .* run again with --overwrite-edits\./);
@@ -110,6 +114,9 @@ shutil.move(tmp, src)`;
     expect(await run([...args, '--overwrite-edits'], forced.io)).toBe(0);
     expect(openpyxl<unknown[]>(book, "ws = load_workbook(sys.argv[1])['Risks']\nprint(json.dumps([ws['D3'].value, ws['B80'].value]))")).not.toContain('typed over');
     expect(await run(args, io().io)).toBe(0);
+    const clean: string[] = [];
+    expect(await verify([book, '--json'], { stdout: (t) => clean.push(t), stderr: (t) => clean.push(t) })).toBe(0);
+    expect(JSON.parse(clean.join('\n')).tables).toEqual([expect.objectContaining({ table: 'tbl_risk', state: 'unchanged', rowCount: 120, fingerprint: expect.objectContaining({ count: 120 }) })]);
   }, 60_000);
 
   it('refuses a workbook that is open in Excel, and leaves it as it was', async () => {

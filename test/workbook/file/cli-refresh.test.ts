@@ -119,6 +119,18 @@ shutil.move(tmp, src)`;
     expect(JSON.parse(clean.join('\n')).tables).toEqual([expect.objectContaining({ table: 'tbl_risk', state: 'unchanged', rowCount: 120, fingerprint: expect.objectContaining({ count: 120 }) })]);
   }, 60_000);
 
+  it('draws one progress line on a terminal and clears it at the end', async () => {
+    const book = copy('pivot-chart.xlsx', 'progress.xlsx');
+    const drawn: string[] = [];
+    const cli = io();
+    const terminal = { write: (t: string) => drawn.push(t) } as unknown as NodeJS.WriteStream;
+    expect(await run([book, '--base-url', sandbox.url, '--env', 'ACC'], { ...cli.io, progress: terminal })).toBe(0);
+    expect(drawn[0]!.startsWith('\r\x1b[2Ktbl_risk: ')).toBe(true);
+    expect(drawn[drawn.length - 1]).toBe('\r\x1b[2K');
+    // The fixture's table has no Id column yet, so this first refresh has nothing to compare by.
+    expect(cli.out.join('\n')).toMatch(/^tbl_risk: 120 rows\n\S*progress\.xlsx saved in \d+\.\d s\.$/);
+  });
+
   it('refuses a workbook that is open in Excel, and leaves it as it was', async () => {
     const book = copy('pivot-chart.xlsx', 'open.xlsx');
     writeFileSync(join(dir, '~$open.xlsx'), 'owner');

@@ -29,6 +29,8 @@ ${CONNECT_HELP}
   --backup         keep the previous file as BOOK.bak.xlsx
   --overwrite-edits  replace a table whose cells were edited by hand since its last refresh (without it,
                    such a table is left as it is and the edited cells are named)
+  --no-compare     skip the hand-edit check and the change report (both read the whole table first:
+                   on big tables they double the refresh's time and memory)
   --json           print a summary as JSON (for schedulers)
   -h, --help       this text
 
@@ -78,7 +80,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     const parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { ...CONNECT_OPTIONS, table: { type: 'string' }, backup: { type: 'boolean', default: false }, 'overwrite-edits': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+      options: { ...CONNECT_OPTIONS, table: { type: 'string' }, backup: { type: 'boolean', default: false }, 'overwrite-edits': { type: 'boolean', default: false }, 'no-compare': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     });
     return { ...parsed.values, positionals: parsed.positionals };
@@ -146,14 +148,16 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       signal: abort.signal,
       fingerprints: nodeFingerprints,
       cellDigests: true,
-      checkEdits: true,
+      // Both read the whole table first: on a 200,000-row table that is twice the memory and time of the
+      // refresh itself (BENCHMARKS.md), which --no-compare saves.
+      checkEdits: !options['no-compare'],
       overwriteEdits: options['overwrite-edits'],
     };
     const results: { table: string; outcome: LoadOutcome }[] = [];
     // One table after another, as Refresh all does; a failure does not stop the others, Ctrl-C does.
     for (const table of options.table ? [options.table] : [...bindings.keys()]) {
       if (abort.signal.aborted) break;
-      results.push({ table, outcome: await refreshTable({ ...common, table, changes: true, onProgress: (p) => line.show(table, p) }) });
+      results.push({ table, outcome: await refreshTable({ ...common, table, changes: !options['no-compare'], onProgress: (p) => line.show(table, p) }) });
     }
     for (const { table, outcome } of results) {
       summaries.push(

@@ -14,6 +14,7 @@ const BENCHES: Record<string, string> = {
   writeback: './writeback',
   bundle: './bundle',
   binding: './binding-import',
+  xlsx: './xlsx',
 };
 
 async function main() {

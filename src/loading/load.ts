@@ -1,6 +1,9 @@
 import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
+import type { Fingerprinter } from './fingerprint';
+import { compareRows, describeChanges, keyColumnOf, writeChanges } from './changes';
+import { cellDigester, describeEdits, editedCells } from './edits';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
@@ -54,7 +57,7 @@ export interface LoadProgress {
  * `target-not-empty`: cells below the selected cell hold data; the user is asked, then loads again with
  * `overwrite`.
  */
-export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty';
+export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty' | 'edited';
 export interface LoadError {
   code: LoadErrorCode;
   message: string;
@@ -78,6 +81,8 @@ export interface LoadSuccess {
   /** Cells cut to Excel's 32,767-character limit. */
   truncatedCells: number;
   writes: WriteStats;
+  /** A refresh asked for `changes`: what changed since the table's last refresh (also in the Changes sheet). */
+  changes?: { added: number; removed: number; changed: number; text: string };
 }
 export type LoadOutcome = LoadSuccess | { ok: false; error: LoadError };
 
@@ -93,6 +98,13 @@ interface Common {
   signal?: AbortSignal;
   onProgress?(p: LoadProgress): void;
   catalog?: Catalog;
+  /**
+   * Makes a fingerprint of each load's records (fingerprint.ts), kept in the table's binding. The host
+   * passes it with the hash it has: node:crypto in the CLI; without it no fingerprint is recorded.
+   */
+  fingerprints?: () => Fingerprinter;
+  /** Record in the binding a digest of the cells a refresh wrote, for `checkEdits` next time. */
+  cellDigests?: boolean;
 }
 
 export interface LoadOptions extends Common {
@@ -181,6 +193,18 @@ async function freeTableName(workbook: WorkbookPort, datasetId: string, title: s
 
 export interface RefreshOptions extends Common {
   table: string;
+  /**
+   * Compare the table's rows with the new ones by record key and write what changed to the Changes sheet
+   * (changes.ts). It reads the whole table first, so a host where reading is costly asks for it.
+   */
+  changes?: boolean;
+  /**
+   * Before replacing the rows, check them against what the last refresh wrote (edits.ts), and refuse,
+   * naming the cells, when someone edited them by hand, unless `overwriteEdits`. Loads record the digest
+   * this needs when `cellDigests` is set.
+   */
+  checkEdits?: boolean;
+  overwriteEdits?: boolean;
 }
 
 /** Rows the download may hand over ahead of the workbook before it has to wait. */
@@ -245,7 +269,7 @@ export async function loadDataset(options: LoadOptions): Promise<LoadOutcome> {
   if (target.kind === 'table') {
     const existing = await options.workbook.findTable(target.name);
     if (!existing) return { ok: false, error: { code: 'table-missing', table: target.name, message: `There is no table named ${target.name} to load into.` } };
-    return replaceTable(options, existing, { datasetId: options.datasetId, params: options.params ?? {}, columns: [] });
+    return replaceTable({ ...options, changes: false }, existing, { datasetId: options.datasetId, params: options.params ?? {}, columns: [] });
   }
   return firstLoad(options, target);
 }
@@ -260,6 +284,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   let writes = NO_WRITES;
   const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
+  const fp = options.fingerprints?.();
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -337,6 +362,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
         received += records.length;
         return undefined;
       }
+      fp?.add(records);
       const { rows, added } = builder.add(records);
       if (at.col + builder.columns.length > MAX_COLUMNS) {
         writeError = new Refusal('target-refused', `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`);
@@ -370,7 +396,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, bindingOf(shape.name, written, builder.columns, shape.id ?? created.id));
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
     return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
@@ -442,9 +468,9 @@ export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promis
 }
 
 async function replaceTable(
-  options: Common & { datasetId: string },
+  options: Common & { datasetId: string; changes?: boolean; checkEdits?: boolean; overwriteEdits?: boolean },
   existing: TableShape,
-  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'>,
+  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & Partial<Pick<Binding, 'tableId' | 'cells' | 'loadedAt'>>,
 ): Promise<LoadOutcome> {
   const { client, workbook, signal, onProgress, datasetId } = options;
   const dataset = (options.catalog ?? defaultCatalog).dataset(datasetId);
@@ -454,10 +480,26 @@ async function replaceTable(
   const builder = new RowBuilder(columnsOf(dataset.record));
   const rows: Cell[][] = [];
   const at = parseCell(existing.topLeft);
+  const fp = options.fingerprints?.();
+  let before: { columns: string[]; rows: Cell[][] } | null = null;
   try {
     report({});
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
       throw new Refusal('target-refused', `Sheet ${existing.sheet} is protected, so table ${existing.name} cannot be refreshed. Unprotect it (Review > Unprotect Sheet), then refresh.`);
+    }
+    // Read before the download, so hand edits are found before anything is fetched or overwritten.
+    if (options.changes || (options.checkEdits && previous.cells)) before = await workbook.readRows(existing.name);
+    const edits = options.checkEdits && previous.cells && before ? editedCells(previous.cells, { ...before, topLeft: existing.topLeft }) : [];
+    if (edits.length && !options.overwriteEdits) {
+      return {
+        ok: false,
+        error: {
+          code: 'edited',
+          tableState: 'intact',
+          table: existing.name,
+          message: `Table ${existing.name} was edited by hand since its refresh of ${previous.loadedAt ?? 'last time'}: ${describeEdits(edits)}. Nothing was changed. Look at those cells; to replace them with the service's data anyway, refresh with overwrite.`,
+        },
+      };
     }
     // Too many rows is known while downloading: from there on the rows are dropped, not held, and the
     // rest is only counted, so the refusal says how many there are.
@@ -471,6 +513,7 @@ async function replaceTable(
           rows.length = 0;
           return;
         }
+        fp?.add(records);
         for (const r of builder.add(records).rows) rows.push(r);
         report({ rows: rows.length });
       },
@@ -512,7 +555,8 @@ async function replaceTable(
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
     const saved = await saveBinding(workbook, {
       table: shape.name,
-      ...(existing.id ? { tableId: existing.id } : {}),
+      // A host without table ids (the saved file) keeps the id Excel gave the table.
+      ...(existing.id ?? previous.tableId ? { tableId: existing.id ?? previous.tableId } : {}),
       environment: options.environment,
       source: options.source ?? '',
       datasetId,
@@ -520,10 +564,23 @@ async function replaceTable(
       loadedAt: new Date().toISOString(),
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
+      ...(fp ? { fingerprint: fp.done() } : {}),
+      ...(options.cellDigests ? { cells: digestOf(builder.columns.map((c) => c.name), rows) } : {}),
     });
     if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
+    const key = options.changes && before && keyColumnOf(before.columns);
+    const changes = before && key && keyColumnOf(builder.columns.map((c) => c.name)) ? compareRows(before, { columns: builder.columns.map((c) => c.name), rows }, key) : null;
+    if (changes) await writeChanges(workbook, shape.name, saved.binding.loadedAt, changes);
     report({ phase: 'done', rows: rows.length });
-    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes };
+    return {
+      ok: true,
+      table: shape,
+      binding: saved.binding,
+      rowCount: rows.length,
+      truncatedCells: builder.truncated,
+      writes,
+      ...(changes ? { changes: { added: changes.added.length, removed: changes.removed.length, changed: changes.changedRecords, text: describeChanges(changes) } } : {}),
+    };
   } catch (e) {
     const error = toLoadError(e, undefined, existing.name);
     // Which of the two it is decides what the user does: refresh again, or load again.
@@ -538,6 +595,12 @@ async function replaceTable(
     }
     return { ok: false, error };
   }
+}
+
+function digestOf(columns: readonly string[], rows: readonly (readonly Cell[])[]) {
+  const d = cellDigester(columns);
+  d.add(rows);
+  return d.done();
 }
 
 /** Groups column positions into runs that are contiguous both in the rows and in the table. */

@@ -22,6 +22,7 @@ const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
   workbook: 'The workbook could not be updated',
   'target-refused': 'The table cannot go there',
   'target-not-empty': 'The cells below the selection hold data',
+  edited: 'The table was edited by hand',
 };
 
 const isApiCode = (code: string | undefined): code is ApiErrorCode => (API_ERROR_CODES as readonly string[]).includes(code ?? '');

@@ -13,6 +13,7 @@ const BENCHES: Record<string, string> = {
   load: './load',
   writeback: './writeback',
   bundle: './bundle',
+  xlsx: './xlsx',
 };
 
 async function main() {

@@ -1,6 +1,7 @@
 import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
+import type { Fingerprinter } from './fingerprint';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
@@ -93,6 +94,11 @@ interface Common {
   signal?: AbortSignal;
   onProgress?(p: LoadProgress): void;
   catalog?: Catalog;
+  /**
+   * Makes a fingerprint of each load's records (fingerprint.ts), kept in the table's binding. The host
+   * passes it with the hash it has: node:crypto in the CLI; without it no fingerprint is recorded.
+   */
+  fingerprints?: () => Fingerprinter;
 }
 
 export interface LoadOptions extends Common {
@@ -260,6 +266,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   let writes = NO_WRITES;
   const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
+  const fp = options.fingerprints?.();
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -337,6 +344,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
         received += records.length;
         return undefined;
       }
+      fp?.add(records);
       const { rows, added } = builder.add(records);
       if (at.col + builder.columns.length > MAX_COLUMNS) {
         writeError = new Refusal('target-refused', `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`);
@@ -370,7 +378,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, bindingOf(shape.name, written, builder.columns, shape.id ?? created.id));
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
     return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
@@ -444,7 +452,7 @@ export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promis
 async function replaceTable(
   options: Common & { datasetId: string },
   existing: TableShape,
-  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'>,
+  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & { tableId?: string },
 ): Promise<LoadOutcome> {
   const { client, workbook, signal, onProgress, datasetId } = options;
   const dataset = (options.catalog ?? defaultCatalog).dataset(datasetId);
@@ -454,6 +462,7 @@ async function replaceTable(
   const builder = new RowBuilder(columnsOf(dataset.record));
   const rows: Cell[][] = [];
   const at = parseCell(existing.topLeft);
+  const fp = options.fingerprints?.();
   try {
     report({});
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
@@ -471,6 +480,7 @@ async function replaceTable(
           rows.length = 0;
           return;
         }
+        fp?.add(records);
         for (const r of builder.add(records).rows) rows.push(r);
         report({ rows: rows.length });
       },
@@ -512,7 +522,8 @@ async function replaceTable(
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
     const saved = await saveBinding(workbook, {
       table: shape.name,
-      ...(existing.id ? { tableId: existing.id } : {}),
+      // A host without table ids (the saved file) keeps the id Excel gave the table.
+      ...(existing.id ?? previous.tableId ? { tableId: existing.id ?? previous.tableId } : {}),
       environment: options.environment,
       source: options.source ?? '',
       datasetId,
@@ -520,6 +531,7 @@ async function replaceTable(
       loadedAt: new Date().toISOString(),
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
+      ...(fp ? { fingerprint: fp.done() } : {}),
     });
     if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
     report({ phase: 'done', rows: rows.length });

@@ -22,6 +22,7 @@ const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
   workbook: 'The workbook could not be updated',
   'target-refused': 'The table cannot go there',
   'target-not-empty': 'The cells below the selection hold data',
+  edited: 'Cells were edited by hand since the last load',
 };
 
 const isApiCode = (code: string | undefined): code is ApiErrorCode => (API_ERROR_CODES as readonly string[]).includes(code ?? '');

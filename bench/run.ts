@@ -14,6 +14,7 @@ const BENCHES: Record<string, string> = {
   writeback: './writeback',
   bundle: './bundle',
   xlsx: './xlsx',
+  changes: './changes',
 };
 
 async function main() {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Cell } from '../workbook/port';
 import { plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
-import { canonicalJson, type Hasher } from './fingerprint';
+import type { Hasher } from './fingerprint';
 import { Sha256 } from './sha256';
 
 /**
@@ -33,6 +33,12 @@ export const cellPrint = z.strictObject({
 export type CellPrint = z.infer<typeof cellPrint>;
 
 export type HasherFactory = () => Hasher;
+/**
+ * A row's canonical line. Cells are strings, finite numbers, booleans and null, for which RFC 8785 and
+ * JSON.stringify write the same text (canonicalJson is the reference; the test holds them equal).
+ */
+export const lineOf = (cells: readonly Cell[]): string => JSON.stringify(cells);
+
 const defaultHasher: HasherFactory = () => new Sha256();
 const encoder = new TextEncoder();
 
@@ -69,7 +75,7 @@ export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: r
   for (let r = 0; r < t.rows.length; r++) {
     const row = t.rows[r]!;
     for (let i = 0; i < at.length; i++) cells[i] = at[i]! < 0 ? null : plainCell(row[at[i]!]);
-    digests[r] = digestOf(canonicalJson(cells), hasher);
+    digests[r] = digestOf(lineOf(cells), hasher);
   }
   return { keys: rowKeys(t, keyColumns), digests };
 }
@@ -173,7 +179,7 @@ export function findEdits(
   const inKeys = rowKeys(incoming, stored.keys);
   const inByKey = new Map<string, number>();
   inKeys.forEach((k, i) => inByKey.set(k, i));
-  const inPrints = rowPrints(incoming, fields, stored.keys, hasher);
+  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], hasher).digests[0]!;
   const tAt = fields.map((f) => table.columns.indexOf(f));
   const iAt = fields.map((f) => incoming.columns.indexOf(f));
   const cells: EditedCell[] = [];
@@ -193,7 +199,7 @@ export function findEdits(
         const c = iAt[f]! < 0 ? null : plainCell(incoming.rows[i]![iAt[f]!]);
         if (a !== c) found.push({ row: r, key: now.keys[r]!, field: fields[f]!, old: c, now: a, certain: true });
       }
-      if (found.length) differing.push({ r, incoming: inPrints.digests[i]!, cells: found });
+      if (found.length) differing.push({ r, incoming: incomingDigest(i), cells: found });
     }
     // The hand-edited rows are the ones whose revert to what comes in gives back the stored bucket hash:
     // tried over the subsets of the differing rows, smallest first (a bucket holds about 32 rows).
@@ -221,7 +227,7 @@ export function rowPrinter(fields: readonly string[], keyColumns: readonly strin
       const cells = new Array<Cell>(fields.length);
       for (const row of rows) {
         for (let i = 0; i < fields.length; i++) cells[i] = plainCell(row[i]);
-        digests.push(digestOf(canonicalJson(cells), hasher));
+        digests.push(digestOf(lineOf(cells), hasher));
         keys.push(rawKey(row, usable, keys.length));
       }
     },

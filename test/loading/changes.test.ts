@@ -5,6 +5,8 @@ import { compareTables, describeChanges } from '../../src/loading/changes';
 import { CHANGES_TABLE } from '../../src/loading/changesheet';
 import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
 import { recordKeyColumns } from '../../src/loading/recordkey';
+import { canonicalJson } from '../../src/loading/fingerprint';
+import { fnv1a, lineOf, makeCellPrint, rowPrints } from '../../src/loading/tableprint';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { fakeClient } from './fakeClient';
 
@@ -152,5 +154,23 @@ describe('refresh: hand edits since the last load', () => {
     expect(first.buckets).toHaveLength(16);
     await refreshTable({ ...base, client: fakeClient(risks(41)).client, workbook: wb, table: 'tbl_risk' });
     expect((await readBindings(wb)).get('tbl_risk')!.cells!.count).toBe(41);
+  });
+});
+
+describe('cell fingerprint canonical form', () => {
+  it('writes a row line as RFC 8785 does for every kind of cell', () => {
+    const cells = ['plain', 'quote " and \\ and \u2028 and é', '', 0, -1.5, 1e21, 1e-7, 45123.541666666664, true, false, null];
+    expect(lineOf(cells)).toBe(canonicalJson(cells));
+  });
+
+  it('is recomputed from the table by the documented steps (row digests sorted, buckets by FNV-1a of the key)', () => {
+    const { createHash } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+    const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+    const t = { columns: ['Id', 'V'], rows: [['b', 2], ['a', "'=x"], ['c', '']] as (string | number)[][] };
+    const print = makeCellPrint(rowPrints(t, ['Id', 'V'], ['Id']), ['Id']);
+    const digests = [JSON.stringify(['b', 2]), JSON.stringify(['a', '=x']), JSON.stringify(['c', null])].map(sha);
+    expect(print.sha256).toBe(sha([...digests].sort().map((d) => `${d}\n`).join('')));
+    expect(print.buckets).toBe(sha([...digests].sort().map((d) => `${d}\n`).join('')).slice(0, 8));
+    expect(fnv1a('a')).toBe(0xe40c292c);
   });
 });

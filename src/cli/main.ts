@@ -30,6 +30,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'refresh the tables of a saved workbook without Excel (refresh BOOK.xlsx)',
     load: lazy(() => require('./refresh')),
   },
+  verify: {
+    summary: 'check a saved workbook: tables against their fingerprints, the audit chain (verify BOOK.xlsx)',
+    load: lazy(() => require('./verify')),
+  },
   template: {
     summary: "write the add-in's write-back template into a workbook file (template --flow F BOOK.xlsx)",
     load: lazy(() => require('./template')),

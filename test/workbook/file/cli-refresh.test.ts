@@ -53,7 +53,7 @@ with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED
     expect([code, err]).toEqual([0, []]);
     const summary = JSON.parse(out.join('\n')) as { saved: boolean; backup: string; tables: { table: string; ok: boolean; rows: number; fingerprint: { sha256: string } }[] };
     expect(summary.saved).toBe(true);
-    expect(summary.tables).toEqual([{ table: 'tbl_risk', ok: true, rows: 120, truncatedCells: 0, fingerprint: { method: 'sha256/jcs-lines/1', count: 120, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } }]);
+    expect(summary.tables).toEqual([{ table: 'tbl_risk', ok: true, rows: 120, truncatedCells: 0, fingerprint: { method: 'sha256/jcs-lines/1', count: 120, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }, changes: expect.objectContaining({ text: expect.any(String) }) }]);
     // An auditor recomputes the fingerprint from the service's answer with Python alone.
     const answer = await fetch(`${sandbox.url}/directdata/v3/risk`, { headers: { authorization: `Basic ${Buffer.from(`${sandbox.demoKey!.identifier}:${sandbox.demoKey!.password}`).toString('base64')}` } }).then((r) => r.text());
     const recomputed = execFileSync('/usr/bin/python3', ['-c', "import hashlib, json, sys\nh = hashlib.sha256()\nfor r in json.load(sys.stdin):\n    h.update((json.dumps(r, sort_keys=True, separators=(',', ':'), ensure_ascii=False) + '\\n').encode())\nprint(h.hexdigest())"], { input: answer }).toString().trim();

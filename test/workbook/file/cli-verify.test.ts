@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../../src/cli/verify';
 import { loadDataset, type DataRecord } from '../../../src/loading/load';
+import { readBindings } from '../../../src/loading/bindings';
 import { openFileWorkbook, writeEmptyWorkbook } from '../../../src/workbook/file';
 import { writeAudit } from '../../../src/writeback/audit';
 import type { RunSummary } from '../../../src/writeback/post';
@@ -91,6 +92,16 @@ describe('grc-sheets verify on saved workbooks', () => {
     expect(code).toBe(0);
     expect(report.tables).toEqual([expect.objectContaining({ table: 'tbl_risk', status: 'verified' })]);
     expect(report.audit).toMatchObject({ status: 'verified', entries: 3 });
+  });
+
+  it('gives the cell fingerprint docs/workbook.md says an auditor recomputes with openpyxl', async () => {
+    const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'workbook.md'), 'utf8');
+    const script = /\`\`\`python\n(import datetime[\s\S]*?)\`\`\`/.exec(doc)![1]!;
+    const wb = openFileWorkbook(book);
+    const b = (await readBindings(wb)).get('tbl_risk')!;
+    wb.close();
+    const recomputed = execFileSync('/usr/bin/python3', ['-c', script, book, 'Risks', JSON.stringify(b.columns)]).toString().trim();
+    expect(recomputed).toBe(b.cells!.sha256);
   });
 
   it('catches a figure and an audit entry edited with openpyxl, the add-in part put back', async () => {

@@ -96,7 +96,7 @@ describe('grc-sheets verify on saved workbooks', () => {
 
   it('gives the cell fingerprint docs/workbook.md says an auditor recomputes with openpyxl', async () => {
     const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'workbook.md'), 'utf8');
-    const script = /\`\`\`python\n(import datetime[\s\S]*?)\`\`\`/.exec(doc)![1]!;
+    const script = /```python\n(import datetime[\s\S]*?)```/.exec(doc)![1]!;
     const wb = openFileWorkbook(book);
     const b = (await readBindings(wb)).get('tbl_risk')!;
     wb.close();

@@ -35,10 +35,13 @@ export interface TableRows {
 
 /**
  * A cell as compared and fingerprinted: an empty string is an empty cell (Excel reads empty cells as ""),
- * and the quote that keeps formula-like text inert is not part of the value (Excel does not return it).
+ * the quote that keeps formula-like text inert is not part of the value (Excel does not return it), and a
+ * fractional number is rounded to 15 significant digits.
  */
 export function plainCell(c: Cell | undefined): Cell {
   if (c === undefined || c === '') return null;
+  // Excel keeps 15 significant digits: a figure read back may differ from the double written past them.
+  if (typeof c === 'number') return Number.isInteger(c) ? c : Number(c.toPrecision(15));
   if (typeof c === 'string' && c.charCodeAt(0) === 39 && /^'[=+\-@]/.test(c)) return c.slice(1);
   return c;
 }

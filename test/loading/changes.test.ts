@@ -174,3 +174,12 @@ describe('cell fingerprint canonical form', () => {
     expect(fnv1a('a')).toBe(0xe40c292c);
   });
 });
+
+describe('numbers as Excel keeps them', () => {
+  it('compares fractional figures to 15 significant digits, so a read-back double is no change', () => {
+    const before = { columns: ['Id', 'V'], rows: [['a', 0.1 + 0.2], ['b', 45123.541666666664]] };
+    const after = { columns: ['Id', 'V'], rows: [['a', 0.3], ['b', 45123.5416666667]] };
+    expect(compareTables(before, after, ['Id']).summary.fields).toBe(0);
+    expect(compareTables(before, { columns: ['Id', 'V'], rows: [['a', 0.31], ['b', 45123.541666666664]] }, ['Id']).summary.fields).toBe(1);
+  });
+});

@@ -11,7 +11,7 @@ import type { RunSummary } from '../../../src/writeback/post';
 import { fakeClient } from '../../loading/fakeClient';
 
 const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;
-const risks: DataRecord[] = Array.from({ length: 200 }, (_, i) => ({ Id: guid(i), Identifier: `R-${i}`, Name: `Risk ${i}`, GrossImpact: i % 5, DateIdentified: '2025-03-04' }));
+const risks: DataRecord[] = Array.from({ length: 200 }, (_, i) => ({ Id: guid(i), Identifier: `R-${i}`, Name: `Risk ${i}`, GrossImpact: (i % 5) / 3, DateIdentified: '2025-03-04' }));
 const summary: RunSummary = {
   environment: 'ACC',
   table: 'GrcIncidents',

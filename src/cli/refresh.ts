@@ -27,7 +27,7 @@ Options:
 ${CONNECT_HELP}
   --table NAME     refresh this table only (default: every table the add-in loaded)
   --backup         keep the previous file as BOOK.bak.xlsx
-  --force          overwrite cells edited by hand since the last load (without it such a table is
+  --overwrite-edits  overwrite cells edited by hand since the last load (without it such a table is
                    refused and the cells are listed: address, old -> now)
   --highlight      mark the cells the refresh changed (the old value in a note) and added records
   --json           print a summary as JSON (for schedulers)
@@ -39,7 +39,7 @@ Every refresh compares the table with what comes in, record by record, and appen
 workbook's Changes sheet ("12 added, 3 removed, 40 changed" is printed per table).
 
 Exit codes: 0 every table refreshed and the file saved; 1 a table or the file failed, or a table was
-edited by hand and --force was not given (the message says which; tables that refreshed are saved,
+edited by hand and --overwrite-edits was not given (the message says which; tables that refreshed are saved,
 unless the file itself failed); 2 wrong options or no key.`;
 
 export interface RefreshIo extends ConnectIo {
@@ -89,7 +89,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     const parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { ...CONNECT_OPTIONS, table: { type: 'string' }, backup: { type: 'boolean', default: false }, force: { type: 'boolean', default: false }, highlight: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+      options: { ...CONNECT_OPTIONS, table: { type: 'string' }, backup: { type: 'boolean', default: false }, 'overwrite-edits': { type: 'boolean', default: false }, highlight: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     });
     return { ...parsed.values, positionals: parsed.positionals };
@@ -157,7 +157,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       signal: abort.signal,
       fingerprints: nodeFingerprints,
       hasher: nodeHasher,
-      overwriteEdits: options.force,
+      overwriteEdits: options['overwrite-edits'],
       highlightChanges: options.highlight,
     };
     const results: { table: string; outcome: LoadOutcome }[] = [];

@@ -642,7 +642,7 @@ function editedError(table: TableShape, cells: EditedCell[], countThen: number, 
     tableState: 'intact',
     table: table.name,
     edits,
-    message: `Table ${table.name} was edited by hand since it was loaded: ${listed || 'no single cell can be named'}${more}.${rows}${unsure} A refresh overwrites these with the service's data: copy them first if they matter, then refresh with overwrite (taskpane: Overwrite and refresh; grc-sheets refresh: --force). Nothing was changed.`,
+    message: `Table ${table.name} was edited by hand since it was loaded: ${listed || 'no single cell can be named'}${more}.${rows}${unsure} A refresh overwrites these with the service's data: copy them first if they matter, then refresh with overwrite (taskpane: Overwrite and refresh; grc-sheets refresh: --overwrite-edits). Nothing was changed.`,
   };
 }
 

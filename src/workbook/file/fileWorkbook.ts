@@ -1,7 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { cellAddress, parseCell, quoteSheet, rangeAddress } from '../address';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
-import { NUMBER_FORMAT } from '../formats';
 import type { Cell, ColumnSpec, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../port';
 import { ADDIN_ID, DEFAULT_STORE, isOurPart, readProperties, type AddinStore } from './addin';
 import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanSheet, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
@@ -56,7 +55,13 @@ function refuseOle(path: string): void {
     const head = Buffer.alloc(1 << 16);
     const n = readSync(fd, head, 0, head.length, 0);
     if (n < 8 || !head.subarray(0, 8).equals(OLE)) return;
-    if (head.subarray(0, n).includes(Buffer.from('EncryptedPackage', 'utf16le')) || head.subarray(0, n).includes(Buffer.from('EncryptionInfo', 'utf16le'))) {
+    // The stream names are in the compound file's directory ([MS-CFB] 2.6), whose first sector the
+    // header names; in a big file it lies far from the start.
+    const sectorSize = 1 << head.readUInt16LE(30);
+    const directory = Buffer.alloc(sectorSize * 4);
+    readSync(fd, directory, 0, directory.length, (head.readUInt32LE(48) + 1) * sectorSize);
+    const names = Buffer.concat([head.subarray(0, n), directory]);
+    if (names.includes(Buffer.from('EncryptedPackage', 'utf16le')) || names.includes(Buffer.from('EncryptionInfo', 'utf16le'))) {
       throw new FileProblem('encrypted', 'The workbook is encrypted with a password (File > Info > Protect Workbook > Encrypt with Password), so it cannot be read without Excel. Save an unencrypted copy for the scheduled refresh, and keep it where only the right people can read it.');
     }
     throw new FileProblem('not-a-workbook', 'The file is an Excel 97-2003 workbook (.xls), not an .xlsx package. Open it in Excel and save it as "Excel Workbook (*.xlsx)".');
@@ -372,6 +377,3 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
   };
   return workbook;
 }
-
-/** Number format of a column added in this session; an existing column keeps its cells' style. */
-export const formatOf = (c: ColumnModel): string => NUMBER_FORMAT[c.spec?.format ?? 'general'];

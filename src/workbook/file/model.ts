@@ -1,10 +1,10 @@
 import { parseCell } from '../address';
 import type { Cell, ColumnSpec } from '../port';
-import { cellValue } from './cells';
-import { Package } from './package';
+import { NUMBER_FORMAT } from '../formats';
+import { cellValue, stringItemText } from './cells';
+import type { Package } from './package';
 import { FileProblem } from './problem';
 import { sheetPieces, splitRow, styleOf } from './rows';
-import { stringItemText } from './cells';
 import { attr, child, childrenOf, parseXml, relId } from './xml';
 
 /** What the adapter knows of a saved workbook: sheets, tables, pivot caches, settings; read once on open. */
@@ -80,6 +80,9 @@ export interface PivotCacheModel {
   sourceSheet?: string;
   sourceRef?: string;
 }
+
+/** Number format of a column added in this session; an existing column keeps its cells' style. */
+export const formatOf = (c: ColumnModel): string => NUMBER_FORMAT[c.spec?.format ?? 'general'];
 
 export function readSheets(pkg: Package, workbookPath: string): SheetModel[] {
   const wb = parseXml(pkg.text(workbookPath), workbookPath);

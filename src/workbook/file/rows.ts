@@ -1,4 +1,7 @@
 import { columnIndex } from '../address';
+import { FileProblem } from './problem';
+
+const damaged = (what: string) => new FileProblem('not-a-workbook', `A worksheet of the file ${what}: the file is damaged. Open it in Excel, save it, and try again.`);
 
 /**
  * A worksheet part read as it inflates: the text before the rows (up to and with `<sheetData>`), each
@@ -31,7 +34,7 @@ export function* sheetPieces(chunks: Iterable<string>): Generator<SheetPiece> {
       const at = buf.indexOf('<sheetData', pos);
       const close = at >= 0 ? buf.indexOf('>', at) : -1;
       if (close < 0) {
-        if (!more()) throw new Error('worksheet without sheetData');
+        if (!more()) throw damaged('has no cell data (sheetData)');
         continue;
       }
       const selfClosed = buf[close - 1] === '/';
@@ -45,7 +48,7 @@ export function* sheetPieces(chunks: Iterable<string>): Generator<SheetPiece> {
     if (state === 'rows') {
       const lt = buf.indexOf('<', pos);
       if (lt < 0 || lt + 5 > buf.length) {
-        if (!more()) throw new Error('worksheet ends inside sheetData');
+        if (!more()) throw damaged('ends in the middle of its rows');
         continue;
       }
       if (buf.startsWith('</sheetData', lt)) {
@@ -55,7 +58,7 @@ export function* sheetPieces(chunks: Iterable<string>): Generator<SheetPiece> {
       }
       const tagEnd = buf.indexOf('>', lt);
       if (tagEnd < 0) {
-        if (!more()) throw new Error('worksheet ends inside a row');
+        if (!more()) throw damaged('ends in the middle of a row');
         continue;
       }
       let end: number;
@@ -63,7 +66,7 @@ export function* sheetPieces(chunks: Iterable<string>): Generator<SheetPiece> {
       else {
         const close = buf.indexOf('</row>', tagEnd);
         if (close < 0) {
-          if (!more()) throw new Error('worksheet ends inside a row');
+          if (!more()) throw damaged('ends in the middle of a row');
           continue;
         }
         end = close + 6;

@@ -22,7 +22,6 @@ export function parseXml(text: string, part: string): XmlElement {
   const parser = new SaxesParser({ position: true });
   const stack: XmlElement[] = [];
   let root: XmlElement | null = null;
-  parser.on('opentagstart', () => undefined);
   parser.on('opentag', (tag) => {
     // saxes reports the position after the tag's '>': the start is found by searching back for '<'.
     const openEnd = parser.position;
@@ -92,10 +91,6 @@ export function setAttr(tag: string, name: string, value: string): string {
   if (re.test(tag)) return tag.replace(re, `$1"${escapeXml(value)}"`);
   const close = tag.endsWith('/>') ? tag.length - 2 : tag.length - 1;
   return `${tag.slice(0, close)} ${name}="${escapeXml(value)}"${tag.slice(close)}`;
-}
-
-export function removeAttr(tag: string, name: string): string {
-  return tag.replace(new RegExp(`\\s${name.replace(/[.:]/g, '\\$&')}\\s*=\\s*("[^"]*"|'[^']*')`), '');
 }
 
 /** Applies edits (ranges of the original text and what replaces them) from the end backwards. */

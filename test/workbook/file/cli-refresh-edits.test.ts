@@ -49,7 +49,7 @@ describe('grc-sheets refresh: hand edits and the change report', () => {
     return { code, out: JSON.parse(out.join('\n')) as { saved: boolean; tables: { ok: boolean; changes?: { text: string; summary: { changed: number } }; error?: { code: string; message: string; edits?: { address: string; old: unknown; now: unknown; certain: boolean }[] } }[] } };
   }
 
-  it('refuses to overwrite a figure edited by hand, names it, and overwrites it with --force', async () => {
+  it('refuses to overwrite a figure edited by hand, names it, and overwrites it with --overwrite-edits', async () => {
     const book = join(dir, 'report.xlsx');
     copyFileSync(join(__dirname, 'fixtures', 'pivot-chart.xlsx'), book);
     const first = await refresh(book);
@@ -68,7 +68,7 @@ describe('grc-sheets refresh: hand edits and the change report', () => {
     expect(refused.out.tables[0]!.error!.message).toContain(`Risks!C5 (Organization, `);
     expect(openpyxl<string>(edited, "print(json.dumps(load_workbook(sys.argv[1])['Risks']['C5'].value))")).toBe('Typed over');
 
-    const forced = await refresh(edited, '--force');
+    const forced = await refresh(edited, '--overwrite-edits');
     expect(forced.code).toBe(0);
     expect(openpyxl<string>(edited, "print(json.dumps(load_workbook(sys.argv[1])['Risks']['C5'].value))")).toBe(name);
     expect(forced.out.tables[0]!.changes!.summary.changed).toBe(1);

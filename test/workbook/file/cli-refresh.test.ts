@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, type RefreshIo } from '../../../src/cli/refresh';
+import { run as verify } from '../../../src/cli/verify';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { openpyxl } from '../../support/outside-readers';
 
@@ -81,6 +82,54 @@ with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED
     expect(JSON.parse(done.out)).toMatchObject({ saved: true, tables: [{ table: 'tbl_risk', ok: true, rows: 120 }] });
     expect((await run(['refresh', book, '--env', 'ACC'])).code).toBe(2);
   }, 60_000);
+
+  it('names the cells edited by hand since the last refresh and leaves them, unless told to overwrite', async () => {
+    const book = copy('pivot-chart.xlsx', 'edited.xlsx');
+    const args = [book, '--base-url', sandbox.url, '--env', 'ACC'];
+    expect(await run(args, io().io)).toBe(0);
+    // Someone types over two figures: the two cells changed in the sheet's XML, every other part kept (as
+    // Excel saves; openpyxl would drop the add-in's part).
+    const typeOver = `import re, shutil, sys, zipfile
+src = sys.argv[1]; tmp = src + '.typed'
+with zipfile.ZipFile(src) as zin, zipfile.ZipFile(tmp, 'w', zipfile.ZIP_DEFLATED) as zout:
+    for i in zin.infolist():
+        data = zin.read(i)
+        if i.filename == 'xl/worksheets/sheet1.xml':
+            text = data.decode()
+            text = re.sub(r'<c r="D3"([^>]*?)(/>|>.*?</c>)', '<c r="D3"><v>99</v></c>', text, count=1)
+            text = re.sub(r'<c r="B80"([^>]*?)(/>|>.*?</c>)', '<c r="B80" t="inlineStr"><is><t>typed over</t></is></c>', text, count=1)
+            data = text.encode()
+        zout.writestr(i, data)
+shutil.move(tmp, src)`;
+    execFileSync('/usr/bin/python3', ['-c', typeOver, book]);
+    const before = readFileSync(book);
+    const verified: string[] = [];
+    expect(await verify([book], { stdout: (t) => verified.push(t), stderr: (t) => verified.push(t) })).toBe(3);
+    expect(verified.join('\n')).toMatch(/^EDITED  Table tbl_risk was changed since it was loaded \S+: the edits are in \d+ rows starting /);
+    const refused = io();
+    expect(await run(args, refused.io)).toBe(1);
+    expect(refused.err.join('\n')).toMatch(/Table tbl_risk was edited by hand since it was loaded: Risks!D3 \(\w+, [^)]+\) \S+ -> 99; Risks!B80 \(\w+, [^)]+\) "[^"]*" -> "typed over"\. .*--overwrite-edits\)\. Nothing was changed\./);
+    expect(readFileSync(book).equals(before)).toBe(true);
+    const forced = io();
+    expect(await run([...args, '--overwrite-edits'], forced.io)).toBe(0);
+    expect(openpyxl<unknown[]>(book, "ws = load_workbook(sys.argv[1])['Risks']\nprint(json.dumps([ws['D3'].value, ws['B80'].value]))")).not.toContain('typed over');
+    expect(await run(args, io().io)).toBe(0);
+    const clean: string[] = [];
+    expect(await verify([book, '--json'], { stdout: (t) => clean.push(t), stderr: (t) => clean.push(t) })).toBe(0);
+    expect(JSON.parse(clean.join('\n')).tables).toEqual([expect.objectContaining({ table: 'tbl_risk', status: 'verified' })]);
+  }, 60_000);
+
+  it('draws one progress line on a terminal and clears it at the end', async () => {
+    const book = copy('pivot-chart.xlsx', 'progress.xlsx');
+    const drawn: string[] = [];
+    const cli = io();
+    const terminal = { write: (t: string) => drawn.push(t) } as unknown as NodeJS.WriteStream;
+    expect(await run([book, '--base-url', sandbox.url, '--env', 'ACC'], { ...cli.io, progress: terminal })).toBe(0);
+    expect(drawn[0]!.startsWith('\r\x1b[2Ktbl_risk: ')).toBe(true);
+    expect(drawn[drawn.length - 1]).toBe('\r\x1b[2K');
+    // The fixture's table has no Id column yet: its rows are keyed by position, so all show as replaced.
+    expect(cli.out.join('\n')).toMatch(/^tbl_risk: 120 rows; 120 added, 10 removed, 0 changed\n\S*progress\.xlsx saved in \d+\.\d s\.$/);
+  });
 
   it('refuses a workbook that is open in Excel, and leaves it as it was', async () => {
     const book = copy('pivot-chart.xlsx', 'open.xlsx');

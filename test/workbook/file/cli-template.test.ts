@@ -114,6 +114,22 @@ print('null')`,
     expect(rows.map((r) => r[0])).toEqual(['First incident', 'Second incident']);
   }, 60_000);
 
+  it('adds a second template beside the first: its lists rewritten in place on the existing lookup sheet', async () => {
+    const book = join(dir, 'twice.xlsx');
+    expect(await run(['--flow', 'incidents', '--base-url', sandbox.url, '--env', 'ACC', book], io().io)).toBe(0);
+    const once = openpyxl<string[]>(book, "print(json.dumps([c.value for c in load_workbook(sys.argv[1])['GRC lists'][1] if c.value]))");
+    const cli = io();
+    expect([await run(['--flow', 'incidents', '--base-url', sandbox.url, '--env', 'ACC', book], cli.io), cli.err]).toEqual([0, []]);
+    const seen = openpyxl<{ lists: string[]; tables: string[]; sheets: string[] }>(
+      book,
+      `wb = load_workbook(sys.argv[1])
+print(json.dumps({'lists': [c.value for c in wb['GRC lists'][1] if c.value], 'sheets': wb.sheetnames, 'tables': sorted(n for ws in wb.worksheets for n in ws.tables)}))`,
+    );
+    expect(seen.lists).toEqual(once);
+    expect(seen.sheets).toEqual(['GRC lists', 'Incidents', 'Incidents_2']);
+    expect(seen.tables).toEqual(['GrcIncidents', 'GrcIncidents2']);
+  }, 60_000);
+
   it('adds the template to an existing workbook and leaves its other parts as they were', async () => {
     const book = join(dir, 'existing.xlsx');
     copyFileSync(join(__dirname, 'fixtures', 'pivot-chart.xlsx'), book);

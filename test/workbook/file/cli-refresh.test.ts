@@ -105,7 +105,7 @@ shutil.move(tmp, src)`;
     const before = readFileSync(book);
     const verified: string[] = [];
     expect(await verify([book], { stdout: (t) => verified.push(t), stderr: (t) => verified.push(t) })).toBe(3);
-    expect(verified.join('\n')).toMatch(/^EDITED  Table tbl_risk was changed since it was loaded \S+: the edits are in \d+ rows starting /);
+    expect(verified.join('\n')).toMatch(/^EDITED {2}Table tbl_risk was changed since it was loaded \S+: the edits are in \d+ rows starting /);
     const refused = io();
     expect(await run(args, refused.io)).toBe(1);
     expect(refused.err.join('\n')).toMatch(/Table tbl_risk was edited by hand since it was loaded: Risks!D3 \(\w+, [^)]+\) \S+ -> 99; Risks!B80 \(\w+, [^)]+\) "[^"]*" -> "typed over"\. .*--overwrite-edits\)\. Nothing was changed\./);

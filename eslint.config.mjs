@@ -33,6 +33,11 @@ const walls = [
   // The saved-file adapter runs in Node only (the CLI): files and zlib, but no UI, no Office.js, no use cases.
   wall(['src/workbook/file/**'], [ui, office, ui_folder, servers, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
   wall(['src/writeback/**'], [...core, adapters]),
+  // Inside write-back: flows, rows, checks and the environment are used by a post's run, never the other way.
+  wall(
+    ['src/writeback/flows/**', 'src/writeback/rows/**', 'src/writeback/checks/**', 'src/writeback/environment/**'],
+    [...core, adapters, { group: ['**/post', '**/post/**'], message: 'Flows, rows, checks and the environment do not know how a post runs: src/writeback/post uses them.' }],
+  ),
   wall(['src/taskpane/**'], [servers, office, nodeOnly, adapters], ['src/taskpane/index.tsx', 'src/taskpane/preview/**']),
   wall(['src/taskpane/index.tsx', 'src/taskpane/preview/**'], [servers, office, nodeOnly]),
   wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**', 'src/check/**'], [ui, office, ui_folder]),

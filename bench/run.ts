@@ -15,6 +15,7 @@ const BENCHES: Record<string, string> = {
   bundle: './bundle',
   xlsx: './xlsx',
   changes: './changes',
+  binding: './binding-import',
 };
 
 async function main() {

@@ -16,7 +16,9 @@ import { loadStanding, type WritebackApi } from '../src/writeback/api';
 import { incidentsFlow } from '../src/writeback/flows/incidents';
 import { preparePost } from '../src/writeback/post';
 import { createTemplate } from '../src/writeback/template';
-import { validateRows } from '../src/writeback/validate';
+import { validateRows } from '../src/writeback/rows/validate';
+import { bindFlow } from '../src/writeback/environment/bound-flow';
+import { bindEnvironment } from '../src/writeback/environment/context';
 
 const ACC = { name: 'ACC', production: false };
 
@@ -120,7 +122,7 @@ export default async function (): Promise<string> {
     const client = createClient({ baseUrl: sandbox.url, credentials });
     const workbook = createMemoryWorkbook();
     const shape = await createTemplate({ api: client, workbook, flow: incidentsFlow, environment: ACC });
-    const prepared = incidentsFlow.setup(await loadStanding(client, incidentsFlow.standingDatasets));
+    const prepared = bindFlow(incidentsFlow, bindEnvironment(ACC), await loadStanding(client, incidentsFlow.standingDatasets));
     const toRows = (n: number) =>
       Array.from({ length: n }, (_, i) => shape.columns.map((c) => row(i)[c] ?? null));
 
@@ -173,10 +175,11 @@ export default async function (): Promise<string> {
     let fakeIds = 0;
     const stand: WritebackApi = {
       download: (id, o) => client.download(id, o),
-      call: () =>
+      send: () =>
         new Promise((resolve) =>
           setTimeout(
-            () => resolve({ Id: `99999999-0000-4000-8000-${String(++fakeIds).padStart(12, '0')}` }),
+            () =>
+              resolve({ status: 201, headers: {}, body: { Id: `99999999-0000-4000-8000-${String(++fakeIds).padStart(12, '0')}` } }),
             latencyMs,
           ),
         ),

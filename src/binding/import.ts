@@ -1,55 +1,77 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import {
   BINDING_FORMAT,
   BINDING_VERSION,
   DATASETS_AND_OPERATIONS,
   binding as bindingSchema,
+  isValidTemplate,
+  lastName,
+  pointerParts,
   type Binding,
-  type BoundEndpoint,
-  type Endpoint,
+  type BoundDataset,
+  type BoundOperation,
+  type Consequence,
   type ExtraDataset,
 } from '../catalog';
-import { bind, matchAll, type Candidate } from './match';
-import { parseApiFile, type FileOperation, type ParsedFile } from './parse';
-import { objectSchema, type Difference } from './shapes';
+import { findRecords } from './answers';
+import { chooseEncoding } from './encoding';
+import {
+  bindTo,
+  candidateRef,
+  catalogueSide,
+  fileSide,
+  matchAll,
+  refOf,
+  type CatalogueSide,
+  type FileSide,
+  type Scored,
+} from './match';
+import { parseOverrides, type Line } from './overrides';
+import { BindingInputError, parseApiFile, type ParsedFile } from './parse';
+import { kindOf, type Schema } from './schema';
 
 export interface ImportOptions {
-  /** The binding file this import replaces: admin picks in it are kept. */
-  previous?: Binding;
-  /** Take the best candidate of every ambiguous endpoint. */
+  /** The admin's overrides file (docs/binding.md); applied when given. */
+  overrides?: string;
+  /** Take the best candidate where the admin would otherwise decide. */
   accept?: boolean;
   /** The file name recorded in the binding (default: as given). */
   recordAs?: string;
   now?: Date;
 }
 
+/** One catalogue endpoint's outcome, for the report. */
+export interface Entry {
+  side: CatalogueSide;
+  chosen?: Scored;
+  decision?: { reason: string; candidates: Scored[] };
+  missing?: string;
+  others: Scored[];
+  accepted?: boolean;
+}
+
+export interface Dropped {
+  line: number;
+  text: string;
+  reason: string;
+}
+
 export interface ImportResult {
   binding: Binding;
   parsed: ParsedFile;
-  /** Per bound catalogue id: where it was found in the file and the differences that matter. */
-  matched: {
-    id: string;
-    bound: BoundEndpoint;
-    filePath: string;
-    differences: Difference[];
-    accepted?: boolean;
-  }[];
-  ambiguous: {
-    id: string;
-    candidates: { ref: string; score: number; op: FileOperation }[];
-    pick: string | null;
-    stalePick?: string;
-  }[];
-  missing: string[];
-  /** Ambiguous ids with no pick: what keeps the exit status non-zero. */
+  entries: Entry[];
+  /** Overrides lines the file no longer supports (kept in the overrides file, not applied). */
+  dropped: Dropped[];
+  applied: number;
+  /** Decisions still open: what keeps the exit status non-zero. */
   unresolved: string[];
 }
-
-const refOf = (op: { method: string; path: string }) => `${op.method} ${op.path}`;
 
 function slug(path: string): string {
   const words = path
     .split('/')
-    .filter((s) => s && !/^v\d+$/.test(s) && s !== '{guid}' && !/^directdata$/i.test(s))
+    .filter((s) => s && !/^v\d+$/.test(s) && !s.startsWith('{') && !/^directdata$/i.test(s))
     .join('-')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
@@ -58,37 +80,215 @@ function slug(path: string): string {
 }
 
 /** A GET the catalogue lacks that answers with a list of records: loadable as an untyped dataset. */
-function extraDatasetOf(op: FileOperation): Omit<ExtraDataset, 'id'> | undefined {
-  if (op.method !== 'GET' || op.path.includes('{guid}') || op.answer?.type !== 'array') return undefined;
-  const item = objectSchema(op.answer.items);
-  if (!item?.properties) return undefined;
+function extraDatasetOf(f: FileSide): Omit<ExtraDataset, 'id'> | undefined {
+  const op = f.op;
+  if (op.method !== 'GET' || f.params > 0) return undefined;
+  const recs = findRecords(op);
+  if (!recs?.item?.properties) return undefined;
   return {
     path: op.path,
     title: op.summary ?? op.operationId ?? op.path,
     ...(op.operationId ? { operationId: op.operationId } : {}),
-    properties: Object.keys(item.properties),
+    records: recs.records,
+    properties: Object.keys(recs.item.properties),
   };
 }
 
-/** The picks an admin made in the previous binding: ambiguous picks and earlier 'picked' endpoints. */
-function previousPicks(previous: Binding | undefined): Map<string, string> {
-  const picks = new Map<string, string>();
-  if (!previous) return picks;
-  for (const [id, a] of Object.entries(previous.ambiguous)) if (a.pick) picks.set(id, a.pick);
-  for (const [id, e] of Object.entries(previous.endpoints)) if (e.how === 'picked') picks.set(id, refOf(e));
-  return picks;
+/** The schema at a body pointer, or undefined when the body has no such property. */
+function schemaAt(body: Schema | undefined, pointer: string): Schema | undefined {
+  let at = body;
+  for (const p of pointerParts(pointer)) {
+    if (!at) return undefined;
+    at = kindOf(at) === 'array' ? at.items?.properties?.[p] : at.properties?.[p];
+  }
+  return at;
 }
 
-export async function importBinding(file: string, options: ImportOptions = {}): Promise<ImportResult> {
-  const parsed = await parseApiFile(file);
-  const endpoints: readonly Endpoint[] = DATASETS_AND_OPERATIONS;
-  const outcome = matchAll(endpoints, parsed.operations);
-  const picks = previousPicks(options.previous);
-  const byId = new Map(endpoints.map((e) => [e.id, e]));
+function findOperation(files: readonly FileSide[], ref: string): FileSide | undefined {
+  const m = /^(GET|POST|PUT|PATCH) (\S+)$/.exec(ref);
+  if (!m) return files.find((f) => f.op.operationId === ref);
+  const shape = (p: string) => p.replace(/\{[^}]+\}/g, '{}');
+  return (
+    files.find((f) => f.op.method === m[1] && (f.op.path === m[2] || f.op.filePath === m[2])) ??
+    files.find((f) => f.op.method === m[1] && shape(f.op.path) === shape(m[2]!))
+  );
+}
 
-  const matched: ImportResult['matched'] = [];
-  const ambiguous: ImportResult['ambiguous'] = [];
-  const unresolved: string[] = [];
+/** Applies the admin's lines to the matcher's outcome; returns the lines the file no longer supports. */
+function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, files: readonly FileSide[], file: string): { dropped: Dropped[]; applied: number } {
+  const dropped: Dropped[] = [];
+  let applied = 0;
+  const drop = (l: Line, reason: string) => dropped.push({ line: l.line, text: l.text, reason });
+  for (const l of lines) {
+    if (!entries.has(l.id))
+      throw new BindingInputError(`${file}:${l.line}: "${l.id}" is not a catalogue endpoint id (see the report's ids): "${l.text}"`);
+  }
+  const order = ['none', 'use', 'place', 'unplace', 'answer', 'default'];
+  for (const l of [...lines].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))) {
+    const entry = entries.get(l.id)!;
+    if (l.kind === 'none') {
+      delete entry.chosen;
+      delete entry.decision;
+      entry.missing = "the admin's overrides bind nothing to it";
+      applied++;
+      continue;
+    }
+    if (l.kind === 'use') {
+      const f = findOperation(files, l.op);
+      if (!f) {
+        drop(l, `the file has no operation ${l.op}`);
+        continue;
+      }
+      // Whichever endpoint had this operation loses it: the admin's choice wins.
+      for (const other of entries.values()) {
+        if (other === entry || other.chosen?.f !== f) continue;
+        delete other.chosen;
+        other.missing = `its operation ${refOf(f.op)} is used for ${l.id} by the admin`;
+      }
+      entry.chosen = bindTo(entry.side, f, 'admin');
+      delete entry.decision;
+      delete entry.missing;
+      applied++;
+      continue;
+    }
+    const chosen = entry.chosen;
+    if (!chosen) {
+      drop(l, `${l.id} is not bound`);
+      continue;
+    }
+    const bound = chosen.bound;
+    if (l.kind === 'place') {
+      const op = chosen.f.op;
+      let target: Schema | undefined;
+      if (l.in === 'body') target = bound.kind === 'dataset' ? schemaAt(findRecords(op)?.item, l.at) : op.body ? schemaAt(op.body, l.at) : undefined;
+      else if (l.in === 'path') target = op.path.includes(`{${l.at}}`) ? (op.params.find((p) => p.name === l.at)?.schema ?? { type: 'string' }) : undefined;
+      else target = op.params.find((p) => p.in === 'query' && p.name === l.at)?.schema;
+      if (!target) {
+        drop(l, `${refOf(op)} has no ${l.in === 'body' ? `property ${l.at}` : `${l.in} parameter ${l.at}`}`);
+        continue;
+      }
+      const field = entry.side.fields.find((x) => x.name === l.field);
+      const encoding =
+        l.encoding ??
+        (field && chooseEncoding(field, target, (lastName(l.at) || l.at), undefined, () => undefined)) ?? { kind: 'plain' as const };
+      bound.placements = bound.placements.filter((p) => p.field !== l.field);
+      bound.placements.push({ field: l.field, in: l.in, at: l.at, fileName: (lastName(l.at) || l.at), encoding, how: 'admin', ...(l.in === 'path' ? { required: true } : {}) });
+      if (bound.kind === 'operation') bound.extras = bound.extras.filter((x) => !(x.in === l.in && (x.at === l.at || x.at.startsWith(`${l.at}/`))));
+      chosen.unplaced = chosen.unplaced.filter((f) => f !== l.field);
+      applied++;
+    } else if (l.kind === 'unplace') {
+      if (!bound.placements.some((p) => p.field === l.field)) {
+        drop(l, `${l.field} is not placed in ${l.id}`);
+        continue;
+      }
+      bound.placements = bound.placements.filter((p) => p.field !== l.field);
+      chosen.unplaced = [...chosen.unplaced, l.field];
+      applied++;
+    } else if (l.kind === 'answer') {
+      if (bound.kind !== 'operation') {
+        drop(l, `${l.id} is a dataset`);
+        continue;
+      }
+      bound.answer = l.answer;
+      applied++;
+    } else {
+      const x = bound.kind === 'operation' ? bound.extras.find((e) => e.key === l.key) : undefined;
+      if (!x) {
+        drop(l, `${l.id} has no extra column ${l.key}`);
+        continue;
+      }
+      x.default = l.value;
+      applied++;
+    }
+  }
+  return { dropped, applied };
+}
+
+function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[]): Consequence[] {
+  const out: Consequence[] = [];
+  for (const e of entries) {
+    const id = e.side.e.id;
+    if (!e.chosen) {
+      out.push({ kind: 'unavailable', endpoint: id, columns: [], message: e.decision ? `the admin decides: ${e.decision.reason}` : (e.missing ?? 'not in the file') });
+      continue;
+    }
+    const b = e.chosen.bound;
+    if (e.chosen.unplaced.length)
+      out.push({
+        kind: 'field-not-in-file',
+        endpoint: id,
+        columns: e.chosen.unplaced,
+        message: b.kind === 'dataset' ? 'the file\'s records lack them: these columns stay empty' : 'the file has no place for them: these columns are not offered',
+      });
+    if (b.kind === 'operation') {
+      const required = b.extras.filter((x) => x.required && x.default === undefined).map((x) => x.header);
+      if (required.length)
+        out.push({ kind: 'required-extra', endpoint: id, columns: required, message: 'the file requires them and no catalogue field fills them: each row must fill these columns (or the admin gives a default)' });
+      if (e.chosen.unfillable.length)
+        out.push({ kind: 'required-extra', endpoint: id, columns: e.chosen.unfillable, message: 'the file requires them and they cannot be typed in a cell: the service will refuse these rows until the admin places them' });
+    }
+  }
+  for (const d of dropped) out.push({ kind: 'dropped-override', endpoint: '', columns: [], message: `line ${d.line} "${d.text}": ${d.reason}` });
+  return out;
+}
+
+/** The catalogue's side of the matching does not change within a process: computed once. */
+let catalogueSides: CatalogueSide[] | undefined;
+
+export async function importBinding(file: string, options: ImportOptions = {}): Promise<ImportResult> {
+  let overrideLines: Line[] = [];
+  let overridesHash: string | undefined;
+  if (options.overrides) {
+    let text: string;
+    try {
+      text = readFileSync(options.overrides, 'utf8');
+    } catch (e) {
+      throw new BindingInputError(`${options.overrides}: cannot read the overrides file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    overrideLines = parseOverrides(options.overrides, text);
+    overridesHash = createHash('sha256').update(text).digest('hex');
+  }
+  const parsed = await parseApiFile(file);
+  const files = parsed.operations.filter((op) => isValidTemplate(op.path)).map(fileSide);
+  for (const op of parsed.operations)
+    if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~ and {parameters})`);
+  const sides = (catalogueSides ??= DATASETS_AND_OPERATIONS.map(catalogueSide));
+  const outcome = matchAll(sides, files);
+
+  const entries = new Map<string, Entry>();
+  // --accept takes a near-tie's best candidate that no other endpoint holds.
+  const held = new Set([...outcome.bound.values()].map((s) => s.f));
+  for (const side of sides) {
+    const id = side.e.id;
+    const entry: Entry = { side, others: outcome.others.get(id) ?? [] };
+    const chosen = outcome.bound.get(id);
+    const decision = outcome.decisions.get(id);
+    const free = decision?.candidates.find((c) => !held.has(c.f) && !c.f.op.deprecated);
+    if (chosen) entry.chosen = chosen;
+    else if (decision && options.accept && free) {
+      held.add(free.f);
+      entry.chosen = free;
+      entry.accepted = true;
+      entry.others = decision.candidates.filter((c) => c !== free);
+    } else if (decision) entry.decision = decision;
+    else entry.missing = outcome.missing.get(id) ?? 'no operation of the file fits';
+    entries.set(id, entry);
+  }
+  const { dropped, applied } = applyOverrides(overrideLines, entries, files, options.overrides ?? 'overrides');
+
+  const list = [...entries.values()];
+  const claimed = new Set(list.flatMap((e) => [e.chosen?.f, ...(e.decision?.candidates.map((c) => c.f) ?? [])]).filter(Boolean));
+  const extraDatasets: ExtraDataset[] = [];
+  const taken = new Set<string>();
+  for (const f of files) {
+    if (claimed.has(f)) continue;
+    const x = extraDatasetOf(f);
+    if (!x) continue;
+    let id = slug(f.op.path);
+    for (let i = 2; taken.has(id) || entries.has(id); i++) id = `${slug(f.op.path)}-${i}`;
+    taken.add(id);
+    extraDatasets.push({ id, ...x });
+  }
   const out: Binding = {
     format: BINDING_FORMAT,
     version: BINDING_VERSION,
@@ -100,67 +300,29 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
       ...(parsed.apiVersion ? { apiVersion: parsed.apiVersion } : {}),
       basePath: parsed.basePath,
       importedAt: (options.now ?? new Date()).toISOString(),
+      ...(options.overrides && overridesHash ? { overrides: { file: options.overrides, sha256: overridesHash } } : {}),
     },
-    endpoints: {},
-    ambiguous: {},
-    missing: [...outcome.missing],
-    extraDatasets: [],
+    endpoints: Object.fromEntries(
+      list.filter((e) => e.chosen).map((e) => [e.side.e.id, e.chosen!.bound as BoundOperation | BoundDataset]),
+    ),
+    decisions: Object.fromEntries(
+      list.filter((e) => e.decision).map((e) => [e.side.e.id, { reason: e.decision!.reason, candidates: e.decision!.candidates.map(candidateRef) }]),
+    ),
+    missing: Object.fromEntries(list.filter((e) => !e.chosen && !e.decision).map((e) => [e.side.e.id, e.missing ?? 'not in the file'])),
+    extraDatasets,
+    consequences: consequencesOf(list, dropped),
   };
-
-  for (const e of endpoints) {
-    const b = outcome.bound.get(e.id);
-    if (b) {
-      out.endpoints[e.id] = b.bound;
-      matched.push({ id: e.id, bound: b.bound, filePath: b.op.filePath, differences: b.differences });
-    }
-    const list: Candidate[] | undefined = outcome.ambiguous.get(e.id);
-    if (!list) continue;
-    const candidates = list.map((c) => ({ ref: refOf(c.op), score: c.score, op: c.op }));
-    const pick = picks.get(e.id);
-    const picked = candidates.find((c) => c.ref === pick);
-    if (picked) {
-      const b2 = bind(e, picked.op, 'picked');
-      out.endpoints[e.id] = b2.bound;
-      matched.push({ id: e.id, bound: b2.bound, filePath: picked.op.filePath, differences: b2.differences });
-      continue;
-    }
-    if (options.accept) {
-      const best = list[0]!;
-      const b2 = bind(e, best.op, best.how);
-      out.endpoints[e.id] = b2.bound;
-      matched.push({
-        id: e.id,
-        bound: b2.bound,
-        filePath: best.op.filePath,
-        differences: b2.differences,
-        accepted: true,
-      });
-      continue;
-    }
-    out.ambiguous[e.id] = {
-      candidates: candidates.map((c) => c.ref),
-      pick: null,
-      bound: Object.fromEntries(candidates.map((c) => [c.ref, bind(e, c.op, 'picked').bound])),
-    };
-    ambiguous.push({ id: e.id, candidates, pick: null, ...(pick ? { stalePick: pick } : {}) });
-    unresolved.push(e.id);
-  }
-
-  const taken = new Set<string>();
-  for (const op of outcome.unclaimed) {
-    const x = extraDatasetOf(op);
-    if (!x) continue;
-    let id = slug(op.path);
-    for (let i = 2; taken.has(id) || byId.has(id); i++) id = `${slug(op.path)}-${i}`;
-    taken.add(id);
-    out.extraDatasets.push({ id, ...x });
+  const checked = bindingSchema.safeParse(out);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new BindingInputError(`${file}: the binding made from it does not check out at ${issue.path.join('.')}: ${issue.message}`);
   }
   return {
-    binding: bindingSchema.parse(out),
+    binding: checked.data,
     parsed,
-    matched,
-    ambiguous,
-    missing: outcome.missing,
-    unresolved,
+    entries: list,
+    dropped,
+    applied,
+    unresolved: list.filter((e) => e.decision).map((e) => e.side.e.id),
   };
 }

@@ -1,6 +1,6 @@
-export { importBinding, type ImportOptions, type ImportResult } from './import';
+export { importBinding, type ImportOptions, type ImportResult, type Entry } from './import';
 export { parseApiFile, relativePath, BindingInputError, type FileOperation, type ParsedFile } from './parse';
 export { formatReport, disables } from './report';
 export { exportSwagger } from './export';
 export { loadBinding, BindingFileError } from './load';
-export type { Difference } from './shapes';
+export { parseOverrides, type Override } from './overrides';

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { JsonSchema } from '../catalog';
+import { normalize, type Schema } from './schema';
 
 /**
  * Reads a customer's Swagger 2.0 or OpenAPI 3.x file (JSON or YAML) into the operations the importer matches.
@@ -11,19 +11,38 @@ export class BindingInputError extends Error {
   override name = 'BindingInputError';
 }
 
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
+
+export interface FileParameter {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  schema: Schema;
+  description?: string;
+}
+
+export interface FileAnswer {
+  status: number;
+  schema?: Schema;
+  /** The answer documents a Location header. */
+  location: boolean;
+}
+
 export interface FileOperation {
-  method: 'GET' | 'POST';
-  /** Relative to the environment base URL, `{guid}` for the one path parameter (see `relativePath`). */
+  method: Method;
+  /** Relative to the environment base URL (see `relativePath`), with the file's own parameter names. */
   path: string;
   /** As the file writes it, base path included: for the report. */
   filePath: string;
   operationId?: string;
   summary?: string;
   description?: string;
+  deprecated: boolean;
   tags: string[];
-  body?: JsonSchema;
-  /** The first 2xx answer's schema. */
-  answer?: JsonSchema;
+  params: FileParameter[];
+  body?: Schema;
+  /** The 2xx answers, 201 and 200 first. */
+  answers: FileAnswer[];
   /** Where the operation sits in the file, as a JSON pointer. */
   pointer: string;
 }
@@ -31,13 +50,13 @@ export interface FileOperation {
 export interface ParsedFile {
   file: string;
   sha256: string;
-  spec: 'swagger-2.0' | 'openapi-3.x';
+  spec: 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
   title?: string;
   apiVersion?: string;
   /** The file's base path (Swagger basePath, or the path of the first OpenAPI server URL). */
   basePath: string;
   operations: FileOperation[];
-  /** Operations the importer cannot bind (more than one path parameter): for the report. */
+  /** Operations the importer cannot bind (a body that is not JSON, a method it does not send): for the report. */
   skipped: string[];
 }
 
@@ -51,13 +70,13 @@ const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
  * So an operation's path is the file's base path joined with its path, with everything up to and including
  * the first `/api` segment removed: basePath /api + /directdata/v3/risk and basePath / + /api/directdata/v3/risk
  * both bind /directdata/v3/risk. A file without an /api segment keeps its full path (the report says the base
- * URL must then be the server root). Path parameters become `{guid}`.
+ * URL must then be the server root). Path parameters keep the file's names.
  */
 export function relativePath(basePath: string, path: string): string {
   const full = `/${basePath}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
   const api = full.match(/^(?:\/[^/]+)*?\/api(?=\/|$)/);
   const rel = api ? full.slice(api[0].length) || '/' : full;
-  return rel.replace(/\{[^}/]+\}/g, '{guid}');
+  return rel;
 }
 
 const NOT_API = 'not a Swagger or OpenAPI file (no "swagger" or "openapi" field at the top level)';
@@ -66,7 +85,11 @@ function located(file: string, e: unknown): BindingInputError {
   const msg = ((e as Error).message ?? String(e)).replace(/^Error parsing [^:]+: /, '');
   if (/is not a valid (Openapi|Swagger) API definition/i.test(msg))
     return new BindingInputError(`${file}: ${NOT_API}`);
-  return new BindingInputError(msg.includes(file) ? msg : `${file}: ${msg}`);
+  // A schema validation lists every consequence of one mistake; the first few lines name it.
+  const lines = msg.split('\n').filter((l) => l.trim());
+  const shown = lines.length > 4 ? [...lines.slice(0, 4), `  (and ${lines.length - 4} more lines like these)`] : lines;
+  const text = shown.join('\n');
+  return new BindingInputError(text.includes(file) ? text : `${file}: ${text}`);
 }
 
 /** Finds where a $ref to `target` is written, as a JSON pointer. */
@@ -104,25 +127,46 @@ function checkDuplicateIds(file: string, raw: Obj): void {
 }
 
 const JSON_TYPES = new Set(['application/json', 'text/json', '*/*']);
-function contentSchema(content: unknown): JsonSchema | undefined {
+function contentSchema(content: unknown): unknown {
   if (!isObj(content)) return undefined;
   for (const [type, c] of Object.entries(content)) {
-    if ((JSON_TYPES.has(type) || type.endsWith('+json')) && isObj(c) && isObj(c.schema))
-      return c.schema as JsonSchema;
+    const bare = type.split(';')[0]!.trim().toLowerCase();
+    if ((JSON_TYPES.has(bare) || bare.endsWith('+json')) && isObj(c) && isObj(c.schema)) return c.schema;
   }
   return undefined;
 }
 
-/** The first 2xx answer with a schema. */
-function answerOf(op: Obj, oas3: boolean): JsonSchema | undefined {
+const hasLocation = (r: Obj) =>
+  isObj(r.headers) && Object.keys(r.headers).some((h) => h.toLowerCase() === 'location');
+
+/** The 2xx answers: 201 first (a create), then the others in order; "2XX" counts as 200. */
+function answersOf(op: Obj, oas3: boolean): FileAnswer[] {
   const responses = isObj(op.responses) ? op.responses : {};
-  for (const code of Object.keys(responses).sort()) {
+  const out: FileAnswer[] = [];
+  for (const code of Object.keys(responses)) {
     const r = responses[code];
     if (!/^2/.test(code) || !isObj(r)) continue;
-    const s = oas3 ? contentSchema(r.content) : (r.schema as JsonSchema | undefined);
-    if (s) return s;
+    const raw = oas3 ? contentSchema(r.content) : r.schema;
+    out.push({
+      status: /^\d+$/.test(code) ? Number(code) : 200,
+      ...(raw !== undefined ? { schema: normalize(raw) } : {}),
+      location: hasLocation(r),
+    });
   }
-  return undefined;
+  return out.sort((a, b) => (a.status === 201 ? -1 : b.status === 201 ? 1 : a.status - b.status));
+}
+
+function parameterOf(p: unknown, oas3: boolean): FileParameter | undefined {
+  if (!isObj(p) || (p.in !== 'path' && p.in !== 'query') || typeof p.name !== 'string') return undefined;
+  // Swagger 2.0 puts type and format on the parameter; OpenAPI 3 in its schema.
+  const schema = normalize(oas3 ? (isObj(p.schema) ? p.schema : {}) : p);
+  return {
+    name: p.name,
+    in: p.in,
+    required: p.in === 'path' || p.required === true,
+    schema,
+    ...(typeof p.description === 'string' ? { description: p.description } : {}),
+  };
 }
 
 export async function parseApiFile(file: string): Promise<ParsedFile> {
@@ -169,40 +213,53 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
   let basePath = '/';
   if (!oas3) basePath = typeof api.basePath === 'string' ? api.basePath : '/';
   else {
-    const url = Array.isArray(api.servers) && isObj(api.servers[0]) ? String(api.servers[0].url ?? '/') : '/';
-    basePath = url.replace(/^[a-z]+:\/\/[^/]*/i, '') || '/';
+    const server = Array.isArray(api.servers) && isObj(api.servers[0]) ? api.servers[0] : {};
+    // Server variables ({basePath}, {version}) take their defaults, as a client would.
+    const variables = isObj(server.variables) ? server.variables : {};
+    const url = String(server.url ?? '/').replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const v = variables[name];
+      return isObj(v) && v.default !== undefined ? String(v.default) : whole;
+    });
+    basePath = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/\{[^}]*\}/g, '') || '/';
   }
   const operations: FileOperation[] = [];
   const skipped: string[] = [];
   for (const [p, methods] of Object.entries(isObj(api.paths) ? api.paths : {})) {
     if (!isObj(methods)) continue;
-    for (const m of ['get', 'post'] as const) {
+    for (const m of ['get', 'post', 'put', 'patch'] as const) {
       const op = methods[m];
       if (!isObj(op)) continue;
-      if ((p.match(/\{/g) ?? []).length > 1) {
-        skipped.push(`${m.toUpperCase()} ${p}: more than one path parameter`);
+      const shared = Array.isArray(methods.parameters) ? methods.parameters : [];
+      const own = Array.isArray(op.parameters) ? op.parameters : [];
+      // An operation's own parameter replaces a path-level one of the same name and place.
+      const all = [...shared.filter((x) => !own.some((o) => isObj(o) && isObj(x) && o.name === x.name && o.in === x.in)), ...own];
+      let rawBody: unknown;
+      if (oas3) rawBody = isObj(op.requestBody) ? contentSchema(op.requestBody.content) : undefined;
+      else {
+        const b = all.find((x) => isObj(x) && x.in === 'body') as Obj | undefined;
+        rawBody = b?.schema;
+      }
+      if (!oas3 && all.some((x) => isObj(x) && x.in === 'formData')) {
+        skipped.push(`${m.toUpperCase()} ${p}: its body is form data, not JSON`);
         continue;
       }
-      let body: JsonSchema | undefined;
-      if (oas3) body = isObj(op.requestBody) ? contentSchema(op.requestBody.content) : undefined;
-      else {
-        const params = [
-          ...(Array.isArray(methods.parameters) ? methods.parameters : []),
-          ...(Array.isArray(op.parameters) ? op.parameters : []),
-        ];
-        const b = params.find((x) => isObj(x) && x.in === 'body') as Obj | undefined;
-        body = b && isObj(b.schema) ? (b.schema as JsonSchema) : undefined;
+      if (oas3 && isObj(op.requestBody) && rawBody === undefined && isObj(op.requestBody.content)) {
+        skipped.push(`${m.toUpperCase()} ${p}: its body is not JSON (${Object.keys(op.requestBody.content).join(', ')})`);
+        continue;
       }
+      const params = all.map((x) => parameterOf(x, oas3)).filter((x): x is FileParameter => !!x);
       operations.push({
-        method: m === 'get' ? 'GET' : 'POST',
+        method: m.toUpperCase() as Method,
         path: relativePath(basePath, p),
         filePath: `${basePath === '/' ? '' : basePath}${p}`,
         ...(typeof op.operationId === 'string' ? { operationId: op.operationId } : {}),
         ...(typeof op.summary === 'string' ? { summary: op.summary } : {}),
         ...(typeof op.description === 'string' ? { description: op.description } : {}),
+        deprecated: op.deprecated === true,
         tags: Array.isArray(op.tags) ? op.tags.map(String) : [],
-        ...(body ? { body } : {}),
-        ...(answerOf(op, oas3) ? { answer: answerOf(op, oas3) } : {}),
+        params,
+        ...(rawBody !== undefined ? { body: normalize(rawBody) } : {}),
+        answers: answersOf(op, oas3),
         pointer: `#/paths/${esc(p)}/${m}`,
       });
     }
@@ -211,7 +268,7 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
   return {
     file,
     sha256: createHash('sha256').update(text).digest('hex'),
-    spec: oas3 ? 'openapi-3.x' : 'swagger-2.0',
+    spec: !oas3 ? 'swagger-2.0' : String(raw.openapi).startsWith('3.1') ? 'openapi-3.1' : 'openapi-3.0',
     ...(typeof info.title === 'string' ? { title: info.title } : {}),
     ...(typeof info.version === 'string' ? { apiVersion: info.version } : {}),
     basePath,

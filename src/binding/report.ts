@@ -1,11 +1,13 @@
-import { DATASETS_AND_OPERATIONS } from '../catalog';
+import { DATASETS_AND_OPERATIONS, describeEncoding, mappingRows, type BoundOperation } from '../catalog';
 import { FLOWS } from '../writeback/flows';
-import type { ImportResult } from './import';
+import type { Entry, ImportResult } from './import';
 
 /**
- * The import report a person reads (printed, and written next to the binding as `<name>.report.txt`):
- * matched (with how), ambiguous (with candidates and how to pick), missing (with the flows and datasets that
- * disables), the differences that matter, and the datasets the file has and the catalogue lacks.
+ * The import report a person reads (printed, and written next to the binding as `<name>.report.txt`).
+ * It leads with the few decisions the admin must make (and the overrides line that makes each), then
+ * shows each write operation's mapping side by side in the file's own words (property path, the
+ * catalogue's meaning, the encoding), then the datasets, then what cannot be bound, summarised by
+ * consequence (which flows, which columns), not line by line.
  */
 
 const titleOf = (id: string) => DATASETS_AND_OPERATIONS.find((e) => e.id === id)?.title ?? id;
@@ -17,120 +19,194 @@ export function disables(id: string): string[] {
     const step = f.steps?.[id];
     if (f.operations.includes(id)) out.push(`the ${f.title} write-back (posts to it)`);
     else if (step) out.push(`the ${step.what} step of the ${f.title} write-back (the flow posts without it)`);
-    else if (f.reconcileDataset === id || f.standingDatasets.includes(id))
-      out.push(`the ${f.title} write-back (reads it)`);
+    else if (f.reconcileDataset === id || f.standingDatasets.includes(id)) out.push(`the ${f.title} write-back (reads it)`);
   }
   const e = DATASETS_AND_OPERATIONS.find((x) => x.id === id);
   if (e?.kind === 'dataset') out.unshift(`the ${e.title} dataset in the taskpane`);
   return out;
 }
 
+const usedBy = (id: string) => FLOWS.filter((f) => f.operations.includes(id) || f.steps?.[id]).map((f) => f.title);
+
 const HOW: Record<string, string> = {
   exact: 'same method and path',
-  name: 'by name (path words, operationId, tags, summary)',
-  shape: 'by shape (properties)',
-  picked: 'picked by the admin',
+  name: 'matched by name',
+  synonym: 'matched by a synonym',
+  shape: 'matched by shape',
+  admin: "the admin's choice",
 };
 
-export function formatReport(r: ImportResult, files: { binding?: string; report?: string } = {}): string {
+function table(rows: [string, string, string][], indent: string): string[] {
+  const w0 = Math.max(...rows.map((r) => r[0].length));
+  const w1 = Math.max(...rows.map((r) => r[1].length));
+  return rows.map(([a, b, c]) => `${indent}${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`.trimEnd());
+}
+
+function operationLines(e: Entry, overrides: string): string[] {
+  const s = e.chosen!;
+  const b = s.bound as BoundOperation;
+  const op = s.f.op;
+  const id = e.side.e.id;
+  const flows = usedBy(id);
+  const lines = [
+    `  ${titleOf(id)} (${id})  ->  ${b.method} ${op.filePath}${op.operationId ? `  [${op.operationId}]` : ''}`,
+    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}`,
+  ];
+  const rows: [string, string, string][] = [['file', 'catalogue meaning', 'encoding']];
+  const mapped = mappingRows(b);
+  b.placements.forEach((p, i) => {
+    const how = p.how === 'exact' || p.how === 'name' || p.field === '{guid}' ? '' : ` (${p.how})`;
+    rows.push([mapped[i]!.file, `${mapped[i]!.meaning}${how}`, mapped[i]!.encoding]);
+    if (p.encoding.kind === 'objects')
+      for (const f of p.encoding.fields) rows.push([`  ${p.at}[]${f.at}`, `  ${p.field}.${f.field}`, describeEncoding(f.encoding)]);
+  });
+  b.extras.forEach((x, i) => {
+    const row = mapped[b.placements.length + i]!;
+    const required = x.required ? (x.default === undefined ? ' (required)' : ` (required, default ${JSON.stringify(x.default)})`) : '';
+    rows.push([row.file, `${row.meaning}${required}`, row.encoding]);
+  });
+  lines.push(...table(rows, '    '));
+  if (b.answer) lines.push(`    new id: ${b.answer.in === 'header' ? 'the Location header' : `answer body ${b.answer.at || '(the whole body)'}`}`);
+  for (const o of e.others)
+    lines.push(
+      `    not chosen: ${o.f.op.method} ${o.f.op.filePath}${o.f.op.operationId ? ` [${o.f.op.operationId}]` : ''}${o.f.op.deprecated ? ' (deprecated)' : ''}, score ${o.score.toFixed(2)}; to use it: use ${id} = ${o.f.op.method} ${o.f.op.path}  (in ${overrides})`,
+    );
+  return lines;
+}
+
+function datasetSummary(e: Entry): string | undefined {
+  const s = e.chosen!;
+  const b = s.bound;
+  if (b.kind !== 'dataset') return undefined;
+  const renamed = b.placements.filter((p) => p.in === 'body' && (p.at !== `/${p.field}` || p.encoding.kind !== 'plain'));
+  const moved = s.f.op.path !== e.side.e.path;
+  if (!renamed.length && !moved && b.records === '') return undefined;
+  const fields = renamed.map((p) => `${p.field}=${p.at.slice(1).replace(/\//g, '.')}${p.encoding.kind !== 'plain' ? ` (${describeEncoding(p.encoding)})` : ''}`);
+  return `  ${titleOf(e.side.e.id)} (${e.side.e.id}) -> GET ${s.f.op.filePath}${b.records ? ` [records at ${b.records}]` : ''}${fields.length ? `: ${fields.join(', ')}` : ''}`;
+}
+
+export function formatReport(r: ImportResult, files: { binding?: string; report?: string; overrides?: string } = {}): string {
   const s = r.binding.source;
+  const overrides = files.overrides ?? 'the overrides file';
   const lines: string[] = [];
   const push = (...l: string[]) => lines.push(...l);
+  const spec = s.spec === 'swagger-2.0' ? 'Swagger 2.0' : s.spec === 'openapi-3.1' ? 'OpenAPI 3.1' : 'OpenAPI 3.0';
   push(
     `grc-sheets binding import: ${s.file}`,
-    `  ${s.spec === 'swagger-2.0' ? 'Swagger 2.0' : 'OpenAPI 3.x'}${s.title ? `, "${s.title}"` : ''}${s.apiVersion ? ` version ${s.apiVersion}` : ''}; sha256 ${s.sha256.slice(0, 16)}...`,
-    `  Base path ${s.basePath}. Paths below are relative to the environment base URL the relay is configured with,`,
-    `  which includes the API root (https://host/api): the file's base path and paths are joined and everything up`,
-    `  to and including the first /api segment is dropped.`,
+    `  ${spec}${s.title ? `, "${s.title}"` : ''}${s.apiVersion ? ` version ${s.apiVersion}` : ''}; sha256 ${s.sha256.slice(0, 16)}...; ${r.parsed.operations.length} operations`,
+    `  Base path ${s.basePath}: paths below are as the file writes them; the relay's base URL for this environment ends where`,
+    `  they begin${/(^|\/)api(\/|$)/.test(s.basePath) || r.parsed.operations.some((o) => /(^|\/)api(\/|$)/.test(o.filePath)) ? ' (after the /api root)' : ' (the file has no /api segment: the server root)'}.`,
+    s.overrides ? `  Overrides: ${s.overrides.file} (${r.applied} applied${r.dropped.length ? `, ${r.dropped.length} dropped` : ''}).` : `  No overrides file applied.`,
   );
-  if (
-    !/(^|\/)api(\/|$)/.test(s.basePath) &&
-    r.parsed.operations.some((o) => !/(^|\/)api(\/|$)/.test(o.filePath))
-  ) {
-    push(
-      `  Note: the file has no /api segment; its paths are kept whole, so the base URL must be the server root.`,
-    );
-  }
-  const byHow = (how: string) => r.matched.filter((m) => m.bound.how === how && !m.accepted);
-  push('', `Matched: ${r.matched.length}`);
-  for (const how of ['exact', 'name', 'shape', 'picked']) {
-    const list = byHow(how);
-    if (!list.length) continue;
-    push(`  ${HOW[how]}: ${list.length}`);
-    if (how !== 'exact')
-      for (const m of list)
-        push(
-          `    ${m.id} (${titleOf(m.id)}) -> ${m.bound.method} ${m.bound.path}${m.bound.operationId ? ` [${m.bound.operationId}]` : ''}`,
-        );
-  }
-  const accepted = r.matched.filter((m) => m.accepted);
-  if (accepted.length) {
-    push(`  accepted with --accept (the best of an ambiguous set): ${accepted.length}`);
-    for (const m of accepted) push(`    ${m.id} (${titleOf(m.id)}) -> ${m.bound.method} ${m.bound.path}`);
-  }
 
-  push('', `Ambiguous: ${r.ambiguous.length}`);
-  for (const a of r.ambiguous) {
-    push(`  ${a.id} (${titleOf(a.id)}): candidates`);
-    for (const c of a.candidates)
-      push(
-        `    ${c.ref}${c.op.operationId ? ` [${c.op.operationId}]` : ''}${c.op.summary ? ` "${c.op.summary}"` : ''} score ${c.score.toFixed(2)}`,
+  // 1. Decisions.
+  const decisions: string[][] = [];
+  for (const e of r.entries) {
+    if (!e.decision) continue;
+    const id = e.side.e.id;
+    const d = [`${titleOf(id)} (${id}): ${e.decision.reason}; unavailable until you choose.`];
+    e.decision.candidates.forEach((c, i) => {
+      const op = c.f.op;
+      d.push(
+        `   ${String.fromCharCode(97 + i)}) ${op.method} ${op.filePath}${op.operationId ? ` [${op.operationId}]` : ''}${op.summary ? ` "${op.summary}"` : ''}${op.deprecated ? ' DEPRECATED' : ''}: score ${c.score.toFixed(2)}; ${c.reasons.join('; ')}`,
       );
-    if (a.stalePick) push(`    the earlier pick "${a.stalePick}" is no longer a candidate`);
+    });
+    d.push(`   To choose, add to ${overrides}:  use ${id} = ${e.decision.candidates[0]!.f.op.method} ${e.decision.candidates[0]!.f.op.path}`);
+    decisions.push(d);
   }
-  if (r.ambiguous.length) {
-    push(
-      `  To pick: set "pick" under ambiguous.<id> in ${files.binding ?? 'the binding file'} to one of the candidates`,
-      `  (e.g. "pick": "${r.ambiguous[0]!.candidates[0]!.ref}") and run the import again with the same --out; or run`,
-      `  it with --accept to take the best-scoring candidate. Until then these endpoints are unavailable.`,
-    );
+  for (const e of r.entries) {
+    const b = e.chosen?.bound;
+    if (b?.kind !== 'operation') continue;
+    for (const x of b.extras.filter((x) => x.required && x.default === undefined)) {
+      const example = x.values?.[0] !== undefined ? JSON.stringify(x.values[0]) : x.cell === 'boolean' ? 'false' : '"..."';
+      decisions.push([
+        `${titleOf(e.side.e.id)}: the file requires ${x.fileName}${x.values ? ` (one of ${x.values.join(', ')})` : ''} and no catalogue field fills it: every row fills the column "${x.header}", or give a default:`,
+        `   default ${e.side.e.id} ${x.key} = ${example}`,
+      ]);
+    }
   }
+  for (const d of r.dropped) decisions.push([`${overrides} line ${d.line} "${d.text}" no longer applies: ${d.reason}. Change or remove it.`]);
+  push('', `DECISIONS FOR THE ADMIN: ${decisions.length}`);
+  if (!decisions.length) push('  none: every endpoint is bound, or unavailable for a reason listed at the end.');
+  decisions.forEach((d, i) => push(`  ${i + 1}. ${d[0]}`, ...d.slice(1).map((l) => `  ${l}`)));
 
-  push('', `Missing: ${r.missing.length}`);
-  for (const id of r.missing) {
-    const d = disables(id);
-    push(`  ${id} (${titleOf(id)})${d.length ? `: disables ${d.join('; ')}` : ''}`);
-  }
+  // 2. Write operations, in the file's words.
+  const ops = r.entries.filter((e) => e.chosen && e.chosen.bound.kind === 'operation');
+  push('', `WRITE OPERATIONS: ${ops.length} bound, in the file's words`);
+  for (const e of ops) push(...operationLines(e, overrides));
 
-  push('', 'Differences that matter:');
+  // 3. Datasets.
+  const ds = r.entries.filter((e) => e.chosen && e.chosen.bound.kind === 'dataset');
+  const changed = ds.map(datasetSummary).filter((x): x is string => !!x);
+  push('', `DATASETS: ${ds.length} bound (${ds.length - changed.length} exactly as the catalogue has them)`);
+  push(...changed);
+
+  // 4. What cannot be bound, by consequence.
+  push('', 'WHAT CANNOT BE BOUND, by consequence');
+  const unbound = r.entries.filter((e) => !e.chosen);
+  const flowsOff = new Map<string, string[]>();
+  const stepsOff: string[] = [];
+  const datasetsOff: string[] = [];
+  for (const e of unbound) {
+    const id = e.side.e.id;
+    const why = e.decision ? 'awaits your decision' : (e.missing ?? 'not in the file');
+    if (e.side.e.kind === 'dataset') datasetsOff.push(titleOf(id));
+    for (const f of FLOWS) {
+      if (f.operations.includes(id) || (e.side.e.kind === 'dataset' && (f.reconcileDataset === id || f.standingDatasets.includes(id))))
+        flowsOff.set(f.title, [...(flowsOff.get(f.title) ?? []), `${titleOf(id)}: ${why}`]);
+      else if (f.steps?.[id]) stepsOff.push(`the ${f.steps[id]!.what} step of ${f.title} (${titleOf(id)}: ${why})`);
+    }
+  }
   let any = false;
-  for (const m of r.matched) {
-    // For a dataset, a property the file lacks is an empty column, listed once below, not per field.
-    const isDataset = DATASETS_AND_OPERATIONS.find((e) => e.id === m.id)?.kind === 'dataset';
-    const shown = isDataset
-      ? m.differences.filter((d) => d.kind !== 'not-in-file' || !d.field)
-      : m.differences;
-    if (!shown.length) continue;
+  if (flowsOff.size) {
     any = true;
-    push(`  ${m.id} (${titleOf(m.id)}, ${m.bound.method} ${m.bound.path}):`);
-    for (const d of shown) push(`    - ${d.message}`);
+    push('  Write-backs affected:');
+    for (const [flow, whys] of flowsOff) push(`    ${flow}: ${whys.join('; ')}`);
   }
-  const emptyColumns = r.matched.filter(
-    (m) => m.bound.record && m.differences.some((d) => d.kind === 'not-in-file' && d.field),
-  );
-  for (const m of emptyColumns) {
+  if (stepsOff.length) {
     any = true;
-    const fields = m.differences.filter((d) => d.kind === 'not-in-file' && d.field).map((d) => d.field);
-    push(
-      `  ${m.id} (${titleOf(m.id)}): the file's record lacks ${fields.join(', ')}; those columns stay empty`,
-    );
+    push(`  Steps skipped (the flow posts without them): ${stepsOff.join('; ')}`);
   }
-  if (!any) push('  none');
+  const opsOff = unbound.filter((e) => e.side.e.kind === 'operation' && !FLOWS.some((f) => f.operations.includes(e.side.e.id) || f.steps?.[e.side.e.id]));
+  if (opsOff.length) {
+    any = true;
+    push(`  Other operations unavailable (${opsOff.length}): ${opsOff.map((e) => titleOf(e.side.e.id)).join(', ')}`);
+  }
+  if (datasetsOff.length) {
+    any = true;
+    push(`  Datasets unavailable in the taskpane (${datasetsOff.length}): ${datasetsOff.join(', ')}`);
+  }
+  const notOffered = r.binding.consequences.filter((c) => c.kind === 'field-not-in-file' && r.binding.endpoints[c.endpoint]?.kind === 'operation');
+  if (notOffered.length) {
+    any = true;
+    push('  Template columns not offered (the file has no place for them):');
+    for (const c of notOffered) push(`    ${titleOf(c.endpoint)}: ${c.columns.join(', ')}`);
+  }
+  const empty = r.binding.consequences.filter((c) => c.kind === 'field-not-in-file' && r.binding.endpoints[c.endpoint]?.kind === 'dataset');
+  if (empty.length) {
+    any = true;
+    push(`  Dataset columns that stay empty (the file's records lack them): ${empty.map((c) => `${titleOf(c.endpoint)}: ${c.columns.join(', ')}`).join('; ')}`);
+  }
+  const unfillable = r.binding.consequences.filter((c) => c.kind === 'required-extra' && /cannot be typed/.test(c.message));
+  for (const c of unfillable) {
+    any = true;
+    push(`  ${titleOf(c.endpoint)}: the file requires ${c.columns.join(', ')}, which no cell can fill; the service will refuse these rows until you place them`);
+  }
+  if (!any) push('  nothing: every catalogue endpoint is bound.');
 
   push('', `Datasets the file has and the catalogue lacks: ${r.binding.extraDatasets.length}`);
   for (const x of r.binding.extraDatasets)
     push(`  ${x.id}: "${x.title}" GET ${x.path} (${x.properties.length} columns, untyped: text)`);
   if (r.parsed.skipped.length) {
     push('', 'Not bindable:');
-    for (const s2 of r.parsed.skipped) push(`  ${s2}`);
+    for (const line of r.parsed.skipped) push(`  ${line}`);
   }
   push(
     '',
     r.unresolved.length
-      ? `Result: ${r.unresolved.length} ambiguous without a pick (exit status 1).`
-      : 'Result: every endpoint is bound or reported missing (exit status 0).',
+      ? `Result: ${r.unresolved.length} decision${r.unresolved.length > 1 ? 's' : ''} open (exit status 1): add the "use" lines above to ${overrides} and import again, or pass --accept.`
+      : 'Result: every endpoint is bound or its consequence is listed (exit status 0).',
   );
-  if (files.binding)
-    push(`Binding written to ${files.binding}${files.report ? `, this report to ${files.report}` : ''}.`);
+  if (files.binding) push(`Binding written to ${files.binding}${files.report ? `, this report to ${files.report}` : ''}.`);
   return lines.join('\n') + '\n';
 }

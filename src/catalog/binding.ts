@@ -1,108 +1,112 @@
 import { z } from 'zod';
-import { isValidTemplate } from './paths';
-import { wireShape } from './wire';
+import { boundEndpoint, pathTemplate, type BoundEndpoint, type BoundOperation, type BoundDataset } from './placement';
 
 /**
- * A binding: for one customer environment, where each catalogue endpoint lives and how its JSON properties are
- * named, as `grc-sheets binding import` read them from the customer's Swagger file (docs/binding.md).
+ * A binding: for one customer environment, which operation of the customer's API file each catalogue
+ * endpoint is, and where each catalogue field goes in it (placements.ts), as `grc-sheets binding import`
+ * made it from the file and the admin's overrides (docs/binding.md). Version 2: placements (version 1,
+ * property maps, is refused with "re-import").
  */
 export const BINDING_FORMAT = 'grc-sheets-binding';
-export const BINDING_VERSION = 1;
+export const BINDING_VERSION = 2;
 
-const template = z.string().refine(isValidTemplate, 'a path is /literal/segments with at most one {guid}');
-/** "POST /thirdpartydata/v1/thirdparties": how candidates and picks name an operation of the file. */
-export const operationRef = z.string().regex(/^(GET|POST) \/\S*$/, 'expected "METHOD /path"');
+/** "POST /thirdparties/{id}/contracts": how candidates, decisions and overrides name an operation of the file. */
+export const operationRef = z
+  .string()
+  .regex(/^(GET|POST|PUT|PATCH) \/\S*$/, 'expected "METHOD /path", e.g. "POST /incidents"');
 
-export const boundEndpoint = z.object({
-  method: z.enum(['GET', 'POST']),
-  /** Relative to the environment base URL (which includes the API root), `{guid}` for the parameter. */
-  path: template,
-  how: z.enum(['exact', 'name', 'shape', 'picked']),
+/** One operation the admin may choose for a catalogue endpoint, and why it is a candidate. */
+export const candidate = z.object({
+  ref: operationRef,
   operationId: z.string().optional(),
   summary: z.string().optional(),
-  body: wireShape.optional(),
-  record: wireShape.optional(),
-  answer: wireShape.optional(),
+  deprecated: z.boolean().optional(),
+  score: z.number(),
+  reasons: z.array(z.string()),
 });
-export type BoundEndpoint = z.infer<typeof boundEndpoint>;
+export type CandidateRef = z.infer<typeof candidate>;
 
-export const ambiguousEntry = z.object({
-  candidates: z.array(operationRef).min(2),
-  pick: operationRef.nullable(),
-  /** What the importer would bind each candidate as; lets `boundFor` resolve a pick without a re-import. */
-  bound: z.record(z.string(), boundEndpoint).optional(),
+/**
+ * A decision the admin must make: near-ties (or only deprecated operations) for one catalogue endpoint.
+ * The endpoint is unavailable until the admin picks one in the overrides file (`use <id> = <ref>`).
+ */
+export const decision = z.object({
+  reason: z.string(),
+  candidates: z.array(candidate).min(1),
 });
-export type AmbiguousEntry = z.infer<typeof ambiguousEntry>;
+export type Decision = z.infer<typeof decision>;
+
+/**
+ * What the binding cannot do, by consequence: a flow or dataset that is unavailable, a file property
+ * required that nothing fills (it became a required extra column), a catalogue field the file has no
+ * room for (its column is not offered).
+ */
+export const consequence = z.object({
+  kind: z.enum(['unavailable', 'required-extra', 'field-not-in-file', 'dropped-override']),
+  /** The catalogue endpoint it is about. */
+  endpoint: z.string(),
+  /** Catalogue fields or extra column headers it concerns. */
+  columns: z.array(z.string()),
+  message: z.string(),
+});
+export type Consequence = z.infer<typeof consequence>;
 
 export const extraDataset = z.object({
   id: z.string().regex(/^x-[a-z0-9-]+$/, 'an extra dataset id is x-<slug>'),
-  path: template,
+  path: pathTemplate,
   title: z.string(),
   operationId: z.string().optional(),
+  /** Where the records are in the answer ("" for a bare array). */
+  records: z.string(),
   properties: z.array(z.string()),
 });
 export type ExtraDataset = z.infer<typeof extraDataset>;
 
+export const SPECS = ['swagger-2.0', 'openapi-3.0', 'openapi-3.1'] as const;
+
 export const binding = z
   .object({
     format: z.literal(BINDING_FORMAT),
-    version: z.literal(BINDING_VERSION),
+    version: z.literal(BINDING_VERSION, {
+      error: 'this binding was written by an older grc-sheets (version 1): import the API file again',
+    }),
     source: z.object({
       file: z.string(),
       sha256: z.string(),
-      spec: z.enum(['swagger-2.0', 'openapi-3.x']),
+      spec: z.enum(SPECS),
       title: z.string().optional(),
       apiVersion: z.string().optional(),
       basePath: z.string(),
       importedAt: z.string(),
+      /** The admin's overrides file the import applied, if any. */
+      overrides: z.object({ file: z.string(), sha256: z.string() }).optional(),
     }),
+    /** By catalogue id: the bound operation or dataset. */
     endpoints: z.record(z.string(), boundEndpoint),
-    ambiguous: z.record(z.string(), ambiguousEntry),
-    missing: z.array(z.string()),
+    /** By catalogue id: decisions still open (the endpoint is unavailable until the admin picks). */
+    decisions: z.record(z.string(), decision),
+    /** By catalogue id: endpoints the file has no operation for, with why in a few words. */
+    missing: z.record(z.string(), z.string()),
     extraDatasets: z.array(extraDataset),
+    consequences: z.array(consequence),
   })
   .superRefine((b, ctx) => {
     const seen = new Map<string, string>();
     const note = (id: string, where: string) => {
       const before = seen.get(id);
       if (before)
-        ctx.addIssue({
-          code: 'custom',
-          path: [where, id],
-          message: `"${id}" is in both ${before} and ${where}`,
-        });
+        ctx.addIssue({ code: 'custom', path: [where, id], message: `"${id}" is in both ${before} and ${where}` });
       else seen.set(id, where);
     };
     for (const id of Object.keys(b.endpoints)) note(id, 'endpoints');
-    for (const id of Object.keys(b.ambiguous)) note(id, 'ambiguous');
-    for (const id of b.missing) note(id, 'missing');
-    for (const [id, a] of Object.entries(b.ambiguous)) {
-      if (a.pick !== null && !a.candidates.includes(a.pick)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['ambiguous', id, 'pick'],
-          message: `pick "${a.pick}" is not one of the candidates: ${a.candidates.join(', ')}`,
-        });
-      }
-    }
+    for (const id of Object.keys(b.decisions)) note(id, 'decisions');
+    for (const id of Object.keys(b.missing)) note(id, 'missing');
   });
 export type Binding = z.infer<typeof binding>;
 
-const splitRef = (ref: string) => {
-  const [method, path] = ref.split(' ') as ['GET' | 'POST', string];
-  return { method, path };
-};
+export type { BoundEndpoint, BoundOperation, BoundDataset };
 
-/**
- * The bound endpoint for a catalogue id: from `endpoints`, or an ambiguous one the admin picked (the importer
- * moves a pick into `endpoints` with how 'picked' on re-run; this resolves it before that). Undefined when
- * the id is missing, ambiguous without a pick, or not in the binding.
- */
+/** The bound operation or dataset for a catalogue id, or undefined when it is missing or undecided. */
 export function boundFor(b: Binding, id: string): BoundEndpoint | undefined {
-  const e = b.endpoints[id];
-  if (e) return e;
-  const a = b.ambiguous[id];
-  if (!a?.pick) return undefined;
-  const known = a.bound?.[a.pick];
-  return known ? { ...known, how: 'picked' } : { ...splitRef(a.pick), how: 'picked' };
+  return b.endpoints[id];
 }

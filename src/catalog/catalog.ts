@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundFor, type Binding, type ExtraDataset } from './binding';
+import type { Binding, ExtraDataset } from './binding';
 import { widenBody } from './widen';
 import { DATASETS } from './datasets';
 import type { Dataset, Endpoint, Operation } from './endpoint';
@@ -30,7 +30,7 @@ export class CatalogConfigError extends Error {
   override name = 'CatalogConfigError';
 }
 
-const BINDING_HELP = "import the service's Swagger file (grc-sheets binding import, docs/binding.md)";
+const BINDING_HELP = "import the service's API file (grc-sheets binding import, docs/binding.md)";
 
 function extraDatasetEndpoint(x: ExtraDataset): Dataset {
   // Untyped: every property a text column, since the catalogue does not know what the service sends.
@@ -48,35 +48,45 @@ function extraDatasetEndpoint(x: ExtraDataset): Dataset {
     documented: false,
     access: { kind: 'directdata' },
     // Its path comes from the file, so it counts as bound (pathSource), not assumed.
-    binding: { method: 'GET', path: x.path, how: 'name', ...(x.operationId ? { operationId: x.operationId } : {}) },
+    binding: {
+      kind: 'dataset',
+      method: 'GET',
+      path: x.path,
+      how: 'name',
+      file: { ...(x.operationId ? { operationId: x.operationId } : {}), path: x.path, pointer: '' },
+      placements: [],
+      records: x.records,
+    },
   };
 }
 
 function place(e: Endpoint, b: Binding): Endpoint {
-  const bound = boundFor(b, e.id);
+  const bound = b.endpoints[e.id];
   if (bound) {
-    if (bound.method !== e.method) {
+    if (bound.kind !== e.kind)
       throw new CatalogConfigError(
-        `binding: "${e.id}" is a ${e.method} endpoint, the binding has ${bound.method} ${bound.path}`,
+        `binding: "${e.id}" is ${e.kind === 'operation' ? 'an operation' : 'a dataset'}, the binding has ${bound.kind === 'operation' ? 'an operation' : 'a dataset'} for it`,
       );
+    if (e.kind === 'dataset' && bound.kind === 'dataset') return { ...e, path: bound.path, binding: bound };
+    if (e.kind === 'operation' && bound.kind === 'operation') {
+      // The file's extra enum values are valid bodies on this environment (widen.ts).
+      const body = e.body ? widenBody(e.body, bound) : e.body;
+      return { ...e, method: bound.method, path: bound.path, binding: bound, body };
     }
-    // The file's extra enum values are valid bodies on this environment (widen.ts).
-    if (e.kind === 'operation' && e.body && bound.body)
-      return { ...e, path: bound.path, binding: bound, body: widenBody(e.body, bound.body) };
-    return { ...e, path: bound.path, binding: bound };
   }
-  if (b.ambiguous[e.id]) {
-    const c = b.ambiguous[e.id]!.candidates.join(', ');
+  const decision = b.decisions[e.id];
+  if (decision) {
+    const c = decision.candidates.map((x) => x.ref).join(', ');
     return {
       ...e,
       unavailable: {
         reason: 'ambiguous',
-        message: `${e.title}: the Swagger file has more than one candidate (${c}); the admin picks one in the binding file or re-imports with --accept (docs/binding.md)`,
+        message: `${e.title}: the API file has more than one candidate (${c}); the admin picks one in the binding's overrides file and imports again (docs/binding.md)`,
       },
     };
   }
-  const why = b.missing.includes(e.id)
-    ? "the service's Swagger file has no such operation"
+  const why = b.missing[e.id]
+    ? `the service's API file has no such operation (${b.missing[e.id]})`
     : 'the binding does not list it (imported by an older grc-sheets)';
   return {
     ...e,
@@ -96,7 +106,7 @@ export function createCatalog(b?: Binding): Catalog {
   const base = DATASETS_AND_OPERATIONS;
   const known = new Set(base.map((e) => e.id));
   if (b) {
-    for (const id of [...Object.keys(b.endpoints), ...Object.keys(b.ambiguous), ...b.missing]) {
+    for (const id of [...Object.keys(b.endpoints), ...Object.keys(b.decisions), ...Object.keys(b.missing)]) {
       if (!known.has(id))
         throw new CatalogConfigError(
           `binding names "${id}", which this catalogue does not have: re-import the Swagger file`,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { BoundEndpoint } from './binding';
+import type { BoundDataset, BoundOperation, HttpMethod } from './placement';
 
 export type Area =
   | 'Risks'
@@ -44,7 +44,7 @@ export type ApiName = (typeof API_NAMES)[number];
 interface Common {
   /** Stable id used by the relay, the sandbox, the taskpane and the workbook bindings. */
   id: string;
-  /** Relative to the environment's base URL, which includes the API root; `{guid}` marks a parameter. */
+  /** Relative to the environment's base URL, which includes the API root; `{name}` marks a parameter (`{guid}` in the catalogue). */
   path: string;
   version: 'v1' | 'v2' | 'v3' | null;
   area: Area;
@@ -53,8 +53,6 @@ interface Common {
   /** false: the spec does not show the path; we assume one, and a binding (docs/binding.md) can place it. */
   documented: boolean;
   access: Access;
-  /** Set when a binding placed this endpoint: its path above is the bound one. */
-  binding?: BoundEndpoint;
   /** Set when the binding lacks this endpoint (missing) or left it ambiguous without a pick: never called. */
   unavailable?: { reason: 'missing' | 'ambiguous'; message: string };
 }
@@ -63,13 +61,18 @@ export interface Dataset extends Common {
   kind: 'dataset';
   method: 'GET';
   record: z.ZodObject;
+  /** Set when a binding placed this dataset: its path above is the bound one. */
+  binding?: BoundDataset;
   /** Set on an older dataset that a newer one replaces (the spec says to use the v3 risk endpoints). */
   supersededBy?: string;
 }
 
 export interface Operation extends Common {
   kind: 'operation';
-  method: 'POST';
+  /** POST in the catalogue; a binding may bind it to the customer's PUT or PATCH (or GET). */
+  method: HttpMethod;
+  /** Set when a binding placed this operation: its method and path above are the bound ones. */
+  binding?: BoundOperation;
   body: z.ZodType | null;
   answer: z.ZodType;
 }

@@ -1,14 +1,26 @@
 import { isGuid } from './fields';
 
-export type PathParams = { guid?: string };
+/**
+ * Path parameters by name. A template with one parameter also takes it as `guid` (the catalogue's own
+ * `{guid}`), so callers that know one parameter need not know what the customer's file calls it.
+ */
+export type PathParams = { guid?: string; [name: string]: string | undefined };
 
-const SEGMENT = /^[A-Za-z0-9_-]+$/;
+const SEGMENT = /^[A-Za-z0-9_.~-]+$/;
+const PARAM = /^\{[A-Za-z0-9_.-]+\}$/;
 
-/** A catalogue path template is literal segments and `{guid}` placeholders, nothing else. */
+/** A path template is literal segments and `{name}` parameters (any number), nothing else. */
 export function isValidTemplate(path: string): boolean {
   if (!path.startsWith('/')) return false;
+  if (path === '/') return true;
   const parts = path.slice(1).split('/');
-  return parts.every((p) => p === '{guid}' || SEGMENT.test(p)) && parts.filter((p) => p === '{guid}').length <= 1;
+  const names = parts.filter((p) => PARAM.test(p));
+  return parts.every((p) => PARAM.test(p) || (SEGMENT.test(p) && p !== '.' && p !== '..')) && new Set(names).size === names.length;
+}
+
+/** The parameter names of a template, in order. */
+export function templateParams(template: string): string[] {
+  return [...template.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1]!);
 }
 
 /** The spec writes some paths with a leading /api; the base URL already ends in the API root. */
@@ -17,9 +29,13 @@ export function normaliseSpecPath(path: string): string {
 }
 
 export function fillPath(template: string, params: PathParams = {}): string {
-  return template.replace('{guid}', () => {
-    if (!params.guid || !isGuid(params.guid)) throw new Error(`path ${template} needs a GUID parameter`);
-    return params.guid;
+  const names = templateParams(template);
+  return template.replace(/\{([^}/]+)\}/g, (_, name: string) => {
+    const v = params[name] ?? (names.length === 1 ? params.guid : undefined);
+    // The catalogue's own {guid} is a GUID; a customer's parameter is any one safe segment.
+    if (!v || (name === 'guid' && !isGuid(v)) || !SEGMENT.test(v))
+      throw new Error(`path ${template} needs a value for {${name}}`);
+    return encodeURIComponent(v);
   });
 }
 
@@ -39,7 +55,7 @@ export function safeSegments(rawPath: string): string[] | null {
     } catch {
       return null;
     }
-    if (!SEGMENT.test(seg)) return null;
+    if (!SEGMENT.test(seg) || seg === '.' || seg === '..') return null;
     out.push(seg);
   }
   return out;
@@ -50,13 +66,19 @@ export function matchTemplate(template: string, segments: readonly string[]): Pa
   const parts = template.slice(1).split('/');
   if (parts.length !== segments.length) return null;
   const params: PathParams = {};
+  let count = 0;
+  let only = '';
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
     const s = segments[i]!;
-    if (p === '{guid}') {
-      if (!isGuid(s)) return null;
-      params.guid = s;
+    if (PARAM.test(p)) {
+      // The catalogue's own {guid} takes GUIDs only; a customer's parameter any safe segment.
+      if (p === '{guid}' && !isGuid(s)) return null;
+      params[p.slice(1, -1)] = s;
+      count++;
+      only = s;
     } else if (p !== s) return null;
   }
+  if (count === 1) params.guid = only;
   return params;
 }

@@ -1,28 +1,53 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BindingFileError, BindingInputError, formatReport, importBinding, loadBinding } from '../binding';
+import { BindingInputError, formatReport, importBinding, type ImportResult } from '../binding';
 import { parseOptions } from './options';
 
-const HELP = `Usage: grc-sheets binding import <swagger.json|openapi.yaml> [--out binding.json] [--accept]
+const HELP = `Usage: grc-sheets binding import <swagger.json|openapi.yaml> [--out binding.json] [--overrides FILE] [--accept]
 
-Reads the service's Swagger 2.0 or OpenAPI 3.x file (from the service desk) and writes a binding: where each
-catalogue dataset and operation lives in this environment and how its properties are named. The report is
-printed and written next to the binding as <name>.report.txt. See docs/binding.md.
+Reads the service's Swagger 2.0 or OpenAPI 3.0/3.1 file (from the service desk) and writes a binding: which
+operation of the file each catalogue dataset and operation is, and where each field goes in it (placements).
+The report is printed and written next to the binding as <name>.report.txt. See docs/binding.md.
 
 Options:
-  --out FILE   the binding file to write (default binding.json); picks made in an existing one are kept
-  --accept     take the best candidate where two operations fit nearly equally (ambiguous)
-  -h, --help   this help
+  --out FILE        the binding file to write (default binding.json)
+  --overrides FILE  the admin's choices, one per line (default <name>.overrides next to --out; applied when it
+                    exists, and started with the open decisions as comments when it does not)
+  --accept          take the best candidate where two operations fit nearly equally
+  -h, --help        this help
 
-Exit status: 0 every endpoint bound or reported missing; 1 ambiguous endpoints without a pick (the binding
-and the report are written: pick in the file or pass --accept); 2 wrong usage; 3 bad input (nothing written).`;
+Exit status: 0 every endpoint bound or its consequence reported; 1 decisions open (the binding and the report
+are written: add the report's "use" lines to the overrides file and import again, or pass --accept);
+2 wrong usage; 3 bad input (nothing written).`;
 
 export const EXIT = { ok: 0, ambiguous: 1, usage: 2, badInput: 3 } as const;
 
 /** binding.json -> binding.report.txt, next to it. */
 export function reportPathFor(out: string): string {
   return join(dirname(out), `${basename(out).replace(/\.json$/i, '')}.report.txt`);
+}
+
+/** binding.json -> binding.overrides, next to it. */
+export function overridesPathFor(out: string): string {
+  return join(dirname(out), `${basename(out).replace(/\.json$/i, '')}.overrides`);
+}
+
+/** A new overrides file: how to write lines, and the open decisions' choices commented out. */
+function starterOverrides(result: ImportResult): string {
+  const lines = [
+    '# grc-sheets binding overrides: the admin\'s choices, applied by every `grc-sheets binding import`.',
+    '# One per line; # starts a comment. docs/binding.md explains each:',
+    '#   use <id> = <METHOD> <path>        none <id>          unplace <id> <field>',
+    '#   place <id> <field> = body <pointer> [<encoding JSON>]      answer <id> = header location',
+    '#   default <id> <extra column key> = <JSON value>',
+  ];
+  for (const e of result.entries) {
+    if (!e.decision) continue;
+    lines.push('', `# ${e.side.e.title}: ${e.decision.reason}. Uncomment one:`);
+    for (const c of e.decision.candidates) lines.push(`# use ${e.side.e.id} = ${c.f.op.method} ${c.f.op.path}`);
+  }
+  return lines.join('\n') + '\n';
 }
 
 function writeAtomically(file: string, text: string): void {
@@ -37,6 +62,7 @@ export async function run(argv: string[]): Promise<number> {
       args: argv,
       options: {
         out: { type: 'string', default: 'binding.json' },
+        overrides: { type: 'string' },
         accept: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
@@ -54,16 +80,21 @@ export async function run(argv: string[]): Promise<number> {
   }
   const out = values.values.out;
   const report = reportPathFor(out);
+  const overrides = values.values.overrides ?? overridesPathFor(out);
+  const given = values.values.overrides !== undefined;
   try {
-    const previous = existsSync(out) ? loadBinding(out) : undefined;
-    const result = await importBinding(file, { previous, accept: values.values.accept });
-    const text = formatReport(result, { binding: out, report });
+    if (given && !existsSync(overrides))
+      throw new BindingInputError(`${overrides}: no such overrides file (leave out --overrides to start one next to --out)`);
+    const apply = existsSync(overrides);
+    const result = await importBinding(file, { accept: values.values.accept, ...(apply ? { overrides } : {}) });
+    const text = formatReport(result, { binding: out, report, overrides });
     writeAtomically(out, JSON.stringify(result.binding, null, 2) + '\n');
     writeAtomically(report, text);
+    if (!apply) writeAtomically(overrides, starterOverrides(result));
     process.stdout.write(text);
     return result.unresolved.length ? EXIT.ambiguous : EXIT.ok;
   } catch (e) {
-    if (e instanceof BindingInputError || e instanceof BindingFileError) {
+    if (e instanceof BindingInputError) {
       console.error(`grc-sheets binding import: ${e.message}\nNothing was written.`);
       return EXIT.badInput;
     }

@@ -10,6 +10,7 @@ import {
   type KeySpec,
 } from '../sandbox';
 import { BindingFileError, loadBinding } from '../binding/load';
+import { ApiFileError } from '../sandbox';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
 import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
 import { parseOptions, untilStopped } from './options';
@@ -28,6 +29,8 @@ Options:
   --keys FILE            JSON array of API keys (see docs/sandbox.md); without it a demo key is made
   --binding FILE         a binding (grc-sheets binding import, docs/binding.md): answer at its paths, with its
                          property names, and refuse bodies missing a property it requires, as that service would
+  --api-file FILE        the customer's Swagger/OpenAPI file the binding was made from (default: the binding's
+                         source file, when unchanged): bodies checked against its schemas, answers in its shape
   --latency MS           fault: added latency per API call
   --error-rate R         fault: share of API calls answered 503 with Retry-After, before any work (0..1)
   --rate-limit-rate R    fault: share of API calls answered 429 with Retry-After (0..1)
@@ -88,6 +91,7 @@ export async function run(argv: string[]): Promise<number> {
           seed: { type: 'string', default: '1' },
           keys: { type: 'string' },
           binding: { type: 'string' },
+          'api-file': { type: 'string' },
           latency: { type: 'string' },
           'error-rate': { type: 'string' },
           'rate-limit-rate': { type: 'string' },
@@ -114,6 +118,7 @@ export async function run(argv: string[]): Promise<number> {
       seed: values.seed,
       keys: values.keys ? (readKeysJson(values.keys) as KeySpec[]) : undefined,
       binding: values.binding ? loadBinding(values.binding) : undefined,
+      apiFile: values['api-file'],
       faults: {
         latencyMs: number('latency', values.latency),
         errorRate: number('error-rate', values['error-rate']),
@@ -125,6 +130,7 @@ export async function run(argv: string[]): Promise<number> {
     });
     console.log(`Sandbox (${environment}) listening. Base URL: ${sandbox.url}`);
     if (values.binding) console.log(`Shaped by the binding ${values.binding}.`);
+    if (sandbox.apiFile) console.log(`Bodies checked against ${sandbox.apiFile}.`);
     if (sandbox.demoKey) {
       const { identifier, password } = sandbox.demoKey;
       console.log(
@@ -150,7 +156,9 @@ export async function run(argv: string[]): Promise<number> {
         ? `--keys ${values.keys}: `
         : e instanceof BindingFileError
           ? '--binding '
-          : '';
+          : e instanceof ApiFileError
+            ? '--api-file: '
+            : '';
     console.error(`grc-sheets sandbox: ${where}${(e as Error).message}`);
     // A keys file that breaks the rules is configuration (2); anything else failed while starting (1).
     return e instanceof KeysError ? EXIT.usage : EXIT.failed;

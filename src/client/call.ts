@@ -1,6 +1,18 @@
 import type { z } from 'zod';
-import { isGuid, type Operation, type PathParams } from '../catalog';
-import { fromWire, missingRequired, toWire } from '../catalog/wire';
+import {
+  boundOf,
+  encodeRequest,
+  isGuid,
+  readCreatedId,
+  requestTarget,
+  PATH_GUID_FIELD,
+  type Answer,
+  type BoundOperation,
+  type EncodedRequest,
+  type Lists,
+  type Operation,
+  type PathParams,
+} from '../catalog';
 import { ApiError } from './api-error';
 import { errorFromFailure } from './fetch-failure';
 import { readText } from './read-text';
@@ -10,68 +22,91 @@ import { send, type Connection } from './request';
 export interface CallOptions {
   params?: PathParams;
   body?: unknown;
-  /**
-   * Values for the properties the environment's binding requires and no catalogue field fills, by
-   * property name; the binding's defaults fill the rest.
-   */
+  /** Values for the binding's extra columns, by their key ("body:/severity"); the binding's defaults fill the rest. */
   extra?: Record<string, unknown>;
+  /** Standing-data lists names are looked up in where the environment's file wants GUIDs or references. */
+  lists?: Lists;
   signal?: AbortSignal;
 }
 
 /**
- * POSTs one write operation. The body is checked with the operation's schema first, and what is sent
- * is the schema's output (fields the schema does not know are not sent), built through the environment's
- * binding when it has one (the file's property names and nesting, its extra required properties); a body
- * that lacks a property the file requires is refused here, before anything is sent. The answer is read
- * back through the binding and checked with the operation's answer schema; a create answering with a
- * bare GUID (a JSON string or plain text) counts as `{ Id }`.
+ * Calls one write operation with a catalogue-shaped body. The body is checked with the operation's schema
+ * first; what is sent is the schema's output encoded through the environment's binding (the file's method,
+ * path, property names, nesting and encodings: catalog/encode.ts), and a value the file has no place for,
+ * or a required property nothing fills, is refused here, before anything is sent. A create's answer gives
+ * `{ Id }` wherever the file puts the new id (catalog/answer.ts); other answers are checked as they come.
  */
 export async function call(conn: Connection, op: Operation, options: CallOptions = {}): Promise<unknown> {
-  const body = checkBody(op, options.body, options.extra);
+  const bound = boundOf(op) as BoundOperation;
+  const request = checkBody(op, bound, options);
+  const answer = await sendEncoded(conn, op, request, options.signal);
+  return checkAnswer(op, bound, answer);
+}
+
+/** Sends an encoded request as it is and reads the whole answer (status, headers, parsed body). */
+export async function sendEncoded(
+  conn: Connection,
+  op: Operation,
+  request: EncodedRequest,
+  signal?: AbortSignal,
+): Promise<Answer> {
   const response = await send(conn, op, {
-    ...(options.params ? { params: options.params } : {}),
-    ...(body !== undefined ? { body } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    encoded: { method: request.method, target: requestTarget(request) },
+    ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    ...(signal ? { signal } : {}),
   });
   let text: string;
   try {
     text = await readText(response);
   } catch (e) {
-    throw errorFromFailure(op, e, 'body', options.signal);
+    throw errorFromFailure(op, e, 'body', signal);
   }
-  return checkAnswer(op, response.status, text);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((v, k) => {
+    headers[k.toLowerCase()] = v;
+  });
+  return { status: response.status, headers, body: parse(text) };
 }
 
-function checkBody(op: Operation, body: unknown, extra?: Record<string, unknown>): string | undefined {
-  if (!op.body) {
-    if (body === undefined) return undefined;
-    throw invalidBody(op, [{ field: '', message: 'this operation takes no body' }]);
+function parse(text: string): unknown {
+  const trimmed = text.trim();
+  if (!trimmed) return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return trimmed;
   }
-  const result = op.body.safeParse(body);
-  if (!result.success)
+}
+
+function checkBody(op: Operation, bound: BoundOperation, options: CallOptions): EncodedRequest {
+  const { body } = options;
+  let values: Record<string, unknown> = {};
+  if (!op.body) {
+    if (body !== undefined) throw invalidBody(op, [{ field: '', message: 'this operation takes no body' }]);
+  } else {
+    const result = op.body.safeParse(body);
+    if (!result.success)
+      throw invalidBody(
+        op,
+        result.error.issues.map((i) => ({ field: fieldPath(i.path), message: i.message })),
+      );
+    values = { ...(result.data as Record<string, unknown>) };
+  }
+  if (options.params?.guid !== undefined) values[PATH_GUID_FIELD] = options.params.guid;
+  for (const [k, v] of Object.entries(options.params ?? {}))
+    if (k !== 'guid' && v !== undefined) values[k] = v;
+  Object.assign(values, options.extra ?? {});
+  const encoded = encodeRequest(bound, values, options.lists ?? {});
+  if (!encoded.ok)
     throw invalidBody(
       op,
-      result.error.issues.map((i) => ({ field: fieldPath(i.path), message: i.message })),
+      encoded.problems.map((p) => ({ field: p.field, message: p.message })),
     );
-  const shape = op.binding?.body;
-  if (!shape) return JSON.stringify(result.data);
-  const wire = toWire(shape, result.data as Record<string, unknown>, extra);
-  const missing = missingRequired(shape, wire);
-  if (missing.length)
-    throw invalidBody(
-      op,
-      missing.map((property) => ({
-        field: property,
-        message:
-          `the service's API file (this environment's binding) requires property "${property}", and nothing fills it: ` +
-          'fill its column in the template, or have the administrator give it a default in the binding (docs/binding.md)',
-      })),
-    );
-  return JSON.stringify(wire);
+  return encoded.request;
 }
 
 function invalidBody(op: Operation, details: { field: string; message: string }[]): ApiError {
-  const listed = details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('; ');
+  const listed = details.map((d) => (d.field && !d.message.startsWith(`${d.field}:`) ? `${d.field}: ${d.message}` : d.message)).join('; ');
   return new ApiError({
     code: 'invalid-body',
     sent: 'no',
@@ -81,33 +116,25 @@ function invalidBody(op: Operation, details: { field: string; message: string }[
   });
 }
 
-function checkAnswer(op: Operation, status: number, text: string): unknown {
-  let value: unknown = undefined;
-  const trimmed = text.trim();
-  if (trimmed) {
-    try {
-      value = JSON.parse(trimmed);
-    } catch {
-      value = trimmed;
-    }
+function checkAnswer(op: Operation, bound: BoundOperation, answer: Answer): unknown {
+  let value = answer.body;
+  if (bound.answer) {
+    const created = readCreatedId(bound, answer);
+    if (created.ok) value = { Id: created.id };
   }
-  const answerShape = op.binding?.answer;
-  if (answerShape && typeof value === 'object' && value !== null && !Array.isArray(value))
-    value = fromWire(answerShape, value as Record<string, unknown>, true);
   let result = op.answer.safeParse(value);
-  if (!result.success && typeof value === 'string' && isGuid(value))
-    result = op.answer.safeParse({ Id: value });
+  if (!result.success && typeof value === 'string' && isGuid(value)) result = op.answer.safeParse({ Id: value });
   if (result.success) return result.data;
   const issue = (result.error as z.ZodError).issues[0]!;
   const field = fieldPath(issue.path);
   throw new ApiError({
     code: 'bad-answer',
     sent: 'yes',
-    status,
+    status: answer.status,
     endpoint: op.id,
     details: [{ field, message: issue.message }],
     message:
-      `The service accepted "${op.title}" (${status}) but its answer was not understood (${field ? `${field}: ` : ''}${issue.message}). ` +
+      `The service accepted "${op.title}" (${answer.status}) but its answer was not understood (${field ? `${field}: ` : ''}${issue.message}). ` +
       'It has probably been done: check the record in the service before sending again.',
   });
 }

@@ -1,7 +1,7 @@
-import { catalog as defaultCatalog, type Catalog, type Endpoint } from '../catalog';
+import { catalog as defaultCatalog, type Answer, type Catalog, type EncodedRequest, type Endpoint } from '../catalog';
 import { ApiError } from './api-error';
 import { basicAuthorization } from './basic-auth';
-import { call, type CallOptions } from './call';
+import { call, sendEncoded, type CallOptions } from './call';
 import { download, type DownloadOptions, type DownloadResult } from './download';
 import type { Connection, Fetch } from './request';
 
@@ -20,6 +20,8 @@ export interface GrcClient {
   readonly baseUrl: string;
   download(datasetId: string, options?: DownloadOptions): Promise<DownloadResult>;
   call(operationId: string, options?: CallOptions): Promise<unknown>;
+  /** Sends a request encoded through the environment's binding (catalog encodeRequest) as it is; the raw answer. */
+  send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal }): Promise<Answer>;
   /** Loads a small DirectData dataset to prove the base URL and key work; resolves with its record count. */
   testConnection(signal?: AbortSignal): Promise<{ count: number }>;
 }
@@ -40,6 +42,8 @@ export function createClient(options: ClientOptions): GrcClient {
     baseUrl,
     download: async (datasetId, o) => download(conn, available(cat.dataset(datasetId)), o),
     call: async (operationId, o) => call(conn, available(cat.operation(operationId)), o),
+    send: async (operationId, request, o) =>
+      sendEncoded(conn, available(cat.operation(operationId)), request, o?.signal),
     async testConnection(signal) {
       const { count } = await download(
         conn,

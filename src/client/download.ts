@@ -1,5 +1,4 @@
-import type { Dataset, PathParams } from '../catalog';
-import { recordReader } from './wire-reader';
+import { recordDecoder, recordsOf, type Dataset, type PathParams } from '../catalog';
 import { ApiError } from './api-error';
 import { errorFromFailure } from './fetch-failure';
 import { JsonArraySplitter, MalformedAnswer } from './json-array-splitter';
@@ -61,17 +60,16 @@ export async function download(
   let count = 0;
   let finished = false;
 
-  // A bound dataset's records are renamed to the catalogue's fields as they stream in, batch by batch.
-  const shape = dataset.binding?.record;
-  const toCatalogue = shape && recordReader(shape);
+  // A bound dataset's records are read into the catalogue's fields as they stream in, batch by batch.
+  const bound = dataset.binding;
+  const toCatalogue = bound?.placements.length ? recordDecoder(bound) : undefined;
   const read = toCatalogue
     ? (batch: unknown[]) =>
-        batch.map((r) =>
-          typeof r === 'object' && r !== null && !Array.isArray(r)
-            ? toCatalogue(r as Record<string, unknown>)
-            : r,
-        )
+        batch.map((r) => (typeof r === 'object' && r !== null && !Array.isArray(r) ? toCatalogue(r) : r))
     : (batch: unknown[]) => batch;
+  // Records inside an envelope ({"data": [...]}): the answer is read whole, then the array taken out of it.
+  const enveloped = bound !== undefined && bound.records !== '';
+  let whole = '';
 
   const take = async (batches: unknown[][]) => {
     for (const wireBatch of batches) {
@@ -111,11 +109,15 @@ export async function download(
       }
       if (chunk.done) break;
       bytes += chunk.value.byteLength;
-      await take(splitter.push(decoder.decode(chunk.value, { stream: true })));
+      if (enveloped) whole += decoder.decode(chunk.value, { stream: true });
+      else await take(splitter.push(decoder.decode(chunk.value, { stream: true })));
       progress(bytes, count);
     }
-    await take(splitter.push(decoder.decode()));
-    splitter.end();
+    if (enveloped) await take([envelopedRecords(dataset, whole + decoder.decode(), response.status)]);
+    else {
+      await take(splitter.push(decoder.decode()));
+      splitter.end();
+    }
     finished = true;
   } catch (e) {
     if (e instanceof MalformedAnswer)
@@ -127,6 +129,19 @@ export async function download(
   }
   progress(bytes, count);
   return { records: kept, bytes, count };
+}
+
+function envelopedRecords(dataset: Dataset, text: string, status: number): unknown[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badAnswer(dataset, `"${dataset.title}": the answer is not JSON.`, status);
+  }
+  const records = recordsOf(dataset.binding!, parsed);
+  if (!records)
+    throw badAnswer(dataset, `"${dataset.title}": the answer has no list of records at ${dataset.binding!.records}.`, status);
+  return records;
 }
 
 function badAnswer(dataset: Dataset, message: string, status?: number): ApiError {

@@ -11,3 +11,4 @@ export type { DataRecord, DownloadOptions, DownloadProgress, DownloadResult } fr
 export type { CallOptions } from './call';
 export type { Fetch } from './request';
 export { JsonArraySplitter, MalformedAnswer } from './json-array-splitter';
+export { RETRY, sleep, withRetry, type RetryDecision, type RetryPolicy, type Retried, type Sleep } from './retry';

@@ -1,8 +1,9 @@
 import { fillPath, type Endpoint, type PathParams } from '../catalog';
-import { ApiError } from './api-error';
+import { ApiError, isApiError } from './api-error';
 import { errorFromAnswer } from './error-answer';
 import { errorFromFailure } from './fetch-failure';
 import { readText } from './read-text';
+import { RETRY, withRetry } from './retry';
 
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -21,11 +22,17 @@ export interface Connection {
 export async function send(
   conn: Connection,
   endpoint: Endpoint,
-  options: { params?: PathParams; body?: string; signal?: AbortSignal },
+  options: {
+    params?: PathParams;
+    body?: string;
+    signal?: AbortSignal;
+    /** An encoded request's method and target (path and query, filled): sent as they are. */
+    encoded?: { method: string; target: string };
+  },
 ): Promise<Response> {
   let path: string;
   try {
-    path = fillPath(endpoint.path, options.params);
+    path = options.encoded?.target ?? fillPath(endpoint.path, options.params);
   } catch {
     throw new ApiError({
       code: 'invalid-body',
@@ -41,25 +48,27 @@ export async function send(
   const headers: Record<string, string> = { Accept: 'application/json', Authorization: conn.authorization };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
   const init: RequestInit = {
-    method: endpoint.method,
+    method: options.encoded?.method ?? endpoint.method,
     headers,
     ...(options.body !== undefined ? { body: options.body } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  let response: Response;
-  try {
-    response = await conn.fetch(conn.baseUrl + path, init);
-  } catch (e) {
-    const error = errorFromFailure(endpoint, e, 'request', options.signal);
-    // A kept-alive connection the server closed just as the request went out fails this way; a GET
-    // changes nothing, so one more try on a fresh connection is safe. A POST is never repeated here.
-    if (endpoint.method !== 'GET' || error.code !== 'outcome-unknown' || options.signal?.aborted) throw error;
-    try {
-      response = await conn.fetch(conn.baseUrl + path, init);
-    } catch (e2) {
-      throw errorFromFailure(endpoint, e2, 'request', options.signal);
-    }
-  }
+  // A kept-alive connection the server closed just as the request went out fails as "outcome unknown"; a
+  // GET changes nothing, so it is tried once more on a fresh connection. A write is never repeated here.
+  const sent = await withRetry(
+    async () => {
+      try {
+        return await conn.fetch(conn.baseUrl + path, init);
+      } catch (e) {
+        throw errorFromFailure(endpoint, e, 'request', options.signal);
+      }
+    },
+    (e) => ({ retry: endpoint.method === 'GET' && isApiError(e) && e.code === 'outcome-unknown' }),
+    RETRY.freshConnection,
+    { signal: options.signal },
+  );
+  if (!sent.ok) throw sent.error;
+  const response = sent.value;
   if (response.ok) return response;
   let body = '';
   try {

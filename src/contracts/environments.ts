@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { binding as bindingSchema, type Binding } from '../catalog/binding';
 import { pathSource, writeAvailability, type Catalog } from '../catalog/catalog';
-import { wireShape } from '../catalog/wire';
+import { HTTP_METHODS } from '../catalog/placement';
 
 /**
  * The contract between the relay and the taskpane, in one place both import: the relay's own routes and
@@ -27,7 +27,8 @@ export const writeView = z.discriminatedUnion('kind', [
 /** One catalogue endpoint as this environment has it. */
 export const endpointView = z.object({
   kind: z.enum(['dataset', 'operation']),
-  method: z.enum(['GET', 'POST']),
+  /** The bound method: a customer's file may update with PUT or PATCH. */
+  method: z.enum(HTTP_METHODS),
   title: z.string(),
   /** Where the relay forwards it, relative to the environment's API root. */
   path: z.string(),
@@ -36,16 +37,16 @@ export const endpointView = z.object({
   unavailable: z.object({ reason: z.enum(['missing', 'ambiguous']), message: z.string() }).optional(),
   /** Operations only. */
   write: writeView.optional(),
-  body: wireShape.optional(),
-  record: wireShape.optional(),
-  answer: wireShape.optional(),
 });
 export type EndpointView = z.infer<typeof endpointView>;
 
 export const environmentView = z.object({
   name: z.string().min(1),
   production: z.boolean(),
-  /** The binding file the relay uses for this environment, or null: the catalogue's own (assumed) paths. */
+  /**
+   * The binding the relay uses for this environment, or null: the catalogue's own (assumed) paths. The one
+   * copy of the placements: the taskpane builds `createCatalog(binding)` and encodes through `boundOf`.
+   */
   binding: bindingSchema.nullable(),
   /** The relay's outgoing address as configured (`egressIp`): what a key owner approves when the service refuses the relay. */
   egressIp: z.string().optional(),
@@ -67,7 +68,6 @@ export function describeEnvironment(
 ): EnvironmentView {
   const endpoints: Record<string, EndpointView> = {};
   for (const e of catalog.endpoints) {
-    const bound = e.binding;
     endpoints[e.id] = {
       kind: e.kind,
       method: e.method,
@@ -76,9 +76,6 @@ export function describeEnvironment(
       pathSource: pathSource(e),
       ...(e.unavailable ? { unavailable: e.unavailable } : {}),
       ...(e.kind === 'operation' ? { write: writeAvailability(e, { production }) } : {}),
-      ...(bound?.body ? { body: bound.body } : {}),
-      ...(bound?.record ? { record: bound.record } : {}),
-      ...(bound?.answer ? { answer: bound.answer } : {}),
     };
   }
   return { name, production, binding, endpoints };

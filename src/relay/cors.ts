@@ -5,10 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * covers it) and Allow-Credentials is never sent: the taskpane sets Authorization from script, it uses no
  * cookies.
  */
-export const ALLOWED_METHODS = 'GET, POST';
+export const ALLOWED_METHODS = 'GET, POST, PUT, PATCH';
 export const ALLOWED_HEADERS = 'Authorization, Content-Type';
 /** X-Grc-Relay-Error must be readable cross-origin: without it the taskpane would take a relay refusal for the service's. */
-const EXPOSED_HEADERS = 'Retry-After, X-Request-Id, X-Grc-Relay-Error';
+const EXPOSED_HEADERS = 'Retry-After, X-Request-Id, X-Grc-Relay-Error, Location';
 const MAX_AGE_SECONDS = '600';
 
 export interface Cors {

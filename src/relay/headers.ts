@@ -39,6 +39,8 @@ const RESPONSE_ALLOW = new Set([
   'last-modified',
   'retry-after',
   'date',
+  // Where a create's answer holds the new id when the customer's API file says so (binding AnswerPlacement).
+  'location',
 ]);
 
 /** Header names listed in Connection: the sender marked them hop-by-hop, so they go no further. */

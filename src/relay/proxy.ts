@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { fillPath, pathSource, type Catalog, type Endpoint } from '../catalog';
+import { boundQuery } from './bound-query';
 import { RELAY_ERRORS, sendError } from './errors';
 import { Forwarding } from './forward';
 import { basicAuthorization, upstreamRequestHeaders } from './headers';
@@ -84,15 +85,16 @@ export function proxy(
   log.route = endpoint.id;
   // No blind posts: a write whose path neither the spec nor this environment's binding shows is not sent
   // to production.
-  if (endpoint.method === 'POST' && upstream.production && pathSource(endpoint) === 'assumed')
+  if (endpoint.method !== 'GET' && upstream.production && pathSource(endpoint) === 'assumed')
     return sendError(res, 'path-assumed');
-  // The catalogue lists no query parameters for any endpoint, so any query (even a bare `?`) is an unlisted one.
-  if (query !== '') return sendError(res, 'query-not-allowed');
+  // Only the query parameters the environment's binding places are forwarded (bound-query.ts).
+  const forwardedQuery = boundQuery(endpoint, query);
+  if (forwardedQuery === null) return sendError(res, 'query-not-allowed');
   const headers = upstreamRequestHeaders(req.headers);
   const authorization = basicAuthorization(headers);
   if (!authorization) return sendError(res, 'no-credentials');
   log.key = connectionKeyTag(req.socket, authorization);
-  const path = upstream.basePath + fillPath(endpoint.path, params);
+  const path = upstream.basePath + fillPath(endpoint.path, params) + forwardedQuery;
 
   if (endpoint.method === 'GET') {
     if (hasBody(req)) return sendError(res, 'body-not-allowed', CLOSE);
@@ -152,7 +154,7 @@ function send(
     headersTimeout: deps.timeoutMs,
     bodyTimeout: deps.timeoutMs,
   };
-  // POST is never retried: the service may have acted on it.
+  // A write (POST, PUT, PATCH) is never retried: the service may have acted on it.
   const forwarding = new Forwarding(
     upstream,
     options,

@@ -10,3 +10,4 @@ export {
 } from './keys';
 export { type Faults, type FaultsInput } from './faults';
 export type { SandboxAdmin } from './admin';
+export { ApiFileError, loadApiFile, type ApiFile } from './file/document';

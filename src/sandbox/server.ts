@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   catalog as defaultCatalog,
@@ -10,8 +11,22 @@ import {
   type Operation,
 } from '../catalog';
 import type { Binding } from '../catalog/binding';
-import { fromWire, missingRequired, toWire, type WireShape } from '../catalog/wire';
-import { isGuid } from '../catalog/fields';
+import { PATH_GUID_FIELD, type BoundDataset, type BoundOperation } from '../catalog/placement';
+import {
+  answerFor,
+  decodeRequest,
+  envelopeOf,
+  listsFor,
+  bindingProblems,
+  definitionTypes,
+  recordEncoder,
+  recordTemplate,
+  type RecordShape,
+  type Reply,
+} from './bound';
+import { checkBody, checkQuery } from './file/check';
+import { loadApiFile, type ApiFile, type FileOperation } from './file/document';
+import { bindingFile } from './file/source';
 import { createAdmin, registerAdminRoutes, type SandboxAdmin } from './admin';
 import { authenticate, mayCall } from './auth';
 import { seedOf } from './data/random';
@@ -40,6 +55,12 @@ export interface SandboxOptions {
    * paths with its property names and refuses a body that lacks a property it requires, as that service would.
    */
   binding?: Binding;
+  /**
+   * The customer's API file the binding was imported from (a path, or one already read): bodies are checked
+   * against its schemas, answers take its documented shape, records have its properties. When not given, the
+   * binding's `source.file` is read if it is there unchanged (same sha256).
+   */
+  apiFile?: string | ApiFile;
   /** The catalogue to serve; made from `binding` when not given, the default catalogue otherwise. */
   catalog?: Catalog;
   /** The clock (key expiry, today's date); tests pass a fixed one. */
@@ -54,6 +75,8 @@ export interface Sandbox {
   close(): Promise<void>;
   admin: SandboxAdmin;
   store: Store;
+  /** The customer's API file bodies are checked against (its path), when there is one. */
+  apiFile?: string;
   /** Identifier and password of the demo key, when no keys were given. */
   demoKey?: { identifier: string; password: string };
 }
@@ -71,6 +94,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const demo = options.keys ? undefined : demoKey(environment, now());
   const keys = new Map<string, ApiKey>(buildKeys(options.keys ?? [demo]).map((k) => [k.identifier, k]));
   const store = new Store(seedOf(options.seed ?? 1), scale);
+  const apiSource = options.apiFile ?? (options.binding ? bindingFile(options.binding) : undefined);
+  const apiFile = typeof apiSource === 'string' ? await loadApiFile(apiSource) : apiSource;
+  const fileOps = new Map<string, FileOperation | undefined>();
+  /** The file's operation behind a bound endpoint (its method and path), looked up once. */
+  const fileOpOf = (ep: Dataset | Operation) => {
+    if (!apiFile || !ep.binding) return undefined;
+    if (!fileOps.has(ep.id)) fileOps.set(ep.id, apiFile.find(ep.method, ep.path));
+    return fileOps.get(ep.id);
+  };
+  const templates = new Map<string, RecordShape | undefined>();
+  // The bound operations' checkers are made now, so a schema ajv cannot use stops the start, not a request.
+  for (const ep of cat.operations) {
+    const op = fileOpOf(ep);
+    op?.checkBody?.();
+    for (const q of op?.query ?? []) q.check();
+  }
   const plan = new FaultPlan(options.faults);
   const admin = createAdmin(keys, plan);
 
@@ -152,8 +191,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!auth.ok) return sendError(reply, auth.error);
     if (!mayCall(auth.key, m.endpoint.access)) return sendError(reply, 'forbidden');
     const ep = m.endpoint;
-    if (ep.kind === 'dataset') return serveDataset(ep, m.params.guid, reply, fault === 'drop');
-    return runOperation(ep, req, auth.key, m.params.guid, reply, fault === 'drop');
+    const params = m.params as Readonly<Record<string, string | undefined>>;
+    if (ep.kind === 'dataset')
+      return serveDataset(ep, catalogueGuid(ep.binding, params), reply, fault === 'drop');
+    return runOperation(ep, req, auth.key, params, rawPath, reply, fault === 'drop');
   });
 
   function serveDataset(ep: Dataset, guid: string | undefined, reply: FastifyReply, drop: boolean) {
@@ -177,10 +218,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const records = store.records(ep.id);
     const shown = filter ? filterIterator(records, filter) : records;
-    // The store keeps catalogue-shaped records; a bound sandbox shows them with the file's property names.
-    const shape = ep.binding?.record;
+    // The store keeps catalogue-shaped records; a bound sandbox shows them as the customer's file has them:
+    // its properties (every one it documents), its names and encodings, inside its envelope.
+    const bound = ep.binding as BoundDataset | undefined;
+    if (bound && !templates.has(ep.id)) templates.set(ep.id, recordTemplate(apiFile, fileOpOf(ep), ep.id));
+    const shape = templates.get(ep.id);
+    const encode = bound
+      ? recordEncoder(bound, store, shape?.template, shape?.idAt, shape?.texts, shape?.notNull)
+      : undefined;
     const stream = jsonArrayStream(
-      shape ? mapIterator(shown, (r) => toWire(shape, r as Record<string, unknown>)) : shown,
+      encode ? mapIterator(shown, (r) => encode(r as Record<string, unknown>)) : shown,
+      bound ? envelopeOf(recordsPointer(fileOpOf(ep)?.recordsAt) ?? bound.records) : undefined,
     );
     if (drop) return dropStream(reply, stream);
     return reply.code(200).type(JSON_TYPE).send(stream);
@@ -190,36 +238,39 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ep: Operation,
     req: FastifyRequest,
     key: ApiKey,
-    guid: string | undefined,
+    params: Readonly<Record<string, string | undefined>>,
+    rawPath: string,
     reply: FastifyReply,
     drop: boolean,
   ) {
+    const bound = ep.binding as BoundOperation | undefined;
+    const fileOp = fileOpOf(ep);
+    const wire = req.body;
+    // First what the customer's file says about the body (its own schemas), then the spec's rules on the
+    // catalogue's values read back from it.
+    const query = new URLSearchParams((req.raw.url ?? '').split('?')[1] ?? '');
+    const shapeProblems = fileOp
+      ? [...checkQuery(fileOp, query), ...checkBody(fileOp, wire)]
+      : bound
+        ? bindingProblems(bound, wire)
+        : [];
+    if (shapeProblems.length) return send(reply, rejected(shapeProblems, 'The request body is not valid.'));
+    let guid = params.guid;
+    let incoming = wire;
+    if (bound) {
+      const decoded = decodeRequest(
+        bound,
+        wire,
+        params,
+        query,
+        listsFor(store, bound),
+        definitionTypes(store),
+      );
+      guid = decoded.guid;
+      incoming = ep.body ? withoutNulls(ep.body, decoded.body) : undefined;
+    }
     let body: unknown;
     if (ep.body) {
-      let incoming = req.body;
-      const shape = ep.binding?.body;
-      if (shape) {
-        const isObject = typeof incoming === 'object' && incoming !== null && !Array.isArray(incoming);
-        const missing = isObject ? missingRequired(shape, incoming as Record<string, unknown>) : ['(body)'];
-        if (missing.length)
-          return send(
-            reply,
-            rejected(
-              missing.map((field) => ({ field, message: 'The field is required.' })),
-              'The request body is not valid.',
-            ),
-          );
-        incoming = fromWire(shape, incoming as Record<string, unknown>);
-        const notGuids = notGuidFields(shape, incoming as Record<string, unknown>);
-        if (notGuids.length)
-          return send(
-            reply,
-            rejected(
-              notGuids.map((field) => ({ field, message: 'The value is not a valid GUID.' })),
-              'The request body is not valid.',
-            ),
-          );
-      }
       const parsed = ep.body.safeParse(incoming);
       if (!parsed.success)
         return send(
@@ -232,13 +283,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       body = parsed.data;
     }
     const handler = HANDLERS[ep.id] as WriteHandler<unknown> | undefined;
-    let outcome: Outcome = handler ? handler({ store, key, guid, body, now: now() }) : failure('notFound');
-    const answerShape = ep.binding?.answer;
-    if (answerShape && outcome.kind === 'ok' && isPlainObject(outcome.body))
-      outcome = { ...outcome, body: toWire(answerShape, outcome.body) };
-    if (!drop) return send(reply, outcome);
-    const a = answerOf(outcome);
-    return dropText(reply, a.status, JSON.stringify(a.body));
+    const outcome: Outcome = handler ? handler({ store, key, guid, body, now: now() }) : failure('notFound');
+    if (outcome.kind !== 'ok') {
+      if (!drop) return send(reply, outcome);
+      const a = answerOf(outcome);
+      return dropText(reply, a.status, JSON.stringify(a.body));
+    }
+    const answer: Reply = bound
+      ? answerFor(apiFile, fileOp, bound, outcome.body, outcome.status, `${API_ROOT}${rawPath}`, guid)
+      : { status: outcome.status, body: outcome.body };
+    const made = answer.location ?? JSON.stringify(outcome.body);
+    store.received.push({
+      endpoint: ep.id,
+      method: ep.method,
+      path: rawPath,
+      query: query.toString(),
+      body: wire,
+      id: idIn(outcome.body) ?? guid,
+    });
+    if (answer.location) reply.header('location', answer.location);
+    if (drop)
+      return dropText(reply, answer.status, answer.body === undefined ? made : JSON.stringify(answer.body));
+    if (answer.body === undefined) return reply.code(answer.status).send();
+    return reply.code(answer.status).type(JSON_TYPE).send(answer.body);
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -253,22 +320,41 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close: () => app.close(),
     admin,
     store,
+    apiFile: apiFile ? (apiFile.source ?? 'the given API file') : undefined,
     demoKey: demo && { identifier: demo.identifier, password: demo.password },
   };
 }
 
-/** Wire paths whose bound format is uuid and whose value (or an element of it) is not a GUID: the file's service refuses them. */
-function notGuidFields(shape: WireShape, value: Record<string, unknown>): string[] {
-  const bad: string[] = [];
-  for (const [field, format] of Object.entries(shape.formats)) {
-    const to = shape.properties[field];
-    if (format !== 'uuid' || typeof to !== 'string') continue;
-    const v = value[field];
-    const values = Array.isArray(v) ? v : [v];
-    if (values.some((x) => x !== undefined && x !== null && !(typeof x === 'string' && isGuid(x))))
-      bad.push(to);
-  }
-  return bad;
+/** The catalogue's own path parameter of a bound endpoint, wherever the file names it. */
+function catalogueGuid(
+  bound: BoundDataset | BoundOperation | undefined,
+  params: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  const at = bound?.placements.find((p) => p.in === 'path' && p.field === PATH_GUID_FIELD)?.at;
+  return (at ? params[at] : undefined) ?? params.guid;
+}
+
+/**
+ * A file may send null for "no value" where the catalogue's field is optional but not nullable (an OpenAPI
+ * 3.1 `[string, null]` description): such a null is read as absent. Fields that take null (a v2 full update
+ * clearing a value) keep it.
+ */
+function withoutNulls(schema: z.ZodType, body: Record<string, unknown>): Record<string, unknown> {
+  if (!(schema instanceof z.ZodObject)) return body;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const out = { ...body };
+  for (const [k, v] of Object.entries(body))
+    if (v === null && shape[k] && !shape[k].safeParse(null).success) delete out[k];
+  return out;
+}
+
+/** A path of member names as a JSON pointer. */
+function recordsPointer(at: string[] | undefined): string | undefined {
+  return at && at.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+function idIn(body: unknown): string | undefined {
+  return isPlainObject(body) && typeof body.Id === 'string' ? body.Id : undefined;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -38,8 +38,23 @@ const KIND_OF: Record<string, Kind> = {
   risk: 'risk',
 };
 
+/** A write as it arrived, in the caller's (the customer file's) shape, once the sandbox accepted it. */
+export interface Received {
+  endpoint: string;
+  method: string;
+  /** The request path below the API root. */
+  path: string;
+  /** The query string, without its `?` ('' when none). */
+  query: string;
+  body: unknown;
+  /** The record it made or changed. */
+  id?: string;
+}
+
 export class Store {
   readonly ctx: Ctx;
+  /** Accepted writes, oldest first: what a test checks a value arrived as, where the file wants it. */
+  readonly received: Received[] = [];
   private readonly tables: Record<string, Table>;
   private readonly patches = new Map<string, Map<string, Rec>>();
   private readonly added = new Map<string, Rec[]>();

@@ -1,8 +1,7 @@
-import type { DatasetId, DatasetRecord } from '../catalog';
-import { isApiError, type DataRecord } from '../client';
-import type { LackingDataset } from './availability';
+import type { Answer, DatasetId, DatasetRecord, EncodedRequest } from '../catalog';
+import { isApiError, RETRY, withRetry, type DataRecord, type RetryDecision, type Sleep } from '../client';
+import type { LackingDataset } from './environment/availability';
 import { isDirectoryDataset } from './checks/directory';
-import { sleep } from './runner';
 
 export type { DataRecord };
 
@@ -12,16 +11,8 @@ export type { DataRecord };
  */
 export interface WritebackApi {
   download(datasetId: string, options?: { signal?: AbortSignal }): Promise<{ records: DataRecord[] }>;
-  call(
-    operationId: string,
-    options?: {
-      params?: { guid?: string };
-      body?: unknown;
-      /** Values for the properties the environment's binding requires that no catalogue field fills. */
-      extra?: Record<string, unknown>;
-      signal?: AbortSignal;
-    },
-  ): Promise<unknown>;
+  /** Sends a request encoded for the environment's file (environment/encode.ts) as it is; the raw answer. */
+  send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal }): Promise<Answer>;
 }
 
 /** Standing data and current records by dataset id, loaded once per validation or run. */
@@ -37,11 +28,19 @@ export async function loadStanding(
   datasetIds: readonly string[],
   signal?: AbortSignal,
   lacking: readonly LackingDataset[] = [],
+  /** Lists the environment's file looks names up in (environment/context.ts `listsNeeded`): absent ones are left out. */
+  lists: readonly string[] = [],
 ): Promise<Standing> {
+  const ids = [...datasetIds, ...lists.filter((l) => !datasetIds.includes(l))];
   const loaded = await Promise.all(
-    datasetIds.map(
+    ids.map(
       async (id) =>
-        [id, await (isDirectoryDataset(id) ? downloadDirectory(api, id, signal) : readLacking(api, id, lacking, signal))] as const,
+        [
+          id,
+          await (isDirectoryDataset(id) || !datasetIds.includes(id)
+            ? downloadDirectory(api, id, signal)
+            : readLacking(api, id, lacking, signal)),
+        ] as const,
     ),
   );
   // A dataset the environment lacks is left out: a directory's names are then checked by the service,
@@ -66,7 +65,7 @@ export async function readLacking(
   }
 }
 
-/** Reading changes nothing, so a read that failed on the way is simply read again (a few times). */
+/** Reading changes nothing, so a read that failed on the way is simply read again (client/retry.ts, RETRY.read). */
 const RETRYABLE_READ = new Set([
   'unreachable',
   'unavailable',
@@ -76,38 +75,28 @@ const RETRYABLE_READ = new Set([
   'bad-answer',
   'relay',
 ]);
-const READ_ATTEMPTS = 4;
-/**
- * "Busy, come back after N seconds" (429/503 with Retry-After) is waited out as posting does (each wait at
- * most 30 s, see DEFAULT_RETRY) and is not a failed attempt; the waits of one read stop at two minutes.
- */
-const BUSY_WAIT_MS = 30_000;
-const BUSY_BUDGET_MS = 120_000;
+
+/** A read's failures: any passing one is retried; "busy, come back after N seconds" is waited out. */
+export function classifyRead(e: unknown): RetryDecision {
+  if (!isApiError(e) || !RETRYABLE_READ.has(e.code)) return { retry: false };
+  const busy = (e.code === 'rate-limited' || e.code === 'unavailable') && e.retryAfterMs !== undefined;
+  return busy ? { retry: true, afterMs: e.retryAfterMs, busy } : { retry: true };
+}
 
 export async function downloadRecords(
   api: WritebackApi,
   datasetId: string,
   signal?: AbortSignal,
-  wait: (ms: number, signal?: AbortSignal) => Promise<void> = sleep,
+  wait?: Sleep,
 ): Promise<DataRecord[]> {
-  let waited = 0;
-  for (let attempt = 1; ; ) {
-    try {
-      return (await api.download(datasetId, { signal })).records;
-    } catch (e) {
-      if (signal?.aborted || !isApiError(e) || !RETRYABLE_READ.has(e.code)) throw e;
-      const busy =
-        (e.code === 'rate-limited' || e.code === 'unavailable') && e.retryAfterMs !== undefined;
-      if (busy && e.retryAfterMs! <= BUSY_WAIT_MS && waited + e.retryAfterMs! <= BUSY_BUDGET_MS) {
-        waited += e.retryAfterMs!;
-        await wait(e.retryAfterMs!, signal);
-        continue;
-      }
-      if (busy || attempt >= READ_ATTEMPTS) throw e;
-      await wait(Math.min(e.retryAfterMs ?? 100 * 2 ** (attempt - 1), 5_000), signal);
-      attempt++;
-    }
-  }
+  const read = await withRetry(
+    async () => (await api.download(datasetId, { signal })).records,
+    classifyRead,
+    RETRY.read,
+    { signal, ...(wait ? { sleep: wait } : {}) },
+  );
+  if (!read.ok) throw read.error;
+  return read.value;
 }
 
 /** A directory dataset, or undefined when the environment does not have it (404 on the assumed path). */

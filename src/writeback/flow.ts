@@ -1,7 +1,9 @@
 import type { Cell, ColumnSpec } from '../workbook/port';
 import type { DatasetId, DatasetRecord } from '../catalog';
 import type { Standing, WritebackApi } from './api';
+import type { FlowContext } from './environment/context';
 import type { CellProblem } from './problem';
+import type { RowState } from './rows/state';
 
 export type FlowId = 'incidents' | 'thirdparties' | 'contracts' | 'tasks';
 
@@ -23,8 +25,8 @@ export type Found =
 
 /** What the row's journal says about its earlier send. */
 export interface SentMark {
-  /** The row's Result message, with what `journalNote` wrote when the row was sent. */
-  note: string;
+  /** The row's state as `sentState` journaled it when the row was sent (rows/state.ts). */
+  state: RowState;
   /** When the row was first sent (its Result time); undefined when missing or unreadable. */
   at: Date | undefined;
 }
@@ -37,7 +39,33 @@ export interface SentMark {
 export interface FollowUp {
   /** What the step adds, as result messages name it: "hyperlink". */
   what: string;
-  send(guid: string, api: WritebackApi, signal?: AbortSignal): Promise<void>;
+  /** The step's call on the record the row made. */
+  call(guid: string): Call;
+}
+
+/**
+ * One call of a row, in the catalogue's terms: the environment encodes it into the request its file
+ * describes (environment/bound-flow.ts), so a flow never knows a customer's shapes.
+ */
+export interface Call {
+  operation: string;
+  /** The catalogue's path parameter: the record the call is about (a task, the incident a hyperlink goes on). */
+  guid?: string;
+  /** Catalogue-shaped, as the operation's body schema outputs it. */
+  body?: unknown;
+  /**
+   * Catalogue field ('{guid}' included) -> the column(s) its value came from, so a value the file cannot
+   * take is an error on the cell that holds it.
+   */
+  columnOf: Readonly<Record<string, string | readonly string[]>>;
+  /** Fields filled from the service's current record, not typed: left out where the file has no place for them. */
+  untyped?: readonly string[];
+}
+
+/** Where a template column's value goes: a catalogue field of one of the flow's operations. */
+export interface Place {
+  operation: string;
+  field: string;
 }
 
 /**
@@ -50,14 +78,17 @@ export interface PreparedFlow<R = unknown, D extends DatasetId = DatasetId> {
   /** Columns a table must have for the flow to read it. */
   requiredColumns: readonly string[];
   prepare(row: RowInput): { request?: R; problems: CellProblem[] };
-  send(request: R, api: WritebackApi, signal?: AbortSignal): Promise<Sent>;
+  /** The row's main call (a create, a task update). */
+  call(request: R): Call;
+  /** The Result message of a row whose call went through: "Created", "Updated". */
+  done(request: R): string;
   /**
    * Looks for the request's effect among the reconcile dataset's records, skipping GUIDs other rows
    * hold and (creates) records registered before the row was first sent.
    */
   find(request: R, records: readonly DatasetRecord<D>[], taken: ReadonlySet<string>, sent: SentMark): Found;
-  /** Written into the row with the "sending" mark: what `find` needs later that the service will have changed. */
-  journalNote?(request: R): string;
+  /** Journaled in the row's state with the "sending" mark: what `find` needs later that the service will have changed. */
+  sentState?(request: R): RowState;
   /** Rows with the same key are sent one after the other in sheet order (several updates of one task). */
   serialKey?(request: R): string;
   /**
@@ -77,15 +108,25 @@ export interface Flow<R = unknown, D extends DatasetId = DatasetId> {
   resultStatus: 'created' | 'done';
   /** Table name prefix of a new template. */
   tableName: string;
+  /**
+   * Where each fixed column's value goes (custom field columns go to the main operation's CustomFields). A
+   * template has a column only where its value lands in a request on the environment (NOTHING DROPPED).
+   */
+  places: Readonly<Record<string, readonly Place[]>>;
+  /** Columns that choose what is sent rather than being sent (a task's Action): always in the template. */
+  controls?: readonly string[];
   /** Datasets loaded before validating: standing data, custom field definitions, current records. */
   standingDatasets: readonly string[];
   /** The dataset that shows whether a row's record exists, read before an unknown row is sent again. */
   reconcileDataset: D;
-  /** The write operations a Post may call (catalogue ids): all must be available on the environment. */
+  /**
+   * The write operations every row of the flow calls (catalogue ids): all must be available on the
+   * environment. Empty for a flow whose rows each call one of its steps (task updates: one per action).
+   */
   operations: readonly string[];
   /**
    * Operations of steps the flow can do without (catalogue id -> the step): an environment that lacks one
-   * skips only that step (steps.ts); the flow stays available. Not listed in `operations`.
+   * skips only that step (environment/bound-flow.ts); the flow stays available. Not listed in `operations`.
    */
   steps?: Readonly<Record<string, StepInfo>>;
   /**
@@ -93,7 +134,8 @@ export interface Flow<R = unknown, D extends DatasetId = DatasetId> {
    * made when the environment lacks the dataset or only assumes its path.
    */
   datasetNeeds: Readonly<Record<string, string>>;
-  setup(standing: Standing): PreparedFlow<R, D>;
+  /** The flow on one environment: `ctx` is that environment's bound catalogue, read by the row reader and the flow. */
+  setup(standing: Standing, ctx: FlowContext): PreparedFlow<R, D>;
 }
 
 /** A step of a flow whose operation an environment may lack. */

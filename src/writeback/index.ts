@@ -1,12 +1,14 @@
 export type { WritebackApi, Standing, DataRecord } from './api';
 export { loadStanding } from './api';
-export type { Flow, AnyFlow, FlowId, PreparedFlow, Sent, Found } from './flow';
+export type { Flow, AnyFlow, FlowId, PreparedFlow, Call, FollowUp, Place, Sent, Found } from './flow';
+export { bindEnvironment, flowContext, type BoundEnvironment, type FlowContext } from './environment/context';
+export { bindFlow, type BoundFlow, type RowRead } from './environment/bound-flow';
 export { FLOWS, flowById } from './flows';
 export type { Problem, Severity } from './problem';
 export { describeProblem, problemPlace } from './problem';
 export { groupProblems, describeGroup, problemCell, rowsText, type ProblemGroup } from './problemgroups';
-export { validateRows, marksOf, type Validation, type RowCheck } from './validate';
-export { markProblems } from './marks';
+export { validateRows, marksOf, type Validation, type RowCheck } from './rows/validate';
+export { markProblems } from './rows/marks';
 export {
   preparePost,
   type PostPlan,
@@ -18,7 +20,7 @@ export {
   type Environment,
   type RowOutcome,
 } from './post';
-export { RESULT_COLUMNS, type Status } from './results';
+export { RESULT_COLUMNS, type Status } from './rows/results';
 export { createTemplate, FlowUnavailable, LOOKUP_SHEET } from './template';
 export {
   flowAvailability,
@@ -28,7 +30,8 @@ export {
   type LackingDataset,
   type EnvironmentInfo,
   type EndpointInfo,
-} from './availability';
-export { tableRecord, tableRecords, type TableRecord } from './tablerecord';
+} from './environment/availability';
+export { flowMapping, type OperationMapping, type ColumnMapping } from './environment/mapping';
+export { tableRecord, tableRecords, type TableRecord } from './rows/tablerecord';
 export { writeAudit, keyFingerprint, AUDIT_TABLE, AUDIT_SHEET } from './audit';
 export { formulaLike, type FormulaText } from './checks/csv-injection';

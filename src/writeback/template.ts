@@ -1,14 +1,13 @@
 import type { ColumnSpec, TableShape, WorkbookPort } from '../workbook/port';
 import { loadStanding, type WritebackApi } from './api';
-import { extraProperties, flowAvailability } from './availability';
-import { withBinding } from './binding';
-import { withExtras } from './extras';
-import { droppedColumns, withSkippedSteps } from './steps';
+import { flowAvailability, type EnvironmentInfo } from './environment/availability';
+import { bindFlow } from './environment/bound-flow';
+import { bindEnvironment, listsNeeded } from './environment/context';
 import type { AnyFlow } from './flow';
-import type { Environment } from './post';
-import { resultColumnSpecs } from './results';
-import { rowKeySpec } from './rowkey';
-import { saveTableRecord } from './tablerecord';
+import { resultColumnSpecs } from './rows/results';
+import { rowKeySpec } from './rows/rowkey';
+import { rowStateSpec } from './rows/state';
+import { saveTableRecord } from './rows/tablerecord';
 
 /** The hidden sheet that holds the dropdown lists of every template. */
 export const LOOKUP_SHEET = 'GRC lists';
@@ -27,19 +26,22 @@ export async function createTemplate(options: {
   api: WritebackApi;
   workbook: WorkbookPort;
   flow: AnyFlow;
-  environment: Environment;
+  environment: EnvironmentInfo;
   signal?: AbortSignal;
   now?: Date;
 }): Promise<TableShape> {
-  const { api, workbook, flow, environment } = options;
+  const { api, workbook, flow } = options;
+  const environment = bindEnvironment(options.environment);
   const availability = flowAvailability(flow, environment);
   if (availability.post.kind === 'unavailable') throw new FlowUnavailable(availability.post.message);
-  const standing = await loadStanding(api, flow.standingDatasets, options.signal, availability.lacking);
-  const prepared = withExtras(
-    withSkippedSteps(withBinding(flow.setup(standing), environment, standing), availability.skipped ?? []),
-    extraProperties(flow, environment),
+  const standing = await loadStanding(
+    api,
+    flow.standingDatasets,
+    options.signal,
+    availability.lacking,
+    listsNeeded(flow, environment),
   );
-  const dropped = droppedColumns(availability.skipped ?? []);
+  const bound = bindFlow(flow, environment, standing, availability);
   if (!(await workbook.sheetNames()).includes(LOOKUP_SHEET))
     await workbook.addSheet(LOOKUP_SHEET, { hidden: true });
   const sheet = await workbook.addSheet(flow.title, { activate: true });
@@ -51,12 +53,10 @@ export async function createTemplate(options: {
     sheet,
     anchor: 'A1',
     columns: [
-      ...prepared
-        .columns(LOOKUP_SHEET)
-        .filter((c) => !dropped.has(c.name))
-        .map((c) => withListKey(c, environment.name)),
+      ...bound.templateColumns(LOOKUP_SHEET).map((c) => withListKey(c, environment.name)),
       ...resultColumnSpecs,
       rowKeySpec,
+      rowStateSpec,
     ],
   });
   await saveTableRecord(workbook, name, {

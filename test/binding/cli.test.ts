@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BindingInputError, importBinding } from '../../src/binding';
-import { reportPathFor, run } from '../../src/cli/binding';
+import { overridesPathFor, reportPathFor, run } from '../../src/cli/binding';
 import { run as sandboxRun } from '../../src/cli/sandbox';
 import { binding } from '../../src/catalog';
 
@@ -40,32 +40,37 @@ const minimal = (paths: object, extra: object = {}) =>
   );
 
 describe('grc-sheets binding import: exit status', () => {
-  it('exits 0 and writes the binding and the report when everything is bound or missing', async () => {
+  it('exits 0 and writes the binding, the report and a starter overrides file when nothing awaits a decision', async () => {
     const dir = tmp();
     const out = join(dir, 'acme.binding.json');
     const r = await cli(['import', join(FIX, 'acme.swagger.json'), '--out', out]);
     expect(r.code).toBe(0);
-    expect(binding.parse(JSON.parse(readFileSync(out, 'utf8'))).missing).toEqual(['contract-create']);
+    expect(Object.keys(binding.parse(JSON.parse(readFileSync(out, 'utf8'))).missing)).toEqual(['contract-create']);
     expect(reportPathFor(out)).toBe(join(dir, 'acme.binding.report.txt'));
     expect(readFileSync(reportPathFor(out), 'utf8')).toBe(r.out);
-    expect(r.out).toMatch(/Missing: 1/);
+    expect(r.out).toMatch(/DECISIONS FOR THE ADMIN: 1/);
+    expect(overridesPathFor(out)).toBe(join(dir, 'acme.binding.overrides'));
+    expect(readFileSync(overridesPathFor(out), 'utf8')).toMatch(/^# grc-sheets binding overrides/);
   });
 
-  it('exits 1 while a pair is ambiguous, 0 after the admin picks in the file, and keeps the pick', async () => {
+  it('exits 1 while a decision is open, 0 once the admin writes the "use" line, and keeps the choice on re-import', async () => {
     const dir = tmp();
     const out = join(dir, 'binding.json');
     const file = join(FIX, 'globex.openapi.yaml');
     expect((await cli(['import', file, '--out', out])).code).toBe(1);
-    const b = JSON.parse(readFileSync(out, 'utf8'));
-    b.ambiguous['thirdparty-create'].pick = 'POST /thirdpartydata/v1/thirdparties/save';
-    writeFileSync(out, JSON.stringify(b));
+    const started = readFileSync(overridesPathFor(out), 'utf8');
+    expect(started).toMatch(/# use thirdparty-create = POST \/thirdpartydata\/v1\/thirdparties\/save/);
+    writeFileSync(overridesPathFor(out), started.replace('# use thirdparty-create = POST /thirdpartydata/v1/thirdparties/save', 'use thirdparty-create = POST /thirdpartydata/v1/thirdparties/save'));
     const again = await cli(['import', file, '--out', out]);
     expect(again.code).toBe(0);
-    expect(again.out).toMatch(/picked by the admin: 1\n {4}thirdparty-create/);
+    expect(again.out).toMatch(/Overrides: .*binding\.overrides \(1 applied\)/);
+    expect(again.out).toMatch(/Create a third party \(thirdparty-create\) {2}-> {2}POST \/api\/thirdpartydata\/v1\/thirdparties\/save/);
     expect(JSON.parse(readFileSync(out, 'utf8')).endpoints['thirdparty-create']).toMatchObject({
-      how: 'picked',
+      how: 'admin',
       path: '/thirdpartydata/v1/thirdparties/save',
     });
+    // The admin's file is theirs: an import never rewrites it.
+    expect(readFileSync(overridesPathFor(out), 'utf8')).toMatch(/^use thirdparty-create/m);
   });
 
   it('exits 0 with --accept', async () => {
@@ -79,14 +84,18 @@ describe('grc-sheets binding import: exit status', () => {
     expect((await cli(['import', 'a', '--bogus'])).code).toBe(2);
   });
 
-  it('exits 3 on an existing --out that is not a binding, and writes nothing', async () => {
+  it('exits 3 on a bad overrides file or a missing one given by name, and writes nothing', async () => {
     const dir = tmp();
     const out = join(dir, 'binding.json');
-    writeFileSync(out, '{"format":"something else"}');
-    const r = await cli(['import', join(FIX, 'acme.swagger.json'), '--out', out]);
+    writeFileSync(join(dir, 'bad.overrides'), 'use incident-create POST /incidents\n');
+    const r = await cli(['import', join(FIX, 'acme.swagger.json'), '--out', out, '--overrides', join(dir, 'bad.overrides')]);
     expect(r.code).toBe(3);
-    expect(r.err).toMatch(/binding\.json: not a grc-sheets binding file: format/);
-    expect(readdirSync(dir)).toEqual(['binding.json']);
+    expect(r.err).toMatch(/bad\.overrides:1: not an overrides line/);
+    expect(r.err).toMatch(/Nothing was written/);
+    const gone = await cli(['import', join(FIX, 'acme.swagger.json'), '--out', out, '--overrides', join(dir, 'none.overrides')]);
+    expect(gone.code).toBe(3);
+    expect(gone.err).toMatch(/none\.overrides: no such overrides file/);
+    expect(readdirSync(dir)).toEqual(['bad.overrides']);
   });
 });
 
@@ -140,6 +149,7 @@ describe('bad input: one clear message naming the place, nothing written', () =>
     expect(r.err.split('\n').filter((l) => l.trim()).length).toBeLessThanOrEqual(8);
     expect(existsSync(out)).toBe(false);
     expect(existsSync(reportPathFor(out))).toBe(false);
+    expect(existsSync(overridesPathFor(out))).toBe(false);
   });
 });
 
@@ -164,7 +174,8 @@ describe('grc-sheets sandbox --export-swagger', () => {
     const out = join(dir, 'binding.json');
     const r = await cli(['import', file, '--out', out]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/Ambiguous: 0\n\nMissing: 0/);
+    expect(r.out).toMatch(/DECISIONS FOR THE ADMIN: 0/);
+    expect(r.out).toMatch(/WHAT CANNOT BE BOUND, by consequence\n {2}nothing: every catalogue endpoint is bound\./);
     const printed = await cli(['--export-swagger'], sandboxRun);
     expect(JSON.parse(printed.out)).toEqual(doc);
     expect((await cli(['--export-swagger', file, '--port', '1'], sandboxRun)).code).toBe(2);

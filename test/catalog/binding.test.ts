@@ -1,139 +1,13 @@
 import {
   binding,
-  boundFor,
   catalog,
   createCatalog,
-  fromWire,
-  identityMap,
-  missingRequired,
   pathSource,
-  toWire,
-  unmappedFields,
-  wireShape,
   writeAvailability,
-  bodies,
   type Binding,
-  type WireShape,
+  type BoundOperation,
 } from '../../src/catalog';
 import { bindPaths } from './bind-paths';
-
-const G = '0f8fad5b-d9cb-469f-a165-70867728950e';
-
-const incidentShape: WireShape = {
-  properties: {
-    Name: 'title',
-    ReportingOrganization: 'Organization.Name',
-    RootCauseCategory: 'RootCause.Category.Guid',
-    AffectedOrganizations: 'Affected[].Name',
-    CustomFields: {
-      path: 'Fields',
-      items: {
-        properties: { CustomFieldGuid: 'Field.Guid', Value: 'value' },
-        required: ['Field.Guid'],
-        enums: {},
-        formats: {},
-      },
-    },
-    Status: 'state',
-  },
-  required: ['title', 'Organization.Name', 'Fields[].Field.Guid', 'Severity'],
-  extra: [{ name: 'Severity', type: 'string', enum: ['Low', 'High'], default: 'Low' }],
-  enums: { Status: { values: ['OPEN', 'CLOSED'], map: { Open: 'OPEN', Closed: 'CLOSED' } } },
-  formats: { RootCauseCategory: 'uuid' },
-};
-
-describe('wire: property maps', () => {
-  it('builds nested objects, arrays of reference objects and mapped array entries', () => {
-    const wire = toWire(incidentShape, {
-      Name: 'Leak',
-      ReportingOrganization: 'Finance',
-      RootCauseCategory: G,
-      AffectedOrganizations: ['A', 'B'],
-      CustomFields: [{ CustomFieldGuid: G, Value: 3 }],
-      Status: 'Open',
-      Unknown: 'dropped',
-    });
-    expect(wire).toEqual({
-      title: 'Leak',
-      Organization: { Name: 'Finance' },
-      RootCause: { Category: { Guid: G } },
-      Affected: [{ Name: 'A' }, { Name: 'B' }],
-      Fields: [{ Field: { Guid: G }, value: 3 }],
-      state: 'OPEN',
-      Severity: 'Low',
-    });
-    expect(unmappedFields(incidentShape, { Name: 'x', Unknown: 1 })).toEqual(['Unknown']);
-    expect(toWire(incidentShape, { Name: 'x' }, { Severity: 'High' }).Severity).toBe('High');
-  });
-
-  it('reads a wire object back into catalogue fields, keeping others on request', () => {
-    const wire = {
-      title: 'Leak',
-      Organization: { Name: 'Finance' },
-      Affected: [{ Name: 'A' }],
-      Fields: [{ Field: { Guid: G }, value: 'v' }],
-      state: 'CLOSED',
-      Extra: 1,
-    };
-    expect(fromWire(incidentShape, wire)).toEqual({
-      Name: 'Leak',
-      ReportingOrganization: 'Finance',
-      AffectedOrganizations: ['A'],
-      CustomFields: [{ CustomFieldGuid: G, Value: 'v' }],
-      Status: 'Closed',
-    });
-    expect(fromWire(incidentShape, wire, true).Extra).toBe(1);
-    expect(fromWire(incidentShape, wire, true).title).toBeUndefined();
-  });
-
-  it('names the required wire paths a body lacks, nested ones only under a present parent', () => {
-    expect(missingRequired(incidentShape, { title: 'x' })).toEqual(['Severity']);
-    expect(
-      missingRequired(incidentShape, {
-        title: 'x',
-        Organization: {},
-        Severity: 'Low',
-        Fields: [{ value: 1 }],
-      }),
-    ).toEqual(['Organization.Name', 'Fields[].Field.Guid']);
-    const shape = { ...incidentShape, required: ['Organization.Name'] };
-    expect(missingRequired(shape, {})).toEqual([]);
-  });
-
-  it('maps a catalogue schema to itself with its required fields, enums and formats', () => {
-    const id = identityMap(bodies.createContract);
-    expect(id.properties.Name).toBe('Name');
-    expect(id.properties.CustomFields).toMatchObject({
-      path: 'CustomFields',
-      items: { properties: { CustomFieldGuid: 'CustomFieldGuid' } },
-    });
-    expect(id.required).toEqual(
-      expect.arrayContaining([
-        'ThirdPartyGuid',
-        'Name',
-        'NoticePeriodUnit',
-        'CustomFields[].CustomFieldGuid',
-      ]),
-    );
-    expect(id.enums.NoticePeriodUnit!.values).toEqual(['Months', 'Weeks', 'Days', 'None']);
-    expect(id.formats).toMatchObject({ ThirdPartyGuid: 'uuid', StartDate: 'date' });
-    const body = {
-      ThirdPartyGuid: G,
-      Name: 'c',
-      NoticePeriodUnit: 'Days',
-      CustomFields: [{ CustomFieldGuid: G, Value: 'x' }],
-    };
-    expect(toWire(id, body)).toEqual(body);
-    expect(fromWire(id, body)).toEqual(body);
-    expect(wireShape.safeParse(id).success).toBe(true);
-  });
-
-  it('refuses a property path ending in []', () => {
-    expect(
-      wireShape.safeParse({ properties: { A: 'A[]' }, required: [], enums: {}, formats: {} }).success,
-    ).toBe(false);
-  });
-});
 
 function withEntries(patch: Partial<Binding>): Binding {
   const b = bindPaths();
@@ -141,29 +15,12 @@ function withEntries(patch: Partial<Binding>): Binding {
 }
 
 describe('binding file', () => {
-  it('accepts a full binding and refuses an id listed twice or a pick outside the candidates', () => {
+  it('accepts a full binding and refuses an id listed twice, or a version 1 file', () => {
     expect(binding.safeParse(bindPaths()).success).toBe(true);
     const b = bindPaths();
-    const twice = { ...b, missing: ['risk'] };
-    expect(binding.safeParse(twice).error?.issues[0]!.message).toMatch(
-      /"risk" is in both endpoints and missing/,
-    );
-    const { 'incident-create': _dropped, ...rest } = b.endpoints;
-    const badPick = {
-      ...b,
-      endpoints: rest,
-      ambiguous: { 'incident-create': { candidates: ['POST /a', 'POST /b'], pick: 'POST /c' } },
-    };
-    expect(binding.safeParse(badPick).error?.issues[0]!.message).toMatch(/not one of the candidates/);
-  });
-
-  it('resolves an admin pick of an ambiguous endpoint', () => {
-    const b = bindPaths();
-    delete b.endpoints['incident-create'];
-    b.ambiguous['incident-create'] = { candidates: ['POST /a', 'POST /b'], pick: null };
-    expect(boundFor(b, 'incident-create')).toBeUndefined();
-    b.ambiguous['incident-create'].pick = 'POST /b';
-    expect(boundFor(b, 'incident-create')).toMatchObject({ method: 'POST', path: '/b', how: 'picked' });
+    const twice = { ...b, missing: { risk: 'not in the file' } };
+    expect(binding.safeParse(twice).error?.issues[0]!.message).toMatch(/"risk" is in both endpoints and missing/);
+    expect(binding.safeParse({ ...b, version: 1 }).error?.issues[0]!.message).toMatch(/import the API file again/);
   });
 });
 
@@ -183,8 +40,14 @@ describe('catalogue with a binding', () => {
     delete b.endpoints['thirdparty-create'];
     delete b.endpoints['incident-create'];
     delete b.endpoints['tasks'];
-    b.missing = ['thirdparty-create', 'tasks'];
-    b.ambiguous['incident-create'] = { candidates: ['POST /incidents', 'POST /incidents/v2'], pick: null };
+    b.missing = { 'thirdparty-create': 'no operation of the file fits', tasks: 'no operation of the file fits' };
+    b.decisions['incident-create'] = {
+      reason: '2 operations fit almost equally well',
+      candidates: [
+        { ref: 'POST /incidents', score: 0.8, reasons: [] },
+        { ref: 'POST /incidents/v2', score: 0.79, reasons: [] },
+      ],
+    };
     const c = createCatalog(b);
     const tp = c.operation('thirdparty-create');
     expect(tp.unavailable).toMatchObject({ reason: 'missing' });
@@ -202,7 +65,7 @@ describe('catalogue with a binding', () => {
     const c = createCatalog(
       withEntries({
         extraDatasets: [
-          { id: 'x-assets', path: '/directdata/v1/assets', title: 'Assets', properties: ['Id', 'Name'] },
+          { id: 'x-assets', path: '/directdata/v1/assets', title: 'Assets', records: '', properties: ['Id', 'Name'] },
         ],
       }),
     );
@@ -213,13 +76,44 @@ describe('catalogue with a binding', () => {
     expect(c.match('GET', '/directdata/v1/assets')).toMatchObject({ ok: true });
   });
 
-  it('refuses a binding naming an endpoint the catalogue lacks, or binding a POST as a GET', () => {
+  it('refuses a binding naming an endpoint the catalogue lacks, or binding an operation as a dataset', () => {
     const b = bindPaths();
-    b.endpoints['nope'] = { method: 'GET', path: '/x', how: 'exact' };
+    b.endpoints['nope'] = structuredClone(b.endpoints['risk']!);
     expect(() => createCatalog(b)).toThrow(/"nope".*re-import/);
     const g = bindPaths();
-    g.endpoints['incident-create'] = { method: 'GET', path: '/x', how: 'name' };
-    expect(() => createCatalog(g)).toThrow(/POST endpoint/);
+    g.endpoints['incident-create'] = structuredClone(g.endpoints['risk']!);
+    expect(() => createCatalog(g)).toThrow(/"incident-create" is an operation, the binding has a dataset/);
+  });
+
+  it('takes the bound method and a path with several parameters, and matches them there', () => {
+    const b = bindPaths();
+    const update = b.endpoints['task-update'] as BoundOperation;
+    b.endpoints['task-update'] = {
+      ...update,
+      method: 'PATCH',
+      path: '/projects/{projectId}/tasks/{taskId}',
+      placements: update.placements.map((p) => (p.in === 'path' ? { ...p, at: 'taskId' } : p)),
+      extras: [
+        {
+          key: 'path:projectId',
+          header: 'projectId',
+          in: 'path',
+          at: 'projectId',
+          fileName: 'projectId',
+          cell: 'text',
+          encoding: { kind: 'plain' },
+          required: true,
+        },
+      ],
+    };
+    const c = createCatalog(b);
+    expect(c.operation('task-update')).toMatchObject({ method: 'PATCH', path: '/projects/{projectId}/tasks/{taskId}' });
+    expect(c.match('PATCH', '/projects/p-1/tasks/0f8fad5b-d9cb-469f-a165-70867728950e')).toMatchObject({
+      ok: true,
+      endpoint: { id: 'task-update' },
+      params: { projectId: 'p-1', taskId: '0f8fad5b-d9cb-469f-a165-70867728950e' },
+    });
+    expect(c.match('POST', '/projects/p-1/tasks/x')).toMatchObject({ ok: false, reason: 'method-not-allowed', allow: ['PATCH'] });
   });
 });
 

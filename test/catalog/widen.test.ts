@@ -1,31 +1,32 @@
-import { bodies, createCatalog, enumValues, identityMap, widenBody } from '../../src/catalog';
+import { bodies, boundOf, catalog, createCatalog, enumValues, widenBody, type BoundOperation } from '../../src/catalog';
 import { bindPaths } from './bind-paths';
 
 describe('widenBody: the enum values a customer file adds', () => {
-  const shape = () => {
-    const s = identityMap(bodies.createContract);
-    s.enums.NoticePeriodUnit = { values: ['Months', 'Weeks', 'Days', 'None', 'Years'] };
-    return s;
+  const withYears = (): BoundOperation => {
+    const op = structuredClone(boundOf(catalog.operation('contract-create')) as BoundOperation);
+    op.placements = op.placements.map((p) =>
+      p.field === 'NoticePeriodUnit'
+        ? { ...p, encoding: { kind: 'enum', values: ['MONTHS', 'Weeks', 'Days', 'None', 'Years'], map: { Months: 'MONTHS' } } }
+        : p,
+    );
+    return op;
   };
 
   test("a body with the file's extra value passes the widened schema, and the spec's values still do", () => {
     const body = { ThirdPartyGuid: '10000000-0000-4000-8000-000000000001', Name: 'x', NoticePeriod: 2 };
-    const wide = widenBody(bodies.createContract, shape());
+    const wide = widenBody(bodies.createContract, withYears());
     expect(bodies.createContract.safeParse({ ...body, NoticePeriodUnit: 'Years' }).success).toBe(false);
     expect(wide.safeParse({ ...body, NoticePeriodUnit: 'Years' }).success).toBe(true);
     expect(wide.safeParse({ ...body, NoticePeriodUnit: 'Months' }).success).toBe(true);
     expect(wide.safeParse({ ...body, NoticePeriodUnit: 'Decades' }).success).toBe(false);
+    // MONTHS is the file's spelling of Months, not one more value.
     expect(enumValues(wide, 'NoticePeriodUnit')).toEqual(['Months', 'Weeks', 'Days', 'None', 'Years']);
   });
 
   test("a bound catalogue's operation takes the file's values, the default catalogue does not", () => {
-    const b = structuredClone(bindPaths({ 'contract-create': '/contracts' }));
-    b.endpoints['contract-create'] = { ...b.endpoints['contract-create']!, body: shape() };
-    expect(enumValues(createCatalog(b).operation('contract-create').body, 'NoticePeriodUnit')).toContain(
-      'Years',
-    );
-    expect(enumValues(createCatalog().operation('contract-create').body, 'NoticePeriodUnit')).not.toContain(
-      'Years',
-    );
+    const b = bindPaths({ 'contract-create': '/contracts' });
+    b.endpoints['contract-create'] = { ...withYears(), path: '/contracts' };
+    expect(enumValues(createCatalog(b).operation('contract-create').body, 'NoticePeriodUnit')).toContain('Years');
+    expect(enumValues(createCatalog().operation('contract-create').body, 'NoticePeriodUnit')).not.toContain('Years');
   });
 });

@@ -21,7 +21,7 @@ import {
 function withoutContractCreate(): Binding {
   const b = bindPaths({});
   const { ['contract-create']: _gone, ...endpoints } = b.endpoints;
-  return { ...b, endpoints, missing: [...b.missing, 'contract-create'] };
+  return { ...b, endpoints, missing: { ...b.missing, 'contract-create': 'no operation of the file fits' } };
 }
 
 let stack: Stack;
@@ -52,7 +52,7 @@ test('on PRD, the flow its binding lacks is unavailable before any template, say
   await bar.waitFor();
   const text = await bar.innerText();
   expect(text).toMatch(/Contracts: unavailable on sandbox-prd/);
-  expect(text).toMatch(/Swagger file/);
+  expect(text).toMatch(/API file/);
   expect(text).toMatch(/docs\/binding\.md/);
   expect(await page.getByTestId('wb-new-template').isDisabled()).toBe(true);
   await screenshot(page, 'binding-prd-contracts-unavailable');

@@ -85,6 +85,12 @@ const rows = [
 test('a new incident template has the flow columns, custom fields, dropdown lists and result columns', async () => {
   await writebackTab().click();
   await page.getByTestId('wb-flow').selectOption('incidents');
+  // The mapping in the environment's file's words, collapsed until opened.
+  const mapping = page.getByTestId('wb-mapping');
+  expect(await mapping.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+  await mapping.locator('summary').click();
+  expect(await mapping.innerText()).toContain('Reporting organization → ReportingOrganization');
+  await mapping.locator('summary').click();
   await page.getByTestId('wb-new-template').click();
   await page.getByTestId('template-done').waitFor();
   expect(await page.getByTestId('template-done').innerText()).toContain('GrcIncidents');
@@ -188,6 +194,12 @@ test('production asks for a confirmation naming the environment and the row coun
   expect(await connect(page, 'sandbox-prd', stack.prd.demoKey!)).toBe('ok');
   await writebackTab().click();
   await page.getByTestId('wb-flow').selectOption('incidents');
+  // The mapping in the environment's file's words, collapsed until opened.
+  const mapping = page.getByTestId('wb-mapping');
+  expect(await mapping.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+  await mapping.locator('summary').click();
+  expect(await mapping.innerText()).toContain('Reporting organization → ReportingOrganization');
+  await mapping.locator('summary').click();
   await page.getByTestId('wb-new-template').click();
   await page.getByTestId('template-done').waitFor();
   await pasteRowsByName(page, 'A2', [rows[0]!, rows[1]!]);

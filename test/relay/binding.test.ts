@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import type { Binding } from '../../src/catalog/binding';
-import { catalog } from '../../src/catalog';
+import { catalog, type BoundOperation } from '../../src/catalog';
 import { environmentList, RELAY_ERROR_HEADER } from '../../src/contracts/environments';
 import { RelayConfigError, startRelay } from '../../src/relay';
 import { bindPaths } from '../catalog/bind-paths';
@@ -28,7 +28,7 @@ function writeBinding(b: unknown): string {
 function lacking(id: string): Binding {
   const b = structuredClone(bindPaths({}));
   delete b.endpoints[id];
-  b.missing.push(id);
+  b.missing[id] = 'no operation of the file fits';
   return b;
 }
 
@@ -98,6 +98,77 @@ describe('relay environments from bindings', () => {
     }
   });
 
+  it('forwards a bound PUT and PATCH at paths with several parameters, and only the query parameters the binding places', async () => {
+    const b = bindPaths({});
+    const v2 = b.endpoints['task-update-v2'] as BoundOperation;
+    b.endpoints['task-update-v2'] = { ...v2, method: 'PUT', path: '/projects/{projectId}/tasks/{taskId}' };
+    const v1 = b.endpoints['task-update'] as BoundOperation;
+    b.endpoints['task-update'] = {
+      ...v1,
+      method: 'PATCH',
+      path: '/tasks/{taskId}',
+      placements: [
+        ...v1.placements,
+        { field: 'Comment', in: 'query', at: 'note', fileName: 'note', encoding: { kind: 'plain' }, how: 'admin' },
+      ],
+    };
+    const { relay } = await startTestRelay(upstream, {
+      environments: { prd: { baseUrl: `${upstream.url}/api`, production: true, binding: writeBinding(b) } },
+    });
+    const task = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const send = (method: string, path: string) =>
+      request(`${relay.url}/api/prd${path}`, {
+        method: method as 'PUT',
+        headers: { authorization: AUTH, 'content-type': 'application/json' },
+        body: '{"Name":"x"}',
+      });
+    try {
+      const put = await send('PUT', `/projects/p-7/tasks/${task}`);
+      await put.body.text();
+      expect(put.statusCode).toBe(200);
+      const patch = await send('PATCH', `/tasks/${task}?note=a%20b`);
+      await patch.body.text();
+      expect(patch.statusCode).toBe(200);
+      expect(upstream.requests.map((r) => [r.method, r.url, r.body])).toEqual([
+        ['PUT', `/api/projects/p-7/tasks/${task}`, '{"Name":"x"}'],
+        ['PATCH', `/api/tasks/${task}?note=a%20b`, '{"Name":"x"}'],
+      ]);
+      // A parameter the binding does not place, or the catalogue's POST at the bound path: refused, nothing sent.
+      const stray = await send('PATCH', `/tasks/${task}?other=1`);
+      expect(errorCode(await stray.body.text())).toBe('query-not-allowed');
+      const post = await send('POST', `/tasks/${task}`);
+      expect(post.statusCode).toBe(405);
+      expect(post.headers.allow).toBe('PATCH');
+      await post.body.text();
+      expect(upstream.requests).toHaveLength(2);
+      const [prd] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+      expect(prd!.endpoints['task-update-v2']).toMatchObject({ method: 'PUT', path: '/projects/{projectId}/tasks/{taskId}' });
+      expect(prd!.binding!.endpoints['task-update']).toMatchObject({ method: 'PATCH' });
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it("passes the service's Location header through (where a create's id may be)", async () => {
+    const b = bindPaths({ 'incident-create': '/incidentdata/v1/incidents' });
+    (b.endpoints['incident-create'] as BoundOperation).answer = { in: 'header', at: 'location' };
+    const { relay } = await startTestRelay(upstream, { environments: { acc: { baseUrl: `${upstream.url}/api`, binding: writeBinding(b) } } });
+    const before = upstream.handler;
+    upstream.handler = (_req, res) => {
+      res.writeHead(201, { location: '/api/incidentdata/v1/incidents/0f8fad5b-d9cb-469f-a165-70867728950e' });
+      res.end();
+    };
+    try {
+      const res = await post(`${relay.url}/api/acc/incidentdata/v1/incidents`);
+      await res.body.text();
+      expect(res.statusCode).toBe(201);
+      expect(res.headers.location).toBe('/api/incidentdata/v1/incidents/0f8fad5b-d9cb-469f-a165-70867728950e');
+    } finally {
+      upstream.handler = before;
+      await relay.close();
+    }
+  });
+
   it('never forwards an operation the binding lacks, and says so in /api/environments', async () => {
     const file = writeBinding(lacking('incident-create'));
     const { relay } = await startTestRelay(upstream, {
@@ -108,7 +179,7 @@ describe('relay environments from bindings', () => {
       expect(res.statusCode).toBe(404);
       const body = await res.body.text();
       expect(errorCode(body)).toBe('endpoint-unavailable');
-      expect(body).toContain('Swagger file has no such operation');
+      expect(body).toContain("API file has no such operation");
       expect(upstream.requests).toHaveLength(0);
       const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
       expect(acc!.endpoints['incident-create']).toMatchObject({

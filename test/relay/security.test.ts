@@ -266,7 +266,7 @@ describe('relay security', () => {
     );
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
-    expect(res.headers['access-control-allow-methods']).toBe('GET, POST');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH');
     expect(res.headers['access-control-allow-headers']).toBe('Authorization, Content-Type');
     expect(res.headers.vary).toBe('Origin');
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();

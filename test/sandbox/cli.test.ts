@@ -19,6 +19,7 @@ describe('grc-sheets sandbox (the command)', () => {
       '--seed',
       '--keys',
       '--binding',
+      '--api-file',
       '--latency',
       '--error-rate',
       '--rate-limit-rate',
@@ -55,6 +56,28 @@ describe('grc-sheets sandbox (the command)', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+
+  it('refuses an API file it cannot read with one message naming it, and starts nothing (exit 1)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'api-file-')), 'customer.yaml');
+    writeFileSync(file, 'openapi: 3.0.0\npaths: [unclosed\n');
+    const r = spawnSync(
+      process.execPath,
+      [BIN, 'sandbox', '--port', '0', '--scale', '5', '--api-file', file],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stdout).not.toContain('listening');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^grc-sheets sandbox: --api-file: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a readable Swagger 2\\.0 or OpenAPI 3 file: `,
+        ),
+      ),
+    ]);
   });
 
   it('refuses a keys file that breaks the rules, naming the key, and exits 2 (a configuration error)', () => {

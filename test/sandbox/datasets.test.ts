@@ -134,7 +134,9 @@ describe('sandbox datasets', () => {
       expect(Array.isArray(t.Documents)).toBe(true);
       expect(Array.isArray(t.Hyperlinks)).toBe(true);
     }
-    const withBoth = tasks.filter((t) => (t.Documents as unknown[]).length && (t.Hyperlinks as unknown[]).length);
+    const withBoth = tasks.filter(
+      (t) => (t.Documents as unknown[]).length && (t.Hyperlinks as unknown[]).length,
+    );
     expect(withBoth.length).toBeGreaterThan(0);
     expect(withBoth[0]!.Documents).toEqual([expect.objectContaining({ FileName: expect.any(String) })]);
   });

@@ -10,6 +10,7 @@ test("a dataset only the customer's service has loads as text columns, one per p
         id: 'x-vendors',
         path: '/vendordata/v1/vendors',
         title: 'Vendors',
+        records: '',
         properties: ['Name', 'Tier', 'Since'],
       },
     ],

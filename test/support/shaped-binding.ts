@@ -1,9 +1,10 @@
-import { bodies, records } from '../../src/catalog';
-import type { Binding } from '../../src/catalog/binding';
-import { identityMap, type WireShape } from '../../src/catalog/wire';
+import type { Binding, BoundDataset, BoundOperation, Placement } from '../../src/catalog';
 import { bindPaths } from '../catalog/bind-paths';
 
-/** A service whose file names the incident's properties in camelCase, under other paths, with one more required property. */
+const moved = (p: Placement, to: Record<string, string>): Placement =>
+  to[p.field] ? { ...p, at: to[p.field]!, fileName: to[p.field]!.split('/').pop()!, how: 'name' } : p;
+
+/** A service whose file names the incident's properties its own way, under other paths, with one more required property. */
 export function shapedBinding(): Binding {
   const b = structuredClone(
     bindPaths({
@@ -11,20 +12,32 @@ export function shapedBinding(): Binding {
       incidents: '/incidentdata/v1/incidents/all',
     }),
   );
-  const record: WireShape = identityMap(records.incident);
-  record.properties = {
-    ...record.properties,
-    Id: 'guid',
-    Name: 'title',
-    ReportingOrganization: 'reporting.organization',
+  const create = b.endpoints['incident-create'] as BoundOperation;
+  b.endpoints['incident-create'] = {
+    ...create,
+    placements: create.placements.map((p) => moved(p, { Name: '/title', ReportingOrganization: '/reporting/organization' })),
+    extras: [
+      {
+        key: 'body:/severity',
+        header: 'severity',
+        in: 'body',
+        at: '/severity',
+        fileName: 'severity',
+        cell: 'text',
+        values: ['Low', 'High'],
+        encoding: { kind: 'enum', values: ['Low', 'High'], map: {} },
+        required: true,
+        default: 'Low',
+      },
+    ],
+    answer: { in: 'body', at: '/guid' },
   };
-  const body: WireShape = identityMap(bodies.createIncident);
-  body.properties = { ...body.properties, Name: 'title', ReportingOrganization: 'reporting.organization' };
-  body.required = ['title', 'reporting', 'reporting.organization', 'severity'];
-  body.extra = [{ name: 'severity', type: 'string', enum: ['Low', 'High'], default: 'Low' }];
-  const answer: WireShape = identityMap(bodies.created);
-  answer.properties = { Id: 'guid' };
-  b.endpoints['incident-create'] = { ...b.endpoints['incident-create']!, body, answer };
-  b.endpoints.incidents = { ...b.endpoints.incidents!, record };
+  const incidents = b.endpoints.incidents as BoundDataset;
+  b.endpoints.incidents = {
+    ...incidents,
+    placements: incidents.placements.map((p) =>
+      moved(p, { Id: '/guid', Name: '/title', ReportingOrganization: '/reporting/organization' }),
+    ),
+  };
   return b;
 }

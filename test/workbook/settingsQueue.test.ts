@@ -3,8 +3,8 @@ import { createExcelWorkbook } from '../../src/workbook/excel';
 import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { WorkbookPort } from '../../src/workbook/port';
-import { markProblems } from '../../src/writeback/marks';
-import { saveTableRecord, tableRecords } from '../../src/writeback/tablerecord';
+import { markProblems } from '../../src/writeback/rows/marks';
+import { saveTableRecord, tableRecords } from '../../src/writeback/rows/tablerecord';
 import { FakeExcel, supports } from './excel/fakeExcel';
 import { fakeClient } from '../loading/fakeClient';
 

@@ -13,13 +13,15 @@ import {
   skippedText,
   type EndpointInfo,
   type EnvironmentInfo,
-} from '../../src/writeback/availability';
+} from '../../src/writeback/environment/availability';
 import { contractsFlow } from '../../src/writeback/flows/contracts';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { tasksFlow } from '../../src/writeback/flows/tasks';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate, FlowUnavailable } from '../../src/writeback/template';
-import { G, standing } from './fixtures';
+import type { Binding } from '../../src/catalog';
+import { bindingWith, extra, place } from './binding-fixture';
+import { G, standing, created } from './fixtures';
 
 const bound = (title: string, path: string): EndpointInfo => ({
   title,
@@ -30,7 +32,11 @@ const bound = (title: string, path: string): EndpointInfo => ({
 const ACME = '10000000-0000-4000-8000-000000000001';
 
 /** Every endpoint the flows use, bound; `over` changes some. */
-function environment(production: boolean, over: Record<string, Partial<EndpointInfo>> = {}): EnvironmentInfo {
+function environment(
+  production: boolean,
+  over: Record<string, Partial<EndpointInfo>> = {},
+  binding?: Binding,
+): EnvironmentInfo {
   const ids = [
     'incident-create',
     'incident-hyperlink',
@@ -52,7 +58,7 @@ function environment(production: boolean, over: Record<string, Partial<EndpointI
   ];
   const endpoints: Record<string, EndpointInfo> = {};
   for (const id of ids) endpoints[id] = { ...bound(id, `/bound/${id}`), ...over[id] };
-  return { name: production ? 'PRD' : 'ACC', production, endpoints };
+  return { name: production ? 'PRD' : 'ACC', production, endpoints, ...(binding ? { binding } : {}) };
 }
 
 const missing = (message = 'the Swagger file has no such operation'): Partial<EndpointInfo> => ({
@@ -135,9 +141,9 @@ describe('posting with lacking datasets', () => {
         downloads.push(id);
         return { records: [...(standing.get(id) ?? [])] };
       },
-      async call(_op, o) {
+      async send(_op, o) {
         posted.push(o?.body);
-        return { Id: '99999999-0000-4000-8000-000000000001' };
+        return created('99999999-0000-4000-8000-000000000001');
       },
     };
     const template = createMemoryWorkbook();
@@ -160,8 +166,8 @@ describe('posting with lacking datasets', () => {
           throw new ApiError({ code: 'not-found', sent: 'yes', status: 404, message: 'no such path' });
         return { records: [...(standing.get(id) ?? [])] };
       },
-      async call() {
-        return { Id: '99999999-0000-4000-8000-000000000002' };
+      async send() {
+        return created('99999999-0000-4000-8000-000000000002');
       },
     };
     const workbook = await contractTable([
@@ -182,7 +188,7 @@ describe('posting with lacking datasets', () => {
     const env = environment(true, { 'contract-create': missing() });
     const api: WritebackApi = {
       download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-      call: async () => {
+      send: async () => {
         throw new Error('must not be called');
       },
     };
@@ -204,7 +210,7 @@ describe('posting with lacking datasets', () => {
     });
     const api: WritebackApi = {
       download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-      call: async () => ({ Id: '99999999-0000-4000-8000-000000000003' }),
+      send: async () => created('99999999-0000-4000-8000-000000000003'),
     };
     const workbook = await contractTable([[ACME, 'X']]);
     const plan = await preparePost({ api, workbook, table: 'Con', flow: contractsFlow, environment: env });
@@ -218,15 +224,13 @@ describe('posting with lacking datasets', () => {
 
 describe('binding extras', () => {
   test('a property the binding requires gets a template column with its enum as dropdown, and is sent as extra', async () => {
-    const env = environment(false, {
-      'contract-create': { body: { extra: [{ name: 'RiskTier', type: 'string', enum: ['Low', 'High'] }] } },
-    });
+    const env = environment(false, {}, bindingWith({ 'contract-create': extra('RiskTier', { values: ['Low', 'High'] }) }));
     const extras: unknown[] = [];
     const api: WritebackApi = {
       download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-      call: async (_op, o) => {
-        extras.push(o?.extra);
-        return { Id: '99999999-0000-4000-8000-000000000004' };
+      send: async (_op, o) => {
+        extras.push((o.body as Record<string, unknown>).RiskTier);
+        return created('99999999-0000-4000-8000-000000000004');
       },
     };
     const template = createMemoryWorkbook();
@@ -252,16 +256,16 @@ describe('binding extras', () => {
       [2, 'RiskTier', 'not-in-list'],
     ]);
     await plan.run();
-    expect(extras).toEqual([{ RiskTier: 'High' }]);
+    expect(extras).toEqual(['High']);
   });
 });
 
 describe('a step whose operation the environment lacks', () => {
   const fullApi = (calls: { id: string; body: unknown }[]): WritebackApi => ({
     download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-    call: async (id, o) => {
+    send: async (id, o) => {
       calls.push({ id, body: o?.body });
-      return { Id: '99999999-0000-4000-8000-000000000005' };
+      return created('99999999-0000-4000-8000-000000000005');
     },
   });
 
@@ -361,11 +365,51 @@ describe('a step whose operation the environment lacks', () => {
   });
 });
 
-describe('a name the binding wants as a GUID', () => {
-  const guidBody = {
-    properties: { ReportingOrganization: 'reportingOrganization.guid' },
-    formats: { ReportingOrganization: 'uuid' },
+describe('task updates, one operation per action', () => {
+  const api: WritebackApi = {
+    download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+    send: async () => ({ status: 204, headers: {}, body: undefined }),
   };
+
+  test('an environment without the advance operation still updates tasks, offers no Advance and refuses an Advance row on its Action cell', async () => {
+    const env = environment(false, { 'task-advance': missing() });
+    expect(flowAvailability(tasksFlow, env).post.kind).not.toBe('unavailable');
+    const specs: ColumnSpec[] = [];
+    const workbook = createMemoryWorkbook();
+    const createTable = workbook.createTable.bind(workbook);
+    workbook.createTable = (o) => {
+      specs.push(...o.columns);
+      return createTable(o);
+    };
+    const shape = await createTemplate({ api, workbook, flow: tasksFlow, environment: env });
+    expect(specs.find((c) => c.name === 'Action')?.list?.values).toEqual(['Update', 'Score and status']);
+    const rows: Record<string, string>[] = [
+      { Task: 'TASK-1', Action: 'Update', Comment: 'checked' },
+      { Task: 'TASK-1', Action: 'Advance' },
+    ];
+    await workbook.writeRows(shape.name, 0, rows.map((r) => shape.columns.map((c) => r[c] ?? null)));
+    const plan = await preparePost({ api, workbook, table: shape.name, flow: tasksFlow, environment: env });
+    expect(plan.validation.problems.filter((p) => p.severity === 'error')).toEqual([
+      expect.objectContaining({ row: 1, column: 'Action', code: 'step-unavailable' }),
+    ]);
+    expect((await plan.run()).counts.done).toBe(1);
+  });
+
+  test('an environment with none of the three is unavailable, naming each', () => {
+    const env = environment(false, { 'task-advance': missing('no advance'), 'task-update-v2': missing('no update'), 'task-score-status': missing('no score') });
+    const post = flowAvailability(tasksFlow, env).post;
+    expect(post.kind).toBe('unavailable');
+    expect(post.kind === 'unavailable' && post.message).toMatch(/no update.*no advance.*no score/);
+  });
+});
+
+describe('a name the binding wants as a GUID', () => {
+  const guidBody = bindingWith({
+    'incident-create': place('ReportingOrganization', {
+      at: '/ReportingOrganization',
+      encoding: { kind: 'guid', list: 'organizations', value: 'name' },
+    }),
+  });
 
   async function postIncident(
     env: EnvironmentInfo,
@@ -380,9 +424,9 @@ describe('a name the binding wants as a GUID', () => {
           throw new ApiError({ code: 'not-found', sent: 'yes', status: 404, message: 'no such path' });
         return { records: id === 'incidents' ? incidents : [...(standing.get(id) ?? [])] };
       },
-      call: async (_id, o) => {
+      send: async (_id, o) => {
         posted.push(o?.body);
-        return { Id: '99999999-0000-4000-8000-000000000006' };
+        return created('99999999-0000-4000-8000-000000000006');
       },
     };
     const workbook = createMemoryWorkbook();
@@ -413,7 +457,7 @@ describe('a name the binding wants as a GUID', () => {
 
   test("is sent as the GUID of the name from the standing data, under the catalogue's field", async () => {
     const { plan, posted } = await postIncident(
-      environment(false, { 'incident-create': { body: guidBody } }),
+      environment(false, {}, guidBody),
     );
     expect(plan.validation.problems).toEqual([]);
     await plan.run();
@@ -421,7 +465,7 @@ describe('a name the binding wants as a GUID', () => {
   });
 
   test("a row of unknown outcome is still found by the name the service's records show", async () => {
-    const env = environment(false, { 'incident-create': { body: guidBody } });
+    const env = environment(false, {}, guidBody);
     const record = {
       Id: '88888888-0000-4000-8000-000000000001',
       Name: 'Flood',
@@ -446,13 +490,10 @@ describe('a name the binding wants as a GUID', () => {
   });
 
   test('is an error on the column when the environment lacks the list to look the name up in', async () => {
-    const env = environment(false, {
-      'incident-create': { body: guidBody },
-      organizations: missing('no organizations'),
-    });
+    const env = environment(false, { organizations: missing('no organizations') }, guidBody);
     const { plan, posted } = await postIncident(env, false);
     expect(plan.validation.problems).toEqual([
-      expect.objectContaining({ column: 'Reporting organization', code: 'guid-needed', severity: 'error' }),
+      expect.objectContaining({ column: 'Reporting organization', code: 'no-list', severity: 'error' }),
     ]);
     await plan.run();
     expect(posted).toEqual([]);
@@ -461,17 +502,21 @@ describe('a name the binding wants as a GUID', () => {
 
 describe("an enum value the environment's file adds to a field the flow fills", () => {
   test("is in the template's dropdown, accepted by validation and sent as the file spells it", async () => {
-    const env = environment(false, {
-      'contract-create': {
-        body: { enums: { NoticePeriodUnit: { values: ['Months', 'Weeks', 'Days', 'None', 'Years'] } } },
-      },
-    });
+    const env = environment(
+      false,
+      {},
+      bindingWith({
+        'contract-create': place('NoticePeriodUnit', {
+          encoding: { kind: 'enum', values: ['Months', 'Weeks', 'Days', 'None', 'Years'], map: {} },
+        }),
+      }),
+    );
     const posted: unknown[] = [];
     const api: WritebackApi = {
       download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-      call: async (_op, o) => {
+      send: async (_op, o) => {
         posted.push(o?.body);
-        return { Id: '99999999-0000-4000-8000-000000000007' };
+        return created('99999999-0000-4000-8000-000000000007');
       },
     };
     const template = createMemoryWorkbook();

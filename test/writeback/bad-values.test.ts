@@ -31,9 +31,9 @@ beforeAll(async () => {
   writes = [];
   api = {
     download: (id, o) => client.download(id, o),
-    call(operationId, o) {
+    send(operationId, o) {
       writes.push(operationId);
-      return client.call(operationId, o);
+      return client.send(operationId, o);
     },
   };
   const parties = (await client.download('thirdparty')).records;

@@ -1,4 +1,4 @@
-import { readBoolean, readDate, readList, readNumber } from '../../src/writeback/cells';
+import { readBoolean, readDate, readList, readNumber } from '../../src/writeback/rows/cells';
 import { isoToSerial } from '../../src/sheet/serial';
 
 describe('reading dates', () => {

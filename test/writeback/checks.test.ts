@@ -7,7 +7,7 @@ import { standing } from './fixtures';
 
 const api: WritebackApi = {
   download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-  call: async () => {
+  send: async () => {
     throw new Error('validation sends nothing');
   },
 };

@@ -1,6 +1,8 @@
+import type { Answer, DatasetId } from '../../src/catalog';
 import type { Cell } from '../../src/workbook/port';
 import type { Standing } from '../../src/writeback/api';
-import type { RowInput } from '../../src/writeback/flow';
+import { catalogueEnvironment, flowContext } from '../../src/writeback/environment/context';
+import type { Flow, PreparedFlow, RowInput } from '../../src/writeback/flow';
 
 /** Small standing data in the shapes of the catalogue's records. */
 export const G = {
@@ -193,3 +195,10 @@ export const row =
   (cells: Record<string, Cell>): RowInput =>
   (column) =>
     cells[column];
+
+/** A flow set up on the catalogue's own environment (no binding) with the standing data above. */
+export const setUp = <R, D extends DatasetId>(flow: Flow<R, D>): PreparedFlow<R, D> =>
+  flow.setup(standing, flowContext(flow, catalogueEnvironment(), standing));
+
+/** A create's answer as the client's send gives it: the new record's GUID in `Id`, as the catalogue has it. */
+export const created = (Id: string): Answer => ({ status: 201, headers: {}, body: { Id } });

@@ -1,9 +1,11 @@
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { AUDIT_TABLE, keyFingerprint, writeAudit } from '../../src/writeback/audit';
-import { markProblems } from '../../src/writeback/marks';
+import { markProblems } from '../../src/writeback/rows/marks';
 import type { RunSummary } from '../../src/writeback/post';
 import type { Problem } from '../../src/writeback/problem';
-import { validateRows } from '../../src/writeback/validate';
+import { validateRows } from '../../src/writeback/rows/validate';
+import { bindFlow } from '../../src/writeback/environment/bound-flow';
+import { catalogueEnvironment } from '../../src/writeback/environment/context';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { standing } from './fixtures';
 
@@ -46,7 +48,7 @@ describe('marking problems in the sheet', () => {
 
 describe('validating a table', () => {
   it('skips blank rows and reports a missing required column once, not once per row', async () => {
-    const flow = incidentsFlow.setup(standing);
+    const flow = bindFlow(incidentsFlow, catalogueEnvironment(), standing);
     const v = validateRows(
       flow,
       ['Name', 'Reporting organization'],

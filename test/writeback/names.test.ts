@@ -1,4 +1,4 @@
-import { nameIndex } from '../../src/writeback/names';
+import { nameIndex } from '../../src/writeback/checks/nameindex';
 
 const G1 = '11111111-1111-4111-8111-111111111111';
 const G2 = '22222222-2222-4222-8222-222222222222';

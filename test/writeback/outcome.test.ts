@@ -1,7 +1,7 @@
 import { ApiError, type ApiErrorCode, type Sent } from '../../src/client';
 import { catalog } from '../../src/catalog';
 import { errorFromAnswer } from '../../src/client/error-answer';
-import { verdictOf } from '../../src/writeback/outcome';
+import { verdictOf } from '../../src/writeback/post/outcome';
 
 const err = (code: ApiErrorCode, sent: Sent, extra: { retryAfterMs?: number; status?: number } = {}) =>
   new ApiError({ code, sent, message: code, ...extra });

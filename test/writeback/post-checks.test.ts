@@ -10,7 +10,7 @@ import { formulaLike, neutralise } from '../../src/writeback/checks/csv-injectio
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { AUDIT_TABLE, writeAudit } from '../../src/writeback/audit';
 import { preparePost } from '../../src/writeback/post';
-import { standing } from './fixtures';
+import { created, standing } from './fixtures';
 
 const ACC = { name: 'ACC', production: false };
 
@@ -29,9 +29,9 @@ async function sheet(rows: Cell[][]) {
   const bodies: Record<string, unknown>[] = [];
   const api: WritebackApi = {
     download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-    async call(_op, o) {
+    async send(_op, o) {
       bodies.push(o?.body as Record<string, unknown>);
-      return { Id: `99999999-0000-4000-8000-${String(bodies.length).padStart(12, '0')}` };
+      return created(`99999999-0000-4000-8000-${String(bodies.length).padStart(12, '0')}`);
     },
   };
   return { workbook, api, bodies };

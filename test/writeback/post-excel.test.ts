@@ -4,7 +4,7 @@ import type { WritebackApi } from '../../src/writeback/api';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
 import { FakeExcel, supports } from '../workbook/excel/fakeExcel';
-import { standing } from './fixtures';
+import { standing, created } from './fixtures';
 
 /**
  * A post through the Excel adapter (on the fake Excel) while the user sorts and inserts rows between the
@@ -35,13 +35,13 @@ it('sorts and inserts between round trips of a post through the Excel adapter mo
         ),
       };
     },
-    async call(_op, o) {
+    async send(_op, o) {
       const body = o!.body as { Name: string };
       const Id = `99999999-0000-4000-8000-${String(++calls).padStart(12, '0')}`;
       made.set(body.Name, [...(made.get(body.Name) ?? []), Id]);
       // Every ninth answer is lost after the record was made.
       if (calls % 9 === 0) throw new ApiError({ code: 'outcome-unknown', sent: 'unknown', message: 'dropped' });
-      return { Id };
+      return created(Id);
     },
   };
 

@@ -4,9 +4,9 @@ import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
-import { timeCell, timeOfCell } from '../../src/writeback/resulttime';
+import { timeCell, timeOfCell } from '../../src/writeback/rows/resulttime';
 import { describeProblem, problemPlace } from '../../src/writeback/problem';
-import { standing } from './fixtures';
+import { standing, created } from './fixtures';
 
 const ACC = { name: 'ACC', production: false };
 const PRD = { name: 'PRD', production: true };
@@ -38,14 +38,14 @@ function fakeApi(
     async download(id) {
       return { records: id === 'incidents' ? existing : [...(standing.get(id) ?? [])] };
     },
-    async call(_op, o) {
+    async send(_op, o) {
       const body = o?.body as { Name: string };
       const { columns, rows } = await workbook.readRows('Inc');
       const r = rows.find((x) => x[0] === body.Name)!;
       calls.push({ name: body.Name, resultAtSend: r[columns.indexOf('Result')] ?? null });
       const e = fail(calls.length);
       if (e) throw e;
-      return { Id: guid(calls.length) };
+      return created(guid(calls.length));
     },
   };
   return { api, calls };

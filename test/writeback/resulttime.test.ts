@@ -1,6 +1,6 @@
 import { serialToIso } from '../../src/sheet/serial';
-import { readResult, resultCells, resultColumnSpecs } from '../../src/writeback/results';
-import { timeCell, timeOfCell } from '../../src/writeback/resulttime';
+import { readResult, resultCells, resultColumnSpecs } from '../../src/writeback/rows/results';
+import { timeCell, timeOfCell } from '../../src/writeback/rows/resulttime';
 
 describe('Result time as an Excel date-time in local time', () => {
   const at = '2025-06-01T10:00:07.000Z';

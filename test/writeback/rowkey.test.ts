@@ -3,8 +3,8 @@ import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
-import { assignKeys } from '../../src/writeback/rowkey';
-import { standing } from './fixtures';
+import { assignKeys } from '../../src/writeback/rows/rowkey';
+import { created, standing } from './fixtures';
 
 const columns = ['Name', 'Reporting organization', 'Result', 'Result GUID', 'Result message', 'Result time', 'Row key'];
 
@@ -38,9 +38,9 @@ describe('row keys', () => {
     const calls: string[] = [];
     const api: WritebackApi = {
       download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-      call: async (_op, o) => {
+      send: async (_op, o) => {
         calls.push((o?.body as { Name: string }).Name);
-        return { Id: `99999999-0000-4000-8000-00000000000${calls.length}` };
+        return created(`99999999-0000-4000-8000-00000000000${calls.length}`);
       },
     };
     const plan = await preparePost({ api, workbook: wb, table: 'Inc', flow: incidentsFlow, environment: { name: 'ACC', production: false } });

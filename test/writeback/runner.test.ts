@@ -1,6 +1,6 @@
 import { ApiError } from '../../src/client';
 import type { Sent } from '../../src/writeback/flow';
-import { runPool, sendWithRetry } from '../../src/writeback/runner';
+import { runPool, sendWithRetry } from '../../src/writeback/post/runner';
 
 const created: Sent = { status: 'created', guid: '11111111-1111-4111-8111-111111111111', message: 'Created' };
 const noSleep = async () => undefined;

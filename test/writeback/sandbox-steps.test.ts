@@ -33,12 +33,12 @@ function faulty(fault: (op: string, n: number) => 'lose-answer' | 'lose-request'
   const calls: string[] = [];
   const api: WritebackApi = {
     download: (id, o) => client.download(id, o),
-    async call(op, o) {
+    async send(op, o) {
       calls.push(op);
       const f = fault(op, calls.filter((c) => c === op).length);
       if (f instanceof ApiError) throw f;
       if (f === 'lose-request') throw lost();
-      const answer = await client.call(op as never, o as never);
+      const answer = await client.send(op, o);
       if (f === 'lose-answer') throw lost();
       return answer;
     },
@@ -122,17 +122,33 @@ describe('an incident\'s hyperlink, a step of its own', () => {
     expect(again.toSend + again.toCheck).toBe(0);
   });
 
-  it('after a lost hyperlink request, the person who checked types "Created; hyperlink to add" and the next Post adds it', async () => {
-    const s = await sheet(incidentsFlow, [incidentRow('typed-link')]);
-    const f = faulty((op) => (op === 'incident-hyperlink' ? 'lose-request' : undefined));
+  it('the step still to do lives in the hidden Row state, not in the Result message: editing the message changes nothing', async () => {
+    const s = await sheet(incidentsFlow, [incidentRow('state-link')]);
+    const f = faulty((op) => (op === 'incident-hyperlink' ? busy() : undefined));
     const [o] = (await post(f.api, incidentsFlow, s)).summary.outcomes;
-    expect(hyperlinksOf(o!.guid)).toBe(0);
-    const { columns } = await s.workbook.readRows(s.table);
-    await s.workbook.writeRows(s.table, 0, [['Created; hyperlink to add']], columns.indexOf('Result message'));
+    const { rows, columns } = await s.workbook.readRows(s.table);
+    expect(JSON.parse(String(rows[0]![columns.indexOf('Row state')]))).toEqual({ step: 'hyperlink' });
+    // A person rewrites the message: the state still says what the next Post does.
+    await s.workbook.writeRows(s.table, 0, [['Created (checked by hand)']], columns.indexOf('Result message'));
     const g = faulty(() => undefined);
     await post(g.api, incidentsFlow, s);
     expect(g.calls).toEqual(['incident-hyperlink']);
     expect(hyperlinksOf(o!.guid)).toBe(1);
+    const after = await s.workbook.readRows(s.table);
+    expect(after.rows[0]![columns.indexOf('Row state')] ?? null).toBeNull();
+  });
+
+  it('an older sheet whose message says "hyperlink to add" and has no Row state creates nothing again', async () => {
+    const s = await sheet(incidentsFlow, [incidentRow('old-sheet-link')]);
+    const f = faulty((op) => (op === 'incident-hyperlink' ? 'lose-request' : undefined));
+    const [o] = (await post(f.api, incidentsFlow, s)).summary.outcomes;
+    const { columns } = await s.workbook.readRows(s.table);
+    await s.workbook.writeRows(s.table, 0, [['Created; hyperlink to add: Post again to add it']], columns.indexOf('Result message'));
+    const g = faulty(() => undefined);
+    const again = await post(g.api, incidentsFlow, s);
+    expect(again.plan.toSend + again.plan.toCheck).toBe(0);
+    expect(g.calls).toEqual([]);
+    expect(hyperlinksOf(o!.guid)).toBe(0);
   });
 });
 
@@ -164,7 +180,9 @@ describe('several rows for one task', () => {
     const f = faulty((op, n) => (op === 'task-advance' && n === 2 ? 'lose-request' : undefined));
     const first = await post(f.api, tasksFlow, s);
     expect(first.summary.outcomes.map((o) => o.status)).toEqual(['done', 'unknown']);
-    expect(first.summary.outcomes[1]!.message).toContain('from status Ready for review');
+    // The status it was sent from is in the row's hidden state, for the next Post to compare with.
+    const { rows, columns } = await s.workbook.readRows(s.table);
+    expect(JSON.parse(String(rows[1]![columns.indexOf('Row state')]))).toEqual({ from: 'Ready for review' });
 
     const second = await post(client, tasksFlow, s);
     expect(second.plan.toCheck).toBe(1);

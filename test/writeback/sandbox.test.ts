@@ -26,7 +26,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ scale: 50, seed: 11, environment: 'ACC' });
   client = createClient({ baseUrl: sandbox.url, credentials: sandbox.demoKey! });
   api = {
-    call: (operationId, options) => client.call(operationId, options),
+    send: (operationId, request, options) => client.send(operationId, request, options),
     async download(datasetId, options) {
       const answer = await client.download(datasetId, options);
       if (datasetId !== 'organizations') return answer;

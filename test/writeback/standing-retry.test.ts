@@ -11,7 +11,9 @@ function busyApi(busyAnswers: number, retryAfterMs: number | undefined, code: 'r
         throw new ApiError({ code, sent: 'yes', message: 'busy', status: code === 'rate-limited' ? 429 : 503, retryAfterMs });
       return { records: [{ Id: 'a' }] };
     },
-    call: async () => undefined,
+    send: async () => {
+      throw new Error('reads only');
+    },
   };
   return { api, calls: () => calls };
 }

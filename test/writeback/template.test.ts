@@ -4,14 +4,14 @@ import { FakeExcel, supports } from '../workbook/excel/fakeExcel';
 import type { WritebackApi } from '../../src/writeback/api';
 import { contractsFlow } from '../../src/writeback/flows/contracts';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
-import { RESULT_COLUMNS } from '../../src/writeback/results';
-import { tableRecord } from '../../src/writeback/tablerecord';
+import { RESULT_COLUMNS } from '../../src/writeback/rows/results';
+import { tableRecord } from '../../src/writeback/rows/tablerecord';
 import { LOOKUP_SHEET, createTemplate } from '../../src/writeback/template';
 import { standing } from './fixtures';
 
 const api: WritebackApi = {
   download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
-  call: async () => {
+  send: async () => {
     throw new Error('a template sends nothing');
   },
 };
@@ -29,7 +29,7 @@ describe('new template', () => {
     });
     expect(shape.columns.slice(0, 2)).toEqual(['Name', 'Reporting organization']);
     expect(shape.columns).toContain('Records affected [Data breach]');
-    expect(shape.columns.slice(-5)).toEqual([...RESULT_COLUMNS, 'Row key']);
+    expect(shape.columns.slice(-6)).toEqual([...RESULT_COLUMNS, 'Row key', 'Row state']);
     expect(await tableRecord(workbook, shape.name)).toEqual({
       flow: 'incidents',
       environment: 'ACC',

@@ -5,7 +5,7 @@
  */
 import { records, str, type Standing } from '../../src/writeback/api';
 import { findUnique } from '../../src/writeback/flows/common';
-import { registeredSince } from '../../src/writeback/registered';
+import { registeredSince } from '../../src/writeback/flows/registered';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const OTHER = '7c9e6679-7425-40de-944b-e07fc1f90ae7';

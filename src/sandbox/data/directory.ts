@@ -11,7 +11,12 @@ export function directoryTables(c: Ctx): Record<string, Table> {
     Name: name,
     ParentId: i === 0 ? null : c.guid('organization', 0),
   }));
-  const users = USERS.map((u, i) => ({ Id: c.guid('user', i), Name: u.name, Email: u.email, Deleted: u.deleted }));
+  const users = USERS.map((u, i) => ({
+    Id: c.guid('user', i),
+    Name: u.name,
+    Email: u.email,
+    Deleted: u.deleted,
+  }));
   const dimensions = (names: readonly string[], offset: number) =>
     names.map((name, i) => ({ Id: c.guid('dimension', offset + i), Name: name }));
   return {

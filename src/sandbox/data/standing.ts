@@ -26,7 +26,9 @@ export interface IncidentTypeField extends FieldDefinition {
   IncidentTypeId: string;
 }
 /** The catalogue's incident type record, every field filled: generated standing data has no gaps. */
-export type IncidentType = { [K in 'Id' | 'Name' | 'Standard' | 'Archived']-?: NonNullable<z.infer<typeof records.incidentType>[K]> };
+export type IncidentType = {
+  [K in 'Id' | 'Name' | 'Standard' | 'Archived']-?: NonNullable<z.infer<typeof records.incidentType>[K]>;
+};
 export interface User {
   name: string;
   email: string;

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../../client';
 import { cellAddress, firstBodyRow, parseCell } from '../../workbook/address';
 import {
   createTemplate,
   flowAvailability,
+  flowMapping,
   flowById,
   markProblems,
   preparePost,
@@ -86,6 +87,11 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
   // Whether the flow can post here (binding, assumed paths) and the datasets it lacks: said before a template.
   const availability = session ? flowAvailability(flow, session.environment) : null;
   const unavailable = availability?.post.kind === 'unavailable';
+  // The flow in the environment's file's words, when a binding gives the file (the catalogue's own shapes need none).
+  const mapping = useMemo(
+    () => (session?.environment.binding && !unavailable ? flowMapping(flow, session.environment) : null),
+    [flow, session?.environment, unavailable],
+  );
 
   function chooseTable(name: string) {
     setTable(name);
@@ -288,6 +294,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     flow,
     availability,
     unavailable,
+    mapping,
     records,
     table,
     flowId,

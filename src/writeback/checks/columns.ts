@@ -1,5 +1,5 @@
 import type { Problem } from '../problem';
-import { isOwnColumn } from '../rowkey';
+import { isOwnColumn } from '../rows/rowkey';
 import { editDistance } from './closest';
 
 /**

@@ -1,6 +1,6 @@
 import type { Cell } from '../../workbook/port';
 import type { Problem } from '../problem';
-import { isOwnColumn } from '../rowkey';
+import { isOwnColumn } from '../rows/rowkey';
 
 /**
  * Identical rows (every input cell the same) are sent as two requests and make two records: often a row

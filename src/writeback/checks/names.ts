@@ -1,7 +1,7 @@
 import type { DatasetRecord } from '../../catalog';
 import { records, str, type Standing } from '../api';
-import { nameIndex, type NameEntry, type NameIndex } from '../names';
-import type { RowReader } from '../rowreader';
+import { nameIndex, type NameEntry, type NameIndex } from './nameindex';
+import type { RowReader } from '../rows/rowreader';
 import type { DirectoryDataset } from './directory';
 
 /**

@@ -1,20 +1,18 @@
-import { bodies } from '../../catalog';
-import type { WritebackApi } from '../api';
-import type { Found, Sent } from '../flow';
-import { registeredSince } from '../registered';
+import type { Found, Place } from '../flow';
+import type { CustomField } from './customfields';
+import { registeredSince } from './registered';
 
-/** The GUID of a created record (spec: the response returns the GUID; assumed `{"Id": ...}`, as the catalogue has it). */
-export function answerGuid(answer: unknown): string {
-  return bodies.created.parse(answer).Id;
+/** The places of an operation's columns, from its catalogue field -> column map. */
+export function placesOf(operation: string, columnOf: Readonly<Record<string, string>>): Record<string, Place[]> {
+  const out: Record<string, Place[]> = {};
+  for (const [field, column] of Object.entries(columnOf)) (out[column] ??= []).push({ operation, field });
+  return out;
 }
 
-/** `send` of a flow whose request is the create body itself: the row's result is the new record's GUID. */
-export function sendCreate(operationId: string) {
-  return async (body: unknown, api: WritebackApi, signal?: AbortSignal): Promise<Sent> => ({
-    status: 'created',
-    guid: answerGuid(await api.call(operationId, { body, signal })),
-    message: 'Created',
-  });
+/** The columns of the custom fields a body's CustomFields entries answer: where a refusal of them is shown. */
+export function customColumns(fields: readonly CustomField[], entries: readonly { CustomFieldGuid: string }[] | undefined): string[] {
+  const ids = new Set((entries ?? []).map((e) => e.CustomFieldGuid));
+  return fields.filter((f) => ids.has(f.id)).map((f) => f.column);
 }
 
 /** Where a created dataset keeps when each record was registered, and when the row was first sent. */

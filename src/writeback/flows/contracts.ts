@@ -1,18 +1,16 @@
 import type { z } from 'zod';
 import { bodies } from '../../catalog';
 import { records, str } from '../api';
-import { customFieldColumn, customFields } from '../customfields';
+import { customFieldColumn, customFields } from './customfields';
 import type { Flow } from '../flow';
 import { offerNames } from '../checks/closest';
-import { boundEnum } from '../binding';
-import { nameIndex } from '../names';
-import { rowReader } from '../rowreader';
-import { findUnique, sendCreate } from './common';
+import { nameIndex } from '../checks/nameindex';
+import { RowReader } from '../rows/rowreader';
+import { customColumns, findUnique, placesOf } from './common';
 import { readCustomFields } from './thirdparties';
 
 export type CreateContract = z.infer<typeof bodies.createContract>;
 type Unit = CreateContract['NoticePeriodUnit'];
-const units = () => boundEnum('contract-create', 'NoticePeriodUnit', bodies.NOTICE_PERIOD_UNITS);
 
 export const CONTRACT_COLUMNS = {
   thirdParty: 'Third party',
@@ -24,7 +22,7 @@ export const CONTRACT_COLUMNS = {
   noticePeriodUnit: 'Notice period unit',
 } as const;
 const C = CONTRACT_COLUMNS;
-const bodyColumns: Record<string, string> = {
+const bodyColumns: Readonly<Record<string, string>> = {
   ThirdPartyGuid: C.thirdParty,
   Name: C.name,
   Services: C.services,
@@ -47,6 +45,7 @@ export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
   standingDatasets: ['thirdpartycontractcustomfields', 'thirdparty'],
   reconcileDataset: 'thirdpartycontract',
   operations: ['contract-create'],
+  places: placesOf('contract-create', bodyColumns),
   datasetNeeds: {
     thirdpartycontractcustomfields:
       'Contract custom fields get no columns, so no custom field values can be posted.',
@@ -55,7 +54,9 @@ export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
     thirdpartycontract:
       'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
   },
-  setup(standing) {
+  setup(standing, ctx) {
+    // The file may add units (globex: Years): offered, accepted and sent as it spells them.
+    const units = ctx.environment.enumValues('contract-create', 'NoticePeriodUnit', bodies.NOTICE_PERIOD_UNITS);
     const thirdParties = nameIndex(
       records(standing, 'thirdparty').flatMap((t) =>
         str(t, 'Id') && str(t, 'Name') ? [{ id: str(t, 'Id')!, name: str(t, 'Name')! }] : [],
@@ -83,12 +84,12 @@ export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
         {
           name: C.noticePeriodUnit,
           format: 'text',
-          list: { sheet: lookupSheet, values: units() },
+          list: { sheet: lookupSheet, values: units },
         },
         ...fields.map((f) => customFieldColumn(f, lookupSheet)),
       ],
       prepare(row) {
-        const r = rowReader(row);
+        const r = new RowReader(row, ctx);
         const thirdParty = r.name(C.thirdParty, thirdParties, { required: true, what: 'the third party' });
         const name = r.text(C.name, { required: true, what: 'the contract name' });
         const start = r.date(C.startDate);
@@ -101,8 +102,7 @@ export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
           );
         const period = r.number(C.noticePeriod);
         const unitText = r.text(C.noticePeriodUnit);
-        // The environment's file may add units (globex: Years): offered, accepted and sent as it spells them.
-        const known = units();
+        const known = units;
         let unit = (
           unitText === undefined ? undefined : known.find((u) => u.toLowerCase() === unitText.toLowerCase())
         ) as Unit | undefined;
@@ -145,7 +145,12 @@ export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
         };
         return r.prepared('contract-create', body, bodyColumns, body);
       },
-      send: sendCreate('contract-create'),
+      call: (body) => ({
+        operation: 'contract-create',
+        body,
+        columnOf: { ...bodyColumns, CustomFields: customColumns(fields, body.CustomFields) },
+      }),
+      done: () => 'Created',
       find: (body, rs, taken, sent) =>
         findUnique(
           rs,

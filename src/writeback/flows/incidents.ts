@@ -2,15 +2,15 @@ import type { z } from 'zod';
 import { bodies } from '../../catalog';
 import type { ColumnSpec } from '../../workbook/port';
 import { records, str } from '../api';
-import { isBlank } from '../cells';
-import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from '../customfields';
+import { isBlank } from '../rows/cells';
+import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from './customfields';
 import type { Flow, Found } from '../flow';
 import { directory, knownName, knownNames, knownPeople } from '../checks/names';
 import { DIRECTORY_DATASETS } from '../checks/directory';
-import { nameIndex, type NameIndex } from '../names';
+import { nameIndex, type NameIndex } from '../checks/nameindex';
 import { cellError, cellWarning } from '../problem';
-import { rowReader } from '../rowreader';
-import { answerGuid, findUnique } from './common';
+import { RowReader } from '../rows/rowreader';
+import { customColumns, findUnique, placesOf } from './common';
 
 export type CreateIncident = z.infer<typeof bodies.createIncident>;
 export interface IncidentRequest {
@@ -38,7 +38,7 @@ export const INCIDENT_COLUMNS = {
 } as const;
 const C = INCIDENT_COLUMNS;
 
-const bodyColumns: Record<string, string> = {
+const bodyColumns: Readonly<Record<string, string>> = {
   Name: C.name,
   ReportingOrganization: C.reportingOrganization,
   AffectedOrganizations: C.affectedOrganizations,
@@ -83,6 +83,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
   ],
   reconcileDataset: 'incidents',
   operations: ['incident-create'],
+  places: { ...placesOf('incident-create', bodyColumns), ...placesOf('incident-hyperlink', { Url: C.hyperlink }) },
   steps: { 'incident-hyperlink': { what: 'hyperlink', column: C.hyperlink, drop: true } },
   datasetNeeds: {
     incidenttypes:
@@ -96,15 +97,18 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
     incidents:
       'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
   },
-  setup(standing) {
-    const types = nameIndex(entries(records(standing, 'incidenttypes'), 'Id'), 'incident types');
+  setup(standing, ctx) {
+    // A list the environment lacks takes GUIDs as they are (datasetNeeds says to type them); the service checks them.
+    const types = nameIndex(entries(records(standing, 'incidenttypes'), 'Id'), 'incident types', !standing.has('incidenttypes'));
     const classifications = nameIndex(
       entries(records(standing, 'incidentclassifications'), 'Id'),
       'classifications',
+      !standing.has('incidentclassifications'),
     );
     const rootCauses = nameIndex(
       entries(records(standing, 'riskrootcausecategory'), 'GUID'),
       'root cause categories',
+      !standing.has('riskrootcausecategory'),
     );
     const dir = directory(standing);
     const typeName = (id: string | undefined) => (id && types.byId(id)?.name) || 'no type';
@@ -153,7 +157,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         ];
       },
       prepare(row) {
-        const r = rowReader(row);
+        const r = new RowReader(row, ctx);
         const name = r.text(C.name, { required: true, what: 'the incident name' });
         const reportingOrganization = knownName(r, C.reportingOrganization, dir.organizations, {
           required: true,
@@ -161,8 +165,8 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         });
         const typeIds = r.names(C.types, types) ?? [];
         for (const id of typeIds) {
-          const t = types.byId(id)!;
-          if (t.archived)
+          const t = types.byId(id);
+          if (t?.archived)
             r.error(
               C.types,
               'archived-type',
@@ -240,19 +244,24 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         };
         return r.prepared('incident-create', body, bodyColumns, { body, hyperlink });
       },
-      async send(request, api, signal) {
-        const guid = answerGuid(await api.call('incident-create', { body: request.body, signal }));
-        return { status: 'created', guid, message: 'Created' };
-      },
+      call: (request) => ({
+        operation: 'incident-create',
+        body: request.body,
+        columnOf: { ...bodyColumns, CustomFields: customColumns(fields, request.body.CustomFields) },
+      }),
+      done: () => 'Created',
       // Spec, Incident rule 8: hyperlinks are added after creation, with their own call.
       followUp: (request) =>
         request.hyperlink === undefined
           ? undefined
           : {
               what: 'hyperlink',
-              async send(guid, api, signal) {
-                await api.call('incident-hyperlink', { params: { guid }, body: { Url: request.hyperlink }, signal });
-              },
+              call: (guid) => ({
+                operation: 'incident-hyperlink',
+                guid,
+                body: { Url: request.hyperlink },
+                columnOf: { Url: C.hyperlink },
+              }),
             },
       find(request, rs, taken, sent): Found {
         const b = request.body;

@@ -1,12 +1,11 @@
 import type { z } from 'zod';
-import { boundEnum } from '../binding';
-import { bodies, isGuid } from '../../catalog';
+import { bodies, isGuid, PATH_GUID_FIELD } from '../../catalog';
 import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
-import { rowReader } from '../rowreader';
-import { sameList } from './common';
+import { RowReader } from '../rows/rowreader';
+import { placesOf, sameList } from './common';
 
 type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;
 type ScoreAndStatus = z.infer<typeof bodies.taskScoreAndStatus>;
@@ -23,6 +22,7 @@ export const TASK_ACTIONS = {
   'score-status': 'Score and status',
 } as const;
 type Action = keyof typeof TASK_ACTIONS;
+const OPERATION_OF: Record<Action, string> = { update: 'task-update-v2', advance: 'task-advance', 'score-status': 'task-score-status' };
 
 export const TASK_COLUMNS = {
   task: 'Task',
@@ -38,8 +38,6 @@ export const TASK_COLUMNS = {
   notificationPeriods: 'Notification periods',
 } as const;
 const C = TASK_COLUMNS;
-/** The task statuses, with those the environment's file adds (binding.ts). */
-const statuses = () => boundEnum('task-score-status', 'Status', bodies.TASK_STATUSES);
 
 /** Fields of a v2 full update, with the column each comes from. */
 const UPDATE_FIELDS = {
@@ -52,6 +50,8 @@ const UPDATE_FIELDS = {
   Comment: C.comment,
   NotificationPeriods: C.notificationPeriods,
 } as const satisfies Record<keyof UpdateV2, string>;
+
+const SCORE_STATUS_FIELDS = { Score: C.score, Comment: C.comment, Status: C.status } as const;
 
 /** Spec, Task transitions: a task in Ready for review may change its score and comment, nothing else. */
 const READY_FOR_REVIEW = 'ready for review';
@@ -76,13 +76,29 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
   tableName: 'GrcTaskUpdates',
   standingDatasets: ['tasks', 'users'],
   reconcileDataset: 'tasks',
-  operations: ['task-update-v2', 'task-advance'],
-  steps: { 'task-score-status': { what: 'score and status update', column: C.action } },
+  // Each action is an operation of its own: an environment lacking one refuses only that action's rows, and
+  // the flow is unavailable only when it lacks all three (availability.ts).
+  operations: [],
+  places: {
+    [C.task]: ['task-update-v2', 'task-advance', 'task-score-status'].map((operation) => ({ operation, field: PATH_GUID_FIELD })),
+    ...placesOf('task-update-v2', UPDATE_FIELDS),
+    [C.score]: [{ operation: 'task-update-v2', field: 'Score' }, { operation: 'task-score-status', field: 'Score' }],
+    [C.comment]: [{ operation: 'task-update-v2', field: 'Comment' }, { operation: 'task-score-status', field: 'Comment' }],
+    [C.status]: [{ operation: 'task-score-status', field: 'Status' }],
+  },
+  controls: [C.action],
+  steps: {
+    'task-update-v2': { what: 'update', column: C.action },
+    'task-advance': { what: 'advance', column: C.action },
+    'task-score-status': { what: 'score and status update', column: C.action },
+  },
   datasetNeeds: {
     tasks:
       "Tasks cannot be looked up by identifier or checked before sending: type each task's GUID. A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.",
   },
-  setup(standing) {
+  setup(standing, ctx) {
+    // The task statuses, with those the environment's file adds.
+    const statuses = ctx.environment.enumValues('task-score-status', 'Status', bodies.TASK_STATUSES);
     // Without the tasks dataset (the environment lacks it) a task is named by its GUID and not checked first.
     const listed = standing.has('tasks');
     const tasks = records(standing, 'tasks');
@@ -100,7 +116,17 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
       requiredColumns: [C.task, C.action],
       columns: (lookupSheet) => [
         { name: C.task, format: 'text' },
-        { name: C.action, format: 'text', list: { sheet: lookupSheet, values: Object.values(TASK_ACTIONS) } },
+        // The actions this environment can do; a row with another is refused on its Action cell.
+        {
+          name: C.action,
+          format: 'text',
+          list: {
+            sheet: lookupSheet,
+            values: (Object.keys(TASK_ACTIONS) as Action[])
+              .filter((a) => !ctx.skippedStep({ operationId: OPERATION_OF[a] }))
+              .map((a) => TASK_ACTIONS[a]),
+          },
+        },
         { name: C.name, format: 'text' },
         { name: C.description, format: 'text' },
         { name: C.responsible, format: 'text' },
@@ -108,11 +134,11 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         { name: C.actionDate, format: 'date' },
         { name: C.score, format: 'number' },
         { name: C.comment, format: 'text' },
-        { name: C.status, format: 'text', list: { sheet: lookupSheet, values: statuses() } },
+        { name: C.status, format: 'text', list: { sheet: lookupSheet, values: statuses } },
         { name: C.notificationPeriods, format: 'text' },
       ],
       prepare(row) {
-        const r = rowReader(row);
+        const r = new RowReader(row, ctx);
         const key = r.text(C.task, { required: true, what: 'the task (its GUID or identifier)' });
         const actionText = r.text(C.action, { required: true, what: 'the action' });
         const action = (Object.keys(TASK_ACTIONS) as Action[]).find(
@@ -152,7 +178,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           NotificationPeriods: r.list(C.notificationPeriods),
         };
         const statusText = r.text(C.status);
-        const known = statuses();
+        const known = statuses;
         const status = (
           statusText === undefined ? undefined : known.find((s) => s.toLowerCase() === statusText.toLowerCase())
         ) as ScoreAndStatus['Status'];
@@ -191,8 +217,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           const body: ScoreAndStatus = { Score: cells.Score, Comment: cells.Comment, Status: status };
           if (inReview && status !== undefined && status.toLowerCase() !== READY_FOR_REVIEW)
             refuseInReview(C.status);
-          const columnOf = { Score: C.score, Comment: C.comment, Status: C.status, '': C.score };
-          return r.prepared('task-score-status', body, columnOf, { action, guid, body });
+          return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body });
         }
 
         if (status !== undefined)
@@ -232,19 +257,18 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           given,
         });
       },
-      async send(request, api, signal) {
-        const params = { guid: request.guid };
-        if (request.action === 'advance') await api.call('task-advance', { params, signal });
-        else if (request.action === 'update')
-          await api.call('task-update-v2', { params, body: request.body, signal });
-        else await api.call('task-score-status', { params, body: request.body, signal });
-        return {
-          status: 'done',
-          guid: request.guid,
-          message: request.action === 'advance' ? 'Advanced to the next step' : 'Updated',
-        };
+      call(request) {
+        const guid = request.guid;
+        const task = { [PATH_GUID_FIELD]: C.task };
+        if (request.action === 'advance') return { operation: 'task-advance', guid, columnOf: task };
+        if (request.action === 'score-status')
+          return { operation: 'task-score-status', guid, body: request.body, columnOf: { ...task, ...SCORE_STATUS_FIELDS } };
+        // A full update sends every field; those the row leaves blank come from the task as read.
+        const untyped = Object.keys(UPDATE_FIELDS).filter((f) => request.given[f as keyof UpdateV2] === undefined);
+        return { operation: 'task-update-v2', guid, body: request.body, columnOf: { ...task, ...UPDATE_FIELDS }, untyped };
       },
-      journalNote: (request) => (request.action === 'advance' ? `from status ${request.fromStatus}` : ''),
+      done: (request) => (request.action === 'advance' ? 'Advanced to the next step' : 'Updated'),
+      sentState: (request) => (request.action === 'advance' ? { from: request.fromStatus } : {}),
       serialKey: (request) => request.guid.toLowerCase(),
       // Rows for one task go in sheet order, each on the state the previous ones left: a blank cell of an
       // update keeps what an earlier row set, and an advance leaves the status the earlier rows caused.
@@ -270,11 +294,11 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         }
         return request;
       },
-      find(request, rs, _taken, { note }): Found {
+      find(request, rs, _taken, { state }): Found {
         const task = rs.find((t) => str(t, 'Id')?.toLowerCase() === request.guid.toLowerCase());
         if (!task) return { kind: 'absent' };
         if (request.action === 'advance') {
-          const from = /\(from status ([^()]*)\)$/.exec(note)?.[1];
+          const from = state.from;
           // Without the status it was sent from, only a person can tell whether the advance happened.
           if (from === undefined)
             return {

@@ -8,11 +8,11 @@ import {
   readCustomField,
   type CustomFieldEntry,
   type CustomField,
-} from '../customfields';
+} from './customfields';
 import type { Flow, RowInput } from '../flow';
 import { cellWarning } from '../problem';
-import { rowReader, type RowReader } from '../rowreader';
-import { findUnique, sendCreate } from './common';
+import { RowReader } from '../rows/rowreader';
+import { customColumns, findUnique, placesOf } from './common';
 
 export type CreateThirdParty = z.infer<typeof bodies.createThirdParty>;
 
@@ -22,6 +22,7 @@ export const THIRD_PARTY_COLUMNS = {
   frameworkDimensions: 'Framework dimensions',
 } as const;
 const C = THIRD_PARTY_COLUMNS;
+const COLUMN_OF = { Name: C.name, LeiCode: C.lei, FrameworkDimensions: C.frameworkDimensions };
 
 /**
  * Reads the custom field columns of a third party or contract row. The spec states no creation rule for
@@ -58,13 +59,14 @@ export const thirdPartiesFlow: Flow<CreateThirdParty, 'thirdparty'> = {
   standingDatasets: ['thirdpartycustomfields', 'frameworkdimensions'],
   reconcileDataset: 'thirdparty',
   operations: ['thirdparty-create'],
+  places: placesOf('thirdparty-create', COLUMN_OF),
   datasetNeeds: {
     thirdpartycustomfields:
       'Third party custom fields get no columns, so no custom field values can be posted.',
     thirdparty:
       'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
   },
-  setup(standing) {
+  setup(standing, ctx) {
     const fields = customFields(
       records(standing, 'thirdpartycustomfields'),
       (d) => str(d, 'Name') ?? 'Custom field',
@@ -85,7 +87,7 @@ export const thirdPartiesFlow: Flow<CreateThirdParty, 'thirdparty'> = {
         ...fields.map((f) => customFieldColumn(f, lookupSheet)),
       ],
       prepare(row) {
-        const r = rowReader(row);
+        const r = new RowReader(row, ctx);
         const name = r.text(C.name, { required: true, what: 'the third party name' });
         const lei = r.text(C.lei)?.toUpperCase();
         if (lei !== undefined) {
@@ -103,10 +105,14 @@ export const thirdPartiesFlow: Flow<CreateThirdParty, 'thirdparty'> = {
           FrameworkDimensions: knownNames(r, C.frameworkDimensions, dimensions),
           CustomFields: readCustomFields(fields, row, r),
         };
-        const columnOf = { Name: C.name, LeiCode: C.lei, FrameworkDimensions: C.frameworkDimensions };
-        return r.prepared('thirdparty-create', body, columnOf, body);
+        return r.prepared('thirdparty-create', body, COLUMN_OF, body);
       },
-      send: sendCreate('thirdparty-create'),
+      call: (body) => ({
+        operation: 'thirdparty-create',
+        body,
+        columnOf: { ...COLUMN_OF, CustomFields: customColumns(fields, body.CustomFields) },
+      }),
+      done: () => 'Created',
       find: (body, rs, taken, sent) =>
         findUnique(
           rs,

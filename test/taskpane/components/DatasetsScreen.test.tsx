@@ -45,9 +45,9 @@ test('with a binding: bound paths marked as from the API file, what it lacks not
     createCatalog({
       ...b,
       endpoints,
-      missing: [...b.missing, 'tasks'],
+      missing: { ...b.missing, tasks: 'no operation of the file fits' },
       extraDatasets: [
-        { id: 'x-vendors', path: '/vendordata/v1/vendors', title: 'Vendors', properties: ['Name', 'Tier'] },
+        { id: 'x-vendors', path: '/vendordata/v1/vendors', title: 'Vendors', records: '', properties: ['Name', 'Tier'] },
       ],
     }),
   );
@@ -57,7 +57,7 @@ test('with a binding: bound paths marked as from the API file, what it lacks not
   expect(tasks).toContain('not available here');
   expect(tasks).not.toContain('assumed path');
   expect(tasks).toContain('disabled');
-  expect(tasks).toMatch(/Swagger file has no such operation/);
+  expect(tasks).toMatch(/API file has no such operation/);
   expect(html).toContain('aria-label="Other"');
   expect(item(html, 'x-vendors')).toContain('text columns');
   expect(item(html, 'x-vendors')).toContain('from API file');

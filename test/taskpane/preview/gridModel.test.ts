@@ -118,7 +118,7 @@ test('arrow keys, Page keys, Home and Ctrl+End move the selection as in Excel, i
 });
 
 test("a post's Row key column is made hidden with a note on its header, and the grid draws it as a hidden strip", async () => {
-  const { rowKeySpec } = await import('../../../src/writeback/rowkey');
+  const { rowKeySpec } = await import('../../../src/writeback/rows/rowkey');
   const wb = createMemoryWorkbook();
   await wb.createTable({ name: 'tbl_x', sheet: 'Sheet1', anchor: 'B2', columns: [{ name: 'Name', format: 'text' }] });
   await wb.writeRows('tbl_x', 0, [['a']]);

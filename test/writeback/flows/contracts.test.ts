@@ -1,7 +1,7 @@
 import { contractsFlow } from '../../../src/writeback/flows/contracts';
-import { G, row, standing } from '../fixtures';
+import { G, row, setUp } from '../fixtures';
 
-const flow = contractsFlow.setup(standing);
+const flow = setUp(contractsFlow);
 const base = { 'Third party': 'Acme', Name: 'Hosting' };
 const codes = (r: { problems: { code: string; column: string }[] }) =>
   r.problems.map((p) => `${p.column}:${p.code}`);
@@ -61,7 +61,7 @@ describe('contract rows', () => {
 
   it('after an unknown outcome, adopts a contract created since the send, never an older lookalike', () => {
     const request = flow.prepare(row(base)).request!;
-    const sent = { note: '', at: new Date('2025-06-01T10:00:00Z') };
+    const sent = { state: {}, at: new Date('2025-06-01T10:00:00Z') };
     const older = {
       Id: G.twinA,
       ThirdPartyGuid: G.acme,

@@ -1,9 +1,10 @@
 import { bodies } from '../../../src/catalog';
 import { incidentsFlow } from '../../../src/writeback/flows/incidents';
 import { isoToSerial } from '../../../src/sheet/serial';
-import { G, row, standing } from '../fixtures';
+import { catalogueEnvironment, flowContext } from '../../../src/writeback/environment/context';
+import { G, row, setUp, standing } from '../fixtures';
 
-const flow = incidentsFlow.setup(standing);
+const flow = setUp(incidentsFlow);
 const base = { Name: 'Laptop lost', 'Reporting organization': 'Finance' };
 const codes = (r: { problems: { code: string; column: string }[] }) =>
   r.problems.map((p) => `${p.column}:${p.code}`);
@@ -171,7 +172,7 @@ describe('incident rows', () => {
   });
 
   describe('finding its record after an unknown outcome', () => {
-    const sent = { note: '', at: new Date('2025-06-01T10:00:00Z') };
+    const sent = { state: {}, at: new Date('2025-06-01T10:00:00Z') };
     const request = flow.prepare(row({ ...base, Description: 'd' })).request!;
     const mine = {
       Id: G.twinA,
@@ -227,8 +228,24 @@ describe('incident rows', () => {
       expect(flow.find(request, [{ ...mine, DateRegistered: '2025-05-01' }], new Set(), sent)).toEqual({
         kind: 'absent',
       });
-      const noSendTime = flow.find(request, [mine], new Set(), { note: '', at: undefined });
+      const noSendTime = flow.find(request, [mine], new Set(), { state: {}, at: undefined });
       expect(noSendTime).toEqual({ kind: 'unclear', message: expect.stringContaining('Result time') });
     });
+  });
+});
+
+describe('on an environment that lacks the lists of types, classifications and root cause categories', () => {
+  const lacking = new Map([...standing].filter(([id]) => !['incidenttypes', 'incidentclassifications', 'riskrootcausecategory'].includes(id)));
+  const bare = incidentsFlow.setup(lacking, flowContext(incidentsFlow, catalogueEnvironment(), lacking));
+
+  it('takes their GUIDs as typed (the flow says to type them), and refuses names it cannot check', () => {
+    const ok = bare.prepare(
+      row({ Name: 'Outage', 'Reporting organization': 'Finance', 'Incident types': G.operational, Classification: G.minor, 'Root cause category': G.rootCause }),
+    );
+    expect(ok.problems).toEqual([]);
+    expect(ok.request?.body).toMatchObject({ IncidentTypes: [G.operational], Classification: G.minor, RootCauseCategory: G.rootCause });
+    const named = bare.prepare(row({ Name: 'Outage', 'Reporting organization': 'Finance', Classification: 'Minor' }));
+    expect(named.request).toBeUndefined();
+    expect(named.problems.map((p) => p.column)).toEqual(['Classification']);
   });
 });

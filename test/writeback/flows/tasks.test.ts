@@ -1,7 +1,7 @@
 import { tasksFlow } from '../../../src/writeback/flows/tasks';
-import { G, row, standing } from '../fixtures';
+import { G, row, setUp, standing } from '../fixtures';
 
-const flow = tasksFlow.setup(standing);
+const flow = setUp(tasksFlow);
 const codes = (r: { problems: { code: string; column: string }[] }) =>
   r.problems.map((p) => `${p.column}:${p.code}`);
 
@@ -64,10 +64,11 @@ describe('task update rows', () => {
   it('advance: remembers the status it advances from, and later recognises that the advance happened', () => {
     const r = flow.prepare(row({ Task: 'TASK-1', Action: 'Advance' }));
     expect(r.request).toEqual({ action: 'advance', guid: G.taskTodo, fromStatus: 'To do' });
-    const note = `Sending (${flow.journalNote!(r.request!)})`;
+    const state = flow.sentState!(r.request!);
+    expect(state).toEqual({ from: 'To do' });
     expect(
       flow.find(r.request!, [{ Id: G.taskTodo, Status: 'Ready for review' }], new Set(), {
-        note,
+        state,
         at: undefined,
       }),
     ).toEqual({
@@ -75,7 +76,7 @@ describe('task update rows', () => {
       guid: G.taskTodo,
     });
     expect(
-      flow.find(r.request!, [{ Id: G.taskTodo, Status: 'To do' }], new Set(), { note, at: undefined }),
+      flow.find(r.request!, [{ Id: G.taskTodo, Status: 'To do' }], new Set(), { state, at: undefined }),
     ).toEqual({
       kind: 'absent',
     });
@@ -84,11 +85,11 @@ describe('task update rows', () => {
   it('update: recognises an applied update in the current tasks', () => {
     const r = flow.prepare(row({ Task: 'TASK-1', Action: 'Update', Comment: 'done' }));
     const applied = { ...standing.get('tasks')![0], Comment: 'done' };
-    expect(flow.find(r.request!, [applied], new Set(), { note: '', at: undefined })).toEqual({
+    expect(flow.find(r.request!, [applied], new Set(), { state: {}, at: undefined })).toEqual({
       kind: 'found',
       guid: G.taskTodo,
     });
-    expect(flow.find(r.request!, standing.get('tasks')!, new Set(), { note: '', at: undefined })).toEqual({
+    expect(flow.find(r.request!, standing.get('tasks')!, new Set(), { state: {}, at: undefined })).toEqual({
       kind: 'absent',
     });
   });

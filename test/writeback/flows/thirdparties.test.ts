@@ -1,7 +1,7 @@
 import { thirdPartiesFlow } from '../../../src/writeback/flows/thirdparties';
-import { G, row, standing } from '../fixtures';
+import { G, row, setUp } from '../fixtures';
 
-const flow = thirdPartiesFlow.setup(standing);
+const flow = setUp(thirdPartiesFlow);
 const codes = (r: { problems: { code: string; column: string }[] }) =>
   r.problems.map((p) => `${p.column}:${p.code}`);
 
@@ -48,7 +48,7 @@ describe('third party rows', () => {
 
   it('after an unknown outcome, adopts a record created since the send, never an older lookalike', () => {
     const request = flow.prepare(row({ Name: 'Acme' })).request!;
-    const sent = { note: '', at: new Date('2025-06-01T10:00:00Z') };
+    const sent = { state: {}, at: new Date('2025-06-01T10:00:00Z') };
     const older = { Id: G.twinA, Name: 'Acme', DateCreated: '2023-02-03T08:00:00Z' };
     const created = { Id: G.twinB, Name: 'Acme', DateCreated: '2025-06-01T10:00:01Z' };
     expect(flow.find(request, [older], new Set(), sent)).toEqual({ kind: 'absent' });

@@ -1,0 +1,67 @@
+import { FIELD_MEANINGS, type FieldMeaning, type JsonSchema } from '../catalog';
+
+/**
+ * A catalogue body or record field as the importer reads it: its type, format, enum, entries, and what it
+ * means (catalog/meanings.ts). From the catalogue's JSON Schema rendering (catalog/schema-json.ts).
+ */
+export interface CatField {
+  name: string;
+  type: 'string' | 'number' | 'boolean' | 'array' | 'object' | 'any';
+  format?: string;
+  enum?: string[];
+  /** Arrays: the entry's type and, for entries that are objects, their fields. */
+  items?: { type: CatField['type']; format?: string; fields?: CatField[] };
+  fields?: CatField[];
+  required: boolean;
+  meaning?: FieldMeaning;
+}
+
+function typeOf(js: JsonSchema): CatField['type'] {
+  if (js.anyOf) {
+    const real = js.anyOf.filter((a) => a.type !== 'null');
+    return real.length === 1 ? typeOf(real[0]!) : 'any';
+  }
+  switch (js.type) {
+    case 'string':
+    case 'boolean':
+    case 'array':
+    case 'object':
+      return js.type;
+    case 'number':
+    case 'integer':
+      return 'number';
+    default:
+      return js.properties ? 'object' : 'any';
+  }
+}
+
+function fieldOf(name: string, js: JsonSchema, required: boolean): CatField {
+  const inner = js.anyOf?.find((a) => a.type !== 'null') ?? js;
+  const f: CatField = { name, type: typeOf(js), required };
+  const format = inner.format ?? (inner.items as JsonSchema | undefined)?.format;
+  if (typeof format === 'string' && f.type !== 'array') f.format = format;
+  if (Array.isArray(inner.enum)) f.enum = inner.enum.map(String);
+  if (f.type === 'array' && inner.items) {
+    const it = inner.items;
+    f.items = { type: typeOf(it), ...(typeof it.format === 'string' ? { format: it.format } : {}) };
+    if (it.properties) f.items.fields = catFields(it);
+  }
+  if (f.type === 'object' && inner.properties) f.fields = catFields(inner);
+  const meaning = FIELD_MEANINGS[name];
+  if (meaning) f.meaning = meaning;
+  return f;
+}
+
+export function catFields(js: JsonSchema | undefined): CatField[] {
+  if (!js?.properties) return [];
+  const required = new Set(js.required ?? []);
+  return Object.entries(js.properties).map(([k, v]) => fieldOf(k, v, required.has(k)));
+}
+
+/** Custom field answers: entries with a CustomFieldGuid. */
+export const isCustomFields = (c: CatField): boolean =>
+  c.type === 'array' && !!c.items?.fields?.some((x) => x.name === 'CustomFieldGuid');
+
+/** A field whose value names or points at a record (a reference). */
+export const isReference = (c: CatField): boolean =>
+  !!c.meaning || c.format === 'uuid' || c.items?.format === 'uuid';

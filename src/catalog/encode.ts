@@ -1,0 +1,402 @@
+import { isGuid, isIsoDate } from './fields';
+import { setAt } from './pointer';
+import {
+  PATH_GUID_FIELD,
+  type BoundOperation,
+  type EncodedRequest,
+  type EncodeProblem,
+  type EncodeResult,
+  type Encoding,
+  type ExtraColumn,
+  type Lists,
+  type NameIndex,
+  type NameLookup,
+} from './placement';
+
+/**
+ * Catalogue-shaped values -> the request a customer's file describes (placement.ts). Pure. Nothing is
+ * dropped: every non-empty value lands in the request or comes back as a problem naming its field.
+ */
+
+/** Catalogue fields (the body schema's output), '{guid}', and extra column keys -> typed values. */
+export type Values = Readonly<Record<string, unknown>>;
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Empty: nothing typed. Such a value needs no placement; a placed null or [] is still sent (a clearing update). */
+export const isEmpty = (v: unknown): boolean =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+const fold = (s: string) => s.trim().toLowerCase();
+
+/** A NameIndex over plain {id, name} entries: exact name first, then trimmed and case-insensitive. */
+export function indexList(entries: readonly { id: string; name: string }[]): NameIndex {
+  const exact = new Map<string, string[]>();
+  const folded = new Map<string, string[]>();
+  const names = new Map<string, string>();
+  for (const e of entries) {
+    if (typeof e.id !== 'string' || typeof e.name !== 'string') continue;
+    exact.set(e.name, [...(exact.get(e.name) ?? []), e.id]);
+    folded.set(fold(e.name), [...(folded.get(fold(e.name)) ?? []), e.id]);
+    names.set(e.id.toLowerCase(), e.name);
+  }
+  return {
+    resolve(name: string): NameLookup {
+      const ids = exact.get(name) ?? folded.get(fold(name));
+      if (!ids?.length) return { ok: false, code: 'unknown-name', message: `"${name}" is not in the list` };
+      if (ids.length > 1)
+        return {
+          ok: false,
+          code: 'ambiguous-name',
+          message: `"${name}" is in the list ${ids.length} times; type the GUID of the one you mean`,
+        };
+      return { ok: true, id: ids[0]!, name: names.get(ids[0]!.toLowerCase()) ?? name };
+    },
+    nameOf: (id) => names.get(id.toLowerCase()),
+  };
+}
+
+const FAIL = Symbol('fail');
+type Out = unknown | typeof FAIL;
+
+interface Ctx {
+  field: string;
+  lists: Lists;
+  problems: EncodeProblem[];
+  values: Values;
+  consumed: Set<string>;
+}
+
+function problem(ctx: Ctx, code: EncodeProblem['code'], message: string, field = ctx.field): typeof FAIL {
+  ctx.problems.push({ field, code, message: `${field}: ${message}` });
+  return FAIL;
+}
+
+function each(ctx: Ctx, v: unknown, many: boolean | undefined, one: (x: unknown) => Out): Out {
+  if (many) {
+    const list = Array.isArray(v) ? v : [v];
+    const out = list.map(one);
+    return out.includes(FAIL) ? FAIL : out;
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 1) return one(v[0]);
+    return problem(ctx, 'one-value', `the API file takes one value here, not ${v.length}; keep one`);
+  }
+  return one(v);
+}
+
+function convert(ctx: Ctx, v: unknown, as: 'string' | 'number' | 'integer' | 'boolean' | undefined): Out {
+  if (v === null || as === undefined) return v;
+  if (as === 'string') {
+    if (isObj(v) || Array.isArray(v)) return problem(ctx, 'bad-value', 'the API file wants text here');
+    return String(v);
+  }
+  if (as === 'boolean') {
+    if (typeof v === 'boolean') return v;
+    const s = fold(String(v));
+    if (['true', 'yes', '1'].includes(s)) return true;
+    if (['false', 'no', '0'].includes(s)) return false;
+    return problem(ctx, 'bad-value', `"${String(v)}" is not yes or no`);
+  }
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n)) return problem(ctx, 'bad-number', `"${String(v)}" is not a number`);
+  if (as === 'integer' && !Number.isInteger(n))
+    return problem(ctx, 'bad-number', `the API file wants a whole number, not ${n}`);
+  return n;
+}
+
+/** A name or a GUID -> {id, name}; name may be undefined when a GUID's name is not known. */
+function lookup(
+  ctx: Ctx,
+  v: unknown,
+  list: string | undefined,
+  needId: boolean,
+  needName: boolean,
+): { id?: string; name?: string } | typeof FAIL {
+  if (typeof v !== 'string' || v.trim() === '')
+    return problem(ctx, 'bad-value', 'expected a name or a GUID');
+  const s = v.trim();
+  const index = list ? ctx.lists[list] : undefined;
+  if (isGuid(s)) {
+    const name = index?.nameOf(s);
+    if (needName && !needId && name === undefined)
+      return problem(ctx, 'no-list', `the API file wants a name here and ${s} is not in the ${list ?? 'standing data'} list; type the name`);
+    return { id: s, ...(name !== undefined ? { name } : {}) };
+  }
+  if (!needId) return { name: s };
+  if (!list)
+    return problem(ctx, 'not-a-guid', `the API file wants a GUID here; "${s}" is not one`);
+  if (!index)
+    return problem(
+      ctx,
+      'no-list',
+      `the API file wants the GUID of "${s}" and this environment has no ${list} list to look it up in; type its GUID`,
+    );
+  const r = index.resolve(s);
+  if (!r.ok) return problem(ctx, r.code, `${r.message} (${list}); pick a name from the list or type its GUID`);
+  return { id: r.id, name: r.name };
+}
+
+function encodeDate(ctx: Ctx, v: unknown, format: 'date' | 'date-time'): Out {
+  if (typeof v !== 'string' || !isIsoDate(v.trim()))
+    return problem(ctx, 'bad-date', `"${String(v)}" is not a date (yyyy-mm-dd)`);
+  const s = v.trim().replace(' ', 'T');
+  if (format === 'date') return s.slice(0, 10);
+  return s.length === 10 ? `${s}T00:00:00Z` : s;
+}
+
+function encodeEnum(ctx: Ctx, v: unknown, values: readonly string[], map: Readonly<Record<string, string>>): Out {
+  if (typeof v !== 'string' && typeof v !== 'number') return problem(ctx, 'bad-value', 'expected one value of the list');
+  const s = String(v);
+  if (Object.hasOwn(map, s)) return map[s];
+  if (values.includes(s)) return s;
+  const close = values.find((w) => fold(w) === fold(s));
+  if (close !== undefined) return close;
+  return problem(ctx, 'not-in-list', `"${s}" is not one of ${values.join(', ')}; pick one from the dropdown`);
+}
+
+const DURATION: Record<string, string> = { year: 'Y', years: 'Y', month: 'M', months: 'M', week: 'W', weeks: 'W', day: 'D', days: 'D' };
+
+function encodeNumberUnit(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'number-unit' }>): Out {
+  const n = convert(ctx, v, 'number');
+  if (n === FAIL) return FAIL;
+  const rawUnit = ctx.values[e.unitField];
+  ctx.consumed.add(e.unitField);
+  const unit = isEmpty(rawUnit) ? undefined : String(rawUnit);
+  const spelled = unit === undefined ? undefined : (e.units[unit] ?? unit);
+  if (e.style === 'text') return spelled === undefined ? String(n) : `${String(n)} ${spelled}`;
+  if (e.style === 'object') {
+    const out: Json = {};
+    setAt(out, e.valueAt ?? '/value', n);
+    if (spelled !== undefined) setAt(out, e.unitAt ?? '/unit', spelled);
+    return out;
+  }
+  const letter = spelled !== undefined ? (spelled.length === 1 ? spelled : DURATION[fold(spelled)]) : undefined;
+  if (!letter)
+    return problem(ctx, 'bad-value', `the API file wants a duration; give ${e.unitField} as years, months, weeks or days`, e.unitField);
+  return `P${String(n)}${letter.toUpperCase()}`;
+}
+
+function encodeCustomFields(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'custom-fields' }>): Out {
+  const list = Array.isArray(v) ? v : [v];
+  const entries: unknown[] = [];
+  const map: Json = {};
+  let failed = false;
+  for (const entry of list) {
+    if (!isObj(entry) || typeof entry.CustomFieldGuid !== 'string') {
+      failed = problem(ctx, 'bad-value', 'a custom field answer needs its field GUID') === FAIL;
+      continue;
+    }
+    for (const k of Object.keys(entry))
+      if (!['CustomFieldGuid', 'Value', 'DateValue'].includes(k) && !isEmpty(entry[k]))
+        failed = problem(ctx, 'not-placed', `${k} of a custom field answer has no place in the API file`) === FAIL;
+    const isDate = entry.DateValue !== undefined && entry.DateValue !== null;
+    let value: unknown = isDate ? entry.DateValue : entry.Value;
+    if (e.valueAs === 'string' && value !== null && value !== undefined) value = String(value);
+    if (e.style === 'map') {
+      map[entry.CustomFieldGuid] = value;
+      continue;
+    }
+    const out: Json = {};
+    setAt(out, e.guidAt ?? '/CustomFieldGuid', entry.CustomFieldGuid);
+    setAt(out, isDate ? (e.dateAt ?? e.valueAt ?? '/Value') : (e.valueAt ?? '/Value'), value);
+    entries.push(out);
+  }
+  if (failed) return FAIL;
+  return e.style === 'map' ? map : entries;
+}
+
+function encodeObjects(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'objects' }>): Out {
+  const list = Array.isArray(v) ? v : [v];
+  const out: unknown[] = [];
+  let failed = false;
+  for (const entry of list) {
+    if (!isObj(entry)) {
+      failed = problem(ctx, 'bad-value', 'expected entries with named fields') === FAIL;
+      continue;
+    }
+    let built: unknown = {};
+    // Fields placed at "" make the entry the value itself: the last of them (in the encoding's order) wins.
+    let whole = -1;
+    for (const [k, x] of Object.entries(entry)) {
+      if (x === undefined) continue;
+      const sub = e.fields.find((f) => f.field === k);
+      if (!sub) {
+        // An entry the file keeps as one value (an option by its name) stands for the whole entry.
+        if (!isEmpty(x) && !e.fields.some((f) => f.at === ''))
+          failed = problem(ctx, 'not-placed', `${k} has no place in the API file's entries`, `${ctx.field}.${k}`) === FAIL;
+        continue;
+      }
+      const r = encodeValue({ ...ctx, field: `${ctx.field}.${k}` }, sub.encoding, x);
+      if (r === FAIL) failed = true;
+      else if (sub.at === '') {
+        const rank = e.fields.indexOf(sub);
+        if (rank > whole) {
+          whole = rank;
+          built = r;
+        }
+      } else if (isObj(built)) setAt(built, sub.at, r);
+    }
+    out.push(built);
+  }
+  return failed ? FAIL : out;
+}
+
+function encodeValue(ctx: Ctx, e: Encoding, v: unknown): Out {
+  if (v === null) return null;
+  switch (e.kind) {
+    case 'plain':
+      return e.many || e.as ? each(ctx, v, e.many, (x) => convert(ctx, x, e.as)) : v;
+    case 'guid':
+      return each(ctx, v, e.many, (x) => {
+        const r = lookup(ctx, x, e.list, true, false);
+        return r === FAIL ? FAIL : r.id;
+      });
+    case 'ref':
+      return each(ctx, v, e.many, (x) => {
+        const r = lookup(ctx, x, e.list, e.idAt !== undefined, e.nameAt !== undefined);
+        if (r === FAIL) return FAIL;
+        const obj: Json = {};
+        if (e.idAt !== undefined) setAt(obj, e.idAt, r.id);
+        if (e.nameAt !== undefined && r.name !== undefined) setAt(obj, e.nameAt, r.name);
+        return obj;
+      });
+    case 'date':
+      return encodeDate(ctx, v, e.format);
+    case 'enum':
+      return each(ctx, v, e.many, (x) => encodeEnum(ctx, x, e.values, e.map));
+    case 'number-unit':
+      return encodeNumberUnit(ctx, v, e);
+    case 'custom-fields':
+      return encodeCustomFields(ctx, v, e);
+    case 'objects':
+      return encodeObjects(ctx, v, e);
+  }
+}
+
+const scalar = (v: unknown): v is string | number | boolean =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+interface Target {
+  field: string;
+  in: 'body' | 'path' | 'query';
+  at: string;
+  encoding: Encoding;
+  required?: boolean;
+  label: string;
+}
+
+/**
+ * The request for one row's values. Problems name the catalogue field (or the extra column's key) and
+ * say what to do; with any problem nothing is sent.
+ */
+export function encodeRequest(op: BoundOperation, values: Values, lists: Lists): EncodeResult {
+  const problems: EncodeProblem[] = [];
+  const consumed = new Set<string>();
+  const body: Json = {};
+  let wholeBody: unknown = undefined;
+  const params = new Map<string, string>();
+  const query: [string, string][] = [];
+  const targets: { t: Target; v: unknown; def?: unknown }[] = [];
+  for (const p of op.placements) {
+    consumed.add(p.field);
+    targets.push({
+      t: { field: p.field, in: p.in, at: p.at, encoding: p.encoding, ...(p.required ? { required: true } : {}), label: p.field },
+      v: values[p.field],
+    });
+  }
+  for (const x of op.extras) {
+    consumed.add(x.key);
+    targets.push({
+      t: { field: x.key, in: x.in, at: x.at, encoding: x.encoding, required: x.required, label: x.header },
+      v: values[x.key],
+      ...(x.default !== undefined ? { def: x.default } : {}),
+    });
+  }
+  for (const { t, v: given, def } of targets) {
+    const ctx: Ctx = { field: t.field, lists, problems, values, consumed };
+    const v = given === undefined || given === '' ? def : given;
+    if (v === undefined || v === '' || (t.in !== 'body' && isEmpty(v))) {
+      if (t.required || t.in === 'path')
+        problem(ctx, 'required', `the API file requires ${t.in === 'body' ? 'it' : `the ${t.in} parameter ${t.at}`}; fill in ${t.label}`);
+      continue;
+    }
+    const out = encodeValue(ctx, t.encoding, v);
+    if (out === FAIL) continue;
+    if (t.in === 'body') {
+      if (t.at === '') wholeBody = out;
+      else if (!setAt(body, t.at, out))
+        problem(ctx, 'bad-value', `the binding puts it at ${t.at}, where another value already is; ask the admin to correct the binding`);
+    } else if (t.in === 'path') {
+      if (!scalar(out)) problem(ctx, 'bad-value', `the path parameter ${t.at} takes one value`);
+      else params.set(t.at, String(out));
+    } else {
+      for (const x of Array.isArray(out) ? out : [out]) {
+        if (!scalar(x)) problem(ctx, 'bad-value', `the query parameter ${t.at} takes plain values`);
+        else query.push([t.at, String(x)]);
+      }
+    }
+  }
+  for (const [k, v] of Object.entries(values)) {
+    if (consumed.has(k) || isEmpty(v)) continue;
+    problems.push({
+      field: k,
+      code: 'not-placed',
+      message: `${k}: this environment's API file has no place for it in ${op.method} ${op.path}; clear it, or ask the admin to place it (docs/binding.md)`,
+    });
+  }
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const v = params.get(name);
+    if (v === undefined) {
+      if (!problems.some((p) => p.code === 'required'))
+        problems.push({
+          field: PATH_GUID_FIELD,
+          code: 'required',
+          message: `the path parameter ${name} of ${op.method} ${op.path} has no value: ask the admin to place it (docs/binding.md)`,
+        });
+      return '';
+    }
+    return encodeURIComponent(v);
+  });
+  if (problems.length) return { ok: false, problems };
+  const hasBody = op.method !== 'GET' && (op.placements.some((p) => p.in === 'body') || op.extras.some((x) => x.in === 'body'));
+  const request: EncodedRequest = { method: op.method, path, query };
+  if (hasBody) request.body = wholeBody !== undefined ? wholeBody : body;
+  return { ok: true, request };
+}
+
+/** What goes after the base URL: the path and the query string. */
+export function requestTarget(r: EncodedRequest): string {
+  if (!r.query.length) return r.path;
+  return `${r.path}?${r.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+}
+
+/** The catalogue fields that land in the request (a template column exists only for these) and the extras. */
+export function columnsOf(op: BoundOperation): { fields: string[]; extras: ExtraColumn[] } {
+  const fields: string[] = [];
+  const add = (f: string) => {
+    if (!fields.includes(f)) fields.push(f);
+  };
+  for (const p of op.placements) {
+    add(p.field);
+    if (p.encoding.kind === 'number-unit') add(p.encoding.unitField);
+  }
+  return { fields, extras: [...op.extras] };
+}
+
+function listsIn(e: Encoding, out: Set<string>): void {
+  if ((e.kind === 'guid' || e.kind === 'ref') && e.list) out.add(e.list);
+  if (e.kind === 'objects') for (const f of e.fields) listsIn(f.encoding, out);
+}
+
+/** The standing-data lists encodeRequest may look names up in for this operation. */
+export function listsOf(op: BoundOperation): string[] {
+  const out = new Set<string>();
+  for (const p of op.placements) listsIn(p.encoding, out);
+  for (const x of op.extras) {
+    listsIn(x.encoding, out);
+    if (x.list) out.add(x.list);
+  }
+  return [...out];
+}

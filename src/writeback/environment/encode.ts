@@ -1,0 +1,105 @@
+import {
+  encodeRequest,
+  PATH_GUID_FIELD,
+  readCreatedId,
+  type BoundOperation,
+  type EncodeProblem,
+  type EncodeResult,
+} from '../../catalog';
+import { ApiError } from '../../client';
+import type { WritebackApi } from '../api';
+import type { Call } from '../flow';
+import { cellError, type CellProblem } from '../problem';
+import type { FlowContext } from './context';
+
+/**
+ * A row's call in the customer's terms: its values (the body's catalogue fields, the path parameter, the
+ * row's values of the operation's extra columns) encoded through the operation's placements
+ * (catalog/encode.ts). Encoded once when the row is validated, so a value the file cannot take is an error
+ * on its cell before anything is sent, and again when it is sent.
+ */
+
+/** A GUID that stands for a record not made yet, to check a follow-up's call when the row is validated. */
+export const NOT_YET_MADE = '00000000-0000-4000-8000-000000000000';
+
+/** Where the file puts this operation, in its own words: `POST /incidents/{id}/links (Incidents_AddLink)`. */
+export const fileOperation = (op: BoundOperation): string =>
+  `${op.method} ${op.file.path}${op.file.operationId ? ` (${op.file.operationId})` : ''}`;
+
+export function encodeCall(ctx: FlowContext, call: Call, extra: Readonly<Record<string, unknown>>): EncodeResult {
+  const op = ctx.environment.operation(call.operation);
+  const values: Record<string, unknown> = {};
+  if (call.body !== undefined) {
+    const placed = ctx.environment.placedFields(call.operation);
+    const untyped = new Set(call.untyped ?? []);
+    for (const [field, v] of Object.entries(call.body as Record<string, unknown>))
+      if (!untyped.has(field) || placed.has(field)) values[field] = v;
+  }
+  if (call.guid !== undefined) values[PATH_GUID_FIELD] = call.guid;
+  for (const x of op.extras) if (x.key in extra) values[x.key] = extra[x.key];
+  return encodeRequest(op, values, ctx.lists);
+}
+
+/**
+ * The problems of encoding a call, each on the cell its value came from: the column the flow read the field
+ * from, or the extra column's header; `fallback` where neither applies (a path parameter without a column).
+ */
+export function cellProblems(
+  ctx: FlowContext,
+  call: Call,
+  problems: readonly EncodeProblem[],
+  fallback: string,
+): CellProblem[] {
+  const op = ctx.environment.operation(call.operation);
+  const out: CellProblem[] = [];
+  for (const p of problems) {
+    const extra = op.extras.find((x) => x.key === p.field);
+    const from = extra ? extra.header : call.columnOf[p.field];
+    const columns = from === undefined || from.length === 0 ? [fallback] : typeof from === 'string' ? [from] : from;
+    for (const column of columns) {
+      const message =
+        p.code === 'not-placed'
+          ? `this environment's API file has no place for ${column} in ${fileOperation(op)}, so it would not be sent; clear the cell, or ask the administrator to place it (docs/binding.md)`
+          : // The encoder names the catalogue field first; the cell already says which column it is.
+            p.message.startsWith(`${p.field}: `)
+            ? p.message.slice(p.field.length + 2)
+            : p.message;
+      out.push(cellError(column, p.code, message));
+    }
+  }
+  return out;
+}
+
+/**
+ * Sends a call as the file describes it and returns the record's GUID: the call's own (an update), or the
+ * new record's id read from the answer where the binding says it is (a create). A create whose answer holds
+ * no id is an outcome to check, never a success without a GUID.
+ */
+export async function sendCall(
+  api: WritebackApi,
+  ctx: FlowContext,
+  call: Call,
+  extra: Readonly<Record<string, unknown>>,
+  signal?: AbortSignal,
+): Promise<string> {
+  const encoded = encodeCall(ctx, call, extra);
+  if (!encoded.ok)
+    throw new ApiError({
+      code: 'invalid-body',
+      sent: 'no',
+      endpoint: call.operation,
+      message: `Not sent: ${encoded.problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
+    });
+  const answer = await api.send(call.operation, encoded.request, signal ? { signal } : {});
+  if (call.guid !== undefined) return call.guid;
+  const op = ctx.environment.operation(call.operation);
+  const id = readCreatedId(op, answer);
+  if (id.ok) return id.id;
+  throw new ApiError({
+    code: 'bad-answer',
+    sent: 'yes',
+    status: answer.status,
+    endpoint: call.operation,
+    message: `The service accepted ${fileOperation(op)} (${answer.status}) but ${id.message}. It has probably been done: check the record in the service before sending again.`,
+  });
+}

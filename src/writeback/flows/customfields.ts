@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import type { bodies, RecordOf, records } from '../../catalog';
+import type { Cell, ColumnSpec } from '../../workbook/port';
+import { readBoolean, readDate, readList, readNumber, readText, type Read } from '../rows/cells';
+import { str } from '../api';
+import { offerNames } from '../checks/closest';
+
+export type CustomFieldEntry = z.infer<typeof bodies.customFieldEntry>;
+export type FieldKind = 'text' | 'number' | 'date' | 'checkbox' | 'select' | 'multiselect';
+
+export interface AnswerOption {
+  id: string;
+  name: string;
+}
+
+export interface CustomField {
+  id: string;
+  name: string;
+  kind: FieldKind;
+  required: boolean;
+  options: AnswerOption[];
+  /** The header of the field's column in a template. */
+  column: string;
+  /** Incident custom fields belong to one incident type. */
+  incidentTypeId?: string;
+}
+
+// Answer options come as nested records (spec: ID, name, value, colour); only id and name matter here.
+const answerOptions = z
+  .array(
+    z.looseObject({ Id: z.string().optional(), Name: z.string().optional(), Value: z.string().optional() }),
+  )
+  .catch([]);
+
+/** The spec does not list the type names; these cover the usual spellings ("Multi select", "Checkbox", ...). */
+export function fieldKind(type: string | undefined): FieldKind {
+  const t = (type ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  if (t.includes('multi')) return 'multiselect';
+  if (t.includes('date')) return 'date';
+  if (t.includes('number') || t.includes('numeric') || t.includes('decimal') || t.includes('integer'))
+    return 'number';
+  if (t.includes('check') || t.includes('bool')) return 'checkbox';
+  if (t.includes('select') || t.includes('dropdown') || t.includes('list') || t.includes('choice'))
+    return 'select';
+  return 'text';
+}
+
+/** A custom field definition; those of incident types also name their type. */
+type Definition = RecordOf<typeof records.customFieldDefinition> &
+  Partial<Pick<RecordOf<typeof records.incidentTypeCustomField>, 'IncidentTypeId'>>;
+
+/**
+ * Custom field definitions as template columns. Invisible definitions are left out: users cannot see
+ * them in the service either. `columnOf` names the column (incident fields carry their type's name).
+ */
+export function customFields(
+  definitions: readonly Definition[],
+  columnOf: (d: Definition) => string,
+): CustomField[] {
+  const fields: CustomField[] = [];
+  const taken = new Map<string, number>();
+  for (const d of definitions) {
+    const id = str(d, 'Id');
+    if (!id || d.Visible === false) continue;
+    let column = columnOf(d);
+    const n = (taken.get(column.toLowerCase()) ?? 0) + 1;
+    taken.set(column.toLowerCase(), n);
+    if (n > 1) column = `${column} (${n})`;
+    fields.push({
+      id,
+      name: str(d, 'Name') ?? id,
+      kind: fieldKind(str(d, 'Type')),
+      required: d.Required === true,
+      options: answerOptions
+        .parse(d.AnswerOptions)
+        .flatMap((o) => (o.Id ? [{ id: o.Id, name: o.Name ?? o.Value ?? o.Id }] : [])),
+      column,
+      incidentTypeId: str(d, 'IncidentTypeId'),
+    });
+  }
+  return fields;
+}
+
+/**
+ * Answer options as a dropdown. A multi-select cell holds several ("CRM; ERP"), which a strict list would
+ * refuse while typing, so its list accepts other text and validation checks every option.
+ */
+export function customFieldColumn(field: CustomField, lookupSheet: string): ColumnSpec {
+  const format =
+    field.kind === 'date'
+      ? 'date'
+      : field.kind === 'number'
+        ? 'number'
+        : field.kind === 'checkbox'
+          ? 'boolean'
+          : 'text';
+  if (field.kind === 'select' || field.kind === 'multiselect')
+    return {
+      name: field.column,
+      format,
+      list: {
+        sheet: lookupSheet,
+        values: field.options.map((o) => o.name),
+        allowOther: field.kind === 'multiselect',
+      },
+    };
+  if (field.kind === 'checkbox')
+    return { name: field.column, format, list: { sheet: lookupSheet, values: ['TRUE', 'FALSE'] } };
+  return { name: field.column, format };
+}
+
+/**
+ * One cell as the field's entries. A checkbox left FALSE is sent as false (spec, Incident rule 6: it is
+ * stored as false), a blank cell sends nothing. A multi-select sends one entry per chosen option; the same
+ * option twice in a cell is refused (spec: duplicate entries for one multi-select field are rejected).
+ */
+export function readCustomField(field: CustomField, cell: Cell | undefined): Read<CustomFieldEntry[]> {
+  switch (field.kind) {
+    case 'date': {
+      const r = readDate(cell);
+      return r.ok
+        ? {
+            ok: true,
+            value: r.value === undefined ? undefined : [{ CustomFieldGuid: field.id, DateValue: r.value }],
+          }
+        : r;
+    }
+    case 'number': {
+      const r = readNumber(cell);
+      return !r.ok ? r : r.value === undefined ? { ok: true, value: undefined } : entryOf(field, r.value);
+    }
+    case 'checkbox': {
+      const r = readBoolean(cell);
+      return !r.ok ? r : r.value === undefined ? { ok: true, value: undefined } : entryOf(field, r.value);
+    }
+    case 'select': {
+      const r = readText(cell);
+      if (!r.ok || r.value === undefined) return { ok: true, value: undefined };
+      const o = option(field, r.value);
+      return o.ok ? entryOf(field, o.id) : o;
+    }
+    case 'multiselect': {
+      const r = readList(cell);
+      if (!r.ok || r.value === undefined) return { ok: true, value: undefined };
+      const ids: string[] = [];
+      for (const name of r.value) {
+        const o = option(field, name);
+        if (!o.ok) return o;
+        if (ids.includes(o.id)) {
+          return {
+            ok: false,
+            code: 'duplicate-option',
+            message: `"${name}" is listed twice; each option may be chosen once, remove the repeat`,
+          };
+        }
+        ids.push(o.id);
+      }
+      return { ok: true, value: ids.map((id) => ({ CustomFieldGuid: field.id, Value: id })) };
+    }
+    case 'text': {
+      const r = readText(cell);
+      return !r.ok || r.value === undefined ? { ok: true, value: undefined } : entryOf(field, r.value);
+    }
+  }
+}
+
+function entryOf(field: CustomField, value: string | number | boolean): Read<CustomFieldEntry[]> {
+  return { ok: true, value: [{ CustomFieldGuid: field.id, Value: value }] };
+}
+
+function option(
+  field: CustomField,
+  name: string,
+): { ok: true; id: string } | { ok: false; code: string; message: string } {
+  const matches = field.options.filter(
+    (o) => o.name.trim().toLowerCase() === name.trim().toLowerCase() || o.id === name.trim(),
+  );
+  if (matches.length === 1) return { ok: true, id: matches[0]!.id };
+  if (matches.length > 1)
+    return {
+      ok: false,
+      code: 'ambiguous-name',
+      message: `${matches.length} options of ${field.name} are named "${name}"; this cannot be posted until the option names differ in the service`,
+    };
+  return {
+    ok: false,
+    code: 'unknown-option',
+    message: `"${name}" is not an option of ${field.name}${offerNames(name, field.options.map((o) => o.name))}`,
+  };
+}

@@ -1,0 +1,11 @@
+export { preparePost } from './prepare';
+export type {
+  Counts,
+  Environment,
+  PostOptions,
+  PostPlan,
+  Progress,
+  RowOutcome,
+  RunOptions,
+  RunSummary,
+} from './types';

@@ -1,0 +1,70 @@
+import type { Cell, WorkbookPort } from '../../workbook/port';
+
+/**
+ * Writes rows' result cells into the table, each row found by its key (see rowkey.ts) at the moment of
+ * writing. Writes that arrive while one is in flight are merged into the next round trip, so eight
+ * concurrent sends cost a few workbook syncs, not sixteen. `write` resolves once the cells are in the
+ * workbook, with the row's position then, or null when the row is gone (deleted): a run awaits it before
+ * sending.
+ */
+export interface Journal {
+  /** `state`: the row's state cell (rows/state.ts), written with the result. */
+  write(key: string, cells: readonly Cell[], state?: Cell): Promise<number | null>;
+}
+
+interface Pending {
+  cells: readonly Cell[];
+  state: Cell | undefined;
+  done: Array<{ resolve(row: number | null): void; reject(e: unknown): void }>;
+}
+
+export function createJournal(
+  workbook: WorkbookPort,
+  table: string,
+  at: { resultStart: number; keyColumn: string; stateColumn?: number },
+): Journal {
+  let pending = new Map<string, Pending>();
+  let flushing = false;
+
+  async function flush(): Promise<void> {
+    flushing = true;
+    while (pending.size) {
+      const batch = [...pending];
+      pending = new Map();
+      let rows: (number | null)[] | undefined;
+      let error: unknown;
+      // The state cell is not beside the results in a table keyed before it existed: a second update, after
+      // the result updates, so `rows[i]` stays the result's row.
+      const states = batch.filter(([, p]) => p.state !== undefined && at.stateColumn !== undefined);
+      try {
+        rows = await workbook.updateRows(table, [
+          ...batch.map(([key, p]) => ({ where: { [at.keyColumn]: key }, firstColumn: at.resultStart, cells: p.cells })),
+          ...states.map(([key, p]) => ({ where: { [at.keyColumn]: key }, firstColumn: at.stateColumn!, cells: [p.state!] })),
+        ]);
+      } catch (e) {
+        error = e;
+      }
+      batch.forEach(([, p], i) => {
+        for (const d of p.done) {
+          if (!rows) d.reject(error);
+          else d.resolve(rows[i] ?? null);
+        }
+      });
+    }
+    flushing = false;
+  }
+
+  return {
+    write(key, cells, state) {
+      return new Promise<number | null>((resolve, reject) => {
+        const p = pending.get(key);
+        if (p) {
+          p.cells = cells;
+          p.state = state;
+          p.done.push({ resolve, reject });
+        } else pending.set(key, { cells, state, done: [{ resolve, reject }] });
+        if (!flushing) void flush();
+      });
+    },
+  };
+}

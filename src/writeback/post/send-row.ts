@@ -1,0 +1,118 @@
+import type { FollowUp } from '../flow';
+import { dispositionOf, resultCells } from '../rows/results';
+import { stateCell } from '../rows/state';
+import type { RowCheck } from '../rows/validate';
+import { sentAt } from './reconcile';
+import type { Job, Run } from './run-context';
+import { sendWithRetry } from './runner';
+
+/**
+ * One row's job: held back when an earlier row of its record did not go through; rebased on the earlier
+ * rows that did; marked "sending" (with its state) in the workbook before the request leaves; sent with
+ * the write retry policy; then its follow-up step, or its outcome.
+ */
+export async function sendRow(run: Run, { check, made }: Job): Promise<void> {
+  const { bound, tally, schedule } = run;
+  const { prepared } = bound;
+  const heldBy = schedule.heldBy(check);
+  if (heldBy !== undefined) {
+    schedule.hold(check, 'not sent');
+    const message = `Not sent: row ${run.firstRow + heldBy} for the same record has not gone through; Post again once it has`;
+    return tally.record(check.row, { status: 'not sent', guid: '', message, time: check.result.time || undefined, state: check.state });
+  }
+  if (made) {
+    const step = bound.followUp(check.request);
+    return step
+      ? finishStep(run, check, made.guid, made.lead, step)
+      : tally.record(check.row, { status: bound.flow.resultStatus, guid: made.guid, message: made.lead });
+  }
+  let request = check.request;
+  if (prepared.rebase && schedule.keyOf(check) !== undefined) {
+    try {
+      request = await prepared.rebase(request, schedule.before(check), run.api, run.signal);
+    } catch (e) {
+      schedule.hold(check, 'not sent');
+      const why = e instanceof Error ? e.message : String(e);
+      return tally.record(check.row, { status: 'not sent', guid: '', message: `Not sent: could not read the record's state (${why}); Post again` });
+    }
+  }
+  const state = prepared.sentState?.(request) ?? {};
+  // A row checked and not found is sent again, but keeps the time it was first sent: a record of that
+  // earlier request that the service lists only later is still recognised as the row's.
+  const sendingTime =
+    dispositionOf(check.result) === 'check' && sentAt(check.result.time) ? check.result.time : run.now().toISOString();
+  // The mark goes into the workbook before the request leaves: a crash from here on leaves "sending".
+  const rowKey = run.keys.get(check.row);
+  const at = !rowKey
+    ? null
+    : await run.journal.write(
+        rowKey,
+        resultCells({ status: 'sending', guid: '', message: 'Sending', time: sendingTime }),
+        stateCell(state),
+      );
+  // A row deleted, or edited before it had a key, is not sent: its outcome would have nowhere to go.
+  if (at === null) {
+    schedule.hold(check, 'not sent');
+    return tally.lost(check.row, 'Not sent: the row was deleted or edited after validation; Post again');
+  }
+  const call = prepared.call(request);
+  // Not cut off by cancel: a request on its way finishes and its outcome is recorded.
+  const attempt = await sendWithRetry(
+    async () => ({ status: bound.flow.resultStatus, guid: await bound.send(run.api, call, check.extra), message: prepared.done(request) }),
+    { ...run.retry, signal: run.signal },
+  );
+  if (attempt.ok) {
+    schedule.wentThrough(check, request);
+    const { sent } = attempt;
+    const step = bound.followUp(request);
+    if (step) return finishStep(run, check, sent.guid, sent.message, step);
+    const skipped = bound.skippedFollowUp(request);
+    const message = skipped ? `${sent.message}; ${skipped.message}` : sent.message;
+    return tally.record(check.row, { status: sent.status, guid: sent.guid, message });
+  }
+  const v = attempt.verdict;
+  schedule.hold(check, v.kind);
+  // An unknown row keeps its send time and state: the next run needs both to look for the record.
+  await tally.record(
+    check.row,
+    v.kind === 'unknown'
+      ? { status: v.kind, guid: '', message: v.message, time: sendingTime, state }
+      : { status: v.kind, guid: '', message: v.message },
+  );
+  run.stopOn(v);
+}
+
+/**
+ * The step after the create, journaled on its own: the record exists whatever becomes of the step. A step
+ * that found the service busy is left in the row's state for the next Post; one whose answer was lost is
+ * not (the service offers no way to read an incident's hyperlinks back, so only a person can tell).
+ */
+async function finishStep(run: Run, check: RowCheck<unknown>, guid: string, lead: string, step: FollowUp): Promise<void> {
+  const status = run.bound.flow.resultStatus;
+  const key = run.keys.get(check.row);
+  if (key)
+    await run.journal.write(
+      key,
+      resultCells({ status, guid, message: `${lead}; adding its ${step.what}`, time: run.now().toISOString() }),
+      stateCell({}),
+    );
+  const attempt = await sendWithRetry(
+    () => run.bound.send(run.api, step.call(guid), check.extra, run.signal).then(() => ({ status, guid, message: '' })),
+    { ...run.retry, signal: run.signal },
+  );
+  if (attempt.ok) return run.tally.record(check.row, { status, guid, message: `${lead}; ${step.what} added` });
+  const v = attempt.verdict;
+  run.stopOn(v);
+  if (v.kind === 'not sent')
+    return run.tally.record(check.row, {
+      status,
+      guid,
+      message: `${lead}; ${step.what} to add: Post again to add it (${v.message})`,
+      state: { step: step.what },
+    });
+  const message =
+    v.kind === 'failed'
+      ? `${lead}, but the service refused the ${step.what} (${v.message}); correct it and add it in the service`
+      : `${lead}; the ${step.what} may or may not have been added (${v.message}); look at the record in the service and, if it has no such ${step.what}, add it there`;
+  return run.tally.record(check.row, { status, guid, message });
+}

@@ -1,0 +1,120 @@
+import type { Cell, ColumnSpec, RowUpdate, WorkbookPort } from '../../workbook/port';
+import { RESULT_COLUMNS } from './results';
+import { ROW_STATE_COLUMN } from './state';
+
+/**
+ * Row identity. A post finds each row by a key in its `Row key` cell, never by the position the row had
+ * when the table was read: the user may sort, filter, insert or delete rows while a post runs or its
+ * confirmation is open. Keys are given before anything is sent (`assignKeys`), and every result is then
+ * written to the row holding its key, found at the moment of writing (`WorkbookPort.updateRows`).
+ */
+export const ROW_KEY_COLUMN = 'Row key';
+/**
+ * Hidden, and narrow for whoever unhides it: the key is the add-in's, at the far right after the result
+ * columns, and nobody reads it. Hidden keeps it off the screen, the printout and Tab's path while it stays
+ * in the table, so sorting, filtering and copying rows carry it. See docs/writeback.md.
+ */
+export const rowKeySpec: ColumnSpec = {
+  name: ROW_KEY_COLUMN,
+  format: 'text',
+  hidden: true,
+  width: 24,
+  headerNote: 'Row key: the add-in finds each row by this key when it writes a result. Do not edit or clear it; sorting, filtering, inserting and deleting rows are fine.',
+};
+
+/** Columns that are the post's own (results, key and state), not the user's input. */
+export const isOwnColumn = (name: string): boolean => {
+  const n = name.trim().toLowerCase();
+  return (
+    n === ROW_KEY_COLUMN.toLowerCase() ||
+    n === ROW_STATE_COLUMN.toLowerCase() ||
+    RESULT_COLUMNS.some((c) => c.toLowerCase() === n)
+  );
+};
+
+/** 48 random bits: unique within any table a person fills. */
+export const newRowKey = (): string => {
+  const bytes = new Uint8Array(6);
+  globalThis.crypto.getRandomValues(bytes);
+  return `r${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+};
+
+const norm = (c: Cell | undefined): Cell => (c === undefined || c === '' ? null : c);
+const text = (c: Cell | undefined) => String(c ?? '').trim();
+
+export interface KeyedRow {
+  /** The row's position when validated. */
+  row: number;
+  /** Its cells as validated, by the columns read then. */
+  cells: readonly Cell[];
+}
+
+/**
+ * Gives every row to be posted a key of its own, before anything is sent, and returns each row's key (null
+ * when the row is gone: deleted, or its input cells edited since validation). A row is found by the key it
+ * had when validated, else by its input cells; identical rows are the same request, so either may take
+ * either key. Keys are labels until a request is sent, so a key a user's move put on another row does no
+ * harm: the table is read back, and a row whose key is missing or shared is keyed again.
+ */
+export async function assignKeys(
+  workbook: WorkbookPort,
+  table: string,
+  validatedColumns: readonly string[],
+  rows: readonly KeyedRow[],
+): Promise<Map<number, string | null>> {
+  const inputs = validatedColumns.flatMap((c, i) => (isOwnColumn(c) ? [] : [{ name: c, i }]));
+  const keyAtValidation = validatedColumns.findIndex((c) => c.trim().toLowerCase() === ROW_KEY_COLUMN.toLowerCase());
+  const contentOf = (cells: readonly Cell[], at: (name: string, i: number) => number) =>
+    JSON.stringify(inputs.map(({ name, i }) => norm(cells[at(name, i)])));
+  const wanted = rows.map((r) => ({
+    row: r.row,
+    key: keyAtValidation < 0 ? '' : text(r.cells[keyAtValidation]),
+    content: contentOf(r.cells, (_, i) => i),
+  }));
+
+  const found = new Map<number, string | null>();
+  for (let attempt = 1; ; attempt++) {
+    const now = await workbook.readRows(table);
+    const lower = now.columns.map((c) => c.trim().toLowerCase());
+    const keyAt = lower.indexOf(ROW_KEY_COLUMN.toLowerCase());
+    const keyName = now.columns[keyAt]!;
+    const keys = now.rows.map((r) => text(r[keyAt]));
+    const uses = new Map<string, number>();
+    for (const k of keys) if (k) uses.set(k, (uses.get(k) ?? 0) + 1);
+    const contents = now.rows.map((r) => contentOf(r, (name) => lower.indexOf(name.trim().toLowerCase())));
+    const claimed = new Set<number>();
+    const toKey: { row: number; at: number }[] = [];
+    found.clear();
+    // Rows whose key is still theirs alone first, then the others by their cells.
+    const byKey = new Map(keys.map((k, i) => [k, i]));
+    for (const w of wanted) {
+      const at = w.key && uses.get(w.key) === 1 ? byKey.get(w.key) : undefined;
+      if (at !== undefined && contents[at] === w.content) {
+        claimed.add(at);
+        found.set(w.row, w.key);
+      }
+    }
+    for (const w of wanted) {
+      if (found.has(w.row)) continue;
+      const at = contents.findIndex((c, i) => c === w.content && !claimed.has(i));
+      if (at < 0) {
+        found.set(w.row, null);
+        continue;
+      }
+      claimed.add(at);
+      if (keys[at] && uses.get(keys[at]!) === 1) found.set(w.row, keys[at]!);
+      else toKey.push({ row: w.row, at });
+    }
+    if (!toKey.length) return found;
+    if (attempt > 3) {
+      for (const t of toKey) found.set(t.row, null);
+      return found;
+    }
+    const updates: RowUpdate[] = toKey.map(({ at }) => ({
+      where: { ...Object.fromEntries(now.columns.map((c, i) => [c, isOwnColumn(c) ? undefined : norm(now.rows[at]![i])]).filter(([, v]) => v !== undefined)), [keyName]: norm(now.rows[at]![keyAt]) },
+      firstColumn: keyAt,
+      cells: [newRowKey()],
+    }));
+    await workbook.updateRows(table, updates);
+  }
+}

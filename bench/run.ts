@@ -15,6 +15,7 @@ const BENCHES: Record<string, string> = {
   bundle: './bundle',
   binding: './binding-import',
   xlsx: './xlsx',
+  changes: './changes',
 };
 
 async function main() {

@@ -31,7 +31,7 @@ const COMMANDS: Record<string, Command> = {
     load: lazy(() => require('./refresh')),
   },
   verify: {
-    summary: 'check the tables of a saved workbook against their last refresh (verify BOOK.xlsx)',
+    summary: 'check a saved workbook: tables against their fingerprints, the audit chain (verify BOOK.xlsx)',
     load: lazy(() => require('./verify')),
   },
   template: {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { refreshTable, type LoadOutcome, type LoadProgress } from '../loading/load';
+import { refreshTable, type EditReport, type LoadOutcome, type LoadProgress, type RefreshChanges } from '../loading/load';
 import { readBindings } from '../loading/bindings';
 import { fingerprinter, type Fingerprint } from '../loading/fingerprint';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileWorkbook } from '../workbook/file';
@@ -27,17 +27,20 @@ Options:
 ${CONNECT_HELP}
   --table NAME     refresh this table only (default: every table the add-in loaded)
   --backup         keep the previous file as BOOK.bak.xlsx
-  --overwrite-edits  replace a table whose cells were edited by hand since its last refresh (without it,
-                   such a table is left as it is and the edited cells are named)
-  --no-compare     skip the hand-edit check and the change report (both read the whole table first:
-                   on big tables they double the refresh's time and memory)
+  --overwrite-edits  overwrite cells edited by hand since the last load (without it such a table is
+                   refused and the cells are listed: address, old -> now)
+  --highlight      mark the cells the refresh changed (the old value in a note) and added records
   --json           print a summary as JSON (for schedulers)
   -h, --help       this text
 
 ${KEY_HELP}
 
-Exit codes: 0 every table refreshed and the file saved; 1 a table or the file failed (the message says
-which; tables that refreshed are saved, unless the file itself failed); 2 wrong options or no key.`;
+Every refresh compares the table with what comes in, record by record, and appends what changed to the
+workbook's Changes sheet ("12 added, 3 removed, 40 changed" is printed per table).
+
+Exit codes: 0 every table refreshed and the file saved; 1 a table or the file failed, or a table was
+edited by hand and --overwrite-edits was not given (the message says which; tables that refreshed are saved,
+unless the file itself failed); 2 wrong options or no key.`;
 
 export interface RefreshIo extends ConnectIo {
   /** A terminal to draw the progress line on (stderr when it is one). */
@@ -53,6 +56,12 @@ const processIo = (): RefreshIo => ({
   fetch: globalThis.fetch,
 });
 
+/** SHA-256 from node:crypto for the cell fingerprints. */
+export const nodeHasher = () => {
+  const hash = createHash('sha256');
+  return { update: (bytes: Uint8Array) => hash.update(bytes), hex: () => hash.digest('hex') };
+};
+
 /** Fingerprints with node:crypto's SHA-256 (the pure one in src/loading is for the browser). */
 const nodeFingerprints = () =>
   fingerprinter(() => {
@@ -65,9 +74,9 @@ interface TableSummary {
   ok: boolean;
   rows?: number;
   fingerprint?: Fingerprint;
-  changes?: { added: number; removed: number; changed: number; text: string };
   truncatedCells?: number;
-  error?: { code: string; message: string };
+  changes?: RefreshChanges;
+  error?: { code: string; message: string; edits?: EditReport[] };
 }
 
 export async function run(argv: string[], io: RefreshIo = processIo()): Promise<number> {
@@ -80,7 +89,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     const parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { ...CONNECT_OPTIONS, table: { type: 'string' }, backup: { type: 'boolean', default: false }, 'overwrite-edits': { type: 'boolean', default: false }, 'no-compare': { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+      options: { ...CONNECT_OPTIONS, table: { type: 'string' }, backup: { type: 'boolean', default: false }, 'overwrite-edits': { type: 'boolean', default: false }, highlight: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     });
     return { ...parsed.values, positionals: parsed.positionals };
@@ -147,23 +156,21 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       catalog: connection.catalog,
       signal: abort.signal,
       fingerprints: nodeFingerprints,
-      cellDigests: true,
-      // Both read the whole table first: on a 200,000-row table that is twice the memory and time of the
-      // refresh itself (BENCHMARKS.md), which --no-compare saves.
-      checkEdits: !options['no-compare'],
+      hasher: nodeHasher,
       overwriteEdits: options['overwrite-edits'],
+      highlightChanges: options.highlight,
     };
     const results: { table: string; outcome: LoadOutcome }[] = [];
     // One table after another, as Refresh all does; a failure does not stop the others, Ctrl-C does.
     for (const table of options.table ? [options.table] : [...bindings.keys()]) {
       if (abort.signal.aborted) break;
-      results.push({ table, outcome: await refreshTable({ ...common, table, changes: !options['no-compare'], onProgress: (p) => line.show(table, p) }) });
+      results.push({ table, outcome: await refreshTable({ ...common, table, onProgress: (p) => line.show(table, p) }) });
     }
     for (const { table, outcome } of results) {
       summaries.push(
         outcome.ok
           ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.binding.fingerprint ? { fingerprint: outcome.binding.fingerprint } : {}), ...(outcome.changes ? { changes: outcome.changes } : {}) }
-          : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.message.replace(/ The refresh of \S+ stopped while replacing rows:.*$/, '').replace(/refresh with overwrite\.$/, 'run again with --overwrite-edits.') } },
+          : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.message.replace(/ The refresh of \S+ stopped while replacing rows:.*$/, ''), ...(outcome.error.edits ? { edits: outcome.error.edits } : {}) } },
       );
     }
     if (abort.signal.aborted) return failed(`stopped before the workbook was written; ${positionals[0]} was not changed.`);
@@ -193,7 +200,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     io.stdout(JSON.stringify({ file: path, environment: connection.environment, saved, ...(backup ? { backup } : {}), seconds, tables: summaries }, null, 2));
   } else {
     for (const s of summaries) {
-      if (s.ok) io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} rows${s.changes ? ` (${s.changes.text}; see the Changes sheet)` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}`);
+      if (s.ok) io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} rows${s.changes ? `; ${s.changes.text}` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}`);
       else io.stderr(`${s.table}: ${s.error!.message}`);
     }
     io.stdout(saved ? `${positionals[0]} saved in ${seconds.toFixed(1)} s${backup ? `; the previous file is ${backup}` : ''}.` : `${positionals[0]} was not changed.`);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TableShape, WorkbookPort } from '../workbook/port';
 import { updateSetting } from '../workbook/settings';
 import { fingerprint } from './fingerprint';
-import { cellDigest } from './edits';
+import { cellPrint } from './tableprint';
 
 /**
  * What each loaded table holds, stored in the workbook's settings so a refresh (by anyone who opens the
@@ -28,8 +28,8 @@ export const binding = z.strictObject({
   columns: z.array(z.string()),
   /** What the last load or refresh received (fingerprint.ts); missing where the host made none. */
   fingerprint: fingerprint.optional(),
-  /** What the last refresh wrote, to find hand edits before the next one (edits.ts). */
-  cells: cellDigest.optional(),
+  /** What the table's cells held after it (tableprint.ts): hand edits since are found against it. */
+  cells: cellPrint.optional(),
 });
 export type Binding = z.infer<typeof binding>;
 

@@ -1,113 +1,129 @@
-import type { Cell, ColumnSpec, WorkbookPort } from '../workbook/port';
+import type { Cell } from '../workbook/port';
+import { keyOf } from './recordkey';
 
 /**
- * What changed in a table between two refreshes, by record key: records added, removed, and the fields
- * that changed with their old and new values. Rows are compared as the table holds them (typed cells), so
- * a change is what a reader of the table would see change.
+ * What a refresh changes, record by record: the table's rows before it against the rows it brings, matched
+ * by record key (recordkey.ts). Cells are compared as the table holds them, so a figure shows the same
+ * way in the Changes sheet as in the table.
  */
+export type ChangeKind = 'added' | 'removed' | 'changed';
+
 export interface FieldChange {
+  kind: ChangeKind;
   key: string;
-  column: string;
+  /** Body row: in the refreshed table for added and changed, in the old table for removed. */
+  row: number;
+  /** The changed field; empty for a whole record added or removed. */
+  field: string;
   old: Cell;
   new: Cell;
 }
 
-export interface ChangeReport {
-  /** The column the records are matched by (the dataset's Id). */
-  keyColumn: string;
-  added: string[];
-  removed: string[];
-  changed: FieldChange[];
+export interface ChangeSummary {
+  added: number;
+  removed: number;
   /** Records with at least one changed field. */
-  changedRecords: number;
+  changed: number;
+  /** Changed fields over all changed records. */
+  fields: number;
 }
 
-/** The column a dataset's records are told apart by: Id (every DirectData record has one), else none. */
-export const keyColumnOf = (columns: readonly string[]): string | null => (columns.includes('Id') ? 'Id' : null);
-
-export function compareRows(
-  before: { columns: readonly string[]; rows: readonly (readonly Cell[])[] },
-  after: { columns: readonly string[]; rows: readonly (readonly Cell[])[] },
-  keyColumn: string,
-): ChangeReport {
-  const oldKey = before.columns.indexOf(keyColumn);
-  const newKey = after.columns.indexOf(keyColumn);
-  const old = new Map<string, readonly Cell[]>();
-  if (oldKey >= 0) for (const r of before.rows) if (r[oldKey] !== null && r[oldKey] !== undefined) old.set(String(r[oldKey]), r);
-  // Columns both sides have, by name; a column only one side has is a change of the dataset, not of records.
-  const shared = after.columns.flatMap((name, i) => {
-    const j = before.columns.indexOf(name);
-    return j >= 0 && name !== keyColumn ? [{ name, i, j }] : [];
-  });
-  const names = shared.map((c) => c.name);
-  const is = shared.map((c) => c.i);
-  const js = shared.map((c) => c.j);
-  const report: ChangeReport = { keyColumn, added: [], removed: [], changed: [], changedRecords: 0 };
-  const seen = new Set<string>();
-  for (const r of after.rows) {
-    const key = r[newKey];
-    if (key === null || key === undefined) continue;
-    const k = typeof key === 'string' ? key : String(key);
-    seen.add(k);
-    const prev = old.get(k);
-    if (!prev) {
-      report.added.push(k);
-      continue;
-    }
-    let any = false;
-    for (let n = 0; n < is.length; n++) {
-      const a = prev[js[n]!] ?? null;
-      const b = r[is[n]!] ?? null;
-      // An empty cell and an empty text are the same to a reader.
-      if (a === b || ((a === null || a === '') && (b === null || b === ''))) continue;
-      report.changed.push({ key: k, column: names[n]!, old: a, new: b });
-      any = true;
-    }
-    if (any) report.changedRecords++;
-  }
-  for (const k of old.keys()) if (!seen.has(k)) report.removed.push(k);
-  return report;
-}
-
-/** "12 added, 3 removed, 40 changed": what the taskpane and the CLI say. */
-export const describeChanges = (r: ChangeReport): string =>
-  `${r.added.length.toLocaleString('en-US')} added, ${r.removed.length.toLocaleString('en-US')} removed, ${r.changedRecords.toLocaleString('en-US')} changed`;
-
-export const CHANGES_SHEET = 'Changes';
-export const CHANGES_TABLE = 'tbl_changes';
-export const CHANGES_COLUMNS: readonly ColumnSpec[] = [
-  { name: 'Table', format: 'text' },
-  { name: 'Refreshed at', format: 'text' },
-  { name: 'Key', format: 'text' },
-  { name: 'Change', format: 'text' },
-  { name: 'Column', format: 'text' },
-  // Text, so an old or new value that looks like a formula stays text in Excel too.
-  { name: 'Old', format: 'text' },
-  { name: 'New', format: 'text' },
-];
-
-/** The rows of the Changes table for one refresh: one per changed field, one per added or removed record. */
-export function changeRows(table: string, at: string, r: ChangeReport): Cell[][] {
-  return [
-    ...r.added.map((k): Cell[] => [table, at, k, 'added', null, null, null]),
-    ...r.removed.map((k): Cell[] => [table, at, k, 'removed', null, null, null]),
-    ...r.changed.map((c): Cell[] => [table, at, c.key, 'changed', c.column, c.old, c.new]),
-  ];
+export interface TableRows {
+  columns: readonly string[];
+  rows: readonly (readonly Cell[])[];
 }
 
 /**
- * Puts one refresh's changes in the Changes table (made on its own sheet the first time): the rows of the
- * other tables stay, this table's rows are those of its latest refresh.
+ * A cell as compared and fingerprinted: an empty string is an empty cell (Excel reads empty cells as ""),
+ * the quote that keeps formula-like text inert is not part of the value (Excel does not return it), and a
+ * fractional number is rounded to 15 significant digits.
  */
-export async function writeChanges(workbook: WorkbookPort, table: string, at: string, report: ChangeReport): Promise<void> {
-  let shape = await workbook.findTable(CHANGES_TABLE);
-  if (!shape) {
-    const sheet = await workbook.addSheet(CHANGES_SHEET);
-    shape = await workbook.createTable({ name: CHANGES_TABLE, sheet, anchor: 'A1', columns: CHANGES_COLUMNS });
+export function plainCell(c: Cell | undefined): Cell {
+  if (c === undefined || c === '') return null;
+  // Excel keeps 15 significant digits: a figure read back may differ from the double written past them.
+  if (typeof c === 'number') return Number.isInteger(c) ? c : Number(c.toPrecision(15));
+  if (typeof c === 'string' && c.charCodeAt(0) === 39 && /^'[=+\-@]/.test(c)) return c.slice(1);
+  return c;
+}
+
+/** Keys of the rows, made unique: a key seen again gets " #2", " #3" ... in row order. */
+export function rowKeys(t: TableRows, keyColumns: readonly string[]): string[] {
+  const at = keyColumns.map((k) => t.columns.indexOf(k));
+  const usable = at.every((i) => i >= 0) ? at : [];
+  const raw = new Array<string>(t.rows.length);
+  for (let r = 0; r < t.rows.length; r++) raw[r] = rawKey(t.rows[r]!, usable, r);
+  return uniqueKeys(raw);
+}
+
+/** One row's key before duplicates are numbered (key cells at `at`; none: "row N"). */
+export function rawKey(row: readonly Cell[], at: readonly number[], position: number): string {
+  return at.length ? keyOf(at.map((i) => plainCell(row[i])), at.map((_, i) => i), position) : keyOf(row, at, position);
+}
+
+export function uniqueKeys(raw: string[]): string[] {
+  const seen = new Map<string, number>();
+  for (let r = 0; r < raw.length; r++) {
+    const key = raw[r]!;
+    const n = seen.get(key);
+    if (n === undefined) seen.set(key, 1);
+    else {
+      seen.set(key, n + 1);
+      raw[r] = `${key} #${n + 1}`;
+    }
   }
-  const { rows } = await workbook.readRows(CHANGES_TABLE);
-  const kept = rows.filter((r) => r[0] !== table).map((r) => r.slice(0, CHANGES_COLUMNS.length));
-  const all = [...kept, ...changeRows(table, at, report)];
-  if (all.length) await workbook.writeRows(CHANGES_TABLE, 0, all);
-  await workbook.setRowCount(CHANGES_TABLE, all.length);
+  return raw;
+}
+
+/**
+ * Compares the fields both tables have. `limit` caps the field changes listed (the summary still counts
+ * all of them): a refresh that changes everything should not write a million rows of changes.
+ */
+export function compareTables(before: TableRows, after: TableRows, keyColumns: readonly string[], limit = Infinity): { summary: ChangeSummary; changes: FieldChange[]; truncated: boolean } {
+  const fields = after.columns.filter((c) => before.columns.includes(c));
+  const oldAt = fields.map((f) => before.columns.indexOf(f));
+  const newAt = fields.map((f) => after.columns.indexOf(f));
+  const oldKeys = rowKeys(before, keyColumns);
+  const newKeys = rowKeys(after, keyColumns);
+  const oldByKey = new Map<string, number>();
+  for (let r = 0; r < oldKeys.length; r++) oldByKey.set(oldKeys[r]!, r);
+  const summary: ChangeSummary = { added: 0, removed: 0, changed: 0, fields: 0 };
+  const changes: FieldChange[] = [];
+  const push = (c: FieldChange) => {
+    if (changes.length < limit) changes.push(c);
+  };
+  const matched = new Uint8Array(oldKeys.length);
+  for (let r = 0; r < newKeys.length; r++) {
+    const key = newKeys[r]!;
+    const o = oldByKey.get(key);
+    if (o === undefined) {
+      summary.added++;
+      push({ kind: 'added', key, row: r, field: '', old: null, new: null });
+      continue;
+    }
+    matched[o] = 1;
+    const oldRow = before.rows[o]!;
+    const newRow = after.rows[r]!;
+    let any = false;
+    for (let f = 0; f < fields.length; f++) {
+      const a = plainCell(oldRow[oldAt[f]!]);
+      const b = plainCell(newRow[newAt[f]!]);
+      if (a === b) continue;
+      any = true;
+      summary.fields++;
+      push({ kind: 'changed', key, row: r, field: fields[f]!, old: a, new: b });
+    }
+    if (any) summary.changed++;
+  }
+  for (let o = 0; o < oldKeys.length; o++) {
+    if (matched[o]) continue;
+    summary.removed++;
+    push({ kind: 'removed', key: oldKeys[o]!, row: o, field: '', old: null, new: null });
+  }
+  return { summary, changes, truncated: changes.length < summary.added + summary.removed + summary.fields };
+}
+
+/** "12 added, 3 removed, 40 changed" (records), as the taskpane and the CLI say it. */
+export function describeChanges(s: ChangeSummary): string {
+  if (!s.added && !s.removed && !s.changed) return 'no changes';
+  return `${s.added.toLocaleString('en-US')} added, ${s.removed.toLocaleString('en-US')} removed, ${s.changed.toLocaleString('en-US')} changed`;
 }

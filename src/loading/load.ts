@@ -2,10 +2,12 @@ import { catalog as defaultCatalog, type Catalog, type PathParams } from '../cat
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
 import type { Fingerprinter } from './fingerprint';
-import { compareRows, describeChanges, keyColumnOf, writeChanges } from './changes';
-import { cellDigester, describeEdits, editedCells } from './edits';
+import { compareTables, describeChanges, type ChangeSummary, type FieldChange, type TableRows } from './changes';
+import { changeRows, writeChanges } from './changesheet';
+import { recordKeyColumns } from './recordkey';
+import { findEdits, makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, type HasherFactory } from './tableprint';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
-import { MAX_COLUMNS, MAX_ROWS, parseCell } from '../workbook/address';
+import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
 import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
 
@@ -57,7 +59,7 @@ export interface LoadProgress {
  * `target-not-empty`: cells below the selected cell hold data; the user is asked, then loads again with
  * `overwrite`.
  */
-export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty' | 'edited';
+export type LoadErrorCode = 'edited' | 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty';
 export interface LoadError {
   code: LoadErrorCode;
   message: string;
@@ -70,6 +72,13 @@ export interface LoadError {
    * table is no longer in the workbook (`gone`: load the dataset again).
    */
   tableState?: TableState;
+  /** code 'edited': the cells edited by hand since the last load, which the refresh would overwrite. */
+  edits?: EditReport[];
+}
+
+/** A hand-edited cell, where it is: `address` is Sheet!A1 as Excel shows it. */
+export interface EditReport extends EditedCell {
+  address: string;
 }
 export type TableState = 'intact' | 'mixed' | 'gone';
 
@@ -81,9 +90,23 @@ export interface LoadSuccess {
   /** Cells cut to Excel's 32,767-character limit. */
   truncatedCells: number;
   writes: WriteStats;
-  /** A refresh asked for `changes`: what changed since the table's last refresh (also in the Changes sheet). */
-  changes?: { added: number; removed: number; changed: number; text: string };
+  /** A refresh's changes against what the table held (none for a first load). */
+  changes?: RefreshChanges;
 }
+
+export interface RefreshChanges {
+  summary: ChangeSummary;
+  /** "12 added, 3 removed, 40 changed". */
+  text: string;
+  /** Rows written to the Changes sheet; fewer than the changes when `truncated` (CHANGE_ROWS_LIMIT). */
+  listed: number;
+  truncated: boolean;
+  /** The Changes sheet's name; null when nothing changed. */
+  sheet: string | null;
+}
+
+/** At most this many rows go to the Changes sheet per refresh; the summary counts them all. */
+export const CHANGE_ROWS_LIMIT = 100_000;
 export type LoadOutcome = LoadSuccess | { ok: false; error: LoadError };
 
 export type LoadTarget = { kind: 'new-sheet' } | { kind: 'selection' } | { kind: 'table'; name: string };
@@ -103,8 +126,8 @@ interface Common {
    * passes it with the hash it has: node:crypto in the CLI; without it no fingerprint is recorded.
    */
   fingerprints?: () => Fingerprinter;
-  /** Record in the binding a digest of the cells a refresh wrote, for `checkEdits` next time. */
-  cellDigests?: boolean;
+  /** SHA-256 for the cell fingerprints (tableprint.ts): node:crypto in Node; the built-in Sha256 otherwise. */
+  hasher?: HasherFactory;
 }
 
 export interface LoadOptions extends Common {
@@ -191,20 +214,15 @@ async function freeTableName(workbook: WorkbookPort, datasetId: string, title: s
   return uniqueName(wanted, (n) => taken.has(n.toLowerCase()));
 }
 
-export interface RefreshOptions extends Common {
+export interface RefreshOptions extends Common, ChangeOptions {
   table: string;
-  /**
-   * Compare the table's rows with the new ones by record key and write what changed to the Changes sheet
-   * (changes.ts). It reads the whole table first, so a host where reading is costly asks for it.
-   */
-  changes?: boolean;
-  /**
-   * Before replacing the rows, check them against what the last refresh wrote (edits.ts), and refuse,
-   * naming the cells, when someone edited them by hand, unless `overwriteEdits`. Loads record the digest
-   * this needs when `cellDigests` is set.
-   */
-  checkEdits?: boolean;
+}
+
+export interface ChangeOptions {
+  /** Cells edited by hand since the last load are overwritten: the user was told which and said yes. */
   overwriteEdits?: boolean;
+  /** Marks the cells the refresh changed (warning fill, the old value in a note) and the added records' keys. */
+  highlightChanges?: boolean;
 }
 
 /** Rows the download may hand over ahead of the workbook before it has to wait. */
@@ -269,7 +287,7 @@ export async function loadDataset(options: LoadOptions): Promise<LoadOutcome> {
   if (target.kind === 'table') {
     const existing = await options.workbook.findTable(target.name);
     if (!existing) return { ok: false, error: { code: 'table-missing', table: target.name, message: `There is no table named ${target.name} to load into.` } };
-    return replaceTable({ ...options, changes: false }, existing, { datasetId: options.datasetId, params: options.params ?? {}, columns: [] });
+    return replaceTable(options, existing, { datasetId: options.datasetId, params: options.params ?? {}, columns: [] });
   }
   return firstLoad(options, target);
 }
@@ -285,6 +303,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
   const fp = options.fingerprints?.();
+  let printer: ReturnType<typeof rowPrinter> | null = null;
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -303,6 +322,11 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const builder = new RowBuilder(columnsOf(dataset.record));
+    printer = rowPrinter(
+      builder.columns.map((c) => c.name),
+      recordKeyColumns(builder.columns),
+      options.hasher,
+    );
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -364,6 +388,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       }
       fp?.add(records);
       const { rows, added } = builder.add(records);
+      // Fields the catalogue does not know change the columns mid-load: no cell print this time.
+      if (added.length) printer = null;
+      printer?.add(rows);
       if (at.col + builder.columns.length > MAX_COLUMNS) {
         writeError = new Refusal('target-refused', `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`);
         ctl.abort(writeError);
@@ -396,7 +423,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}) });
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: printer.done() } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
     return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
@@ -468,9 +495,9 @@ export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promis
 }
 
 async function replaceTable(
-  options: Common & { datasetId: string; changes?: boolean; checkEdits?: boolean; overwriteEdits?: boolean },
+  options: Common & ChangeOptions & { datasetId: string },
   existing: TableShape,
-  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & Partial<Pick<Binding, 'tableId' | 'cells' | 'loadedAt'>>,
+  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & { tableId?: string; cells?: CellPrint },
 ): Promise<LoadOutcome> {
   const { client, workbook, signal, onProgress, datasetId } = options;
   const dataset = (options.catalog ?? defaultCatalog).dataset(datasetId);
@@ -481,25 +508,12 @@ async function replaceTable(
   const rows: Cell[][] = [];
   const at = parseCell(existing.topLeft);
   const fp = options.fingerprints?.();
-  let before: { columns: string[]; rows: Cell[][] } | null = null;
+  const keyColumns = recordKeyColumns(builder.columns);
+  let compared: ReturnType<typeof compareTables>;
   try {
     report({});
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
       throw new Refusal('target-refused', `Sheet ${existing.sheet} is protected, so table ${existing.name} cannot be refreshed. Unprotect it (Review > Unprotect Sheet), then refresh.`);
-    }
-    // Read before the download, so hand edits are found before anything is fetched or overwritten.
-    if (options.changes || (options.checkEdits && previous.cells)) before = await workbook.readRows(existing.name);
-    const edits = options.checkEdits && previous.cells && before ? editedCells(previous.cells, { ...before, topLeft: existing.topLeft }) : [];
-    if (edits.length && !options.overwriteEdits) {
-      return {
-        ok: false,
-        error: {
-          code: 'edited',
-          tableState: 'intact',
-          table: existing.name,
-          message: `Table ${existing.name} was edited by hand since its refresh of ${previous.loadedAt ?? 'last time'}: ${describeEdits(edits)}. Nothing was changed. Look at those cells; to replace them with the service's data anyway, refresh with overwrite.`,
-        },
-      };
     }
     // Too many rows is known while downloading: from there on the rows are dropped, not held, and the
     // rest is only counted, so the refusal says how many there are.
@@ -525,6 +539,14 @@ async function replaceTable(
     if (at.col + existing.columns.length + missing > MAX_COLUMNS) {
       throw new Refusal('target-refused', `The dataset's new fields would take table ${existing.name} past Excel's last column (XFD). Move the table further left, or load the dataset into a new sheet.`);
     }
+    // What the table holds now: checked against its cell print (hand edits), then compared with what comes.
+    const before = await workbook.readRows(existing.name);
+    const after: TableRows = { columns: builder.columns.map((c) => c.name), rows };
+    if (previous.cells && !options.overwriteEdits) {
+      const edited = findEdits(previous.cells, before, after, previous.columns, options.hasher);
+      if (edited) return { ok: false, error: editedError(existing, edited.cells, previous.cells.count, edited.countNow) };
+    }
+    compared = compareTables(before, after, keyColumns, CHANGE_ROWS_LIMIT);
   } catch (e) {
     const error = toLoadError(e, signal, existing.name);
     error.tableState = 'intact';
@@ -553,6 +575,9 @@ async function replaceTable(
     }
     await workbook.setRowCount(existing.name, rows.length);
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
+    const changes = await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false);
+    const names = builder.columns.map((c) => c.name);
+    const cells = makeCellPrint(rowPrints({ columns: names, rows }, names, keyColumns, options.hasher), keyColumns, options.hasher);
     const saved = await saveBinding(workbook, {
       table: shape.name,
       // A host without table ids (the saved file) keeps the id Excel gave the table.
@@ -565,22 +590,11 @@ async function replaceTable(
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
       ...(fp ? { fingerprint: fp.done() } : {}),
-      ...(options.cellDigests ? { cells: digestOf(builder.columns.map((c) => c.name), rows) } : {}),
+      cells,
     });
     if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
-    const key = options.changes && before && keyColumnOf(before.columns);
-    const changes = before && key && keyColumnOf(builder.columns.map((c) => c.name)) ? compareRows(before, { columns: builder.columns.map((c) => c.name), rows }, key) : null;
-    if (changes) await writeChanges(workbook, shape.name, saved.binding.loadedAt, changes);
     report({ phase: 'done', rows: rows.length });
-    return {
-      ok: true,
-      table: shape,
-      binding: saved.binding,
-      rowCount: rows.length,
-      truncatedCells: builder.truncated,
-      writes,
-      ...(changes ? { changes: { added: changes.added.length, removed: changes.removed.length, changed: changes.changedRecords, text: describeChanges(changes) } } : {}),
-    };
+    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes, changes };
   } catch (e) {
     const error = toLoadError(e, undefined, existing.name);
     // Which of the two it is decides what the user does: refresh again, or load again.
@@ -590,17 +604,14 @@ async function replaceTable(
       error.tableState = 'gone';
       error.message += ` The refresh of ${existing.name} stopped because the table is no longer in the workbook; its record was removed. Load ${datasetId} again.`;
     } else {
+      // The cells no longer are what the last load left: without this, the refresh that puts them right
+      // would take the mixed rows for hand edits.
+      await dropCellPrint(workbook, existing.name).catch(() => undefined);
       error.tableState = 'mixed';
       error.message += ` The refresh of ${existing.name} stopped while replacing rows: the table may mix old and new rows. Refresh it again to put it right.`;
     }
     return { ok: false, error };
   }
-}
-
-function digestOf(columns: readonly string[], rows: readonly (readonly Cell[])[]) {
-  const d = cellDigester(columns);
-  d.add(rows);
-  return d.done();
 }
 
 /** Groups column positions into runs that are contiguous both in the rows and in the table. */
@@ -612,4 +623,59 @@ function contiguousRuns(position: readonly number[]): { from: number; at: number
     else runs.push({ from: i, at: position[i]!, count: 1 });
   }
   return runs;
+}
+
+/** The refusal that names the hand-edited cells: the user decides, then refreshes with `overwriteEdits`. */
+function editedError(table: TableShape, cells: EditedCell[], countThen: number, countNow: number): LoadError {
+  const at = parseCell(table.topLeft);
+  const edits: EditReport[] = cells.map((c) => ({ ...c, address: `${table.sheet}!${cellAddress(at.row + 1 + c.row, at.col + table.columns.indexOf(c.field))}` }));
+  const show = (v: unknown) => (v === undefined ? '?' : v === null ? '(empty)' : JSON.stringify(v));
+  const listed = edits
+    .slice(0, 10)
+    .map((e) => `${e.address} (${e.field}, ${e.key}) ${show(e.old)} -> ${show(e.now)}`)
+    .join('; ');
+  const rows = countThen !== countNow ? ` It had ${countThen.toLocaleString('en-US')} rows after its last load and has ${countNow.toLocaleString('en-US')} now (rows added or deleted by hand).` : '';
+  const more = edits.length > 10 ? `, and ${(edits.length - 10).toLocaleString('en-US')} more` : '';
+  const unsure = edits.some((e) => !e.certain) ? ' Where the old value shows as ?, the service also changed those records, so the loaded value cannot be told.' : '';
+  return {
+    code: 'edited',
+    tableState: 'intact',
+    table: table.name,
+    edits,
+    message: `Table ${table.name} was edited by hand since it was loaded: ${listed || 'no single cell can be named'}${more}.${rows}${unsure} A refresh overwrites these with the service's data: copy them first if they matter, then refresh with overwrite (taskpane: Overwrite and refresh; grc-sheets refresh: --overwrite-edits). Nothing was changed.`,
+  };
+}
+
+/** Writes the Changes rows and, when asked, marks the changed cells; returns what the result reports. */
+async function recordChanges(
+  workbook: WorkbookPort,
+  table: TableShape,
+  dataset: string,
+  compared: ReturnType<typeof compareTables>,
+  keyColumns: readonly string[],
+  highlight: boolean,
+): Promise<RefreshChanges> {
+  const { summary, changes, truncated } = compared;
+  const any = summary.added + summary.removed + summary.fields > 0;
+  const sheet = any ? await writeChanges(workbook, changeRows(changes, { time: new Date().toISOString(), table: table.name, dataset })) : null;
+  if (highlight && any) {
+    const keyColumn = keyColumns.find((k) => table.columns.includes(k)) ?? table.columns[0]!;
+    const show = (c: FieldChange) => (c.old === null ? '(empty)' : String(c.old));
+    const marks = changes
+      .filter((c) => c.kind !== 'removed' && table.columns.includes(c.field || keyColumn))
+      .map((c) =>
+        c.kind === 'added'
+          ? { row: c.row, column: keyColumn, kind: 'ok' as const, note: 'Added by the last refresh.' }
+          : { row: c.row, column: c.field, kind: 'warning' as const, note: `Changed by the last refresh; was ${show(c)}.` },
+      );
+    await workbook.markCells(table.name, marks);
+  }
+  return { summary, text: describeChanges(summary), listed: changes.length, truncated, sheet };
+}
+
+async function dropCellPrint(workbook: WorkbookPort, table: string): Promise<void> {
+  const b = (await readBindings(workbook)).get(table);
+  if (!b?.cells) return;
+  const { cells: _dropped, ...rest } = b;
+  await saveBinding(workbook, rest);
 }

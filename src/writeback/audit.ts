@@ -1,6 +1,7 @@
 import type { Cell, ColumnSpec, WorkbookPort } from '../workbook/port';
 import type { RunSummary } from './post';
 import { timeCell } from './rows/resulttime';
+import { AUDIT_HEAD_KEY, chained, ENTRY_HASH, PREVIOUS_HASH } from './auditchain';
 
 /**
  * The audit trail of write-back runs, on its own sheet: one row per row outcome, with who ran it (a
@@ -24,6 +25,9 @@ const columns: ColumnSpec[] = [
   // The run's choice for text that begins like a formula (checks/csv-injection): "as typed", "neutralised",
   // or blank when the run had none.
   { name: 'Formula-like text', format: 'text' },
+  // The hash chain (auditchain.ts): always the last two columns.
+  { name: PREVIOUS_HASH, format: 'text' },
+  { name: ENTRY_HASH, format: 'text' },
 ];
 
 /** A short SHA-256 fingerprint of a key identifier: tells runs by different keys apart without revealing the key. */
@@ -63,6 +67,13 @@ export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, wh
   if (missing.length && missing.every((c) => !table!.columns.includes(c.name)))
     table = await workbook.addColumns(AUDIT_TABLE, missing);
   const rows = auditRows(summary, who);
-  if (rows.length) await workbook.writeRows(AUDIT_TABLE, table.rowCount, rows);
+  if (!rows.length) return 0;
+  // The chain goes on from the last entry's hash; an audit table from before the chain starts it.
+  const last = table.rowCount ? (await workbook.readRows(AUDIT_TABLE, table.rowCount - 1, 1)).rows[0] : undefined;
+  const previous = last ? String(last[table.columns.indexOf(ENTRY_HASH)] ?? '') : '';
+  const linked = await chained(rows, previous);
+  await workbook.writeRows(AUDIT_TABLE, table.rowCount, linked);
+  // The chain's head, kept apart from the sheet: entries cut off at the end leave no break in the chain.
+  await workbook.setSetting(AUDIT_HEAD_KEY, { entries: table.rowCount + rows.length, hash: linked[linked.length - 1]!.at(-1) });
   return rows.length;
 }

@@ -17,34 +17,34 @@ describe('changes between two refreshes of a saved workbook', () => {
   const risk = (id: string, name: string, impact: number) => ({ Id: id, Identifier: `R-${id}`, Name: name, Organization: 'IT', GrossImpact: impact });
   async function refresh(input: string, output: string, records: object[]): Promise<LoadSuccess> {
     const workbook = openFileWorkbook(input);
-    const outcome = await refreshTable({ client: fakeClient(records as never).client, workbook, environment: 'ACC', table: 'tbl_risk', changes: true });
+    const outcome = await refreshTable({ client: fakeClient(records as never).client, workbook, environment: 'ACC', table: 'tbl_risk' });
     if (!outcome.ok) throw new Error(outcome.error.message);
     workbook.saveTo(output);
     workbook.close();
     return outcome;
   }
 
-  it('reports added, removed and changed records, and keeps the latest refresh of each table in the Changes sheet', async () => {
+  it('reports added, removed and changed records, appending each refresh to the Changes sheet', async () => {
     const start = join(dir, 'start.xlsx');
     copyFileSync(join(__dirname, 'fixtures', 'pivot-chart.xlsx'), start);
-    // The fixture's table has no Id column yet: the first refresh has nothing to compare by.
+    // The fixture's table has no Id column yet: its rows are keyed by position, so all are removed and added.
     const first = await refresh(start, join(dir, 'one.xlsx'), [risk('a', 'Alpha', 1), risk('b', 'Beta', 2), risk('c', 'Gamma', 3)]);
-    expect(first.changes).toBeUndefined();
+    expect(first.changes!.summary.added).toBe(3);
     const second = await refresh(join(dir, 'one.xlsx'), join(dir, 'two.xlsx'), [risk('b', 'Beta', 5), risk('c', 'Gamma = 3', 3), risk('d', 'Delta', 4)]);
-    expect(second.changes).toEqual({ added: 1, removed: 1, changed: 2, text: '1 added, 1 removed, 2 changed' });
+    expect(second.changes).toMatchObject({ summary: { added: 1, removed: 1, changed: 2, fields: 2 }, text: '1 added, 1 removed, 2 changed' });
     const third = await refresh(join(dir, 'two.xlsx'), join(dir, 'three.xlsx'), [risk('b', 'Beta', 5), risk('c', 'Gamma = 3', 3), risk('d', 'Delta', 4)]);
-    expect(third.changes!.text).toBe('0 added, 0 removed, 0 changed');
+    expect(third.changes!.text).toBe('no changes');
 
-    const changes = (file: string) =>
-      openpyxl<unknown[][]>(file, "ws = load_workbook(sys.argv[1])['Changes']\nprint(json.dumps([[c for i, c in enumerate(r) if i != 1] for r in ws.iter_rows(values_only=True)]))");
-    expect(changes(join(dir, 'two.xlsx'))).toEqual([
-      ['Table', 'Key', 'Change', 'Column', 'Old', 'New'],
-      ['tbl_risk', 'd', 'added', null, null, null],
-      ['tbl_risk', 'a', 'removed', null, null, null],
-      ['tbl_risk', 'b', 'changed', 'GrossImpact', 2, 5],
-      ['tbl_risk', 'c', 'changed', 'Name', 'Gamma', 'Gamma = 3'],
+    const changes = (file: string) => openpyxl<unknown[][]>(file, "ws = load_workbook(sys.argv[1])['Changes']\nprint(json.dumps([list(r)[1:] for r in ws.iter_rows(values_only=True)]))");
+    const two = changes(join(dir, 'two.xlsx'));
+    expect(two[0]).toEqual(['Table', 'Dataset', 'Key', 'Field', 'Old', 'New', 'Kind']);
+    expect(two.slice(-4)).toEqual([
+      ['tbl_risk', 'risk', 'b', 'GrossImpact', 2, 5, 'changed'],
+      ['tbl_risk', 'risk', 'c', 'Name', 'Gamma', 'Gamma = 3', 'changed'],
+      ['tbl_risk', 'risk', 'd', null, null, null, 'added'],
+      ['tbl_risk', 'risk', 'a', null, null, null, 'removed'],
     ]);
-    // Nothing changed the third time: the table's rows in the Changes sheet say so by being gone.
-    expect(changes(join(dir, 'three.xlsx'))).toEqual([['Table', 'Key', 'Change', 'Column', 'Old', 'New'], [null, null, null, null, null, null]]);
+    // Nothing changed the third time: nothing appended.
+    expect(changes(join(dir, 'three.xlsx'))).toEqual(two);
   });
 });

@@ -54,7 +54,7 @@ with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED
     expect([code, err]).toEqual([0, []]);
     const summary = JSON.parse(out.join('\n')) as { saved: boolean; backup: string; tables: { table: string; ok: boolean; rows: number; fingerprint: { sha256: string } }[] };
     expect(summary.saved).toBe(true);
-    expect(summary.tables).toEqual([{ table: 'tbl_risk', ok: true, rows: 120, truncatedCells: 0, fingerprint: { method: 'sha256/jcs-lines/1', count: 120, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } }]);
+    expect(summary.tables).toEqual([{ table: 'tbl_risk', ok: true, rows: 120, truncatedCells: 0, fingerprint: { method: 'sha256/jcs-lines/1', count: 120, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }, changes: expect.objectContaining({ text: expect.any(String) }) }]);
     // An auditor recomputes the fingerprint from the service's answer with Python alone.
     const answer = await fetch(`${sandbox.url}/directdata/v3/risk`, { headers: { authorization: `Basic ${Buffer.from(`${sandbox.demoKey!.identifier}:${sandbox.demoKey!.password}`).toString('base64')}` } }).then((r) => r.text());
     const recomputed = execFileSync('/usr/bin/python3', ['-c', "import hashlib, json, sys\nh = hashlib.sha256()\nfor r in json.load(sys.stdin):\n    h.update((json.dumps(r, sort_keys=True, separators=(',', ':'), ensure_ascii=False) + '\\n').encode())\nprint(h.hexdigest())"], { input: answer }).toString().trim();
@@ -111,11 +111,11 @@ shutil.move(tmp, src)`;
     execFileSync('/usr/bin/python3', ['-c', typeOver, book]);
     const before = readFileSync(book);
     const verified: string[] = [];
-    expect(await verify([book], { stdout: (t) => verified.push(t), stderr: (t) => verified.push(t) })).toBe(1);
-    expect(verified.join('\n')).toMatch(/^tbl_risk \(risk from ACC, \S+, 120 rows, records sha256 [0-9a-f]{64}\): EDITED by hand since then: Name in rows 2-121; GrossImpact in rows 2-121$/);
+    expect(await verify([book], { stdout: (t) => verified.push(t), stderr: (t) => verified.push(t) })).toBe(3);
+    expect(verified.join('\n')).toMatch(/^EDITED {2}Table tbl_risk was changed since it was loaded \S+: the edits are in \d+ rows starting /);
     const refused = io();
     expect(await run(args, refused.io)).toBe(1);
-    expect(refused.err.join('\n')).toMatch(/Table tbl_risk was edited by hand since its refresh of \S+: Name in rows 2-121; GrossImpact in rows 2-121\. Nothing was changed\. .* run again with --overwrite-edits\./);
+    expect(refused.err.join('\n')).toMatch(/Table tbl_risk was edited by hand since it was loaded: Risks!D3 \(\w+, [^)]+\) \S+ -> 99; Risks!B80 \(\w+, [^)]+\) "[^"]*" -> "typed over"\. .*--overwrite-edits\)\. Nothing was changed\./);
     expect(readFileSync(book).equals(before)).toBe(true);
     const forced = io();
     expect(await run([...args, '--overwrite-edits'], forced.io)).toBe(0);
@@ -123,7 +123,7 @@ shutil.move(tmp, src)`;
     expect(await run(args, io().io)).toBe(0);
     const clean: string[] = [];
     expect(await verify([book, '--json'], { stdout: (t) => clean.push(t), stderr: (t) => clean.push(t) })).toBe(0);
-    expect(JSON.parse(clean.join('\n')).tables).toEqual([expect.objectContaining({ table: 'tbl_risk', state: 'unchanged', rowCount: 120, fingerprint: expect.objectContaining({ count: 120 }) })]);
+    expect(JSON.parse(clean.join('\n')).tables).toEqual([expect.objectContaining({ table: 'tbl_risk', status: 'verified' })]);
   }, 60_000);
 
   it('draws one progress line on a terminal and clears it at the end', async () => {
@@ -134,8 +134,8 @@ shutil.move(tmp, src)`;
     expect(await run([book, '--base-url', sandbox.url, '--env', 'ACC'], { ...cli.io, progress: terminal })).toBe(0);
     expect(drawn[0]!.startsWith('\r\x1b[2Ktbl_risk: ')).toBe(true);
     expect(drawn[drawn.length - 1]).toBe('\r\x1b[2K');
-    // The fixture's table has no Id column yet, so this first refresh has nothing to compare by.
-    expect(cli.out.join('\n')).toMatch(/^tbl_risk: 120 rows\n\S*progress\.xlsx saved in \d+\.\d s\.$/);
+    // The fixture's table has no Id column yet: its rows are keyed by position, so all show as replaced.
+    expect(cli.out.join('\n')).toMatch(/^tbl_risk: 120 rows; 120 added, 10 removed, 0 changed\n\S*progress\.xlsx saved in \d+\.\d s\.$/);
   });
 
   it('refuses a workbook that is open in Excel, and leaves it as it was', async () => {

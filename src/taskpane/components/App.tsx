@@ -1,16 +1,20 @@
 import { FluentProvider, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { Catalog } from '../../catalog';
 import { createClient, isApiError } from '../../client';
 import { keyFingerprint } from '../../writeback/audit';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
 import { catalogFor } from '../connection/catalog';
-import { createCredentialStore, type Credentials } from '../connection/credentials';
+import { forgetRememberedPasswords, type Credentials } from '../connection/credentials';
 import { environmentBaseUrl, fetchEnvironments, type Environment, type EnvironmentsResult } from '../connection/environments';
+import { allows } from '../connection/identity';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
+import { fetchAuthConfig, type AuthConfigResult } from '../connection/relayIdentity';
 import type { HostInfo } from '../host';
 import type { ScreenProps, Session } from '../screen';
+import { useSignIn, type Person } from '../signin/useSignIn';
+import type { SignInWindow } from '../signin/windows';
 import { fluentTheme, themeName } from '../theme';
 import WritebackScreen from '../writeback/WritebackScreen';
 import { ActivityScreen } from './ActivityScreen';
@@ -78,7 +82,10 @@ export interface Props {
   /** The relay's origin: the page's own, since the relay serves the add-in. */
   origin: string;
   fetch: typeof fetch;
+  /** Only to delete the passwords an earlier version remembered there: nothing is stored any more. */
   storage?: Storage;
+  /** Where the provider's login page opens: Office's dialog in Excel, a popup in the preview. */
+  signInWindow: SignInWindow;
   copy(text: string): Promise<void>;
   /** Shown beside the taskpane: the preview's grid of the in-memory workbook. */
   aside?: ReactNode;
@@ -103,21 +110,24 @@ function useOfficeBackground(host: HostInfo): string | undefined {
   return background;
 }
 
-export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, copy, aside }: Props) {
+export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, signInWindow, copy, aside }: Props) {
   const s = useStyles();
   const prefersDark = usePrefersDark();
   const officeBackground = useOfficeBackground(host);
   const theme = fluentTheme(themeName(officeBackground, prefersDark));
-  const store = useMemo(() => createCredentialStore(storage, host.partitionKey), [storage, host.partitionKey]);
   const [tab, setTab] = useState<TabId>('connect');
   const [environments, setEnvironments] = useState<EnvironmentsResult | null>(null);
+  const [auth, setAuth] = useState<AuthConfigResult | null>(null);
   const [session, setSession] = useState<Session | null>(null);
   const [activity, setActivity] = useState<ActivityEntry[]>([]);
   const [workbookVersion, setWorkbookVersion] = useState(0);
 
   useEffect(() => {
     fetchEnvironments(origin, fetchFn).then(setEnvironments);
+    fetchAuthConfig(origin, fetchFn).then(setAuth);
   }, [origin, fetchFn]);
+
+  useEffect(() => void forgetRememberedPasswords(storage), [storage]);
 
   const onActivity = useCallback((entry: ActivityEntry) => setActivity((list) => [entry, ...list]), []);
   const onWorkbookChanged = useCallback(() => setWorkbookVersion((v) => v + 1), []);
@@ -141,6 +151,31 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
       return message;
     }
   }
+
+  // A new person (or none) never inherits the previous one's connection.
+  const onPerson = useCallback((_person: Person | null) => setSession(null), []);
+  const signInConfig = auth?.ok ? auth.config.signIn : null;
+  const signIn = useSignIn(signInConfig, origin, fetchFn, signInWindow, onPerson);
+  const person = signIn.state.kind === 'signed-in' ? signIn.state.person : null;
+
+  /** Signed in: the environment's client sends the person's token; the relay adds the key it holds. */
+  function choose(environment: Environment) {
+    if (!person) return;
+    const { me } = person;
+    // The client's Basic credentials are never sent: the signed-in fetch replaces the Authorization header.
+    const client = createClient({ baseUrl: environmentBaseUrl(origin, environment.name), credentials: { identifier: '', password: '' }, fetch: person.fetch, catalog: catalogFor(environment) });
+    setSession({
+      environment,
+      client,
+      source: `relay ${origin}`,
+      keyFingerprint: me.keys?.[environment.name] ?? 'key held by the relay',
+      actor: { subject: me.subject, name: me.name },
+    });
+    onActivity({ at: new Date(), action: 'connect', outcome: 'ok', environment: environment.name, message: `as ${me.name} (${me.subject})` });
+  }
+
+  // Signed in: the datasets the policy gives the person's groups in this environment; the others are not shown.
+  const datasetAllowed = person && session ? (id: string) => allows(person.me.may.datasets[session.environment.name], id) : undefined;
 
   const screen: ScreenProps = { workbook, session, onActivity, onWorkbookChanged, workbookVersion };
   // Before a connection the Datasets tab shows the catalogue's own (unbound) list.
@@ -186,9 +221,17 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
           <div className={s.body}>
             {panel(
               'connect',
-              <ConnectScreen environments={environments} session={session} store={store} connect={connect} disconnect={() => setSession(null)} />,
+              <ConnectScreen
+                environments={environments}
+                auth={auth}
+                session={session}
+                signIn={signIn}
+                choose={choose}
+                connect={connect}
+                disconnect={() => setSession(null)}
+              />,
             )}
-            {panel('datasets', <DatasetsScreen {...screen} catalog={sessionCatalog} />)}
+            {panel('datasets', <DatasetsScreen {...screen} catalog={sessionCatalog} allowed={datasetAllowed} ask={person?.me.ask} />)}
             {panel('tables', <TablesScreen {...screen} catalog={sessionCatalog} environments={envList} />)}
             {panel('writeback', <WritebackScreen {...screen} />)}
             {panel('activity', <ActivityScreen entries={activity} copy={copy} />)}

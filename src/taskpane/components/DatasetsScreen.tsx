@@ -33,6 +33,10 @@ const useStyles = makeStyles({
 
 export interface Props extends ScreenProps {
   catalog: Catalog;
+  /** Signed in: whether the relay's policy gives the person this dataset; the others are not listed. */
+  allowed?: (datasetId: string) => boolean;
+  /** Whom the policy says to ask for more. */
+  ask?: string;
 }
 
 export function DatasetsScreen(props: Props) {
@@ -40,8 +44,11 @@ export function DatasetsScreen(props: Props) {
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<Dataset | null>(null);
   const [busy, setBusy] = useState(false);
-  const groups = useMemo(() => groupDatasets(props.catalog.datasets, query), [props.catalog, query]);
-  const anyAssumed = props.catalog.datasets.some((d) => !d.unavailable && pathSource(d) === 'assumed');
+  const { allowed } = props;
+  const shown = useMemo(() => (allowed ? props.catalog.datasets.filter((d) => allowed(d.id)) : props.catalog.datasets), [props.catalog, allowed]);
+  const hidden = props.catalog.datasets.length - shown.length;
+  const groups = useMemo(() => groupDatasets(shown, query), [shown, query]);
+  const anyAssumed = shown.some((d) => !d.unavailable && pathSource(d) === 'assumed');
 
   return (
     <div className={s.root}>
@@ -56,7 +63,13 @@ export function DatasetsScreen(props: Props) {
           {ASSUMED_EXPLAINED}
         </Caption1>
       )}
-      {groups.length === 0 && <Text>No dataset matches "{query}".</Text>}
+      {hidden > 0 && (
+        <Caption1 data-testid="datasets-hidden">
+          {hidden === 1 ? '1 dataset is' : `${hidden} datasets are`} not listed: the relay&apos;s policy does not give your groups{' '}
+          {hidden === 1 ? 'it' : 'them'} in this environment.{props.ask ? ` To be given more, ask ${props.ask}.` : ''}
+        </Caption1>
+      )}
+      {groups.length === 0 && <Text>{query ? `No dataset matches "${query}".` : 'No dataset to show.'}</Text>}
       {groups.map((g) => (
         <section key={g.area} aria-label={g.area}>
           <h3 className={s.area}>{g.area}</h3>

@@ -1,0 +1,33 @@
+import { RELAY_ERROR_HEADER } from '../../contracts/environments';
+import { policyRefusal } from '../connection/identity';
+import type { TokenKeeper } from './tokens';
+
+/**
+ * The fetch the client uses when a person is signed in: each call carries `Authorization: Bearer <access
+ * token>` (renewed first when about to expire) instead of an API key; the relay checks the token, applies
+ * its policy and sends the key it holds. A policy refusal's body names the rule and whom to ask; the client
+ * keeps only an error's message, so the rule and the contact are put into it here, where the body is read.
+ */
+export function bearerFetch(fetchFn: typeof fetch, keeper: TokenKeeper): typeof fetch {
+  return async (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('Authorization', `Bearer ${await keeper.accessToken()}`);
+    const response = await fetchFn(input, { ...init, headers });
+    if (response.headers.get(RELAY_ERROR_HEADER) !== 'policy-refused') return response;
+    const body = await response.text();
+    let parsed: ReturnType<typeof policyRefusal.safeParse>;
+    try {
+      parsed = policyRefusal.safeParse(JSON.parse(body));
+    } catch {
+      return new Response(body, response);
+    }
+    if (!parsed.success) return new Response(body, response);
+    const { message, rule, ask } = parsed.data.error;
+    const said = `${message.replace(/\.?\s*$/, '.')} Refused by the relay's policy, rule ${rule}. To be given access, ask ${ask}.`;
+    return new Response(JSON.stringify({ error: { ...parsed.data.error, message: said } }), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}

@@ -1,0 +1,98 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Me, SignInConfig } from '../connection/identity';
+import { fetchMe } from '../connection/relayIdentity';
+import { bearerFetch } from './bearerFetch';
+import { beginSignIn, discover, SignInError, type Provider } from './oidc';
+import { createTokenKeeper, type TokenKeeper } from './tokens';
+import { SIGN_IN_PAGE, type SignInAttempt, type SignInWindow } from './windows';
+
+/** A signed-in person: the relay's view of them and the fetch that carries their token. */
+export interface Person {
+  me: Me;
+  fetch: typeof fetch;
+  keeper: TokenKeeper;
+}
+
+export type SignInState =
+  | { kind: 'signed-out'; message?: string }
+  | { kind: 'waiting' }
+  | { kind: 'signed-in'; person: Person };
+
+export interface SignIn {
+  state: SignInState;
+  start(): Promise<void>;
+  cancel(): void;
+  signOut(): Promise<void>;
+}
+
+/**
+ * The sign-in as the Connect screen uses it: discovery (once), the window, the code exchange, /api/me.
+ * `onChange` is told of every person signed in and out (null), so the shell can drop the session.
+ */
+export function useSignIn(
+  config: SignInConfig | null,
+  origin: string,
+  fetchFn: typeof fetch,
+  window: SignInWindow,
+  onChange: (person: Person | null) => void,
+): SignIn {
+  const [state, setState] = useState<SignInState>({ kind: 'signed-out' });
+  const provider = useRef<{ config: SignInConfig; p: Promise<Provider> } | null>(null);
+  const attempt = useRef<SignInAttempt | null>(null);
+  const signedOut = useRef(false);
+  const keeper = useRef<TokenKeeper | null>(null);
+
+  const ended = useCallback(
+    (message: string) => {
+      keeper.current = null;
+      setState({ kind: 'signed-out', message });
+      onChange(null);
+    },
+    [onChange],
+  );
+
+  const start = useCallback(async () => {
+    if (!config) return;
+    setState({ kind: 'waiting' });
+    try {
+      if (provider.current?.config !== config) {
+        const p = discover(config, `${origin}/${SIGN_IN_PAGE}`, fetchFn);
+        provider.current = { config, p };
+        p.catch(() => (provider.current = null));
+      }
+      const p = await provider.current.p;
+      const pending = await beginSignIn(p, { forceLogin: signedOut.current });
+      attempt.current = window.open(origin, pending.url);
+      const callback = await attempt.current.result;
+      attempt.current = null;
+      const tokens = await pending.finish(callback);
+      const k = createTokenKeeper({ provider: p, tokens, onEnded: (reason) => keeper.current === k && ended(reason) });
+      keeper.current = k;
+      const f = bearerFetch(fetchFn, k);
+      const me = await fetchMe(origin, f);
+      const person = { me, fetch: f, keeper: k };
+      setState({ kind: 'signed-in', person });
+      onChange(person);
+    } catch (e) {
+      attempt.current = null;
+      const message = e instanceof SignInError || e instanceof Error ? e.message : String(e);
+      setState({ kind: 'signed-out', message });
+    }
+  }, [config, origin, fetchFn, window, onChange, ended]);
+
+  const cancel = useCallback(() => attempt.current?.cancel(), []);
+
+  const signOut = useCallback(async () => {
+    const k = keeper.current;
+    keeper.current = null;
+    signedOut.current = true;
+    setState({ kind: 'signed-out', message: 'Signed out.' });
+    onChange(null);
+    await k?.signOut();
+  }, [onChange]);
+
+  // Closing the pane is a sign-out as far as this pane knows: the tokens lived in its memory only.
+  useEffect(() => () => attempt.current?.cancel(), []);
+
+  return { state, start, cancel, signOut };
+}

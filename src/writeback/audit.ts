@@ -3,7 +3,9 @@ import type { RunSummary } from './post';
 
 /**
  * The audit trail of write-back runs, on its own sheet: one row per row outcome, with who ran it (a
- * fingerprint of the key's identifier, never the key itself), where, and when. Rows are only appended.
+ * fingerprint of the key's identifier, never the key itself, and the signed-in person when the relay holds
+ * the key), where, and when. Rows are only appended. The service itself records every write as the key's
+ * owner: the person is known to the relay and to this sheet only, and the last column says so.
  */
 export const AUDIT_SHEET = 'Write-back audit';
 export const AUDIT_TABLE = 'GrcWritebackAudit';
@@ -22,7 +24,19 @@ const columns: ColumnSpec[] = [
   // The run's choice for text that begins like a formula (checks/csv-injection): "as typed", "neutralised",
   // or blank when the run had none.
   { name: 'Formula-like text', format: 'text' },
+  // Signed in through the relay (relay-held key): who the person is. Blank with a personal key.
+  { name: 'Signed-in person', format: 'text' },
+  { name: 'Person ID', format: 'text' },
+  { name: 'The service records', format: 'text' },
 ];
+
+/** The signed-in person who ran a post (the token's subject and display name). */
+export interface Actor {
+  subject: string;
+  name: string;
+}
+
+const SERVICE_RECORDS = "the key's owner, not the person";
 
 /** A short SHA-256 fingerprint of a key identifier: tells runs by different keys apart without revealing the key. */
 export async function keyFingerprint(identifier: string): Promise<string> {
@@ -33,7 +47,7 @@ export async function keyFingerprint(identifier: string): Promise<string> {
     .join('')}`;
 }
 
-export function auditRows(summary: RunSummary, who: string): Cell[][] {
+export function auditRows(summary: RunSummary, who: string, actor?: Actor): Cell[][] {
   // The row number Excel shows on the posted table's sheet, the header row counted.
   return summary.outcomes.map((o) => [
     summary.startedAt,
@@ -47,10 +61,13 @@ export function auditRows(summary: RunSummary, who: string): Cell[][] {
     o.guid,
     o.message,
     summary.formulaText ?? '',
+    actor?.name ?? '',
+    actor?.subject ?? '',
+    SERVICE_RECORDS,
   ]);
 }
 
-export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, who: string): Promise<number> {
+export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, who: string, actor?: Actor): Promise<number> {
   let table = await workbook.findTable(AUDIT_TABLE);
   if (!table) {
     const sheet = await workbook.addSheet(AUDIT_SHEET);
@@ -60,7 +77,7 @@ export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, wh
   const missing = columns.slice(table.columns.length);
   if (missing.length && missing.every((c) => !table!.columns.includes(c.name)))
     table = await workbook.addColumns(AUDIT_TABLE, missing);
-  const rows = auditRows(summary, who);
+  const rows = auditRows(summary, who, actor);
   if (rows.length) await workbook.writeRows(AUDIT_TABLE, table.rowCount, rows);
   return rows.length;
 }

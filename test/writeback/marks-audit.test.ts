@@ -108,6 +108,9 @@ describe('the audit record', () => {
       'GUID',
       'Message',
       'Formula-like text',
+      'Signed-in person',
+      'Person ID',
+      'The service records',
     ]);
     expect(rows).toHaveLength(4);
     expect(rows[1]).toEqual([
@@ -122,6 +125,17 @@ describe('the audit record', () => {
       '',
       'The incident was not created.',
       'neutralised',
+      '',
+      '',
+      "the key's owner, not the person",
     ]);
+  });
+
+  it('names the signed-in person beside the key when the relay holds the key', async () => {
+    const workbook = createMemoryWorkbook();
+    await writeAudit(workbook, summary, 'key:0123456789ab', { subject: 'casey', name: 'Casey Compliance' });
+    const { rows } = await workbook.readRows(AUDIT_TABLE);
+    expect(rows[0]!.slice(-3)).toEqual(['Casey Compliance', 'casey', "the key's owner, not the person"]);
+    expect(rows[0]![2]).toBe('key:0123456789ab');
   });
 });

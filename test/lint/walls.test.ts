@@ -51,6 +51,8 @@ const failing: [string, string, string][] = [
   ['src/taskpane/components/Bad.tsx', "import x from '../../relay/server';", 'not part of the add-in'],
   ['src/taskpane/components/Bad.tsx', "import x from '../../workbook/excel';", 'through WorkbookPort'],
   ['src/relay/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
+  ['src/identity/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
+  ['src/taskpane/components/Bad.tsx', "import x from '../../identity/demo-provider';", 'not part of the add-in'],
   ['src/sandbox/bad.ts', "import x from '@fluentui/react-components';", 'UI code belongs in src/taskpane'],
 ];
 const passing: [string, string][] = [

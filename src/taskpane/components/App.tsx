@@ -231,7 +231,7 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
                 disconnect={() => setSession(null)}
               />,
             )}
-            {panel('datasets', <DatasetsScreen {...screen} catalog={sessionCatalog} allowed={datasetAllowed} ask={person?.me.ask} />)}
+            {panel('datasets', <DatasetsScreen {...screen} catalog={sessionCatalog} allowed={datasetAllowed} />)}
             {panel('tables', <TablesScreen {...screen} catalog={sessionCatalog} environments={envList} />)}
             {panel('writeback', <WritebackScreen {...screen} />)}
             {panel('activity', <ActivityScreen entries={activity} copy={copy} />)}

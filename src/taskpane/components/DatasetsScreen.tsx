@@ -35,8 +35,6 @@ export interface Props extends ScreenProps {
   catalog: Catalog;
   /** Signed in: whether the relay's policy gives the person this dataset; the others are not listed. */
   allowed?: (datasetId: string) => boolean;
-  /** Whom the policy says to ask for more. */
-  ask?: string;
 }
 
 export function DatasetsScreen(props: Props) {
@@ -66,7 +64,7 @@ export function DatasetsScreen(props: Props) {
       {hidden > 0 && (
         <Caption1 data-testid="datasets-hidden">
           {hidden === 1 ? '1 dataset is' : `${hidden} datasets are`} not listed: the relay&apos;s policy does not give your groups{' '}
-          {hidden === 1 ? 'it' : 'them'} in this environment.{props.ask ? ` To be given more, ask ${props.ask}.` : ''}
+          {hidden === 1 ? 'it' : 'them'} in this environment. A refused call names the rule and whom to ask.
         </Caption1>
       )}
       {groups.length === 0 && <Text>{query ? `No dataset matches "${query}".` : 'No dataset to show.'}</Text>}

@@ -80,7 +80,7 @@ export function SignInPanel({ config, signIn, environments, session, choose }: P
         <ErrorBar
           intent="warning"
           testId="no-environments"
-          message={{ title: 'No environment for you', detail: `The relay's policy gives your groups no environment.${me.ask ? ` Ask ${me.ask}.` : ''}` }}
+          message={{ title: 'No environment for you', detail: "The relay's policy gives your groups no environment. Ask the relay's administrator to add your group to its policy." }}
         />
       ) : (
         <Field label="Environment" hint={allowed.length < environments.length ? `The ones your groups may use (${allowed.length} of ${environments.length}).` : undefined}>

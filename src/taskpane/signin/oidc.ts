@@ -64,7 +64,7 @@ export async function beginSignIn(p: Provider, options: { forceLogin?: boolean }
   const state = oauth.generateRandomState();
   const nonce = oauth.generateRandomNonce();
   const url = new URL(p.as.authorization_endpoint);
-  const scopes = new Set(['openid', ...p.config.scopes]);
+  const scopes = new Set(['openid', ...p.config.scopes.split(/\s+/).filter(Boolean)]);
   url.search = new URLSearchParams({
     client_id: p.client.client_id,
     redirect_uri: p.redirectUri,

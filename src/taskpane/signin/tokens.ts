@@ -10,8 +10,11 @@ import { renew, revoke, SignInError, type Provider, type TokenSet } from './oidc
 export const RENEW_AHEAD_MS = 60_000;
 
 export interface TokenKeeper {
-  /** A valid access token, renewed first if it is about to expire. Rejects with SignInError when the session ended. */
-  accessToken(): Promise<string>;
+  /**
+   * A valid access token, renewed first if it is about to expire (or, with `renew`, because the relay said
+   * it expired: clocks differ). Rejects with SignInError when the session ended.
+   */
+  accessToken(options?: { renew?: boolean }): Promise<string>;
   /** Revokes at the provider where it can, and forgets the tokens. */
   signOut(): Promise<void>;
 }
@@ -75,9 +78,9 @@ export function createTokenKeeper(options: KeeperOptions): TokenKeeper {
 
   schedule();
   return {
-    async accessToken() {
+    async accessToken(o) {
       if (!tokens) throw new SignInError(ended ?? 'Signed out. Sign in again.');
-      if (tokens.expiresAt - now() > RENEW_AHEAD_MS) return tokens.accessToken;
+      if (!o?.renew && tokens.expiresAt - now() > RENEW_AHEAD_MS) return tokens.accessToken;
       return (await renewNow()).accessToken;
     },
     async signOut() {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Me, SignInConfig } from '../connection/identity';
+import { SIGN_OUT_PATH, type Me, type SignInConfig } from '../connection/identity';
 import { fetchMe } from '../connection/relayIdentity';
 import { bearerFetch } from './bearerFetch';
 import { beginSignIn, discover, SignInError, type Provider } from './oidc';
@@ -83,13 +83,17 @@ export function useSignIn(
   const cancel = useCallback(() => attempt.current?.cancel(), []);
 
   const signOut = useCallback(async () => {
-    const k = keeper.current;
+    const person = state.kind === 'signed-in' ? state.person : null;
     keeper.current = null;
     signedOut.current = true;
     setState({ kind: 'signed-out', message: 'Signed out.' });
     onChange(null);
-    await k?.signOut();
-  }, [onChange]);
+    if (!person) return;
+    // The relay refuses this access token from now on (it would otherwise live until it expires), then the
+    // provider revokes the refresh token. Either may be unreachable: the pane has forgotten the tokens anyway.
+    await person.fetch(`${origin}${SIGN_OUT_PATH}`, { method: 'POST' }).catch(() => undefined);
+    await person.keeper.signOut();
+  }, [onChange, origin, state]);
 
   // Closing the pane is a sign-out as far as this pane knows: the tokens lived in its memory only.
   useEffect(() => () => attempt.current?.cancel(), []);

@@ -65,6 +65,7 @@ const passing: [string, string][] = [
   ['src/taskpane/preview/Ok.tsx', "import x from '../../workbook/memory';"],
   ['src/relay/ok.ts', "import x from 'node:http';"],
   ['src/taskpane/components/Ok.tsx', "import x from '@fluentui/react-components';"],
+  ['src/taskpane/connection/ok.ts', "import x from '../../contracts/identity';"],
 ];
 
 describe('folder walls', () => {

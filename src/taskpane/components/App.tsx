@@ -8,7 +8,7 @@ import type { ActivityEntry } from '../activity/activity';
 import { catalogFor } from '../connection/catalog';
 import { forgetRememberedPasswords, type Credentials } from '../connection/credentials';
 import { environmentBaseUrl, fetchEnvironments, type Environment, type EnvironmentsResult } from '../connection/environments';
-import { allows } from '../connection/identity';
+import { allows } from '../connection/access';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
 import { fetchAuthConfig, type AuthConfigResult } from '../connection/relayIdentity';
 import type { HostInfo } from '../host';

@@ -1,6 +1,6 @@
 import { Button, Caption1, Field, Select, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { Environment } from '../connection/environments';
-import type { SignInConfig } from '../connection/identity';
+import type { SignInConfig } from '../connection/access';
 import type { Session } from '../screen';
 import type { SignIn } from '../signin/useSignIn';
 import { ErrorBar } from './ErrorBar';

@@ -1,4 +1,4 @@
-import { AUTH_CONFIG_PATH, authConfig, ME_PATH, me, type AuthConfig, type Me } from './identity';
+import { AUTH_CONFIG_PATH, authConfig, ME_PATH, me, type AuthConfig, type Me } from './access';
 
 /** A relay that predates sign-in has no /api/auth/config: it offers personal keys only. */
 const PERSONAL_KEYS_ONLY: AuthConfig = { personalKeys: true, signIn: null };

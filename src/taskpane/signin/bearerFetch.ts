@@ -1,5 +1,5 @@
 import { RELAY_ERROR_HEADER } from '../../contracts/environments';
-import { policyRefusal } from '../connection/identity';
+import { policyRefusal } from '../connection/access';
 import type { TokenKeeper } from './tokens';
 
 /**

@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import type { SignInConfig } from '../connection/identity';
+import type { SignInConfig } from '../connection/access';
 
 /**
  * OpenID Connect for the taskpane, with oauth4webapi: authorization code with PKCE (S256), a public

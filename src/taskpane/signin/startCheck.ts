@@ -1,4 +1,4 @@
-import type { AuthConfig } from '../connection/identity';
+import type { AuthConfig } from '../connection/access';
 
 /**
  * sign-in.html?start=<url> sends the window on to `url`: only to the provider the relay names, so the page

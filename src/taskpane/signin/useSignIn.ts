@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { SIGN_OUT_PATH, type Me, type SignInConfig } from '../connection/identity';
+import { SIGN_OUT_PATH, type Me, type SignInConfig } from '../connection/access';
 import { fetchMe } from '../connection/relayIdentity';
 import { bearerFetch } from './bearerFetch';
 import { beginSignIn, discover, SignInError, type Provider } from './oidc';

@@ -174,6 +174,18 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
     onActivity({ at: new Date(), action: 'connect', outcome: 'ok', environment: environment.name, message: `as ${me.name} (${me.subject})` });
   }
 
+  // Once signed in, a test environment the person may use is chosen (never production by default); the
+  // Connect tab's list changes it.
+  const envChoices = environments?.ok ? environments.environments : null;
+  useEffect(() => {
+    if (!person || !envChoices) return;
+    const mine = envChoices.filter((e) => person.me.may.environments.includes(e.name));
+    const first = mine.find((e) => !e.production) ?? mine[0];
+    if (first) choose(first);
+    // choose is re-made each render; the choice is made once per person.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [person, envChoices]);
+
   // Signed in: the datasets the policy gives the person's groups in this environment; the others are not shown.
   const datasetAllowed = person && session ? (id: string) => allows(person.me.may.datasets[session.environment.name], id) : undefined;
 

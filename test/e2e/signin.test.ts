@@ -1,0 +1,167 @@
+/**
+ * Sign-in in preview mode, in headless Chromium, against a real OpenID provider on loopback (the demo
+ * provider: oidc-provider), the relay holding the sandboxes' keys with the demo policy of
+ * `grc-sheets start --sign-in` (reporting: risks on ACC and PRD; compliance: incidents on ACC, posting),
+ * and personal keys off. People sign in through the provider's own login page in the popup; nobody types
+ * an API key. Screenshots land in test/e2e/screenshots/ (signin-*).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { startSignInDemo, type SignInDemo } from '../../src/cli/start-sign-in';
+import { startRelay, type Relay } from '../../src/relay';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { bindPaths } from '../catalog/bind-paths';
+import { launchBrowser, pasteRowsByName, requireDist, screenshot, type TestBrowser } from './harness';
+
+let acc: Sandbox;
+let prd: Sandbox;
+let demo: SignInDemo;
+let relay: Relay;
+let browser: TestBrowser;
+let page: Page;
+let bindingDir: string;
+
+beforeAll(async () => {
+  const staticDir = requireDist();
+  // Bound as a Swagger file matching the catalogue would bind them: the incident flow posts without the
+  // confirmation an assumed path asks for.
+  const common = { host: '127.0.0.1', port: 0, scale: 50, seed: 7, binding: bindPaths() };
+  acc = await startSandbox({ ...common, environment: 'ACC' });
+  prd = await startSandbox({ ...common, environment: 'PRD' });
+  bindingDir = mkdtempSync(join(tmpdir(), 'grc-sheets-signin-'));
+  writeFileSync(join(bindingDir, 'binding.json'), JSON.stringify(bindPaths()));
+  demo = await startSignInDemo({ 'sandbox-acc': acc.demoKey, 'sandbox-prd': prd.demoKey });
+  relay = await startRelay({
+    listen: { host: '127.0.0.1', port: 0 },
+    environments: {
+      'sandbox-acc': { baseUrl: acc.url, production: false, binding: join(bindingDir, 'binding.json'), key: demo.keyFile('sandbox-acc') },
+      'sandbox-prd': { baseUrl: prd.url, production: true, binding: join(bindingDir, 'binding.json'), key: demo.keyFile('sandbox-prd') },
+    },
+    ...demo.relayConfig,
+    staticDir,
+    logLevel: 'silent',
+  });
+  await demo.allowOrigin(relay.url);
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  await page.goto(`${relay.url}/taskpane.html`);
+  await page.getByTestId('sign-in').waitFor();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await relay?.close();
+  await Promise.all([acc?.close(), prd?.close(), demo?.close()]);
+  if (bindingDir) rmSync(bindingDir, { recursive: true, force: true });
+});
+
+/** Presses Sign in, fills the provider's login page in the popup, and waits for the pane to say who is in. */
+async function signIn(login: string, password: string, shot?: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Connect' }).click();
+  const [popup] = await Promise.all([browser.context.waitForEvent('page'), page.getByTestId('sign-in').click()]);
+  await popup.locator('#login').waitFor();
+  expect(new URL(popup.url()).origin).toBe(demo.provider.issuer);
+  await popup.locator('#login').fill(login);
+  await popup.locator('#password').fill(password);
+  if (shot) await screenshot(popup, shot);
+  await popup.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('signed-in').waitFor();
+  await page.getByTestId('connect-ok').waitFor();
+  if (!popup.isClosed()) await popup.close();
+}
+
+async function signOut(): Promise<void> {
+  await page.getByRole('tab', { name: 'Connect' }).click();
+  await page.getByTestId('sign-out').click();
+  await page.getByTestId('sign-in').waitFor();
+}
+
+test('the Connect tab offers sign-in only: this relay takes no typed key', async () => {
+  expect(await page.getByTestId('identifier').count()).toBe(0);
+  expect(await page.getByTestId('taskpane').innerText()).toContain(`(${new URL(demo.provider.issuer).host})`);
+  await screenshot(page, 'signin-01-connect');
+});
+
+test('Riley signs in on the provider\'s login page and sees only what the reporting rule gives: risks', async () => {
+  await signIn('riley', 'reporting-demo', 'signin-02-provider-login');
+  expect(await page.getByTestId('signed-in').innerText()).toContain('Signed in as Riley Reporter');
+  expect(await page.getByTestId('env-badge').innerText()).toBe('sandbox-acc');
+  // Both environments of the rule are offered; production is marked read-only for a reader.
+  const options = await page.getByTestId('environment').locator('option').allInnerTexts();
+  expect(options).toEqual(['sandbox-acc', 'sandbox-prd (PRODUCTION, read only for you)']);
+  expect(await page.getByTestId('connect-ok').innerText()).toMatch(/as Riley Reporter[\s\S]*key:[0-9a-f]{12}/);
+  await screenshot(page, 'signin-03-signed-in');
+
+  await page.getByRole('tab', { name: 'Datasets' }).click();
+  expect(await page.locator('[data-testid^="dataset-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual(['dataset-risk']);
+  expect(await page.getByTestId('datasets-hidden').innerText()).toMatch(/datasets are not listed: the relay's policy does not give your groups them/);
+  await page.getByTestId('dataset-risk').click();
+  await page.getByTestId('load').click();
+  await page.getByTestId('load-done').waitFor();
+  expect(await page.getByTestId('load-done').innerText()).toMatch(/Loaded 50 rows/);
+  await screenshot(page, 'signin-04-risks-loaded');
+});
+
+test('after sign-out the provider asks who is there; Casey (compliance) is refused the risks table by the policy, by rule and contact', async () => {
+  await signOut();
+  expect(await page.getByTestId('env-badge').innerText()).toBe('Not connected');
+  await screenshot(page, 'signin-05-signed-out');
+  await signIn('casey', 'compliance-demo');
+  expect(await page.getByTestId('signed-in').innerText()).toContain('Signed in as Casey Compliance');
+  expect(await page.getByTestId('environment').locator('option').allInnerTexts()).toEqual(['sandbox-acc']);
+
+  // The risks table Riley loaded is in the workbook; refreshing it as Casey goes to the relay, which refuses.
+  await page.getByRole('tab', { name: 'Tables' }).click();
+  const card = page.locator('[data-testid^="table-"]', { hasText: 'risk' }).first();
+  await card.getByTestId('refresh').click();
+  const refused = card.getByTestId('refresh-error');
+  await refused.waitFor();
+  const text = await refused.innerText();
+  expect(text).toContain('Not allowed for you');
+  expect(text).toMatch(/rule "compliance"/);
+  expect(text).toContain('grc-team@example.com');
+  await screenshot(page, 'signin-06-refused');
+});
+
+test('Casey posts an incident; the audit row names her beside the key, and says the service records the key\'s owner', async () => {
+  await page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true }).click();
+  await page.getByTestId('wb-flow').selectOption('incidents');
+  await page.getByTestId('wb-new-template').click();
+  await page.getByTestId('template-done').waitFor();
+  await pasteRowsByName(page, 'A2', [
+    ['Name', 'Reporting organization', 'Classification'],
+    ['Badge reader down at the depot', 'Finance', 'Medium'],
+  ]);
+  await page.getByTestId('wb-post').click();
+  await page.getByTestId('post-done').waitFor({ timeout: 20_000 });
+  expect(await page.getByTestId('post-done').innerText()).toContain('1 created');
+  expect(acc.store.addedRecords('incidents').map((r) => r.Name)).toContain('Badge reader down at the depot');
+
+  await page.getByTestId('sheet-Write-back audit').click();
+  const audit = await page.getByTestId('preview-grid').innerText();
+  for (const expected of ['Signed-in person', 'Person ID', 'The service records', 'Casey Compliance', 'casey', "the key's owner, not the person"])
+    expect(audit).toContain(expected);
+  expect(audit).toMatch(/key:[0-9a-f]{12}/);
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll<HTMLElement>('[data-testid="preview-grid"] *'))
+      if (el.scrollWidth > el.clientWidth + 10) el.scrollLeft = el.scrollWidth;
+  });
+  await screenshot(page, 'signin-07-audit');
+});
+
+test('no API key is in any page the browser was given, nor in the workbook', async () => {
+  const everything = await page.evaluate(() => document.documentElement.outerHTML);
+  for (const key of [acc.demoKey!, prd.demoKey!]) {
+    expect(everything).not.toContain(key.password);
+    expect(everything).not.toContain(key.identifier);
+  }
+});
+
+test('at 320 px the signed-in Connect tab reads well', async () => {
+  await page.getByRole('tab', { name: 'Connect' }).click();
+  await page.setViewportSize({ width: 320, height: 640 });
+  await screenshot(page, 'signin-08-narrow');
+  await page.setViewportSize({ width: 1280, height: 800 });
+});

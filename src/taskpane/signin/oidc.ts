@@ -1,5 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import type { SignInConfig } from '../connection/access';
+import { SignInError } from './signInError';
+
+export { SignInError };
 
 /**
  * OpenID Connect for the taskpane, with oauth4webapi: authorization code with PKCE (S256), a public
@@ -24,10 +27,6 @@ export interface TokenSet {
   expiresAt: number;
 }
 
-/** A sign-in failure worth telling the user about, with what to do. */
-export class SignInError extends Error {
-  override readonly name = 'SignInError';
-}
 
 /** Plain http only for a provider on this machine (the demo provider, tests); anything else must be https. */
 function loopback(url: string): boolean {

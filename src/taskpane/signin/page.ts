@@ -5,7 +5,7 @@
  * pane, which holds the PKCE verifier and redeems the code, and close. Like the taskpane's entry, this
  * file reads the window and Office globals itself; the decisions are in startCheck.ts.
  */
-import { authConfig, AUTH_CONFIG_PATH } from '../connection/access';
+import { AUTH_CONFIG_PATH, authConfig } from '../connection/access';
 import { checkStart, isCallback } from './startCheck';
 import { SIGN_IN_CHANNEL, type SignInMessage } from './windows';
 

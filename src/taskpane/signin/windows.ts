@@ -1,4 +1,4 @@
-import { SignInError } from './oidc';
+import { SignInError } from './signInError';
 
 /**
  * Where the provider's login page opens. It cannot run inside the taskpane (providers refuse to be framed,

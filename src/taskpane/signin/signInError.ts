@@ -1,0 +1,4 @@
+/** A sign-in failure worth telling the user about, with what to do. */
+export class SignInError extends Error {
+  override readonly name = 'SignInError';
+}

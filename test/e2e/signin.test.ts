@@ -69,7 +69,12 @@ async function signIn(login: string, password: string, shot?: string): Promise<v
   await popup.getByRole('button', { name: 'Sign in' }).click();
   await page.getByTestId('signed-in').waitFor();
   await page.getByTestId('connect-ok').waitFor();
-  if (!popup.isClosed()) await popup.close();
+  // The sign-in page closes its window once it handed the answer over; a browser that keeps it open
+  // shows "Signed in. You can close this window."
+  if (!popup.isClosed()) {
+    expect(await popup.locator('#status').innerText()).toBe('Signed in. You can close this window.');
+    await popup.close();
+  }
 }
 
 async function signOut(): Promise<void> {
@@ -90,7 +95,7 @@ test('Riley signs in on the provider\'s login page and sees only what the report
   expect(await page.getByTestId('env-badge').innerText()).toBe('sandbox-acc');
   // Both environments of the rule are offered; production is marked read-only for a reader.
   const options = await page.getByTestId('environment').locator('option').allInnerTexts();
-  expect(options).toEqual(['sandbox-acc', 'sandbox-prd (PRODUCTION, read only for you)']);
+  expect(options).toEqual(['sandbox-acc', 'sandbox-prd (PRODUCTION, read only)']);
   expect(await page.getByTestId('connect-ok').innerText()).toMatch(/as Riley Reporter[\s\S]*key:[0-9a-f]{12}/);
   await screenshot(page, 'signin-03-signed-in');
 

@@ -9,6 +9,9 @@ const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   row: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', alignItems: 'center' },
   who: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
+  // A native select is as wide as its longest option unless told otherwise: keep it inside the pane.
+  field: { minWidth: 0 },
+  select: { minWidth: 0, width: '100%' },
 });
 
 export interface Props {
@@ -83,8 +86,10 @@ export function SignInPanel({ config, signIn, environments, session, choose }: P
           message={{ title: 'No environment for you', detail: "The relay's policy gives your groups no environment. Ask the relay's administrator to add your group to its policy." }}
         />
       ) : (
-        <Field label="Environment" hint={allowed.length < environments.length ? `The ones your groups may use (${allowed.length} of ${environments.length}).` : undefined}>
+        <Field className={s.field} label="Environment" hint={allowed.length < environments.length ? `The ones your groups may use (${allowed.length} of ${environments.length}).` : undefined}>
           <Select
+            className={s.select}
+            select={{ className: s.select }}
             value={session?.environment.name ?? ''}
             onChange={(_, d) => {
               const e = allowed.find((x) => x.name === d.value);
@@ -95,7 +100,7 @@ export function SignInPanel({ config, signIn, environments, session, choose }: P
             {!session && <option value="">Choose…</option>}
             {allowed.map((e) => (
               <option key={e.name} value={e.name}>
-                {e.production ? `${e.name} (PRODUCTION${me.may.production[e.name] ? '' : ', read only for you'})` : e.name}
+                {e.production ? `${e.name} (PRODUCTION${me.may.production[e.name] ? '' : ', read only'})` : e.name}
               </option>
             ))}
           </Select>

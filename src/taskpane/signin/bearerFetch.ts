@@ -29,7 +29,7 @@ export function bearerFetch(fetchFn: typeof fetch, keeper: TokenKeeper): typeof 
     }
     if (!parsed.success) return new Response(body, response);
     const { message, rule, ask } = parsed.data.error;
-    const said = `${message.replace(/\.?\s*$/, '.')} Refused by the relay's policy: ${rule}. To be given access, ask ${ask}.`;
+    const said = `${message.replace(/\.?\s*$/, '.')} Refused by ${rule} of the relay's policy. To be given access, ask ${ask}.`;
     return new Response(JSON.stringify({ error: { ...parsed.data.error, message: said } }), {
       status: response.status,
       statusText: response.statusText,

@@ -63,7 +63,7 @@ test('signed in: who, their groups, only the environments the policy gives, prod
   const html = render({ personalKeys: true, signIn: signInConfig }, { kind: 'signed-in', person });
   expect(html).toContain('Signed in as <!-- -->Riley Reporter');
   expect(html).toContain('groups: reporting');
-  expect(html).toContain('prd (PRODUCTION, read only for you)');
+  expect(html).toContain('prd (PRODUCTION, read only)');
   expect(html).toContain('data-testid="sign-out"');
   expect(html).not.toContain('data-testid="identifier"');
 });

@@ -16,6 +16,11 @@ export interface Session {
    * records only the key's owner. Absent with a personal key.
    */
   actor?: { subject: string; name: string };
+  /**
+   * Signed in: whether the relay's policy lets the person post this write-back flow here (its flows, and on
+   * production its production right). Absent with a personal key (the key decides).
+   */
+  flowAllowed?: (flowId: string) => boolean;
 }
 
 /** What the shell gives every screen (Connect, Datasets, Tables, Write-back, Activity). */

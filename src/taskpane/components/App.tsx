@@ -170,6 +170,8 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
       source: `relay ${origin}`,
       keyFingerprint: me.keys?.[environment.name] ?? 'key held by the relay',
       actor: { subject: me.subject, name: me.name },
+      flowAllowed: (flowId) =>
+        allows(me.may.flows[environment.name], flowId) && (!environment.production || me.may.production[environment.name] === true),
     });
     onActivity({ at: new Date(), action: 'connect', outcome: 'ok', environment: environment.name, message: `as ${me.name} (${me.subject})` });
   }

@@ -132,6 +132,10 @@ test('after sign-out the provider asks who is there; Casey (compliance) is refus
 
 test('Casey posts an incident; the audit row names her beside the key, and says the service records the key\'s owner', async () => {
   await page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true }).click();
+  // The flows the compliance rule does not give are marked before a template is made.
+  const flows = await page.getByTestId('wb-flow').locator('option').allInnerTexts();
+  expect(flows.find((f) => f.startsWith('Incidents'))).not.toContain('not allowed for you');
+  expect(flows.filter((f) => f.includes('(not allowed for you)')).length).toBe(flows.length - 1);
   await page.getByTestId('wb-flow').selectOption('incidents');
   await page.getByTestId('wb-new-template').click();
   await page.getByTestId('template-done').waitFor();

@@ -51,16 +51,27 @@ export function useSignIn(
     [onChange],
   );
 
+  /** Discovery once per configuration; a failure is tried again at the next press of Sign in. */
+  const discovered = useCallback(() => {
+    if (!config) return null;
+    if (provider.current?.config !== config) {
+      const p = discover(config, `${origin}/${SIGN_IN_PAGE}`, fetchFn);
+      provider.current = { config, p };
+      p.catch(() => (provider.current = null));
+    }
+    return provider.current.p;
+  }, [config, origin, fetchFn]);
+
+  // Read ahead, so the window opens right after the click: browsers and Office let a page open a window
+  // only shortly after the person asked for it.
+  useEffect(() => void discovered()?.catch(() => undefined), [discovered]);
+
   const start = useCallback(async () => {
-    if (!config) return;
+    const discovering = discovered();
+    if (!discovering) return;
     setState({ kind: 'waiting' });
     try {
-      if (provider.current?.config !== config) {
-        const p = discover(config, `${origin}/${SIGN_IN_PAGE}`, fetchFn);
-        provider.current = { config, p };
-        p.catch(() => (provider.current = null));
-      }
-      const p = await provider.current.p;
+      const p = await discovering;
       const pending = await beginSignIn(p, { forceLogin: signedOut.current });
       attempt.current = window.open(origin, pending.url);
       const callback = await attempt.current.result;
@@ -78,7 +89,7 @@ export function useSignIn(
       const message = e instanceof SignInError || e instanceof Error ? e.message : String(e);
       setState({ kind: 'signed-out', message });
     }
-  }, [config, origin, fetchFn, window, onChange, ended]);
+  }, [discovered, origin, fetchFn, window, onChange, ended]);
 
   const cancel = useCallback(() => attempt.current?.cancel(), []);
 

@@ -111,7 +111,9 @@ export function officeDialogSignIn(ui: OfficeUi): SignInWindow {
         settle = null;
         dialog?.close();
       };
-      ui.displayDialogAsync(signInPageUrl(origin, authorizationUrl), { height: 70, width: 35, promptBeforeOpen: false }, (r) => {
+      // promptBeforeOpen is left to Office: on the web it asks before opening the window when the browser
+      // would otherwise block it (12009 is the person declining).
+      ui.displayDialogAsync(signInPageUrl(origin, authorizationUrl), { height: 70, width: 35 }, (r) => {
         if (r.status !== 'succeeded' || !r.value) return finish((s) => s.reject(dialogFailure(r.error?.code, r.error?.message)));
         dialog = r.value;
         dialog.addEventHandler('dialogMessageReceived', (arg) => {

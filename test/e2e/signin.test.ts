@@ -160,12 +160,20 @@ test('Casey posts an incident; the audit row names her beside the key, and says 
   await screenshot(page, 'signin-07-audit');
 });
 
-test('no API key is in any page the browser was given, nor in the workbook', async () => {
-  const everything = await page.evaluate(() => document.documentElement.outerHTML);
-  for (const key of [acc.demoKey!, prd.demoKey!]) {
-    expect(everything).not.toContain(key.password);
-    expect(everything).not.toContain(key.identifier);
-  }
+test('no API key is in the page, nor anywhere in the workbook (every table, the add-in settings)', async () => {
+  const html = await page.evaluate(() => document.documentElement.outerHTML);
+  const workbook = await page.evaluate(async () => {
+    const wb = (window as unknown as { __grcPreviewWorkbook: import('../../src/workbook/port').WorkbookPort }).__grcPreviewWorkbook;
+    const tables = await Promise.all((await wb.listTables()).map((t) => wb.readRows(t.name)));
+    const settings = await Promise.all(['grc-sheets.bindings', 'grc-sheets.writeback.marks', 'grc-sheets.writeback.tables'].map((k) => wb.getSetting(k)));
+    return JSON.stringify({ tables, settings });
+  });
+  expect(workbook).toContain('Casey Compliance');
+  for (const key of [acc.demoKey!, prd.demoKey!])
+    for (const text of [html, workbook]) {
+      expect(text).not.toContain(key.password);
+      expect(text).not.toContain(key.identifier);
+    }
 });
 
 test('at 320 px the signed-in Connect tab reads well', async () => {

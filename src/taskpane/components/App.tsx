@@ -1,5 +1,5 @@
 import { FluentProvider, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Catalog } from '../../catalog';
 import { createClient, isApiError } from '../../client';
 import { keyFingerprint } from '../../writeback/audit';
@@ -168,7 +168,7 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
       environment,
       client,
       source: `relay ${origin}`,
-      keyFingerprint: me.keys?.[environment.name] ?? 'key held by the relay',
+      keyFingerprint: me.keys[environment.name] ?? 'key held by the relay',
       actor: { subject: me.subject, name: me.name },
       flowAllowed: (flowId) =>
         allows(me.may.flows[environment.name], flowId) && (!environment.production || me.may.production[environment.name] === true),
@@ -189,7 +189,10 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
   }, [person, envChoices]);
 
   // Signed in: the datasets the policy gives the person's groups in this environment; the others are not shown.
-  const datasetAllowed = person && session ? (id: string) => allows(person.me.may.datasets[session.environment.name], id) : undefined;
+  const datasetAllowed = useMemo(
+    () => (person && session ? (id: string) => allows(person.me.may.datasets[session.environment.name], id) : undefined),
+    [person, session],
+  );
 
   const screen: ScreenProps = { workbook, session, onActivity, onWorkbookChanged, workbookVersion };
   // Before a connection the Datasets tab shows the catalogue's own (unbound) list.

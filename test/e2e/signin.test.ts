@@ -116,6 +116,10 @@ test('after sign-out the provider asks who is there; Casey (compliance) is refus
   await signIn('casey', 'compliance-demo');
   expect(await page.getByTestId('signed-in').innerText()).toContain('Signed in as Casey Compliance');
   expect(await page.getByTestId('environment').locator('option').allInnerTexts()).toEqual(['sandbox-acc']);
+  // Riley's pick of risks on the Datasets tab does not carry over to Casey, who may not have them.
+  await page.getByRole('tab', { name: 'Datasets' }).click();
+  expect(await page.getByTestId('dataset-risk').count()).toBe(0);
+  expect(await page.getByTestId('load').count()).toBe(0);
 
   // The risks table Riley loaded is in the workbook; refreshing it as Casey goes to the relay, which refuses.
   await page.getByRole('tab', { name: 'Tables' }).click();
@@ -176,9 +180,13 @@ test('no API key is in the page, nor anywhere in the workbook (every table, the 
     }
 });
 
-test('at 320 px the signed-in Connect tab reads well', async () => {
+test('at 320 px, light and dark, the signed-in Connect and Datasets tabs read well', async () => {
   await page.getByRole('tab', { name: 'Connect' }).click();
   await page.setViewportSize({ width: 320, height: 640 });
   await screenshot(page, 'signin-08-narrow');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.getByRole('tab', { name: 'Datasets' }).click();
+  await screenshot(page, 'signin-09-narrow-dark-datasets');
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 800 });
 });

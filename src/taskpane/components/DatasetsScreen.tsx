@@ -46,13 +46,15 @@ export function DatasetsScreen(props: Props) {
   const shown = useMemo(() => (allowed ? props.catalog.datasets.filter((d) => allowed(d.id)) : props.catalog.datasets), [props.catalog, allowed]);
   const hidden = props.catalog.datasets.length - shown.length;
   const groups = useMemo(() => groupDatasets(shown, query), [shown, query]);
+  // A dataset picked before another person signed in stays picked only if this person may have it.
+  const picked = chosen && shown.some((d) => d.id === chosen.id) ? chosen : null;
   const anyAssumed = shown.some((d) => !d.unavailable && pathSource(d) === 'assumed');
 
   return (
     <div className={s.root}>
-      {chosen && (
+      {picked && (
         <div className={s.sticky}>
-          <LoadPanel key={chosen.id} {...props} dataset={chosen} onClose={() => setChosen(null)} onBusyChange={setBusy} />
+          <LoadPanel key={picked.id} {...props} dataset={picked} onClose={() => setChosen(null)} onBusyChange={setBusy} />
         </div>
       )}
       <SearchBox placeholder="Search datasets" value={query} onChange={(_, d) => setQuery(d.value)} aria-label="Search datasets" />
@@ -76,10 +78,10 @@ export function DatasetsScreen(props: Props) {
               <li key={d.id}>
                 <button
                   type="button"
-                  className={`${s.item} ${chosen?.id === d.id ? s.selected : ''}`}
+                  className={`${s.item} ${picked?.id === d.id ? s.selected : ''}`}
                   onClick={() => setChosen(d)}
-                  disabled={(busy && chosen?.id !== d.id) || !!d.unavailable}
-                  aria-pressed={chosen?.id === d.id}
+                  disabled={(busy && picked?.id !== d.id) || !!d.unavailable}
+                  aria-pressed={picked?.id === d.id}
                   data-testid={`dataset-${d.id}`}
                 >
                   <span className={s.titleRow}>

@@ -164,7 +164,7 @@ test('Casey posts an incident; the audit row names her beside the key, and says 
   await screenshot(page, 'signin-07-audit');
 });
 
-test('no API key is in the page, nor anywhere in the workbook (every table, the add-in settings)', async () => {
+test('no API key is in the page or the workbook (every table, the add-in settings), and no token in browser storage', async () => {
   const html = await page.evaluate(() => document.documentElement.outerHTML);
   const workbook = await page.evaluate(async () => {
     const wb = (window as unknown as { __grcPreviewWorkbook: import('../../src/workbook/port').WorkbookPort }).__grcPreviewWorkbook;
@@ -173,6 +173,14 @@ test('no API key is in the page, nor anywhere in the workbook (every table, the 
     return JSON.stringify({ tables, settings });
   });
   expect(workbook).toContain('Casey Compliance');
+  // Tokens live in the pane's memory only: nothing in the page's storage, and no JWT in the workbook.
+  const stored = await page.evaluate(async () => ({
+    local: JSON.stringify({ ...localStorage }),
+    session: JSON.stringify({ ...sessionStorage }),
+    databases: (await indexedDB.databases()).map((d) => d.name),
+  }));
+  expect(stored).toEqual({ local: '{}', session: '{}', databases: [] });
+  expect(workbook).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\./);
   for (const key of [acc.demoKey!, prd.demoKey!])
     for (const text of [html, workbook]) {
       expect(text).not.toContain(key.password);

@@ -29,15 +29,21 @@ async function handBack() {
   // The code is single-use and useless without the pane's verifier; still, keep it out of the history.
   history.replaceState(null, '', window.location.pathname);
   await window.grcOfficeScript;
+  let toOffice = false;
   if (typeof Office !== 'undefined' && typeof Office.onReady === 'function') {
-    const info = await Office.onReady();
-    // In Excel's dialog Office has a host and the pane listens for DialogMessageReceived.
-    if (info.host && typeof Office.context?.ui?.messageParent === 'function') {
-      Office.context.ui.messageParent(JSON.stringify(message));
-      status('Signed in. You can close this window.');
-      return;
+    await Office.onReady();
+    // In Excel's dialog the pane listens for DialogMessageReceived. Outside a dialog Office has no parent to
+    // tell and may throw: the BroadcastChannel below is then the way back.
+    try {
+      if (typeof Office.context?.ui?.messageParent === 'function') {
+        Office.context.ui.messageParent(JSON.stringify(message));
+        toOffice = true;
+      }
+    } catch {
+      toOffice = false;
     }
   }
+  if (toOffice) return status('Signed in. You can close this window.');
   const channel = new BroadcastChannel(SIGN_IN_CHANNEL);
   channel.postMessage(message);
   channel.close();

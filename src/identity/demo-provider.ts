@@ -28,6 +28,8 @@ export interface DemoProviderOptions {
   /** Access and ID token lifetime; default 600 (short sessions, silent renewal by refresh token). */
   accessTokenTtlSeconds?: number;
   clientId?: string;
+  /** The people who may sign in; default the two demo users (the benchmark signs in 200). */
+  users?: readonly DemoUser[];
 }
 
 export interface DemoProvider {
@@ -50,7 +52,7 @@ export async function startDemoProvider(options: DemoProviderOptions): Promise<D
     postLogoutRedirectUris: options.postLogoutRedirectUris ?? options.redirectUris,
     audiences: options.audiences ?? [DEMO_AUDIENCE],
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 600,
-    users: [...DEMO_USERS],
+    users: [...(options.users ?? DEMO_USERS)],
   };
   const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(
     process.execPath,
@@ -76,7 +78,7 @@ export async function startDemoProvider(options: DemoProviderOptions): Promise<D
     clientId: settings.clientId,
     audience: settings.audiences[0] ?? DEMO_AUDIENCE,
     scopes: DEMO_SCOPES,
-    users: DEMO_USERS,
+    users: settings.users,
     async rotateSigningKey() {
       const answer = next();
       child.stdin.write('rotate\n');

@@ -69,9 +69,23 @@ interface CompiledRule {
   flowNames: readonly string[] | '*';
 }
 
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The known names nearest a misspelt one (the fewest edits, at most two), for "did you mean". */
 function suggestion(value: string, known: Iterable<string>): string {
   const v = value.toLowerCase();
-  const near = [...known].filter((k) => k.toLowerCase().startsWith(v.slice(0, 4)) || v.startsWith(k.toLowerCase())).slice(0, 3);
+  const scored = [...known].map((k) => [k, distance(v, k.toLowerCase())] as const);
+  const best = Math.min(...scored.map(([, d]) => d));
+  const near = best <= 2 ? scored.filter(([, d]) => d === best).slice(0, 3).map(([k]) => k) : [];
   return near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
 }
 
@@ -126,7 +140,7 @@ export class Policy {
             for (const op of flow.operations) (operations as Set<string>).add(op);
             if (datasets !== '*') for (const d of flow.reads) (datasets as Set<string>).add(d);
           } else if (vocabulary.operations.has(f)) (operations as Set<string>).add(f);
-          else problems.push(`  ${at}.flows.${j}: "${f}" is neither a write-back flow (${[...vocabulary.flows.keys()].join(', ')}) nor a write operation id${suggestion(f, vocabulary.operations)}`);
+          else problems.push(`  ${at}.flows.${j}: "${f}" is neither a write-back flow (${[...vocabulary.flows.keys()].join(', ')}) nor a write operation id${suggestion(f, [...vocabulary.flows.keys(), ...vocabulary.operations])}`);
         });
       }
       if (rule.production && environments !== '*' && ![...environments].some((e) => vocabulary.environments.get(e)))

@@ -109,6 +109,8 @@ export class TokenChecker {
   constructor(
     private readonly settings: TokenSettings,
     private readonly now: () => number = Date.now,
+    /** Told of each fetch of the provider's keys (the relay logs it: a rotation shows as a fetch). */
+    private readonly onKeysFetched: (jwksUri: string) => void = () => undefined,
   ) {
     this.sweep = setInterval(() => this.forgetExpired(), 60_000);
     this.sweep.unref();
@@ -140,6 +142,7 @@ export class TokenChecker {
         timeoutDuration: 5000,
         [customFetch]: (url, options) => {
           this.stats.jwksFetches++;
+          this.onKeysFetched(doc.jwks_uri);
           return fetch(url, options);
         },
       });

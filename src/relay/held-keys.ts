@@ -21,14 +21,17 @@ export interface HeldKey {
   readonly tag: string;
   /** Where it was read from, for messages (never its content). */
   readonly source: string;
+  /** The expiry recorded with the key (its file's second line); it wins over the configuration's. */
+  readonly expires?: string;
 }
 
+/** One held key as /healthz shows it (and `grc-sheets check`): where it was read from stays in the log. */
 export interface KeyHealth {
   fingerprint: string;
-  source: string;
   expires?: string;
   daysLeft?: number;
-  status: 'ok' | 'expiring' | 'expired' | 'unreadable';
+  /** stale: the last re-read failed (`problem` says why) and the key read before is still in use. */
+  status: 'ok' | 'expiring' | 'expired' | 'unreadable' | 'stale';
   problem?: string;
 }
 
@@ -80,10 +83,24 @@ function readSecret(ref: KeyRef, env: NodeJS.ProcessEnv): string {
   return readSecretFile(join(dir, ref.credential ?? ''), what);
 }
 
-/** `IDENTIFIER:PASSWORD`, or the password alone with `identifier` configured. Messages never quote the secret. */
+const EXPIRES_LINE = /^expires[=:]\s*(\d{4}-\d{2}-\d{2})\s*$/;
+
+/**
+ * `IDENTIFIER:PASSWORD` (or the password alone with `identifier` configured) on the first line; an
+ * optional second line `expires=YYYY-MM-DD` records the key's expiry with it, so a rotation that writes
+ * the file updates the date the relay warns before, without a restart. Messages never quote the secret.
+ */
 function toKey(ref: KeyRef, text: string, source: string): HeldKey {
-  const secret = text.replace(/\r?\n$/, '');
-  if (!secret || /[\r\n]/.test(secret)) throw new HeldKeyError(`${source} must hold one line`);
+  const lines = text.replace(/\r?\n$/, '').split(/\r?\n/);
+  const secret = lines[0] ?? '';
+  let expires: string | undefined;
+  if (lines.length === 2) {
+    const m = EXPIRES_LINE.exec(lines[1]!);
+    if (!m || Number.isNaN(Date.parse(`${m[1]}T00:00:00Z`)))
+      throw new HeldKeyError(`${source}: its second line must be expires=YYYY-MM-DD (the key's expiry date), or nothing`);
+    expires = m[1];
+  }
+  if (!secret || lines.length > 2) throw new HeldKeyError(`${source} must hold the key on one line (and optionally expires=YYYY-MM-DD on a second)`);
   let identifier: string;
   let password: string;
   if (ref.identifier !== undefined) {
@@ -97,7 +114,7 @@ function toKey(ref: KeyRef, text: string, source: string): HeldKey {
     password = secret.slice(colon + 1);
   }
   const basic = `Basic ${Buffer.from(`${identifier}:${password}`, 'utf8').toString('base64')}`;
-  return { basic, tag: keyTag(basic) ?? '', source };
+  return { basic, tag: keyTag(basic) ?? '', source, ...(expires ? { expires } : {}) };
 }
 
 export class HeldKeys {
@@ -146,7 +163,7 @@ export class HeldKeys {
         const before = this.keys.get(env);
         this.keys.set(env, key);
         this.problems.delete(env);
-        if (before?.basic !== key.basic)
+        if (before?.basic !== key.basic || before?.expires !== key.expires)
           this.logger.info({ env, key: key.tag, previousKey: before?.tag, reason }, 'held key re-read: the new key is used from now on');
       } catch (e) {
         if (!(e instanceof HeldKeyError)) throw e;
@@ -172,19 +189,21 @@ export class HeldKeys {
     const out: Record<string, KeyHealth> = {};
     for (const [env, ref] of this.refs) {
       const key = this.keys.get(env);
-      const entry: KeyHealth = {
-        fingerprint: key ? `key:${key.tag}` : '',
-        source: describeSource(ref, this.processEnv),
-        status: key ? 'ok' : 'unreadable',
-      };
-      if (ref.expires) {
-        const daysLeft = Math.floor((Date.parse(`${ref.expires}T00:00:00Z`) - this.now()) / DAY_MS);
-        entry.expires = ref.expires;
+      const entry: KeyHealth = { fingerprint: key ? `key:${key.tag}` : '', status: key ? 'ok' : 'unreadable' };
+      const expires = key?.expires ?? ref.expires;
+      if (expires) {
+        // Whole days from today (UTC) to the expiry date: 0 on the day itself.
+        const today = Math.floor(this.now() / DAY_MS) * DAY_MS;
+        const daysLeft = Math.round((Date.parse(`${expires}T00:00:00Z`) - today) / DAY_MS);
+        entry.expires = expires;
         entry.daysLeft = daysLeft;
         if (key) entry.status = daysLeft < 0 ? 'expired' : daysLeft <= this.warningDays ? 'expiring' : 'ok';
       }
       const problem = this.problems.get(env);
-      if (problem) entry.problem = problem;
+      if (problem) {
+        entry.problem = problem;
+        if (entry.status === 'ok') entry.status = 'stale';
+      }
       out[env] = entry;
     }
     return out;
@@ -192,16 +211,19 @@ export class HeldKeys {
 
   /** Logs a warning for each key within warningDays of its recorded expiry (at start, on reload, twice a day). */
   warnExpiry(): void {
-    for (const [env, h] of Object.entries(this.health())) {
+    const health = this.health();
+    for (const [env, ref] of this.refs) {
+      const h = health[env]!;
+      const source = describeSource(ref, this.processEnv);
       if (h.status === 'expiring')
         this.logger.warn(
           { env, key: h.fingerprint.slice(4), expires: h.expires, daysLeft: h.daysLeft },
-          `the key held for ${env} expires on ${h.expires} (${h.daysLeft} days): make a new key, write it to ${h.source} (docs/relay.md, "Yearly rotation")`,
+          `the key held for ${env} expires on ${h.expires} (${h.daysLeft} days): make a new key, write it to ${source} (docs/relay.md, "Yearly rotation")`,
         );
       else if (h.status === 'expired')
         this.logger.error(
           { env, key: h.fingerprint.slice(4), expires: h.expires },
-          `the key held for ${env} expired on ${h.expires}: the service refuses it; make a new key and write it to ${h.source}`,
+          `the key held for ${env} expired on ${h.expires}: the service refuses it; make a new key and write it to ${source}`,
         );
     }
   }

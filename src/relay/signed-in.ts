@@ -87,6 +87,7 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
       nameClaim: identity.nameClaim,
     },
     deps.now,
+    (jwksUri) => deps.logger.info({ jwksUri }, 'sign-in provider keys fetched'),
   );
   const providerOrigins = new Set([new URL(identity.issuer).origin]);
   try {

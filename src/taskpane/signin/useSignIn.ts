@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { SIGN_OUT_PATH, type Me, type SignInConfig } from '../connection/access';
 import { fetchMe } from '../connection/relayIdentity';
 import { bearerFetch } from './bearerFetch';
-import { beginSignIn, discover, SignInError, type Provider } from './oidc';
-import { createTokenKeeper, type TokenKeeper } from './tokens';
+import type { Provider, TokenKeeper } from './flow';
+import { SignInError } from './signInError';
 import { SIGN_IN_PAGE, type SignInAttempt, type SignInWindow } from './windows';
 
 /** A signed-in person: the relay's view of them and the fetch that carries their token. */
@@ -12,6 +12,9 @@ export interface Person {
   fetch: typeof fetch;
   keeper: TokenKeeper;
 }
+
+type Flow = typeof import('./flow');
+const loadFlow = (): Promise<Flow> => import(/* webpackChunkName: "sign-in-flow" */ './flow');
 
 export type SignInState =
   | { kind: 'signed-out'; message?: string }
@@ -37,7 +40,7 @@ export function useSignIn(
   onChange: (person: Person | null) => void,
 ): SignIn {
   const [state, setState] = useState<SignInState>({ kind: 'signed-out' });
-  const provider = useRef<{ config: SignInConfig; p: Promise<Provider> } | null>(null);
+  const provider = useRef<{ config: SignInConfig; p: Promise<{ flow: Flow; provider: Provider }> } | null>(null);
   const attempt = useRef<SignInAttempt | null>(null);
   const signedOut = useRef(false);
   const keeper = useRef<TokenKeeper | null>(null);
@@ -55,7 +58,7 @@ export function useSignIn(
   const discovered = useCallback(() => {
     if (!config) return null;
     if (provider.current?.config !== config) {
-      const p = discover(config, `${origin}/${SIGN_IN_PAGE}`, fetchFn);
+      const p = loadFlow().then(async (flow) => ({ flow, provider: await flow.discover(config, `${origin}/${SIGN_IN_PAGE}`, fetchFn) }));
       provider.current = { config, p };
       p.catch(() => (provider.current = null));
     }
@@ -71,13 +74,13 @@ export function useSignIn(
     if (!discovering) return;
     setState({ kind: 'waiting' });
     try {
-      const p = await discovering;
-      const pending = await beginSignIn(p, { forceLogin: signedOut.current });
+      const { flow, provider: p } = await discovering;
+      const pending = await flow.beginSignIn(p, { forceLogin: signedOut.current });
       attempt.current = window.open(origin, pending.url);
       const callback = await attempt.current.result;
       attempt.current = null;
       const tokens = await pending.finish(callback);
-      const k = createTokenKeeper({ provider: p, tokens, onEnded: (reason) => keeper.current === k && ended(reason) });
+      const k = flow.createTokenKeeper({ provider: p, tokens, onEnded: (reason) => keeper.current === k && ended(reason) });
       keeper.current = k;
       const f = bearerFetch(fetchFn, k);
       const me = await fetchMe(origin, f);

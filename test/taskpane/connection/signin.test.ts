@@ -73,6 +73,27 @@ test('silent renewal: a token about to expire is renewed with the refresh token 
   expect(ended).toEqual([]);
 });
 
+test('while the pane is open, renewal is scheduled a minute before expiry and, when it runs, takes a new token', async () => {
+  const { tokens } = await signIn('riley', 'reporting-demo');
+  const clock = Date.now();
+  const scheduled: { fn: () => void; ms: number }[] = [];
+  const keeper = createTokenKeeper({
+    provider,
+    tokens,
+    onEnded: () => undefined,
+    now: () => clock,
+    timers: { set: (fn, ms) => scheduled.push({ fn, ms }), clear: () => undefined },
+  });
+  expect(scheduled).toHaveLength(1);
+  expect(scheduled[0]!.ms).toBe(tokens.expiresAt - RENEW_AHEAD_MS - clock);
+  scheduled[0]!.fn();
+  // A call asking for a renewal meanwhile joins the one the timer started (the provider rotates refresh
+  // tokens: a second renewal with the same one would fail); the next is scheduled from the new expiry.
+  const renewed = await keeper.accessToken({ renew: true });
+  expect(renewed).not.toBe(tokens.accessToken);
+  expect(scheduled).toHaveLength(2);
+});
+
 test('sign-out revokes the refresh token at the provider: renewing with it fails, and the keeper gives no token', async () => {
   const { tokens } = await signIn();
   const keeper = createTokenKeeper({ provider, tokens, onEnded: () => undefined, timers: { set: () => 0, clear: () => undefined } });

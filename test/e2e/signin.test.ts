@@ -89,6 +89,18 @@ test('the Connect tab offers sign-in only: this relay takes no typed key', async
   await screenshot(page, 'signin-01-connect');
 });
 
+test('Cancel while the sign-in window is open leaves the pane as it was, with no error', async () => {
+  const [popup] = await Promise.all([browser.context.waitForEvent('page'), page.getByTestId('sign-in').click()]);
+  await page.getByTestId('sign-in-waiting').waitFor();
+  await screenshot(page, 'signin-01b-waiting');
+  await page.getByTestId('sign-in-cancel').click();
+  await page.getByTestId('sign-in').waitFor();
+  expect(await page.getByTestId('sign-in-error').count()).toBe(0);
+  // The pane closes the window where the browser still lets it (it cannot once a page with another
+  // opener policy cut the window off); then the person closes it.
+  if (!popup.isClosed()) await popup.close();
+});
+
 test('Riley signs in on the provider\'s login page and sees only what the reporting rule gives: risks', async () => {
   await signIn('riley', 'reporting-demo', 'signin-02-provider-login');
   expect(await page.getByTestId('signed-in').innerText()).toContain('Signed in as Riley Reporter');

@@ -2,3 +2,6 @@
 export class SignInError extends Error {
   override readonly name = 'SignInError';
 }
+
+/** The person pressed Cancel: nothing to report. */
+export class SignInCancelled extends SignInError {}

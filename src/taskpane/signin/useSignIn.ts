@@ -3,7 +3,7 @@ import { SIGN_OUT_PATH, type Me, type SignInConfig } from '../connection/access'
 import { fetchMe } from '../connection/relayIdentity';
 import { bearerFetch } from './bearerFetch';
 import type { Provider, TokenKeeper } from './flow';
-import { SignInError } from './signInError';
+import { SignInCancelled } from './signInError';
 import { SIGN_IN_PAGE, type SignInAttempt, type SignInWindow } from './windows';
 
 /** A signed-in person: the relay's view of them and the fetch that carries their token. */
@@ -73,6 +73,7 @@ export function useSignIn(
     const discovering = discovered();
     if (!discovering) return;
     setState({ kind: 'waiting' });
+    let k: TokenKeeper | null = null;
     try {
       const { flow, provider: p } = await discovering;
       const pending = await flow.beginSignIn(p, { forceLogin: signedOut.current });
@@ -80,17 +81,22 @@ export function useSignIn(
       const callback = await attempt.current.result;
       attempt.current = null;
       const tokens = await pending.finish(callback);
-      const k = flow.createTokenKeeper({ provider: p, tokens, onEnded: (reason) => keeper.current === k && ended(reason) });
-      keeper.current = k;
-      const f = bearerFetch(fetchFn, k);
+      const made: TokenKeeper = flow.createTokenKeeper({ provider: p, tokens, onEnded: (reason) => keeper.current === made && ended(reason) });
+      k = made;
+      keeper.current = made;
+      const f = bearerFetch(fetchFn, made);
       const me = await fetchMe(origin, f);
-      const person = { me, fetch: f, keeper: k };
+      const person = { me, fetch: f, keeper: made };
       setState({ kind: 'signed-in', person });
       onChange(person);
     } catch (e) {
       attempt.current = null;
-      const message = e instanceof SignInError || e instanceof Error ? e.message : String(e);
-      setState({ kind: 'signed-out', message });
+      // Tokens the relay would not take (a misconfigured audience, say) are given back, not kept renewing.
+      if (k) {
+        keeper.current = null;
+        void k.signOut();
+      }
+      setState({ kind: 'signed-out', ...(e instanceof SignInCancelled ? {} : { message: e instanceof Error ? e.message : String(e) }) });
     }
   }, [discovered, origin, fetchFn, window, onChange, ended]);
 
@@ -109,7 +115,7 @@ export function useSignIn(
     await person.keeper.signOut();
   }, [onChange, origin, state]);
 
-  // Closing the pane is a sign-out as far as this pane knows: the tokens lived in its memory only.
+  // A pane closed while the sign-in window is open stops waiting for it.
   useEffect(() => () => attempt.current?.cancel(), []);
 
   return { state, start, cancel, signOut };

@@ -1,4 +1,4 @@
-import { SignInError } from './signInError';
+import { SignInCancelled, SignInError } from './signInError';
 
 /**
  * Where the provider's login page opens. It cannot run inside the taskpane (providers refuse to be framed,
@@ -35,7 +35,7 @@ export interface SignInMessage {
 export const isSignInMessage = (m: unknown): m is SignInMessage =>
   typeof m === 'object' && m !== null && (m as SignInMessage).type === 'grc-sign-in' && typeof (m as SignInMessage).url === 'string';
 
-const cancelled = () => new SignInError('Sign-in cancelled.');
+const cancelled = () => new SignInCancelled('Sign-in cancelled.');
 
 /** The preview: a popup window, its answer on the origin's BroadcastChannel. */
 export function popupSignIn(win: Pick<Window, 'open'>, makeChannel: (name: string) => BroadcastChannel): SignInWindow {

@@ -9,6 +9,8 @@ const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   row: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', alignItems: 'center' },
   who: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
+  waiting: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
+  waitingText: { minWidth: 0, flex: '1 1 auto' },
   // A native select is as wide as its longest option unless told otherwise: keep it inside the pane.
   field: { minWidth: 0 },
   select: { minWidth: 0, width: '100%' },
@@ -34,12 +36,16 @@ export function SignInPanel({ config, signIn, environments, session, choose }: P
 
   if (state.kind === 'waiting') {
     return (
-      <div className={s.row} data-testid="sign-in-waiting">
-        <Spinner size="tiny" />
-        <Text>Finish signing in in the window that opened ({provider}).</Text>
-        <Button onClick={signIn.cancel} data-testid="sign-in-cancel">
-          Cancel
-        </Button>
+      <div className={s.root} data-testid="sign-in-waiting">
+        <div className={s.waiting}>
+          <Spinner size="tiny" />
+          <Text className={s.waitingText}>Finish signing in in the window that opened ({provider}).</Text>
+        </div>
+        <div>
+          <Button onClick={signIn.cancel} data-testid="sign-in-cancel">
+            Cancel
+          </Button>
+        </div>
       </div>
     );
   }

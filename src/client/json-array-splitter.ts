@@ -41,7 +41,14 @@ export class JsonArraySplitter {
   private afterComma = false;
   private records = 0;
 
-  constructor(private readonly batchChars = 1 << 20) {}
+  /**
+   * `firstBatchChars`: the first batch is cut sooner, so a loader shows the first rows while a big answer
+   * is still arriving; the later ones are large, to keep JSON.parse calls few.
+   */
+  constructor(
+    private readonly batchChars = 1 << 20,
+    private readonly firstBatchChars = Math.min(batchChars, 1 << 16),
+  ) {}
 
   /** Feeds decoded text; returns the batches of elements completed by it, in order. */
   push(text: string): unknown[][] {
@@ -71,7 +78,7 @@ export class JsonArraySplitter {
         if (
           this.mode === 'array' &&
           this.depth === this.recordDepth &&
-          gathered + i - from >= this.batchChars
+          gathered + i - from >= (this.records ? this.batchChars : this.firstBatchChars)
         ) {
           this.flush(out, text.slice(from, i));
           from = i + 1;

@@ -114,6 +114,22 @@ class Refusal extends Error {
 }
 
 const MAX_BODY_ROWS = (headerRow: number) => MAX_ROWS - headerRow - 1;
+const n = (x: number) => x.toLocaleString('en-US');
+
+/**
+ * The refusal of a dataset with more rows than fit below its header row: the count, the room, and what
+ * to do. The service sends no count before the rows (no paging, no total), so the count is what the
+ * download counted to its end.
+ */
+export function tooManyRowsMessage(count: number, sheet: string, anchor: string): string {
+  const header = parseCell(anchor).row;
+  const room = MAX_BODY_ROWS(header);
+  const what = `The dataset has ${n(count)} rows, more than the ${n(room)} that fit below ${sheet}!${anchor} (Excel's sheets end at row ${n(MAX_ROWS)}).`;
+  if (count <= MAX_BODY_ROWS(0)) {
+    return `${what} Select a cell in row ${n(MAX_ROWS - count)} or above, or load it into a new sheet.`;
+  }
+  return `${what} No sheet can hold it: take it outside the grid (Power Query into the Data Model through the relay's URL has no row limit), or ask the service's administrator for a smaller dataset.`;
+}
 
 /** Refuses, before the download, a place that cannot take the table or that holds data the user has not agreed to lose. */
 async function checkTarget(workbook: WorkbookPort, sheet: string, anchor: string, width: number, askBeforeOverwriting: boolean): Promise<TargetInfo> {
@@ -289,6 +305,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     let writeError: unknown = null;
     let written = 0;
     let received = 0;
+    // Past the sheet's edge nothing more is converted or written: the rest of the download is only
+    // counted (records dropped as they come), so the refusal can say how many rows the dataset has.
+    let overflow = false;
     const drain = async () => {
       while (buffer.length && !writeError) {
         const rows = buffer;
@@ -309,17 +328,18 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     };
     const onBatch = (records: DataRecord[]): Promise<void> | undefined => {
       if (writeError) return undefined;
+      if (overflow || received + records.length > MAX_BODY_ROWS(at.row)) {
+        // The size is known only as the data arrives: from the batch that passes the edge on, nothing
+        // is written; what was written is removed with the partial table when the download has ended.
+        overflow = true;
+        buffer = [];
+        bufferAdded = [];
+        received += records.length;
+        return undefined;
+      }
       const { rows, added } = builder.add(records);
-      // The size is known only as the data arrives: refuse as soon as it would pass the sheet's edge,
-      // before anything is written past it.
-      const edge =
-        received + rows.length > MAX_BODY_ROWS(at.row)
-          ? `The dataset has more rows than fit below ${sheet}!${anchor}: Excel's sheets end at row ${MAX_ROWS.toLocaleString('en-US')}. Load it into a new sheet or filter it at the source.`
-          : at.col + builder.columns.length > MAX_COLUMNS
-            ? `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`
-            : null;
-      if (edge) {
-        writeError = new Refusal('target-refused', edge);
+      if (at.col + builder.columns.length > MAX_COLUMNS) {
+        writeError = new Refusal('target-refused', `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`);
         ctl.abort(writeError);
         return undefined;
       }
@@ -344,8 +364,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       });
     while (writing) await writing;
     if (writeError) throw writeError;
-    if (written !== received) throw new WorkbookError('host', `Only ${written} of ${received} rows reached the workbook.`);
     if (downloadError || !result) throw downloadError;
+    if (overflow) throw new Refusal('target-refused', tooManyRowsMessage(received, sheet, anchor));
+    if (written !== received) throw new WorkbookError('host', `Only ${written} of ${received} rows reached the workbook.`);
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
@@ -438,28 +459,24 @@ async function replaceTable(
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
       throw new Refusal('target-refused', `Sheet ${existing.sheet} is protected, so table ${existing.name} cannot be refreshed. Unprotect it (Review > Unprotect Sheet), then refresh.`);
     }
-    // Too many rows is known while downloading: stop the download there rather than hold them all.
-    const ctl = linkedAbort(signal);
-    let tooMany: Refusal | null = null;
-    await client
-      .download(datasetId, {
-        params,
-        signal: ctl.signal,
-        onBatch: (records) => {
-          if (tooMany) return;
-          for (const r of builder.add(records).rows) rows.push(r);
-          report({ rows: rows.length });
-          if (rows.length > MAX_BODY_ROWS(at.row)) {
-            tooMany = new Refusal('target-refused', `The dataset now has more rows than fit below ${existing.sheet}!${existing.topLeft} (Excel's sheets end at row ${MAX_ROWS.toLocaleString('en-US')}). Load it into a new sheet, or filter it at the source.`);
-            ctl.abort(tooMany);
-          }
-        },
-        onProgress: (p) => report({ bytes: p.bytes, totalBytes: p.totalBytes }),
-      })
-      .catch((e: unknown) => {
-        if (!tooMany) throw e;
-      });
-    if (tooMany) throw tooMany;
+    // Too many rows is known while downloading: from there on the rows are dropped, not held, and the
+    // rest is only counted, so the refusal says how many there are.
+    let count = 0;
+    await client.download(datasetId, {
+      params,
+      ...(signal ? { signal } : {}),
+      onBatch: (records) => {
+        count += records.length;
+        if (count > MAX_BODY_ROWS(at.row)) {
+          rows.length = 0;
+          return;
+        }
+        for (const r of builder.add(records).rows) rows.push(r);
+        report({ rows: rows.length });
+      },
+      onProgress: (p) => report({ bytes: p.bytes, totalBytes: p.totalBytes }),
+    });
+    if (count > MAX_BODY_ROWS(at.row)) throw new Refusal('target-refused', tooManyRowsMessage(count, existing.sheet, existing.topLeft));
     if (signal?.aborted) throw signal.reason;
     const missing = builder.columns.filter((c) => !existing.columns.includes(c.name)).length;
     if (at.col + existing.columns.length + missing > MAX_COLUMNS) {

@@ -50,6 +50,27 @@ export function jsonBytes(value: unknown): number {
   return /[^\x00-\x7f]/.test(s) ? utf8Length(s) : s.length;
 }
 
+/** Text JSON writes as it is, between its quotes: printable ASCII but the quote and the backslash. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * `jsonBytes(row)` of a row of cells without building its JSON: plain text, numbers, booleans and empty
+ * cells are counted directly, anything else (escapes, non-ASCII) by jsonBytes. Exactly the same figure;
+ * several times faster on a million rows, where sizing each row for the chunk plan was a fifth of the
+ * adapter's time.
+ */
+export function rowBytes(row: readonly Cell[]): number {
+  if (row.length === 0) return 2;
+  let n = row.length + 1;
+  for (const v of row) {
+    if (typeof v === 'string') n += PLAIN_JSON_TEXT.test(v) ? v.length + 2 : jsonBytes(v);
+    else if (typeof v === 'number') n += Number.isFinite(v) ? String(v).length : 4;
+    else if (typeof v === 'boolean') n += v ? 4 : 5;
+    else n += 4;
+  }
+  return n;
+}
+
 export function chunkBudget(options: ChunkOptions = {}): number {
   const max = options.maxBytes ?? DEFAULT_MAX_CHUNK_BYTES;
   if (!(max > REQUEST_OVERHEAD_BYTES) || max > MAX_CHUNK_BYTES) {
@@ -75,15 +96,15 @@ export function planChunks(rows: readonly (readonly Cell[])[], width: number, op
   };
   for (let r = 0; r < rows.length; r++) {
     // +1: the comma between rows of the 2-D array.
-    const rowBytes = jsonBytes(rows[r]) + 1 + rowOverhead;
-    if (rowBytes > budget) {
+    const size = rowBytes(rows[r]!) + 1 + rowOverhead;
+    if (size > budget) {
       flush(r);
       splitRow(rows[r]!, r, width, budget, rowOverhead, chunks);
       start = r + 1;
       continue;
     }
-    if (bytes + rowBytes > budget) flush(r);
-    bytes += rowBytes;
+    if (bytes + size > budget) flush(r);
+    bytes += size;
   }
   flush(rows.length);
   return chunks;

@@ -99,7 +99,7 @@ describe('typing into the preview grid', () => {
     await page.getByTestId('template-done').waitFor();
   }, 60_000);
 
-  test('typing replaces a cell, Tab commits and moves right, Enter down, Escape cancels, F2 edits what is there', async () => {
+  test('typing replaces a cell, Tab commits and moves right, Enter down (back to where the Tabs began), Escape cancels, F2 edits what is there', async () => {
     expect(await text('A1')).toBe('Name');
     await cell('A2').click();
     await page.keyboard.type('Phishing mail');
@@ -107,10 +107,14 @@ describe('typing into the preview grid', () => {
     expect(await page.getByTestId('grid-name-box').innerText()).toContain('B2');
     await page.keyboard.type('Finance');
     await page.keyboard.press('Enter');
-    expect(await page.getByTestId('grid-name-box').innerText()).toContain('B3');
+    // As in Excel: a row filled with Tab, then Enter, starts the next row in the column the Tabs began in.
+    expect(await page.getByTestId('grid-name-box').innerText()).toContain('A3');
     expect(await text('A2')).toBe('Phishing mail');
     expect(await text('B2')).toBe('Finance');
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('grid-name-box').innerText()).toContain('A4');
     // Escape leaves the cell as it was.
+    await cell('B3').click();
     await page.keyboard.press('ArrowUp');
     await page.keyboard.type('Nobody');
     await page.keyboard.press('Escape');

@@ -72,3 +72,15 @@ test('a redirect URI added after start signs in, and its origin may call the tok
   const stranger = await call('http://127.0.0.1:6666');
   expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
 });
+
+test('a provider started with no redirect URI takes one added later (a relay on port 0 starts after it)', async () => {
+  const late = await startDemoProvider({ redirectUris: [] });
+  try {
+    const page = 'http://127.0.0.1:5556/sign-in.html';
+    await late.addRedirectUri(page);
+    const tokens = await signIn(late, 'casey', 'compliance-demo', { redirectUri: page });
+    expect(claimsOf(tokens.access_token).sub).toBe('casey');
+  } finally {
+    await late.close();
+  }
+});

@@ -125,3 +125,25 @@ test('with personal keys off a typed key is refused and a signed-in person is se
     await off.close();
   }
 });
+
+test("the add-in's pages may call the provider (connect-src names its origins); the sign-in page keeps its opener", async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'relay-pages-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
+  writeFileSync(join(dir, 'sign-in.html'), '<!doctype html><title>sign in</title>');
+  const pages = await startSignedInRelay(provider, { staticDir: dir });
+  try {
+    const answer = await pages.call('/', null);
+    expect(answer.status).toBe(200);
+    const csp = answer.headers.get('content-security-policy')!;
+    expect(csp).toContain(`connect-src 'self' ${provider.issuer};`);
+    expect(answer.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
+    // Office's dialog opens the sign-in page and hears back through messageParent: no new browsing context group.
+    const signInPage = await pages.call('/sign-in.html', null);
+    expect(signInPage.headers.get('cross-origin-opener-policy')).toBe('unsafe-none');
+    expect(signInPage.headers.get('content-security-policy')).toBe(csp);  } finally {
+    await pages.close();
+  }
+});

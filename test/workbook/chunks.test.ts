@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CHUNK_BYTES, jsonBytes, planChunks, planGroups } from '../../src/workbook/chunks';
+import { DEFAULT_MAX_CHUNK_BYTES, jsonBytes, planChunks, planGroups, rowBytes } from '../../src/workbook/chunks';
 import type { Cell } from '../../src/workbook/port';
 
 const row = (i: number): Cell[] => [i, `name ${i}`, 'x'.repeat(200), true, null];
@@ -47,4 +47,17 @@ describe('chunk plan', () => {
     expect(groups.filter((g) => g.start !== 3).every((g) => g.bytes <= 100_000)).toBe(true);
     expect(planGroups([])).toEqual([]);
   });
+});
+
+test('a row is sized exactly as its JSON, without building it', () => {
+  const rows: Cell[][] = [
+    [],
+    [null],
+    ['plain text', 42, -0, 0.1 + 0.2, 1e21, true, false, null],
+    ['say "hi"', 'back\\slash', 'tab\there', 'line\nbreak', '\u0001', 'del\u007f', 'é', '日本', '😀', '\ud800 lone'],
+    [Number.NaN, Number.POSITIVE_INFINITY, '', ' ', '~'],
+  ];
+  for (const row of rows) expect(rowBytes(row)).toBe(jsonBytes(row));
+  // Holes in a sparse row are written as null.
+  expect(rowBytes(new Array<Cell>(3))).toBe(jsonBytes(new Array<Cell>(3)));
 });

@@ -87,3 +87,13 @@ describe('memory workbook', () => {
     expect(wb.snapshot().version).toBeGreaterThan(a.version);
   });
 });
+
+test("select counts as a request to show the cell (Excel's Range.select scrolls to it); a sheet a load activates does not", async () => {
+  const wb = createMemoryWorkbook();
+  const before = wb.snapshot().selects;
+  await wb.addSheet('Risks', { activate: true });
+  expect(wb.snapshot()).toMatchObject({ selection: { sheet: 'Risks', address: 'A1' }, selects: before });
+  await wb.select('Risks', 'AB2');
+  await wb.select('Risks', 'AB2');
+  expect(wb.snapshot()).toMatchObject({ selection: { sheet: 'Risks', address: 'AB2' }, selects: before + 2 });
+});

@@ -37,7 +37,8 @@ export interface Props {
   /** Where to open: the cell's box on the screen. */
   at: { left: number; top: number };
   onPick(value: string): void;
-  onClose(): void;
+  /** `key`: Escape or Tab, focus goes back to the cell; `blur`: the user went elsewhere, focus stays there. */
+  onClose(reason: 'key' | 'blur'): void;
 }
 
 /**
@@ -48,6 +49,12 @@ export function ListPopup({ column, values, current, at, onPick, onClose }: Prop
   const s = useStyles();
   const id = useId();
   const ref = useRef<HTMLUListElement>(null);
+  // A pick closes the list by itself: the blur that follows as focus goes back to the grid is not a close.
+  const picked = useRef(false);
+  const choose = (value: string) => {
+    picked.current = true;
+    onPick(value);
+  };
   const [active, setActive] = useState(() =>
     Math.max(
       0,
@@ -78,10 +85,10 @@ export function ListPopup({ column, values, current, at, onPick, onClose }: Prop
       setActive(to[e.key]!);
     } else if (e.key === 'Enter' && values[active] !== undefined) {
       e.preventDefault();
-      onPick(values[active]!);
+      choose(values[active]!);
     } else if (e.key === 'Escape' || e.key === 'Tab') {
       e.preventDefault();
-      onClose();
+      onClose('key');
     }
   }
 
@@ -96,7 +103,7 @@ export function ListPopup({ column, values, current, at, onPick, onClose }: Prop
       tabIndex={-1}
       onKeyDown={onKeyDown}
       onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) onClose();
+        if (!picked.current && !e.currentTarget.contains(e.relatedTarget as Node | null)) onClose('blur');
       }}
       data-testid="grid-list"
     >
@@ -110,7 +117,7 @@ export function ListPopup({ column, values, current, at, onPick, onClose }: Prop
           className={`${s.option} ${i === active ? s.active : ''} ${v === current ? s.current : ''}`}
           onMouseDown={(e) => e.preventDefault()}
           onMouseEnter={() => setActive(i)}
-          onClick={() => onPick(v)}
+          onClick={() => choose(v)}
         >
           {v}
         </li>

@@ -1,9 +1,9 @@
 import { Button, Caption1, Tab, TabList, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ClipboardEvent, type KeyboardEvent } from 'react';
-import type { MemoryWorkbook } from '../../workbook/memory';
+import type { MemoryWorkbook, WorkbookSnapshot } from '../../workbook/memory';
 import { MAX_ROWS, cellAddress, columnLetters, parseCell } from '../../workbook/address';
 import type { Cell } from '../../workbook/port';
-import { blockAddress, blockOf, clearedBlock, editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, targetOf, typedCell, type Editing } from './gridEdit';
+import { blockAddress, blockOf, clearedBlock, editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, stepBy, targetOf, typedCell, type Editing, type TabRun } from './gridEdit';
 import { nextCell, type GridBounds } from './gridKeys';
 import { ListPopup } from './ListPopup';
 import { PAGE_ROWS, gridOf, pageCaption, type GridCell } from './gridModel';
@@ -36,7 +36,9 @@ const useStyles = makeStyles({
   nameAddress: { fontWeight: tokens.fontWeightSemibold, minWidth: '4em', fontVariantNumeric: 'tabular-nums' },
   blank: { color: tokens.colorNeutralForeground3, fontStyle: 'italic' },
   nameValue: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
-  scroll: { flex: '1 1 auto', overflow: 'auto' },
+  // Stacked under the taskpane (a narrow window) the page scrolls, not the preview: the grid keeps a height
+  // of its own so its column and row headers stay in sight while its cells scroll under them.
+  scroll: { flex: '1 1 auto', overflow: 'auto', '@media (max-width: 720px)': { maxHeight: '75vh' } },
   // Separate borders: with collapsed ones, sticky header cells let the scrolled cells show through.
   grid: {
     borderCollapse: 'separate',
@@ -79,7 +81,6 @@ const useStyles = makeStyles({
   number: { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
   header: { backgroundColor: tokens.colorBrandBackground2, color: tokens.colorNeutralForeground1, fontWeight: tokens.fontWeightSemibold },
   table: { backgroundColor: tokens.colorNeutralBackground1 },
-  raw: { marginInlineStart: tokens.spacingHorizontalXS, color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase100 },
   selected: { outline: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`, outlineOffset: '-2px' },
   error: { backgroundColor: tokens.colorPaletteRedBackground2 },
   warning: { backgroundColor: tokens.colorPaletteYellowBackground2 },
@@ -129,10 +130,37 @@ function cellTitle(address: string, c: GridCell): string {
 }
 
 /**
+ * A cell selected from outside the grid in the last few columns of its table (a post's Result, with Result
+ * GUID, message and time right of it) brings as much of the table's end in beside it as fits, the cell
+ * staying in view: the Result columns are read together. Elsewhere the nearest scroll keeps the columns
+ * left of the cell (the row's name) in sight.
+ */
+const NEAR_END_COLUMNS = 5;
+
+function showTableEnd(grid: HTMLTableElement, cell: Element, tables: WorkbookSnapshot['tables'], sheet: string) {
+  const at = parseCell(cell.getAttribute('data-cell')!);
+  const table = tables.find((t) => {
+    const o = parseCell(t.topLeft);
+    return t.sheet === sheet && at.col >= o.col && at.col < o.col + t.columns.length && at.row >= o.row && at.row <= o.row + t.rows.length;
+  });
+  if (!table) return;
+  const last = parseCell(table.topLeft).col + table.columns.length - 1;
+  if (last - at.col >= NEAR_END_COLUMNS) return;
+  const end = grid.querySelector(`[data-cell="${cellAddress(at.row, last)}"]`);
+  const scroller = grid.parentElement;
+  if (!end || !scroller) return;
+  const pane = scroller.getBoundingClientRect();
+  const rowHeader = grid.querySelector('tbody th')?.getBoundingClientRect().width ?? 0;
+  const room = cell.getBoundingClientRect().left - (pane.left + rowHeader);
+  const right = end.getBoundingClientRect().right;
+  if (right > pane.right && room > 0) scroller.scrollLeft += Math.min(right - pane.right, room);
+}
+
+/**
  * The preview's stand-in for Excel's grid: the in-memory workbook's sheets, one page of rows at a time, each
- * cell's raw value (a date is a serial number) with what its number format shows, marks as fills. A cell is
- * selected by click or, with the grid focused, by the arrow keys (as in Excel), for "load at the selected
- * cell"; the name box above the grid shows and announces it.
+ * cell drawn by its number format only (a date shows as the date; its serial number is in the cell's
+ * tooltip), marks as fills. A cell is selected by click or, with the grid focused, by the arrow keys and Tab
+ * (as in Excel), for "load at the selected cell"; the name box above the grid shows and announces it.
  */
 export function PreviewGrid({ workbook }: Props) {
   const s = useStyles();
@@ -181,7 +209,17 @@ export function PreviewGrid({ workbook }: Props) {
     showPage(Math.floor(parseCell(to).row / PAGE_ROWS) * PAGE_ROWS);
     workbook.select(sheet, to);
   };
-  const focusGrid = () => gridRef.current?.focus();
+  // Focus goes back to the grid (or the cell editor) once React has removed what had it (the list, the
+  // editor): focusing before that lets the unmount drop focus on the page, where keys go nowhere.
+  const [focusTo, setFocusTo] = useState<{ to: 'grid' | 'editor'; n: number } | null>(null);
+  const focusGrid = () => setFocusTo((f) => ({ to: 'grid', n: (f?.n ?? 0) + 1 }));
+  useEffect(() => {
+    if (!focusTo) return;
+    const grid = gridRef.current;
+    const editor = grid?.querySelector<HTMLInputElement>('[data-testid="grid-editor"]');
+    if (focusTo.to === 'editor' && editor) editor.focus();
+    else grid?.focus();
+  }, [focusTo]);
 
   /** Writes through the memory workbook, as Excel would hold it; a refusal is shown, not thrown. */
   function put(address: string, values: Cell[][]): boolean {
@@ -205,8 +243,20 @@ export function PreviewGrid({ workbook }: Props) {
     setEditing({ address, mode, text: text ?? (cell ? editText(cell.raw, cell.display) : '') });
   }
 
-  /** Ends the edit: puts the text in the cell (unless a strict list refuses it) and moves on. */
-  function commit(rows: number, cols: number): void {
+  // Where the current run of Tabs began (Excel's Tab, Tab, Enter: back to that column, one row down).
+  const tabRun = useRef<TabRun | null>(null);
+  /** Moves by a key (Enter, Tab, the arrows) from `from`, following and updating the run of Tabs. */
+  function step(from: string, key: string, rows: number, cols: number, last: { row: number; col: number }) {
+    const next = stepBy(from, key, rows, cols, last, tabRun.current);
+    tabRun.current = next.run;
+    moveTo(next.to);
+  }
+
+  /**
+   * Ends the edit: puts the text in the cell (unless a strict list refuses it) and moves on by `key`.
+   * `refocus` false: the edit ended because focus went elsewhere (the taskpane), which keeps it.
+   */
+  function commit(rows: number, cols: number, refocus = true, key = ''): void {
     if (!editing) return;
     const typed = typedCell(editing.text, targetOf(snapshot, sheet, editing.address).spec);
     if (!typed.ok) {
@@ -215,8 +265,8 @@ export function PreviewGrid({ workbook }: Props) {
     }
     if (!put(editing.address, [[typed.cell]])) return;
     setEditing(null);
-    if (rows || cols) moveTo(moveBy(editing.address, rows, cols, { row: MAX_ROWS - 1, col: bounds.lastColumn }));
-    focusGrid();
+    if (rows || cols) step(editing.address, key, rows, cols, { row: MAX_ROWS - 1, col: bounds.lastColumn });
+    if (refocus) focusGrid();
   }
 
   function openList() {
@@ -237,12 +287,14 @@ export function PreviewGrid({ workbook }: Props) {
     if (e.target !== gridRef.current) return; // the cell editor's and the arrow button's own keys
     const from = selected ?? cellAddress(view.top, 0);
     const action = selectionKey(e);
+    // Tab at the grid's first or last column leaves the grid (the keyboard is never trapped in it).
+    if (e.key === 'Tab' && action?.type === 'move' && moveBy(from, 0, action.cols, { row: bounds.lastRow, col: bounds.lastColumn }) === from) return;
     if (action) {
       e.preventDefault();
       if (action.type === 'edit') startEdit(from, action.keepText ? null : action.text, action.mode);
       else if (action.type === 'clear') put(block ? cellAddress(block.top, block.left) : from, block ? clearedBlock(block) : [[null]]);
       else if (action.type === 'open-list') openList();
-      else moveTo(moveBy(from, action.rows, action.cols, { row: bounds.lastRow, col: bounds.lastColumn }));
+      else step(from, e.key, action.rows, action.cols, { row: bounds.lastRow, col: bounds.lastColumn });
       return;
     }
     if (e.shiftKey) {
@@ -258,6 +310,7 @@ export function PreviewGrid({ workbook }: Props) {
     e.preventDefault();
     setProblem(null);
     setStretch(null);
+    tabRun.current = null;
     moveTo(to);
   }
 
@@ -267,7 +320,7 @@ export function PreviewGrid({ workbook }: Props) {
     if (!action) return;
     e.preventDefault();
     e.stopPropagation();
-    if (action.type === 'commit') commit(action.rows, action.cols);
+    if (action.type === 'commit') commit(action.rows, action.cols, true, e.key);
     else if (action.type === 'open-list') openList();
     else {
       setEditing(null);
@@ -295,13 +348,26 @@ export function PreviewGrid({ workbook }: Props) {
     setTops((t) => ((t[sheet] ?? 0) === page ? t : { ...t, [sheet]: page }));
   }, [sheet, selectedRow]);
 
-  // Keep the selected cell in sight when the keyboard moved it (only while the grid has focus, so a load
-  // into the workbook never scrolls the page under the user's mouse).
+  // Keep the selected cell in sight when it was selected (a key or click in the grid, a problem picked in
+  // the write-back list, the Result of a post), as Excel's Range.select scrolls to the range: the grid and,
+  // when the pane is stacked above the grid, the page. A load activating its new sheet is not a select, so
+  // it never scrolls the page under the user's mouse. Runs again once the cell's page is drawn.
+  const revealed = useRef(snapshot.selects);
+  // Read when revealing, not a reason to reveal: a change elsewhere in the workbook leaves the view alone.
+  const placed = useRef({ tables: snapshot.tables, sheet });
+  placed.current = { tables: snapshot.tables, sheet };
   useEffect(() => {
     const grid = gridRef.current;
-    if (!grid || !selected || grid.ownerDocument.activeElement !== grid) return;
-    grid.querySelector(`[data-cell="${selected}"]`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [selected, view.top]);
+    if (!grid || !selected) return;
+    const asked = snapshot.selects !== revealed.current;
+    if (!asked && grid.ownerDocument.activeElement !== grid) return;
+    const cell = grid.querySelector(`[data-cell="${selected}"]`);
+    if (!cell) return;
+    revealed.current = snapshot.selects;
+    cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    if (asked) showTableEnd(grid, cell, placed.current.tables, placed.current.sheet);
+  }, [selected, view.top, snapshot.selects]);
+
 
   return (
     <div className={s.root} data-testid="preview-grid">
@@ -356,10 +422,9 @@ export function PreviewGrid({ workbook }: Props) {
           current={editing?.text ?? (selectedCell ? editText(selectedCell.raw, selectedCell.display) : '')}
           at={list}
           onPick={pick}
-          onClose={() => {
+          onClose={(reason) => {
             setList(null);
-            if (editing) gridRef.current?.querySelector<HTMLInputElement>('[data-testid="grid-editor"]')?.focus();
-            else focusGrid();
+            if (reason === 'key') setFocusTo((f) => ({ to: editing ? 'editor' : 'grid', n: (f?.n ?? 0) + 1 }));
           }}
         />
       )}
@@ -410,7 +475,6 @@ export function PreviewGrid({ workbook }: Props) {
                     const address = cellAddress(r, c);
                     const cell = view.cells.get(`${r},${c}`);
                     const isSelected = selected === address;
-                    const showRaw = cell && typeof cell.raw === 'number' && cell.display !== String(cell.raw);
                     const isEditing = editing?.address === address;
                     return (
                       <td
@@ -440,6 +504,7 @@ export function PreviewGrid({ workbook }: Props) {
                         }}
                         onClick={(e) => {
                           if (isEditing) return;
+                          tabRun.current = null;
                           if (e.shiftKey && selected) setStretch({ anchor: selected, corner: address });
                           else {
                             setStretch(null);
@@ -463,7 +528,7 @@ export function PreviewGrid({ workbook }: Props) {
                             onKeyDown={onEditorKeyDown}
                             onBlur={(e) => {
                               // Leaving the cell (a click elsewhere) keeps what was typed, as Excel does; the list keeps the edit open.
-                              if (!list && !gridRef.current?.contains(e.relatedTarget as Node | null)) commit(0, 0);
+                              if (!list && !gridRef.current?.contains(e.relatedTarget as Node | null)) commit(0, 0, false);
                             }}
                             data-testid="grid-editor"
                           />
@@ -487,7 +552,6 @@ export function PreviewGrid({ workbook }: Props) {
                               </button>
                             )}
                             {cell?.display}
-                            {showRaw && <span className={s.raw}>{String(cell.raw)}</span>}
                           </>
                         )}
                       </td>

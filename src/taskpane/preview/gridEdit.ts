@@ -48,6 +48,9 @@ export function selectionKey(press: KeyInfo): SelectionAction | null {
       return { type: 'edit', text: '', mode: 'enter', keepText: false };
     case 'Enter':
       return { type: 'move', rows: press.shiftKey ? -1 : 1, cols: 0 };
+    // Tab moves right (Shift+Tab left), as in Excel; at the grid's edge PreviewGrid lets it leave the grid.
+    case 'Tab':
+      return { type: 'move', rows: 0, cols: press.shiftKey ? -1 : 1 };
   }
   // One printable character (a letter, a digit, a space, punctuation) starts typing over the cell.
   if ([...press.key].length === 1) return { type: 'edit', text: press.key, mode: 'enter', keepText: false };
@@ -93,6 +96,31 @@ export function moveBy(
     Math.min(Math.max(row + rows, 0), last.row),
     Math.min(Math.max(col + cols, 0), last.col),
   );
+}
+
+/** Where a run of Tabs along a row began: Enter goes back under it, one row down. */
+export interface TabRun {
+  row: number;
+  col: number;
+}
+
+/**
+ * The cell a move by Enter or Tab goes to, as in Excel: Tab moves right and remembers where the run of Tabs
+ * began on this row; Enter after such a run goes to the next row under that first cell (fill a row with
+ * Tab, Enter, and the next row starts in the same column), otherwise down. Any other move ends the run.
+ */
+export function stepBy(
+  from: string,
+  key: string,
+  rows: number,
+  cols: number,
+  last: { row: number; col: number },
+  run: TabRun | null,
+): { to: string; run: TabRun | null } {
+  const at = parseCell(from);
+  if (key === 'Tab') return { to: moveBy(from, rows, cols, last), run: run?.row === at.row ? run : { row: at.row, col: at.col } };
+  if (key === 'Enter' && rows === 1 && run?.row === at.row) return { to: cellAddress(Math.min(at.row + 1, last.row), run.col), run: null };
+  return { to: moveBy(from, rows, cols, last), run: null };
 }
 
 /** What a cell means to an edit: its table column (with the dropdown list) or the header row it is in. */

@@ -32,15 +32,27 @@ export interface GridView {
   hiddenColumns: Set<number>;
 }
 
-/** What a number format shows for a raw value: dates as the date, the rest as the value itself. */
+/**
+ * What a cell shows, as Excel draws it: by its number format only, never the raw value beside it. Dates
+ * and date-times as the date (a serial Excel cannot show as a date is "#####"); "0" rounds half away from
+ * zero; General shows at most 15 significant digits (0.1 + 0.2 shows 0.3) with an upper-case exponent;
+ * booleans as TRUE/FALSE; text as it is.
+ */
 export function displayOf(raw: Cell, format?: ColumnFormat): string {
   if (raw === null) return '';
-  if (typeof raw === 'number' && (format === 'date' || format === 'datetime')) {
-    const iso = serialToIso(raw, format);
-    return iso ? iso.replace('T', ' ').slice(0, format === 'date' ? 10 : 16) : String(raw);
-  }
   if (typeof raw === 'boolean') return raw ? 'TRUE' : 'FALSE';
-  return String(raw);
+  if (typeof raw !== 'number') return raw;
+  if (format === 'date' || format === 'datetime') {
+    const iso = serialToIso(raw, format);
+    return iso ? iso.replace('T', ' ').slice(0, format === 'date' ? 10 : 16) : '#####';
+  }
+  if (format === 'integer') return String(Math.sign(raw) * Math.round(Math.abs(raw)) || 0);
+  return general(raw);
+}
+
+function general(n: number): string {
+  if (!Number.isFinite(n)) return '#NUM!';
+  return String(Number(n.toPrecision(15))).replace('e', 'E');
 }
 
 export interface GridWindow {

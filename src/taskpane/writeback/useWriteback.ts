@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../client';
-import { firstBodyRow } from '../../workbook/address';
+import { cellAddress, firstBodyRow, parseCell } from '../../workbook/address';
 import {
   createTemplate,
   flowAvailability,
@@ -17,6 +17,7 @@ import {
   type Progress,
   type TableRecord,
   problemCell,
+  RESULT_COLUMNS,
 } from '../../writeback';
 import type { TableShape } from '../../workbook/port';
 import { describeError, type UserMessage } from '../connection/messages';
@@ -208,6 +209,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
         message: `${flow.title}: ${countsText(postCounts(summary.counts))}`,
       });
       setNotice({ ...postBanner(summary, table, sess.environment.name), testId: 'post-done' });
+      await showResults(summary.outcomes);
     } catch (e) {
       setNotice({ intent: 'error', message: failure(e, sess.environment.name, 'Posting stopped'), testId: 'writeback-error' });
     } finally {
@@ -247,6 +249,21 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     }
     if (plan.confirmation) setConfirm(plan);
     else await run(plan, session);
+  }
+
+  /**
+   * After a post, the Result cell of the first row that needs a look (failed or unknown), else of the first
+   * row sent, is selected: Excel scrolls to it, so the results right of the template's columns are in view.
+   * A courtesy: a failure to select leaves the post's outcome as it is.
+   */
+  async function showResults(outcomes: readonly { row: number; status: string }[]) {
+    const first = outcomes.find((o) => o.status === 'failed' || o.status === 'unknown') ?? outcomes[0];
+    const shape = first && (await workbook.findTable(table).catch(() => null));
+    if (!first || !shape) return;
+    const column = shape.columns.findIndex((c) => c.trim().toLowerCase() === RESULT_COLUMNS[0].toLowerCase());
+    if (column < 0) return;
+    const origin = parseCell(shape.topLeft);
+    await workbook.select(shape.sheet, cellAddress(origin.row + 1 + first.row, origin.col + column)).catch(() => undefined);
   }
 
   /** Selects a problem's cell in the workbook (Excel, or the preview grid, which follows the selection). */

@@ -12,6 +12,11 @@ export interface WorkbookSnapshot {
   sheets: readonly { name: string; hidden: boolean; cells: Readonly<Record<string, Cell>> }[];
   tables: readonly TableSnapshot[];
   selection: { sheet: string; address: string };
+  /**
+   * How many times `select` was called: the grid brings the selected cell into view each time, as Excel's
+   * Range.select scrolls to the range (a sheet a load activates is not a `select`, so a load never scrolls).
+   */
+  selects: number;
 }
 
 export interface TableSnapshot extends TableShape {
@@ -96,6 +101,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
   const settings = new Map<string, string>();
   const listeners = new Set<() => void>();
   let selection = { sheet: [...sheets.keys()][0] ?? 'Sheet1', address: 'A1' };
+  let selects = 0;
   let version = 0;
   let cached: WorkbookSnapshot | null = null;
 
@@ -387,6 +393,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       cached ??= {
         version,
         selection: { ...selection },
+        selects,
         sheets: [...sheets.values()].map((s) => ({ name: s.name, hidden: s.hidden, cells: Object.fromEntries(s.cells) })),
         tables: [...tables.values()].map((t) => ({
           ...shape(t),
@@ -410,6 +417,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       if (!sheets.has(sheet)) throw new WorkbookError('sheet-not-found', `There is no sheet named ${sheet}.`);
       parseCell(address);
       selection = { sheet, address };
+      selects++;
       changed();
     },
 

@@ -8,6 +8,7 @@ import {
   parseClipboard,
   pastedCells,
   selectionKey,
+  stepBy,
   targetOf,
   typedCell,
 } from '../../../src/taskpane/preview/gridEdit';
@@ -39,16 +40,16 @@ describe('keys on the selected cell', () => {
     });
   });
 
-  test('Delete clears, Enter moves down (Shift up), Alt+Down opens the list; shortcuts and arrows are not edits', () => {
+  test('Delete clears, Enter moves down (Shift up), Tab right (Shift left; the grid lets Tab leave at its edges), Alt+Down opens the list; shortcuts and arrows are not edits', () => {
     expect(selectionKey({ key: 'Delete' })).toEqual({ type: 'clear' });
     expect(selectionKey({ key: 'Enter' })).toEqual({ type: 'move', rows: 1, cols: 0 });
     expect(selectionKey({ key: 'Enter', shiftKey: true })).toEqual({ type: 'move', rows: -1, cols: 0 });
+    expect(selectionKey({ key: 'Tab' })).toEqual({ type: 'move', rows: 0, cols: 1 });
+    expect(selectionKey({ key: 'Tab', shiftKey: true })).toEqual({ type: 'move', rows: 0, cols: -1 });
     expect(selectionKey({ key: 'ArrowDown', altKey: true })).toEqual({ type: 'open-list' });
     expect(selectionKey({ key: 'v', ctrlKey: true })).toBeNull();
     expect(selectionKey({ key: 'c', metaKey: true })).toBeNull();
     expect(selectionKey({ key: 'ArrowDown' })).toBeNull();
-    // Tab leaves the grid to the next control: the grid does not trap keyboard users.
-    expect(selectionKey({ key: 'Tab' })).toBeNull();
   });
 });
 
@@ -168,4 +169,18 @@ test('a stretched selection is the rectangle between its corners, whichever way 
     [null, null],
     [null, null],
   ]);
+});
+
+test("Tab, Tab, Enter goes to the next row under where the Tabs began, as in Excel; any other move ends the run", () => {
+  const last = { row: 100, col: 20 };
+  let step = stepBy('B2', 'Tab', 0, 1, last, null);
+  expect(step).toEqual({ to: 'C2', run: { row: 1, col: 1 } });
+  step = stepBy(step.to, 'Tab', 0, 1, last, step.run);
+  expect(step).toEqual({ to: 'D2', run: { row: 1, col: 1 } });
+  expect(stepBy(step.to, 'Enter', 1, 0, last, step.run)).toEqual({ to: 'B3', run: null });
+  // Shift+Enter goes up as usual; an arrow key ends the run; a run from another row does not count.
+  expect(stepBy('D2', 'Enter', -1, 0, last, step.run)).toEqual({ to: 'D1', run: null });
+  expect(stepBy('D2', 'ArrowRight', 0, 1, last, step.run)).toEqual({ to: 'E2', run: null });
+  expect(stepBy('D5', 'Enter', 1, 0, last, step.run)).toEqual({ to: 'D6', run: null });
+  expect(stepBy('D2', 'Enter', 1, 0, last, null)).toEqual({ to: 'D3', run: null });
 });

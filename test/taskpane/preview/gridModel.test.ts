@@ -10,6 +10,20 @@ test('a date cell keeps its serial number and shows the date its format gives', 
   expect(displayOf(null, 'text')).toBe('');
 });
 
+test('a cell shows what its number format gives and nothing else, as Excel draws it', () => {
+  // A Result time: the date-time alone, not its serial beside it.
+  expect(displayOf(46350.3457, 'datetime')).toBe('2026-11-24 08:17');
+  expect(displayOf(44442, 'date')).toBe('2021-09-03');
+  expect(displayOf(-1, 'date')).toBe('#####');
+  expect(displayOf('not a date', 'date')).toBe('not a date');
+  expect(displayOf(0.1 + 0.2, 'general')).toBe('0.3');
+  expect(displayOf(1e21, 'number')).toBe('1E+21');
+  expect(displayOf(2.5, 'integer')).toBe('3');
+  expect(displayOf(-2.5, 'integer')).toBe('-3');
+  expect(displayOf(-0.2, 'integer')).toBe('0');
+  expect(displayOf(42, 'text')).toBe('42');
+});
+
 test('the grid places a table at its anchor with its header, formats and marks', async () => {
   const wb = createMemoryWorkbook();
   await wb.createTable({

@@ -51,6 +51,23 @@ interface Box {
 
 export interface FakeExcelOptions {
   web?: boolean;
+  /**
+   * Sheet rows (0-based) from which this process keeps no cells: Excel holds a big sheet in its own
+   * process, not in the add-in's heap, so a benchmark of a million rows must not pay for a stand-in copy of
+   * them. Writes there are still checked (array shape, payload size) and counted in `beyond`; reading
+   * values there throws rather than answer blanks. Default: every row kept.
+   */
+  keptRows?: number;
+}
+
+/** What was written to rows past `keptRows`: counted, not kept. */
+export interface Beyond {
+  /** Non-empty cells written (values or formulas). */
+  cells: number;
+  /** The last row written there (0-based sheet row), -1 before any. */
+  lastRow: number;
+  /** The values of the last row written there, as sent. */
+  lastValues: readonly unknown[];
 }
 
 const letters = (col: number) => {
@@ -95,6 +112,12 @@ export class FakeExcel {
   /** Every sync with something queued, refused ones included: estimated request and response bytes. */
   payloads: { request: number; response: number; refused?: string }[] = [];
   calculationSuspensions = 0;
+  beyond: Beyond = { cells: 0, lastRow: -1, lastValues: [] };
+  /**
+   * Milliseconds this stand-in spent being Excel (sizing what a write carries, applying a sync's
+   * operations): work Excel does in its own process, which a benchmark in this one can subtract.
+   */
+  busyMs = 0;
   /** Runs before each sync's operations: what a user does in Excel between two round trips of a batch. */
   beforeSync: (() => void) | null = null;
   private nextId = 1;
@@ -119,7 +142,12 @@ export class FakeExcel {
     if (!t) throw hostError('ItemNotFound', `no table ${name}`);
     return t;
   }
+  get keptRows(): number {
+    return this.options.keptRows ?? MAX_FAKE_ROWS;
+  }
   cell(sheet: SheetState, r: number, c: number): CellState {
+    // Formats, fills and validation past the kept rows land on a cell nobody keeps.
+    if (r >= this.keptRows) return blank();
     let cell = sheet.cells.get(a1(r, c));
     if (!cell) sheet.cells.set(a1(r, c), (cell = blank()));
     return cell;
@@ -190,6 +218,10 @@ export class FakeExcel {
       throw hostError('InvalidArgument', `${what}: a ${box.rows}x${box.cols} array is needed`);
     }
     for (let r = 0; r < box.rows; r++) {
+      if (box.row + r >= this.keptRows) {
+        if (what !== 'numberFormat') this.countBeyond(box.row + r, rows[r]!);
+        continue;
+      }
       for (let c = 0; c < box.cols; c++) {
         const v = rows[r]![c];
         if (v === null || v === undefined) continue; // null leaves the cell unchanged
@@ -201,6 +233,10 @@ export class FakeExcel {
         }
       }
     }
+  }
+  private countBeyond(row: number, values: unknown[]): void {
+    for (const v of values) if (v !== null && v !== undefined && v !== '') this.beyond.cells++;
+    if (row >= this.beyond.lastRow) this.beyond = { ...this.beyond, lastRow: row, lastValues: values };
   }
   shiftUp(sheet: SheetState, fromRow: number, count: number, col: number, cols: number): void {
     const last = Math.max(0, ...[...sheet.cells.keys()].map((k) => parseA1(k).row));
@@ -245,7 +281,12 @@ class FakeContext {
     }
     this.xl.syncBytes.push(request);
     this.answer = 200;
-    for (const op of ops) op();
+    const t0 = performance.now();
+    try {
+      for (const op of ops) op();
+    } finally {
+      this.xl.busyMs += performance.now() - t0;
+    }
     const response = this.answer;
     if (response > PAYLOAD_LIMIT_BYTES) {
       this.xl.payloads.push({ request, response, refused: 'response' });
@@ -505,12 +546,21 @@ class FakeRange extends Loadable {
       if (this.orNull) return { isNullObject: true };
       throw e;
     }
-    const grid = (f: (c: CellState | undefined) => unknown) =>
-      Array.from({ length: b.rows }, (_, r) => Array.from({ length: b.cols }, (_, c) => f(b.sheet.cells.get(a1(b.row + r, b.col + c)))));
+    const kept = this.ctx.xl.keptRows;
+    const grid = (f: (c: CellState | undefined) => unknown) => {
+      if (b.row + b.rows > kept) throw hostError('InvalidOperation', `the fake keeps no cells from row ${kept + 1} on (keptRows); read above it`);
+      return Array.from({ length: b.rows }, (_, r) => Array.from({ length: b.cols }, (_, c) => f(b.sheet.cells.get(a1(b.row + r, b.col + c)))));
+    };
+    // Values and formats are worked out only when loaded: loading a million-row body's rowCount must not
+    // build its grid.
     return {
       address: `${b.sheet.name}!${a1(b.row, b.col)}${b.rows * b.cols > 1 ? `:${a1(b.row + b.rows - 1, b.col + b.cols - 1)}` : ''}`,
-      values: grid((c) => c?.value ?? ''),
-      numberFormat: grid((c) => c?.format ?? 'General'),
+      get values() {
+        return grid((c) => c?.value ?? '');
+      },
+      get numberFormat() {
+        return grid((c) => c?.format ?? 'General');
+      },
       rowIndex: b.row,
       columnIndex: b.col,
       rowCount: b.rows,
@@ -541,7 +591,10 @@ class FakeRange extends Loadable {
     return used;
   }
   private set(what: 'values' | 'numberFormat' | 'formulas', data: unknown) {
-    this.ctx.enqueue(() => this.ctx.xl.write(this.box(), what, data), json(data));
+    const t0 = performance.now();
+    const bytes = json(data);
+    this.ctx.xl.busyMs += performance.now() - t0;
+    this.ctx.enqueue(() => this.ctx.xl.write(this.box(), what, data), bytes);
   }
   set values(v: unknown[][]) {
     this.set('values', v);
@@ -740,11 +793,10 @@ class FakeTable extends Loadable {
       const b = range.box();
       if (b.row !== t.row || b.col !== t.col || b.rows < 2) throw hostError('InvalidArgument', 'resize must keep the header and one body row');
       // A growing table carries its columns' dropdowns down to the new rows, as Excel does.
-      for (let r = t.body; r < b.rows - 1; r++) {
-        for (let c = 0; c < t.width; c++) {
-          const last = t.sheet.cells.get(a1(t.row + t.body, t.col + c));
-          if (last?.validation) Object.assign(this.ctx.xl.cell(t.sheet, t.row + 1 + r, t.col + c), { validation: last.validation, validationAlert: last.validationAlert });
-        }
+      for (let c = 0; c < t.width; c++) {
+        const last = t.sheet.cells.get(a1(t.row + t.body, t.col + c));
+        if (!last?.validation) continue;
+        for (let r = t.body; r < b.rows - 1; r++) Object.assign(this.ctx.xl.cell(t.sheet, t.row + 1 + r, t.col + c), { validation: last.validation, validationAlert: last.validationAlert });
       }
       t.width = b.cols;
       t.body = b.rows - 1;

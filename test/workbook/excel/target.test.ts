@@ -128,7 +128,7 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
     expect(second).toMatchObject({ ok: true, table: { name: 'tbl_risk_3' } });
   });
 
-  it('more rows than fit below the selection: refused as soon as known, nothing written past the edge, the partial table removed', async () => {
+  it('more rows than fit below the selection: refused with the count and where to go, nothing written past the edge, the partial table removed', async () => {
     const { xl, workbook } = setup();
     xl.selection = { sheet: 'Sheet1', address: 'A1048570' };
     const fake = fakeClient(risks(20), { batchSize: 4 });
@@ -142,11 +142,27 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
       ok: false,
       error: {
         code: 'target-refused',
-        message: expect.stringMatching(/more rows than fit below Sheet1!A1048570/),
+        message: expect.stringMatching(/^The dataset has 20 rows, more than the 6 that fit below Sheet1!A1048570 \(Excel's sheets end at row 1,048,576\)\. Select a cell in row 1,048,556 or above, or load it into a new sheet\./),
       },
     });
     expect(xl.tables).toEqual([]);
     expect(xl.peek('Sheet1', 'A1048576')?.value ?? '').toBe('');
+  });
+
+  it('cancelled while the rows past the edge are being counted: a cancel, not a refusal, and nothing left', async () => {
+    const { xl, workbook } = setup();
+    xl.selection = { sheet: 'Sheet1', address: 'A1048570' };
+    const ctl = new AbortController();
+    const outcome = await loadDataset({
+      ...base,
+      client: fakeClient(risks(40), { batchSize: 4 }).client,
+      workbook,
+      target: { kind: 'selection' },
+      signal: ctl.signal,
+      onProgress: (p) => p.bytes > 1_500 && ctl.abort(),
+    });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(xl.tables).toEqual([]);
   });
 
   it('a refresh of a table on a protected sheet is refused before downloading, the old data intact', async () => {
@@ -173,7 +189,7 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
     expect((await readBindings(workbook)).get('tbl_risk')!.rowCount).toBe(2);
   });
 
-  it('a refresh that would pass the last row stops its download as soon as it knows, the old data intact', async () => {
+  it('a refresh that would pass the last row stops holding rows as soon as it knows and says how many there are, the old data intact', async () => {
     const { xl, workbook } = setup();
     xl.selection = { sheet: 'Sheet1', address: 'A1048560' };
     expect(
@@ -198,7 +214,7 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
       error: {
         code: 'target-refused',
         tableState: 'intact',
-        message: expect.stringMatching(/more rows than fit below Sheet1!A1048560/),
+        message: expect.stringMatching(/^The dataset has 400 rows, more than the 16 that fit below Sheet1!A1048560/),
       },
     });
     expect(seen).toBeLessThan(40);

@@ -10,6 +10,7 @@ import { cpus, totalmem } from 'node:os';
 const BENCHES: Record<string, string> = {
   sandbox: './sandbox-download',
   relay: './relay',
+  relaysignin: './relay-signin',
   load: './load',
   writeback: './writeback',
   bundle: './bundle',

@@ -8,6 +8,7 @@ import {
   type CheckEnvironment,
 } from '../check/environment';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, keyOnCommandLine, readKey } from '../check/key';
+import { relayHeldKey } from '../check/held-key';
 import { runCheck } from '../check/run';
 import { renderTable } from '../check/table';
 import { BindingFileError, loadBinding } from '../binding/load';
@@ -128,6 +129,8 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
     target: environment.target,
     callerIp: environment.callerIp,
   });
+  const held = values.relay ? await relayHeldKey(values.relay, values.env!, io.fetch) : null;
+  if (held) report.heldKey = held;
   io.stdout(values.json ? JSON.stringify(report, null, 2) : renderTable(report));
   return report.ok ? 0 : 1;
 }

@@ -15,6 +15,8 @@ const BENCHES: Record<string, string> = {
   writeback: './writeback',
   bundle: './bundle',
   binding: './binding-import',
+  xlsx: './xlsx',
+  changes: './changes',
 };
 
 async function main() {

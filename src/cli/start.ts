@@ -12,6 +12,7 @@ import { startRelay, type Relay } from '../relay';
 import { BindingFileError, loadBinding } from '../binding/load';
 import type { Binding } from '../catalog';
 import { startSandbox } from '../sandbox';
+import { startSignInDemo, type SignInDemo } from './start-sign-in';
 import { EXIT, EXIT_CODES_HELP, portInUseMessage, unreadableOptionFile } from './exit';
 import { parseOptions, untilStopped } from './options';
 import { ownBinding } from './own-binding';
@@ -36,6 +37,8 @@ Options:
                     stays unbound
   --unbound         no binding at all: the catalogue's own paths, assumed ones marked as such (how a real
                     environment looks before its Swagger file is imported)
+  --sign-in         people sign in (a demo OpenID provider on this computer, two demo users in two
+                    groups, a demo policy); the relay holds the sandboxes' keys and takes no typed key
   --help            this text
 
 ${EXIT_CODES_HELP}`;
@@ -52,6 +55,7 @@ interface Options {
   bindingAcc?: string;
   bindingPrd?: string;
   unbound: boolean;
+  signIn: boolean;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number | undefined): number | undefined {
@@ -78,6 +82,7 @@ function parse(argv: string[]): Options | { help: true } {
       'binding-acc': { type: 'string' },
       'binding-prd': { type: 'string' },
       unbound: { type: 'boolean' },
+      'sign-in': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -94,6 +99,7 @@ function parse(argv: string[]): Options | { help: true } {
     bindingAcc: values['binding-acc'] ?? values.binding,
     bindingPrd: values['binding-prd'] ?? values.binding,
     unbound: values.unbound ?? false,
+    signIn: values['sign-in'] ?? false,
   };
 }
 
@@ -109,19 +115,28 @@ function banner(
   keys: { name: string; identifier: string; password: string }[],
   https: boolean,
   manifest: string,
+  signIn: SignInDemo | null,
 ): string {
   const preview = `${relay.url}/taskpane.html`;
   const lines = [
     '',
-    'grc-sheets is running.',
+    signIn ? 'grc-sheets is running, with sign-in.' : 'grc-sheets is running.',
     '',
     `  Preview in a browser:  ${preview}`,
     `  Relay environments:    ${relay.url}/api/environments`,
     '',
-    '  Demo API keys (sandbox):',
-    ...keys.map((k) => `    ${k.name.padEnd(12)} identifier ${k.identifier}   password ${k.password}`),
+    // With sign-in the keys stay with the relay: printing them would undo the point.
+    ...(signIn
+      ? signIn.bannerLines()
+      : ['  Demo API keys (sandbox):', ...keys.map((k) => `    ${k.name.padEnd(12)} identifier ${k.identifier}   password ${k.password}`)]),
     '',
   ];
+  if (signIn && https)
+    lines.push(
+      '  The demo provider speaks plain HTTP on this computer: the preview signs in with it; Excel\'s sign-in',
+      '  dialog needs HTTPS on every page, so in Excel use your organisation\'s provider (docs/relay.md).',
+      '',
+    );
   if (https) {
     lines.push(
       '  Sideload into Excel:',
@@ -209,33 +224,50 @@ export async function run(argv: string[]): Promise<number> {
     await acc.close();
     return failedToStart(e, sandboxHint);
   }
+  let signIn: SignInDemo | null = null;
+  if (options.signIn) {
+    try {
+      signIn = await startSignInDemo({ 'sandbox-acc': acc.demoKey, 'sandbox-prd': prd.demoKey });
+    } catch (e) {
+      await Promise.all([acc.close(), prd.close()]);
+      throw e;
+    }
+  }
+  const held = (name: string) => (signIn ? { key: signIn.keyFile(name) } : {});
   let relay: Relay;
   try {
     relay = await startRelay({
       listen: { host: options.host, port: options.port },
       tls,
       environments: {
-        'sandbox-acc': { baseUrl: acc.url, production: false, binding: bindingFileAcc },
-        'sandbox-prd': { baseUrl: prd.url, production: true, binding: bindingFilePrd },
+        'sandbox-acc': { baseUrl: acc.url, production: false, binding: bindingFileAcc, ...held('sandbox-acc') },
+        'sandbox-prd': { baseUrl: prd.url, production: true, binding: bindingFilePrd, ...held('sandbox-prd') },
       },
+      ...(signIn?.relayConfig ?? {}),
       staticDir: options.dist,
       logLevel: 'warn',
     });
   } catch (e) {
-    await Promise.all([acc.close(), prd.close()]);
+    await Promise.all([acc.close(), prd.close(), signIn?.close()]);
     return failedToStart(
       e,
       `Choose another port for the add-in and relay: npm start -- --port N (or grc-sheets start --port N). Excel's sideloaded manifest names port 3000, so use another port for the browser preview only.`,
     );
+  }
+  try {
+    await signIn?.allowOrigin(relay.url);
+  } catch (e) {
+    await Promise.all([relay.close(), acc.close(), prd.close(), signIn?.close()]);
+    throw e;
   }
   const keys = [
     { name: 'sandbox-acc', key: acc.demoKey },
     { name: 'sandbox-prd', key: prd.demoKey },
   ].flatMap(({ name, key }) => (key ? [{ name, identifier: key.identifier, password: key.password }] : []));
   const stopped = untilStopped(); // before the banner: whoever waits for it may stop everything at once
-  console.log(banner(relay, keys, !!tls, join(options.dist, 'manifest.xml')));
+  console.log(banner(relay, keys, !!tls, join(options.dist, 'manifest.xml'), signIn));
   await stopped;
   await relay.close();
-  await Promise.all([acc.close(), prd.close()]);
+  await Promise.all([acc.close(), prd.close(), signIn?.close()]);
   return EXIT.ok;
 }

@@ -13,8 +13,9 @@ import { App } from './components/App';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { copyText } from './copy';
 import { detectHost } from './host';
+import { officeDialogSignIn, popupSignIn, type OfficeUi } from './signin/windows';
 
-/** Some webviews refuse storage outright (SecurityError): then nothing can be remembered, and that is all. */
+/** Some webviews refuse storage outright (SecurityError): then there is nothing to clean up either. */
 function localStorageOrNothing(): Storage | undefined {
   try {
     return window.localStorage;
@@ -41,9 +42,10 @@ async function main() {
         createExcelWorkbook(Excel.run, requirements, { platform: String(Office.context.platform) }),
       ),
     );
+    const signInWindow = officeDialogSignIn(Office.context.ui as unknown as OfficeUi);
     root.render(
       <ErrorBoundary copy={copyText} events={window}>
-        <App {...common} workbook={workbook} />
+        <App {...common} workbook={workbook} signInWindow={signInWindow} />
       </ErrorBoundary>,
     );
     return;
@@ -54,7 +56,7 @@ async function main() {
   (window as { __grcPreviewWorkbook?: unknown }).__grcPreviewWorkbook = workbook;
   root.render(
     <ErrorBoundary copy={copyText} events={window}>
-      <App {...common} workbook={workbook} aside={aside} />
+      <App {...common} workbook={workbook} aside={aside} signInWindow={popupSignIn(window, (name) => new BroadcastChannel(name))} />
     </ErrorBoundary>,
   );
 }

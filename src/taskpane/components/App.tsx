@@ -2,11 +2,15 @@ import { FluentProvider, Spinner, Tab, TabList, Text, makeStyles, tokens } from 
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
-import { createCredentialStore, type Credentials } from '../connection/credentials';
+import { allows } from '../connection/access';
+import { forgetRememberedPasswords, type Credentials } from '../connection/credentials';
 import type { Environment, EnvironmentsResult } from '../connection/environments';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
+import type { AuthConfigResult } from '../connection/relayIdentity';
 import type { HostInfo } from '../host';
 import type { ScreenProps, Session } from '../screen';
+import { useSignIn, type Person } from '../signin/useSignIn';
+import type { SignInWindow } from '../signin/windows';
 import { fluentTheme, themeName } from '../theme';
 import { ConnectScreen } from './ConnectScreen';
 import { EnvironmentBadge } from './EnvironmentBadge';
@@ -97,7 +101,10 @@ export interface Props {
   /** The relay's origin: the page's own, since the relay serves the add-in. */
   origin: string;
   fetch: typeof fetch;
+  /** Only to delete the passwords an earlier version remembered there: nothing is stored any more. */
   storage?: Storage;
+  /** Where the provider's login page opens: Office's dialog in Excel, a popup in the preview. */
+  signInWindow: SignInWindow;
   copy(text: string): Promise<void>;
   /** Shown beside the taskpane: the preview's grid of the in-memory workbook. */
   aside?: ReactNode;
@@ -122,15 +129,15 @@ function useOfficeBackground(host: HostInfo): string | undefined {
   return background;
 }
 
-export function App({ host, workbook, origin, fetch: fetchFn, storage, copy, aside }: Props) {
+export function App({ host, workbook, origin, fetch: fetchFn, storage, signInWindow, copy, aside }: Props) {
   const s = useStyles();
   const prefersDark = usePrefersDark();
   const officeBackground = useOfficeBackground(host);
   const theme = fluentTheme(themeName(officeBackground, prefersDark));
-  const store = useMemo(() => createCredentialStore(storage, host.partitionKey), [storage, host.partitionKey]);
   const [tab, setTab] = useState<TabId>('connect');
   const [opened, setOpened] = useState<ReadonlySet<TabId>>(() => new Set(['connect']));
   const [environments, setEnvironments] = useState<EnvironmentsResult | null>(null);
+  const [auth, setAuth] = useState<AuthConfigResult | null>(null);
   const [session, setSession] = useState<Session | null>(null);
   const [activity, setActivity] = useState<ActivityEntry[]>([]);
   const [workbookVersion, setWorkbookVersion] = useState(0);
@@ -145,8 +152,11 @@ export function App({ host, workbook, origin, fetch: fetchFn, storage, copy, asi
       async (rt) => {
         if (!live) return;
         setRuntime(rt);
-        const list = await rt.fetchEnvironments(origin, fetchFn);
-        if (live) setEnvironments(list);
+        const [list, authConfig] = await Promise.all([rt.fetchEnvironments(origin, fetchFn), rt.fetchAuthConfig(origin, fetchFn)]);
+        if (live) {
+          setEnvironments(list);
+          setAuth(authConfig);
+        }
       },
       () => live && setEnvironments({ ok: false, message: `Could not load the add-in's code from ${origin}. Reload the pane.` }),
     );
@@ -154,6 +164,8 @@ export function App({ host, workbook, origin, fetch: fetchFn, storage, copy, asi
       live = false;
     };
   }, [origin, fetchFn]);
+
+  useEffect(() => void forgetRememberedPasswords(storage), [storage]);
 
   const onActivity = useCallback((entry: ActivityEntry) => setActivity((list) => [entry, ...list]), []);
   const onWorkbookChanged = useCallback(() => setWorkbookVersion((v) => v + 1), []);
@@ -185,6 +197,48 @@ export function App({ host, workbook, origin, fetch: fetchFn, storage, copy, asi
     setTab(id);
     setOpened((ids) => (ids.has(id) ? ids : new Set([...ids, id])));
   }
+
+  // A new person (or none) never inherits the previous one's connection.
+  const onPerson = useCallback((_person: Person | null) => setSession(null), []);
+  const signInConfig = auth?.ok ? auth.config.signIn : null;
+  const signIn = useSignIn(signInConfig, origin, fetchFn, signInWindow, onPerson);
+  const person = signIn.state.kind === 'signed-in' ? signIn.state.person : null;
+
+  /** Signed in: the environment's client sends the person's token; the relay adds the key it holds. */
+  function choose(environment: Environment) {
+    if (!person || !runtime) return;
+    const { me } = person;
+    // The client's Basic credentials are never sent: the signed-in fetch replaces the Authorization header.
+    const client = runtime.createClient({ baseUrl: runtime.environmentBaseUrl(origin, environment.name), credentials: { identifier: '', password: '' }, fetch: person.fetch, catalog: runtime.catalogFor(environment) });
+    setSession({
+      environment,
+      client,
+      source: `relay ${origin}`,
+      keyFingerprint: me.keys[environment.name] ?? 'key held by the relay',
+      actor: { subject: me.subject, name: me.name },
+      flowAllowed: (flowId) =>
+        allows(me.may.flows[environment.name], flowId) && (!environment.production || me.may.production[environment.name] === true),
+    });
+    onActivity({ at: new Date(), action: 'connect', outcome: 'ok', environment: environment.name, message: `as ${me.name} (${me.subject})` });
+  }
+
+  // Once signed in, a test environment the person may use is chosen (never production by default); the
+  // Connect tab's list changes it.
+  const envChoices = environments?.ok ? environments.environments : null;
+  useEffect(() => {
+    if (!person || !envChoices) return;
+    const mine = envChoices.filter((e) => person.me.may.environments.includes(e.name));
+    const first = mine.find((e) => !e.production) ?? mine[0];
+    if (first) choose(first);
+    // choose is re-made each render; the choice is made once per person.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [person, envChoices]);
+
+  // Signed in: the datasets the policy gives the person's groups in this environment; the others are not shown.
+  const datasetAllowed = useMemo(
+    () => (person && session ? (id: string) => allows(person.me.may.datasets[session.environment.name], id) : undefined),
+    [person, session],
+  );
 
   const screen: ScreenProps = { workbook, session, onActivity, onWorkbookChanged, workbookVersion };
   // Before a connection the Datasets tab shows the catalogue's own (unbound) list.
@@ -231,9 +285,17 @@ export function App({ host, workbook, origin, fetch: fetchFn, storage, copy, asi
           <div className={s.body}>
             {panel(
               'connect',
-              <ConnectScreen environments={environments} session={session} store={store} connect={connect} disconnect={() => setSession(null)} />,
+              <ConnectScreen
+                environments={environments}
+                auth={auth}
+                session={session}
+                signIn={signIn}
+                choose={choose}
+                connect={connect}
+                disconnect={() => setSession(null)}
+              />,
             )}
-            {panel('datasets', sessionCatalog ? <DatasetsScreen {...screen} catalog={sessionCatalog} /> : opening)}
+            {panel('datasets', sessionCatalog ? <DatasetsScreen {...screen} catalog={sessionCatalog} allowed={datasetAllowed} /> : opening)}
             {panel('tables', sessionCatalog ? <TablesScreen {...screen} catalog={sessionCatalog} environments={envList} /> : opening)}
             {panel('writeback', <WritebackScreen {...screen} />)}
             {panel('activity', <ActivityScreen entries={activity} copy={copy} />)}

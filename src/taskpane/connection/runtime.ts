@@ -8,3 +8,4 @@ export { catalog } from '../../catalog';
 export { createClient, isApiError } from '../../client';
 export { catalogFor } from './catalog';
 export { environmentBaseUrl, fetchEnvironments } from './environments';
+export { fetchAuthConfig } from './relayIdentity';

@@ -10,6 +10,7 @@ test('the shell renders without Office: every tab, the badge and the Connect scr
       origin="http://127.0.0.1:1"
       fetch={() => Promise.reject(new Error('not called during render'))}
       copy={() => Promise.resolve()}
+      signInWindow={{ open: () => ({ result: Promise.reject(new Error('not opened during render')), cancel: () => undefined }) }}
     />,
   );
   for (const tab of ['Connect', 'Datasets', 'Tables', 'Write-back', 'Activity'])

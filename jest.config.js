@@ -3,7 +3,6 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, 
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': swc },
-  // ES-module-only packages the browser code imports (oauth4webapi for sign-in): swc makes them CommonJS for jest.
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/test/**/*.test.tsx'],
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/reporters/plain-summary.js'],

@@ -87,3 +87,39 @@ describe('where the file says its operations are', () => {
     expect(f.find('GET', '/v4/things')?.path).toBe('/things');
   });
 });
+
+describe('formats files use beyond JSON Schema', () => {
+  it('checks .NET "guid" and sized integers, and passes a vendor format it does not know', async () => {
+    const f = await loadApiFile({
+      openapi: '3.0.1',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/x': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json-patch+json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      id: { type: 'string', format: 'guid' },
+                      n: { type: 'integer', format: 'int16' },
+                      when: { type: 'string', format: 'date-time-offset' },
+                    },
+                  },
+                },
+              },
+            },
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    });
+    const op = f.find('POST', '/x')!;
+    expect(checkBody(op, { id: 'not-a-guid', n: 70000, when: 'whenever' })).toEqual([
+      { field: 'id', message: 'The value is not a valid guid.' },
+      { field: 'n', message: 'The value is not a valid int16.' },
+    ]);
+    expect(checkBody(op, { id: G, n: 3, when: 'whenever' })).toEqual([]);
+  });
+});

@@ -27,6 +27,7 @@ export function recordEncoder(
   /** Where the file's record keeps its own GUID: filled from the store when no placement puts Id there. */
   idAt?: string[],
   texts: RecordShape['texts'] = [],
+  notNull: RecordShape['notNull'] = [],
 ): (record: Json) => Json {
   const body = ds.placements.filter((p) => p.in === 'body');
   const ownId = idAt && !body.some((p) => p.field === 'Id' || p.field === 'GUID') ? idAt : undefined;
@@ -72,6 +73,11 @@ export function recordEncoder(
       if (many && Array.isArray(v)) out[key] = v.map(asText);
       else if (!many) out[key] = asText(v);
     }
+    for (const { key, required } of notNull)
+      if (out[key] === null) {
+        if (required && template) out[key] = template[key];
+        else delete out[key];
+      }
     return out;
   };
 }
@@ -82,6 +88,13 @@ function merge(into: Json, from: Json): void {
     if (isObj(v) && isObj(into[k])) merge(into[k] as Json, v);
     else into[k] = v;
   }
+}
+
+function allowsNull(file: ApiFile, s: Json): boolean {
+  if (s.type === 'null' || (Array.isArray(s.type) && s.type.includes('null'))) return true;
+  if (Array.isArray(s.enum) && s.enum.includes(null)) return true;
+  const choices = [...(Array.isArray(s.anyOf) ? s.anyOf : []), ...(Array.isArray(s.oneOf) ? s.oneOf : [])];
+  return choices.some((c) => allowsNull(file, flatten(file.answerDoc, c)));
 }
 
 const isText = (s: Json) =>
@@ -95,6 +108,11 @@ export interface RecordShape {
   idAt?: string[];
   /** Top-level properties the file types as text, or a list of text: an object the store has there goes by its name. */
   texts: { key: string; many: boolean }[];
+  /**
+   * Top-level properties the file does not allow null in: a value the store lacks is left out there, or, where
+   * the file requires the property, given the template's value (which the file's schema takes).
+   */
+  notNull: { key: string; required: boolean }[];
 }
 
 /**
@@ -111,13 +129,17 @@ export function recordTemplate(
   const t = sampleOf(file.answerDoc, op.record, { all: true, seed });
   if (!isObj(t)) return undefined;
   const texts: RecordShape['texts'] = [];
-  const props = flatten(file.answerDoc, op.record).properties;
+  const notNull: RecordShape['notNull'] = [];
+  const record = flatten(file.answerDoc, op.record);
+  const required = Array.isArray(record.required) ? (record.required as string[]) : [];
+  const props = record.properties;
   for (const [key, raw] of Object.entries(isObj(props) ? props : {})) {
     const p = flatten(file.answerDoc, raw);
+    if (!allowsNull(file, p)) notNull.push({ key, required: required.includes(key) });
     if (isText(p)) texts.push({ key, many: false });
     else if (p.type === 'array' && isText(flatten(file.answerDoc, p.items))) texts.push({ key, many: true });
   }
-  return { template: t, idAt: idPath(file.answerDoc, op.record), texts };
+  return { template: t, idAt: idPath(file.answerDoc, op.record), texts, notNull };
 }
 
 /** The start and end of a records answer wrapped in an envelope at `pointer` (`/data` -> `{"data":` ... `}`). */

@@ -14,10 +14,12 @@ const nodeOnly = {
   group: ['node:*', 'fs', 'fs/**', 'path', 'http', 'https', 'net', 'os', 'stream', 'crypto', 'undici', 'fastify', 'pino', 'ioredis'],
   message: 'The core runs in the browser too: no Node built-ins or server packages (they belong in relay, sandbox, cli).',
 };
-const servers = { group: [...folder('relay'), ...folder('sandbox'), ...folder('cli'), ...folder('check')], message: 'Servers and the CLI are not part of the add-in.' };
+// src/identity but not src/contracts/identity.ts (the sign-in contract both sides import): no bare `**/identity`.
+const identityFolder = ['**/identity/**', '../identity', '../../identity', '../../../identity'];
+const servers = { group: [...folder('relay'), ...folder('sandbox'), ...folder('cli'), ...folder('check'), ...identityFolder], message: 'Servers and the CLI are not part of the add-in.' };
 const ui_folder = { group: folder('taskpane'), message: 'The taskpane uses the core, never the other way round.' };
 const adapters = {
-  group: [...folder('workbook/excel'), ...folder('workbook/memory')],
+  group: [...folder('workbook/excel'), ...folder('workbook/memory'), ...folder('workbook/file')],
   message: 'Use a workbook through WorkbookPort (src/workbook/port); the adapters are chosen in src/taskpane/index.tsx.',
 };
 const above = (names, why) => ({ group: names.flatMap(folder), message: why });
@@ -27,9 +29,11 @@ const walls = [
   wall(['src/catalog/**'], [...core, above(['client', 'sheet', 'workbook', 'loading', 'writeback'], 'The catalogue is the bottom layer: it imports no other part.')]),
   wall(['src/client/**'], [...core, above(['sheet', 'workbook', 'loading', 'writeback'], 'The client knows the catalogue only.')]),
   wall(['src/sheet/**'], [...core, above(['writeback', 'client', 'workbook', 'loading'], 'Row conversion knows the catalogue only.')]),
-  wall(['src/workbook/**'], [...core, above(['writeback', 'loading'], 'The workbook port knows neither its use cases (loading) nor write-back.')], ['src/workbook/excel/**', 'src/workbook/memory/**']),
+  wall(['src/workbook/**'], [...core, above(['writeback', 'loading'], 'The workbook port knows neither its use cases (loading) nor write-back.')], ['src/workbook/excel/**', 'src/workbook/memory/**', 'src/workbook/file/**']),
   wall(['src/loading/**'], [...core, adapters, above(['writeback'], 'Loading does not know write-back.')]),
   wall(['src/workbook/excel/**', 'src/workbook/memory/**'], [...core, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
+  // The saved-file adapter runs in Node only (the CLI): files and zlib, but no UI, no Office.js, no use cases.
+  wall(['src/workbook/file/**'], [ui, office, ui_folder, servers, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
   wall(['src/writeback/**'], [...core, adapters]),
   // Inside write-back: flows, rows, checks and the environment are used by a post's run, never the other way.
   wall(
@@ -38,7 +42,7 @@ const walls = [
   ),
   wall(['src/taskpane/**'], [servers, office, nodeOnly, adapters], ['src/taskpane/index.tsx', 'src/taskpane/preview/**']),
   wall(['src/taskpane/index.tsx', 'src/taskpane/preview/**'], [servers, office, nodeOnly]),
-  wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**', 'src/check/**'], [ui, office, ui_folder]),
+  wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**', 'src/check/**', 'src/identity/**'], [ui, office, ui_folder]),
 ];
 
 export default tseslint.config(
@@ -56,6 +60,19 @@ export default tseslint.config(
     },
   },
   ...walls,
+  {
+    // Plain CommonJS run by node before anything is installed (npm test's preflight).
+    files: ['scripts/**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: Object.fromEntries(
+        ['require', '__dirname', 'process', 'console', 'fetch', 'Buffer', 'URL', 'setTimeout', 'clearTimeout'].map(
+          (name) => [name, 'readonly'],
+        ),
+      ),
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   {
     // Office.js lives only in the Excel adapter and the taskpane's entry; the core stays host-free.
     files: ['src/catalog/**', 'src/client/**', 'src/sheet/**', 'src/loading/**', 'src/writeback/**'],

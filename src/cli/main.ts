@@ -26,6 +26,18 @@ const COMMANDS: Record<string, Command> = {
     summary: "import the service's Swagger file into a binding (binding import FILE)",
     load: lazy(() => require('./binding')),
   },
+  refresh: {
+    summary: 'refresh the tables of a saved workbook without Excel (refresh BOOK.xlsx)',
+    load: lazy(() => require('./refresh')),
+  },
+  verify: {
+    summary: 'check a saved workbook: tables against their fingerprints, the audit chain (verify BOOK.xlsx)',
+    load: lazy(() => require('./verify')),
+  },
+  template: {
+    summary: "write the add-in's write-back template into a workbook file (template --flow F BOOK.xlsx)",
+    load: lazy(() => require('./template')),
+  },
   start: {
     summary: 'run sandbox, relay and the add-in together (what npm start does)',
     load: lazy(() => require('./start')),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { TableShape, WorkbookPort } from '../workbook/port';
 import { updateSetting } from '../workbook/settings';
+import { fingerprint } from './fingerprint';
+import { cellPrint } from './tableprint';
 
 /**
  * What each loaded table holds, stored in the workbook's settings so a refresh (by anyone who opens the
@@ -24,6 +26,10 @@ export const binding = z.strictObject({
   rowCount: z.number().int().nonnegative(),
   /** The dataset's columns, in table order; columns a user added are not listed. */
   columns: z.array(z.string()),
+  /** What the last load or refresh received (fingerprint.ts); missing where the host made none. */
+  fingerprint: fingerprint.optional(),
+  /** What the table's cells held after it (tableprint.ts): hand edits since are found against it. */
+  cells: cellPrint.optional(),
 });
 export type Binding = z.infer<typeof binding>;
 
@@ -107,7 +113,8 @@ export async function reconcileBindings(workbook: WorkbookPort): Promise<{ bindi
   const tables = await workbook.listTables();
   const byId = new Map(tables.filter((t) => t.id).map((t) => [t.id!, t]));
   const byName = new Map(tables.map((t) => [t.name.toLowerCase(), t]));
-  const find = (b: Binding) => (b.tableId ? byId.get(b.tableId) : byName.get(b.table.toLowerCase()));
+  // A saved file does not hold Excel's Table.id (the file adapter gives none): there the name is all there is.
+  const find = (b: Binding) => (b.tableId && byId.size ? byId.get(b.tableId) : byName.get(b.table.toLowerCase()));
   const removed: Binding[] = [];
   let result = new Map<string, Binding>();
   await changeBindings(workbook, (all) => {

@@ -1,8 +1,13 @@
 import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
+import type { Fingerprinter } from './fingerprint';
+import { compareTables, describeChanges, type ChangeSummary, type FieldChange, type TableRows } from './changes';
+import { changeRows, writeChanges } from './changesheet';
+import { recordKeyColumns } from './recordkey';
+import { findEdits, makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, type HasherFactory } from './tableprint';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
-import { MAX_COLUMNS, MAX_ROWS, parseCell } from '../workbook/address';
+import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
 import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
 
@@ -54,7 +59,7 @@ export interface LoadProgress {
  * `target-not-empty`: cells below the selected cell hold data; the user is asked, then loads again with
  * `overwrite`.
  */
-export type LoadErrorCode = 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty';
+export type LoadErrorCode = 'edited' | 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty';
 export interface LoadError {
   code: LoadErrorCode;
   message: string;
@@ -67,6 +72,13 @@ export interface LoadError {
    * table is no longer in the workbook (`gone`: load the dataset again).
    */
   tableState?: TableState;
+  /** code 'edited': the cells edited by hand since the last load, which the refresh would overwrite. */
+  edits?: EditReport[];
+}
+
+/** A hand-edited cell, where it is: `address` is Sheet!A1 as Excel shows it. */
+export interface EditReport extends EditedCell {
+  address: string;
 }
 export type TableState = 'intact' | 'mixed' | 'gone';
 
@@ -78,7 +90,23 @@ export interface LoadSuccess {
   /** Cells cut to Excel's 32,767-character limit. */
   truncatedCells: number;
   writes: WriteStats;
+  /** A refresh's changes against what the table held (none for a first load). */
+  changes?: RefreshChanges;
 }
+
+export interface RefreshChanges {
+  summary: ChangeSummary;
+  /** "12 added, 3 removed, 40 changed". */
+  text: string;
+  /** Rows written to the Changes sheet; fewer than the changes when `truncated` (CHANGE_ROWS_LIMIT). */
+  listed: number;
+  truncated: boolean;
+  /** The Changes sheet's name; null when nothing changed. */
+  sheet: string | null;
+}
+
+/** At most this many rows go to the Changes sheet per refresh; the summary counts them all. */
+export const CHANGE_ROWS_LIMIT = 100_000;
 export type LoadOutcome = LoadSuccess | { ok: false; error: LoadError };
 
 export type LoadTarget = { kind: 'new-sheet' } | { kind: 'selection' } | { kind: 'table'; name: string };
@@ -93,6 +121,13 @@ interface Common {
   signal?: AbortSignal;
   onProgress?(p: LoadProgress): void;
   catalog?: Catalog;
+  /**
+   * Makes a fingerprint of each load's records (fingerprint.ts), kept in the table's binding. The host
+   * passes it with the hash it has: node:crypto in the CLI; without it no fingerprint is recorded.
+   */
+  fingerprints?: () => Fingerprinter;
+  /** SHA-256 for the cell fingerprints (tableprint.ts): node:crypto in Node; the built-in Sha256 otherwise. */
+  hasher?: HasherFactory;
 }
 
 export interface LoadOptions extends Common {
@@ -179,8 +214,15 @@ async function freeTableName(workbook: WorkbookPort, datasetId: string, title: s
   return uniqueName(wanted, (n) => taken.has(n.toLowerCase()));
 }
 
-export interface RefreshOptions extends Common {
+export interface RefreshOptions extends Common, ChangeOptions {
   table: string;
+}
+
+export interface ChangeOptions {
+  /** Cells edited by hand since the last load are overwritten: the user was told which and said yes. */
+  overwriteEdits?: boolean;
+  /** Marks the cells the refresh changed (warning fill, the old value in a note) and the added records' keys. */
+  highlightChanges?: boolean;
 }
 
 /** Rows the download may hand over ahead of the workbook before it has to wait. */
@@ -260,6 +302,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   let writes = NO_WRITES;
   const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
+  const fp = options.fingerprints?.();
+  let printer: ReturnType<typeof rowPrinter> | null = null;
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -278,6 +322,11 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const builder = new RowBuilder(columnsOf(dataset.record));
+    printer = rowPrinter(
+      builder.columns.map((c) => c.name),
+      recordKeyColumns(builder.columns),
+      options.hasher,
+    );
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -337,7 +386,11 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
         received += records.length;
         return undefined;
       }
+      fp?.add(records);
       const { rows, added } = builder.add(records);
+      // Fields the catalogue does not know change the columns mid-load: no cell print this time.
+      if (added.length) printer = null;
+      printer?.add(rows);
       if (at.col + builder.columns.length > MAX_COLUMNS) {
         writeError = new Refusal('target-refused', `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`);
         ctl.abort(writeError);
@@ -370,7 +423,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, bindingOf(shape.name, written, builder.columns, shape.id ?? created.id));
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: printer.done() } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
     return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
@@ -442,9 +495,9 @@ export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promis
 }
 
 async function replaceTable(
-  options: Common & { datasetId: string },
+  options: Common & ChangeOptions & { datasetId: string },
   existing: TableShape,
-  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'>,
+  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & { tableId?: string; cells?: CellPrint },
 ): Promise<LoadOutcome> {
   const { client, workbook, signal, onProgress, datasetId } = options;
   const dataset = (options.catalog ?? defaultCatalog).dataset(datasetId);
@@ -454,6 +507,9 @@ async function replaceTable(
   const builder = new RowBuilder(columnsOf(dataset.record));
   const rows: Cell[][] = [];
   const at = parseCell(existing.topLeft);
+  const fp = options.fingerprints?.();
+  const keyColumns = recordKeyColumns(builder.columns);
+  let compared: ReturnType<typeof compareTables>;
   try {
     report({});
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
@@ -471,6 +527,7 @@ async function replaceTable(
           rows.length = 0;
           return;
         }
+        fp?.add(records);
         for (const r of builder.add(records).rows) rows.push(r);
         report({ rows: rows.length });
       },
@@ -482,6 +539,14 @@ async function replaceTable(
     if (at.col + existing.columns.length + missing > MAX_COLUMNS) {
       throw new Refusal('target-refused', `The dataset's new fields would take table ${existing.name} past Excel's last column (XFD). Move the table further left, or load the dataset into a new sheet.`);
     }
+    // What the table holds now: checked against its cell print (hand edits), then compared with what comes.
+    const before = await workbook.readRows(existing.name);
+    const after: TableRows = { columns: builder.columns.map((c) => c.name), rows };
+    if (previous.cells && !options.overwriteEdits) {
+      const edited = findEdits(previous.cells, before, after, previous.columns, options.hasher);
+      if (edited) return { ok: false, error: editedError(existing, edited.cells, previous.cells.count, edited.countNow) };
+    }
+    compared = compareTables(before, after, keyColumns, CHANGE_ROWS_LIMIT);
   } catch (e) {
     const error = toLoadError(e, signal, existing.name);
     error.tableState = 'intact';
@@ -510,9 +575,13 @@ async function replaceTable(
     }
     await workbook.setRowCount(existing.name, rows.length);
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
+    const changes = await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false);
+    const names = builder.columns.map((c) => c.name);
+    const cells = makeCellPrint(rowPrints({ columns: names, rows }, names, keyColumns, options.hasher), keyColumns, options.hasher);
     const saved = await saveBinding(workbook, {
       table: shape.name,
-      ...(existing.id ? { tableId: existing.id } : {}),
+      // A host without table ids (the saved file) keeps the id Excel gave the table.
+      ...(existing.id ?? previous.tableId ? { tableId: existing.id ?? previous.tableId } : {}),
       environment: options.environment,
       source: options.source ?? '',
       datasetId,
@@ -520,10 +589,12 @@ async function replaceTable(
       loadedAt: new Date().toISOString(),
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
+      ...(fp ? { fingerprint: fp.done() } : {}),
+      cells,
     });
     if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
     report({ phase: 'done', rows: rows.length });
-    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes };
+    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes, changes };
   } catch (e) {
     const error = toLoadError(e, undefined, existing.name);
     // Which of the two it is decides what the user does: refresh again, or load again.
@@ -533,6 +604,9 @@ async function replaceTable(
       error.tableState = 'gone';
       error.message += ` The refresh of ${existing.name} stopped because the table is no longer in the workbook; its record was removed. Load ${datasetId} again.`;
     } else {
+      // The cells no longer are what the last load left: without this, the refresh that puts them right
+      // would take the mixed rows for hand edits.
+      await dropCellPrint(workbook, existing.name).catch(() => undefined);
       error.tableState = 'mixed';
       error.message += ` The refresh of ${existing.name} stopped while replacing rows: the table may mix old and new rows. Refresh it again to put it right.`;
     }
@@ -549,4 +623,59 @@ function contiguousRuns(position: readonly number[]): { from: number; at: number
     else runs.push({ from: i, at: position[i]!, count: 1 });
   }
   return runs;
+}
+
+/** The refusal that names the hand-edited cells: the user decides, then refreshes with `overwriteEdits`. */
+function editedError(table: TableShape, cells: EditedCell[], countThen: number, countNow: number): LoadError {
+  const at = parseCell(table.topLeft);
+  const edits: EditReport[] = cells.map((c) => ({ ...c, address: `${table.sheet}!${cellAddress(at.row + 1 + c.row, at.col + table.columns.indexOf(c.field))}` }));
+  const show = (v: unknown) => (v === undefined ? '?' : v === null ? '(empty)' : JSON.stringify(v));
+  const listed = edits
+    .slice(0, 10)
+    .map((e) => `${e.address} (${e.field}, ${e.key}) ${show(e.old)} -> ${show(e.now)}`)
+    .join('; ');
+  const rows = countThen !== countNow ? ` It had ${countThen.toLocaleString('en-US')} rows after its last load and has ${countNow.toLocaleString('en-US')} now (rows added or deleted by hand).` : '';
+  const more = edits.length > 10 ? `, and ${(edits.length - 10).toLocaleString('en-US')} more` : '';
+  const unsure = edits.some((e) => !e.certain) ? ' Where the old value shows as ?, the service also changed those records, so the loaded value cannot be told.' : '';
+  return {
+    code: 'edited',
+    tableState: 'intact',
+    table: table.name,
+    edits,
+    message: `Table ${table.name} was edited by hand since it was loaded: ${listed || 'no single cell can be named'}${more}.${rows}${unsure} A refresh overwrites these with the service's data: copy them first if they matter, then refresh with overwrite (taskpane: Overwrite and refresh; grc-sheets refresh: --overwrite-edits). Nothing was changed.`,
+  };
+}
+
+/** Writes the Changes rows and, when asked, marks the changed cells; returns what the result reports. */
+async function recordChanges(
+  workbook: WorkbookPort,
+  table: TableShape,
+  dataset: string,
+  compared: ReturnType<typeof compareTables>,
+  keyColumns: readonly string[],
+  highlight: boolean,
+): Promise<RefreshChanges> {
+  const { summary, changes, truncated } = compared;
+  const any = summary.added + summary.removed + summary.fields > 0;
+  const sheet = any ? await writeChanges(workbook, changeRows(changes, { time: new Date().toISOString(), table: table.name, dataset })) : null;
+  if (highlight && any) {
+    const keyColumn = keyColumns.find((k) => table.columns.includes(k)) ?? table.columns[0]!;
+    const show = (c: FieldChange) => (c.old === null ? '(empty)' : String(c.old));
+    const marks = changes
+      .filter((c) => c.kind !== 'removed' && table.columns.includes(c.field || keyColumn))
+      .map((c) =>
+        c.kind === 'added'
+          ? { row: c.row, column: keyColumn, kind: 'ok' as const, note: 'Added by the last refresh.' }
+          : { row: c.row, column: c.field, kind: 'warning' as const, note: `Changed by the last refresh; was ${show(c)}.` },
+      );
+    await workbook.markCells(table.name, marks);
+  }
+  return { summary, text: describeChanges(summary), listed: changes.length, truncated, sheet };
+}
+
+async function dropCellPrint(workbook: WorkbookPort, table: string): Promise<void> {
+  const b = (await readBindings(workbook)).get(table);
+  if (!b?.cells) return;
+  const { cells: _dropped, ...rest } = b;
+  await saveBinding(workbook, rest);
 }

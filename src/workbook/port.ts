@@ -64,7 +64,7 @@ export interface RowUpdate {
 }
 
 export interface WorkbookPort {
-  readonly host: 'excel' | 'memory';
+  readonly host: 'excel' | 'memory' | 'file';
   readonly capabilities: { notes: boolean; dataValidation: boolean };
   sheetNames(): Promise<string[]>;
   /** Adds a sheet (a unique name is derived when taken) and returns its name. */

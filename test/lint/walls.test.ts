@@ -49,15 +49,21 @@ const failing: [string, string, string][] = [
   ['src/workbook/bad.ts', "import x from '../loading/load';", 'workbook port knows neither its use cases'],
   ['src/workbook/memory/bad.ts', "import x from '../../loading/bindings';", 'Adapters implement the port'],
   ['src/loading/bad.ts', "import x from '../workbook/excel';", 'through WorkbookPort'],
+  ['src/loading/bad.ts', "import x from '../workbook/file';", 'through WorkbookPort'],
+  ['src/workbook/file/bad.ts', "import x from '../../loading/load';", 'Adapters implement the port'],
+  ['src/workbook/file/bad.ts', "import x from 'react';", 'UI code belongs in src/taskpane'],
   ['src/loading/bad.ts', "import x from '../taskpane/tables/ops';", 'taskpane uses the core'],
   ['src/loading/bad.ts', "import x from '../writeback/post';", 'Loading does not know write-back'],
   ['src/taskpane/components/Bad.tsx', "import x from '../../relay/server';", 'not part of the add-in'],
   ['src/taskpane/components/Bad.tsx', "import x from '../../workbook/excel';", 'through WorkbookPort'],
   ['src/relay/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
+  ['src/identity/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
+  ['src/taskpane/components/Bad.tsx', "import x from '../../identity/demo-provider';", 'not part of the add-in'],
   ['src/sandbox/bad.ts', "import x from '@fluentui/react-components';", 'UI code belongs in src/taskpane'],
 ];
 const passing: [string, string][] = [
   ['src/client/ok.ts', "import x from '../catalog';"],
+  ['src/workbook/file/ok.ts', "import { readFileSync as x } from 'node:fs';"],
   ['src/writeback/ok.ts', "import x from '../workbook/port';"],
   ['src/writeback/post/ok.ts', "import { a } from '../flows'; import { b } from '../rows/validate'; import { c } from '../environment/context'; const x = [a, b, c];"],
   ['src/workbook/ok.ts', "import type { Cell } from '../sheet/cell-types';"],
@@ -67,6 +73,7 @@ const passing: [string, string][] = [
   ['src/taskpane/preview/Ok.tsx', "import x from '../../workbook/memory';"],
   ['src/relay/ok.ts', "import x from 'node:http';"],
   ['src/taskpane/components/Ok.tsx', "import x from '@fluentui/react-components';"],
+  ['src/taskpane/connection/ok.ts', "import x from '../../contracts/identity';"],
 ];
 
 describe('folder walls', () => {

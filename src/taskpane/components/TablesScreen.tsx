@@ -1,4 +1,5 @@
-import { Button, Caption1, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Caption1, Checkbox, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
+import type { EditReport } from '../../loading/load';
 import { useEffect, useRef, useState } from 'react';
 import type { Catalog } from '../../catalog';
 import type { Environment } from '../connection/environments';
@@ -38,7 +39,8 @@ export interface Props extends ScreenProps {
 
 type Status =
   | { kind: 'refreshing'; progress: Progress }
-  | { kind: 'ok'; rows: number }
+  | { kind: 'ok'; rows: number; changes?: string }
+  | { kind: 'edited'; edits: EditReport[] }
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: UserMessage; intact: boolean };
 
@@ -49,6 +51,7 @@ export function TablesScreen(props: Props) {
   const [readError, setReadError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const [status, setStatus] = useState<Record<string, Status>>({});
+  const [highlight, setHighlight] = useState(false);
   const abort = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -72,7 +75,7 @@ export function TablesScreen(props: Props) {
     return null;
   }
 
-  async function refresh(list: readonly TableBinding[]) {
+  async function refresh(list: readonly TableBinding[], overwriteEdits = false) {
     if (!session) return;
     const controller = new AbortController();
     abort.current = controller;
@@ -84,11 +87,19 @@ export function TablesScreen(props: Props) {
         workbook,
         table: b.table,
         dataset: b.dataset,
+        overwriteEdits,
+        highlightChanges: highlight,
         signal: controller.signal,
         onProgress: (progress) => setStatus((st) => ({ ...st, [b.table]: { kind: 'refreshing', progress } })),
       });
       onActivity(result.activity);
-      const next: Status = result.ok ? { kind: 'ok', rows: result.rows } : result.cancelled ? { kind: 'cancelled' } : { kind: 'failed', message: result.message, intact: result.tableState === 'intact' };
+      const next: Status = result.ok
+        ? { kind: 'ok', rows: result.rows, ...(result.changes ? { changes: result.changes } : {}) }
+        : result.cancelled
+          ? { kind: 'cancelled' }
+          : result.edits
+            ? { kind: 'edited', edits: result.edits }
+            : { kind: 'failed', message: result.message, intact: result.tableState === 'intact' };
       setStatus((st) => ({ ...st, [b.table]: next }));
       onWorkbookChanged();
     }
@@ -113,6 +124,7 @@ export function TablesScreen(props: Props) {
         <Button appearance="primary" disabled={busy || refreshable.length === 0} onClick={() => refresh(refreshable)} data-testid="refresh-all">
           Refresh all ({refreshable.length})
         </Button>
+        <Checkbox label="Highlight changed cells" checked={highlight} onChange={(_, d) => setHighlight(d.checked === true)} data-testid="highlight-changes" />
         {busy && (
           <Button onClick={() => abort.current?.abort()} data-testid="cancel-refresh">
             Cancel
@@ -164,7 +176,12 @@ export function TablesScreen(props: Props) {
                   }}
                 />
               )}
-              {st?.kind === 'ok' && <Caption1 role="status">Refreshed: {st.rows.toLocaleString()} rows.</Caption1>}
+              {st?.kind === 'ok' && (
+                <Caption1 role="status" data-testid="refresh-result">
+                  Refreshed: {st.rows.toLocaleString()} rows{st.changes ? ` (${st.changes})` : ''}.
+                </Caption1>
+              )}
+              {st?.kind === 'edited' && <EditedCells edits={st.edits} busy={busy} onOverwrite={() => refresh([b], true)} onKeep={() => setStatus((all) => ({ ...all, [b.table]: { kind: 'cancelled' } }))} />}
               {st?.kind === 'cancelled' && <Caption1 role="status">Refresh cancelled: the table still holds its previous data.</Caption1>}
               {why ? (
                 <Caption1>{why}</Caption1>
@@ -178,5 +195,42 @@ export function TablesScreen(props: Props) {
         })}
       </ul>
     </div>
+  );
+}
+
+const SHOWN_EDITS = 10;
+const shown = (v: unknown) => (v === undefined ? '?' : v === null || v === '' ? '(empty)' : String(v));
+
+/**
+ * The confirm before a refresh overwrites cells someone edited by hand since the load: each cell by its
+ * address with what was loaded and what it holds now, then the choice. Nothing was changed yet.
+ */
+function EditedCells(props: { edits: readonly EditReport[]; busy: boolean; onOverwrite(): void; onKeep(): void }) {
+  const { edits } = props;
+  const unsure = edits.some((e) => !e.certain);
+  return (
+    <MessageBar intent="warning" layout="multiline" data-testid="edited-cells">
+      <MessageBarBody>
+        <MessageBarTitle>{edits.length ? `${edits.length.toLocaleString()} cell${edits.length === 1 ? ' was' : 's were'} edited by hand since the last load` : 'Rows were added or deleted by hand since the last load'}</MessageBarTitle>
+        <ul>
+          {edits.slice(0, SHOWN_EDITS).map((e) => (
+            <li key={`${e.address}`}>
+              {e.address} ({e.field}): {shown(e.old)} → {shown(e.now)}
+            </li>
+          ))}
+        </ul>
+        {edits.length > SHOWN_EDITS && <div>and {(edits.length - SHOWN_EDITS).toLocaleString()} more.</div>}
+        {unsure && <div>? : the service also changed that record, so the loaded value cannot be told.</div>}
+        <div>Refreshing overwrites them with the service&apos;s data. The table is unchanged so far.</div>
+      </MessageBarBody>
+      <MessageBarActions>
+        <Button disabled={props.busy} onClick={props.onOverwrite} data-testid="overwrite-edits">
+          Overwrite and refresh
+        </Button>
+        <Button disabled={props.busy} onClick={props.onKeep} data-testid="keep-edits">
+          Keep my edits
+        </Button>
+      </MessageBarActions>
+    </MessageBar>
   );
 }

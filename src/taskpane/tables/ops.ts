@@ -1,6 +1,6 @@
 import { catalog, type Dataset } from '../../catalog';
 import { API_ERROR_CODES, type ApiErrorCode } from '../../client';
-import { loadDataset, refreshTable, type TableState, type LoadError, type LoadOutcome, type LoadProgress, type LoadTarget as WorkbookTarget } from '../../loading/load';
+import { loadDataset, refreshTable, type EditReport, type TableState, type LoadError, type LoadOutcome, type LoadProgress, type LoadTarget as WorkbookTarget } from '../../loading/load';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
@@ -10,8 +10,8 @@ import type { Progress } from './progress';
 export type LoadTarget = Extract<WorkbookTarget, { kind: 'new-sheet' } | { kind: 'selection' }>;
 
 export type OpResult =
-  | { ok: true; table: string; rows: number; activity: ActivityEntry }
-  | { ok: false; cancelled: boolean; message: UserMessage; activity: ActivityEntry; askOverwrite?: boolean; tableState?: TableState };
+  | { ok: true; table: string; rows: number; activity: ActivityEntry; /** A refresh's "12 added, 3 removed, 40 changed". */ changes?: string }
+  | { ok: false; cancelled: boolean; message: UserMessage; activity: ActivityEntry; askOverwrite?: boolean; tableState?: TableState; /** Cells edited by hand that a refresh would overwrite: the user is asked. */ edits?: EditReport[] };
 
 const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
   cancelled: 'Cancelled',
@@ -22,6 +22,7 @@ const TITLES: Record<Exclude<LoadError['code'], 'api'>, string> = {
   workbook: 'The workbook could not be updated',
   'target-refused': 'The table cannot go there',
   'target-not-empty': 'The cells below the selection hold data',
+  edited: 'Cells were edited by hand since the last load',
 };
 
 const isApiCode = (code: string | undefined): code is ApiErrorCode => (API_ERROR_CODES as readonly string[]).includes(code ?? '');
@@ -43,8 +44,9 @@ export function messageOf(error: LoadError, environment: string): UserMessage {
 function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): OpResult {
   if (outcome.ok) {
     const table = outcome.table.name;
-    const note = outcome.truncatedCells ? `${outcome.truncatedCells} cells cut to Excel's 32,767-character limit` : undefined;
-    return { ok: true, table, rows: outcome.rowCount, activity: { ...base, outcome: 'ok', table, rows: outcome.rowCount, message: note } };
+    const notes = [outcome.changes?.text, outcome.truncatedCells ? `${outcome.truncatedCells} cells cut to Excel's 32,767-character limit` : undefined].filter(Boolean);
+    const note = notes.length ? notes.join('; ') : undefined;
+    return { ok: true, table, rows: outcome.rowCount, activity: { ...base, outcome: 'ok', table, rows: outcome.rowCount, message: note }, ...(outcome.changes ? { changes: outcome.changes.text } : {}) };
   }
   if (outcome.error.code === 'cancelled') {
     const detail = base.action === 'load' ? 'Nothing was added to the workbook.' : 'The table still holds its previous data.';
@@ -52,8 +54,8 @@ function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): O
   }
   const message = messageOf(outcome.error, base.environment);
   const askOverwrite = outcome.error.code === 'target-not-empty' || undefined;
-  const { tableState } = outcome.error;
-  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: messageText(message) }, ...(askOverwrite ? { askOverwrite } : {}), ...(tableState ? { tableState } : {}) };
+  const { tableState, edits } = outcome.error;
+  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: messageText(message) }, ...(askOverwrite ? { askOverwrite } : {}), ...(tableState ? { tableState } : {}), ...(edits ? { edits } : {}) };
 }
 
 const progressOf = (p: LoadProgress): Progress => ({ bytes: p.bytes, rows: p.rows, totalBytes: p.totalBytes, cancellable: p.cancellable });
@@ -101,6 +103,10 @@ export interface RefreshRequest {
   workbook: WorkbookPort;
   table: string;
   dataset: string;
+  /** The user saw the hand-edited cells and said overwrite them. */
+  overwriteEdits?: boolean;
+  /** Mark the cells the refresh changed. */
+  highlightChanges?: boolean;
   signal: AbortSignal;
   onProgress(progress: Progress): void;
 }
@@ -123,6 +129,8 @@ export async function refreshInWorkbook(r: RefreshRequest): Promise<OpResult> {
       table: r.table,
       environment,
       source: r.session.source,
+      overwriteEdits: r.overwriteEdits ?? false,
+      highlightChanges: r.highlightChanges ?? false,
       signal: r.signal,
       onProgress: (p) => r.onProgress(progressOf(p)),
     }),

@@ -1,0 +1,101 @@
+import { createClient, type GrcClient } from '../client';
+import type { Catalog } from '../catalog';
+import { BindingFileError, loadBinding } from '../binding/load';
+import { directEnvironment, EnvironmentError, relayEnvironment } from '../check/environment';
+import { describeEnvironment, type EnvironmentView } from '../contracts/environments';
+import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from '../check/key';
+
+/**
+ * How the commands that work on a saved workbook (refresh, template) reach an environment: through the
+ * relay (`--relay URL --env NAME`, the relay's binding and fixed address) or straight to the service
+ * (`--base-url URL --env NAME [--binding FILE]`). `--env` is always given: a table remembers the
+ * environment it was loaded from, and a refresh from another one is refused.
+ */
+export const CONNECT_OPTIONS = {
+  relay: { type: 'string' },
+  env: { type: 'string' },
+  'base-url': { type: 'string' },
+  binding: { type: 'string' },
+} as const;
+
+export const CONNECT_HELP = `  --relay URL      the relay (https://relay-host); calls go through it, with its binding
+  --env NAME       the environment (as the relay lists it: ACC, PRD ...); with --base-url, the name the
+                   workbook's tables were loaded under
+  --base-url URL   call the service directly (from a host whose address the key allows)
+  --binding FILE   with --base-url: the environment's binding (grc-sheets binding import)`;
+
+export const KEY_HELP = `The API key comes from ${KEY_ID_VAR} and ${KEY_PASSWORD_VAR} (for schedulers), or is asked for on a
+terminal (the password is not shown). It is never taken on the command line.`;
+
+export class ConnectError extends Error {
+  override name = 'ConnectError';
+  constructor(
+    message: string,
+    /** A wrong command line (exit 2) rather than a failure to reach the environment (exit 1). */
+    readonly usage: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface ConnectIo extends KeySource {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  fetch: typeof globalThis.fetch;
+}
+
+export interface Connection {
+  client: GrcClient;
+  catalog: Catalog;
+  environment: string;
+  /** Recorded in the binding for readers of the file. */
+  source: string;
+  /** What the relay says of the environment (endpoints, production), or the same built from the binding. */
+  view: EnvironmentView;
+}
+
+/**
+ * The credentials of an unattended run. Today: the environment's API key from the environment variables
+ * (or the terminal). With relay-held keys (issue 17) a scheduled run will instead present a token of its
+ * own to the relay, which adds the key: that token is obtained here, and the client sends it as Bearer.
+ */
+async function credentials(io: KeySource) {
+  return readKey(io);
+}
+
+export async function connectEnvironment(values: { relay?: string; env?: string; 'base-url'?: string; binding?: string }, io: ConnectIo): Promise<Connection> {
+  if (values.relay && values['base-url']) throw new ConnectError('give --relay URL or --base-url URL, not both', true);
+  if (!values.relay && !values['base-url']) throw new ConnectError('give --relay URL --env NAME, or --base-url URL --env NAME', true);
+  if (!values.env) throw new ConnectError('--env NAME is needed: the environment the tables were loaded from (ACC, PRD ...)', true);
+  if (values.relay && values.binding) throw new ConnectError("--binding is for --base-url; through the relay the relay's binding is used", true);
+  let key;
+  try {
+    key = await credentials(io);
+  } catch (e) {
+    if (e instanceof KeyError) throw new ConnectError(e.message, true);
+    throw e;
+  }
+  let environment;
+  try {
+    environment = values.relay
+      ? await relayEnvironment(values.relay, values.env, io.fetch)
+      : directEnvironment(values['base-url']!, values.binding ? loadBinding(values.binding) : null);
+  } catch (e) {
+    if (e instanceof EnvironmentError) throw new ConnectError(e.message, false);
+    if (e instanceof BindingFileError) throw new ConnectError(`--binding ${e.message}`, true);
+    throw e;
+  }
+  try {
+    const client = createClient({ baseUrl: environment.baseUrl, credentials: key, catalog: environment.catalog, fetch: (input, init) => io.fetch(input, init) });
+    return {
+      client,
+      catalog: environment.catalog,
+      // Directly, whether the environment is production is not known; nothing here posts.
+      view: describeEnvironment(values.env, environment.target.production ?? false, environment.catalog, null),
+      environment: values.env,
+      source: values.relay ? `relay ${values.relay.replace(/\/+$/, '')}` : `direct ${environment.baseUrl}`,
+    };
+  } catch (e) {
+    throw new ConnectError((e as Error).message, true);
+  }
+}

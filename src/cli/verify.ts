@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BINDINGS_KEY, readBindings } from '../loading/bindings';
+import { rowPrints, suspectRows, makeCellPrint } from '../loading/tableprint';
+import { cellAddress, parseCell, quoteSheet } from '../workbook/address';
+import { isFileProblem, openFileWorkbook, type FileWorkbook } from '../workbook/file';
+import { AUDIT_TABLE } from '../writeback/audit';
+import { AUDIT_HEAD_KEY, checkChain } from '../writeback/auditchain';
+import { EXIT } from './exit';
+import { parseOptions } from './options';
+
+const HELP = `Usage: grc-sheets verify BOOK.xlsx [--json]
+
+Checks a saved workbook without Excel and without the service:
+- every table the add-in loaded against the cell fingerprint its last load or refresh kept: a figure
+  edited by hand since, a row added or deleted, shows as the rows it is in (sheet addresses);
+- the write-back audit sheet's hash chain: an entry edited, removed or inserted afterwards shows as the
+  first entry that no longer links, and entries cut off the end against the chain's head.
+The canonical forms, to recompute by other means, are in docs/workbook.md.
+
+Options:
+  --json           print what was found as JSON
+  -h, --help       this text
+
+Exit codes: 0 everything verifies; 3 something does not verify (a table edited or without a
+fingerprint, an audit chain broken), each named in the output; 1 the file could not be read (not a
+workbook, encrypted ...); 2 wrong options.`;
+
+/** Exit code of a check that ran and found something that does not verify. */
+export const NOT_VERIFIED = 3;
+
+const nodeHasher = () => {
+  const hash = createHash('sha256');
+  return { update: (bytes: Uint8Array) => hash.update(bytes), hex: () => hash.digest('hex') };
+};
+
+export interface TableFinding {
+  table: string;
+  /** verified: matches its fingerprint; edited: does not; unverifiable: no fingerprint kept; missing: table gone. */
+  status: 'verified' | 'edited' | 'unverifiable' | 'missing';
+  message: string;
+  /** edited: the sheet rows (Sheet!A1 of their first cell) holding the edits, at most 100. */
+  rows?: string[];
+}
+
+export interface AuditFinding {
+  status: 'verified' | 'broken' | 'absent';
+  entries: number;
+  message: string;
+  breaks?: { address: string; problem: string; message: string }[];
+}
+
+const MAX_ROWS_LISTED = 100;
+
+async function verifyTables(workbook: FileWorkbook): Promise<TableFinding[]> {
+  const out: TableFinding[] = [];
+  if ((await workbook.getSetting(BINDINGS_KEY)) === undefined) {
+    // Tables named as the add-in names them, but no records of the add-in: its settings part was dropped.
+    for (const t of await workbook.listTables()) {
+      if (t.name.startsWith('tbl_')) out.push({ table: t.name, status: 'unverifiable', message: `Table ${t.name} looks loaded by grc-sheets, but the workbook holds none of the add-in's records (its settings part is gone: the file was rewritten by a tool that drops it, such as openpyxl), so it cannot be verified.` });
+    }
+    return out;
+  }
+  for (const b of (await readBindings(workbook)).values()) {
+    const shape = await workbook.findTable(b.table);
+    if (!shape) {
+      out.push({ table: b.table, status: 'missing', message: `Table ${b.table} (${b.datasetId}) is in the add-in's records but not in the workbook: it was deleted or renamed outside Excel.` });
+      continue;
+    }
+    if (!b.cells) {
+      out.push({ table: b.table, status: 'unverifiable', message: `Table ${b.table} has no cell fingerprint (loaded by a version that kept none): it cannot be verified. Refresh it once to make one.` });
+      continue;
+    }
+    const now = rowPrints(await workbook.readRows(shape.name), b.columns, b.cells.keys, nodeHasher);
+    if (makeCellPrint(now, b.cells.keys, nodeHasher).sha256 === b.cells.sha256) {
+      out.push({ table: b.table, status: 'verified', message: `Table ${b.table}: ${b.cells.count.toLocaleString('en-US')} rows as loaded ${b.loadedAt} from ${b.environment}.` });
+      continue;
+    }
+    const at = parseCell(shape.topLeft);
+    const { rows } = suspectRows(b.cells, now, nodeHasher);
+    const addresses = rows.map((r) => `${quoteSheet(shape.sheet)}!${cellAddress(at.row + 1 + r, at.col)}`);
+    const counted = now.digests.length !== b.cells.count ? ` It had ${b.cells.count.toLocaleString('en-US')} rows after that load and has ${now.digests.length.toLocaleString('en-US')} now.` : '';
+    out.push({
+      table: b.table,
+      status: 'edited',
+      message: `Table ${b.table} was changed since it was loaded ${b.loadedAt}: the edits are in ${rows.length.toLocaleString('en-US')} rows starting ${addresses.slice(0, 5).join(', ')}${rows.length > 5 ? ' ...' : ''}.${counted} A refresh in the add-in names the cells with their loaded values.`,
+      rows: addresses.slice(0, MAX_ROWS_LISTED),
+    });
+  }
+  return out;
+}
+
+async function verifyAudit(workbook: FileWorkbook): Promise<AuditFinding> {
+  const shape = await workbook.findTable(AUDIT_TABLE);
+  const head = (await workbook.getSetting<{ entries: number; hash: string }>(AUDIT_HEAD_KEY)) ?? null;
+  if (!shape) {
+    return head
+      ? { status: 'broken', entries: 0, message: `The write-back audit table is gone, though ${head.entries.toLocaleString('en-US')} entries were written to it.` }
+      : { status: 'absent', entries: 0, message: 'No write-back audit in this workbook.' };
+  }
+  const table = await workbook.readRows(shape.name);
+  const at = parseCell(shape.topLeft);
+  const address = (r: number) => `${quoteSheet(shape.sheet)}!${cellAddress(at.row + 1 + r, at.col)}`;
+  const { entries, unchained, breaks } = await checkChain(table, address);
+  const found: { address: string; problem: string; message: string }[] = breaks.map((b) => ({ address: address(b.row), problem: b.problem, message: b.message }));
+  if (!head && entries > unchained) {
+    found.push({ address: address(0), problem: 'head', message: "The audit is chained but the chain's head (kept in the add-in's settings part) is missing: the file was rewritten by a tool that drops the add-in's part, so entries cut off the end cannot be ruled out." });
+  }
+  if (head) {
+    const last = table.rows.at(-1);
+    const lastHash = last ? String(last[table.columns.indexOf('Hash')] ?? '') : '';
+    if (head.entries !== entries || head.hash !== lastHash) {
+      found.push({ address: address(Math.max(0, entries - 1)), problem: 'head', message: `The audit ends at ${entries.toLocaleString('en-US')} entries, but ${head.entries.toLocaleString('en-US')} were written and the last one's hash was ${head.hash.slice(0, 12)}…: entries were removed or added at the end.` });
+    }
+  }
+  const before = unchained ? ` The first ${unchained.toLocaleString('en-US')} entries were written before the chain began and are not covered.` : '';
+  return found.length
+    ? { status: 'broken', entries, message: `The write-back audit does not verify: ${found.length} problem${found.length === 1 ? '' : 's'}.${before}`, breaks: found }
+    : { status: 'verified', entries, message: `The write-back audit's ${entries.toLocaleString('en-US')} entries form an unbroken chain.${before}` };
+}
+
+export async function run(argv: string[], io: { stdout(t: string): void; stderr(t: string): void } = { stdout: (t) => process.stdout.write(`${t}\n`), stderr: (t) => process.stderr.write(`${t}\n`) }): Promise<number> {
+  const values = parseOptions('verify', HELP, () => {
+    const parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } }, strict: true });
+    return { ...parsed.values, positionals: parsed.positionals };
+  });
+  if (typeof values === 'number') return values;
+  if (values.positionals.length !== 1) {
+    io.stderr(`grc-sheets verify: give exactly one workbook file (BOOK.xlsx)\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  const path = resolve(values.positionals[0]!);
+  if (!existsSync(path)) {
+    io.stderr(`grc-sheets verify: there is no file ${values.positionals[0]}\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  let workbook: FileWorkbook;
+  let tables: TableFinding[];
+  let audit: AuditFinding;
+  try {
+    workbook = openFileWorkbook(path);
+  } catch (e) {
+    if (isFileProblem(e)) {
+      io.stderr(`grc-sheets verify: ${e.message}`);
+      return EXIT.failed;
+    }
+    throw e;
+  }
+  try {
+    tables = await verifyTables(workbook);
+    audit = await verifyAudit(workbook);
+  } catch (e) {
+    if (isFileProblem(e)) {
+      io.stderr(`grc-sheets verify: ${e.message}`);
+      return EXIT.failed;
+    }
+    throw e;
+  } finally {
+    workbook.close();
+  }
+  const ok = tables.every((t) => t.status === 'verified') && audit.status !== 'broken';
+  if (values.json) io.stdout(JSON.stringify({ file: path, verified: ok, tables, audit }, null, 2));
+  else {
+    if (!tables.length) io.stdout('No table in this workbook was loaded by grc-sheets.');
+    for (const t of tables) (t.status === 'verified' ? io.stdout : io.stderr)(`${t.status === 'verified' ? 'ok' : t.status.toUpperCase()}  ${t.message}`);
+    (audit.status === 'broken' ? io.stderr : io.stdout)(`${audit.status === 'broken' ? 'BROKEN' : 'ok'}  ${audit.message}`);
+    for (const b of audit.breaks ?? []) io.stderr(`        ${b.message}`);
+    io.stdout(ok ? `${values.positionals[0]} verifies.` : `${values.positionals[0]} does not verify.`);
+  }
+  return ok ? EXIT.ok : NOT_VERIFIED;
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { DataRecord } from '../client';
+import { Sha256 } from './sha256';
+
+/**
+ * A fingerprint of what a load or refresh received: how many records, and a SHA-256 an auditor can
+ * recompute from the service's answer (docs/workbook.md, "Fingerprints"). The canonical form of a record
+ * is its JSON with the keys of every object sorted (RFC 8785 JSON Canonicalization: keys by UTF-16 code
+ * units, JSON.stringify's strings and numbers), one record per line, each line ending in "\n", in the
+ * order the service sent them; the hash is over those lines in UTF-8.
+ */
+export const FINGERPRINT_METHOD = 'sha256/jcs-lines/1';
+
+export const fingerprint = z.strictObject({
+  method: z.literal(FINGERPRINT_METHOD),
+  count: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type Fingerprint = z.infer<typeof fingerprint>;
+
+/** A record's canonical JSON text (RFC 8785 for the JSON a service sends: no -0, no NaN). */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  let out = '{';
+  let first = true;
+  for (const k of sortedKeys(record)) {
+    const v = record[k];
+    if (v === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(k)}:${canonicalJson(v)}`;
+    first = false;
+  }
+  return `${out}}`;
+}
+
+/** Records of a dataset share their keys: the sorted order is kept per key list (a few shapes at most). */
+const orders = new Map<string, string[]>();
+function sortedKeys(o: Record<string, unknown>): string[] {
+  const keys = Object.keys(o);
+  const id = keys.join('\u0000');
+  let sorted = orders.get(id);
+  if (!sorted) {
+    if (orders.size > 1000) orders.clear();
+    // UTF-16 code unit order, as RFC 8785 sorts (the default sort of strings).
+    orders.set(id, (sorted = [...keys].sort()));
+  }
+  return sorted;
+}
+
+/** A SHA-256 fed piece by piece: Sha256 here, node:crypto's createHash('sha256') in Node (ten times faster). */
+export interface Hasher {
+  update(bytes: Uint8Array): unknown;
+  hex(): string;
+}
+
+export interface Fingerprinter {
+  add(records: readonly DataRecord[]): void;
+  count(): number;
+  /** The fingerprint of everything added; call once. */
+  done(): Fingerprint;
+}
+
+/** Fed the records batch by batch as they arrive; `done` gives the fingerprint. */
+export function fingerprinter(hasher: () => Hasher = () => new Sha256()): Fingerprinter {
+  const hash = hasher();
+  const encoder = new TextEncoder();
+  let count = 0;
+  let result: Fingerprint | null = null;
+  return {
+    add(records) {
+      let text = '';
+      for (const r of records) text += `${canonicalJson(r)}\n`;
+      hash.update(encoder.encode(text));
+      count += records.length;
+    },
+    count: () => count,
+    done() {
+      result ??= { method: FINGERPRINT_METHOD, count, sha256: hash.hex() };
+      return result;
+    },
+  };
+}

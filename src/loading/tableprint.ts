@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import type { Cell } from '../workbook/port';
+import { plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
+import type { Hasher } from './fingerprint';
+import { Sha256 } from './sha256';
+
+/**
+ * A fingerprint of a table's cells as a load or refresh left them, so a later refresh (or `grc-sheets
+ * verify`) can tell whether someone edited the pulled figures since, and where. The record fingerprint
+ * (fingerprint.ts) is of what the service sent; this one is of what the table shows, which is what a hand
+ * edit changes. Canonical form (docs/workbook.md, "Cell fingerprints"):
+ * - a row's line is the JSON array (RFC 8785 text) of its cells in the binding's `columns`, each cell as
+ *   `plainCell` gives it (empty text is null, the inert-formula quote dropped); its digest is the SHA-256
+ *   of the line in UTF-8, as 64 lowercase hex digits;
+ * - `sha256` is the SHA-256 of the row digests sorted, each followed by "\n": sorting the table does not
+ *   change it;
+ * - `buckets`: rows are put in B = ceil(count / 32) buckets (at least 1) by FNV-1a (32-bit, over the key's
+ *   UTF-16 code units) of the row's record key, modulo B; each bucket's hash is the first 8 hex digits of
+ *   the SHA-256 of its sorted row digests, each followed by "\n"; `buckets` is them all in bucket order.
+ *   They say which records an edit is in without keeping a copy of the table.
+ */
+export const CELL_PRINT_METHOD = 'sha256/cell-rows/1';
+const BUCKET_ROWS = 32;
+
+export const cellPrint = z.strictObject({
+  method: z.literal(CELL_PRINT_METHOD),
+  count: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The record key columns (recordkey.ts); empty: rows are keyed by position. */
+  keys: z.array(z.string()),
+  buckets: z.string().regex(/^([0-9a-f]{8})*$/),
+});
+export type CellPrint = z.infer<typeof cellPrint>;
+
+export type HasherFactory = () => Hasher;
+/**
+ * A row's canonical line. Cells are strings, finite numbers, booleans and null, for which RFC 8785 and
+ * JSON.stringify write the same text (canonicalJson is the reference; the test holds them equal).
+ */
+export const lineOf = (cells: readonly Cell[]): string => JSON.stringify(cells);
+
+const defaultHasher: HasherFactory = () => new Sha256();
+const encoder = new TextEncoder();
+
+export function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function digestOf(text: string, hasher: HasherFactory): string {
+  const h = hasher();
+  h.update(encoder.encode(text));
+  return h.hex();
+}
+
+/** The digests' hash as the canonical form says: sorted, each followed by "\n". */
+function hashOfDigests(digests: string[], hasher: HasherFactory): string {
+  return digestOf(`${digests.sort().join('\n')}${digests.length ? '\n' : ''}`, hasher);
+}
+
+export interface RowPrints {
+  keys: string[];
+  digests: string[];
+}
+
+/** Row digests over `fields` (columns missing from the table count as empty), with each row's key. */
+export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], hasher: HasherFactory = defaultHasher): RowPrints {
+  const at = fields.map((f) => t.columns.indexOf(f));
+  const digests = new Array<string>(t.rows.length);
+  const cells = new Array<Cell>(at.length);
+  for (let r = 0; r < t.rows.length; r++) {
+    const row = t.rows[r]!;
+    for (let i = 0; i < at.length; i++) cells[i] = at[i]! < 0 ? null : plainCell(row[at[i]!]);
+    digests[r] = digestOf(lineOf(cells), hasher);
+  }
+  return { keys: rowKeys(t, keyColumns), digests };
+}
+
+const bucketCount = (rows: number) => Math.max(1, Math.ceil(rows / BUCKET_ROWS));
+
+/** Bucket number of every row, for `buckets` buckets. */
+export function bucketsOf(keys: readonly string[], buckets: number): Uint32Array {
+  const out = new Uint32Array(keys.length);
+  for (let r = 0; r < keys.length; r++) out[r] = fnv1a(keys[r]!) % buckets;
+  return out;
+}
+
+function bucketHashes(p: RowPrints, buckets: number, hasher: HasherFactory): string[] {
+  const of = bucketsOf(p.keys, buckets);
+  const groups: string[][] = Array.from({ length: buckets }, () => []);
+  for (let r = 0; r < p.digests.length; r++) groups[of[r]!]!.push(p.digests[r]!);
+  return groups.map((g) => hashOfDigests(g, hasher).slice(0, 8));
+}
+
+export function makeCellPrint(p: RowPrints, keyColumns: readonly string[], hasher: HasherFactory = defaultHasher): CellPrint {
+  return {
+    method: CELL_PRINT_METHOD,
+    count: p.digests.length,
+    sha256: hashOfDigests([...p.digests], hasher),
+    keys: [...keyColumns],
+    buckets: bucketHashes(p, bucketCount(p.digests.length), hasher).join(''),
+  };
+}
+
+/** Rows (body positions) in buckets whose hash differs from the stored one: where the edits are. */
+export function suspectRows(stored: CellPrint, now: RowPrints, hasher: HasherFactory = defaultHasher): { rows: number[]; buckets: Set<number> } {
+  const buckets = stored.buckets.length / 8;
+  const hashes = bucketHashes(now, buckets, hasher);
+  const bad = new Set<number>();
+  hashes.forEach((h, b) => {
+    if (h !== stored.buckets.slice(b * 8, b * 8 + 8)) bad.add(b);
+  });
+  const of = bucketsOf(now.keys, buckets);
+  const rows: number[] = [];
+  for (let r = 0; r < of.length; r++) if (bad.has(of[r]!)) rows.push(r);
+  return { rows, buckets: bad };
+}
+
+/** Differing rows in one bucket up to which every subset is tried (2^12 hashes of ~32 digests at most). */
+const MAX_TRIED = 12;
+
+function revertingSubset<T extends { r: number; incoming: string }>(differing: T[], current: Map<number, string>, want: string, hasher: HasherFactory): T[] | null {
+  const n = differing.length;
+  const masks = Array.from({ length: 2 ** n }, (_, m) => m).sort((x, y) => popcount(x) - popcount(y));
+  for (const m of masks) {
+    if (m === 0) continue;
+    const digests = new Map(current);
+    differing.forEach((d, i) => {
+      if (m & (1 << i)) digests.set(d.r, d.incoming);
+    });
+    if (hashOfDigests([...digests.values()], hasher).slice(0, 8) === want) return differing.filter((_, i) => m & (1 << i));
+  }
+  return null;
+}
+
+function popcount(m: number): number {
+  let n = 0;
+  for (; m; m &= m - 1) n++;
+  return n;
+}
+
+export interface EditedCell {
+  /** Body row in the table as it is now, and its record key. */
+  row: number;
+  key: string;
+  field: string;
+  /** What the load put there; undefined where it cannot be known (see `certain`). */
+  old: Cell | undefined;
+  now: Cell;
+  /**
+   * true: reverting these rows to what the service sends now (and no other row of their bucket) gives
+   * back the stored bucket hash, so they are exactly the hand edits and `old` is what was loaded. false:
+   * no such set of rows (a record edited by hand and changed at the source, rows added or deleted by
+   * hand): the cell differs from what comes in now, and may have been edited by hand.
+   */
+  certain: boolean;
+}
+
+/**
+ * Cells edited by hand since the last load, found with what a refresh brings (`incoming`, the rows
+ * it is about to write): null when the table matches its cell fingerprint.
+ */
+export function findEdits(
+  stored: CellPrint,
+  table: TableRows,
+  incoming: TableRows,
+  fields: readonly string[],
+  hasher: HasherFactory = defaultHasher,
+): { cells: EditedCell[]; countNow: number } | null {
+  const now = rowPrints(table, fields, stored.keys, hasher);
+  if (hashOfDigests([...now.digests], hasher) === stored.sha256) return null;
+  const { buckets: bad } = suspectRows(stored, now, hasher);
+  const B = stored.buckets.length / 8;
+  const of = bucketsOf(now.keys, B);
+  const inKeys = rowKeys(incoming, stored.keys);
+  const inByKey = new Map<string, number>();
+  inKeys.forEach((k, i) => inByKey.set(k, i));
+  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], hasher).digests[0]!;
+  const tAt = fields.map((f) => table.columns.indexOf(f));
+  const iAt = fields.map((f) => incoming.columns.indexOf(f));
+  const cells: EditedCell[] = [];
+  const byBucket = new Map<number, number[]>();
+  for (let r = 0; r < of.length; r++) if (bad.has(of[r]!)) (byBucket.get(of[r]!) ?? byBucket.set(of[r]!, []).get(of[r]!)!).push(r);
+  for (const [b, rows] of byBucket) {
+    // Rows that differ from what comes in: each was edited by hand, changed at the source, or both.
+    const differing: { r: number; incoming: string; cells: EditedCell[] }[] = [];
+    const current = new Map<number, string>();
+    for (const r of rows) {
+      current.set(r, now.digests[r]!);
+      const i = inByKey.get(now.keys[r]!);
+      if (i === undefined) continue;
+      const found: EditedCell[] = [];
+      for (let f = 0; f < fields.length; f++) {
+        const a = tAt[f]! < 0 ? null : plainCell(table.rows[r]![tAt[f]!]);
+        const c = iAt[f]! < 0 ? null : plainCell(incoming.rows[i]![iAt[f]!]);
+        if (a !== c) found.push({ row: r, key: now.keys[r]!, field: fields[f]!, old: c, now: a, certain: true });
+      }
+      if (found.length) differing.push({ r, incoming: incomingDigest(i), cells: found });
+    }
+    // The hand-edited rows are the ones whose revert to what comes in gives back the stored bucket hash:
+    // tried over the subsets of the differing rows, smallest first (a bucket holds about 32 rows).
+    const want = stored.buckets.slice(b * 8, b * 8 + 8);
+    const edited = differing.length <= MAX_TRIED ? revertingSubset(differing, current, want, hasher) : null;
+    if (edited) for (const d of edited) cells.push(...d.cells);
+    else for (const d of differing) for (const e of d.cells) cells.push({ ...e, old: undefined, certain: false });
+  }
+  cells.sort((x, y) => x.row - y.row);
+  return { cells, countNow: now.digests.length };
+}
+
+/**
+ * Row prints made batch by batch as a first load writes them (the rows are not kept). `fields` must not
+ * change on the way: a load that meets fields the catalogue does not know makes no cell print (the next
+ * refresh makes one).
+ */
+export function rowPrinter(fields: readonly string[], keyColumns: readonly string[], hasher: HasherFactory = defaultHasher) {
+  const keys: string[] = [];
+  const digests: string[] = [];
+  const keyAt = keyColumns.map((k) => fields.indexOf(k));
+  const usable = keyAt.every((i) => i >= 0) ? keyAt : [];
+  return {
+    add(rows: readonly (readonly Cell[])[]) {
+      const cells = new Array<Cell>(fields.length);
+      for (const row of rows) {
+        for (let i = 0; i < fields.length; i++) cells[i] = plainCell(row[i]);
+        digests.push(digestOf(lineOf(cells), hasher));
+        keys.push(rawKey(row, usable, keys.length));
+      }
+    },
+    done(): CellPrint {
+      return makeCellPrint({ keys: uniqueKeys(keys), digests }, keyColumns, hasher);
+    },
+  };
+}

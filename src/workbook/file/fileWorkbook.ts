@@ -1,0 +1,397 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { cellAddress, parseCell, quoteSheet, rangeAddress } from '../address';
+import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
+import type { Cell, ColumnSpec, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../port';
+import { ADDIN_ID, DEFAULT_STORE, isOurPart, readProperties, type AddinStore } from './addin';
+import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanSheet, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
+import { Package } from './package';
+import { FileProblem } from './problem';
+import { savePackage, type SaveReport } from './save';
+import { attr, child, childrenOf, parseXml } from './xml';
+import { ZipReader } from './zip';
+
+export interface FileWorkbookOptions {
+  /** The add-in whose settings part is read and written (the manifest's Id). */
+  addinId?: string;
+  /** Where Excel finds the add-in when a workbook that did not have its part gets one. */
+  store?: AddinStore;
+  /** Deflate level of rewritten parts (fflate, 0-9). */
+  level?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+}
+
+export interface FileWorkbook extends WorkbookPort {
+  readonly host: 'file';
+  readonly path: string;
+  /** Writes the package with every change to `target` (never the file it was opened from); see save.ts. */
+  saveTo(target: string, options?: { onRow?(): void }): SaveReport;
+  /** Rows the saved file will hold in the changed tables: what a progress line counts towards. */
+  rowsToWrite(): number;
+  close(): void;
+}
+
+export interface FileState {
+  pkg: Package;
+  workbookPath: string;
+  sheets: SheetModel[];
+  pivots: PivotCacheModel[];
+  definedNames: string[];
+  /** The add-in's web extension part, when the file has one. */
+  settingsPart: string | null;
+  settings: Map<string, string>;
+  settingsChanged: boolean;
+  reserved: Set<string>;
+  /** The sheet to show when the file opens, when a new one was activated. */
+  activate?: string;
+  sharedStrings: () => readonly string[];
+  options: FileWorkbookOptions & { store: AddinStore };
+}
+
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/** Refuses, with what to do, the files that are not an .xlsx package: encrypted workbooks and old .xls files are OLE compound files. */
+function refuseOle(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(1 << 16);
+    const n = readSync(fd, head, 0, head.length, 0);
+    if (n < 8 || !head.subarray(0, 8).equals(OLE)) return;
+    // The stream names are in the compound file's directory ([MS-CFB] 2.6), whose first sector the
+    // header names; in a big file it lies far from the start.
+    const sectorSize = 1 << head.readUInt16LE(30);
+    const directory = Buffer.alloc(sectorSize * 4);
+    readSync(fd, directory, 0, directory.length, (head.readUInt32LE(48) + 1) * sectorSize);
+    const names = Buffer.concat([head.subarray(0, n), directory]);
+    if (names.includes(Buffer.from('EncryptedPackage', 'utf16le')) || names.includes(Buffer.from('EncryptionInfo', 'utf16le'))) {
+      throw new FileProblem('encrypted', 'The workbook is encrypted with a password (File > Info > Protect Workbook > Encrypt with Password), so it cannot be read without Excel. Save an unencrypted copy for the scheduled refresh, and keep it where only the right people can read it.');
+    }
+    throw new FileProblem('not-a-workbook', 'The file is an Excel 97-2003 workbook (.xls), not an .xlsx package. Open it in Excel and save it as "Excel Workbook (*.xlsx)".');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function openFileWorkbook(path: string, options: FileWorkbookOptions = {}): FileWorkbook {
+  refuseOle(path);
+  const zip = ZipReader.open(path);
+  try {
+    const pkg = new Package(zip);
+    const workbookPath = pkg.workbookPath();
+    const wb = parseXml(pkg.text(workbookPath), workbookPath);
+    const names = child(wb, 'definedNames');
+    const sheets = readSheets(pkg, workbookPath);
+    for (const s of sheets) s.tables = readTables(pkg, s);
+    const addinId = options.addinId ?? ADDIN_ID;
+    const settingsPart = [...zip.entries.keys()].filter((n) => /^xl\/webextensions\/webextension\d+\.xml$/.test(n)).find((n) => isOurPart(pkg.text(n), n, addinId)) ?? null;
+    let strings: string[] | null = null;
+    const state: FileState = {
+      pkg,
+      workbookPath,
+      sheets,
+      pivots: readPivotCaches(pkg, workbookPath),
+      definedNames: names ? childrenOf(names, 'definedName').map((n) => attr(n, 'name') ?? '') : [],
+      settingsPart,
+      settings: settingsPart ? readProperties(pkg.text(settingsPart), settingsPart) : new Map(),
+      settingsChanged: false,
+      reserved: new Set(),
+      sharedStrings: () => (strings ??= readSharedStrings(pkg, workbookPath)),
+      options: { ...options, store: options.store ?? DEFAULT_STORE },
+    };
+    return fileWorkbook(path, state);
+  } catch (e) {
+    zip.close();
+    throw e;
+  }
+}
+
+const NOT_HERE = (what: string) =>
+  new WorkbookError('host', `${what} is not done on a saved workbook file by grc-sheets yet; open the workbook in Excel and use the add-in for it.`);
+
+/** The smallest area holding the cells, as an A1 range; null for none. A loop, not Math.min(...): a strip may hold millions. */
+function usedArea(cells: readonly { row: number; col: number }[]): string | null {
+  if (!cells.length) return null;
+  let r0 = Infinity;
+  let c0 = Infinity;
+  let r1 = -1;
+  let c1 = -1;
+  for (const { row, col } of cells) {
+    if (row < r0) r0 = row;
+    if (row > r1) r1 = row;
+    if (col < c0) c0 = col;
+    if (col > c1) c1 = col;
+  }
+  return rangeAddress(r0, c0, r1 - r0 + 1, c1 - c0 + 1);
+}
+
+function fileWorkbook(path: string, state: FileState): FileWorkbook {
+  const { pkg } = state;
+  const lower = (s: string) => s.toLowerCase();
+  let selection: { sheet: string; address: string } | null = null;
+  const sheetOf = (name: string): SheetModel => {
+    const s = state.sheets.find((x) => x.name === name);
+    if (!s) throw new WorkbookError('sheet-not-found', `There is no sheet named ${name}.`);
+    return s;
+  };
+  const allTables = () => state.sheets.flatMap((s) => s.tables);
+  const findModel = (nameOrId: string) => allTables().find((t) => lower(t.name) === lower(nameOrId));
+  const tableOf = (name: string): TableModel => {
+    const t = findModel(name);
+    if (!t) throw new WorkbookError('table-not-found', `There is no table named ${name} in this workbook.`);
+    return t;
+  };
+  const scanOf = (s: SheetModel): SheetScan => (s.scan ??= scanSheet(pkg, s, state.sharedStrings));
+  const rowCountOf = (t: TableModel) => (!t.changed && t.oldPhysical === 1 && scanOf(t.sheet).blank.has(t) ? 0 : t.rowCount);
+  const shape = (t: TableModel): TableShape => ({
+    name: t.name,
+    sheet: t.sheet.name,
+    topLeft: cellAddress(t.row, t.col),
+    columns: t.columns.map((c) => c.name),
+    rowCount: rowCountOf(t),
+  });
+  const refuseTotals = (t: TableModel) => {
+    if (t.totals) throw new WorkbookError('host', `Table ${t.name} has a total row, which grc-sheets does not move in a saved file yet. Turn it off (Table Design > Total Row), save the workbook, and refresh again.`);
+  };
+  const freePath = (prefix: string, suffix: string) => {
+    for (let n = 1; ; n++) {
+      const p = `${prefix}${n}${suffix}`;
+      if (!pkg.has(p) && !state.reserved.has(p)) {
+        state.reserved.add(p);
+        return p;
+      }
+    }
+  };
+  const addSheetModel = (name: string, hidden: boolean): SheetModel => {
+    const s: SheetModel = { name, path: freePath('xl/worksheets/sheet', '.xml'), hidden, isNew: true, tables: [], loose: new Map(), cols: new Map(), validations: [] };
+    state.sheets.push(s);
+    return s;
+  };
+  const setLoose = (s: SheetModel, row: number, col: number, value: Cell) => {
+    let r = s.loose.get(row);
+    if (!r) s.loose.set(row, (r = new Map()));
+    r.set(col, value);
+  };
+  /** The dropdown list on the lookup sheet (made hidden when missing); the list's source reference. */
+  const writeList = (spec: ColumnSpec & { list: NonNullable<ColumnSpec['list']> }): string => {
+    const lookup = state.sheets.find((s) => s.name === spec.list.sheet) ?? addSheetModel(spec.list.sheet, true);
+    const key = spec.list.key ?? spec.name;
+    const header = (c: number) => (lookup.loose.get(0)?.has(c) ? lookup.loose.get(0)!.get(c) : scanOf(lookup).firstRow.get(c)) ?? null;
+    let col = 0;
+    while (header(col) !== null && header(col) !== '' && header(col) !== key) col++;
+    setLoose(lookup, 0, col, key);
+    spec.list.values.forEach((v, i) => setLoose(lookup, i + 1, col, v));
+    const first = rangeAddress(1, col, Math.max(spec.list.values.length, 1), 1).replace(/([A-Z]+)(\d+)/g, '$$$1$$$2');
+    return `${quoteSheet(spec.list.sheet)}!${first}`;
+  };
+  const dress = (t: TableModel, from: number, specs: readonly ColumnSpec[]) => {
+    specs.forEach((spec, i) => {
+      const col = t.col + from + i;
+      if (spec.width !== undefined || spec.hidden) {
+        if (!t.sheet.isNew) throw NOT_HERE('Setting column widths on an existing sheet');
+        t.sheet.cols.set(col, { ...(spec.width !== undefined ? { width: spec.width } : {}), ...(spec.hidden ? { hidden: true } : {}) });
+      }
+      if (spec.list) {
+        if (!t.sheet.isNew) throw NOT_HERE('Adding a dropdown list on an existing sheet');
+        const source = writeList({ ...spec, list: spec.list });
+        t.sheet.validations.push({ sqref: `${cellAddress(t.row + 1, col)}:${cellAddress(t.row + Math.max(t.rowCount, 1), col)}`, source, allowOther: !!spec.list.allowOther });
+      }
+    });
+  };
+
+  const workbook: FileWorkbook = {
+    host: 'file',
+    path,
+    capabilities: { notes: false, dataValidation: true },
+
+    async sheetNames() {
+      return state.sheets.map((s) => s.name);
+    },
+
+    async addSheet(name, opts = {}) {
+      const unique = uniqueName(cleanSheetName(name), (n) => state.sheets.some((s) => lower(s.name) === lower(n)), 31);
+      addSheetModel(unique, !!opts.hidden);
+      if (opts.activate) {
+        selection = { sheet: unique, address: 'A1' };
+        state.activate = unique;
+      }
+      return unique;
+    },
+
+    async selection() {
+      return selection ?? { sheet: (state.sheets.find((s) => !s.hidden) ?? state.sheets[0])?.name ?? 'Sheet1', address: 'A1' };
+    },
+
+    async select(sheet, address) {
+      sheetOf(sheet);
+      parseCell(address);
+      selection = { sheet, address };
+    },
+
+    async listTables() {
+      return allTables().map(shape);
+    },
+
+    async findTable(nameOrId) {
+      const t = findModel(nameOrId);
+      return t ? shape(t) : null;
+    },
+
+    async createTable({ name, sheet, anchor, columns }) {
+      const s = sheetOf(sheet);
+      if (!s.isNew) throw NOT_HERE(`Making a table on the existing sheet ${sheet}`);
+      if (!columns.length) throw new WorkbookError('bad-argument', 'A table needs at least one column.');
+      if (findModel(name) || state.definedNames.some((n) => lower(n) === lower(name))) throw new WorkbookError('bad-argument', `A table named ${name} already exists.`);
+      const { row, col } = parseCell(anchor);
+      if (s.tables.some((t) => col < t.col + t.columns.length && t.col < col + columns.length)) {
+        throw new WorkbookError('overlap', `A table at ${sheet}!${anchor} would overlap another table; pick an empty area.`);
+      }
+      const id = String(Math.max(0, ...allTables().map((t) => Number(t.id) || 0)) + 1);
+      const t: TableModel = {
+        path: freePath('xl/tables/table', '.xml'),
+        isNew: true,
+        id,
+        name,
+        sheet: s,
+        row,
+        col,
+        columns: columns.map((c, i): ColumnModel => ({ name: c.name, id: i + 1, spec: c, ...(c.formula ? { formula: c.formula.replace(/^=/, '') } : {}) })),
+        oldWidth: 0,
+        oldPhysical: 0,
+        rowCount: 0,
+        totals: 0,
+        blocks: [],
+        changed: true,
+      };
+      s.tables.push(t);
+      dress(t, 0, columns);
+      return shape(t);
+    },
+
+    async inspectTarget(sheet, anchor, width): Promise<TargetInfo> {
+      const s = sheetOf(sheet);
+      const { row, col } = parseCell(anchor);
+      const blocking = s.tables.filter((t) => t.col < col + width && col < t.col + t.columns.length && t.row + t.rowCount >= row);
+      let used: string | null | undefined;
+      return {
+        protected: scanOf(s).protected,
+        tables: blocking.map((t) => t.name),
+        names: [...state.definedNames],
+        // Found only when asked (a first load asks; a refresh, whose strip is its own table, does not):
+        // it reads every cell of the strip.
+        get used() {
+          if (used === undefined) used = usedArea(usedCells(pkg, s, row, col, width, state.sharedStrings));
+          return used;
+        },
+      };
+    },
+
+    async addColumns(name, columns) {
+      const t = tableOf(name);
+      refuseTotals(t);
+      const from = t.columns.length;
+      // Excel would shift cells beside the table to the right (and adjust every reference to them); a
+      // saved file cannot do that safely, so a new column refuses to land on anything the user has there.
+      const last = t.row + Math.max(t.rowCount, t.oldPhysical, 1);
+      const inTheWay = usedCells(pkg, t.sheet, t.row, t.col + from, columns.length, state.sharedStrings).filter((u) => u.row <= last);
+      if (inTheWay.length) {
+        const first = inTheWay[0]!;
+        throw new WorkbookError(
+          'overlap',
+          `Table ${t.name} needs ${columns.length} more column(s) for the dataset's new fields, but ${t.sheet.name}!${cellAddress(first.row, first.col)} and the cells beside the table hold data. Move those cells at least ${columns.length} column(s) further right (or the table elsewhere) in Excel, save, and refresh again; the file was not changed.`,
+        );
+      }
+      let id = Math.max(0, ...t.columns.map((c) => c.id));
+      for (const c of columns) t.columns.push({ name: c.name, id: ++id, spec: c, ...(c.formula ? { formula: c.formula.replace(/^=/, '') } : {}) });
+      t.changed = true;
+      dress(t, from, columns);
+      return shape(t);
+    },
+
+    async writeRows(name, offset, rows, firstColumn = 0): Promise<WriteStats> {
+      const t = tableOf(name);
+      refuseTotals(t);
+      if (!rows.length) return { syncs: 0, maxPayloadBytes: 0 };
+      const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+      if (firstColumn + width > t.columns.length) {
+        throw new WorkbookError('bad-argument', `Rows of ${width} cells from column ${firstColumn} do not fit the ${t.columns.length} columns of ${name}.`);
+      }
+      if (!t.changed) t.rowCount = rowCountOf(t);
+      // Held by reference, not copied: the rows are written out once, when the file is saved.
+      t.blocks.push({ offset, first: firstColumn, rows });
+      t.rowCount = Math.max(t.rowCount, offset + rows.length);
+      t.changed = true;
+      return { syncs: 1, maxPayloadBytes: 0 };
+    },
+
+    async setRowCount(name, rowCount) {
+      const t = tableOf(name);
+      refuseTotals(t);
+      t.rowCount = rowCount;
+      t.changed = true;
+    },
+
+    async deleteTable(name) {
+      const t = tableOf(name);
+      if (!t.isNew) throw NOT_HERE(`Deleting table ${name}`);
+      t.sheet.tables.splice(t.sheet.tables.indexOf(t), 1);
+      state.reserved.delete(t.path);
+    },
+
+    async deleteSheet(sheet) {
+      const s = sheetOf(sheet);
+      if (!s.isNew) throw NOT_HERE(`Deleting sheet ${sheet}`);
+      state.sheets.splice(state.sheets.indexOf(s), 1);
+      state.reserved.delete(s.path);
+      for (const t of s.tables) state.reserved.delete(t.path);
+    },
+
+    async updateRows() {
+      throw NOT_HERE('Writing results into rows');
+    },
+
+    async markCells() {
+      throw NOT_HERE('Marking cells');
+    },
+
+    async readRows(name, offset = 0, count) {
+      const t = tableOf(name);
+      const total = t.changed ? t.rowCount : rowCountOf(t);
+      const end = count === undefined ? total : Math.min(total, offset + count);
+      const rows = readBody(pkg, t, offset, Math.min(end, t.oldPhysical), state.sharedStrings);
+      while (rows.length < end - offset) rows.push([]);
+      for (const r of rows) while (r.length < t.columns.length) r.push(null);
+      for (const b of t.blocks) {
+        for (let i = Math.max(b.offset, offset); i < Math.min(b.offset + b.rows.length, end); i++) {
+          b.rows[i - b.offset]!.forEach((v, c) => (rows[i - offset]![b.first + c] = v ?? null));
+        }
+      }
+      return { columns: t.columns.map((c) => c.name), rows };
+    },
+
+    async getSetting<T>(key: string) {
+      const raw = state.settings.get(key);
+      if (raw === undefined) return undefined;
+      // Office writes each setting as JSON; the add-in's settings hold JSON text (excel/settings.ts), so two layers.
+      const outer: unknown = JSON.parse(raw);
+      return (typeof outer === 'string' ? JSON.parse(outer) : outer) as T;
+    },
+
+    async setSetting(key, value) {
+      if (value === undefined) state.settings.delete(key);
+      else state.settings.set(key, JSON.stringify(JSON.stringify(value)));
+      state.settingsChanged = true;
+    },
+
+    rowsToWrite() {
+      return allTables().filter((t) => t.changed).reduce((n, t) => n + t.rowCount, 0);
+    },
+
+    saveTo(target, options = {}) {
+      for (const s of state.sheets) if (!s.isNew && s.tables.some((t) => t.changed)) scanOf(s);
+      return savePackage(state, target, options);
+    },
+
+    close() {
+      pkg.zip.close();
+    },
+  };
+  return workbook;
+}

@@ -1,0 +1,236 @@
+import { parseCell } from '../address';
+import type { Cell, ColumnSpec } from '../port';
+import { NUMBER_FORMAT } from '../formats';
+import { cellValue, stringItemText } from './cells';
+import type { Package } from './package';
+import { FileProblem } from './problem';
+import { sheetPieces, splitRow, styleOf } from './rows';
+import { attr, child, childrenOf, parseXml, relId } from './xml';
+
+/** What the adapter knows of a saved workbook: sheets, tables, pivot caches, settings; read once on open. */
+
+export const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+export const REL_WORKSHEET = `${REL}/worksheet`;
+export const REL_TABLE = `${REL}/table`;
+export const CT_WORKSHEET = 'application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml';
+export const CT_TABLE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.table+xml';
+
+export interface Block {
+  offset: number;
+  first: number;
+  rows: readonly (readonly Cell[])[];
+}
+
+export interface ColumnModel {
+  name: string;
+  id: number;
+  formula?: string;
+  /** For columns added in this session: how to dress their cells. */
+  spec?: ColumnSpec;
+}
+
+export interface TableModel {
+  path: string;
+  isNew: boolean;
+  id: string;
+  name: string;
+  sheet: SheetModel;
+  row: number;
+  col: number;
+  columns: ColumnModel[];
+  oldWidth: number;
+  /** Body rows in the file as written (an empty table keeps one blank row). */
+  oldPhysical: number;
+  rowCount: number;
+  totals: number;
+  blocks: Block[];
+  changed: boolean;
+}
+
+export interface SheetScan {
+  protected: boolean;
+  password: boolean;
+  /** Per table: the style of each column's first body cell, and of its header cells. */
+  bodyStyles: Map<TableModel, (number | undefined)[]>;
+  headerStyles: Map<TableModel, (number | undefined)[]>;
+  /** Tables whose one body row is blank: Excel's empty table. */
+  blank: Set<TableModel>;
+  /** Tables with a formula somewhere in their rows. */
+  formulas: Set<TableModel>;
+  /** The first row's values by column (the lookup sheet's list headers). */
+  firstRow: Map<number, Cell>;
+}
+
+export interface SheetModel {
+  name: string;
+  path: string;
+  hidden: boolean;
+  isNew: boolean;
+  tables: TableModel[];
+  loose: Map<number, Map<number, Cell>>;
+  /** New sheets only: column widths (points) and hidden columns, data validation lists. */
+  cols: Map<number, { width?: number; hidden?: boolean }>;
+  validations: { sqref: string; source: string; allowOther: boolean }[];
+  scan?: SheetScan;
+}
+
+export interface PivotCacheModel {
+  path: string;
+  sourceName?: string;
+  sourceSheet?: string;
+  sourceRef?: string;
+}
+
+/** Number format of a column added in this session; an existing column keeps its cells' style. */
+export const formatOf = (c: ColumnModel): string => NUMBER_FORMAT[c.spec?.format ?? 'general'];
+
+export function readSheets(pkg: Package, workbookPath: string): SheetModel[] {
+  const wb = parseXml(pkg.text(workbookPath), workbookPath);
+  const rels = new Map(pkg.rels(workbookPath).map((r) => [r.id, r]));
+  const sheets = child(wb, 'sheets');
+  if (!sheets) throw new FileProblem('not-a-workbook', 'The workbook part lists no sheets: the file is damaged.');
+  return childrenOf(sheets, 'sheet').flatMap((s) => {
+    const rel = rels.get(relId(s) ?? '');
+    // Chart sheets and dialog sheets have no cells and no tables.
+    if (!rel || !rel.type.endsWith('/worksheet')) return [];
+    return [
+      {
+        name: attr(s, 'name') ?? '',
+        path: rel.target,
+        hidden: (attr(s, 'state') ?? 'visible') !== 'visible',
+        isNew: false,
+        tables: [],
+        loose: new Map(),
+        cols: new Map(),
+        validations: [],
+      },
+    ];
+  });
+}
+
+export function readTables(pkg: Package, sheet: SheetModel): TableModel[] {
+  return pkg
+    .rels(sheet.path)
+    .filter((r) => r.type === REL_TABLE && !r.external && pkg.has(r.target))
+    .map((r) => {
+      const root = parseXml(pkg.text(r.target), r.target);
+      const ref = attr(root, 'ref') ?? 'A1';
+      const [a, b = a] = ref.split(':');
+      const start = parseCell(a!);
+      const end = parseCell(b!);
+      const totals = Number(attr(root, 'totalsRowCount') ?? 0);
+      const columns = childrenOf(child(root, 'tableColumns') ?? root, 'tableColumn').map((c) => {
+        const f = child(c, 'calculatedColumnFormula');
+        return { name: attr(c, 'name') ?? '', id: Number(attr(c, 'id') ?? 0), ...(f ? { formula: f.text } : {}) };
+      });
+      const physical = end.row - start.row - totals;
+      return {
+        path: r.target,
+        isNew: false,
+        id: attr(root, 'id') ?? '',
+        name: attr(root, 'displayName') ?? attr(root, 'name') ?? '',
+        sheet,
+        row: start.row,
+        col: start.col,
+        columns,
+        oldWidth: columns.length,
+        oldPhysical: physical,
+        rowCount: physical,
+        totals,
+        blocks: [],
+        changed: false,
+      };
+    });
+}
+
+export function readPivotCaches(pkg: Package, workbookPath: string): PivotCacheModel[] {
+  return pkg
+    .rels(workbookPath)
+    .filter((r) => r.type.endsWith('/pivotCacheDefinition') && pkg.has(r.target))
+    .map((r) => {
+      const cacheSource = child(parseXml(pkg.text(r.target), r.target), 'cacheSource');
+      const source = cacheSource && child(cacheSource, 'worksheetSource');
+      const name = source && attr(source, 'name');
+      const sheet = source && attr(source, 'sheet');
+      const ref = source && attr(source, 'ref');
+      return { path: r.target, ...(name ? { sourceName: name } : {}), ...(sheet ? { sourceSheet: sheet } : {}), ...(ref ? { sourceRef: ref } : {}) };
+    });
+}
+
+export function readSharedStrings(pkg: Package, workbookPath: string): string[] {
+  const rel = pkg.rels(workbookPath).find((r) => r.type.endsWith('/sharedStrings'));
+  if (!rel || !pkg.has(rel.target)) return [];
+  const text = pkg.text(rel.target);
+  const out: string[] = [];
+  const re = /<si>([\s\S]*?)<\/si>|<si\/>/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) out.push(m[1] ? stringItemText(m[1]) : '');
+  return out;
+}
+
+/** One pass over a sheet for what the port needs to know before writing: protection, styles, blank tables. */
+export function scanSheet(pkg: Package, sheet: SheetModel, sharedStrings: () => readonly string[]): SheetScan {
+  const scan: SheetScan = { protected: false, password: false, bodyStyles: new Map(), headerStyles: new Map(), blank: new Set(), formulas: new Set(), firstRow: new Map() };
+  if (sheet.isNew || !pkg.has(sheet.path)) return scan;
+  for (const piece of sheetPieces(pkg.zip.textChunks(sheet.path))) {
+    if (piece.kind === 'tail') {
+      const protection = /<sheetProtection\b[^>]*>/.exec(piece.text)?.[0];
+      scan.protected = !!protection && /\ssheet="(1|true)"/.test(protection);
+      scan.password = !!protection && /\s(password|hashValue)="/.test(protection);
+      continue;
+    }
+    if (piece.kind !== 'row') continue;
+    const r = piece.index;
+    if (r === 0) for (const c of splitRow(piece.text).cells) scan.firstRow.set(c.col, cellValue(c.xml, sharedStrings));
+    for (const t of sheet.tables) {
+      if (r < t.row || r > t.row + t.oldPhysical) continue;
+      if (piece.text.includes('<f')) scan.formulas.add(t);
+      if (r !== t.row && r !== t.row + 1) continue;
+      const styles: (number | undefined)[] = new Array(t.oldWidth);
+      let filled = false;
+      for (const c of splitRow(piece.text).cells) {
+        if (c.col < t.col || c.col >= t.col + t.oldWidth) continue;
+        styles[c.col - t.col] = styleOf(c.xml);
+        if (cellValue(c.xml, sharedStrings) !== null || c.xml.includes('<f')) filled = true;
+      }
+      if (r === t.row) scan.headerStyles.set(t, styles);
+      else {
+        scan.bodyStyles.set(t, styles);
+        if (t.oldPhysical === 1 && !filled) scan.blank.add(t);
+      }
+    }
+  }
+  for (const t of sheet.tables) if (t.oldPhysical === 1 && !scan.bodyStyles.has(t)) scan.blank.add(t);
+  return scan;
+}
+
+/** The values of a table's body rows [from, to) as the file holds them. */
+export function readBody(pkg: Package, t: TableModel, from: number, to: number, sharedStrings: () => readonly string[]): Cell[][] {
+  const width = t.oldWidth;
+  const out: Cell[][] = Array.from({ length: Math.max(0, to - from) }, () => new Array<Cell>(width).fill(null));
+  if (t.isNew || !out.length) return out;
+  for (const piece of sheetPieces(pkg.zip.textChunks(t.sheet.path))) {
+    if (piece.kind !== 'row') continue;
+    const body = piece.index - t.row - 1;
+    if (body < from) continue;
+    if (body >= to) break;
+    const row = out[body - from]!;
+    for (const c of splitRow(piece.text).cells) if (c.col >= t.col && c.col < t.col + width) row[c.col - t.col] = cellValue(c.xml, sharedStrings);
+  }
+  return out;
+}
+
+/** Every non-empty cell's position in columns [col, col + width) from row `row` down. */
+export function usedCells(pkg: Package, sheet: SheetModel, row: number, col: number, width: number, sharedStrings: () => readonly string[]): { row: number; col: number }[] {
+  const out: { row: number; col: number }[] = [];
+  for (const [r, cells] of sheet.loose) for (const [c, v] of cells) if (r >= row && c >= col && c < col + width && v !== null && v !== '') out.push({ row: r, col: c });
+  if (sheet.isNew) return out;
+  for (const piece of sheetPieces(pkg.zip.textChunks(sheet.path))) {
+    if (piece.kind !== 'row' || piece.index < row) continue;
+    for (const c of splitRow(piece.text).cells) {
+      if (c.col < col || c.col >= col + width) continue;
+      const v = cellValue(c.xml, sharedStrings);
+      if ((v !== null && v !== '') || c.xml.includes('<f')) out.push({ row: piece.index, col: c.col });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+import { columnIndex } from '../address';
+import { FileProblem } from './problem';
+
+const damaged = (what: string) => new FileProblem('not-a-workbook', `A worksheet of the file ${what}: the file is damaged. Open it in Excel, save it, and try again.`);
+
+/**
+ * A worksheet part read as it inflates: the text before the rows (up to and with `<sheetData>`), each
+ * `<row>` element, and the text after the rows. Rows are cut by text search rather than a full XML parse:
+ * inside `<sheetData>` Office writes only `<row>` and `<c>` elements whose text content is escaped, so
+ * `<` always starts a tag. A sheet of a million rows goes through in pieces, never whole.
+ */
+export type SheetPiece = { kind: 'head'; text: string } | { kind: 'row'; index: number; text: string } | { kind: 'tail'; text: string };
+
+export function* sheetPieces(chunks: Iterable<string>): Generator<SheetPiece> {
+  let buf = '';
+  let pos = 0;
+  let state: 'head' | 'rows' | 'tail' = 'head';
+  let lastRow = -1;
+  const it = chunks[Symbol.iterator]();
+  let ended = false;
+  const more = (): boolean => {
+    if (ended) return false;
+    const n = it.next();
+    if (n.done) {
+      ended = true;
+      return false;
+    }
+    buf = buf.slice(pos) + n.value;
+    pos = 0;
+    return true;
+  };
+  for (;;) {
+    if (state === 'head') {
+      const at = buf.indexOf('<sheetData', pos);
+      const close = at >= 0 ? buf.indexOf('>', at) : -1;
+      if (close < 0) {
+        if (!more()) throw damaged('has no cell data (sheetData)');
+        continue;
+      }
+      const selfClosed = buf[close - 1] === '/';
+      // An empty <sheetData/> is opened here and closed in the tail, so every head ends with <sheetData>.
+      yield { kind: 'head', text: buf.slice(pos, at) + '<sheetData>' };
+      pos = close + 1;
+      if (selfClosed) buf = buf.slice(0, pos) + '</sheetData>' + buf.slice(pos);
+      state = 'rows';
+      continue;
+    }
+    if (state === 'rows') {
+      const lt = buf.indexOf('<', pos);
+      if (lt < 0 || lt + 5 > buf.length) {
+        if (!more()) throw damaged('ends in the middle of its rows');
+        continue;
+      }
+      if (buf.startsWith('</sheetData', lt)) {
+        state = 'tail';
+        pos = lt;
+        continue;
+      }
+      const tagEnd = buf.indexOf('>', lt);
+      if (tagEnd < 0) {
+        if (!more()) throw damaged('ends in the middle of a row');
+        continue;
+      }
+      let end: number;
+      if (buf[tagEnd - 1] === '/') end = tagEnd + 1;
+      else {
+        const close = buf.indexOf('</row>', tagEnd);
+        if (close < 0) {
+          if (!more()) throw damaged('ends in the middle of a row');
+          continue;
+        }
+        end = close + 6;
+      }
+      const text = buf.slice(lt, end);
+      const r = /\sr="(\d+)"/.exec(buf.slice(lt, tagEnd));
+      lastRow = r ? Number(r[1]) - 1 : lastRow + 1;
+      yield { kind: 'row', index: lastRow, text };
+      pos = end;
+      continue;
+    }
+    while (more());
+    yield { kind: 'tail', text: buf.slice(pos) };
+    return;
+  }
+}
+
+/** A cell of a row as written: its column and its XML, kept as it was when the cell is not changed. */
+export interface RawCell {
+  col: number;
+  xml: string;
+}
+
+/** The start tag's attributes (without `r` and `spans`) and the cells of a `<row>` element. */
+export function splitRow(text: string): { attrs: string; cells: RawCell[] } {
+  const tagEnd = text.indexOf('>');
+  const selfClosed = text[tagEnd - 1] === '/';
+  const attrs = text
+    .slice(4, selfClosed ? tagEnd - 1 : tagEnd)
+    .replace(/\s(r|spans)="[^"]*"/g, '')
+    .trimEnd();
+  const cells: RawCell[] = [];
+  if (selfClosed) return { attrs, cells };
+  let pos = tagEnd + 1;
+  let col = -1;
+  for (;;) {
+    const lt = text.indexOf('<c', pos);
+    if (lt < 0) break;
+    const next = text[lt + 2];
+    if (next !== ' ' && next !== '>' && next !== '/') {
+      pos = lt + 2;
+      continue;
+    }
+    const end = text.indexOf('>', lt);
+    const close = text[end - 1] === '/' ? end + 1 : text.indexOf('</c>', end) + 4;
+    const xml = text.slice(lt, close);
+    const r = /\sr="([A-Z]+)\d+"/.exec(xml.slice(0, end - lt));
+    col = r ? columnIndex(r[1]!) : col + 1;
+    cells.push({ col, xml });
+    pos = close;
+  }
+  return { attrs, cells };
+}
+
+/** The `s` (style) attribute of a cell's XML, 0 when absent. */
+export const styleOf = (xml: string): number => {
+  const m = /^<c\b[^>]*?\ss="(\d+)"/.exec(xml);
+  return m ? Number(m[1]) : 0;
+};

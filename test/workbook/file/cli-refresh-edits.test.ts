@@ -1,0 +1,79 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run, type RefreshIo } from '../../../src/cli/refresh';
+import { startSandbox, type Sandbox } from '../../../src/sandbox';
+import { openpyxl } from '../../support/outside-readers';
+
+/** Edits one cell with openpyxl and puts the add-in's part back (openpyxl drops it), as Excel would keep it. */
+const EDIT = `import sys, re, zipfile
+from openpyxl import load_workbook
+src, dst, sheet, cell, value = sys.argv[1:]
+wb = load_workbook(src)
+wb[sheet][cell] = value
+tmp = dst + '.openpyxl'
+wb.save(tmp)
+zo, ze = zipfile.ZipFile(src), zipfile.ZipFile(tmp)
+with zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED) as z:
+    for i in ze.infolist():
+        data = ze.read(i).decode() if i.filename.endswith(('.xml', '.rels')) else ze.read(i)
+        if i.filename == '[Content_Types].xml':
+            data = data.replace('</Types>', ''.join(re.findall(r'<Override [^>]*webextension[^>]*/>', zo.read(i.filename).decode())) + '</Types>')
+        if i.filename == '_rels/.rels':
+            rel = re.search(r'<Relationship [^>]*webextensiontaskpanes[^>]*/>', zo.read(i.filename).decode()).group(0)
+            data = data.replace('</Relationships>', re.sub(r'Id="[^"]*"', 'Id="rIdGrcTaskpanes"', rel) + '</Relationships>')
+        z.writestr(i, data)
+    for n in zo.namelist():
+        if n.startswith('xl/webextensions/'):
+            z.writestr(n, zo.read(n))
+`;
+
+describe('grc-sheets refresh: hand edits and the change report', () => {
+  let sandbox: Sandbox;
+  let dir: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, environment: 'ACC', scale: 120 });
+    dir = mkdtempSync(join(tmpdir(), 'grc-cli-edits-'));
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function refresh(book: string, ...more: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: RefreshIo = { env: { GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password }, stdout: (t) => out.push(t), stderr: (t) => err.push(t), fetch: globalThis.fetch };
+    const code = await run([book, '--base-url', sandbox.url, '--env', 'ACC', '--json', ...more], io);
+    return { code, out: JSON.parse(out.join('\n')) as { saved: boolean; tables: { ok: boolean; changes?: { text: string; summary: { changed: number } }; error?: { code: string; message: string; edits?: { address: string; old: unknown; now: unknown; certain: boolean }[] } }[] } };
+  }
+
+  it('refuses to overwrite a figure edited by hand, names it, and overwrites it with --overwrite-edits', async () => {
+    const book = join(dir, 'report.xlsx');
+    copyFileSync(join(__dirname, 'fixtures', 'pivot-chart.xlsx'), book);
+    const first = await refresh(book);
+    expect(first.code).toBe(0);
+    // A second refresh of the same data changes nothing.
+    const same = await refresh(book);
+    expect(same.out.tables[0]!.changes!.text).toBe('no changes');
+    const name = openpyxl<string>(book, "print(json.dumps(load_workbook(sys.argv[1])['Risks']['C5'].value))");
+    const edited = join(dir, 'edited.xlsx');
+    execFileSync('/usr/bin/python3', ['-c', EDIT, book, edited, 'Risks', 'C5', 'Typed over']);
+
+    const refused = await refresh(edited);
+    expect(refused.code).toBe(1);
+    expect(refused.out.saved).toBe(false);
+    expect(refused.out.tables[0]!.error).toMatchObject({ code: 'edited', edits: [{ address: 'Risks!C5', old: name, now: 'Typed over', certain: true }] });
+    expect(refused.out.tables[0]!.error!.message).toContain(`Risks!C5 (Organization, `);
+    expect(openpyxl<string>(edited, "print(json.dumps(load_workbook(sys.argv[1])['Risks']['C5'].value))")).toBe('Typed over');
+
+    const forced = await refresh(edited, '--overwrite-edits');
+    expect(forced.code).toBe(0);
+    expect(openpyxl<string>(edited, "print(json.dumps(load_workbook(sys.argv[1])['Risks']['C5'].value))")).toBe(name);
+    expect(forced.out.tables[0]!.changes!.summary.changed).toBe(1);
+    // The Changes sheet says what the refresh put back, read by openpyxl.
+    const rows = openpyxl<string[][]>(edited, "ws = load_workbook(sys.argv[1])['Changes']\nprint(json.dumps([[c.value for c in r] for r in ws.iter_rows(min_row=2)][-1:]))");
+    expect(rows[0]!.slice(1)).toEqual(['tbl_risk', 'risk', expect.any(String), 'Organization', 'Typed over', name, 'changed']);
+  }, 60_000);
+});

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { AUDIT_TABLE, writeAudit } from '../../src/writeback/audit';
+import { checkChain } from '../../src/writeback/auditchain';
+import type { RunSummary } from '../../src/writeback/post';
+import { createMemoryWorkbook } from '../../src/workbook/memory';
+
+const summary: RunSummary = {
+  environment: 'ACC',
+  table: 'GrcIncidents',
+  flow: 'incidents',
+  startedAt: '2025-01-01T10:00:00.000Z',
+  finishedAt: '2025-01-01T10:00:05.000Z',
+  cancelled: false,
+  firstRow: 2,
+  outcomes: [
+    { row: 0, status: 'created', guid: '11111111-1111-4111-8111-111111111111', message: 'Created' },
+    { row: 1, status: 'failed', guid: '', message: 'The incident was not created.' },
+  ],
+  counts: { sending: 0, created: 1, done: 0, failed: 1, 'not sent': 0, unknown: 0 },
+  withErrors: 0,
+};
+const at = (r: number) => `'Write-back audit'!A${r + 2}`;
+
+async function chainOfThree() {
+  const wb = createMemoryWorkbook();
+  await writeAudit(wb, summary, 'key:0123456789ab');
+  await writeAudit(wb, { ...summary, outcomes: summary.outcomes.slice(0, 1) }, 'key:0123456789ab');
+  return wb;
+}
+
+describe('the audit chain', () => {
+  it('links each entry to the one before, across runs, by the documented canonical form', async () => {
+    const wb = await chainOfThree();
+    const { columns, rows } = await wb.readRows(AUDIT_TABLE);
+    expect(rows).toHaveLength(3);
+    const p = columns.indexOf('Previous hash');
+    const h = columns.indexOf('Hash');
+    expect(rows[0]![p]).toBe('');
+    expect(rows[1]![p]).toBe(rows[0]![h]);
+    expect(rows[2]![p]).toBe(rows[1]![h]);
+    // Recomputed as docs/workbook.md says: the cells (empty as null), then the previous hash, as JSON.
+    const text = JSON.stringify([...rows[1]!.slice(0, p).map((c) => (c === '' ? null : c)), rows[1]![p]]);
+    expect(rows[1]![h]).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
+    expect(await checkChain({ columns, rows }, at)).toEqual({ entries: 3, unchained: 0, breaks: [] });
+    expect(await wb.getSetting('grc-sheets.audit-head')).toEqual({ entries: 3, hash: rows[2]![h] });
+  });
+
+  it('finds an edited entry and a removed one', async () => {
+    const wb = await chainOfThree();
+    const { columns, rows } = await wb.readRows(AUDIT_TABLE);
+    const edited = rows.map((r) => [...r]);
+    edited[1]![columns.indexOf('Result')] = 'created';
+    expect((await checkChain({ columns, rows: edited }, at)).breaks).toEqual([expect.objectContaining({ row: 1, problem: 'edited', message: expect.stringContaining("'Write-back audit'!A3 was edited") })]);
+    const removed = [rows[0]!, rows[2]!];
+    expect((await checkChain({ columns, rows: removed }, at)).breaks).toEqual([expect.objectContaining({ row: 1, problem: 'unlinked' })]);
+  });
+});

@@ -522,16 +522,17 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
       });
       const records = getAt(await res.body.json(), e.records) as unknown[];
       const check = apiFile.checkAnswer(fileOp.record);
-      for (const r of records.slice(0, 25)) {
-        checked++;
-        if (!check(r)) problems.push(`${id} ${e.path}: ${JSON.stringify(check.errors?.slice(0, 2))}`);
-      }
+      // One line per dataset: its first record the file's schema refuses, with why.
+      const sample = records.slice(0, 25);
+      checked += sample.length;
+      const bad = sample.find((r) => !check(r));
+      if (bad) problems.push(`${id} ${e.path}: ${JSON.stringify(check.errors?.slice(0, 2))}`);
       // What the client makes of them: catalogue records with their GUIDs, which the flows look names up by.
       const { records: read } = await w!.client.download(id);
       if (records.length && !read.every((x) => typeof (x.Id ?? x.GUID ?? x.Identifier) === 'string'))
         problems.push(`${id}: records without an Id after decoding`);
     }
-    expect(problems.slice(0, 10)).toEqual([]);
+    expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(0);
   });
 });

@@ -108,6 +108,8 @@ test('Riley signs in on the provider\'s login page and sees only what the report
   await screenshot(page, 'signin-03-signed-in');
 
   await page.getByRole('tab', { name: 'Datasets' }).click();
+  // The Datasets screen is a chunk fetched when its tab is first opened.
+  await page.getByTestId('datasets-hidden').waitFor();
   expect(await page.locator('[data-testid^="dataset-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual(['dataset-risk']);
   expect(await page.getByTestId('datasets-hidden').innerText()).toMatch(/datasets are not listed: the relay's policy does not give your groups them/);
   await page.getByTestId('dataset-risk').click();
@@ -144,7 +146,9 @@ test('after sign-out the provider asks who is there; Casey (compliance) is refus
 
 test('Casey posts an incident; the audit row names her beside the key, and says the service records the key\'s owner', async () => {
   await page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true }).click();
-  // The flows the compliance rule does not give are marked before a template is made.
+  // The flows the compliance rule does not give are marked before a template is made (the screen is a
+  // chunk fetched when its tab is first opened).
+  await page.getByTestId('wb-flow').waitFor();
   const flows = await page.getByTestId('wb-flow').locator('option').allInnerTexts();
   expect(flows.find((f) => f.startsWith('Incidents'))).not.toContain('not allowed for you');
   expect(flows.filter((f) => f.includes('(not allowed for you)')).length).toBe(flows.length - 1);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { keyOnCommandLine } from '../check/key';
-import { describeProblem, FLOWS, flowById, preparePost, tableRecord, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
+import { describeProblem, FLOWS, markProblems, flowById, preparePost, tableRecord, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
 import { firstBodyRow } from '../workbook/address';
 import type { WorkbookPort } from '../workbook/port';
 import { isWorkbookError } from '../workbook/errors';
@@ -16,14 +16,15 @@ const HELP = `Usage: grc-sheets post BOOK.xlsx --table NAME --relay URL --env NA
 
 Validates and posts a write-back template table of a saved workbook (one made by the add-in's New
 template or by grc-sheets template), without Excel: the same flows, checks, runner and exactly-once
-reconciliation as the add-in's Post. Each row's result (Result, Record, Message, the hidden row key and
-state) is written into the file as it comes: the file is saved (temporary file + rename) before a row is
+reconciliation as the add-in's Post. Each row's result (Result, Result GUID, Message, the hidden row key
+and state) and the marks of problem cells is written into the file as it comes: the file is saved (temporary file + rename) before a row is
 sent and after its outcome, so a post stopped in any way and run again never creates a record twice.
 
 Options:
 ${CONNECT_HELP}
   --table NAME     the template table to post
-  --dry-run        validate only: list the problems (row, column, fix); nothing is sent, the file is unchanged
+  --dry-run        validate only: list the problems (row, column, fix) and mark their cells in the file
+                   (red: error, amber: warning), as the add-in's Validate; nothing is sent
   --yes            post although the add-in would ask to confirm (the message says why: a path the service's
                    documentation does not show, another environment than the table was filled for, production)
   --yes-production needed, besides --yes, to post to a production environment
@@ -156,11 +157,14 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     // Before anything is read from the service: a production post is asked for on the command line.
     if (production && !options['dry-run'] && !options['yes-production']) return failed(`${connection.environment} is a production environment: give --yes-production to post there. Nothing was sent.`);
     const plan = await preparePost({ api: connection.client, workbook: durable(workbook, persist), table: shape.name, flow, environment: connection.view, signal: abort.signal });
+    // As the taskpane's Validate: problem cells filled red or amber, the last validation's marks taken off.
+    await markProblems(workbook, shape.name, plan.validation.problems);
     const problems = plan.validation.problems;
     const errors = problems.filter((p) => p.severity === 'error');
     const firstRow = firstBodyRow(shape.topLeft);
     for (const p of problems) io.stderr(`${table}: ${describeProblem(p, firstRow)}`);
     if (options['dry-run']) {
+      persist();
       const errorRows = new Set(errors.map((p) => p.row)).size;
       if (options.json) io.stdout(JSON.stringify({ file: path, table, environment: connection.environment, dryRun: true, toSend: plan.toSend, toCheck: plan.toCheck, problems }, null, 2));
       else io.stdout(`${table}: ${errorRows} row${errorRows === 1 ? '' : 's'} with errors, ${problems.length - errors.length} warnings; ${plan.toSend} rows to send, ${plan.toCheck} to check. Nothing was sent.`);

@@ -347,8 +347,17 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       return out;
     },
 
-    async markCells() {
-      throw NOT_HERE('Marking cells');
+    async markCells(name, marks) {
+      const t = tableOf(name);
+      refuseTotals(t);
+      for (const m of marks) {
+        const c = t.columns.findIndex((x) => lower(x.name) === lower(m.column));
+        if (c < 0) throw new WorkbookError('bad-argument', `Table ${name} has no column ${m.column} to mark.`);
+        (t.marks ??= new Map()).set(`${m.row}:${c}`, m.kind);
+      }
+      if (!marks.length) return;
+      if (!t.changed) t.rowCount = rowCountOf(t);
+      t.changed = true;
     },
 
     async readRows(name, offset = 0, count) {

@@ -102,7 +102,7 @@ print(json.dumps([{h: (str(c.value) if c.value is not None else None) for h, c i
     expect(added()).toBe(before + 2);
   }, 90_000);
 
-  it('--dry-run lists the problems by row and column, sends nothing and leaves the file as it was', async () => {
+  it('--dry-run lists the problems by row and column, marks their cells in the file, sends nothing', async () => {
     const { book, table } = await filled('dry', [['Good row', null], ['', null], ['Bad organization', 'Nowhere Inc']]);
     const before = added();
     const cli = io();
@@ -113,6 +113,17 @@ print(json.dumps([{h: (str(c.value) if c.value is not None else None) for h, c i
     expect(cli.out.join('\n')).toMatch(/2 rows with errors.*Nothing was sent/);
     expect(added()).toBe(before);
     expect(results(book).every((r) => r['Result'] === null)).toBe(true);
+    // The problem cells are filled as the add-in fills them (red for an error); the good row is not.
+    const fills = openpyxl<Record<string, string>>(
+      book,
+      `ws = load_workbook(sys.argv[1])['Incidents']
+heads = [c.value for c in ws[1]]
+org = heads.index('Reporting organization')
+print(json.dumps({ws.cell(row=r, column=c + 1).coordinate: ws.cell(row=r, column=c + 1).fill.fgColor.rgb for r in (2, 3, 4) for c in (0, org) if ws.cell(row=r, column=c + 1).fill.fill_type == 'solid'}))`,
+    );
+    expect(Object.values(fills)).toEqual(['FFF4CCCC', 'FFF4CCCC']);
+    expect(Object.keys(fills)[0]).toBe('A3');
+    expect(Object.keys(fills)[1]).toMatch(/^[A-Z]+4$/);
   }, 90_000);
 
   it('refuses a production environment without --yes-production, before anything is read; with it, the taskpane\'s own rules still apply', async () => {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,8 @@ import { run as template } from '../../../src/cli/template';
 import { startRelay, type Relay } from '../../../src/relay';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { openpyxl } from '../../support/outside-readers';
+
+const BIN = join(__dirname, '..', '..', '..', 'bin', 'grc-sheets.js');
 
 /**
  * `grc-sheets post` against the real sandbox (directly and through the relay): a template made headless,
@@ -139,5 +142,39 @@ print(json.dumps({ws.cell(row=r, column=c + 1).coordinate: ws.cell(row=r, column
     expect(assumed.err.join('\n')).toMatch(/assumed.*Nothing was sent/);
     expect(added()).toBe(before);
     expect(results(book)[0]!['Result']).toBeNull();
+  }, 90_000);
+
+  it('killed after the first rows were created, run again: every row has one record, none twice', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `Interrupted ${i + 1}`);
+    const { book, table } = await filled('killed', names.map((n) => [n, null]));
+    const before = added();
+    // Each call of the service takes a while: the post is killed while rows are in flight.
+    sandbox.admin.setFaults({ latencyMs: 300 });
+    const child = spawn(process.execPath, [BIN, 'post', book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'], {
+      env: { ...process.env, GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // Waits for the condition (the first record stored), not for a time.
+    await new Promise<void>((resolve) => {
+      const check = () => (added() > before ? resolve() : setImmediate(check));
+      check();
+    });
+    child.kill('SIGKILL');
+    await exited;
+    sandbox.admin.setFaults({ latencyMs: 0 });
+    const partly = added() - before;
+    expect(partly).toBeGreaterThan(0);
+    expect(partly).toBeLessThan(names.length);
+    // What the killed run left on disk: rows sent whose answer it never recorded have a key but no result.
+    const left = results(book);
+    expect(left.filter((r) => r['Result'] === 'created').length).toBeLessThanOrEqual(partly);
+    expect(left.every((r) => r['Row key'] !== null || r['Result'] === null)).toBe(true);
+
+    const cli = io();
+    expect([await post([book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'], cli.io), cli.err]).toEqual([0, []]);
+    const stored = sandbox.store.addedRecords('incidents').slice(before).map((r) => (r as { Name?: string }).Name);
+    expect([...stored].sort()).toEqual([...names].sort());
+    expect(results(book).map((r) => r['Result'])).toEqual(names.map(() => 'created'));
   }, 90_000);
 });

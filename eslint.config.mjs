@@ -14,7 +14,9 @@ const nodeOnly = {
   group: ['node:*', 'fs', 'fs/**', 'path', 'http', 'https', 'net', 'os', 'stream', 'crypto', 'undici', 'fastify', 'pino', 'ioredis'],
   message: 'The core runs in the browser too: no Node built-ins or server packages (they belong in relay, sandbox, cli).',
 };
-const servers = { group: [...folder('relay'), ...folder('sandbox'), ...folder('cli'), ...folder('check')], message: 'Servers and the CLI are not part of the add-in.' };
+// src/identity but not src/contracts/identity.ts (the sign-in contract both sides import): no bare `**/identity`.
+const identityFolder = ['**/identity/**', '../identity', '../../identity', '../../../identity'];
+const servers = { group: [...folder('relay'), ...folder('sandbox'), ...folder('cli'), ...folder('check'), ...identityFolder], message: 'Servers and the CLI are not part of the add-in.' };
 const ui_folder = { group: folder('taskpane'), message: 'The taskpane uses the core, never the other way round.' };
 const adapters = {
   group: [...folder('workbook/excel'), ...folder('workbook/memory'), ...folder('workbook/file')],
@@ -40,7 +42,7 @@ const walls = [
   ),
   wall(['src/taskpane/**'], [servers, office, nodeOnly, adapters], ['src/taskpane/index.tsx', 'src/taskpane/preview/**']),
   wall(['src/taskpane/index.tsx', 'src/taskpane/preview/**'], [servers, office, nodeOnly]),
-  wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**', 'src/check/**'], [ui, office, ui_folder]),
+  wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**', 'src/check/**', 'src/identity/**'], [ui, office, ui_folder]),
 ];
 
 export default tseslint.config(
@@ -58,6 +60,19 @@ export default tseslint.config(
     },
   },
   ...walls,
+  {
+    // Plain CommonJS run by node before anything is installed (npm test's preflight).
+    files: ['scripts/**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: Object.fromEntries(
+        ['require', '__dirname', 'process', 'console', 'fetch', 'Buffer', 'URL', 'setTimeout', 'clearTimeout'].map(
+          (name) => [name, 'readonly'],
+        ),
+      ),
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   {
     // Office.js lives only in the Excel adapter and the taskpane's entry; the core stays host-free.
     files: ['src/catalog/**', 'src/client/**', 'src/sheet/**', 'src/loading/**', 'src/writeback/**'],

@@ -8,5 +8,8 @@ module.exports = {
   reporters: ['default', '<rootDir>/test/reporters/plain-summary.js'],
   // office-addin-mock needs only the OfficeApp enum from office-addin-manifest, whose main module pulls
   // ESM-only dependencies that jest's CommonJS runtime cannot require: point it at the enum's own module.
+  // jose and oauth4webapi are ES modules only: compiled to CommonJS like our own code (Node 20's require of
+  // ES modules is not used by jest's module runtime).
+  transformIgnorePatterns: ['/node_modules/(?!(jose|oauth4webapi)/)'],
   moduleNameMapper: { '^office-addin-manifest$': '<rootDir>/node_modules/office-addin-manifest/lib/officeApp.js' },
 };

@@ -45,6 +45,8 @@ module.exports = (_env, argv) => {
       'office-loader': './src/taskpane/office/loader.ts',
       taskpane: './src/taskpane/index.tsx',
       commands: './src/commands/commands.ts',
+      // The sign-in window's page (Office dialog in Excel, popup in the preview): src/taskpane/signin/.
+      'sign-in': './src/taskpane/signin/page.ts',
     },
     output: {
       path: path.resolve(__dirname, 'dist'),
@@ -74,6 +76,7 @@ module.exports = (_env, argv) => {
     plugins: [
       new HtmlWebpackPlugin({ filename: 'taskpane.html', template: './src/taskpane/taskpane.html', chunks: ['office-loader', 'taskpane'], chunksSortMode: 'manual' }),
       new HtmlWebpackPlugin({ filename: 'commands.html', template: './src/commands/commands.html', chunks: ['office-loader', 'commands'], chunksSortMode: 'manual' }),
+      new HtmlWebpackPlugin({ filename: 'sign-in.html', template: './src/taskpane/signin/sign-in.html', chunks: ['office-loader', 'sign-in'], chunksSortMode: 'manual' }),
       new HtmlWebpackPlugin({ filename: 'help.html', template: './src/taskpane/help.html', chunks: [] }),
       new CopyWebpackPlugin({
         patterns: [

@@ -85,20 +85,28 @@ export default async function run(): Promise<string> {
   // One warm-up (module loading, JIT), then the best of three: the figure a quiet machine gives.
   await importBinding(file);
   const times: number[] = [];
+  const cpu: number[] = [];
   let ops = 0;
   let bound = 0;
   for (let i = 0; i < 3; i++) {
     const t = performance.now();
+    const c = process.cpuUsage();
     const r = await importBinding(file);
     formatReport(r);
+    const used = process.cpuUsage(c);
+    cpu.push((used.user + used.system) / 1000);
     times.push(performance.now() - t);
     ops = r.parsed.operations.length;
     bound = Object.keys(r.binding.endpoints).length;
   }
   const floor: number[] = [];
+  const floorCpu: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t = performance.now();
+    const c = process.cpuUsage();
     await SwaggerParser.validate(file);
+    const used = process.cpuUsage(c);
+    floorCpu.push((used.user + used.system) / 1000);
     floor.push(performance.now() - t);
   }
   const best = Math.min(...times);
@@ -106,11 +114,11 @@ export default async function run(): Promise<string> {
   return [
     '## Binding import (issue 20)',
     '',
-    `A generated OpenAPI 3.0 file of ${(bytes / 2 ** 20).toFixed(1)} MB with ${ops} operations; ${bound} catalogue endpoints bound. Target: under 2 s. Load average at the start: ${load.toFixed(1)}.`,
+    `A generated OpenAPI 3.0 file of ${(bytes / 2 ** 20).toFixed(1)} MB with ${ops} operations; ${bound} catalogue endpoints bound. Target: under 2 s. Load average at the start: ${load.toFixed(1)}. The import runs on one thread: its CPU time is what it takes on a machine nobody else is using; the wall time is what it took on this one.`,
     '',
-    '| step | best of 3 | runs | vs swagger-parser validate |',
-    '|---|---|---|---|',
-    `| swagger-parser validate alone (baseline) | ${ms(base)} | ${floor.map(ms).join(', ')} | 1.00x |`,
-    `| grc-sheets binding import + report | ${ms(best)} | ${times.map(ms).join(', ')} | ${(best / base).toFixed(2)}x |`,
+    '| step | wall, best of 3 | wall runs | CPU time, best of 3 | vs swagger-parser validate (wall) |',
+    '|---|---|---|---|---|',
+    `| swagger-parser validate alone (baseline) | ${ms(base)} | ${floor.map(ms).join(', ')} | ${ms(Math.min(...floorCpu))} | 1.00x |`,
+    `| grc-sheets binding import + report | ${ms(best)} | ${times.map(ms).join(', ')} | ${ms(Math.min(...cpu))} | ${(best / base).toFixed(2)}x |`,
   ].join('\n');
 }

@@ -10,12 +10,13 @@ import { cpus, totalmem } from 'node:os';
 const BENCHES: Record<string, string> = {
   sandbox: './sandbox-download',
   relay: './relay',
+  relaysignin: './relay-signin',
   load: './load',
   writeback: './writeback',
   bundle: './bundle',
+  binding: './binding-import',
   xlsx: './xlsx',
   changes: './changes',
-  binding: './binding-import',
 };
 
 async function main() {

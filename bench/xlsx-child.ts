@@ -1,14 +1,18 @@
 /**
  * One side of the saved-workbook benchmark (bench/xlsx.ts), in a process of its own so its peak RSS is its
  * own. Prints one JSON line with its figures.
- *   refresh URL ID PASSWORD FIXTURE OUT   grc-sheets' refresh of the fixture's table from the sandbox
+ *   refresh URL ID PASSWORD FIXTURE OUT   grc-sheets' refresh of the fixture's table from the sandbox (OUT.in.xlsx
+ *                                         is the workbook refreshed: a second run with the first's OUT as FIXTURE
+ *                                         compares every record and checks for hand edits)
  *   exceljs URL ID PASSWORD OUT           the same rows (same client, same converter) through ExcelJS's streaming writer
  *   million FIXTURE OUT                   a refresh to 1,048,575 rows (the sheet's last row) from generated records
  */
+import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { catalog } from '../src/catalog';
 import { createClient, type DataRecord } from '../src/client';
+import { fingerprinter } from '../src/loading/fingerprint';
 import { refreshTable, type DatasetSource } from '../src/loading/load';
 import { columnSpecs, columnsOf, createRowConverter } from '../src/sheet';
 import { NUMBER_FORMAT } from '../src/workbook/formats';
@@ -16,18 +20,30 @@ import { openFileWorkbook } from '../src/workbook/file';
 
 const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 
+/** What `grc-sheets refresh` asks of the use case (src/cli/refresh.ts): fingerprints, changes, hand-edit check. */
+const AS_THE_CLI = {
+  fingerprints: () =>
+    fingerprinter(() => {
+      const hash = createHash('sha256');
+      return { update: (b: Uint8Array) => hash.update(b), hex: () => hash.digest('hex') };
+    }),
+  changes: true,
+  cellDigests: true,
+  checkEdits: true,
+};
+
 async function refresh(client: DatasetSource, fixture: string, out: string) {
   const input = `${out}.in.xlsx`;
   copyFileSync(fixture, input);
   const t0 = performance.now();
   const workbook = openFileWorkbook(input);
-  const outcome = await refreshTable({ client, workbook, environment: 'ACC', source: 'bench', table: 'tbl_risk' });
+  const outcome = await refreshTable({ client, workbook, environment: 'ACC', source: 'bench', table: 'tbl_risk', ...AS_THE_CLI });
   if (!outcome.ok) throw new Error(outcome.error.message);
   const t1 = performance.now();
   workbook.saveTo(out);
   workbook.close();
   const t2 = performance.now();
-  return { rows: outcome.rowCount, ref: `A1:…${outcome.rowCount + 1}`, downloadMs: t1 - t0, writeMs: t2 - t1, totalMs: t2 - t0, peakRssMb: peakRssMb(), fileMb: statSync(out).size / 1e6 };
+  return { rows: outcome.rowCount, changes: outcome.changes?.text ?? null, downloadMs: t1 - t0, writeMs: t2 - t1, totalMs: t2 - t0, peakRssMb: peakRssMb(), fileMb: statSync(out).size / 1e6 };
 }
 
 async function exceljs(client: DatasetSource, out: string) {

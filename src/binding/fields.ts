@@ -1,4 +1,4 @@
-import { FIELD_MEANINGS, type FieldMeaning, type JsonSchema } from '../catalog';
+import { DATASETS_AND_OPERATIONS, FIELD_MEANINGS, toJsonSchema, type FieldMeaning, type JsonSchema } from '../catalog';
 
 /**
  * A catalogue body or record field as the importer reads it: its type, format, enum, entries, and what it
@@ -52,10 +52,41 @@ function fieldOf(name: string, js: JsonSchema, required: boolean): CatField {
   return f;
 }
 
-export function catFields(js: JsonSchema | undefined): CatField[] {
+let bodyEnums: Map<string, string[] | null> | undefined;
+
+/**
+ * The values a field takes where some write operation's body lists them and no other body lists different
+ * ones (NoticePeriodUnit): a record's text field of that name takes the same values, so a file's spelling
+ * of them ("months") is read back as the catalogue's ("Months").
+ */
+function enumOfBodies(name: string): string[] | undefined {
+  if (!bodyEnums) {
+    bodyEnums = new Map();
+    for (const op of DATASETS_AND_OPERATIONS) {
+      if (op.kind !== 'operation' || !op.body) continue;
+      for (const [k, v] of Object.entries(toJsonSchema(op.body).properties ?? {})) {
+        const inner = v.anyOf?.find((a) => a.type !== 'null') ?? v;
+        if (!Array.isArray(inner.enum)) continue;
+        const values = inner.enum.map(String);
+        const before = bodyEnums.get(k);
+        bodyEnums.set(k, before === undefined || (before && before.join() === values.join()) ? values : null);
+      }
+    }
+  }
+  return bodyEnums.get(name) ?? undefined;
+}
+
+export function catFields(js: JsonSchema | undefined, role: 'body' | 'record' = 'body'): CatField[] {
   if (!js?.properties) return [];
   const required = new Set(js.required ?? []);
-  return Object.entries(js.properties).map(([k, v]) => fieldOf(k, v, required.has(k)));
+  return Object.entries(js.properties).map(([k, v]) => {
+    const f = fieldOf(k, v, required.has(k));
+    if (role === 'record' && !f.enum && f.type === 'string') {
+      const values = enumOfBodies(k);
+      if (values) f.enum = values;
+    }
+    return f;
+  });
 }
 
 /** Custom field answers: entries with a CustomFieldGuid. */

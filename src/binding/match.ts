@@ -83,7 +83,7 @@ export function catalogueSide(e: Endpoint): CatalogueSide {
   const answer = e.kind === 'operation' ? toJsonSchema(e.answer) : undefined;
   const side: CatalogueSide = {
     e,
-    fields: catFields(schema),
+    fields: catFields(schema, e.kind === 'dataset' ? 'record' : 'body'),
     tokens: opTokens(e.id.replace(/-/g, ' '), e.title, e.path),
     resource,
     creates: !!answer?.properties && 'Id' in answer.properties,

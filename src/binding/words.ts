@@ -205,9 +205,12 @@ const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].so
  * (incidentTitle for Name).
  */
 const matches = new Map<string, NameMatch | null>();
+const resourceKeys = new WeakMap<readonly string[], string>();
 
 export function matchName(catalogue: string, file: string, resource: readonly string[] = []): NameMatch | undefined {
-  const key = `${catalogue}\u0000${file}\u0000${resource.join(' ')}`;
+  let res = resourceKeys.get(resource);
+  if (res === undefined) resourceKeys.set(resource, (res = resource.join(' ')));
+  const key = `${catalogue}\u0000${file}\u0000${res}`;
   let hit = matches.get(key);
   if (hit === undefined) {
     if (matches.size > 200_000) matches.clear();

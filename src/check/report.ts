@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { heldKey } from './held-key';
 
 /**
  * What `grc-sheets check` found, as `--json` prints it (one schema: scripts parse with it, the table is
@@ -62,6 +63,8 @@ export const checkReport = z.object({
     /** The address the service sees the calls come from, when known (the relay's egressIp setting). */
     callerIp: z.string().nullable(),
   }),
+  /** Through a relay that holds this environment's key: its fingerprint and remaining validity (where recorded). */
+  heldKey: heldKey.nullable().optional(),
   datasets: z.array(datasetCheck),
   summary: z.object({
     checked: z.number().int(),

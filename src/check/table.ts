@@ -1,3 +1,4 @@
+import { heldKeyLine } from './held-key';
 import { PASSING, READ_ONLY_NOTICE, type CheckReport, type DatasetCheck } from './report';
 
 const LABEL: Record<DatasetCheck['result'], string> = {
@@ -33,6 +34,7 @@ export function renderTable(report: CheckReport): string {
     '',
     `Checking ${where}; paths from ${t.binding ? `the binding of ${t.binding.file} (sha256 ${t.binding.sha256.slice(0, 12)}…)` : "the catalogue's own (no binding)"}.`,
     `Key: ${report.authentication.message}`,
+    ...(report.heldKey ? [heldKeyLine(report.heldKey, t.environment ?? '')] : []),
     '',
     line(['Result', 'Dataset', 'Path [source]']),
     ...rows.map(line),

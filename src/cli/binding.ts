@@ -2,6 +2,7 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BindingInputError, formatReport, importBinding, type ImportResult } from '../binding';
+import { EXIT, unreadableFile } from './exit';
 import { parseOptions } from './options';
 
 const HELP = `Usage: grc-sheets binding import <swagger.json|openapi.yaml> [--out binding.json] [--overrides FILE] [--accept]
@@ -19,9 +20,7 @@ Options:
 
 Exit status: 0 every endpoint bound or its consequence reported; 1 decisions open (the binding and the report
 are written: add the report's "use" lines to the overrides file and import again, or pass --accept);
-2 wrong usage; 3 bad input (nothing written).`;
-
-export const EXIT = { ok: 0, ambiguous: 1, usage: 2, badInput: 3 } as const;
+2 wrong usage or a bad input file (a missing file, not a Swagger or OpenAPI file: nothing written).`;
 
 /** binding.json -> binding.report.txt, next to it. */
 export function reportPathFor(out: string): string {
@@ -70,12 +69,22 @@ export async function run(argv: string[]): Promise<number> {
       strict: true,
     }),
   );
+  // parseOptions sees --help only at the top level; parseArgs with positionals nests it under values.
+  if (typeof values !== 'number' && values.values.help) {
+    console.log(HELP);
+    return EXIT.ok;
+  }
   if (typeof values === 'number') return values;
   const [sub, file, ...more] = values.positionals;
   if (sub !== 'import' || !file || more.length) {
     console.error(
       `grc-sheets binding: ${sub !== 'import' ? 'expected "import"' : !file ? 'give the Swagger or OpenAPI file' : `unexpected ${more.join(' ')}`}\n\n${HELP}`,
     );
+    return EXIT.usage;
+  }
+  const missing = unreadableFile(file, "the service's Swagger or OpenAPI file");
+  if (missing) {
+    console.error(`grc-sheets binding import: ${missing}\nNothing was written.`);
     return EXIT.usage;
   }
   const out = values.values.out;
@@ -92,11 +101,11 @@ export async function run(argv: string[]): Promise<number> {
     writeAtomically(report, text);
     if (!apply) writeAtomically(overrides, starterOverrides(result));
     process.stdout.write(text);
-    return result.unresolved.length ? EXIT.ambiguous : EXIT.ok;
+    return result.unresolved.length ? EXIT.failed : EXIT.ok;
   } catch (e) {
     if (e instanceof BindingInputError) {
       console.error(`grc-sheets binding import: ${e.message}\nNothing was written.`);
-      return EXIT.badInput;
+      return EXIT.usage;
     }
     throw e;
   }

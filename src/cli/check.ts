@@ -8,9 +8,11 @@ import {
   type CheckEnvironment,
 } from '../check/environment';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, keyOnCommandLine, readKey } from '../check/key';
+import { relayHeldKey } from '../check/held-key';
 import { runCheck } from '../check/run';
 import { renderTable } from '../check/table';
 import { BindingFileError, loadBinding } from '../binding/load';
+import { unreadableOptionFile } from './exit';
 import { parseOptions } from './options';
 
 const HELP = `Usage: grc-sheets check --relay URL --env NAME [--json]
@@ -84,6 +86,13 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
   if (values.relay && values.binding)
     return usage("--binding is for --base-url; through the relay the check uses the relay's binding");
 
+  const unreadable = unreadableOptionFile('check', [
+    ['--binding', values.binding, 'a binding file (grc-sheets binding import)'],
+  ]);
+  if (unreadable) {
+    io.stderr(unreadable);
+    return 2;
+  }
   let key;
   try {
     key = await readKey({ env: io.env, ...(io.tty ? { tty: io.tty } : {}) });
@@ -120,6 +129,8 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
     target: environment.target,
     callerIp: environment.callerIp,
   });
+  const held = values.relay ? await relayHeldKey(values.relay, values.env!, io.fetch) : null;
+  if (held) report.heldKey = held;
   io.stdout(values.json ? JSON.stringify(report, null, 2) : renderTable(report));
   return report.ok ? 0 : 1;
 }

@@ -26,14 +26,16 @@ export function parseOptions<V extends object>(
   return values as Exclude<V, { help: true }>;
 }
 
-/** Resolves at the first SIGINT or SIGTERM, and leaves both signals as they were. */
+/**
+ * Resolves at the first SIGINT or SIGTERM. Later ones are absorbed while the command stops: Ctrl-C under
+ * `npx` or `npm run` reaches the command twice (from the terminal to the whole process group, and again
+ * forwarded by npm), and the second must not kill the process mid-stop (exit 130 instead of 0). The stop
+ * itself is bounded (the relay's limits.shutdownGraceMs, the sandboxes close at once); signal handlers do
+ * not keep Node running, so the process still exits when the command returns.
+ */
 export function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
+    const stop = () => resolve();
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });

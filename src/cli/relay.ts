@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ENV_VARS, loadRelayConfig, RelayConfigError, startRelay } from '../relay';
-import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage, unreadableOptionFile } from './exit';
 import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets relay --config FILE
@@ -40,6 +40,13 @@ export async function run(argv: string[]): Promise<number> {
   if (typeof values === 'number') return values;
   if (!values.config && !Object.keys(ENV_VARS).some((name) => process.env[name] !== undefined)) {
     console.error(NO_CONFIG);
+    return EXIT.usage;
+  }
+  const unreadable = unreadableOptionFile('relay', [
+    ['--config', values.config, 'the relay configuration (relay.example.json)'],
+  ]);
+  if (unreadable) {
+    console.error(unreadable);
     return EXIT.usage;
   }
   let relay;

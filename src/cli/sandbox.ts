@@ -12,7 +12,7 @@ import {
 import { BindingFileError, loadBinding } from '../binding/load';
 import { ApiFileError } from '../sandbox';
 import { MAX_SCALE, MIN_SCALE } from '../sandbox/data/sizes';
-import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage, unreadableOptionFile } from './exit';
 import { parseOptions, untilStopped } from './options';
 
 const HELP = `Usage: grc-sheets sandbox [options]
@@ -109,6 +109,14 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`grc-sheets sandbox: --environment must be ACC or PRD, got "${values.environment}"`);
     return 2;
   }
+  const unreadable = unreadableOptionFile('sandbox', [
+    ['--keys', values.keys, 'a keys file (docs/sandbox.md)'],
+    ['--binding', values.binding, 'a binding file (grc-sheets binding import)'],
+  ]);
+  if (unreadable) {
+    console.error(unreadable);
+    return EXIT.usage;
+  }
   try {
     const sandbox = await startSandbox({
       host: values.host,
@@ -128,6 +136,8 @@ export async function run(argv: string[]): Promise<number> {
         seed: number('fault-seed', values['fault-seed']),
       },
     });
+    // Listening for Ctrl-C before saying so: whoever waits for these lines may stop the sandbox at once.
+    const stopped = untilStopped();
     console.log(`Sandbox (${environment}) listening. Base URL: ${sandbox.url}`);
     if (values.binding) console.log(`Shaped by the binding ${values.binding}.`);
     if (sandbox.apiFile) console.log(`Bodies checked against ${sandbox.apiFile}.`);
@@ -142,7 +152,7 @@ export async function run(argv: string[]): Promise<number> {
         `Try: curl -s -u ${identifier}:${password} ${sandbox.url}/directdata/v3/risk | head -c 300`,
       );
     }
-    await untilStopped();
+    await stopped;
     await sandbox.close();
     return EXIT.ok;
   } catch (e) {
@@ -160,7 +170,7 @@ export async function run(argv: string[]): Promise<number> {
             ? '--api-file: '
             : '';
     console.error(`grc-sheets sandbox: ${where}${(e as Error).message}`);
-    // A keys file that breaks the rules is configuration (2); anything else failed while starting (1).
-    return e instanceof KeysError ? EXIT.usage : EXIT.failed;
+    // A keys or binding file that breaks the rules is configuration (2); anything else failed while starting (1).
+    return e instanceof KeysError || e instanceof BindingFileError ? EXIT.usage : EXIT.failed;
   }
 }

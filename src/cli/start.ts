@@ -12,8 +12,10 @@ import { startRelay, type Relay } from '../relay';
 import { BindingFileError, loadBinding } from '../binding/load';
 import type { Binding } from '../catalog';
 import { startSandbox } from '../sandbox';
-import { EXIT, EXIT_CODES_HELP, portInUseMessage } from './exit';
+import { startSignInDemo, type SignInDemo } from './start-sign-in';
+import { EXIT, EXIT_CODES_HELP, portInUseMessage, unreadableOptionFile } from './exit';
 import { parseOptions, untilStopped } from './options';
+import { ownBinding } from './own-binding';
 
 const HELP = `Usage: grc-sheets start [options]
 
@@ -29,9 +31,14 @@ Options:
   --certs DIR       office-addin-dev-certs folder (default ~/.office-addin-dev-certs)
   --http            plain HTTP even when certificates exist
   --binding FILE    a binding (grc-sheets binding import, docs/binding.md) for both sandboxes and the relay;
-                    without one, the catalogue's own paths (assumed ones marked as such)
+                    without any binding option, both are bound to the sandbox's own Swagger file, imported at start
   --binding-acc FILE, --binding-prd FILE
-                    a binding for one environment only (ACC may have a newer Swagger file than PRD)
+                    a binding for one environment only (ACC may have a newer Swagger file than PRD); the other
+                    stays unbound
+  --unbound         no binding at all: the catalogue's own paths, assumed ones marked as such (how a real
+                    environment looks before its Swagger file is imported)
+  --sign-in         people sign in (a demo OpenID provider on this computer, two demo users in two
+                    groups, a demo policy); the relay holds the sandboxes' keys and takes no typed key
   --help            this text
 
 ${EXIT_CODES_HELP}`;
@@ -47,6 +54,8 @@ interface Options {
   http: boolean;
   bindingAcc?: string;
   bindingPrd?: string;
+  unbound: boolean;
+  signIn: boolean;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number | undefined): number | undefined {
@@ -72,6 +81,8 @@ function parse(argv: string[]): Options | { help: true } {
       binding: { type: 'string' },
       'binding-acc': { type: 'string' },
       'binding-prd': { type: 'string' },
+      unbound: { type: 'boolean' },
+      'sign-in': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -87,6 +98,8 @@ function parse(argv: string[]): Options | { help: true } {
     http: values.http ?? false,
     bindingAcc: values['binding-acc'] ?? values.binding,
     bindingPrd: values['binding-prd'] ?? values.binding,
+    unbound: values.unbound ?? false,
+    signIn: values['sign-in'] ?? false,
   };
 }
 
@@ -102,19 +115,28 @@ function banner(
   keys: { name: string; identifier: string; password: string }[],
   https: boolean,
   manifest: string,
+  signIn: SignInDemo | null,
 ): string {
   const preview = `${relay.url}/taskpane.html`;
   const lines = [
     '',
-    'grc-sheets is running.',
+    signIn ? 'grc-sheets is running, with sign-in.' : 'grc-sheets is running.',
     '',
     `  Preview in a browser:  ${preview}`,
     `  Relay environments:    ${relay.url}/api/environments`,
     '',
-    '  Demo API keys (sandbox):',
-    ...keys.map((k) => `    ${k.name.padEnd(12)} identifier ${k.identifier}   password ${k.password}`),
+    // With sign-in the keys stay with the relay: printing them would undo the point.
+    ...(signIn
+      ? signIn.bannerLines()
+      : ['  Demo API keys (sandbox):', ...keys.map((k) => `    ${k.name.padEnd(12)} identifier ${k.identifier}   password ${k.password}`)]),
     '',
   ];
+  if (signIn && https)
+    lines.push(
+      '  The demo provider speaks plain HTTP on this computer: the preview signs in with it; Excel\'s sign-in',
+      '  dialog needs HTTPS on every page, so in Excel use your organisation\'s provider (docs/relay.md).',
+      '',
+    );
   if (https) {
     lines.push(
       '  Sideload into Excel:',
@@ -152,6 +174,15 @@ export async function run(argv: string[]): Promise<number> {
   }
   const tls = options.http ? undefined : devCertificate(options.certs);
   const common = { host: '127.0.0.1', scale: options.scale, seed: options.seed };
+  const what = 'a binding file (grc-sheets binding import)';
+  const unreadable = unreadableOptionFile('start', [
+    [options.bindingAcc === options.bindingPrd ? '--binding' : '--binding-acc', options.bindingAcc, what],
+    ['--binding-prd', options.bindingPrd, what],
+  ]);
+  if (unreadable) {
+    console.error(unreadable);
+    return EXIT.usage;
+  }
   let bindingAcc: Binding | undefined;
   let bindingPrd: Binding | undefined;
   try {
@@ -162,11 +193,23 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`grc-sheets start: --binding ${e.message}`);
     return EXIT.usage;
   }
+  // Without any binding option both environments are bound to the sandbox's own Swagger file, so the demo
+  // shows a fully bound environment (src/cli/own-binding.ts). With one for ACC only, PRD stays unbound: the
+  // user is shaping the sandboxes like their own environments.
+  const own = options.unbound || options.bindingAcc || options.bindingPrd ? undefined : await ownBinding();
+  const bindingFileAcc = options.bindingAcc ?? own?.file;
+  const bindingFilePrd = options.bindingPrd ?? own?.file;
+  if (own) bindingAcc = bindingPrd = own.binding;
   const sandboxHint =
     'Choose other sandbox ports with npm start -- --sandbox-port N (the PRD sandbox takes N+1), or leave --sandbox-port out for any free port.';
   let acc, prd;
   try {
-    acc = await startSandbox({ ...common, port: options.sandboxPort, environment: 'ACC', binding: bindingAcc });
+    acc = await startSandbox({
+      ...common,
+      port: options.sandboxPort,
+      environment: 'ACC',
+      binding: bindingAcc,
+    });
   } catch (e) {
     return failedToStart(e, sandboxHint);
   }
@@ -181,33 +224,50 @@ export async function run(argv: string[]): Promise<number> {
     await acc.close();
     return failedToStart(e, sandboxHint);
   }
+  let signIn: SignInDemo | null = null;
+  if (options.signIn) {
+    try {
+      signIn = await startSignInDemo({ 'sandbox-acc': acc.demoKey, 'sandbox-prd': prd.demoKey });
+    } catch (e) {
+      await Promise.all([acc.close(), prd.close()]);
+      throw e;
+    }
+  }
+  const held = (name: string) => (signIn ? { key: signIn.keyFile(name) } : {});
   let relay: Relay;
   try {
     relay = await startRelay({
       listen: { host: options.host, port: options.port },
       tls,
       environments: {
-        'sandbox-acc': { baseUrl: acc.url, production: false, binding: options.bindingAcc },
-        'sandbox-prd': { baseUrl: prd.url, production: true, binding: options.bindingPrd },
+        'sandbox-acc': { baseUrl: acc.url, production: false, binding: bindingFileAcc, ...held('sandbox-acc') },
+        'sandbox-prd': { baseUrl: prd.url, production: true, binding: bindingFilePrd, ...held('sandbox-prd') },
       },
+      ...(signIn?.relayConfig ?? {}),
       staticDir: options.dist,
       logLevel: 'warn',
     });
   } catch (e) {
-    await Promise.all([acc.close(), prd.close()]);
+    await Promise.all([acc.close(), prd.close(), signIn?.close()]);
     return failedToStart(
       e,
       `Choose another port for the add-in and relay: npm start -- --port N (or grc-sheets start --port N). Excel's sideloaded manifest names port 3000, so use another port for the browser preview only.`,
     );
   }
+  try {
+    await signIn?.allowOrigin(relay.url);
+  } catch (e) {
+    await Promise.all([relay.close(), acc.close(), prd.close(), signIn?.close()]);
+    throw e;
+  }
   const keys = [
     { name: 'sandbox-acc', key: acc.demoKey },
     { name: 'sandbox-prd', key: prd.demoKey },
   ].flatMap(({ name, key }) => (key ? [{ name, identifier: key.identifier, password: key.password }] : []));
-  console.log(banner(relay, keys, !!tls, join(options.dist, 'manifest.xml')));
-
-  await untilStopped();
+  const stopped = untilStopped(); // before the banner: whoever waits for it may stop everything at once
+  console.log(banner(relay, keys, !!tls, join(options.dist, 'manifest.xml'), signIn));
+  await stopped;
   await relay.close();
-  await Promise.all([acc.close(), prd.close()]);
+  await Promise.all([acc.close(), prd.close(), signIn?.close()]);
   return EXIT.ok;
 }

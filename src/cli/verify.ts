@@ -24,12 +24,10 @@ Options:
   --json           print what was found as JSON
   -h, --help       this text
 
-Exit codes: 0 everything verifies; 3 something does not verify (a table edited or without a
-fingerprint, an audit chain broken), each named in the output; 1 the file could not be read (not a
-workbook, encrypted ...); 2 wrong options.`;
+Exit codes: 0 everything verifies; 1 something does not verify (a table edited or without a
+fingerprint, an audit chain broken), each named in the output; 2 wrong options, or a file that is missing
+or cannot be read as a workbook (not a workbook, encrypted ...).`;
 
-/** Exit code of a check that ran and found something that does not verify. */
-export const NOT_VERIFIED = 3;
 
 const nodeHasher = () => {
   const hash = createHash('sha256');
@@ -144,7 +142,7 @@ export async function run(argv: string[], io: { stdout(t: string): void; stderr(
   } catch (e) {
     if (isFileProblem(e)) {
       io.stderr(`grc-sheets verify: ${e.message}`);
-      return EXIT.failed;
+      return EXIT.usage;
     }
     throw e;
   }
@@ -154,7 +152,7 @@ export async function run(argv: string[], io: { stdout(t: string): void; stderr(
   } catch (e) {
     if (isFileProblem(e)) {
       io.stderr(`grc-sheets verify: ${e.message}`);
-      return EXIT.failed;
+      return EXIT.usage;
     }
     throw e;
   } finally {
@@ -169,5 +167,6 @@ export async function run(argv: string[], io: { stdout(t: string): void; stderr(
     for (const b of audit.breaks ?? []) io.stderr(`        ${b.message}`);
     io.stdout(ok ? `${values.positionals[0]} verifies.` : `${values.positionals[0]} does not verify.`);
   }
-  return ok ? EXIT.ok : NOT_VERIFIED;
+  // A check that ran and found something that does not verify: 1, as `grc-sheets check` does (exit.ts).
+  return ok ? EXIT.ok : EXIT.failed;
 }

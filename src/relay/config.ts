@@ -16,6 +16,32 @@ const baseUrl = z
     return !u.username && !u.password && !u.search && !u.hash;
   }, 'must not carry credentials, a query or a fragment');
 
+/**
+ * Where the relay reads an environment's key: exactly one of a file (readable by the relay's user only),
+ * an environment variable, or a systemd credential (`LoadCredential=NAME:...`, read from
+ * $CREDENTIALS_DIRECTORY/NAME). The secret is `IDENTIFIER:PASSWORD` on one line, or the password alone when
+ * `identifier` is given here. There is no field for the key itself.
+ */
+const heldKey = z
+  .strictObject({
+    file: z.string().min(1).optional(),
+    env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name: letters, digits and _')
+      .optional(),
+    credential: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, 'a systemd credential name (LoadCredential=NAME:...): letters, digits, ".", "-", "_"')
+      .optional(),
+    /** The key's Identifier (the Basic user name), when the secret holds the password alone. */
+    identifier: z.string().min(1).optional(),
+    /** The expiry date the service showed when the key was made (YYYY-MM-DD): the relay warns before it. */
+    expires: z.iso.date().optional(),
+  })
+  .refine((k) => [k.file, k.env, k.credential].filter((x) => x !== undefined).length === 1, {
+    message: 'name exactly one of "file", "env" or "credential" (the key itself is never written in this file)',
+  });
+
 const environment = z.strictObject({
   baseUrl,
   production: z.boolean().default(false),
@@ -28,6 +54,8 @@ const environment = z.strictObject({
    * call lives and how its properties are named. Without one, the catalogue's own (assumed) paths.
    */
   binding: z.string().min(1).optional(),
+  /** The key the relay holds for signed-in people (docs/relay.md, "Keys on the relay"): a reference, never the key. */
+  key: heldKey.optional(),
 });
 
 /** An environment name is one URL segment; `environments` is taken by the picker's route. */
@@ -35,6 +63,7 @@ function environmentNameProblem(name: string): string | null {
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(name))
     return 'an environment name is 1 to 32 letters, digits, "-" or "_"';
   if (name === 'environments') return '"environments" is reserved for GET /api/environments';
+  if (name === 'auth') return '"auth" is reserved for the sign-in routes (/api/auth/...)';
   return null;
 }
 
@@ -62,6 +91,41 @@ const origin = z.string().refine((s) => {
  * concurrency 8 plus its reads must not be throttled, and an office behind one NAT shares one address.
  */
 const DEFAULT_RATE = { requests: 6000, windowMs: 60_000 };
+
+/** The organization's OpenID provider whose access tokens the relay takes (docs/relay.md, "Sign-in"). */
+const identity = z.strictObject({
+  /** Exactly as the provider's discovery document says it (`iss` of its tokens). */
+  issuer: z
+    .string()
+    .url()
+    .refine((s) => {
+      const u = new URL(s);
+      return u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.has(u.hostname));
+    }, 'must be https:// (plain http:// only for a loopback provider such as the demo)'),
+  /** The `aud` the relay accepts: its API's identifier at the provider (Entra ID: the App ID URI and/or the app's id). */
+  audience: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  /** The taskpane's (public) client id at the provider, told to the taskpane by GET /api/auth/config. */
+  clientId: z.string().min(1),
+  /** What the taskpane asks for; must give an access token for `audience`. */
+  scopes: z.string().min(1).default('openid profile offline_access'),
+  /** An RFC 8707 resource the taskpane sends in its authorization request, for providers that need one. */
+  resource: z.string().min(1).optional(),
+  /** The claim holding the person's groups or roles (Entra ID: `groups` or `roles`). */
+  groupsClaim: z.string().min(1).default('groups'),
+  nameClaim: z.string().min(1).default('name'),
+  clockSkewSeconds: z.number().int().min(0).max(300).default(60),
+  /**
+   * After fetching the provider's keys, how long a token with an unknown `kid` is refused without fetching
+   * them again: bounds what forged tokens can make the relay fetch. Providers publish a new key well before
+   * signing with it, so a rotation is seen at the next fetch (every 10 minutes at the latest).
+   */
+  jwksCooldownSeconds: z.number().int().min(0).max(3600).default(30),
+  /** Signature algorithms accepted; asymmetric only (an HMAC token could be signed with the public key). */
+  algorithms: z
+    .array(z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']))
+    .min(1)
+    .default(['RS256']),
+});
 
 export const relayConfig = z.strictObject({
   listen: z
@@ -116,6 +180,8 @@ export const relayConfig = z.strictObject({
        * so clients of one address that stop reading cannot take all of them from everyone else.
        */
       callsInFlightPerAddress: z.number().int().min(1).default(32),
+      /** The same for one signed-in person, whatever address they call from. */
+      callsInFlightPerPerson: z.number().int().min(1).default(16),
       /** How long a graceful stop (SIGTERM) lets calls in flight, downloads included, finish. */
       shutdownGraceMs: z.number().int().min(0).default(30_000),
       rateLimit: z
@@ -129,10 +195,35 @@ export const relayConfig = z.strictObject({
             .optional(),
         })
         .prefault({}),
+      /** A token bucket per signed-in person (by subject), besides the one per address. Shared too when rateLimit.store is set. */
+      rateLimitPerPerson: z
+        .strictObject({
+          requests: z.number().int().min(1).default(1200),
+          windowMs: z.number().int().min(1).default(60_000),
+        })
+        .prefault({}),
     })
     .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+  /** Sign-in: without it the relay takes typed keys only (personal-key mode). */
+  identity: identity.optional(),
+  /** The policy file (docs/relay.md, "Policy"): who may use which environment, dataset and write flow. Needed with identity. */
+  policy: z.string().min(1).optional(),
+  /** false: a typed key (Authorization: Basic) is refused; everyone signs in. */
+  personalKeys: z.boolean().default(true),
+  /** Days before a held key's recorded expiry from which the relay warns (log and /healthz). */
+  keyExpiryWarningDays: z.number().int().min(1).max(365).default(30),
+})
+  .superRefine((c, ctx) => {
+    if (c.identity && !c.policy)
+      ctx.addIssue({ code: 'custom', path: ['policy'], message: 'sign-in (identity) needs a policy file: who may do what' });
+    if (c.policy && !c.identity)
+      ctx.addIssue({ code: 'custom', path: ['identity'], message: 'a policy applies to signed-in people: configure identity too' });
+    if (!c.personalKeys && !c.identity)
+      ctx.addIssue({ code: 'custom', path: ['personalKeys'], message: 'with personal keys off, people must sign in: configure identity and policy' });
+    if (c.identity && !Object.values(c.environments).some((e) => e.key))
+      ctx.addIssue({ code: 'custom', path: ['environments'], message: 'sign-in needs at least one environment with a held key (environments.<name>.key)' });
+  });
 
 export type RelayConfig = z.infer<typeof relayConfig>;
 export type RelayConfigInput = z.input<typeof relayConfig>;
@@ -182,9 +273,12 @@ export const ENV_VARS = {
   GRC_RELAY_CLIENT_STALL_UNDER_LOAD_MS: 'limits.clientStallUnderLoadMs',
   GRC_RELAY_SHUTDOWN_GRACE_MS: 'limits.shutdownGraceMs',
   GRC_RELAY_LOG_LEVEL: 'logLevel',
+  GRC_RELAY_IDENTITY: 'identity',
+  GRC_RELAY_POLICY: 'policy',
+  GRC_RELAY_PERSONAL_KEYS: 'personalKeys',
 } as const;
 
-const JSON_VARS = new Set(['environments']);
+const JSON_VARS = new Set(['environments', 'identity']);
 const NUMBER_VARS = new Set([
   'listen.port',
   'limits.bodyBytes',
@@ -211,6 +305,10 @@ function envValue(name: string, field: string, raw: string): unknown {
     if (raw.trim() === '' || !Number.isFinite(n))
       throw new RelayConfigError(`${name} (${field}) must be a number, got "${raw}"`);
     return n;
+  }
+  if (field === 'personalKeys') {
+    if (raw !== 'true' && raw !== 'false') throw new RelayConfigError(`${name} (${field}) must be true or false, got "${raw}"`);
+    return raw === 'true';
   }
   if (field === 'allowedOrigins')
     return raw

@@ -20,6 +20,15 @@ export const RELAY_ERRORS = {
     401,
     'Sign in first: the call needs the API key as HTTP Basic credentials (Authorization: Basic ...).',
   ],
+  'sign-in-required': [401, 'Sign in first: this relay takes signed-in people (Authorization: Bearer <access token>).'],
+  'token-expired': [401, 'The sign-in has expired: renew it, or sign in again.'],
+  'token-invalid': [401, 'The sign-in token is not accepted: sign in again.'],
+  'signed-out': [401, 'This sign-in was ended (signed out): sign in again.'],
+  'personal-keys-off': [
+    403,
+    'This relay does not take typed API keys: sign in with your organization account instead. The relay holds the keys.',
+  ],
+  'policy-refused': [403, "The relay's policy does not let you make this call."],
   'origin-not-allowed': [
     403,
     'This web page is not allowed to use the relay. Ask the relay administrator to add its origin to allowedOrigins.',
@@ -55,6 +64,15 @@ export const RELAY_ERRORS = {
     'Too many calls from this address are still in progress; wait for some to finish and try again.',
   ],
   'rate-limited': [429, 'Too many requests from this address; wait and try again.'],
+  'person-rate-limited': [429, 'Too many requests from you (all your devices together); wait and try again.'],
+  'person-too-many-in-flight': [
+    429,
+    'Too many of your calls are still in progress; wait for some to finish and try again.',
+  ],
+  'key-unavailable': [
+    503,
+    'The relay holds no usable key for this environment; its administrator finds why in the relay log and /healthz.',
+  ],
   'upstream-unreachable': [
     502,
     'The service could not be reached; nothing was sent. Try again later, or check the environment address in the relay configuration.',
@@ -81,21 +99,25 @@ export const RELAY_ERRORS = {
 
 export type RelayErrorCode = keyof typeof RELAY_ERRORS;
 
-export function errorBody(code: RelayErrorCode, message: string = RELAY_ERRORS[code][1]): string {
-  return JSON.stringify({ error: { code, message } });
+export function errorBody(
+  code: RelayErrorCode,
+  message: string = RELAY_ERRORS[code][1],
+  fields?: Record<string, string>,
+): string {
+  return JSON.stringify({ error: { code, message, ...fields } });
 }
 
 /** Sends a relay error unless the response has already started (then the connection is cut instead). */
 export function sendError(
   res: ServerResponse,
   code: RelayErrorCode,
-  extra: { message?: string; headers?: Record<string, string> } = {},
+  extra: { message?: string; headers?: Record<string, string>; fields?: Record<string, string> } = {},
 ): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const body = errorBody(code, extra.message);
+  const body = errorBody(code, extra.message, extra.fields);
   res.statusCode = RELAY_ERRORS[code][0];
   for (const [k, v] of Object.entries(extra.headers ?? {})) res.setHeader(k, v);
   res.setHeader(RELAY_ERROR_HEADER, code);

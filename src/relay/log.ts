@@ -9,6 +9,9 @@ export interface CallLog {
   route?: string;
   env?: string;
   key?: string;
+  /** The signed-in person (token subject and display name); absent for a typed key. */
+  person?: string;
+  personName?: string;
   upstreamError?: string;
   bytes: number;
 }
@@ -121,7 +124,7 @@ export function createRelayLogger(level: string, destination?: DestinationStream
         call.route === undefined ? '' : `,"route":"${call.route}"`
       }${call.env === undefined ? '' : `,"env":"${call.env}"`}${
         call.key === undefined ? '' : `,"key":"${call.key}"`
-      },"status":${typeof line.status === 'number' ? line.status : `"${line.status}"`},"bytes":${call.bytes},"durationMs":${line.durationMs}${
+      }${call.person === undefined ? '' : `,"person":${asciiJson(call.person)},"personName":${asciiJson(call.personName ?? '')}`},"status":${typeof line.status === 'number' ? line.status : `"${line.status}"`},"bytes":${call.bytes},"durationMs":${line.durationMs}${
         call.upstreamError === undefined ? '' : `,"upstreamError":${asciiJson(call.upstreamError)}`
       },"msg":"request"}\n`;
       // The line is ASCII (asciiJson), one byte a character: copied into the block as latin1, no encoding.

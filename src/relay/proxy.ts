@@ -10,6 +10,7 @@ import { keyTag, type CallLog } from './log';
 import type { BodyBudget } from './body-budget';
 import { hasBody, isJson, readBody } from './request-body';
 import type { Upstream } from './upstream';
+import { bearerToken, type SignIn } from './signed-in';
 
 export interface ProxyDeps {
   /** The catalogue of the named environment (built from its binding), matched against a method and raw path. */
@@ -30,6 +31,10 @@ export interface ProxyDeps {
   /** Upstream calls in flight per client address, and the most allowed. */
   inFlight: Map<string, number>;
   inFlightLimit: number;
+  /** Sign-in, when the relay has an identity provider: Bearer calls go through it. */
+  signIn?: SignIn;
+  /** false: a typed key (Basic) is refused. */
+  personalKeys: boolean;
 }
 
 /** A request refused before its body is read to the end: the connection cannot carry another request. */
@@ -92,10 +97,31 @@ export function proxy(
   if (forwardedQuery === null) return sendError(res, 'query-not-allowed');
   const headers = upstreamRequestHeaders(req.headers);
   const authorization = basicAuthorization(headers);
-  if (!authorization) return sendError(res, 'no-credentials');
-  log.key = connectionKeyTag(req.socket, authorization);
   const path = upstream.basePath + fillPath(endpoint.path, params) + forwardedQuery;
+  if (!authorization) {
+    const token = deps.signIn ? bearerToken(headers.authorization) : null;
+    if (token === null) return sendError(res, deps.signIn ? 'sign-in-required' : 'no-credentials');
+    // The token never goes upstream: the held key replaces it once the checks pass.
+    return deps.signIn!.call(res, token, envName, endpoint, headers, log, () =>
+      onward(req, res, upstream, endpoint, path, headers, deps, log),
+    );
+  }
+  if (!deps.personalKeys) return sendError(res, 'personal-keys-off');
+  log.key = connectionKeyTag(req.socket, authorization);
+  return onward(req, res, upstream, endpoint, path, headers, deps, log);
+}
 
+/** Sends a checked call: a GET at once, a POST once its body is read and is JSON. */
+function onward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  upstream: Upstream,
+  endpoint: Endpoint,
+  path: string,
+  headers: Record<string, string>,
+  deps: ProxyDeps,
+  log: CallLog,
+): Forwarding | Promise<Forwarding | void> | void {
   if (endpoint.method === 'GET') {
     if (hasBody(req)) return sendError(res, 'body-not-allowed', CLOSE);
     return send(upstream, endpoint, path, headers, undefined, deps, res, log);

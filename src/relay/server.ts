@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { DestinationStream } from 'pino';
 import { createCatalog, type Catalog } from '../catalog';
-import { describeEnvironment, ENVIRONMENTS_PATH, RELAY_ERROR_HEADER } from '../contracts/environments';
+import { describeEnvironment, ENVIRONMENTS_PATH, RELAY_ERROR_HEADER, type EnvironmentView } from '../contracts/environments';
 import { BindingFileError, loadBinding } from '../binding/load';
 import { createBodyBudget } from './body-budget';
 import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
@@ -26,6 +26,11 @@ import { createRateLimiter, type RateLimiter } from './rate-limit';
 import { createStaticFiles, type StaticFiles } from './static-files';
 import { unavailableMatcher } from './unavailable';
 import { createUpstream, type Upstream } from './upstream';
+import { AUTH_CONFIG_PATH, ME_PATH, SIGN_OUT_PATH, type AuthConfig } from '../contracts/identity';
+import type { TokenStats } from '../identity/token-check';
+import { HeldKeys } from './held-keys';
+import { PolicyFile, policyVocabulary } from './policy-file';
+import { bearerToken, createSignIn, type SignIn } from './signed-in';
 
 export interface Relay {
   /** Where the relay listens, e.g. `http://127.0.0.1:8443`. */
@@ -33,11 +38,19 @@ export interface Relay {
   port: number;
   /** Stops accepting, lets calls in flight finish (up to `graceMs`, default limits.shutdownGraceMs), then closes everything. */
   close(graceMs?: number): Promise<void>;
+  /** Re-reads the held keys and the policy, as SIGHUP does. */
+  reload(): void;
+  /** Token checks so far (discovery and JWKS fetches, verifications, cache hits), with sign-in configured. */
+  signInStats?: TokenStats;
 }
 
 export interface RelayOptions {
   /** Where log lines go (one JSON object a line); stdout when not given. */
   logDestination?: DestinationStream;
+  /** The relay's clock (ms), for token expiry and key expiry; Date.now when not given. */
+  now?: () => number;
+  /** Where held keys named by `env` or `credential` are read; process.env when not given. */
+  processEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -56,6 +69,13 @@ const API_HEADERS: Record<string, string> = {
 };
 
 const HEALTHY = JSON.stringify({ status: 'ok' });
+
+/** /healthz of a relay holding keys: still 200 (the relay serves), `warn` while a key expires soon or cannot be read. */
+function keysHealth(keys: HeldKeys): string {
+  const health = keys.health();
+  const warn = Object.values(health).some((h) => h.status !== 'ok');
+  return JSON.stringify({ status: warn ? 'warn' : 'ok', keys: health });
+}
 
 /**
  * Answers a refusal the HTTP server raises before there is a request object (bad framing, CONNECT), in the
@@ -89,8 +109,9 @@ export async function startRelay(
   const relayLogger = createRelayLogger(config.logLevel, options.logDestination);
   const logger = relayLogger.logger;
   // Each environment has its own catalogue: ACC may already have a newer Swagger file than PRD.
-  const views = [];
+  const views: EnvironmentView[] = [];
   const matchers = new Map<string, Catalog['match']>();
+  const catalogs: Catalog[] = [];
   const lacking = new Map<string, ReturnType<typeof unavailableMatcher>>();
   for (const [name, env] of Object.entries(config.environments)) {
     let binding = null;
@@ -103,6 +124,7 @@ export async function startRelay(
         throw new RelayConfigError(`environments.${name}.binding: ${e.message}`);
       throw new RelayConfigError(`environments.${name}.binding (${env.binding}): ${(e as Error).message}`);
     }
+    catalogs.push(catalog);
     matchers.set(name, memoisedMatch(catalog));
     lacking.set(name, unavailableMatcher(catalog));
     views.push({
@@ -124,7 +146,36 @@ export async function startRelay(
     ? sharedRateLimiter().createSharedRateLimiter(rate, store, logger)
     : createRateLimiter(rate);
   await limiter.ready;
-  const files: StaticFiles | null = config.staticDir ? await createStaticFiles(config.staticDir) : null;
+  const anyKey = Object.values(config.environments).some((e) => e.key);
+  const keys = anyKey
+    ? new HeldKeys(config, logger, config.keyExpiryWarningDays, options.processEnv ?? process.env, options.now)
+    : null;
+  const keyProblems = keys?.loadAll() ?? [];
+  if (keyProblems.length)
+    throw new RelayConfigError(`the relay cannot use the keys it is told to hold:\n${keyProblems.join('\n')}`);
+  const policy = config.policy
+    ? PolicyFile.load(
+        config.policy,
+        policyVocabulary(new Map(Object.entries(config.environments).map(([n, e]) => [n, e.production])), catalogs),
+        logger,
+      )
+    : null;
+  const personLimiter: RateLimiter | null = config.identity
+    ? store
+      ? sharedRateLimiter().createSharedRateLimiter(config.limits.rateLimitPerPerson, store, logger)
+      : createRateLimiter(config.limits.rateLimitPerPerson)
+    : null;
+  await personLimiter?.ready;
+  const signIn: SignIn | null =
+    config.identity && keys && policy && personLimiter
+      ? await createSignIn({ config, keys, policy, personLimiter, logger, now: options.now })
+      : null;
+  const authConfig: string = JSON.stringify(
+    signIn?.authConfig ?? ({ personalKeys: config.personalKeys, signIn: null } satisfies AuthConfig),
+  );
+  const files: StaticFiles | null = config.staticDir
+    ? await createStaticFiles(config.staticDir, signIn?.providerOrigins ?? [])
+    : null;
   const deps: ProxyDeps = {
     match: (env, method, rawPath) => matchers.get(env)!(method, rawPath),
     unavailable: (env, method, rawPath) => lacking.get(env)!(method, rawPath),
@@ -137,6 +188,26 @@ export async function startRelay(
     clientStallUnderLoadMs: config.limits.clientStallUnderLoadMs,
     inFlight: new Map(),
     inFlightLimit: config.limits.callsInFlightPerAddress,
+    ...(signIn ? { signIn } : {}),
+    personalKeys: config.personalKeys,
+  };
+  const reload = (reason: string) => {
+    keys?.reload(reason);
+    policy?.reload(reason);
+  };
+  const onHangUp = () => reload('SIGHUP');
+  // Only a relay with something to re-read takes SIGHUP over from Node (whose default is to stop).
+  if (keys || policy) {
+    process.on('SIGHUP', onHangUp);
+    keys?.start();
+    policy?.start();
+  }
+  const stopIdentity = () => {
+    process.off('SIGHUP', onHangUp);
+    keys?.stop();
+    policy?.stop();
+    signIn?.stop();
+    personLimiter?.stop();
   };
 
   let closing = false;
@@ -160,14 +231,30 @@ export async function startRelay(
     if (rawPath === ENVIRONMENTS_PATH) {
       if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
       if (query !== '') return sendError(res, 'query-not-allowed');
+      // A signed-in caller sees the environments the policy gives them.
+      if (signIn && bearerToken(req.headers.authorization)) return signIn.environments(req, res, views, log);
       res.setHeader('content-type', 'application/json; charset=utf-8');
       res.end(environmentList);
       return;
     }
+    if (rawPath.startsWith('/api/auth/') || rawPath === ME_PATH) return identityRoute(req, res, rawPath, log);
     // The environment segment is compared raw: an encoded name is no name.
     const slash = rawPath.indexOf('/', 5);
     if (slash < 0) return sendError(res, 'not-found');
     return proxy(req, res, rawPath.slice(5, slash), rawPath.slice(slash), query, deps, log);
+  }
+
+  /** /api/auth/config (no authentication), /api/me and /api/auth/sign-out (a signed-in caller). */
+  function identityRoute(req: IncomingMessage, res: ServerResponse, rawPath: string, log: CallLog): void | Promise<void> {
+    if (rawPath === AUTH_CONFIG_PATH) {
+      if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.end(authConfig);
+      return;
+    }
+    if (rawPath !== ME_PATH && rawPath !== SIGN_OUT_PATH) return sendError(res, 'not-found');
+    if (!signIn) return sendError(res, 'sign-in-required', { message: 'This relay has no sign-in; it takes typed API keys.' });
+    return rawPath === ME_PATH ? signIn.me(req, res, log) : signIn.signOut(req, res, log);
   }
 
   function api(
@@ -212,7 +299,7 @@ export async function startRelay(
     if (rawPath === '/healthz') {
       res.setHeader('content-type', 'application/json; charset=utf-8');
       res.setHeader('cache-control', 'no-store');
-      res.end(HEALTHY);
+      res.end(keys ? keysHealth(keys) : HEALTHY);
       return;
     }
     if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(req, res, rawPath, query, log);
@@ -326,6 +413,7 @@ export async function startRelay(
   } catch (e) {
     // Nothing may outlive a relay that did not start (a port in use): the CLI says why and exits.
     limiter.stop();
+    stopIdentity();
     await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
     relayLogger.close();
     throw e;
@@ -343,6 +431,8 @@ export async function startRelay(
   return {
     url: `${scheme}://${shownHost}:${port}`,
     port,
+    reload: () => reload('reload requested'),
+    ...(signIn ? { signInStats: signIn.checker.stats } : {}),
     close(graceMs = config.limits.shutdownGraceMs) {
       closed ??= (async () => {
         closing = true;
@@ -359,6 +449,7 @@ export async function startRelay(
         server.closeAllConnections();
         await stopped;
         limiter.stop();
+        stopIdentity();
         // Every call has finished or been cut by now, so nothing is left to wait for on the upstream side.
         await Promise.all([...upstreams.values()].map((u) => u.pool.destroy()));
         logger.info('relay stopped');

@@ -1,7 +1,7 @@
 import { createReadStream, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, sep } from 'node:path';
+import { basename, extname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -69,9 +69,30 @@ export interface StaticFiles {
   serve(req: IncomingMessage, res: ServerResponse, rawPath: string): Promise<boolean>;
 }
 
-export async function createStaticFiles(dir: string): Promise<StaticFiles> {
+/** The taskpane's sign-in page (webpack entry `sign-in`, docs/taskpane.md). */
+export const SIGN_IN_PAGE = 'sign-in.html';
+
+/** PAGE_HEADERS with the sign-in provider's origins added to connect-src (the pages call its token endpoint). */
+export function pageHeaders(connectOrigins: readonly string[]): Record<string, string> {
+  if (connectOrigins.length === 0) return PAGE_HEADERS;
+  return {
+    ...PAGE_HEADERS,
+    'content-security-policy': PAGE_HEADERS['content-security-policy']!.replace(
+      "connect-src 'self'",
+      `connect-src 'self' ${connectOrigins.join(' ')}`,
+    ),
+  };
+}
+
+export async function createStaticFiles(dir: string, connectOrigins: readonly string[] = []): Promise<StaticFiles> {
   // Resolved once: symlinks inside the folder may not point out of it.
   const root = await realpath(dir);
+  const headers = Object.entries(pageHeaders(connectOrigins));
+  // The sign-in page is opened by Office's dialog API (on the web: a window of Office's own page) and
+  // answers it with messageParent, which a new browsing context group (COOP same-origin-*) would cut off.
+  const signInHeaders = headers.map(([k, v]): [string, string] =>
+    k === 'cross-origin-opener-policy' ? [k, 'unsafe-none'] : [k, v],
+  );
 
   async function resolve(rawPath: string): Promise<{ file: string; stats: Stats } | null> {
     if (rawPath.includes('//')) return null;
@@ -106,7 +127,7 @@ export async function createStaticFiles(dir: string): Promise<StaticFiles> {
       if (!found) return false;
       const { file, stats } = found;
       const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
-      for (const [k, v] of Object.entries(PAGE_HEADERS)) res.setHeader(k, v);
+      for (const [k, v] of basename(file) === SIGN_IN_PAGE ? signInHeaders : headers) res.setHeader(k, v);
       res.setHeader('content-type', CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
       // Revalidated every time: an updated add-in must reach users at once, and the ETag keeps it cheap.
       res.setHeader('cache-control', 'no-cache');

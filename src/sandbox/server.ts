@@ -224,7 +224,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (bound && !templates.has(ep.id)) templates.set(ep.id, recordTemplate(apiFile, fileOpOf(ep), ep.id));
     const shape = templates.get(ep.id);
     const encode = bound
-      ? recordEncoder(bound, store, shape?.template, shape?.idAt, shape?.texts, shape?.notNull)
+      ? recordEncoder(
+          bound,
+          store,
+          shape?.template,
+          shape?.idAt,
+          shape?.texts,
+          shape?.notNull,
+          shape?.variants,
+        )
       : undefined;
     const stream = jsonArrayStream(
       encode ? mapIterator(shown, (r) => encode(r as Record<string, unknown>)) : shown,

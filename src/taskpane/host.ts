@@ -12,8 +12,6 @@ export interface HostInfo {
    * the function that stops watching. Absent in the preview (the browser's colour scheme is watched instead).
    */
   watchOfficeBackground?(onChange: (background: string | undefined) => void): () => void;
-  /** Prefix for localStorage keys where Office partitions storage (undefined elsewhere). */
-  partitionKey?: string;
 }
 
 /** The part of Office.context the theme watch reads: a stand-in in tests. */
@@ -62,12 +60,11 @@ export async function detectHost(officeScript?: Promise<unknown>): Promise<HostI
   if (typeof Office === 'undefined' || typeof Office.onReady !== 'function') return { kind: 'preview' };
   const info = await Office.onReady();
   if (info.host !== Office.HostType.Excel) return { kind: 'preview' };
-  const context = Office.context as Office.Context & { partitionKey?: string };
+  const context = Office.context;
   return {
     kind: 'excel',
     officeBackground: context.officeTheme?.bodyBackgroundColor,
     watchOfficeBackground: (onChange) =>
       watchThemeOf(context as unknown as ThemeSource, [window, document], String(Office.EventType.OfficeThemeChanged ?? 'officeThemeChanged'), onChange),
-    partitionKey: context.partitionKey || undefined,
   };
 }

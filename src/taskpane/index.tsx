@@ -2,18 +2,20 @@
  * The taskpane's entry (webpack only). It decides the host and the workbook adapter, and passes them and
  * every browser facility in as props: the components never touch Office or the window themselves.
  * In Excel the workbook is the Excel adapter; in a plain browser (preview) it is the in-memory workbook,
- * shown as a grid beside the taskpane, both in a chunk of their own that Excel never downloads.
+ * shown as a grid beside the taskpane, both in a chunk of their own that Excel never downloads; the Excel
+ * adapter is a chunk too, fetched at the first workbook call.
  * Everything else runs the same code.
  */
 import { createRoot } from 'react-dom/client';
-import { catalog } from '../catalog';
-import { createExcelWorkbook } from '../workbook/excel';
+import { excelCapabilities } from '../workbook/excel/capabilities';
+import { lazyWorkbook } from '../workbook/lazy';
 import { App } from './components/App';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { copyText } from './copy';
 import { detectHost } from './host';
+import { officeDialogSignIn, popupSignIn, type OfficeUi } from './signin/windows';
 
-/** Some webviews refuse storage outright (SecurityError): then nothing can be remembered, and that is all. */
+/** Some webviews refuse storage outright (SecurityError): then there is nothing to clean up either. */
 function localStorageOrNothing(): Storage | undefined {
   try {
     return window.localStorage;
@@ -27,7 +29,6 @@ async function main() {
   const root = createRoot(document.getElementById('root')!);
   const common = {
     host,
-    catalog,
     origin: window.location.origin,
     fetch: window.fetch.bind(window),
     storage: localStorageOrNothing(),
@@ -35,10 +36,16 @@ async function main() {
   };
   if (host.kind === 'excel') {
     const requirements = (set: string, version: string) => Office.context.requirements.isSetSupported(set, version);
-    const workbook = createExcelWorkbook(Excel.run, requirements, { platform: String(Office.context.platform) });
+    // The Office.js adapter is a chunk fetched at the first workbook call: Connect is drawn without it.
+    const workbook = lazyWorkbook('excel', excelCapabilities(requirements), () =>
+      import(/* webpackChunkName: "excel" */ '../workbook/excel').then(({ createExcelWorkbook }) =>
+        createExcelWorkbook(Excel.run, requirements, { platform: String(Office.context.platform) }),
+      ),
+    );
+    const signInWindow = officeDialogSignIn(Office.context.ui as unknown as OfficeUi);
     root.render(
       <ErrorBoundary copy={copyText} events={window}>
-        <App {...common} workbook={workbook} />
+        <App {...common} workbook={workbook} signInWindow={signInWindow} />
       </ErrorBoundary>,
     );
     return;
@@ -49,7 +56,7 @@ async function main() {
   (window as { __grcPreviewWorkbook?: unknown }).__grcPreviewWorkbook = workbook;
   root.render(
     <ErrorBoundary copy={copyText} events={window}>
-      <App {...common} workbook={workbook} aside={aside} />
+      <App {...common} workbook={workbook} aside={aside} signInWindow={popupSignIn(window, (name) => new BroadcastChannel(name))} />
     </ErrorBoundary>,
   );
 }

@@ -11,6 +11,16 @@ export interface Session {
   source: string;
   /** Names the key in audit records: a short hash of its identifier, never the identifier itself. */
   keyFingerprint: string;
+  /**
+   * The signed-in person (relay-held key): audit rows name them beside the key, since the service itself
+   * records only the key's owner. Absent with a personal key.
+   */
+  actor?: { subject: string; name: string };
+  /**
+   * Signed in: whether the relay's policy lets the person post this write-back flow here (its flows, and on
+   * production its production right). Absent with a personal key (the key decides).
+   */
+  flowAllowed?: (flowId: string) => boolean;
 }
 
 /** What the shell gives every screen (Connect, Datasets, Tables, Write-back, Activity). */

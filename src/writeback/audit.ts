@@ -1,17 +1,21 @@
 import type { Cell, ColumnSpec, WorkbookPort } from '../workbook/port';
 import type { RunSummary } from './post';
+import { timeCell } from './rows/resulttime';
 import { AUDIT_HEAD_KEY, chained, ENTRY_HASH, PREVIOUS_HASH } from './auditchain';
 
 /**
  * The audit trail of write-back runs, on its own sheet: one row per row outcome, with who ran it (a
- * fingerprint of the key's identifier, never the key itself), where, and when. Rows are only appended.
+ * fingerprint of the key's identifier, never the key itself, and the signed-in person when the relay holds
+ * the key), where, and when. Rows are only appended. The service itself records every write as the key's
+ * owner: the person is known to the relay and to this sheet only, and the last column says so.
  */
 export const AUDIT_SHEET = 'Write-back audit';
 export const AUDIT_TABLE = 'GrcWritebackAudit';
 
 const columns: ColumnSpec[] = [
-  { name: 'Run started', format: 'text' },
-  { name: 'Run finished', format: 'text' },
+  // Date cells (local time, as Result time): they sort and filter as dates.
+  { name: 'Run started', format: 'datetime' },
+  { name: 'Run finished', format: 'datetime' },
   { name: 'Who', format: 'text' },
   { name: 'Environment', format: 'text' },
   { name: 'Flow', format: 'text' },
@@ -23,10 +27,22 @@ const columns: ColumnSpec[] = [
   // The run's choice for text that begins like a formula (checks/csv-injection): "as typed", "neutralised",
   // or blank when the run had none.
   { name: 'Formula-like text', format: 'text' },
+  // Signed in through the relay (relay-held key): who the person is. Blank with a personal key.
+  { name: 'Signed-in person', format: 'text' },
+  { name: 'Person ID', format: 'text' },
+  { name: 'The service records', format: 'text' },
   // The hash chain (auditchain.ts): always the last two columns.
   { name: PREVIOUS_HASH, format: 'text' },
   { name: ENTRY_HASH, format: 'text' },
 ];
+
+/** The signed-in person who ran a post (the token's subject and display name). */
+export interface Actor {
+  subject: string;
+  name: string;
+}
+
+const SERVICE_RECORDS = "the key's owner, not the person";
 
 /** A short SHA-256 fingerprint of a key identifier: tells runs by different keys apart without revealing the key. */
 export async function keyFingerprint(identifier: string): Promise<string> {
@@ -37,11 +53,11 @@ export async function keyFingerprint(identifier: string): Promise<string> {
     .join('')}`;
 }
 
-export function auditRows(summary: RunSummary, who: string): Cell[][] {
+export function auditRows(summary: RunSummary, who: string, actor?: Actor): Cell[][] {
   // The row number Excel shows on the posted table's sheet, the header row counted.
   return summary.outcomes.map((o) => [
-    summary.startedAt,
-    summary.finishedAt,
+    timeCell(summary.startedAt),
+    timeCell(summary.finishedAt),
     who,
     summary.environment,
     summary.flow,
@@ -51,10 +67,13 @@ export function auditRows(summary: RunSummary, who: string): Cell[][] {
     o.guid,
     o.message,
     summary.formulaText ?? '',
+    actor?.name ?? '',
+    actor?.subject ?? '',
+    SERVICE_RECORDS,
   ]);
 }
 
-export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, who: string): Promise<number> {
+export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, who: string, actor?: Actor): Promise<number> {
   let table = await workbook.findTable(AUDIT_TABLE);
   if (!table) {
     const sheet = await workbook.addSheet(AUDIT_SHEET);
@@ -64,7 +83,7 @@ export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, wh
   const missing = columns.slice(table.columns.length);
   if (missing.length && missing.every((c) => !table!.columns.includes(c.name)))
     table = await workbook.addColumns(AUDIT_TABLE, missing);
-  const rows = auditRows(summary, who);
+  const rows = auditRows(summary, who, actor);
   if (!rows.length) return 0;
   // The chain goes on from the last entry's hash; an audit table from before the chain starts it.
   const last = table.rowCount ? (await workbook.readRows(AUDIT_TABLE, table.rowCount - 1, 1)).rows[0] : undefined;

@@ -5,7 +5,8 @@ import type { Cell } from '../workbook/port';
  * so an entry removed, inserted or edited afterwards breaks the chain at that row (docs/workbook.md,
  * "Audit chain"). Canonical form of an entry, so an auditor can recompute it:
  * - its cells left of `Previous hash`, in the table's column order, each as the table shows it, with an
- *   empty cell as null (an empty string is an empty cell) and numbers as numbers;
+ *   empty cell as null (an empty string is an empty cell) and numbers as numbers at 15 significant digits
+ *   (what Excel keeps: a date cell read and saved again by another program may differ past that);
  * - then the previous entry's `Hash` (the first entry of the chain: "");
  * - written as a JSON array (RFC 8785: these are strings, numbers and nulls), and the `Hash` is the
  *   SHA-256 of that text in UTF-8, 64 lowercase hex digits.
@@ -15,7 +16,8 @@ export const PREVIOUS_HASH = 'Previous hash';
 export const AUDIT_HEAD_KEY = 'grc-sheets.audit-head';
 export const ENTRY_HASH = 'Hash';
 
-const plain = (c: Cell | undefined): Cell => (c === undefined || c === '' ? null : c);
+const plain = (c: Cell | undefined): Cell =>
+  c === undefined || c === '' ? null : typeof c === 'number' ? Number(c.toPrecision(15)) : c;
 
 export function entryText(cells: readonly Cell[], previous: string): string {
   return JSON.stringify([...cells.map(plain), previous]);

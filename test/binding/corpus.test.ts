@@ -452,41 +452,46 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
   });
 
   it('updates a task with every column typed, and advances another where the file can', async () => {
-    const update = ['task-update-v2', 'task-update'].find((id) => available(w!, id));
-    if (!update) throw new Error(`${file}: no task update is bound`);
+    // The flow's Update is the v2 update, which does not submit the task. A file with only a v1 (partial)
+    // update (northwind's PATCH) gets no Update: its rows would be refused on the Action cell
+    // (docs/writeback.md), so only the advance is posted there.
+    const update = available(w!, 'task-update-v2') ? 'task-update-v2' : undefined;
     const tasks = w!.sandbox.store.list<Json>('tasks');
     const task = tasks.find((t) => t.Status === 'To do')!;
     // Advancing is the responsible user's or the reviewer's: the demo key's owner is the first user.
     const owner = w!.sandbox.store.list<Json>('users')[0]!.Name;
     const next = tasks.find((t) => t.Status === 'To do' && t !== task && t.ResponsibleUser === owner);
     const advance = available(w!, 'task-advance') && next !== undefined;
+    if (!update && !advance) throw new Error(`${file}: neither a task update nor an advance is bound`);
     const { typed, summary } = await post(w!, tasksFlow, (columns) => {
       const row: Row = {
         Task: task.Id as string,
         Action: 'Update',
         Description: 'Checked on site',
-        Reviewer: listCell(w!, update, 'Reviewer'),
+        Reviewer: update ? listCell(w!, update, 'Reviewer') : '',
         'Action date': '2026-06-30',
         Score: 4,
         Comment: `corpus ${file}`,
       };
       const extras: Row = {};
-      for (const x of extrasOf(w!, [update, 'task-advance'])) extras[x.header] = extraValue(x);
-      const rows = [
-        Object.fromEntries(Object.entries({ ...row, ...extras }).filter(([k]) => columns.includes(k))),
-      ];
+      for (const x of extrasOf(w!, [...(update ? [update] : []), 'task-advance'])) extras[x.header] = extraValue(x);
+      const rows = update
+        ? [Object.fromEntries(Object.entries({ ...row, ...extras }).filter(([k]) => columns.includes(k)))]
+        : [];
       const advanceRow = { Task: next?.Id as string, Action: 'Advance', ...extras };
       return advance
         ? [...rows, Object.fromEntries(Object.entries(advanceRow).filter(([k]) => columns.includes(k)))]
         : rows;
     });
     expect(summary.outcomes.map((o) => [o.status, o.message])).toEqual([
-      ['done', 'Updated'],
+      ...(update ? [['done', 'Updated']] : []),
       ...(advance ? [['done', expect.any(String)]] : []),
     ]);
-    const got = w!.sandbox.store.received.find((r) => r.endpoint === update && r.id === task.Id)!;
-    expect(dropped(w!, typed[0]!, got, wants.tasks!, extrasOf(w!, [update]), [])).toEqual([]);
-    expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Comment: `corpus ${file}` });
+    if (update) {
+      const got = w!.sandbox.store.received.find((r) => r.endpoint === update && r.id === task.Id)!;
+      expect(dropped(w!, typed[0]!, got, wants.tasks!, extrasOf(w!, [update]), [])).toEqual([]);
+      expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Comment: `corpus ${file}` });
+    }
     if (advance) {
       const moved = w!.sandbox.store.received.find((r) => r.endpoint === 'task-advance' && r.id === next.Id);
       expect(moved?.path).toContain(next.Id as string);
@@ -522,16 +527,17 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
       });
       const records = getAt(await res.body.json(), e.records) as unknown[];
       const check = apiFile.checkAnswer(fileOp.record);
-      for (const r of records.slice(0, 25)) {
-        checked++;
-        if (!check(r)) problems.push(`${id} ${e.path}: ${JSON.stringify(check.errors?.slice(0, 2))}`);
-      }
+      // One line per dataset: its first record the file's schema refuses, with why.
+      const sample = records.slice(0, 25);
+      checked += sample.length;
+      const bad = sample.find((r) => !check(r));
+      if (bad) problems.push(`${id} ${e.path}: ${JSON.stringify(check.errors?.slice(0, 2))}`);
       // What the client makes of them: catalogue records with their GUIDs, which the flows look names up by.
       const { records: read } = await w!.client.download(id);
       if (records.length && !read.every((x) => typeof (x.Id ?? x.GUID ?? x.Identifier) === 'string'))
         problems.push(`${id}: records without an Id after decoding`);
     }
-    expect(problems.slice(0, 10)).toEqual([]);
+    expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(0);
   });
 });

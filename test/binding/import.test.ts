@@ -422,3 +422,31 @@ describe('operations grc-sheets cannot send', () => {
     expect(r.binding.endpoints['incident-document']).toBeUndefined();
   });
 });
+
+describe('dataset records in the file\'s spellings', () => {
+  it("reads an enum the file spells its own way back into the catalogue's values (NoticePeriodUnit months -> Months)", async () => {
+    const file = join(tmp(), 'contracts.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'c', version: '1' },
+        paths: {
+          '/thirdpartycontract': {
+            get: {
+              responses: {
+                '200': {
+                  description: 'ok',
+                  content: { 'application/json': { schema: { type: 'array', items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, notice_period_unit: { type: 'string', enum: ['months', 'weeks', 'days', 'none'] } } } } } },
+                },
+              },
+            },
+          },
+        },
+      }),
+    );
+    const r = await importBinding(file);
+    const ds = r.binding.endpoints.thirdpartycontract as BoundDataset;
+    expect(decodeRecord(ds, { id: G, notice_period_unit: 'months' })).toEqual({ Id: G, NoticePeriodUnit: 'Months' });
+  });
+});

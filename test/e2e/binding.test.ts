@@ -82,6 +82,9 @@ test('on ACC without a binding: assumed paths explained in words and a tooltip; 
 
   await writebackTab().click();
   await page.getByTestId('wb-flow').selectOption('contracts');
+  // Folded to their titles (first-hour.test.ts): unfolded to read them.
+  await page.getByTestId('wb-assumed-details').click();
+  await page.getByTestId('wb-lacking-details').click();
   expect(await page.getByTestId('wb-assumed').innerText()).toMatch(/Path assumed: .*contract/i);
   const lacking = await page.getByTestId('wb-lacking').innerText();
   expect(lacking).toMatch(/Third parties: the spec does not list it/);

@@ -57,6 +57,8 @@ const failing: [string, string, string][] = [
   ['src/taskpane/components/Bad.tsx', "import x from '../../relay/server';", 'not part of the add-in'],
   ['src/taskpane/components/Bad.tsx', "import x from '../../workbook/excel';", 'through WorkbookPort'],
   ['src/relay/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
+  ['src/identity/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
+  ['src/taskpane/components/Bad.tsx', "import x from '../../identity/demo-provider';", 'not part of the add-in'],
   ['src/sandbox/bad.ts', "import x from '@fluentui/react-components';", 'UI code belongs in src/taskpane'],
 ];
 const passing: [string, string][] = [
@@ -71,6 +73,7 @@ const passing: [string, string][] = [
   ['src/taskpane/preview/Ok.tsx', "import x from '../../workbook/memory';"],
   ['src/relay/ok.ts', "import x from 'node:http';"],
   ['src/taskpane/components/Ok.tsx', "import x from '@fluentui/react-components';"],
+  ['src/taskpane/connection/ok.ts', "import x from '../../contracts/identity';"],
 ];
 
 describe('folder walls', () => {

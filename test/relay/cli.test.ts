@@ -180,7 +180,7 @@ describe('grc-sheets start and the exit code convention', () => {
       const r = cli(args);
       expect(r.status).toBe(0);
       expect(r.stdout).toContain('Exit codes (every command):');
-      expect(r.stdout).toMatch(/2 {2}a wrong option or configuration/);
+      expect(r.stdout).toMatch(/2 {2}a wrong option, configuration or input file/);
     }
     const wrong = cli(['relay', '--no-such-option']);
     expect(wrong.status).toBe(2);

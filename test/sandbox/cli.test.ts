@@ -110,14 +110,14 @@ describe('grc-sheets sandbox (the command)', () => {
     expect(r.stderr).toMatch(/ACC or PRD/);
   });
 
-  it('refuses a binding file that is not one, naming the option and the file, and exits 1', () => {
+  it('refuses a binding file that is not one, naming the option and the file, and exits 2 (configuration, as start does)', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'grc-binding-')), 'binding.json');
     writeFileSync(file, JSON.stringify({ format: 'something else' }));
     const r = spawnSync(process.execPath, [BIN, 'sandbox', '--port', '0', '--binding', file], {
       cwd: ROOT,
       encoding: 'utf8',
     });
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain(`--binding ${file}: not a grc-sheets binding file`);
   });
 });

@@ -38,8 +38,10 @@ describe('the audit chain', () => {
     expect(rows[0]![p]).toBe('');
     expect(rows[1]![p]).toBe(rows[0]![h]);
     expect(rows[2]![p]).toBe(rows[1]![h]);
-    // Recomputed as docs/workbook.md says: the cells (empty as null), then the previous hash, as JSON.
-    const text = JSON.stringify([...rows[1]!.slice(0, p).map((c) => (c === '' ? null : c)), rows[1]![p]]);
+    // Recomputed as docs/workbook.md says: the cells (empty as null, numbers at 15 significant digits),
+    // then the previous hash, as JSON.
+    const canonical = (c: unknown) => (c === '' ? null : typeof c === 'number' ? Number(c.toPrecision(15)) : c);
+    const text = JSON.stringify([...rows[1]!.slice(0, p).map(canonical), rows[1]![p]]);
     expect(rows[1]![h]).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
     expect(await checkChain({ columns, rows }, at)).toEqual({ entries: 3, unchained: 0, breaks: [] });
     expect(await wb.getSetting('grc-sheets.audit-head')).toEqual({ entries: 3, hash: rows[2]![h] });

@@ -1,5 +1,6 @@
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { AUDIT_TABLE, keyFingerprint, writeAudit } from '../../src/writeback/audit';
+import { timeCell } from '../../src/writeback/rows/resulttime';
 import { markProblems } from '../../src/writeback/rows/marks';
 import type { RunSummary } from '../../src/writeback/post';
 import type { Problem } from '../../src/writeback/problem';
@@ -110,13 +111,18 @@ describe('the audit record', () => {
       'GUID',
       'Message',
       'Formula-like text',
+      'Signed-in person',
+      'Person ID',
+      'The service records',
       'Previous hash',
       'Hash',
     ]);
     expect(rows).toHaveLength(4);
+    const audit = workbook.snapshot().tables.find((t) => t.name === AUDIT_TABLE)!;
+    expect(audit.numberFormats.slice(0, 2)).toEqual(['yyyy-mm-dd hh:mm', 'yyyy-mm-dd hh:mm']);
     expect(rows[1]!.slice(0, -2)).toEqual([
-      '2025-01-01T10:00:00.000Z',
-      '2025-01-01T10:00:05.000Z',
+      timeCell('2025-01-01T10:00:00.000Z'), // date cells: serials of the local time
+      timeCell('2025-01-01T10:00:05.000Z'),
       'key:0123456789ab',
       'PRD',
       'incidents',
@@ -126,6 +132,17 @@ describe('the audit record', () => {
       '',
       'The incident was not created.',
       'neutralised',
+      '',
+      '',
+      "the key's owner, not the person",
     ]);
+  });
+
+  it('names the signed-in person beside the key when the relay holds the key', async () => {
+    const workbook = createMemoryWorkbook();
+    await writeAudit(workbook, summary, 'key:0123456789ab', { subject: 'casey', name: 'Casey Compliance' });
+    const { rows } = await workbook.readRows(AUDIT_TABLE);
+    expect(rows[0]!.slice(-5, -2)).toEqual(['Casey Compliance', 'casey', "the key's owner, not the person"]);
+    expect(rows[0]![2]).toBe('key:0123456789ab');
   });
 });

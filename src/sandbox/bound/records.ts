@@ -28,6 +28,7 @@ export function recordEncoder(
   idAt?: string[],
   texts: RecordShape['texts'] = [],
   notNull: RecordShape['notNull'] = [],
+  variants: RecordShape['variants'] = [],
 ): (record: Json) => Json {
   const body = ds.placements.filter((p) => p.in === 'body');
   const ownId = idAt && !body.some((p) => p.field === 'Id' || p.field === 'GUID') ? idAt : undefined;
@@ -73,6 +74,10 @@ export function recordEncoder(
       if (many && Array.isArray(v)) out[key] = v.map(asText);
       else if (!many) out[key] = asText(v);
     }
+    for (const { key, many, shapes } of variants) {
+      const v = out[key];
+      out[key] = many && Array.isArray(v) ? v.map((x) => oneShape(x, shapes)) : oneShape(v, shapes);
+    }
     for (const { key, required } of notNull)
       if (out[key] === null) {
         if (required && template) out[key] = template[key];
@@ -88,6 +93,25 @@ function merge(into: Json, from: Json): void {
     if (isObj(v) && isObj(into[k])) merge(into[k] as Json, v);
     else into[k] = v;
   }
+}
+
+/** The alternatives of a oneOf/anyOf that are objects closed to other members (additionalProperties false). */
+function closedShapes(file: ApiFile, s: Json): RecordShape['variants'][number]['shapes'] {
+  const choices = [...(Array.isArray(s.oneOf) ? s.oneOf : []), ...(Array.isArray(s.anyOf) ? s.anyOf : [])];
+  return choices
+    .map((c) => flatten(file.answerDoc, c))
+    .filter((c) => c.additionalProperties === false && isObj(c.properties))
+    .map((c) => ({
+      keys: Object.keys(c.properties as Json),
+      required: Array.isArray(c.required) ? (c.required as string[]) : [],
+    }));
+}
+
+/** A value cut to the first closed shape whose required members it has. */
+function oneShape(v: unknown, shapes: RecordShape['variants'][number]['shapes']): unknown {
+  if (!isObj(v)) return v;
+  const shape = shapes.find((sh) => sh.required.every((k) => v[k] !== undefined));
+  return shape ? Object.fromEntries(Object.entries(v).filter(([k]) => shape.keys.includes(k))) : v;
 }
 
 function allowsNull(file: ApiFile, s: Json): boolean {
@@ -113,6 +137,11 @@ export interface RecordShape {
    * the file requires the property, given the template's value (which the file's schema takes).
    */
   notNull: { key: string; required: boolean }[];
+  /**
+   * Top-level properties that are one of several closed object shapes (a reference by {id} or by {name}): a
+   * value with the members of more than one is cut to the first shape it fills, as the service would write one.
+   */
+  variants: { key: string; many: boolean; shapes: { keys: string[]; required: string[] }[] }[];
 }
 
 /**
@@ -130,16 +159,20 @@ export function recordTemplate(
   if (!isObj(t)) return undefined;
   const texts: RecordShape['texts'] = [];
   const notNull: RecordShape['notNull'] = [];
+  const variants: RecordShape['variants'] = [];
   const record = flatten(file.answerDoc, op.record);
   const required = Array.isArray(record.required) ? (record.required as string[]) : [];
   const props = record.properties;
   for (const [key, raw] of Object.entries(isObj(props) ? props : {})) {
     const p = flatten(file.answerDoc, raw);
     if (!allowsNull(file, p)) notNull.push({ key, required: required.includes(key) });
+    const one = p.type === 'array' ? flatten(file.answerDoc, p.items) : p;
+    const shapes = closedShapes(file, one);
+    if (shapes.length > 1) variants.push({ key, many: p.type === 'array', shapes });
     if (isText(p)) texts.push({ key, many: false });
     else if (p.type === 'array' && isText(flatten(file.answerDoc, p.items))) texts.push({ key, many: true });
   }
-  return { template: t, idAt: idPath(file.answerDoc, op.record), texts, notNull };
+  return { template: t, idAt: idPath(file.answerDoc, op.record), texts, notNull, variants };
 }
 
 /** The start and end of a records answer wrapped in an envelope at `pointer` (`/data` -> `{"data":` ... `}`). */

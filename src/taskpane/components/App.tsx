@@ -1,23 +1,35 @@
-import { FluentProvider, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { Catalog } from '../../catalog';
-import { createClient, isApiError } from '../../client';
-import { keyFingerprint } from '../../writeback/audit';
+import { FluentProvider, Spinner, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
-import { catalogFor } from '../connection/catalog';
-import { createCredentialStore, type Credentials } from '../connection/credentials';
-import { environmentBaseUrl, fetchEnvironments, type Environment, type EnvironmentsResult } from '../connection/environments';
+import { allows } from '../connection/access';
+import { forgetRememberedPasswords, type Credentials } from '../connection/credentials';
+import type { Environment, EnvironmentsResult } from '../connection/environments';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
+import type { AuthConfigResult } from '../connection/relayIdentity';
 import type { HostInfo } from '../host';
 import type { ScreenProps, Session } from '../screen';
+import { useSignIn, type Person } from '../signin/useSignIn';
+import type { SignInWindow } from '../signin/windows';
 import { fluentTheme, themeName } from '../theme';
-import WritebackScreen from '../writeback/WritebackScreen';
-import { ActivityScreen } from './ActivityScreen';
 import { ConnectScreen } from './ConnectScreen';
-import { DatasetsScreen } from './DatasetsScreen';
 import { EnvironmentBadge } from './EnvironmentBadge';
-import { TablesScreen } from './TablesScreen';
+
+// Chunks of their own, fetched when their tab is first opened: the first screen (Connect) is drawn without
+// the loading code, the write-back flows, rules and dialogs (test/taskpane/bundle.test.ts measures it).
+type Runtime = typeof import('../connection/runtime');
+const loadRuntime = (): Promise<Runtime> => import(/* webpackChunkName: "connection" */ '../connection/runtime');
+
+const WritebackScreen = lazy(() => import(/* webpackChunkName: "writeback" */ '../writeback/WritebackScreen'));
+const DatasetsScreen = lazy(() =>
+  import(/* webpackChunkName: "datasets" */ './DatasetsScreen').then((m) => ({ default: m.DatasetsScreen })),
+);
+const ActivityScreen = lazy(() =>
+  import(/* webpackChunkName: "activity" */ './ActivityScreen').then((m) => ({ default: m.ActivityScreen })),
+);
+const TablesScreen = lazy(() =>
+  import(/* webpackChunkName: "tables" */ './TablesScreen').then((m) => ({ default: m.TablesScreen })),
+);
 
 const useStyles = makeStyles({
   provider: { height: '100%' },
@@ -50,7 +62,19 @@ const useStyles = makeStyles({
     minWidth: 0,
   },
   // Five tabs on one line even at 320 px: compact tabs, and a horizontal scroll rather than a ragged second line.
-  tabs: { flexWrap: 'nowrap', overflowX: 'auto', paddingInline: tokens.spacingHorizontalXXS, scrollbarWidth: 'thin' },
+  // It stays at the top of a pane that scrolls as a whole (a narrow taskpane), on its own background so the
+  // text scrolling under it does not show through.
+  tabs: {
+    flexWrap: 'nowrap',
+    overflowX: 'auto',
+    paddingInline: tokens.spacingHorizontalXXS,
+    scrollbarWidth: 'thin',
+    position: 'sticky',
+    top: 0,
+    zIndex: 1,
+    backgroundColor: tokens.colorNeutralBackground2,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
   tab: {
     paddingInline: tokens.spacingHorizontalXS,
     flexShrink: 0,
@@ -74,11 +98,13 @@ type TabId = 'connect' | 'datasets' | 'tables' | 'writeback' | 'activity';
 export interface Props {
   host: HostInfo;
   workbook: WorkbookPort;
-  catalog: Catalog;
   /** The relay's origin: the page's own, since the relay serves the add-in. */
   origin: string;
   fetch: typeof fetch;
+  /** Only to delete the passwords an earlier version remembered there: nothing is stored any more. */
   storage?: Storage;
+  /** Where the provider's login page opens: Office's dialog in Excel, a popup in the preview. */
+  signInWindow: SignInWindow;
   copy(text: string): Promise<void>;
   /** Shown beside the taskpane: the preview's grid of the in-memory workbook. */
   aside?: ReactNode;
@@ -103,37 +129,62 @@ function useOfficeBackground(host: HostInfo): string | undefined {
   return background;
 }
 
-export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, copy, aside }: Props) {
+export function App({ host, workbook, origin, fetch: fetchFn, storage, signInWindow, copy, aside }: Props) {
   const s = useStyles();
   const prefersDark = usePrefersDark();
   const officeBackground = useOfficeBackground(host);
   const theme = fluentTheme(themeName(officeBackground, prefersDark));
-  const store = useMemo(() => createCredentialStore(storage, host.partitionKey), [storage, host.partitionKey]);
   const [tab, setTab] = useState<TabId>('connect');
+  const [opened, setOpened] = useState<ReadonlySet<TabId>>(() => new Set(['connect']));
   const [environments, setEnvironments] = useState<EnvironmentsResult | null>(null);
+  const [auth, setAuth] = useState<AuthConfigResult | null>(null);
   const [session, setSession] = useState<Session | null>(null);
   const [activity, setActivity] = useState<ActivityEntry[]>([]);
   const [workbookVersion, setWorkbookVersion] = useState(0);
 
+  const [runtime, setRuntime] = useState<Runtime | null>(null);
+
+  // The connection code is a chunk (connection/runtime.ts): fetched as the pane first renders, then the
+  // environments are read with it.
   useEffect(() => {
-    fetchEnvironments(origin, fetchFn).then(setEnvironments);
+    let live = true;
+    loadRuntime().then(
+      async (rt) => {
+        if (!live) return;
+        setRuntime(rt);
+        const [list, authConfig] = await Promise.all([rt.fetchEnvironments(origin, fetchFn), rt.fetchAuthConfig(origin, fetchFn)]);
+        if (live) {
+          setEnvironments(list);
+          setAuth(authConfig);
+        }
+      },
+      () => live && setEnvironments({ ok: false, message: `Could not load the add-in's code from ${origin}. Reload the pane.` }),
+    );
+    return () => {
+      live = false;
+    };
   }, [origin, fetchFn]);
+
+  useEffect(() => void forgetRememberedPasswords(storage), [storage]);
 
   const onActivity = useCallback((entry: ActivityEntry) => setActivity((list) => [entry, ...list]), []);
   const onWorkbookChanged = useCallback(() => setWorkbookVersion((v) => v + 1), []);
 
   async function connect(environment: Environment, credentials: Credentials): Promise<UserMessage | null> {
+    const rt = runtime ?? (await loadRuntime());
     // The environment's own catalogue: its binding's paths and property names.
-    const client = createClient({ baseUrl: environmentBaseUrl(origin, environment.name), credentials, fetch: fetchFn, catalog: catalogFor(environment) });
+    const client = rt.createClient({ baseUrl: rt.environmentBaseUrl(origin, environment.name), credentials, fetch: fetchFn, catalog: rt.catalogFor(environment) });
     const entry = { at: new Date(), action: 'connect', environment: environment.name } as const;
     try {
       await client.testConnection();
+      // From the write-back's audit module, a chunk shared with the Write-back screen: not in the first load.
+      const { keyFingerprint } = await import(/* webpackChunkName: "audit" */ '../../writeback/audit');
       const fingerprint = await keyFingerprint(credentials.identifier);
       setSession({ environment, client, source: `relay ${origin}`, keyFingerprint: fingerprint });
       onActivity({ ...entry, outcome: 'ok' });
       return null;
     } catch (error) {
-      const message: UserMessage = isApiError(error)
+      const message: UserMessage = rt.isApiError(error)
         ? describeError(error, environment.name)
         : { title: 'Unexpected failure', detail: error instanceof Error ? error.message : String(error) };
       setSession(null);
@@ -142,17 +193,65 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
     }
   }
 
+  function selectTab(id: TabId) {
+    setTab(id);
+    setOpened((ids) => (ids.has(id) ? ids : new Set([...ids, id])));
+  }
+
+  // A new person (or none) never inherits the previous one's connection.
+  const onPerson = useCallback((_person: Person | null) => setSession(null), []);
+  const signInConfig = auth?.ok ? auth.config.signIn : null;
+  const signIn = useSignIn(signInConfig, origin, fetchFn, signInWindow, onPerson);
+  const person = signIn.state.kind === 'signed-in' ? signIn.state.person : null;
+
+  /** Signed in: the environment's client sends the person's token; the relay adds the key it holds. */
+  function choose(environment: Environment) {
+    if (!person || !runtime) return;
+    const { me } = person;
+    // The client's Basic credentials are never sent: the signed-in fetch replaces the Authorization header.
+    const client = runtime.createClient({ baseUrl: runtime.environmentBaseUrl(origin, environment.name), credentials: { identifier: '', password: '' }, fetch: person.fetch, catalog: runtime.catalogFor(environment) });
+    setSession({
+      environment,
+      client,
+      source: `relay ${origin}`,
+      keyFingerprint: me.keys[environment.name] ?? 'key held by the relay',
+      actor: { subject: me.subject, name: me.name },
+      flowAllowed: (flowId) =>
+        allows(me.may.flows[environment.name], flowId) && (!environment.production || me.may.production[environment.name] === true),
+    });
+    onActivity({ at: new Date(), action: 'connect', outcome: 'ok', environment: environment.name, message: `as ${me.name} (${me.subject})` });
+  }
+
+  // Once signed in, a test environment the person may use is chosen (never production by default); the
+  // Connect tab's list changes it.
+  const envChoices = environments?.ok ? environments.environments : null;
+  useEffect(() => {
+    if (!person || !envChoices) return;
+    const mine = envChoices.filter((e) => person.me.may.environments.includes(e.name));
+    const first = mine.find((e) => !e.production) ?? mine[0];
+    if (first) choose(first);
+    // choose is re-made each render; the choice is made once per person.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [person, envChoices]);
+
+  // Signed in: the datasets the policy gives the person's groups in this environment; the others are not shown.
+  const datasetAllowed = useMemo(
+    () => (person && session ? (id: string) => allows(person.me.may.datasets[session.environment.name], id) : undefined),
+    [person, session],
+  );
+
   const screen: ScreenProps = { workbook, session, onActivity, onWorkbookChanged, workbookVersion };
   // Before a connection the Datasets tab shows the catalogue's own (unbound) list.
-  const sessionCatalog = session ? catalogFor(session.environment) : catalog;
+  const sessionCatalog = runtime && (session ? runtime.catalogFor(session.environment) : runtime.catalog);
   const envList = environments?.ok ? environments.environments : [];
   const production = session?.environment.production ?? false;
 
-  // Every screen stays mounted (hidden when not selected) so a load or refresh in progress keeps running
+  // Every screen stays mounted once opened (hidden when not selected) so a load or refresh in progress keeps running
   // and keeps its progress when the user looks at another tab.
+  const opening = <Spinner size="small" label="Opening…" />;
   const panel = (id: TabId, content: ReactNode) => (
     <div role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={tab !== id}>
-      {content}
+      {opened.has(id) && <Suspense fallback={opening}>{content}</Suspense>}
     </div>
   );
 
@@ -166,7 +265,7 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
             </Text>
             <EnvironmentBadge environment={session?.environment ?? null} />
           </header>
-          <TabList className={s.tabs} selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as TabId)} size="small">
+          <TabList className={s.tabs} selectedValue={tab} onTabSelect={(_, d) => selectTab(d.value as TabId)} size="small">
             <Tab value="connect" id="tab-connect" className={s.tab}>
               Connect
             </Tab>
@@ -186,10 +285,18 @@ export function App({ host, workbook, catalog, origin, fetch: fetchFn, storage, 
           <div className={s.body}>
             {panel(
               'connect',
-              <ConnectScreen environments={environments} session={session} store={store} connect={connect} disconnect={() => setSession(null)} />,
+              <ConnectScreen
+                environments={environments}
+                auth={auth}
+                session={session}
+                signIn={signIn}
+                choose={choose}
+                connect={connect}
+                disconnect={() => setSession(null)}
+              />,
             )}
-            {panel('datasets', <DatasetsScreen {...screen} catalog={sessionCatalog} />)}
-            {panel('tables', <TablesScreen {...screen} catalog={sessionCatalog} environments={envList} />)}
+            {panel('datasets', sessionCatalog ? <DatasetsScreen {...screen} catalog={sessionCatalog} allowed={datasetAllowed} /> : opening)}
+            {panel('tables', sessionCatalog ? <TablesScreen {...screen} catalog={sessionCatalog} environments={envList} /> : opening)}
             {panel('writeback', <WritebackScreen {...screen} />)}
             {panel('activity', <ActivityScreen entries={activity} copy={copy} />)}
           </div>

@@ -1,12 +1,16 @@
-import { Button, Checkbox, Field, Input, Select, Spinner, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Caption1, Divider, Field, Input, Select, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import { useEffect, useState, type FormEvent } from 'react';
-import type { CredentialStore, Credentials } from '../connection/credentials';
+import type { Credentials } from '../connection/credentials';
 import type { Environment, EnvironmentsResult } from '../connection/environments';
 import type { UserMessage } from '../connection/messages';
+import type { AuthConfigResult } from '../connection/relayIdentity';
 import type { Session } from '../screen';
+import type { SignIn } from '../signin/useSignIn';
 import { ErrorBar } from './ErrorBar';
+import { SignInPanel } from './SignInPanel';
 
 const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', alignItems: 'center' },
 });
@@ -14,20 +18,48 @@ const useStyles = makeStyles({
 export interface Props {
   /** null while the relay's environment list loads. */
   environments: EnvironmentsResult | null;
+  /** null while the relay's sign-in settings load. */
+  auth: AuthConfigResult | null;
   session: Session | null;
-  store: CredentialStore;
-  /** Tests the key; resolves null when it works, or what went wrong. */
+  signIn: SignIn;
+  /** Signed in: work in this environment (the relay holds its key). */
+  choose(environment: Environment): void;
+  /** Personal key: tests the key; resolves null when it works, or what went wrong. */
   connect(environment: Environment, credentials: Credentials): Promise<UserMessage | null>;
   disconnect(): void;
 }
 
-export function ConnectScreen({ environments, session, store, connect, disconnect }: Props) {
+/** The ways in the relay offers (GET /api/auth/config): sign-in, a personal API key, or both. */
+export function ConnectScreen(props: Props) {
   const s = useStyles();
-  const list = environments?.ok ? environments.environments : [];
+  const { environments, auth, signIn } = props;
+  if (!environments || !auth) return <Spinner size="small" label="Reading the relay's environments…" />;
+  if (!environments.ok) return <ErrorBar message={{ title: 'No environments', detail: environments.message }} testId="connect-error" />;
+  if (!auth.ok) return <ErrorBar message={{ title: 'No way to connect', detail: auth.message }} testId="connect-error" />;
+  const { signIn: signInConfig, personalKeys } = auth.config;
+  const signedIn = signIn.state.kind === 'signed-in';
+  return (
+    <div className={s.root}>
+      {signInConfig && (
+        <SignInPanel config={signInConfig} signIn={signIn} environments={environments.environments} session={props.session} choose={props.choose} />
+      )}
+      {signInConfig && personalKeys && !signedIn && <Divider>or with a personal API key</Divider>}
+      {personalKeys && !signedIn && <PersonalKeyForm {...props} list={environments.environments} />}
+      {!signInConfig && !personalKeys && (
+        <ErrorBar
+          testId="connect-error"
+          message={{ title: 'No way to connect', detail: "The relay offers neither sign-in nor personal keys. Its administrator sets identity or personalKeys in the relay's configuration." }}
+        />
+      )}
+    </div>
+  );
+}
+
+function PersonalKeyForm({ list, session, connect, disconnect }: Props & { list: Environment[] }) {
+  const s = useStyles();
   const [name, setName] = useState('');
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<UserMessage | null>(null);
   const [attempts, setAttempts] = useState(0);
@@ -35,35 +67,20 @@ export function ConnectScreen({ environments, session, store, connect, disconnec
   // Until the user picks one, a test environment is preselected: production is never the default.
   const environment = list.find((e) => e.name === name) ?? list.find((e) => !e.production) ?? list[0] ?? null;
 
-  // A remembered key for the chosen environment fills the form; nothing is remembered unless opted in.
-  useEffect(() => {
-    if (!environment) return;
-    const saved = store.load(environment.name);
-    setIdentifier(saved?.identifier ?? '');
-    setPassword(saved?.password ?? '');
-    setRemember(!!saved);
-    setFailure(null);
-  }, [environment, store]);
+  useEffect(() => setFailure(null), [environment]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!environment) return;
     setBusy(true);
     setFailure(null);
-    const credentials = { identifier: identifier.trim(), password };
-    const problem = await connect(environment, credentials);
+    const problem = await connect(environment, { identifier: identifier.trim(), password });
     setBusy(false);
     setFailure(problem);
     setAttempts((n) => n + 1);
-    if (problem) return;
-    if (remember) store.save(environment.name, credentials);
-    else store.forget(environment.name);
   }
 
-  if (!environments) return <Spinner size="small" label="Reading the relay's environments…" />;
-  if (!environments.ok) return <ErrorBar message={{ title: 'No environments', detail: environments.message }} testId="connect-error" />;
-
-  const connected = session && session.environment.name === environment?.name;
+  const connected = session && !session.actor && session.environment.name === environment?.name;
   return (
     // data-attempts lets a browser test tell a fresh answer from the previous one.
     <form className={s.form} onSubmit={submit} aria-label="Connect" data-testid="connect-form" data-attempts={attempts} data-busy={busy}>
@@ -80,18 +97,11 @@ export function ConnectScreen({ environments, session, store, connect, disconnec
         <Input value={identifier} onChange={(_, d) => setIdentifier(d.value)} autoComplete="username" data-testid="identifier" />
       </Field>
       <Field label="API key password" required>
-        <Input type="password" value={password} onChange={(_, d) => setPassword(d.value)} autoComplete="current-password" data-testid="password" />
+        <Input type="password" value={password} onChange={(_, d) => setPassword(d.value)} autoComplete="off" data-testid="password" />
       </Field>
-      <Checkbox
-        disabled={!store.available}
-        checked={remember}
-        onChange={(_, d) => setRemember(!!d.checked)}
-        label={
-          store.available
-            ? 'Remember on this device (stored in this browser, never in the workbook)'
-            : 'Remember on this device: not available, this host gives the add-in no storage'
-        }
-      />
+      <Caption1 data-testid="password-memory-only">
+        The password stays in this pane&apos;s memory until you close it; it is never stored, on this device or in the workbook.
+      </Caption1>
       <div className={s.actions}>
         <Button appearance="primary" type="submit" disabled={busy || !identifier || !password} data-testid="test-connection">
           {busy ? 'Testing…' : 'Test connection'}

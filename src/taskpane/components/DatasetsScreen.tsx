@@ -33,6 +33,8 @@ const useStyles = makeStyles({
 
 export interface Props extends ScreenProps {
   catalog: Catalog;
+  /** Signed in: whether the relay's policy gives the person this dataset; the others are not listed. */
+  allowed?: (datasetId: string) => boolean;
 }
 
 export function DatasetsScreen(props: Props) {
@@ -40,14 +42,19 @@ export function DatasetsScreen(props: Props) {
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<Dataset | null>(null);
   const [busy, setBusy] = useState(false);
-  const groups = useMemo(() => groupDatasets(props.catalog.datasets, query), [props.catalog, query]);
-  const anyAssumed = props.catalog.datasets.some((d) => !d.unavailable && pathSource(d) === 'assumed');
+  const { allowed } = props;
+  const shown = useMemo(() => (allowed ? props.catalog.datasets.filter((d) => allowed(d.id)) : props.catalog.datasets), [props.catalog, allowed]);
+  const hidden = props.catalog.datasets.length - shown.length;
+  const groups = useMemo(() => groupDatasets(shown, query), [shown, query]);
+  // A dataset picked before another person signed in stays picked only if this person may have it.
+  const picked = chosen && shown.some((d) => d.id === chosen.id) ? chosen : null;
+  const anyAssumed = shown.some((d) => !d.unavailable && pathSource(d) === 'assumed');
 
   return (
     <div className={s.root}>
-      {chosen && (
+      {picked && (
         <div className={s.sticky}>
-          <LoadPanel key={chosen.id} {...props} dataset={chosen} onClose={() => setChosen(null)} onBusyChange={setBusy} />
+          <LoadPanel key={picked.id} {...props} dataset={picked} onClose={() => setChosen(null)} onBusyChange={setBusy} />
         </div>
       )}
       <SearchBox placeholder="Search datasets" value={query} onChange={(_, d) => setQuery(d.value)} aria-label="Search datasets" />
@@ -56,7 +63,13 @@ export function DatasetsScreen(props: Props) {
           {ASSUMED_EXPLAINED}
         </Caption1>
       )}
-      {groups.length === 0 && <Text>No dataset matches "{query}".</Text>}
+      {hidden > 0 && (
+        <Caption1 data-testid="datasets-hidden">
+          {hidden === 1 ? '1 dataset is' : `${hidden} datasets are`} not listed: the relay&apos;s policy does not give your groups{' '}
+          {hidden === 1 ? 'it' : 'them'} in this environment. A refused call names the rule and whom to ask.
+        </Caption1>
+      )}
+      {groups.length === 0 && <Text>{query ? `No dataset matches "${query}".` : 'No dataset to show.'}</Text>}
       {groups.map((g) => (
         <section key={g.area} aria-label={g.area}>
           <h3 className={s.area}>{g.area}</h3>
@@ -65,10 +78,10 @@ export function DatasetsScreen(props: Props) {
               <li key={d.id}>
                 <button
                   type="button"
-                  className={`${s.item} ${chosen?.id === d.id ? s.selected : ''}`}
+                  className={`${s.item} ${picked?.id === d.id ? s.selected : ''}`}
                   onClick={() => setChosen(d)}
-                  disabled={(busy && chosen?.id !== d.id) || !!d.unavailable}
-                  aria-pressed={chosen?.id === d.id}
+                  disabled={(busy && picked?.id !== d.id) || !!d.unavailable}
+                  aria-pressed={picked?.id === d.id}
                   data-testid={`dataset-${d.id}`}
                 >
                   <span className={s.titleRow}>

@@ -1,42 +1,31 @@
 /**
- * "Remember on this device": the only place a password is persisted, and only when the user opts in.
- * localStorage keys carry Office's partition key where Office partitions storage, so two add-in
- * instances on different hosts/domains do not share them. Never the workbook: it travels with the file.
+ * Personal-key mode keeps the key's password in memory only, for as long as the pane is open: an add-in
+ * cannot keep a secret at rest. Whatever it writes to localStorage, sessionStorage or IndexedDB (or an
+ * encryption key kept beside it) is readable by any script of its origin and by anyone holding a copy of
+ * the browser or webview profile. Earlier versions offered "Remember on this device", which kept the
+ * identifier and password in localStorage as plain JSON; the option is gone, and what it left behind is
+ * deleted when the pane starts (see docs/taskpane.md, Personal keys).
  */
 export interface Credentials {
   identifier: string;
   password: string;
 }
 
-export interface CredentialStore {
-  /** false where the host gives no storage: "remember" is then not offered. */
-  readonly available: boolean;
-  load(environment: string): Credentials | null;
-  save(environment: string, credentials: Credentials): void;
-  forget(environment: string): void;
-}
+/** The key names the old option used, after Office's partition key when there was one. */
+const LEGACY_KEY = 'grc-sheets.credentials.';
 
-export function createCredentialStore(storage: Storage | undefined, partitionKey?: string): CredentialStore {
-  const key = (environment: string) => `${partitionKey ?? ''}grc-sheets.credentials.${environment}`;
-  return {
-    available: storage !== undefined,
-    load(environment) {
-      const raw = storage?.getItem(key(environment));
-      if (!raw) return null;
-      try {
-        const value = JSON.parse(raw) as Partial<Credentials>;
-        return typeof value.identifier === 'string' && typeof value.password === 'string'
-          ? { identifier: value.identifier, password: value.password }
-          : null;
-      } catch {
-        return null;
-      }
-    },
-    save(environment, credentials) {
-      storage?.setItem(key(environment), JSON.stringify(credentials));
-    },
-    forget(environment) {
-      storage?.removeItem(key(environment));
-    },
-  };
+/** Deletes every password an earlier version remembered in this storage; returns how many. */
+export function forgetRememberedPasswords(storage: Storage | undefined): number {
+  if (!storage) return 0;
+  const keys: string[] = [];
+  try {
+    for (let i = 0; i < storage.length; i++) {
+      const k = storage.key(i);
+      if (k?.includes(LEGACY_KEY)) keys.push(k);
+    }
+    for (const k of keys) storage.removeItem(k);
+  } catch {
+    // A host that refuses storage midway has nothing more we can delete.
+  }
+  return keys.length;
 }

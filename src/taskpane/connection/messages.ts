@@ -45,6 +45,9 @@ export function describeError(error: Pick<ApiError, 'message' | 'retryAfterMs'> 
           '(General APIs, Data APIs) selected; other reads need their module\'s API selected on the key.',
       };
     case 'relay':
+      // The relay's own code ends its message (client/error-answer.ts): the policy and sign-in ones get their own title.
+      if (error.message.includes('(policy-refused,')) return { title: 'Not allowed for you', detail: error.message };
+      if (/\((token-invalid|signed-out|sign-in-required),/.test(error.message)) return { title: 'Sign in again', detail: error.message };
       return { title: 'The relay refused the request', detail: error.message };
     case 'unreachable':
       return {

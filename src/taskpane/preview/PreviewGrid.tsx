@@ -144,7 +144,9 @@ function showTableEnd(grid: HTMLTableElement, cell: Element, tables: WorkbookSna
     return t.sheet === sheet && at.col >= o.col && at.col < o.col + t.columns.length && at.row >= o.row && at.row <= o.row + t.rows.length;
   });
   if (!table) return;
-  const last = parseCell(table.topLeft).col + table.columns.length - 1;
+  // The table's end as a person reads it: its hidden columns (a post's row key and row state) do not count.
+  const shown = table.specs.findLastIndex((c) => !c.hidden);
+  const last = parseCell(table.topLeft).col + (shown < 0 ? table.columns.length - 1 : shown);
   if (last - at.col >= NEAR_END_COLUMNS) return;
   const end = grid.querySelector(`[data-cell="${cellAddress(at.row, last)}"]`);
   const scroller = grid.parentElement;

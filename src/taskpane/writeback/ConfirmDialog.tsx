@@ -6,7 +6,12 @@ import {
   DialogContent,
   DialogSurface,
   DialogTitle,
+  makeStyles,
 } from '@fluentui/react-components';
+
+// A label never breaks inside a button: "Do not post" on two lines read as two choices. Where the pane is
+// too narrow for both side by side, Fluent stacks the buttons instead.
+const useStyles = makeStyles({ button: { whiteSpace: 'nowrap', flexShrink: 0 } });
 
 export interface Props {
   open: boolean;
@@ -19,6 +24,7 @@ export interface Props {
 
 /** The explicit confirmation before posting to production (or to another environment than the table's). */
 export function ConfirmDialog({ open, environment, rows, message, onConfirm, onCancel }: Props) {
+  const s = useStyles();
   return (
     <Dialog open={open} modalType="alert" onOpenChange={(_, d) => !d.open && onCancel()}>
       <DialogSurface data-testid="confirm-post">
@@ -26,10 +32,15 @@ export function ConfirmDialog({ open, environment, rows, message, onConfirm, onC
           <DialogTitle>Post to {environment}?</DialogTitle>
           <DialogContent>{message}</DialogContent>
           <DialogActions>
-            <Button appearance="secondary" onClick={onCancel}>
+            <Button appearance="secondary" className={s.button} onClick={onCancel}>
               Do not post
             </Button>
-            <Button appearance="primary" onClick={onConfirm} data-testid="confirm-post-button">
+            <Button
+              appearance="primary"
+              className={s.button}
+              onClick={onConfirm}
+              data-testid="confirm-post-button"
+            >
               Post {rows} row{rows === 1 ? '' : 's'} to {environment}
             </Button>
           </DialogActions>

@@ -1,6 +1,7 @@
 import type { FlowAvailability } from '../../writeback';
 import { lackingText, skippedText } from '../../writeback';
 import { ErrorBar } from '../components/ErrorBar';
+import { FoldedNotice } from '../components/FoldedNotice';
 
 export interface Props {
   flowTitle: string;
@@ -11,6 +12,7 @@ export interface Props {
 /**
  * What the chosen flow can do on this environment, said before a template is made: unavailable (and what
  * the admin does), a path that is only assumed (confirmed at Post), the datasets it lacks and the steps it skips.
+ * The last three are folded to their titles, so the template and the Validate and Post buttons stay in view.
  */
 export function FlowNotice({ flowTitle, environment, availability }: Props) {
   const { post, lacking } = availability;
@@ -25,8 +27,7 @@ export function FlowNotice({ flowTitle, environment, availability }: Props) {
         />
       )}
       {post.kind === 'confirm' && (
-        <ErrorBar
-          intent="warning"
+        <FoldedNotice
           testId="wb-assumed"
           message={{
             title: 'You will be asked to confirm before posting',
@@ -35,8 +36,7 @@ export function FlowNotice({ flowTitle, environment, availability }: Props) {
         />
       )}
       {post.kind !== 'unavailable' && lacking.length > 0 && (
-        <ErrorBar
-          intent="warning"
+        <FoldedNotice
           testId="wb-lacking"
           message={{
             title: `Before you fill a template: ${environment} lacks ${lacking.length === 1 ? 'a dataset' : `${lacking.length} datasets`} this flow reads`,
@@ -46,8 +46,7 @@ export function FlowNotice({ flowTitle, environment, availability }: Props) {
         />
       )}
       {post.kind !== 'unavailable' && skipped.length > 0 && (
-        <ErrorBar
-          intent="warning"
+        <FoldedNotice
           testId="wb-skipped"
           message={{
             title: `${flowTitle} on ${environment}: ${skipped.length === 1 ? 'one step is' : `${skipped.length} steps are`} skipped`,

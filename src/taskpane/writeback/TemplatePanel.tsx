@@ -26,6 +26,7 @@ export function TemplatePanel({ wb, session }: { wb: Writeback; session: Session
               <option key={f.id} value={f.id}>
                 {f.title}
                 {flowAvailability(f, session.environment).post.kind === 'unavailable' ? ' (unavailable)' : ''}
+                {session.flowAllowed && !session.flowAllowed(f.id) ? ' (not allowed for you)' : ''}
               </option>
             ))}
           </Select>

@@ -199,7 +199,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
         onProgress: setProgress,
       });
       if (audit) {
-        await writeAudit(workbook, summary, sess.keyFingerprint);
+        await writeAudit(workbook, summary, sess.keyFingerprint, sess.actor);
       }
       const { created, done, failed, unknown } = summary.counts;
       const left = plan.toSend + plan.toCheck - (created + done + failed + unknown);

@@ -2,6 +2,7 @@ import { parseCell } from '../address';
 import { jsonBytes, REQUEST_OVERHEAD_BYTES } from '../chunks';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import type { WorkbookPort } from '../port';
+import { excelCapabilities } from './capabilities';
 import { execIn, hostOf, newStats, sync, type Ctx, type ExcelWorkbookOptions, type Requirements } from './context';
 import { describe, locate, shape, type Located } from './locate';
 import { applyMarks } from './marks';
@@ -26,7 +27,7 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
 
   return {
     host: 'excel',
-    capabilities: { notes: host.has('1.18'), dataValidation: host.has('1.8') },
+    capabilities: excelCapabilities(requirements),
 
     sheetNames: () =>
       exec(async (ctx) => {

@@ -106,6 +106,22 @@ export function openFileWorkbook(path: string, options: FileWorkbookOptions = {}
 const NOT_HERE = (what: string) =>
   new WorkbookError('host', `${what} is not done on a saved workbook file by grc-sheets yet; open the workbook in Excel and use the add-in for it.`);
 
+/** The smallest area holding the cells, as an A1 range; null for none. A loop, not Math.min(...): a strip may hold millions. */
+function usedArea(cells: readonly { row: number; col: number }[]): string | null {
+  if (!cells.length) return null;
+  let r0 = Infinity;
+  let c0 = Infinity;
+  let r1 = -1;
+  let c1 = -1;
+  for (const { row, col } of cells) {
+    if (row < r0) r0 = row;
+    if (row > r1) r1 = row;
+    if (col < c0) c0 = col;
+    if (col > c1) c1 = col;
+  }
+  return rangeAddress(r0, c0, r1 - r0 + 1, c1 - c0 + 1);
+}
+
 function fileWorkbook(path: string, state: FileState): FileWorkbook {
   const { pkg } = state;
   const lower = (s: string) => s.toLowerCase();
@@ -252,17 +268,19 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
     async inspectTarget(sheet, anchor, width): Promise<TargetInfo> {
       const s = sheetOf(sheet);
       const { row, col } = parseCell(anchor);
-      const used = usedCells(pkg, s, row, col, width, state.sharedStrings);
-      const area = used.length
-        ? rangeAddress(
-            Math.min(...used.map((u) => u.row)),
-            Math.min(...used.map((u) => u.col)),
-            Math.max(...used.map((u) => u.row)) - Math.min(...used.map((u) => u.row)) + 1,
-            Math.max(...used.map((u) => u.col)) - Math.min(...used.map((u) => u.col)) + 1,
-          )
-        : null;
       const blocking = s.tables.filter((t) => t.col < col + width && col < t.col + t.columns.length && t.row + t.rowCount >= row);
-      return { protected: scanOf(s).protected, used: area, tables: blocking.map((t) => t.name), names: [...state.definedNames] };
+      let used: string | null | undefined;
+      return {
+        protected: scanOf(s).protected,
+        tables: blocking.map((t) => t.name),
+        names: [...state.definedNames],
+        // Found only when asked (a first load asks; a refresh, whose strip is its own table, does not):
+        // it reads every cell of the strip.
+        get used() {
+          if (used === undefined) used = usedArea(usedCells(pkg, s, row, col, width, state.sharedStrings));
+          return used;
+        },
+      };
     },
 
     async addColumns(name, columns) {

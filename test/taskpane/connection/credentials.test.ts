@@ -1,6 +1,6 @@
-import { createCredentialStore } from '../../../src/taskpane/connection/credentials';
+import { forgetRememberedPasswords } from '../../../src/taskpane/connection/credentials';
 
-/** localStorage's interface over a Map, so the test sees exactly which keys are written. */
+/** localStorage's interface over a Map, so the test sees exactly which keys are left. */
 function memoryStorage(): Storage & { map: Map<string, string> } {
   const map = new Map<string, string>();
   return {
@@ -16,43 +16,16 @@ function memoryStorage(): Storage & { map: Map<string, string> } {
   };
 }
 
-test('remembered credentials are stored under the Office partition key and read back per environment', () => {
+test('passwords remembered by an earlier version are deleted, in every partition, and nothing else', () => {
   const storage = memoryStorage();
-  const store = createCredentialStore(storage, 'partition-42/');
-  store.save('ACC', { identifier: 'id-1', password: 'pw-1' });
-  expect([...storage.map.keys()]).toEqual(['partition-42/grc-sheets.credentials.ACC']);
-  expect(store.load('ACC')).toEqual({ identifier: 'id-1', password: 'pw-1' });
-  expect(store.load('PRD')).toBeNull();
+  storage.setItem('grc-sheets.credentials.ACC', '{"identifier":"id","password":"pw"}');
+  storage.setItem('partition-42/grc-sheets.credentials.PRD', '{"identifier":"id","password":"pw"}');
+  storage.setItem('other-setting', 'kept');
+  expect(forgetRememberedPasswords(storage)).toBe(2);
+  expect([...storage.map.keys()]).toEqual(['other-setting']);
+  expect(forgetRememberedPasswords(storage)).toBe(0);
 });
 
-test('two partitions do not see each other’s credentials', () => {
-  const storage = memoryStorage();
-  createCredentialStore(storage, 'a/').save('ACC', { identifier: 'id', password: 'pw' });
-  expect(createCredentialStore(storage, 'b/').load('ACC')).toBeNull();
-  expect(createCredentialStore(storage, undefined).load('ACC')).toBeNull();
-});
-
-test('forget removes the stored password', () => {
-  const storage = memoryStorage();
-  const store = createCredentialStore(storage);
-  store.save('ACC', { identifier: 'id', password: 'pw' });
-  store.forget('ACC');
-  expect(storage.map.size).toBe(0);
-  expect(store.load('ACC')).toBeNull();
-});
-
-test('a damaged entry reads as nothing remembered, not as a crash', () => {
-  const storage = memoryStorage();
-  storage.setItem('grc-sheets.credentials.ACC', '{not json');
-  storage.setItem('grc-sheets.credentials.PRD', '{"identifier":1}');
-  const store = createCredentialStore(storage);
-  expect(store.load('ACC')).toBeNull();
-  expect(store.load('PRD')).toBeNull();
-});
-
-test('without storage (blocked by the host) nothing is remembered and nothing fails', () => {
-  const store = createCredentialStore(undefined);
-  expect(store.available).toBe(false);
-  store.save('ACC', { identifier: 'id', password: 'pw' });
-  expect(store.load('ACC')).toBeNull();
+test('without storage (blocked by the host) there is nothing to delete and nothing fails', () => {
+  expect(forgetRememberedPasswords(undefined)).toBe(0);
 });

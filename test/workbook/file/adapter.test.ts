@@ -69,6 +69,20 @@ print(json.dumps({'refs': {n: ws.tables[n].ref for n in ws.tables}, 'rows': [lis
     expect(seen.rows[9]).toEqual(['g8', 8, 8, null, null, null]);
   });
 
+  it('inspects a strip of 300,000 cells without running out of stack', async () => {
+    const input = book('big.xlsx', 1);
+    const output = join(dir, 'big-out.xlsx');
+    const wb = openFileWorkbook(input);
+    await wb.writeRows('tbl', 0, Array.from({ length: 100_000 }, (_, i) => [`r${i}`, i, i]));
+    wb.saveTo(output);
+    wb.close();
+    const again = openFileWorkbook(output);
+    const target = await again.inspectTarget('Data', 'A1', 3);
+    expect(target.protected).toBe(false);
+    expect(target.used).toBe('A1:C100001');
+    again.close();
+  }, 60_000);
+
   it('copies every part it does not change as its original compressed bytes', async () => {
     const input = book('copy.xlsx', 3);
     const output = join(dir, 'copy-out.xlsx');

@@ -62,6 +62,10 @@ with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED
     expect(summary.backup).toBe(join(dir, 'report.bak.xlsx'));
     expect(readFileSync(summary.backup).equals(original)).toBe(true);
     expect(openpyxl<string>(book, "print(json.dumps(load_workbook(sys.argv[1])['Risks'].tables['tbl_risk'].ref))")).toMatch(/^A1:[A-Z]+121$/);
+    // Refreshed again: compared record by record, by Id.
+    const again = io();
+    expect(await run([book, '--base-url', sandbox.url, '--env', 'ACC', '--json'], again.io)).toBe(0);
+    expect(JSON.parse(again.out.join('\n')).tables[0].changes).toMatchObject({ summary: { added: 0, removed: 0, changed: 0 }, text: 'no changes' });
     // No temporary file is left beside the workbook.
     expect(execFileSync('ls', ['-A', dir]).toString().split('\n').filter((f) => f.includes('.tmp'))).toEqual([]);
   }, 60_000);

@@ -106,7 +106,7 @@ describe('grc-sheets verify on saved workbooks', () => {
 
   it('catches a figure and an audit entry edited with openpyxl, the add-in part put back', async () => {
     const { code, report } = await verify(tamper('tampered.xlsx', true));
-    expect(code).toBe(3);
+    expect(code).toBe(1);
     expect(report.verified).toBe(false);
     const table = report.tables[0]!;
     expect(table.status).toBe('edited');
@@ -119,7 +119,7 @@ describe('grc-sheets verify on saved workbooks', () => {
 
   it('does not verify a workbook openpyxl rewrote without the add-in part', async () => {
     const { code, report } = await verify(tamper('rewritten.xlsx', false));
-    expect(code).toBe(3);
+    expect(code).toBe(1);
     expect(report.tables).toEqual([expect.objectContaining({ table: 'tbl_risk', status: 'unverifiable', message: expect.stringContaining('settings part is gone') })]);
     expect(report.audit.breaks).toEqual(expect.arrayContaining([expect.objectContaining({ address: "'Write-back audit'!A3", problem: 'edited' }), expect.objectContaining({ problem: 'head' })]));
   });
@@ -128,7 +128,7 @@ describe('grc-sheets verify on saved workbooks', () => {
     const notZip = join(dir, 'not.xlsx');
     execFileSync('/usr/bin/python3', ['-c', `open(${JSON.stringify(notZip)}, 'w').write('hello')`]);
     const err: string[] = [];
-    expect(await run([notZip], { stdout: () => undefined, stderr: (t) => err.push(t) })).toBe(1);
+    expect(await run([notZip], { stdout: () => undefined, stderr: (t) => err.push(t) })).toBe(2);
     expect(err.join('\n')).toMatch(/grc-sheets verify: /);
     expect(await run([join(dir, 'missing.xlsx')], { stdout: () => undefined, stderr: () => undefined })).toBe(2);
   });

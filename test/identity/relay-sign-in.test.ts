@@ -1,0 +1,203 @@
+/**
+ * A relay with sign-in, end to end against the real demo provider: a signed-in person's call goes upstream
+ * with the key the relay holds (never the token), the policy decides what each person may read and post,
+ * the refusal names the rule and whom to ask, and every access line names the person and the key.
+ */
+import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-provider';
+import { authConfig, me, policyRefusal } from '../../src/contracts/identity';
+import { environmentList } from '../../src/contracts/environments';
+import { AUTH } from '../relay/helpers';
+import { CONTACT, leaks, SENTINEL_BASIC, startSignedInRelay, type SignedInRelay } from './harness';
+import { REDIRECT_URI, signIn } from './sign-in';
+
+let provider: DemoProvider;
+let r: SignedInRelay;
+let riley: string;
+let casey: string;
+
+beforeAll(async () => {
+  provider = await startDemoProvider({ redirectUris: [REDIRECT_URI] });
+  r = await startSignedInRelay(provider);
+  riley = (await signIn(provider, 'riley', 'reporting-demo')).access_token;
+  casey = (await signIn(provider, 'casey', 'compliance-demo')).access_token;
+});
+afterAll(async () => {
+  await r.close();
+  await provider.close();
+  expect(leaks([...r.seen, ...r.log.lines])).toEqual([]);
+});
+
+test('GET /api/auth/config says where to sign in and that typed keys are still taken', async () => {
+  const answer = await r.call('/api/auth/config', null);
+  expect(answer.status).toBe(200);
+  expect(authConfig.parse(answer.json())).toEqual({
+    personalKeys: true,
+    signIn: { issuer: provider.issuer, clientId: provider.clientId, scopes: provider.scopes },
+  });
+});
+
+test('a signed-in call goes upstream with the held key, not the token, and the log names person and key', async () => {
+  const answer = await r.call('/api/acc/directdata/v3/risk', riley);
+  expect(answer.status).toBe(200);
+  const sent = r.upstream.requests.at(-1)!;
+  expect(sent.url).toBe('/api/directdata/v3/risk');
+  expect(sent.headers.authorization).toBe(SENTINEL_BASIC);
+  expect(JSON.stringify(sent.headers)).not.toContain(riley.slice(-20));
+  const line = r.log.lines.find((l) => l.includes('"route":"risk"'));
+  expect(JSON.parse(line!)).toMatchObject({
+    person: 'riley',
+    personName: 'Riley Reporter',
+    key: expect.stringMatching(/^[0-9a-f]{12}$/),
+    status: 200,
+  });
+});
+
+test('a dataset outside the rules is refused with the rule and whom to ask', async () => {
+  const sentBefore = r.upstream.requests.length;
+  const answer = await r.call('/api/acc/directdata/v1/incidents', riley);
+  expect(answer.status).toBe(403);
+  expect(answer.headers.get('x-grc-relay-error')).toBe('policy-refused');
+  const { error } = policyRefusal.parse(answer.json());
+  expect(error.rule).toBe('rule "reporting-readers" (datasets)');
+  expect(error.ask).toBe(CONTACT);
+  expect(error.message).toContain('incidents');
+  expect(r.upstream.requests.length).toBe(sentBefore);
+});
+
+test('a write flow: allowed on acc, refused on production without a production rule', async () => {
+  const post = (env: string) =>
+    r.call(`/api/${env}/taskdata/v1/tasks`, casey, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"Name":"x"}',
+    });
+  expect((await post('acc')).status).toBe(200);
+  const refused = await post('prd');
+  expect(refused.status).toBe(403);
+  expect(policyRefusal.parse(refused.json()).error.rule).toBe('rule "compliance-writers" (production)');
+  const notAWriter = await r.call('/api/acc/taskdata/v1/tasks', riley, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(policyRefusal.parse(notAWriter.json()).error.rule).toBe('rule "reporting-readers" (flows)');
+});
+
+test('GET /api/me says who the relay takes the caller for and what the policy allows', async () => {
+  const answer = await r.call('/api/me', riley);
+  expect(answer.status).toBe(200);
+  const body = me.parse(answer.json());
+  expect(body).toMatchObject({ subject: 'riley', name: 'Riley Reporter', groups: ['reporting'] });
+  expect(body.may.environments).toEqual(['acc', 'prd']);
+  expect(body.may.datasets.acc).toEqual(expect.arrayContaining(['risk', 'risiko', 'riskcustomfields']));
+  expect(body.may.datasets.acc).not.toContain('incidents');
+  expect(body.may.flows.acc).toEqual([]);
+  expect(body.may.production).toEqual({ acc: true, prd: false });
+  expect(body.keys.acc).toMatch(/^key:[0-9a-f]{12}$/);
+  const caseys = me.parse((await r.call('/api/me', casey)).json());
+  expect(caseys.may.datasets.acc).toBe('*');
+  expect(caseys.may.flows.acc).toEqual(['incidents', 'task-create']);
+});
+
+test('the fingerprint in /api/me is the audit fingerprint of the held key (src/writeback/audit.ts)', async () => {
+  const { keyFingerprint } = await import('../../src/writeback/audit');
+  const { SENTINEL_IDENTIFIER } = await import('./harness');
+  const body = me.parse((await r.call('/api/me', riley)).json());
+  expect(body.keys.prd).toBe(await keyFingerprint(SENTINEL_IDENTIFIER));
+});
+
+test('GET /api/environments with a token lists what the policy gives; without, all', async () => {
+  const signedIn = environmentList.parse((await r.call('/api/environments', riley)).json());
+  expect(signedIn.map((e) => e.name)).toEqual(['acc', 'prd']);
+  const anyone = environmentList.parse((await r.call('/api/environments', null)).json());
+  expect(anyone.map((e) => e.name)).toEqual(['acc', 'prd']);
+});
+
+test('a typed key still passes through while personal keys are on', async () => {
+  const answer = await r.call('/api/acc/directdata/v3/risk', null, { headers: { authorization: AUTH } });
+  expect(answer.status).toBe(200);
+  expect(r.upstream.requests.at(-1)!.headers.authorization).toBe(AUTH);
+});
+
+test('no credentials at all: sign-in-required', async () => {
+  const answer = await r.call('/api/acc/directdata/v3/risk', null);
+  expect(answer.status).toBe(401);
+  expect(answer.headers.get('x-grc-relay-error')).toBe('sign-in-required');
+});
+
+test('with personal keys off a typed key is refused and a signed-in person is served', async () => {
+  const off = await startSignedInRelay(provider, { personalKeys: false });
+  try {
+    const typed = await off.call('/api/acc/directdata/v3/risk', null, { headers: { authorization: AUTH } });
+    expect(typed.status).toBe(403);
+    expect(typed.headers.get('x-grc-relay-error')).toBe('personal-keys-off');
+    expect(off.upstream.requests).toHaveLength(0);
+    expect(authConfig.parse((await off.call('/api/auth/config', null)).json()).personalKeys).toBe(false);
+    expect((await off.call('/api/acc/directdata/v3/risk', riley)).status).toBe(200);
+  } finally {
+    await off.close();
+  }
+});
+
+test("the add-in's pages may call the provider (connect-src names its origins); the sign-in page keeps its opener", async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'relay-pages-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
+  writeFileSync(join(dir, 'sign-in.html'), '<!doctype html><title>sign in</title>');
+  const pages = await startSignedInRelay(provider, { staticDir: dir });
+  try {
+    const answer = await pages.call('/', null);
+    expect(answer.status).toBe(200);
+    const csp = answer.headers.get('content-security-policy')!;
+    expect(csp).toContain(`connect-src 'self' ${provider.issuer};`);
+    expect(answer.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
+    // Office's dialog opens the sign-in page and hears back through messageParent: no new browsing context group.
+    const signInPage = await pages.call('/sign-in.html', null);
+    expect(signInPage.headers.get('cross-origin-opener-policy')).toBe('unsafe-none');
+    expect(signInPage.headers.get('content-security-policy')).toBe(csp);
+  } finally {
+    await pages.close();
+  }
+});
+
+test('/api/me names only the keys of the environments the person may use', async () => {
+  const narrow = await startSignedInRelay(
+    provider,
+    {},
+    {
+      policy: {
+        contact: CONTACT,
+        rules: [{ name: 'acc-only', groups: ['reporting'], environments: ['acc'], datasets: '*' }],
+      },
+    },
+  );
+  try {
+    const body = me.parse((await narrow.call('/api/me', riley)).json());
+    expect(body.may.environments).toEqual(['acc']);
+    expect(Object.keys(body.keys)).toEqual(['acc']);
+    const refused = await narrow.call('/api/prd/directdata/v3/risk', riley);
+    expect(policyRefusal.parse(refused.json()).error.rule).toBe('rule "acc-only" (environments)');
+  } finally {
+    await narrow.close();
+  }
+});
+
+test('an issuer configured unlike the provider says so at start, and every token is refused meanwhile', async () => {
+  const wrong = await startSignedInRelay(provider, {
+    identity: { issuer: `${provider.issuer}/`, audience: provider.audience, clientId: provider.clientId },
+  });
+  try {
+    const warning = wrong.log.lines.find((l) => l.includes('sign-in provider not reachable yet'))!;
+    expect(warning).toContain(
+      `calls itself \\"${provider.issuer}\\", not \\"${provider.issuer}/\\": set identity.issuer to its exact value`,
+    );
+    const answer = await wrong.call('/api/acc/directdata/v3/risk', riley);
+    expect(answer.status).toBe(401);
+    expect((answer.json() as { error: { message: string } }).error.message).toMatch(/calls itself/);
+    expect(wrong.upstream.requests).toHaveLength(0);
+  } finally {
+    await wrong.close();
+  }
+});

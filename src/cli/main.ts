@@ -38,6 +38,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "write the add-in's write-back template into a workbook file (template --flow F BOOK.xlsx)",
     load: lazy(() => require('./template')),
   },
+  post: {
+    summary: 'validate and post a write-back template table of a workbook file (post BOOK.xlsx --table T)',
+    load: lazy(() => require('./post')),
+  },
   start: {
     summary: 'run sandbox, relay and the add-in together (what npm start does)',
     load: lazy(() => require('./start')),

@@ -343,12 +343,39 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       for (const t of s.tables) state.reserved.delete(t.path);
     },
 
-    async updateRows() {
-      throw NOT_HERE('Writing results into rows');
+    async updateRows(name, updates) {
+      const t = tableOf(name);
+      refuseTotals(t);
+      const at = (column: string) => t.columns.findIndex((c) => lower(c.name) === lower(column));
+      const { rows } = await workbook.readRows(name);
+      const cell = (c: Cell | undefined) => (c === undefined || c === '' ? null : c);
+      const out: (number | null)[] = [];
+      // Found and written in one turn, as the memory adapter does: nothing comes between find and write.
+      for (const u of updates) {
+        const where = Object.entries(u.where).map(([c, v]) => [at(c), v ?? null] as const);
+        if (u.firstColumn + u.cells.length > t.columns.length || where.some(([i]) => i < 0)) {
+          throw new WorkbookError('bad-argument', `An update of ${name} names a column the table does not have.`);
+        }
+        const row = where.length ? rows.findIndex((r) => where.every(([i, v]) => cell(r[i]) === cell(v))) : -1;
+        out.push(row < 0 ? null : row);
+        if (row < 0) continue;
+        u.cells.forEach((c, k) => (rows[row]![u.firstColumn + k] = c));
+        await workbook.writeRows(name, row, [[...u.cells]], u.firstColumn);
+      }
+      return out;
     },
 
-    async markCells() {
-      throw NOT_HERE('Marking cells');
+    async markCells(name, marks) {
+      const t = tableOf(name);
+      refuseTotals(t);
+      for (const m of marks) {
+        const c = t.columns.findIndex((x) => lower(x.name) === lower(m.column));
+        if (c < 0) throw new WorkbookError('bad-argument', `Table ${name} has no column ${m.column} to mark.`);
+        (t.marks ??= new Map()).set(`${m.row}:${c}`, m.kind);
+      }
+      if (!marks.length) return;
+      if (!t.changed) t.rowCount = rowCountOf(t);
+      t.changed = true;
     },
 
     async readRows(name, offset = 0, count) {

@@ -1,3 +1,4 @@
+import type { MarkKind } from '../port';
 import { parseCell } from '../address';
 import type { Cell, ColumnSpec } from '../port';
 import { NUMBER_FORMAT } from '../formats';
@@ -45,6 +46,8 @@ export interface TableModel {
   totals: number;
   blocks: Block[];
   changed: boolean;
+  /** Fills of marked cells (write-back problems and results), by `bodyRow:column`; 'none' takes a fill off. */
+  marks?: Map<string, MarkKind>;
 }
 
 export interface SheetScan {

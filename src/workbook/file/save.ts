@@ -5,9 +5,9 @@ import { AUTO_SHOW, CT_TASKPANES, CT_WEBEXTENSION, REL_TASKPANES, REL_WEBEXTENSI
 import { cellXml, formulaCellXml } from './cells';
 import type { FileState } from './fileWorkbook';
 import { CT_TABLE, CT_WORKSHEET, REL, REL_TABLE, REL_WORKSHEET, formatOf, type SheetModel, type TableModel } from './model';
-import { sheetPieces, type SheetPiece } from './rows';
+import { sheetPieces, type RawCell, type SheetPiece } from './rows';
 import { rewriteSheet, type SheetPlan, type TableArea } from './sheetWriter';
-import { EMPTY_STYLES, Styles } from './styles';
+import { EMPTY_STYLES, MARK_RGB, Styles } from './styles';
 import { attr, child, childrenOf, escapeXml, local, parseXml, setAttr, splice, startTag } from './xml';
 import { ZipWriter } from './zip';
 
@@ -197,7 +197,10 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     const headerStyle = t.isNew ? textXf() : (head[t.oldWidth - 1] ?? 0);
     const formulas = t.columns.map((c) => c.formula);
     const widths = t.blocks.map((b) => b.rows.reduce((w, r) => Math.max(w, r.length), 0));
+    // Mark fills are decided now too: their xfs must be in the styles part before the sheet streams out.
+    const marked = new Map([...(t.marks ?? [])].map(([at, kind]) => [at, kind === 'none' ? (style[Number(at.split(':')[1])] ?? 0) : styles.filledXf(style[Number(at.split(':')[1])] ?? 0, MARK_RGB[kind])]));
     const blank = (ref: string, c: number) => (style[c] ? `<c r="${ref}" s="${style[c]}"/>` : '');
+    const restyle = (xml: string, xf: number) => xml.replace(/^<c\b[^>]*?\/?>/, (tag) => tag.replace(/\s+s="\d+"/, '').replace(/^<c\b/, `<c s="${xf}"`));
     return {
       headerRow: t.row,
       col: t.col,
@@ -207,6 +210,13 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
       newLast: t.row + Math.max(t.rowCount, 1),
       header: (c, ref) => cellXml(ref, t.columns[c]!.name, headerStyle),
       body: (row, c, ref, old) => {
+        const xf = marked.size ? marked.get(`${row}:${c}`) : undefined;
+        if (xf === undefined || row >= t.rowCount) return bodyCell(row, c, ref, old);
+        const xml = bodyCell(row, c, ref, old);
+        return xml ? restyle(xml, xf) : `<c r="${ref}" s="${xf}"/>`;
+      },
+    };
+    function bodyCell(row: number, c: number, ref: string, old: RawCell | undefined): string {
         if (row >= t.rowCount) return formulas[c] ? formulaCellXml(ref, formulas[c], style[c]!) : blank(ref, c);
         for (let i = t.blocks.length - 1; i >= 0; i--) {
           const b = t.blocks[i]!;
@@ -216,8 +226,7 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
         }
         if (old) return old.xml;
         return formulas[c] ? formulaCellXml(ref, formulas[c], style[c]!) : blank(ref, c);
-      },
-    };
+    }
   });
   const loose = new Map<number, Map<number, (ref: string) => string>>();
   // Decided now: the styles part is written before the sheets stream out.

@@ -3,6 +3,9 @@ import { attr, child, childrenOf, parseXml, setAttr, splice, startTag } from './
 /** Number formats Office knows by id without listing them (ECMA-376 Part 1, 18.8.30). */
 const BUILT_IN: Record<string, number> = { General: 0, '0': 1, '0.00': 2, '@': 49 };
 
+/** Fills of marks: the add-in's colours (excel/marks.ts MARK_FILL), so a file marked headless looks the same. */
+export const MARK_RGB = { error: 'F4CCCC', warning: 'FFF2CC', ok: 'D9EAD3' } as const;
+
 /**
  * The cell formats (xf entries of cellXfs) that new cells point at, found in the workbook's styles part
  * or added to it. The part is rewritten only when a format had to be added.
@@ -11,7 +14,9 @@ export class Styles {
   private xfs: { numFmtId: number; plain: boolean }[];
   private formats = new Map<string, number>();
   private addedFormats: { id: number; code: string }[] = [];
-  private addedXfs: number[] = [];
+  private addedXfs: { numFmtId: number; fillId: number }[] = [];
+  private fillCount = 0;
+  private addedFills: string[] = [];
   private readonly cache = new Map<string, number>();
 
   constructor(private readonly text: string | null) {
@@ -19,6 +24,7 @@ export class Styles {
     if (!text) return;
     const root = parseXml(text, 'xl/styles.xml');
     for (const f of childrenOf(child(root, 'numFmts') ?? root, 'numFmt')) this.formats.set(attr(f, 'formatCode') ?? '', Number(attr(f, 'numFmtId')));
+    this.fillCount = childrenOf(child(root, 'fills') ?? root, 'fill').length;
     for (const xf of childrenOf(child(root, 'cellXfs') ?? root, 'xf')) {
       const zero = (n: string) => Number(attr(xf, n) ?? 0) === 0;
       this.xfs.push({ numFmtId: Number(attr(xf, 'numFmtId') ?? 0), plain: zero('fontId') && zero('fillId') && zero('borderId') && xf.children.length === 0 });
@@ -43,9 +49,24 @@ export class Styles {
     if (index < 0) {
       index = this.xfs.length;
       this.xfs.push({ numFmtId: id, plain: true });
-      this.addedXfs.push(id);
+      this.addedXfs.push({ numFmtId: id, fillId: 0 });
     }
     this.cache.set(code, index);
+    return index;
+  }
+
+  /** The xf index of a cell with `base`'s number format and a solid fill of `rgb` (RRGGBB), for marks. */
+  filledXf(base: number, rgb: string): number {
+    const key = `${base}|${rgb}`;
+    const hit = this.cache.get(key);
+    if (hit !== undefined) return hit;
+    let fill = this.addedFills.indexOf(rgb);
+    if (fill < 0) fill = this.addedFills.push(rgb) - 1;
+    const numFmtId = this.xfs[base]?.numFmtId ?? 0;
+    const index = this.xfs.length;
+    this.xfs.push({ numFmtId, plain: false });
+    this.addedXfs.push({ numFmtId, fillId: this.fillCount + fill });
+    this.cache.set(key, index);
     return index;
   }
 
@@ -74,7 +95,15 @@ export class Styles {
     }
     const cellXfs = child(root, 'cellXfs');
     if (!cellXfs) throw new Error('styles part without cellXfs');
-    const xfs = this.addedXfs.map((id) => `<xf numFmtId="${id}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`).join('');
+    const fills = child(root, 'fills');
+    if (this.addedFills.length) {
+      if (!fills) throw new Error('styles part without fills');
+      const added = this.addedFills.map((rgb) => `<fill><patternFill patternType="solid"><fgColor rgb="FF${rgb}"/><bgColor indexed="64"/></patternFill></fill>`).join('');
+      const fopen = startTag(text, fills);
+      edits.push({ start: fills.start, end: fills.openEnd, with: setAttr(fopen, 'count', String(this.fillCount + this.addedFills.length)) });
+      edits.push({ start: fills.end - '</fills>'.length, end: fills.end - '</fills>'.length, with: added });
+    }
+    const xfs = this.addedXfs.map((x) => `<xf numFmtId="${x.numFmtId}" fontId="0" fillId="${x.fillId}" borderId="0" xfId="0" applyNumberFormat="1"${x.fillId ? ' applyFill="1"' : ''}/>`).join('');
     const open = startTag(text, cellXfs);
     edits.push({ start: cellXfs.start, end: cellXfs.openEnd, with: setAttr(open, 'count', String(this.xfs.length)) });
     const close = cellXfs.end - '</cellXfs>'.length;

@@ -1,0 +1,207 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { keyOnCommandLine } from '../check/key';
+import { describeProblem, FLOWS, markProblems, flowById, preparePost, tableRecord, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
+import { firstBodyRow } from '../workbook/address';
+import type { WorkbookPort } from '../workbook/port';
+import { isWorkbookError } from '../workbook/errors';
+import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileStamp, type FileWorkbook } from '../workbook/file';
+import { connectEnvironment, ConnectError, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, type ConnectIo } from './connect';
+import { EXIT } from './exit';
+import { parseOptions } from './options';
+
+const HELP = `Usage: grc-sheets post BOOK.xlsx --table NAME --relay URL --env NAME [--dry-run] [--yes] [--yes-production] [--json]
+       grc-sheets post BOOK.xlsx --table NAME --base-url URL --env NAME [--binding FILE] [--dry-run] [--yes] [--json]
+
+Validates and posts a write-back template table of a saved workbook (one made by the add-in's New
+template or by grc-sheets template), without Excel: the same flows, checks, runner and exactly-once
+reconciliation as the add-in's Post. Each row's result (Result, Result GUID, Message, the hidden row key
+and state) and the marks of problem cells is written into the file as it comes: the file is saved (temporary file + rename) before a row is
+sent and after its outcome, so a post stopped in any way and run again never creates a record twice.
+
+Options:
+${CONNECT_HELP}
+  --table NAME     the template table to post
+  --dry-run        validate only: list the problems (row, column, fix) and mark their cells in the file
+                   (red: error, amber: warning), as the add-in's Validate; nothing is sent
+  --yes            post although the add-in would ask to confirm (the message says why: a path the service's
+                   documentation does not show, another environment than the table was filled for, production)
+  --yes-production needed, besides --yes, to post to a production environment
+  --formula-text as-typed|quote
+                   how text that begins with =, +, - or @ is sent (needed when the table has such text)
+  --backup         keep the file as it was before the post as BOOK.bak.xlsx
+  --json           print the outcome as JSON
+  -h, --help       this text
+
+${KEY_HELP}
+
+Exit codes: 0 validated (--dry-run: no errors) or every row posted; 1 rows with errors, rows that failed or
+whose outcome is unknown, a refusal (production without --yes-production), or the file could not be
+read or written (the message says which); 2 wrong options or no key.`;
+
+const processIo = (): ConnectIo => ({
+  env: process.env,
+  stdout: (t) => process.stdout.write(`${t}\n`),
+  stderr: (t) => process.stderr.write(`${t}\n`),
+  ...(process.stdin.isTTY ? { tty: { input: process.stdin, output: process.stderr } } : {}),
+  fetch: globalThis.fetch,
+});
+
+/**
+ * The file workbook, saved to disk after every write of results: the runner's journal writes a row's key
+ * and state before the row is sent, so what a rerun reconciles is on disk before the service sees the row.
+ */
+function durable(workbook: FileWorkbook, persist: () => void): WorkbookPort {
+  return {
+    ...workbook,
+    async updateRows(table, updates) {
+      const rows = await workbook.updateRows(table, updates);
+      persist();
+      return rows;
+    },
+  };
+}
+
+/**
+ * The table's flow: as the workbook records it, or, when the record is gone (a file saved by a tool that
+ * drops the add-in's part, such as openpyxl), from the template's table name (GrcIncidents, GrcIncidents2 ...).
+ */
+async function flowOf(workbook: WorkbookPort, table: string): Promise<AnyFlow | undefined> {
+  const recorded = await tableRecord(workbook, table);
+  if (recorded) return flowById(recorded.flow);
+  return FLOWS.find((f) => new RegExp(`^${f.tableName}\\d*$`, 'i').test(table));
+}
+
+export async function run(argv: string[], io: ConnectIo = processIo()): Promise<number> {
+  const refused = keyOnCommandLine(argv);
+  if (refused) {
+    io.stderr(`grc-sheets post: ${refused}`);
+    return EXIT.usage;
+  }
+  const values = parseOptions('post', HELP, () => {
+    const parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        ...CONNECT_OPTIONS,
+        table: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
+        'yes-production': { type: 'boolean', default: false },
+        yes: { type: 'boolean', default: false },
+        'formula-text': { type: 'string' },
+        backup: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    });
+    return { ...parsed.values, positionals: parsed.positionals };
+  });
+  if (typeof values === 'number') return values;
+  const usage = (message: string) => {
+    io.stderr(`grc-sheets post: ${message}\n\n${HELP}`);
+    return EXIT.usage;
+  };
+  const failed = (message: string) => {
+    io.stderr(`grc-sheets post: ${message}`);
+    return EXIT.failed;
+  };
+  const { positionals, ...options } = values;
+  if (positionals.length !== 1) return usage('give exactly one workbook file (BOOK.xlsx)');
+  if (!options.table) return usage('--table NAME is needed: the template table to post');
+  const formulaChoice = options['formula-text'];
+  if (formulaChoice !== undefined && formulaChoice !== 'as-typed' && formulaChoice !== 'quote') return usage('--formula-text must be as-typed or quote');
+  const formulaText: FormulaText | undefined = formulaChoice === undefined ? undefined : formulaChoice === 'quote' ? 'neutralised' : 'as typed';
+  const path = resolve(positionals[0]!);
+  if (!existsSync(path)) return usage(`there is no file ${positionals[0]}`);
+
+  let connection;
+  try {
+    connection = await connectEnvironment(options, io);
+  } catch (e) {
+    if (e instanceof ConnectError) return e.usage ? usage(e.message) : failed(e.message);
+    throw e;
+  }
+
+  let workbook: FileWorkbook;
+  let stamp: FileStamp;
+  try {
+    refuseIfOpen(path);
+    stamp = stampOf(path);
+    workbook = openFileWorkbook(path);
+  } catch (e) {
+    if (isFileProblem(e)) return failed(e.message);
+    throw e;
+  }
+
+  const abort = new AbortController();
+  const stop = () => abort.abort(new Error('stopped'));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  let backup: string | undefined;
+  let saves = 0;
+  const persist = () => {
+    const done = replaceFile(path, stamp, (temp) => workbook.saveTo(temp), { backup: options.backup && saves === 0 });
+    backup ??= done.backup;
+    stamp = stampOf(path);
+    saves++;
+  };
+  try {
+    const table = options.table;
+    const shape = await workbook.findTable(table);
+    if (!shape) return failed(`the workbook has no table ${table}; its tables are ${(await workbook.listTables()).map((t) => t.name).join(', ') || 'none'}.`);
+    const flow = await flowOf(workbook, shape.name);
+    if (!flow) return failed(`table ${table} is not a write-back template of grc-sheets: the workbook does not record its flow, and its name is none of ${FLOWS.map((f) => f.tableName).join(', ')}. Make one with grc-sheets template or the add-in's New template.`);
+    const production = connection.view.production === true;
+    // Before anything is read from the service: a production post is asked for on the command line.
+    if (production && !options['dry-run'] && !options['yes-production']) return failed(`${connection.environment} is a production environment: give --yes-production to post there. Nothing was sent.`);
+    const plan = await preparePost({ api: connection.client, workbook: durable(workbook, persist), table: shape.name, flow, environment: connection.view, signal: abort.signal });
+    // As the taskpane's Validate: problem cells filled red or amber, the last validation's marks taken off.
+    await markProblems(workbook, shape.name, plan.validation.problems);
+    const problems = plan.validation.problems;
+    const errors = problems.filter((p) => p.severity === 'error');
+    const firstRow = firstBodyRow(shape.topLeft);
+    for (const p of problems) io.stderr(`${table}: ${describeProblem(p, firstRow)}`);
+    if (options['dry-run']) {
+      persist();
+      const errorRows = new Set(errors.map((p) => p.row)).size;
+      if (options.json) io.stdout(JSON.stringify({ file: path, table, environment: connection.environment, dryRun: true, toSend: plan.toSend, toCheck: plan.toCheck, problems }, null, 2));
+      else io.stdout(`${table}: ${errorRows} row${errorRows === 1 ? '' : 's'} with errors, ${problems.length - errors.length} warnings; ${plan.toSend} rows to send, ${plan.toCheck} to check. Nothing was sent.`);
+      return errors.length ? EXIT.failed : EXIT.ok;
+    }
+    if (plan.availability.post.kind === 'unavailable') return failed(`${plan.availability.post.message} Nothing was sent.`);
+    if (plan.toSend + plan.toCheck === 0) {
+      io.stdout(`${table}: nothing to post: every valid row already has a result. Fix rows with errors, or clear Result to send a row again.`);
+      return errors.length ? EXIT.failed : EXIT.ok;
+    }
+    if (plan.formulaRows > 0 && !formulaText) {
+      return failed(`${plan.formulaRows} row(s) of ${table} have text that begins with =, +, - or @, which a spreadsheet opening the service's data may run as a formula. Give --formula-text as-typed or --formula-text quote (adds a leading '). Nothing was sent.`);
+    }
+    // What the taskpane asks to confirm (an assumed path, another environment than the table was filled
+    // for, production) is confirmed here with --yes, having read it.
+    if (plan.confirmation && !options.yes) return failed(`${plan.confirmation.message} Give --yes to post all the same. Nothing was sent.`);
+    const summary: RunSummary = await plan.run({
+      ...(plan.confirmation ? { confirm: { environment: plan.confirmation.environment, rows: plan.confirmation.rows } } : {}),
+      ...(formulaText ? { formulaText } : {}),
+      signal: abort.signal,
+    });
+    // The table record and anything written without a result (setting changes) are saved too.
+    persist();
+    const { created, done, failed: failedRows, unknown } = summary.counts;
+    if (options.json) io.stdout(JSON.stringify({ file: path, ...(backup ? { backup } : {}), ...summary }, null, 2));
+    else {
+      for (const o of summary.outcomes) if (o.status === 'failed' || o.status === 'unknown') io.stderr(`${table}: row ${summary.firstRow + o.row}: ${o.status}: ${o.message}`);
+      io.stdout(`${table}: ${created} created, ${done} done, ${failedRows} failed, ${unknown} unknown, ${summary.withErrors} not sent (errors)${summary.cancelled ? '; stopped' : ''}${summary.stoppedBecause ? `; stopped: ${summary.stoppedBecause}` : ''}. ${positionals[0]} saved.`);
+    }
+    return failedRows + unknown + summary.withErrors > 0 || summary.cancelled || summary.stoppedBecause ? EXIT.failed : EXIT.ok;
+  } catch (e) {
+    if (isFileProblem(e) || isWorkbookError(e)) return failed(`${e.message}${saves ? ` Results written so far are saved in ${positionals[0]}.` : ` ${positionals[0]} was not changed.`}`);
+    if ((e as { name?: string }).name === 'ApiError') return failed(`${(e as Error).message}${saves ? ` Results written so far are saved in ${positionals[0]}.` : ` ${positionals[0]} was not changed.`}`);
+    throw e;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    workbook.close();
+  }
+}

@@ -1,0 +1,180 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run as post } from '../../../src/cli/post';
+import { run as template } from '../../../src/cli/template';
+import { startRelay, type Relay } from '../../../src/relay';
+import { startSandbox, type Sandbox } from '../../../src/sandbox';
+import { openpyxl } from '../../support/outside-readers';
+
+const BIN = join(__dirname, '..', '..', '..', 'bin', 'grc-sheets.js');
+
+/**
+ * `grc-sheets post` against the real sandbox (directly and through the relay): a template made headless,
+ * filled with openpyxl, validated and posted; results read back by openpyxl; records in the sandbox store.
+ */
+describe('grc-sheets post', () => {
+  let sandbox: Sandbox;
+  let relay: Relay;
+  let dir: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, environment: 'ACC', scale: 60 });
+    relay = await startRelay({ listen: { host: '127.0.0.1', port: 0 }, environments: { acc: { baseUrl: sandbox.url }, prd: { baseUrl: sandbox.url, production: true } } }, {});
+    dir = mkdtempSync(join(tmpdir(), 'grc-cli-post-'));
+  });
+  afterAll(async () => {
+    await relay.close();
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const io = () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    return {
+      out,
+      err,
+      io: { env: { GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password }, stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), fetch: globalThis.fetch },
+    };
+  };
+  const added = () => sandbox.store.addedRecords('incidents').length;
+
+  /** A headless template with rows typed by openpyxl: each [name, organization or null for the list's first]. */
+  async function filled(name: string, rows: [string, string | null][], connect: string[] = ['--base-url', sandbox.url, '--env', 'ACC']): Promise<{ book: string; table: string }> {
+    const book = join(dir, `${name}.xlsx`);
+    const cli = io();
+    expect([await template(['--flow', 'incidents', ...connect, '--json', book], cli.io), cli.err]).toEqual([0, []]);
+    const table = (JSON.parse(cli.out.join('\n')) as { table: string }).table;
+    openpyxl(
+      book,
+      `wb = load_workbook(sys.argv[1])
+ws = wb['Incidents']
+t = ws.tables['${table}']
+heads = [c.value for c in ws[1]]
+org = heads.index('Reporting organization') + 1
+letter = ws.cell(row=2, column=org).column_letter
+dv = [d for d in ws.data_validations.dataValidation if letter + '2' in str(d.sqref)][0]
+lists, cell = dv.formula1.split('!')
+first = wb[lists.strip("'")][cell.split(':')[0].replace('$', '')].value
+rows = json.loads(${JSON.stringify(JSON.stringify(rows))})
+for i, (n, o) in enumerate(rows):
+    ws.cell(row=2 + i, column=1, value=n)
+    ws.cell(row=2 + i, column=org, value=o if o is not None else first)
+t.ref = t.ref.rstrip('0123456789') + str(1 + max(len(rows), 1))
+t.autoFilter.ref = t.ref
+wb.save(sys.argv[1])
+print('null')`,
+    );
+    return { book, table };
+  }
+
+  const results = (book: string) =>
+    openpyxl<Record<string, unknown>[]>(
+      book,
+      `wb = load_workbook(sys.argv[1])
+ws = wb['Incidents']
+heads = [c.value for c in ws[1]]
+print(json.dumps([{h: (str(c.value) if c.value is not None else None) for h, c in zip(heads, r)} for r in ws.iter_rows(min_row=2)]))`,
+    );
+
+  it('posts a template filled by openpyxl: records in the sandbox, each row\'s result in the file; a second post creates nothing twice', async () => {
+    const { book, table } = await filled('post', [['Headless one', null], ['Headless two', null]]);
+    const before = added();
+    // The sandbox has no binding: the add-in asks to confirm the assumed paths; so does post.
+    const asked = io();
+    expect(await post([book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC'], asked.io)).toBe(1);
+    expect(asked.err.join('\n')).toMatch(/Path assumed.*Give --yes to post all the same\. Nothing was sent\./);
+    expect(added()).toBe(before);
+    const cli = io();
+    expect([await post([book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'], cli.io), cli.err]).toEqual([0, []]);
+    expect(cli.out.join('\n')).toMatch(/2 created, 0 done, 0 failed, 0 unknown/);
+    expect(added()).toBe(before + 2);
+    const names = sandbox.store.addedRecords('incidents').slice(-2).map((r) => (r as { Name?: string }).Name);
+    expect(names).toEqual(['Headless one', 'Headless two']);
+
+    const rows = results(book);
+    expect(rows.map((r) => [r['Name'], r['Result']])).toEqual([
+      ['Headless one', 'created'],
+      ['Headless two', 'created'],
+    ]);
+    for (const r of rows) expect(r['Result GUID']).toMatch(/^[0-9a-f-]{36}$/i);
+
+    const again = io();
+    expect(await post([book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'], again.io)).toBe(0);
+    expect(again.out.join('\n')).toMatch(/nothing to post/);
+    expect(added()).toBe(before + 2);
+  }, 90_000);
+
+  it('--dry-run lists the problems by row and column, marks their cells in the file, sends nothing', async () => {
+    const { book, table } = await filled('dry', [['Good row', null], ['', null], ['Bad organization', 'Nowhere Inc']]);
+    const before = added();
+    const cli = io();
+    expect(await post([book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--dry-run'], cli.io)).toBe(1);
+    const err = cli.err.join('\n');
+    expect(err).toMatch(/Row 3.*Name/);
+    expect(err).toMatch(/Row 4.*Reporting organization.*Nowhere Inc/);
+    expect(cli.out.join('\n')).toMatch(/2 rows with errors.*Nothing was sent/);
+    expect(added()).toBe(before);
+    expect(results(book).every((r) => r['Result'] === null)).toBe(true);
+    // The problem cells are filled as the add-in fills them (red for an error); the good row is not.
+    const fills = openpyxl<Record<string, string>>(
+      book,
+      `ws = load_workbook(sys.argv[1])['Incidents']
+heads = [c.value for c in ws[1]]
+org = heads.index('Reporting organization')
+print(json.dumps({ws.cell(row=r, column=c + 1).coordinate: ws.cell(row=r, column=c + 1).fill.fgColor.rgb for r in (2, 3, 4) for c in (0, org) if ws.cell(row=r, column=c + 1).fill.fill_type == 'solid'}))`,
+    );
+    expect(Object.values(fills)).toEqual(['FFF4CCCC', 'FFF4CCCC']);
+    expect(Object.keys(fills)[0]).toBe('A3');
+    expect(Object.keys(fills)[1]).toMatch(/^[A-Z]+4$/);
+  }, 90_000);
+
+  it('refuses a production environment without --yes-production, before anything is read; with it, the taskpane\'s own rules still apply', async () => {
+    const { book, table } = await filled('prd', [['Production row', null]]);
+    const before = added();
+    const connect = ['--relay', relay.url, '--env', 'prd'];
+    const refused = io();
+    expect(await post([book, '--table', table, ...connect], refused.io)).toBe(1);
+    expect(refused.err.join('\n')).toMatch(/prd is a production environment: give --yes-production.*Nothing was sent/);
+    // With it, the add-in's refusal of an assumed path on production still holds (this relay has no binding).
+    const assumed = io();
+    expect(await post([book, '--table', table, ...connect, '--yes', '--yes-production'], assumed.io)).toBe(1);
+    expect(assumed.err.join('\n')).toMatch(/assumed.*Nothing was sent/);
+    expect(added()).toBe(before);
+    expect(results(book)[0]!['Result']).toBeNull();
+  }, 90_000);
+
+  it('killed after the first rows were created, run again: every row has one record, none twice', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `Interrupted ${i + 1}`);
+    const { book, table } = await filled('killed', names.map((n) => [n, null]));
+    const before = added();
+    // Each call of the service takes a while: the post is killed while rows are in flight.
+    sandbox.admin.setFaults({ latencyMs: 300 });
+    const child = spawn(process.execPath, [BIN, 'post', book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'], {
+      env: { ...process.env, GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // Waits for the condition (the first record stored), not for a time.
+    await new Promise<void>((resolve) => {
+      const check = () => (added() > before ? resolve() : setImmediate(check));
+      check();
+    });
+    child.kill('SIGKILL');
+    await exited;
+    sandbox.admin.setFaults({ latencyMs: 0 });
+    const partly = added() - before;
+    expect(partly).toBeGreaterThan(0);
+    expect(partly).toBeLessThan(names.length);
+    // What the killed run left on disk: rows sent whose answer it never recorded have a key but no result.
+    const left = results(book);
+    expect(left.filter((r) => r['Result'] === 'created').length).toBeLessThanOrEqual(partly);
+    expect(left.every((r) => r['Row key'] !== null || r['Result'] === null)).toBe(true);
+
+    const cli = io();
+    expect([await post([book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'], cli.io), cli.err]).toEqual([0, []]);
+    const stored = sandbox.store.addedRecords('incidents').slice(before).map((r) => (r as { Name?: string }).Name);
+    expect([...stored].sort()).toEqual([...names].sort());
+    expect(results(book).map((r) => r['Result'])).toEqual(names.map(() => 'created'));
+  }, 90_000);
+});

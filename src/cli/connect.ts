@@ -4,6 +4,7 @@ import { BindingFileError, loadBinding } from '../binding/load';
 import { directEnvironment, EnvironmentError, relayEnvironment } from '../check/environment';
 import { describeEnvironment, type EnvironmentView } from '../contracts/environments';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from '../check/key';
+import { keyFingerprint } from '../writeback/audit';
 
 /**
  * How the commands that work on a saved workbook (refresh, template) reach an environment: through the
@@ -52,6 +53,8 @@ export interface Connection {
   source: string;
   /** What the relay says of the environment (endpoints, production), or the same built from the binding. */
   view: EnvironmentView;
+  /** The key's short fingerprint, as the audit sheet names it (never the key). */
+  keyFingerprint: string;
 }
 
 /**
@@ -90,9 +93,10 @@ export async function connectEnvironment(values: { relay?: string; env?: string;
     return {
       client,
       catalog: environment.catalog,
-      // Directly, whether the environment is production is not known; nothing here posts.
+      // Directly, whether the environment is production is known only from the binding's target.
       view: describeEnvironment(values.env, environment.target.production ?? false, environment.catalog, null),
       environment: values.env,
+      keyFingerprint: await keyFingerprint(key.identifier),
       source: values.relay ? `relay ${values.relay.replace(/\/+$/, '')}` : `direct ${environment.baseUrl}`,
     };
   } catch (e) {

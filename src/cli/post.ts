@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { keyOnCommandLine } from '../check/key';
-import { describeProblem, FLOWS, markProblems, flowById, preparePost, tableRecord, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
+import { describeProblem, FLOWS, markProblems, flowById, preparePost, tableRecord, writeAudit, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
 import { firstBodyRow } from '../workbook/address';
 import type { WorkbookPort } from '../workbook/port';
 import { isWorkbookError } from '../workbook/errors';
@@ -186,7 +186,9 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
       ...(formulaText ? { formulaText } : {}),
       signal: abort.signal,
     });
-    // The table record and anything written without a result (setting changes) are saved too.
+    // The audit entry as the taskpane writes it (the key's fingerprint; no signed-in person on the command
+    // line), then the table record and anything written without a result (setting changes) are saved too.
+    await writeAudit(workbook, summary, connection.keyFingerprint);
     persist();
     const { created, done, failed: failedRows, unknown } = summary.counts;
     if (options.json) io.stdout(JSON.stringify({ file: path, ...(backup ? { backup } : {}), ...summary }, null, 2));

@@ -72,7 +72,10 @@ function tableXml(state: FileState, t: TableModel): string {
 
 /** The relationships namespace prefix of a part's root, or a declaration to add on the element itself. */
 function relPrefix(text: string): { prefix: string; declare: string } {
-  const m = new RegExp(`xmlns:([A-Za-z0-9_]+)="${REL.replace(/\./g, '\\.')}"`).exec(text.slice(0, 2000));
+  // Only the root's declarations count: openpyxl declares the prefix on each <sheet> instead, where it does
+  // not reach a sheet added beside them.
+  const root = /<(?![?!])[^>]*>/.exec(text)?.[0] ?? '';
+  const m = new RegExp(`xmlns:([A-Za-z0-9_]+)="${REL.replace(/\./g, '\\.')}"`).exec(root);
   return m ? { prefix: m[1]!, declare: '' } : { prefix: 'r', declare: ` xmlns:r="${REL}"` };
 }
 

@@ -98,6 +98,15 @@ print(json.dumps([{h: (str(c.value) if c.value is not None else None) for h, c i
       ['Headless two', 'created'],
     ]);
     for (const r of rows) expect(r['Result GUID']).toMatch(/^[0-9a-f-]{36}$/i);
+    // The audit entry the taskpane writes, read by openpyxl: one row per posted row, by the key's fingerprint.
+    const audit = openpyxl<{ who: string; result: string; hash: string }[]>(
+      book,
+      `wb = load_workbook(sys.argv[1])
+ws = wb['Write-back audit']
+heads = [c.value for c in ws[1]]
+print(json.dumps([{'who': r[heads.index('Who')].value, 'result': r[heads.index('Result')].value, 'hash': r[heads.index('Hash')].value} for r in ws.iter_rows(min_row=2)]))`,
+    );
+    expect(audit).toEqual([1, 2].map(() => ({ who: expect.stringMatching(/^key:[0-9a-f]{12}$/), result: 'created', hash: expect.stringMatching(/^[0-9a-f]{64}$/) })));
 
     const again = io();
     expect(await post([book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'], again.io)).toBe(0);

@@ -5,6 +5,7 @@ import { directEnvironment, EnvironmentError, relayEnvironment } from '../check/
 import { describeEnvironment, type EnvironmentView } from '../contracts/environments';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from '../check/key';
 import { keyFingerprint } from '../writeback/audit';
+import { EXIT } from './exit';
 
 /**
  * How the commands that work on a saved workbook (refresh, template) reach an environment: through the
@@ -101,5 +102,42 @@ export async function connectEnvironment(values: { relay?: string; env?: string;
     };
   } catch (e) {
     throw new ConnectError((e as Error).message, true);
+  }
+}
+
+/** The process's environment, terminal and network, as the workbook commands (refresh, template, post) use them. */
+export const processIo = (): ConnectIo => ({
+  env: process.env,
+  stdout: (t) => process.stdout.write(`${t}\n`),
+  stderr: (t) => process.stderr.write(`${t}\n`),
+  ...(process.stdin.isTTY ? { tty: { input: process.stdin, output: process.stderr } } : {}),
+  fetch: globalThis.fetch,
+});
+
+/** How a workbook command stops: `usage` (exit 2, with its help) or `failed` (exit 1), each naming the command. */
+export function stops(command: string, help: string, io: Pick<ConnectIo, 'stderr'>) {
+  return {
+    usage: (message: string) => {
+      io.stderr(`grc-sheets ${command}: ${message}\n\n${help}`);
+      return EXIT.usage;
+    },
+    failed: (message: string) => {
+      io.stderr(`grc-sheets ${command}: ${message}`);
+      return EXIT.failed;
+    },
+  };
+}
+
+/** connectEnvironment, with a refusal said the command's way: the Connection, or the exit code. */
+export async function connectOrStop(
+  values: Parameters<typeof connectEnvironment>[0],
+  io: ConnectIo,
+  stop: ReturnType<typeof stops>,
+): Promise<Connection | number> {
+  try {
+    return await connectEnvironment(values, io);
+  } catch (e) {
+    if (e instanceof ConnectError) return e.usage ? stop.usage(e.message) : stop.failed(e.message);
+    throw e;
   }
 }

@@ -7,7 +7,7 @@ import { firstBodyRow } from '../workbook/address';
 import type { WorkbookPort } from '../workbook/port';
 import { isWorkbookError } from '../workbook/errors';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileStamp, type FileWorkbook } from '../workbook/file';
-import { connectEnvironment, ConnectError, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, type ConnectIo } from './connect';
+import { connectOrStop, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, stops, type ConnectIo } from './connect';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
 
@@ -39,14 +39,6 @@ ${KEY_HELP}
 Exit codes: 0 validated (--dry-run: no errors) or every row posted; 1 rows with errors, rows that failed or
 whose outcome is unknown, a refusal (production without --yes-production), or the file could not be
 read or written (the message says which); 2 wrong options or no key.`;
-
-const processIo = (): ConnectIo => ({
-  env: process.env,
-  stdout: (t) => process.stdout.write(`${t}\n`),
-  stderr: (t) => process.stderr.write(`${t}\n`),
-  ...(process.stdin.isTTY ? { tty: { input: process.stdin, output: process.stderr } } : {}),
-  fetch: globalThis.fetch,
-});
 
 /**
  * The file workbook, saved to disk after every write of results: the runner's journal writes a row's key
@@ -99,14 +91,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     return { ...parsed.values, positionals: parsed.positionals };
   });
   if (typeof values === 'number') return values;
-  const usage = (message: string) => {
-    io.stderr(`grc-sheets post: ${message}\n\n${HELP}`);
-    return EXIT.usage;
-  };
-  const failed = (message: string) => {
-    io.stderr(`grc-sheets post: ${message}`);
-    return EXIT.failed;
-  };
+  const { usage, failed } = stops('post', HELP, io);
   const { positionals, ...options } = values;
   if (positionals.length !== 1) return usage('give exactly one workbook file (BOOK.xlsx)');
   if (!options.table) return usage('--table NAME is needed: the template table to post');
@@ -116,13 +101,8 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
   const path = resolve(positionals[0]!);
   if (!existsSync(path)) return usage(`there is no file ${positionals[0]}`);
 
-  let connection;
-  try {
-    connection = await connectEnvironment(options, io);
-  } catch (e) {
-    if (e instanceof ConnectError) return e.usage ? usage(e.message) : failed(e.message);
-    throw e;
-  }
+  const connection = await connectOrStop(options, io, { usage, failed });
+  if (typeof connection === 'number') return connection;
 
   let workbook: FileWorkbook;
   let stamp: FileStamp;

@@ -9,7 +9,7 @@ import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, ty
 import { keyOnCommandLine } from '../check/key';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
-import { connectEnvironment, ConnectError, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, type ConnectIo } from './connect';
+import { connectOrStop, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo as connectIo, stops, type ConnectIo } from './connect';
 
 const HELP = `Usage: grc-sheets refresh BOOK.xlsx --relay URL --env NAME [--table NAME] [--backup] [--json]
        grc-sheets refresh BOOK.xlsx --base-url URL --env NAME [--binding FILE] [--table NAME] [--backup] [--json]
@@ -47,14 +47,7 @@ export interface RefreshIo extends ConnectIo {
   progress?: NodeJS.WriteStream;
 }
 
-const processIo = (): RefreshIo => ({
-  env: process.env,
-  stdout: (t) => process.stdout.write(`${t}\n`),
-  stderr: (t) => process.stderr.write(`${t}\n`),
-  ...(process.stdin.isTTY ? { tty: { input: process.stdin, output: process.stderr } } : {}),
-  ...(process.stderr.isTTY ? { progress: process.stderr } : {}),
-  fetch: globalThis.fetch,
-});
+const processIo = (): RefreshIo => ({ ...connectIo(), ...(process.stderr.isTTY ? { progress: process.stderr } : {}) });
 
 /** SHA-256 from node:crypto for the cell fingerprints. */
 export const nodeHasher = () => {
@@ -95,26 +88,14 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     return { ...parsed.values, positionals: parsed.positionals };
   });
   if (typeof values === 'number') return values;
-  const usage = (message: string) => {
-    io.stderr(`grc-sheets refresh: ${message}\n\n${HELP}`);
-    return EXIT.usage;
-  };
+  const { usage, failed } = stops('refresh', HELP, io);
   const { positionals, ...options } = values;
   if (positionals.length !== 1) return usage('give exactly one workbook file (BOOK.xlsx)');
   const path = resolve(positionals[0]!);
   if (!existsSync(path)) return usage(`there is no file ${positionals[0]}`);
-  const failed = (message: string) => {
-    io.stderr(`grc-sheets refresh: ${message}`);
-    return EXIT.failed;
-  };
 
-  let connection;
-  try {
-    connection = await connectEnvironment(options, io);
-  } catch (e) {
-    if (e instanceof ConnectError) return e.usage ? usage(e.message) : failed(e.message);
-    throw e;
-  }
+  const connection = await connectOrStop(options, io, { usage, failed });
+  if (typeof connection === 'number') return connection;
 
   let workbook: FileWorkbook;
   let stamp;

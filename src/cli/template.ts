@@ -6,7 +6,7 @@ import { keyOnCommandLine } from '../check/key';
 import { FLOWS, FlowUnavailable, createTemplate, type FlowId } from '../writeback';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, writeEmptyWorkbook, type FileWorkbook } from '../workbook/file';
 import { isWorkbookError } from '../workbook/errors';
-import { connectEnvironment, ConnectError, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, type ConnectIo } from './connect';
+import { connectOrStop, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, stops, type ConnectIo } from './connect';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
 
@@ -31,7 +31,7 @@ ${KEY_HELP}
 Exit codes: 0 the template was written; 1 it could not be (the message says why; the file is unchanged);
 2 wrong options or no key.`;
 
-export async function run(argv: string[], io: ConnectIo = { env: process.env, stdout: (t) => process.stdout.write(`${t}\n`), stderr: (t) => process.stderr.write(`${t}\n`), ...(process.stdin.isTTY ? { tty: { input: process.stdin, output: process.stderr } } : {}), fetch: globalThis.fetch }): Promise<number> {
+export async function run(argv: string[], io: ConnectIo = processIo()): Promise<number> {
   const refused = keyOnCommandLine(argv);
   if (refused) {
     io.stderr(`grc-sheets template: ${refused}`);
@@ -42,27 +42,15 @@ export async function run(argv: string[], io: ConnectIo = { env: process.env, st
     return { ...parsed.values, positionals: parsed.positionals };
   });
   if (typeof values === 'number') return values;
-  const usage = (message: string) => {
-    io.stderr(`grc-sheets template: ${message}\n\n${HELP}`);
-    return EXIT.usage;
-  };
-  const failed = (message: string) => {
-    io.stderr(`grc-sheets template: ${message}`);
-    return EXIT.failed;
-  };
+  const { usage, failed } = stops('template', HELP, io);
   const { positionals, ...options } = values;
   if (positionals.length !== 1) return usage('give exactly one workbook file (BOOK.xlsx)');
   const flow = FLOWS.find((f) => f.id === (options.flow as FlowId));
   if (!flow) return usage(`--flow must be one of ${FLOWS.map((f) => f.id).join(', ')}`);
   const path = resolve(positionals[0]!);
 
-  let connection;
-  try {
-    connection = await connectEnvironment(options, io);
-  } catch (e) {
-    if (e instanceof ConnectError) return e.usage ? usage(e.message) : failed(e.message);
-    throw e;
-  }
+  const connection = await connectOrStop(options, io, { usage, failed });
+  if (typeof connection === 'number') return connection;
 
   const isNew = !existsSync(path);
   // A new workbook is made beside where it goes and renamed into place once complete.

@@ -83,3 +83,22 @@ export function entryHashes(file: string): Record<string, string> {
   const script = 'import hashlib, json, sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nprint(json.dumps({i.filename: hashlib.sha256(z.read(i)).hexdigest() for i in z.infolist()}))';
   return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, file], { stdio: 'pipe' }).toString()) as Record<string, string>;
 }
+
+/**
+ * Python (after `import re, zipfile`) that writes `dst` as the openpyxl-saved `tmp` with the add-in's parts of
+ * `src` put back (openpyxl drops them when it saves): what Excel would have kept, or a tamperer covering
+ * their tracks.
+ */
+export const PUT_ADDIN_PART_BACK = `zo, ze = zipfile.ZipFile(src), zipfile.ZipFile(tmp)
+with zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED) as z:
+    for i in ze.infolist():
+        data = ze.read(i).decode() if i.filename.endswith(('.xml', '.rels')) else ze.read(i)
+        if i.filename == '[Content_Types].xml':
+            data = data.replace('</Types>', ''.join(re.findall(r'<Override [^>]*webextension[^>]*/>', zo.read(i.filename).decode())) + '</Types>')
+        if i.filename == '_rels/.rels':
+            rel = re.search(r'<Relationship [^>]*webextensiontaskpanes[^>]*/>', zo.read(i.filename).decode()).group(0)
+            data = data.replace('</Relationships>', re.sub(r'Id="[^"]*"', 'Id="rIdGrcTaskpanes"', rel) + '</Relationships>')
+        z.writestr(i, data)
+    for n in zo.namelist():
+        if n.startswith('xl/webextensions/'):
+            z.writestr(n, zo.read(n))`;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, type RefreshIo } from '../../../src/cli/refresh';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
-import { openpyxl } from '../../support/outside-readers';
+import { openpyxl, PUT_ADDIN_PART_BACK } from '../../support/outside-readers';
 
 /** Edits one cell with openpyxl and puts the add-in's part back (openpyxl drops it), as Excel would keep it. */
 const EDIT = `import sys, re, zipfile
@@ -14,20 +14,7 @@ wb = load_workbook(src)
 wb[sheet][cell] = value
 tmp = dst + '.openpyxl'
 wb.save(tmp)
-zo, ze = zipfile.ZipFile(src), zipfile.ZipFile(tmp)
-with zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED) as z:
-    for i in ze.infolist():
-        data = ze.read(i).decode() if i.filename.endswith(('.xml', '.rels')) else ze.read(i)
-        if i.filename == '[Content_Types].xml':
-            data = data.replace('</Types>', ''.join(re.findall(r'<Override [^>]*webextension[^>]*/>', zo.read(i.filename).decode())) + '</Types>')
-        if i.filename == '_rels/.rels':
-            rel = re.search(r'<Relationship [^>]*webextensiontaskpanes[^>]*/>', zo.read(i.filename).decode()).group(0)
-            data = data.replace('</Relationships>', re.sub(r'Id="[^"]*"', 'Id="rIdGrcTaskpanes"', rel) + '</Relationships>')
-        z.writestr(i, data)
-    for n in zo.namelist():
-        if n.startswith('xl/webextensions/'):
-            z.writestr(n, zo.read(n))
-`;
+${PUT_ADDIN_PART_BACK}`;
 
 describe('grc-sheets refresh: hand edits and the change report', () => {
   let sandbox: Sandbox;

@@ -1,3 +1,4 @@
+import { PUT_ADDIN_PART_BACK } from '../../support/outside-readers';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,20 +44,7 @@ tmp = dst + '.openpyxl'
 wb.save(tmp)
 if not keep:
     import os; os.replace(tmp, dst); sys.exit(0)
-zo, ze = zipfile.ZipFile(src), zipfile.ZipFile(tmp)
-with zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED) as z:
-    for i in ze.infolist():
-        data = ze.read(i).decode() if i.filename.endswith(('.xml', '.rels')) else ze.read(i)
-        if i.filename == '[Content_Types].xml':
-            data = data.replace('</Types>', ''.join(re.findall(r'<Override [^>]*webextension[^>]*/>', zo.read(i.filename).decode())) + '</Types>')
-        if i.filename == '_rels/.rels':
-            rel = re.search(r'<Relationship [^>]*webextensiontaskpanes[^>]*/>', zo.read(i.filename).decode()).group(0)
-            data = data.replace('</Relationships>', re.sub(r'Id="[^"]*"', 'Id="rIdGrcTaskpanes"', rel) + '</Relationships>')
-        z.writestr(i, data)
-    for n in zo.namelist():
-        if n.startswith('xl/webextensions/'):
-            z.writestr(n, zo.read(n))
-`;
+${PUT_ADDIN_PART_BACK}`;
 
 describe('grc-sheets verify on saved workbooks', () => {
   let dir: string;

@@ -4,6 +4,9 @@
  * them and the hand-edit check, each run once (the machine is shared: the load average is reported).
  */
 import { createHash } from 'node:crypto';
+import { plainCell } from '../src/loading/changes';
+import { sha256Hex } from '../src/loading/sha256';
+import { lineOf } from '../src/loading/tableprint';
 import { loadavg } from 'node:os';
 import { catalog } from '../src/catalog';
 import { columnsOf, createRowConverter } from '../src/sheet';
@@ -36,6 +39,10 @@ export default async function bench(): Promise<string> {
   const compare = time(() => compareTables(before, after, keys, 100_000));
   const printNode = time(() => makeCellPrint(rowPrints(before, names, keys, nodeHash), keys, nodeHash));
   const printJs = time(() => makeCellPrint(rowPrints(before, names, keys), keys));
+  // The row digests alone (the bulk of a cell fingerprint), node:crypto against the taskpane's one-shot SHA-256.
+  const lines = before.rows.map((r) => lineOf(r.map((c) => plainCell(c))));
+  const digestsNode = time(() => lines.map((l) => createHash('sha256').update(l).digest('hex')));
+  const digestsJs = time(() => lines.map(sha256Hex));
   const edited = { columns: names, rows: before.rows.map((r) => [...r]) };
   for (let i = 0; i < 10; i++) edited.rows[i * 17_001]![names.indexOf('Name')] = 'Typed over';
   const edits = time(() => findEdits(printNode.value, edited, after, names, nodeHash));
@@ -48,6 +55,8 @@ export default async function bench(): Promise<string> {
     '| Step | Time | Result |',
     '|---|---|---|',
     row('Compare by key (compareTables)', compare.ms, `${describeChanges(compare.value.summary)}; ${compare.value.changes.length.toLocaleString('en-US')} field changes listed`),
+    row('Row digests only, node:crypto createHash per row', digestsNode.ms, `${lines.length.toLocaleString('en-US')} lines`),
+    row('Row digests only, built-in sha256Hex (taskpane)', digestsJs.ms, digestsJs.value.every((d, i) => d === digestsNode.value[i]) ? 'same digests' : 'DIFFERENT DIGESTS'),
     row('Cell fingerprint, node:crypto (CLI)', printNode.ms, `${printNode.value.buckets.length / 8} buckets`),
     row('Cell fingerprint, built-in SHA-256 (taskpane)', printJs.ms, printJs.value.sha256 === printNode.value.sha256 ? 'same hash' : 'DIFFERENT HASH'),
     row('Hand-edit check, 10 cells edited (findEdits)', edits.ms, `${edits.value?.cells.filter((c) => c.certain).length ?? 0} cells named with their old value`),

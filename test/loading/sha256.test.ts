@@ -19,8 +19,13 @@ function random(seed: number) {
 function randomText(next: () => number, length: number): string {
   const pool = ['a', 'Z', '0', ' ', '"', '\n', 'é', 'ß', '中', '€', '😀', '𝄞', '\ud800', '\udfff', '\u0000', '\uffff'];
   const out: string[] = [];
-  // Mostly ASCII, as a row's line is.
-  for (let units = 0; units < length; units += out[out.length - 1]!.length) out.push(next() < 0.7 ? String.fromCharCode(32 + Math.floor(next() * 95)) : pool[Math.floor(next() * pool.length)]!);
+  let units = 0;
+  while (units < length) {
+    // Mostly ASCII, as a row's line is.
+    const piece = next() < 0.7 ? String.fromCharCode(32 + Math.floor(next() * 95)) : pool[Math.floor(next() * pool.length)]!;
+    out.push(piece);
+    units += piece.length;
+  }
   return out.join('').slice(0, length);
 }
 

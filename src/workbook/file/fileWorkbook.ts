@@ -2,8 +2,9 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { cellAddress, parseCell, quoteSheet, rangeAddress } from '../address';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import type { Cell, ColumnSpec, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../port';
+import { columnPicker } from '../scan';
 import { ADDIN_ID, DEFAULT_STORE, isOurPart, readProperties, type AddinStore } from './addin';
-import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanSheet, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
+import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanBody, scanSheet, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
 import { Package } from './package';
 import { FileProblem } from './problem';
 import { savePackage, type SaveReport } from './save';
@@ -391,6 +392,23 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
         }
       }
       return { columns: t.columns.map((c) => c.name), rows };
+    },
+
+    async scanRows(name, columns, visit, wanted) {
+      const t = tableOf(name);
+      const total = t.changed ? t.rowCount : rowCountOf(t);
+      const pick = columnPicker(t.columns.map((c) => c.name), columns);
+      const each = (cells: readonly (Cell | undefined)[], row: number) => visit(pick(cells), row);
+      if (t.blocks.length) {
+        // Rows written in this session are held until the save: read with them (a write-back template,
+        // never a refresh, which scans before it writes).
+        (await workbook.readRows(name)).rows.forEach((r, i) => (!wanted || wanted(i)) && each(r, i));
+        return total;
+      }
+      const inFile = Math.min(total, t.oldPhysical);
+      scanBody(pkg, t, inFile, each, wanted, state.sharedStrings);
+      for (let i = inFile; i < total; i++) if (!wanted || wanted(i)) each([], i);
+      return total;
     },
 
     async getSetting<T>(key: string) {

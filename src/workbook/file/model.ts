@@ -2,7 +2,7 @@ import type { MarkKind } from '../port';
 import { parseCell } from '../address';
 import type { Cell, ColumnSpec } from '../port';
 import { NUMBER_FORMAT } from '../formats';
-import { cellValue, stringItemText } from './cells';
+import { cellValue, rowValues, stringItemText } from './cells';
 import type { Package } from './package';
 import { FileProblem } from './problem';
 import { sheetPieces, splitRow, styleOf } from './rows';
@@ -216,10 +216,42 @@ export function readBody(pkg: Package, t: TableModel, from: number, to: number, 
     const body = piece.index - t.row - 1;
     if (body < from) continue;
     if (body >= to) break;
-    const row = out[body - from]!;
-    for (const c of splitRow(piece.text).cells) if (c.col >= t.col && c.col < t.col + width) row[c.col - t.col] = cellValue(c.xml, sharedStrings);
+    rowValues(piece.text, t.col, width, out[body - from]!, sharedStrings);
   }
   return out;
+}
+
+/**
+ * Visits the table's body rows [0, count) as the file holds them, in order and one at a time, so a sheet of
+ * a million rows is never held: `cells` by column offset in the table, one array reused for every row.
+ * Rows the file does not write (all empty) are visited as empty; rows `wanted` rejects are passed over
+ * before their cells are read.
+ */
+export function scanBody(pkg: Package, t: TableModel, count: number, visit: (cells: readonly Cell[], row: number) => void, wanted: ((row: number) => boolean) | undefined, sharedStrings: () => readonly string[]): void {
+  const width = t.oldWidth;
+  const cells = new Array<Cell>(width).fill(null);
+  let next = 0;
+  const emptyUpTo = (end: number) => {
+    for (; next < end; next++) {
+      if (wanted && !wanted(next)) continue;
+      cells.fill(null);
+      visit(cells, next);
+    }
+  };
+  if (!t.isNew && count > 0) {
+    for (const piece of sheetPieces(pkg.zip.textChunks(t.sheet.path))) {
+      if (piece.kind !== 'row') continue;
+      const body = piece.index - t.row - 1;
+      if (body < 0) continue;
+      if (body >= count) break;
+      emptyUpTo(body);
+      next = body + 1;
+      if (wanted && !wanted(body)) continue;
+      rowValues(piece.text, t.col, width, cells, sharedStrings);
+      visit(cells, body);
+    }
+  }
+  emptyUpTo(count);
 }
 
 /** Every non-empty cell's position in columns [col, col + width) from row `row` down. */

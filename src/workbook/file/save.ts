@@ -218,6 +218,13 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
         const xml = bodyCell(row, c, ref, old);
         return xml ? restyle(xml, xf) : `<c r="${ref}" s="${xf}"/>`;
       },
+      rewritten: (row) => {
+        if (row >= t.rowCount) return true;
+        for (let c = 0; c < t.columns.length; c++) {
+          if (!t.blocks.some((b, i) => row >= b.offset && row < b.offset + b.rows.length && c >= b.first && c < b.first + widths[i]!)) return false;
+        }
+        return true;
+      },
     };
     function bodyCell(row: number, c: number, ref: string, old: RawCell | undefined): string {
         if (row >= t.rowCount) return formulas[c] ? formulaCellXml(ref, formulas[c], style[c]!) : blank(ref, c);

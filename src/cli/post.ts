@@ -8,11 +8,14 @@ import type { WorkbookPort } from '../workbook/port';
 import { isWorkbookError } from '../workbook/errors';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileStamp, type FileWorkbook } from '../workbook/file';
 import { connectOrStop, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, stops, type ConnectIo } from './connect';
+import { describeEnvironment } from '../contracts/environments';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
+import { knownProduction, unknownProductionMessage } from './production';
 
 const HELP = `Usage: grc-sheets post BOOK.xlsx --table NAME --relay URL --env NAME [--dry-run] [--yes] [--yes-production] [--json]
-       grc-sheets post BOOK.xlsx --table NAME --base-url URL --env NAME [--binding FILE] [--dry-run] [--yes] [--json]
+       grc-sheets post BOOK.xlsx --table NAME --relay-config FILE --env NAME [--dry-run] [--yes] [--yes-production] [--json]
+       grc-sheets post BOOK.xlsx --table NAME --base-url URL --env NAME [--binding FILE] [--dry-run] [--yes] [--yes-production] [--json]
 
 Validates and posts a write-back template table of a saved workbook (one made by the add-in's New
 template or by grc-sheets template), without Excel: the same flows, checks, runner and exactly-once
@@ -27,7 +30,11 @@ ${CONNECT_HELP}
                    (red: error, amber: warning), as the add-in's Validate; nothing is sent
   --yes            post although the add-in would ask to confirm (the message says why: a path the service's
                    documentation does not show, another environment than the table was filled for, production)
-  --yes-production needed, besides --yes, to post to a production environment
+  --yes-production needed, besides --yes, to post to a production environment, and to post directly
+                   (--base-url) to a service nothing declares: one that is neither the grc-sheets sandbox on
+                   this machine nor declared in a relay configuration (it is then treated as production).
+                   A test environment is declared once, by the admin, as "production": false under
+                   environments.NAME in the relay's configuration file, used with --relay-config FILE
   --formula-text as-typed|quote
                    how text that begins with =, +, - or @ is sent (needed when the table has such text)
   --backup         keep the file as it was before the post as BOOK.bak.xlsx
@@ -37,7 +44,7 @@ ${CONNECT_HELP}
 ${KEY_HELP}
 
 Exit codes: 0 validated (--dry-run: no errors) or every row posted; 1 rows with errors, rows that failed or
-whose outcome is unknown, a refusal (production without --yes-production), or the file could not be
+whose outcome is unknown, a refusal (production, or a target nothing declares, without --yes-production), or the file could not be
 read or written (the message says which); 2 wrong options or no key.`;
 
 /**
@@ -133,10 +140,18 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     if (!shape) return failed(`the workbook has no table ${table}; its tables are ${(await workbook.listTables()).map((t) => t.name).join(', ') || 'none'}.`);
     const flow = await flowOf(workbook, shape.name);
     if (!flow) return failed(`table ${table} is not a write-back template of grc-sheets: the workbook does not record its flow, and its name is none of ${FLOWS.map((f) => f.tableName).join(', ')}. Make one with grc-sheets template or the add-in's New template.`);
-    const production = connection.view.production === true;
-    // Before anything is read from the service: a production post is asked for on the command line.
-    if (production && !options['dry-run'] && !options['yes-production']) return failed(`${connection.environment} is a production environment: give --yes-production to post there. Nothing was sent.`);
-    const plan = await preparePost({ api: connection.client, workbook: durable(workbook, persist), table: shape.name, flow, environment: connection.view, signal: abort.signal });
+    // Before anything is read from the service: a production post is asked for on the command line, and so
+    // is one to a service nothing declares (called directly, not the sandbox): it may be production.
+    const known = await knownProduction(connection, io.fetch);
+    if (!options['dry-run'] && !options['yes-production']) {
+      if (known === true) return failed(`${connection.environment} is a production environment: give --yes-production to post there. Nothing was sent.`);
+      if (known === null) return failed(unknownProductionMessage(connection, options['relay-config']));
+    }
+    // Undeclared and posted to with --yes-production: treated as production (assumed paths refused, the
+    // production confirmation), as the user said it may be.
+    const production = known ?? options['yes-production'];
+    const environment = production === connection.view.production ? connection.view : describeEnvironment(connection.environment, production, connection.catalog, null);
+    const plan = await preparePost({ api: connection.client, workbook: durable(workbook, persist), table: shape.name, flow, environment, signal: abort.signal });
     // As the taskpane's Validate: problem cells filled red or amber, the last validation's marks taken off.
     await markProblems(workbook, shape.name, plan.validation.problems);
     const problems = plan.validation.problems;

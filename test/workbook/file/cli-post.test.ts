@@ -113,6 +113,33 @@ print(json.dumps({ws.cell(row=r, column=c + 1).coordinate: ws.cell(row=r, column
     expect(Object.keys(fills)[1]).toMatch(/^[A-Z]+4$/);
   }, 90_000);
 
+  it('--json: one object a scheduler reads, for a refusal, a dry run, a post and a post with nothing left', async () => {
+    const { book, table } = await filled('json', [['Json one', null], ['Json two', null], ['', null]]);
+    const connect = [book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--json'];
+    const before = added();
+    const json = async (argv: string[], code: number) => {
+      const cli = io();
+      expect(await post(argv, cli.io)).toBe(code);
+      return JSON.parse(cli.out.join('\n')) as Record<string, unknown>;
+    };
+    const base = { file: book, table, environment: 'ACC' };
+
+    expect(await json(connect, 1)).toEqual({ ...base, ok: false, saved: false, sent: false, refused: expect.stringMatching(/Path assumed.*Give --yes/) });
+    const dry = await json([...connect, '--dry-run'], 1);
+    expect(dry).toMatchObject({ ...base, ok: false, saved: true, sent: false, dryRun: true, toSend: 2, rowsWithErrors: 1 });
+    expect(dry['problems']).toEqual([expect.objectContaining({ row: 2, sheetRow: 4, column: 'Name', severity: 'error' })]);
+
+    const posted = await json([...connect, '--yes'], 1);
+    expect(posted).toMatchObject({ ...base, ok: false, saved: true, sent: true, flow: 'incidents', withErrors: 1, cancelled: false, counts: expect.objectContaining({ created: 2, failed: 0, unknown: 0 }) });
+    expect(posted['outcomes']).toEqual([
+      { row: 0, sheetRow: 2, status: 'created', guid: expect.stringMatching(/^[0-9a-f-]{36}$/i), message: expect.any(String) },
+      { row: 1, sheetRow: 3, status: 'created', guid: expect.stringMatching(/^[0-9a-f-]{36}$/i), message: expect.any(String) },
+    ]);
+    expect(added()).toBe(before + 2);
+    expect(await json([...connect, '--yes'], 1)).toMatchObject({ ...base, ok: false, saved: false, sent: false, nothingToPost: true, toSend: 0, rowsWithErrors: 1 });
+    expect(added()).toBe(before + 2);
+  }, 90_000);
+
   it('refuses a production environment without --yes-production, before anything is read; with it, the taskpane\'s own rules still apply', async () => {
     const { book, table } = await filled('prd', [['Production row', null]]);
     const before = added();

@@ -7,7 +7,7 @@ import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from 
 import { keyFingerprint } from '../writeback/audit';
 import { RelayConfigError } from '../relay/config';
 import { configuredEnvironment } from './configured';
-import { EXIT } from './exit';
+import { EXIT, unreadableFile } from './exit';
 
 /**
  * How the commands that work on a saved workbook (refresh, template) reach an environment: through the
@@ -92,6 +92,15 @@ export async function connectEnvironment(
   if (!values.env) throw new ConnectError('--env NAME is needed: the environment the tables were loaded from (ACC, PRD ...)', true);
   if (values.relay && values.binding) throw new ConnectError("--binding is for --base-url; through the relay the relay's binding is used", true);
   if (values['relay-config'] && values.binding) throw new ConnectError("--binding is for --base-url; with --relay-config the environment's binding in that file is used", true);
+  // Said in words, before the key is asked for.
+  const files = [
+    ['--relay-config', values['relay-config'], "the relay's configuration file (relay.example.json shows its format)"],
+    ['--binding', values.binding, 'the binding file grc-sheets binding import wrote'],
+  ] as const;
+  for (const [option, file, what] of files) {
+    const problem = file === undefined ? null : unreadableFile(file, what);
+    if (problem) throw new ConnectError(`${option} ${problem}`, true);
+  }
   let key;
   try {
     key = await credentials(io);

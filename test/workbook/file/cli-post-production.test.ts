@@ -123,6 +123,10 @@ describe('grc-sheets post: is the target production?', () => {
     const { book, table } = await filled('declared', ['Declared one'], ['--relay-config', declared, '--env', 'TST']);
     const before = added();
 
+    const wrongName = io();
+    expect(await post([book, '--table', table, '--relay-config', declared, '--env', 'ACC'], wrongName.io)).toBe(2);
+    expect(wrongName.err.join('\n')).toContain(`--relay-config: ${declared} has no environment "ACC"; it has TST`);
+
     const silent = config('silent', undefined);
     const refused = io();
     expect(await post([book, '--table', table, '--relay-config', silent, '--env', 'TST'], refused.io)).toBe(1);

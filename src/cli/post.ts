@@ -14,9 +14,10 @@ import { parseOptions } from './options';
 import { postedJson, stoppedJson, validatedJson, type PostJsonBase } from './post-json';
 import { knownProduction, unknownProductionMessage } from './production';
 
-const HELP = `Usage: grc-sheets post BOOK.xlsx --table NAME --relay URL --env NAME [--dry-run] [--yes] [--yes-production] [--json]
-       grc-sheets post BOOK.xlsx --table NAME --relay-config FILE --env NAME [--dry-run] [--yes] [--yes-production] [--json]
-       grc-sheets post BOOK.xlsx --table NAME --base-url URL --env NAME [--binding FILE] [--dry-run] [--yes] [--yes-production] [--json]
+const HELP = `Usage: grc-sheets post BOOK.xlsx --table NAME --relay URL --env NAME [OPTIONS]
+       grc-sheets post BOOK.xlsx --table NAME --relay-config FILE --env NAME [OPTIONS]
+       grc-sheets post BOOK.xlsx --table NAME --base-url URL --env NAME [--binding FILE] [OPTIONS]
+OPTIONS: [--dry-run] [--yes] [--yes-production] [--formula-text as-typed|quote] [--backup] [--json]
 
 Validates and posts a write-back template table of a saved workbook (one made by the add-in's New
 template or by grc-sheets template), without Excel: the same flows, checks, runner and exactly-once
@@ -48,8 +49,8 @@ ${CONNECT_HELP}
 ${KEY_HELP}
 
 Exit codes: 0 validated (--dry-run: no errors) or every row posted; 1 rows with errors, rows that failed or
-whose outcome is unknown, a refusal (production, or a target nothing declares, without --yes-production), or the file could not be
-read or written (the message says which); 2 wrong options or no key.`;
+whose outcome is unknown, a refusal (production, or a target nothing declares, without --yes-production),
+or the file could not be read or written (the message says which); 2 wrong options or no key.`;
 
 /**
  * The file workbook, saved to disk after every write of results: the runner's journal writes a row's key

@@ -8,7 +8,8 @@ import { CT_TABLE, CT_WORKSHEET, REL, REL_TABLE, REL_WORKSHEET, formatOf, type S
 import { sheetPieces, styleOf, type RawCell, type SheetPiece } from './rows';
 import { rewriteSheet, type SheetPlan, type TableArea } from './sheetWriter';
 import { EMPTY_STYLES, MARK_RGB, Styles } from './styles';
-import { followBody, movedTotalCell, type BodyRows } from './totalRow';
+import { FileProblem } from './problem';
+import { followBody, movedTotalCell, sharedFromOutside, type BodyRows } from './totalRow';
 import { attr, child, childrenOf, escapeXml, local, parseXml, setAttr, splice, startTag } from './xml';
 import { ZipWriter } from './zip';
 
@@ -213,6 +214,15 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     const blank = (ref: string, c: number) => (style[c] ? `<c r="${ref}" s="${style[c]}"/>` : '');
     const newBody = Math.max(t.rowCount, 1);
     const totalRows = scan?.totalRows.get(t) ?? [];
+    totalRows.forEach((cells, k) => {
+      const c = sharedFromOutside(cells);
+      if (c === undefined) return;
+      const at = `${t.sheet.name}!${cellAddress(t.row + t.oldPhysical + 1 + k, t.col + c)}`;
+      throw new FileProblem(
+        'unsupported',
+        `The total row of table ${t.name} cannot be moved: ${at} shares its formula with cells outside the total row (it was filled or copied from them), and moving the row would change what it adds up. In Excel, pick that total again from the total row's list (or type its formula), save, and refresh again.`,
+      );
+    });
     const moves = bodyRows(t);
     const restyle = (xml: string, xf: number) => xml.replace(/^<c\b[^>]*?\/?>/, (tag) => tag.replace(/\s+s="\d+"/, '').replace(/^<c\b/, `<c s="${xf}"`));
     return {

@@ -97,3 +97,21 @@ export function movedTotalCell(xml: string, ref: string, shift: number, body: Bo
     });
   return tag + rest;
 }
+
+/**
+ * The column of a total-row cell whose formula is shared from a cell outside the row (`<f t="shared"
+ * si="n"/>` whose master, the cell holding the text, is elsewhere), if any. Its meaning is an offset from
+ * that master, which moving the row alone would change, so such a row is not moved.
+ */
+export function sharedFromOutside(cells: ReadonlyMap<number, string>): number | undefined {
+  const masters = new Set<string>();
+  const children: [number, string][] = [];
+  for (const [c, xml] of cells) {
+    const f = /<f\b[^>]*\bt="shared"[^>]*>/.exec(xml)?.[0];
+    const si = f && /\ssi="(\d+)"/.exec(f)?.[1];
+    if (!si) continue;
+    if (/\sref="/.test(f)) masters.add(si);
+    else children.push([c, si]);
+  }
+  return children.find(([, si]) => !masters.has(si))?.[0];
+}

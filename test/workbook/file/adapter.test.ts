@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isWorkbookError } from '../../../src/workbook/errors';
-import { openFileWorkbook } from '../../../src/workbook/file';
+import { isFileProblem, openFileWorkbook } from '../../../src/workbook/file';
 import { ZipReader } from '../../../src/workbook/file/zip';
 import { libreOfficeSheets, openpyxl } from '../../support/outside-readers';
 
@@ -220,6 +220,37 @@ print(json.dumps({'ref': t.ref, 'totals': t.totalsRowCount, 'filter': t.autoFilt
     expect((await again.findTable('tbl'))!.rowCount).toBe(0);
     expect((await again.readRows('tbl')).rows).toEqual([]);
     again.close();
+  });
+
+  it('refuses, before writing anything, a total row whose formula is shared from the body, naming the cell', async () => {
+    const made = withTotals('totals-shared-made.xlsx', 2);
+    const input = join(dir, 'totals-shared.xlsx');
+    // What Excel writes for a formula filled down from the body into the total row (openpyxl writes no shared formulas).
+    execFileSync('/usr/bin/python3', ['-c', `import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as zin, zipfile.ZipFile(sys.argv[2], 'w') as zout:
+    for i in zin.infolist():
+        data = zin.read(i)
+        if i.filename == 'xl/worksheets/sheet1.xml':
+            text = data.decode()
+            text = text.replace('<c r="B2" t="n"><v>0</v></c>', '<c r="B2" t="n"><f t="shared" ref="B2:B4" si="0">ROW()</f><v>2</v></c>')
+            text = text.replace('<f>SUBTOTAL(109,tbl[b])</f>', '<f t="shared" si="0"/>')
+            assert text.count('si="0"') == 2
+            data = text.encode()
+        zout.writestr(i, data)`, made, input]);
+    const output = join(dir, 'totals-shared-out.xlsx');
+    const wb = openFileWorkbook(input);
+    await wb.writeRows('tbl', 0, [['n0', 1, 2], ['n1', 3, 4], ['n2', 5, 6]]);
+    const error = (() => {
+      try {
+        wb.saveTo(output);
+        return null;
+      } catch (e) {
+        return e;
+      }
+    })();
+    wb.close();
+    expect(isFileProblem(error) && [error.code, error.message]).toEqual(['unsupported', expect.stringMatching(/total row of table tbl cannot be moved: Data!B4 shares its formula/)]);
+    expect(existsSync(output)).toBe(false);
   });
 
   it('gives a column added to a table with a total row an empty total cell, and counts the total row as the table\'s', async () => {

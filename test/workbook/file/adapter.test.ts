@@ -222,6 +222,40 @@ print(json.dumps({'ref': t.ref, 'totals': t.totalsRowCount, 'filter': t.autoFilt
     again.close();
   });
 
+  it('moves the total row of a table as LibreOffice saves it (A1 totals, its autoFilter over the total row)', async () => {
+    // totals.xlsx saved again by LibreOffice: it writes the totals with their results and `aca` flags, drops
+    // the columns' totalsRowFunction, and stretches the autoFilter over the total row.
+    const profile = mkdtempSync(join(tmpdir(), 'grc-lo-profile-'));
+    const saved = join(dir, 'lo');
+    try {
+      execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--norestore', '--convert-to', 'xlsx:Calc Office Open XML', '--outdir', saved, join(__dirname, 'fixtures', 'totals.xlsx')], { stdio: 'pipe', timeout: 120_000 });
+    } finally {
+      rmSync(profile, { recursive: true, force: true });
+    }
+    const input = join(saved, 'totals.xlsx');
+    const grown = join(dir, 'lo-grown.xlsx');
+    const wb = openFileWorkbook(input);
+    expect((await wb.findTable('tbl_risk'))!.rowCount).toBe(10);
+    await wb.writeRows('tbl_risk', 0, Array.from({ length: 30 }, (_, i) => [`N-${i}`, `n${i}`, 'IT', i]));
+    wb.saveTo(grown);
+    wb.close();
+    const shrunk = join(dir, 'lo-shrunk.xlsx');
+    const again = openFileWorkbook(grown);
+    expect((await again.findTable('tbl_risk'))!.rowCount).toBe(30);
+    await again.writeRows('tbl_risk', 0, Array.from({ length: 4 }, (_, i) => [`S-${i}`, `s${i}`, 'HR', 100 + i]));
+    await again.setRowCount('tbl_risk', 4);
+    again.saveTo(shrunk);
+    again.close();
+    const grownRows = libreOfficeSheets(grown).get('Risks')!;
+    expect(grownRows.length).toBe(32);
+    expect(grownRows[31]).toEqual(['Total', '30', '', '435', '550']);
+    const shrunkRows = libreOfficeSheets(shrunk).get('Risks')!;
+    // The user's scores stay with the first rows; the custom total SUM(E2:E11) now ends at the last body row.
+    expect(shrunkRows).toEqual([['Identifier', 'Name', 'Organization', 'GrossImpact', 'My score'], ...[0, 1, 2, 3].map((i) => [`S-${i}`, `s${i}`, 'HR', String(100 + i), String(10 * (i + 1))]), ['Total', '4', '', '406', '100']]);
+    const part = openpyxl<{ ref: string; filter: string }>(shrunk, "t = load_workbook(sys.argv[1])['Risks'].tables['tbl_risk']\nprint(json.dumps({'ref': t.ref, 'filter': t.autoFilter.ref}))");
+    expect(part).toEqual({ ref: 'A1:E6', filter: 'A1:E5' });
+  });
+
   it('refuses, before writing anything, a total row whose formula is shared from the body, naming the cell', async () => {
     const made = withTotals('totals-shared-made.xlsx', 2);
     const input = join(dir, 'totals-shared.xlsx');

@@ -56,6 +56,8 @@ export interface SheetScan {
   /** Per table: the style of each column's first body cell, and of its header cells. */
   bodyStyles: Map<TableModel, (number | undefined)[]>;
   headerStyles: Map<TableModel, (number | undefined)[]>;
+  /** Per table with a total row: each total row's cells (XML) by table column, to move under the new last body row. */
+  totalRows: Map<TableModel, Map<number, string>[]>;
   /** Tables whose one body row is blank: Excel's empty table. */
   blank: Set<TableModel>;
   /** Tables with a formula somewhere in their rows. */
@@ -172,7 +174,7 @@ export function readSharedStrings(pkg: Package, workbookPath: string): string[] 
 
 /** One pass over a sheet for what the port needs to know before writing: protection, styles, blank tables. */
 export function scanSheet(pkg: Package, sheet: SheetModel, sharedStrings: () => readonly string[]): SheetScan {
-  const scan: SheetScan = { protected: false, password: false, bodyStyles: new Map(), headerStyles: new Map(), blank: new Set(), formulas: new Set(), firstRow: new Map() };
+  const scan: SheetScan = { protected: false, password: false, bodyStyles: new Map(), headerStyles: new Map(), totalRows: new Map(), blank: new Set(), formulas: new Set(), firstRow: new Map() };
   if (sheet.isNew || !pkg.has(sheet.path)) return scan;
   for (const piece of sheetPieces(pkg.zip.textChunks(sheet.path))) {
     if (piece.kind === 'tail') {
@@ -185,8 +187,15 @@ export function scanSheet(pkg: Package, sheet: SheetModel, sharedStrings: () => 
     const r = piece.index;
     if (r === 0) for (const c of splitRow(piece.text).cells) scan.firstRow.set(c.col, cellValue(c.xml, sharedStrings));
     for (const t of sheet.tables) {
-      if (r < t.row || r > t.row + t.oldPhysical) continue;
+      const last = t.row + t.oldPhysical;
+      if (r < t.row || r > last + t.totals) continue;
       if (piece.text.includes('<f')) scan.formulas.add(t);
+      if (r > last) {
+        const rows = scan.totalRows.get(t) ?? Array.from({ length: t.totals }, () => new Map<number, string>());
+        scan.totalRows.set(t, rows);
+        for (const c of splitRow(piece.text).cells) if (c.col >= t.col && c.col < t.col + t.oldWidth) rows[r - last - 1]!.set(c.col - t.col, c.xml);
+        continue;
+      }
       if (r !== t.row && r !== t.row + 1) continue;
       const styles: (number | undefined)[] = new Array(t.oldWidth);
       let filled = false;

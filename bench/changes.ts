@@ -4,22 +4,19 @@
  * them, and what a refresh reads of the table before it writes (readBeforeRefresh: two streamed passes, the
  * hand-edit check and the change list), each run once (the machine is shared: the load average is reported).
  */
-import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { catalog } from '../src/catalog';
 import { columnsOf, createRowConverter } from '../src/sheet';
 import { compareTables, describeChanges } from '../src/loading/changes';
 import { recordKeyColumns } from '../src/loading/recordkey';
 import { readBeforeRefresh } from '../src/loading/refreshread';
-import { makeCellPrint, rowPrints, type HasherFactory } from '../src/loading/tableprint';
+import { makeCellPrint, rowPrints } from '../src/loading/tableprint';
+import { nodeDigest } from '../src/cli/digest';
 import { createMemoryWorkbook } from '../src/workbook/memory';
 import { columnSpecs } from '../src/sheet';
 
 const ROWS = 200_000;
-const nodeHash: HasherFactory = () => {
-  const h = createHash('sha256');
-  return { update: (b: Uint8Array) => h.update(b), hex: () => h.digest('hex') };
-};
+const nodeHash = nodeDigest;
 
 function time<T>(f: () => T): { ms: number; value: T } {
   const t = performance.now();
@@ -53,9 +50,9 @@ export default async function bench(): Promise<string> {
   await workbook.writeRows(table.name, 0, edited.rows);
   const incomingPrints = rowPrints(after, names, keys, nodeHash);
   const edits = await timeAsync(() =>
-    readBeforeRefresh({ workbook, table: { ...table, rowCount: ROWS }, incoming: after, incomingPrints, keyColumns: keys, stored: { print: printNode.value, fields: names }, hasher: nodeHash, limit: 100_000 }),
+    readBeforeRefresh({ workbook, table: { ...table, rowCount: ROWS }, incoming: after, incomingPrints, keyColumns: keys, stored: { print: printNode.value, fields: names }, digest: nodeHash, limit: 100_000 }),
   );
-  const changes = await timeAsync(() => readBeforeRefresh({ workbook, table: { ...table, rowCount: ROWS }, incoming: after, incomingPrints, keyColumns: keys, hasher: nodeHash, limit: 100_000 }));
+  const changes = await timeAsync(() => readBeforeRefresh({ workbook, table: { ...table, rowCount: ROWS }, incoming: after, incomingPrints, keyColumns: keys, digest: nodeHash, limit: 100_000 }));
   const row = (what: string, ms: number, note: string) => `| ${what} | ${Math.round(ms).toLocaleString('en-US')} ms | ${note} |`;
   return [
     '## Change report (200,000 risks, 10% changed)',

@@ -11,7 +11,7 @@ import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { catalog } from '../src/catalog';
 import { createClient, type DataRecord } from '../src/client';
-import { nodeFingerprints, nodeHasher } from '../src/cli/refresh';
+import { nodeDigest, nodeFingerprints } from '../src/cli/digest';
 import { refreshTable, type DatasetSource } from '../src/loading/load';
 import { columnSpecs, columnsOf, createRowConverter } from '../src/sheet';
 import { NUMBER_FORMAT } from '../src/workbook/formats';
@@ -20,7 +20,7 @@ import { openFileWorkbook } from '../src/workbook/file';
 const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 
 /** What `grc-sheets refresh` gives the use case (src/cli/refresh.ts): node:crypto for both fingerprints. */
-const AS_THE_CLI = { fingerprints: nodeFingerprints, hasher: nodeHasher };
+const AS_THE_CLI = { fingerprints: nodeFingerprints, digest: nodeDigest };
 
 async function refresh(client: DatasetSource, fixture: string, out: string) {
   const input = `${out}.in.xlsx`;

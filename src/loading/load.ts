@@ -6,7 +6,7 @@ import { describeChanges, type ChangeSummary, type FieldChange, type TableRows }
 import { readBeforeRefresh, type BeforeRefresh } from './refreshread';
 import { changeRows, writeChanges } from './changesheet';
 import { recordKeyColumns } from './recordkey';
-import { makeCellPrint, rowPrinter, rowPrints, sha256Lines, type CellPrint, type EditedCell, type HasherFactory, type RowPrints } from './tableprint';
+import { makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
@@ -128,7 +128,7 @@ interface Common {
    */
   fingerprints?: () => Fingerprinter;
   /** SHA-256 for the cell fingerprints (tableprint.ts): node:crypto in Node; the built-in Sha256 otherwise. */
-  hasher?: HasherFactory;
+  digest?: TextDigest;
 }
 
 export interface LoadOptions extends Common {
@@ -324,7 +324,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const builder = new RowBuilder(columnsOf(dataset.record));
     const names = builder.columns.map((c) => c.name);
-    printer = rowPrinter(names, names, recordKeyColumns(builder.columns), sha256Lines(options.hasher));
+    printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest);
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -421,7 +421,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.hasher) } : {}) });
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
     return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
@@ -541,7 +541,7 @@ async function replaceTable(
     }
     // What the table holds now: checked against its cell print (hand edits), then compared with what comes.
     const incoming: TableRows = { columns: builder.columns.map((c) => c.name), rows };
-    incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, options.hasher);
+    incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, options.digest);
     const before = await readBeforeRefresh({
       workbook,
       table: existing,
@@ -549,7 +549,7 @@ async function replaceTable(
       incomingPrints,
       keyColumns,
       ...(previous.cells && !options.overwriteEdits ? { stored: { print: previous.cells, fields: previous.columns } } : {}),
-      ...(options.hasher ? { hasher: options.hasher } : {}),
+      ...(options.digest ? { digest: options.digest } : {}),
       limit: CHANGE_ROWS_LIMIT,
     });
     if (before.edits) return { ok: false, error: editedError(existing, before.edits.cells, previous.cells!.count, before.edits.countNow) };
@@ -583,7 +583,7 @@ async function replaceTable(
     await workbook.setRowCount(existing.name, rows.length);
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
     const changes = await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false);
-    const cells = makeCellPrint(incomingPrints, keyColumns, options.hasher);
+    const cells = makeCellPrint(incomingPrints, keyColumns, options.digest);
     const saved = await saveBinding(workbook, {
       table: shape.name,
       // A host without table ids (the saved file) keeps the id Excel gave the table.

@@ -1,6 +1,6 @@
 import type { Cell, TableShape, WorkbookPort } from '../workbook/port';
 import { ChangeCollector, matchRows, own, type ChangeSummary, type FieldChange, type TableRows } from './changes';
-import { editSuspects, findEdits, rowPrinter, rowPrints, sha256Lines, type CellPrint, type EditedCell, type HasherFactory, type RowPrints } from './tableprint';
+import { editSuspects, findEdits, rowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
 
 /**
  * What a refresh reads of the table before it replaces the rows: the cells edited by hand since the last
@@ -27,7 +27,7 @@ export interface ReadBefore {
   keyColumns: readonly string[];
   /** Check for hand edits against this print over these fields (the binding's columns). */
   stored?: { print: CellPrint; fields: readonly string[] };
-  hasher?: HasherFactory;
+  digest?: TextDigest;
   limit: number;
 }
 
@@ -35,25 +35,24 @@ const same = (a: readonly string[], b: readonly string[]) => a.length === b.leng
 
 export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   const { workbook, table, incoming, keyColumns, stored } = o;
-  const digest = sha256Lines(o.hasher);
   const fields = incoming.columns.filter((c) => table.columns.includes(c));
   const printFields = stored?.fields ?? [];
   const columns = [...new Set([...fields, ...keyColumns, ...printFields, ...(stored?.print.keys ?? [])])];
   const pick = (names: readonly string[]) => names.map((n) => columns.indexOf(n));
 
   // Pass 1: keys and digests. The stored print's digests are the compared ones when fields and keys agree.
-  const compare = rowPrinter(columns, fields, keyColumns, digest, table.columns);
+  const compare = rowPrinter(columns, fields, keyColumns, o.digest, table.columns);
   const printSame = stored && same(printFields, fields) && same(stored.print.keys, keyColumns);
-  const print = stored && !printSame ? rowPrinter(columns, printFields, stored.print.keys, digest, table.columns) : null;
+  const print = stored && !printSame ? rowPrinter(columns, printFields, stored.print.keys, o.digest, table.columns) : null;
   await workbook.scanRows(table.name, columns, (cells) => {
     compare.add(cells);
     print?.add(cells);
   });
   const before = compare.prints();
   const now = stored ? (print ? print.prints() : before) : null;
-  const suspects = stored && now ? editSuspects(stored.print, now, o.hasher) : null;
+  const suspects = stored && now ? editSuspects(stored.print, now, o.digest) : null;
 
-  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, o.hasher);
+  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, o.digest);
   const newAt = fields.map((f) => incoming.columns.indexOf(f));
   const collector = new ChangeCollector(matchRows(before, after), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
 
@@ -74,6 +73,6 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
       wanted,
     );
   }
-  const edits = stored && now && suspects ? findEdits(stored.print, now, suspects, (r) => kept.get(r) ?? [], incoming, printFields, o.hasher) : null;
+  const edits = stored && now && suspects ? findEdits(stored.print, now, suspects, (r) => kept.get(r) ?? [], incoming, printFields, o.digest) : null;
   return { edits, compared: collector.result() };
 }

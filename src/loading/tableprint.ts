@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Cell } from '../workbook/port';
 import { own, plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
-import type { Hasher } from './fingerprint';
 import { Sha256 } from './sha256';
 
 /**
@@ -32,15 +31,20 @@ export const cellPrint = z.strictObject({
 });
 export type CellPrint = z.infer<typeof cellPrint>;
 
-export type HasherFactory = () => Hasher;
+/** SHA-256 of a text (UTF-8) as 64 lowercase hex digits: node:crypto in Node, the built-in one in the taskpane. */
+export type TextDigest = (text: string) => string;
 /**
  * A row's canonical line. Cells are strings, finite numbers, booleans and null, for which RFC 8785 and
  * JSON.stringify write the same text (canonicalJson is the reference; the test holds them equal).
  */
 export const lineOf = (cells: readonly Cell[]): string => JSON.stringify(cells);
 
-const defaultHasher: HasherFactory = () => new Sha256();
 const encoder = new TextEncoder();
+const builtIn: TextDigest = (text) => {
+  const h = new Sha256();
+  h.update(encoder.encode(text));
+  return h.hex();
+};
 
 export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
@@ -51,15 +55,9 @@ export function fnv1a(s: string): number {
   return h >>> 0;
 }
 
-function digestOf(text: string, hasher: HasherFactory): string {
-  const h = hasher();
-  h.update(encoder.encode(text));
-  return h.hex();
-}
-
 /** The digests' hash as the canonical form says: sorted, each followed by "\n". */
-function hashOfDigests(digests: string[], hasher: HasherFactory): string {
-  return digestOf(`${digests.sort().join('\n')}${digests.length ? '\n' : ''}`, hasher);
+function hashOfDigests(digests: string[], digest: TextDigest): string {
+  return digest(`${digests.sort().join('\n')}${digests.length ? '\n' : ''}`);
 }
 
 export interface RowPrints {
@@ -67,17 +65,12 @@ export interface RowPrints {
   digests: string[];
 }
 
-/** How a row's line becomes its digest: the SHA-256 of the canonical form, or the line itself (compare only). */
-export type LineDigest = (line: string) => string;
-export const sha256Lines = (hasher: HasherFactory = defaultHasher): LineDigest => (line) => digestOf(line, hasher);
-export const plainLines: LineDigest = (line) => line;
-
 /**
  * Row digests over `fields` and each row's key, made one row at a time so the rows need not be kept: a
  * scan of the table (its cells given in the order of `columns`), or rows as a load writes them. A key
  * column that is not among `present` (the table lacks it) keys every row by position, as `rowKeys` does.
  */
-export function rowPrinter(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], digest: LineDigest, present: readonly string[] = columns) {
+export function rowPrinter(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn, present: readonly string[] = columns) {
   const keys: string[] = [];
   const digests: string[] = [];
   const at = fields.map((f) => (present.includes(f) ? columns.indexOf(f) : -1));
@@ -102,8 +95,8 @@ export function rowPrinter(columns: readonly string[], fields: readonly string[]
 }
 
 /** Row digests over `fields` (columns missing from the table count as empty), with each row's key. */
-export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], hasher: HasherFactory = defaultHasher): RowPrints {
-  const p = rowPrinter(t.columns, fields, keyColumns, sha256Lines(hasher));
+export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn): RowPrints {
+  const p = rowPrinter(t.columns, fields, keyColumns, digest);
   p.addRows(t.rows);
   return p.prints();
 }
@@ -117,27 +110,27 @@ export function bucketsOf(keys: readonly string[], buckets: number): Uint32Array
   return out;
 }
 
-function bucketHashes(p: RowPrints, buckets: number, hasher: HasherFactory): string[] {
+function bucketHashes(p: RowPrints, buckets: number, digest: TextDigest): string[] {
   const of = bucketsOf(p.keys, buckets);
   const groups: string[][] = Array.from({ length: buckets }, () => []);
   for (let r = 0; r < p.digests.length; r++) groups[of[r]!]!.push(p.digests[r]!);
-  return groups.map((g) => hashOfDigests(g, hasher).slice(0, 8));
+  return groups.map((g) => hashOfDigests(g, digest).slice(0, 8));
 }
 
-export function makeCellPrint(p: RowPrints, keyColumns: readonly string[], hasher: HasherFactory = defaultHasher): CellPrint {
+export function makeCellPrint(p: RowPrints, keyColumns: readonly string[], digest: TextDigest = builtIn): CellPrint {
   return {
     method: CELL_PRINT_METHOD,
     count: p.digests.length,
-    sha256: hashOfDigests([...p.digests], hasher),
+    sha256: hashOfDigests([...p.digests], digest),
     keys: [...keyColumns],
-    buckets: bucketHashes(p, bucketCount(p.digests.length), hasher).join(''),
+    buckets: bucketHashes(p, bucketCount(p.digests.length), digest).join(''),
   };
 }
 
 /** Rows (body positions) in buckets whose hash differs from the stored one: where the edits are. */
-export function suspectRows(stored: CellPrint, now: RowPrints, hasher: HasherFactory = defaultHasher): { rows: number[]; buckets: Set<number> } {
+export function suspectRows(stored: CellPrint, now: RowPrints, digest: TextDigest = builtIn): { rows: number[]; buckets: Set<number> } {
   const buckets = stored.buckets.length / 8;
-  const hashes = bucketHashes(now, buckets, hasher);
+  const hashes = bucketHashes(now, buckets, digest);
   const bad = new Set<number>();
   hashes.forEach((h, b) => {
     if (h !== stored.buckets.slice(b * 8, b * 8 + 8)) bad.add(b);
@@ -151,7 +144,7 @@ export function suspectRows(stored: CellPrint, now: RowPrints, hasher: HasherFac
 /** Differing rows in one bucket up to which every subset is tried (2^12 hashes of ~32 digests at most). */
 const MAX_TRIED = 12;
 
-function revertingSubset<T extends { r: number; incoming: string }>(differing: T[], current: Map<number, string>, want: string, hasher: HasherFactory): T[] | null {
+function revertingSubset<T extends { r: number; incoming: string }>(differing: T[], current: Map<number, string>, want: string, digest: TextDigest): T[] | null {
   const n = differing.length;
   const masks = Array.from({ length: 2 ** n }, (_, m) => m).sort((x, y) => popcount(x) - popcount(y));
   for (const m of masks) {
@@ -160,7 +153,7 @@ function revertingSubset<T extends { r: number; incoming: string }>(differing: T
     differing.forEach((d, i) => {
       if (m & (1 << i)) digests.set(d.r, d.incoming);
     });
-    if (hashOfDigests([...digests.values()], hasher).slice(0, 8) === want) return differing.filter((_, i) => m & (1 << i));
+    if (hashOfDigests([...digests.values()], digest).slice(0, 8) === want) return differing.filter((_, i) => m & (1 << i));
   }
   return null;
 }
@@ -189,9 +182,9 @@ export interface EditedCell {
 }
 
 /** The rows that may hold hand edits (in buckets whose hash differs); null when the table matches its print. */
-export function editSuspects(stored: CellPrint, now: RowPrints, hasher: HasherFactory = defaultHasher): number[] | null {
-  if (hashOfDigests([...now.digests], hasher) === stored.sha256) return null;
-  return suspectRows(stored, now, hasher).rows;
+export function editSuspects(stored: CellPrint, now: RowPrints, digest: TextDigest = builtIn): number[] | null {
+  if (hashOfDigests([...now.digests], digest) === stored.sha256) return null;
+  return suspectRows(stored, now, digest).rows;
 }
 
 /**
@@ -207,14 +200,14 @@ export function findEdits(
   cellsOf: (row: number) => readonly Cell[],
   incoming: TableRows,
   fields: readonly string[],
-  hasher: HasherFactory = defaultHasher,
+  digest: TextDigest = builtIn,
 ): { cells: EditedCell[]; countNow: number } {
   const B = stored.buckets.length / 8;
   const of = bucketsOf(now.keys, B);
   const inKeys = rowKeys(incoming, stored.keys);
   const inByKey = new Map<string, number>();
   inKeys.forEach((k, i) => inByKey.set(k, i));
-  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], hasher).digests[0]!;
+  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], digest).digests[0]!;
   const iAt = fields.map((f) => incoming.columns.indexOf(f));
   const cells: EditedCell[] = [];
   const byBucket = new Map<number, number[]>();
@@ -239,7 +232,7 @@ export function findEdits(
     // The hand-edited rows are the ones whose revert to what comes in gives back the stored bucket hash:
     // tried over the subsets of the differing rows, smallest first (a bucket holds about 32 rows).
     const want = stored.buckets.slice(b * 8, b * 8 + 8);
-    const edited = differing.length <= MAX_TRIED ? revertingSubset(differing, current, want, hasher) : null;
+    const edited = differing.length <= MAX_TRIED ? revertingSubset(differing, current, want, digest) : null;
     if (edited) for (const d of edited) cells.push(...d.cells);
     else for (const d of differing) for (const e of d.cells) cells.push({ ...e, old: undefined, certain: false });
   }

@@ -64,9 +64,10 @@ function attrIn(text: string, name: string, from: number, end: number): string |
 /**
  * The values of one `<row>` element's cells in columns [from, from + width), written into `out` (cleared
  * first): what `splitRow` and `cellValue` give, read in one walk over the text without making an object
- * per cell. A scan of a 200,000-row sheet spends its time here.
+ * per cell. A scan of a 200,000-row sheet spends its time here. With `keep`, the XML of the cells in the
+ * columns it marks (offsets from `from`) is added to `keep.xml`.
  */
-export function rowValues(text: string, from: number, width: number, out: Cell[], sharedStrings: () => readonly string[]): void {
+export function rowValues(text: string, from: number, width: number, out: Cell[], sharedStrings: () => readonly string[], keep?: { columns: Uint8Array; xml: string[] }): void {
   out.fill(null);
   let pos = text.indexOf('>') + 1;
   if (text.charCodeAt(pos - 2) === 47) return;
@@ -90,13 +91,11 @@ export function rowValues(text: string, from: number, width: number, out: Cell[]
       }
       col = n - 1;
     } else col++;
-    if (text.charCodeAt(end - 1) === 47) {
-      pos = end + 1;
-      continue;
-    }
-    const close = text.indexOf('</c>', end);
-    pos = close + 4;
-    if (col < from || col >= from + width) continue;
+    const selfClosed = text.charCodeAt(end - 1) === 47;
+    const close = selfClosed ? end - 2 : text.indexOf('</c>', end);
+    pos = selfClosed ? end + 1 : close + 4;
+    if (keep && col >= from && col < from + width && keep.columns[col - from]) keep.xml.push(text.slice(lt, pos));
+    if (selfClosed || col < from || col >= from + width) continue;
     const type = attrIn(text, 't', lt, end) ?? 'n';
     if (type === 'inlineStr') {
       out[col - from] = stringItemText(text.slice(end + 1, close));

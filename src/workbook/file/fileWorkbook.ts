@@ -398,7 +398,11 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
         return total;
       }
       const inFile = Math.min(total, t.oldPhysical);
-      scanBody(pkg, t, inFile, each, wanted, state.sharedStrings);
+      // A whole read of a table not changed yet keeps what the save needs of the rest of the sheet, so a
+      // refresh reads the sheet once more at most (for the rows that changed), not once more to save it.
+      const residueOf = !wanted && !t.changed ? columns.map((c) => t.columns.findIndex((x) => x.name === c)).filter((i) => i >= 0) : undefined;
+      const residue = scanBody(pkg, t, inFile, each, { ...(wanted ? { wanted } : {}), ...(residueOf ? { residueOf } : {}), sharedStrings: state.sharedStrings });
+      if (residueOf) t.sheet.residue = residue ?? undefined;
       for (let i = inFile; i < total; i++) if (!wanted || wanted(i)) each([], i);
       return total;
     },

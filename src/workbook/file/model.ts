@@ -5,7 +5,7 @@ import { NUMBER_FORMAT } from '../formats';
 import { cellValue, rowValues, stringItemText } from './cells';
 import type { Package } from './package';
 import { FileProblem } from './problem';
-import { sheetPieces, splitRow, styleOf } from './rows';
+import { cellsWithin, plainRow, sheetPieces, splitRow, styleOf, type SheetPiece } from './rows';
 import { attr, child, childrenOf, parseXml, relId } from './xml';
 
 /** What the adapter knows of a saved workbook: sheets, tables, pivot caches, settings; read once on open. */
@@ -66,6 +66,22 @@ export interface SheetScan {
   firstRow: Map<number, Cell>;
 }
 
+/**
+ * A sheet as a whole read of one table's rows left it, less the cells of the columns that read asked for
+ * (a refresh rewrites those): what a save streams instead of reading the sheet again, when every cell
+ * left out is written anew. A row with anything more (a height, a style, a cell beside the table) is kept
+ * whole.
+ */
+export interface Residue {
+  table: TableModel;
+  pieces: SheetPiece[];
+  /** The table columns (0-based) whose body cells were left out. */
+  columns: number[];
+}
+
+/** Past this much text kept, the residue is dropped and a save reads the sheet again (mostly loose cells). */
+const RESIDUE_LIMIT = 32 << 20;
+
 export interface SheetModel {
   name: string;
   path: string;
@@ -77,6 +93,7 @@ export interface SheetModel {
   cols: Map<number, { width?: number; hidden?: boolean }>;
   validations: { sqref: string; source: string; allowOther: boolean }[];
   scan?: SheetScan;
+  residue?: Residue;
 }
 
 export interface PivotCacheModel {
@@ -234,11 +251,29 @@ export function readBody(pkg: Package, t: TableModel, from: number, to: number, 
  * Visits the table's body rows [0, count) as the file holds them, in order and one at a time, so a sheet of
  * a million rows is never held: `cells` by column offset in the table, one array reused for every row.
  * Rows the file does not write (all empty) are visited as empty; rows `wanted` rejects are passed over
- * before their cells are read.
+ * before their cells are read. With `residueOf` (table columns), the read goes on to the end of the sheet
+ * and returns its residue without those columns' body cells (see Residue), or null when it is too big.
  */
-export function scanBody(pkg: Package, t: TableModel, count: number, visit: (cells: readonly Cell[], row: number) => void, wanted: ((row: number) => boolean) | undefined, sharedStrings: () => readonly string[]): void {
+export function scanBody(
+  pkg: Package,
+  t: TableModel,
+  count: number,
+  visit: (cells: readonly Cell[], row: number) => void,
+  options: { wanted?: (row: number) => boolean; residueOf?: readonly number[]; sharedStrings: () => readonly string[] },
+): Residue | null {
+  const { wanted, residueOf, sharedStrings } = options;
   const width = t.oldWidth;
   const cells = new Array<Cell>(width).fill(null);
+  const dropped = new Set(residueOf);
+  const others = { columns: Uint8Array.from({ length: width }, (_, c) => (dropped.has(c) ? 0 : 1)), xml: [] as string[] };
+  let residue: SheetPiece[] | null = residueOf ? [] : null;
+  let kept = 0;
+  // A copy: a slice would keep the whole 64 KiB piece of text it was cut from.
+  const keep = (piece: SheetPiece, text = piece.text) => {
+    if (!residue) return;
+    if ((kept += text.length) > RESIDUE_LIMIT) residue = null;
+    else residue.push({ ...piece, text: ` ${text}`.slice(1) });
+  };
   let next = 0;
   const emptyUpTo = (end: number) => {
     for (; next < end; next++) {
@@ -247,20 +282,32 @@ export function scanBody(pkg: Package, t: TableModel, count: number, visit: (cel
       visit(cells, next);
     }
   };
-  if (!t.isNew && count > 0) {
+  if (!t.isNew && (count > 0 || residue)) {
     for (const piece of sheetPieces(pkg.zip.textChunks(t.sheet.path))) {
-      if (piece.kind !== 'row') continue;
+      if (piece.kind !== 'row') {
+        keep(piece);
+        continue;
+      }
       const body = piece.index - t.row - 1;
-      if (body < 0) continue;
-      if (body >= count) break;
+      if (body < 0 || body >= count) {
+        if (residue) keep(piece);
+        else if (body >= count) break;
+        continue;
+      }
       emptyUpTo(body);
       next = body + 1;
-      if (wanted && !wanted(body)) continue;
-      rowValues(piece.text, t.col, width, cells, sharedStrings);
-      visit(cells, body);
+      if (wanted && !wanted(body) && !residue) continue;
+      others.xml.length = 0;
+      rowValues(piece.text, t.col, width, cells, sharedStrings, residue ? others : undefined);
+      if (residue) {
+        if (!plainRow(piece.text) || !cellsWithin(piece.text, t.col, width)) keep(piece);
+        else if (others.xml.length) keep(piece, `<row r="${piece.index + 1}">${others.xml.join('')}</row>`);
+      }
+      if (!wanted || wanted(body)) visit(cells, body);
     }
   }
   emptyUpTo(count);
+  return residue ? { table: t, pieces: residue, columns: [...dropped] } : null;
 }
 
 /** Every non-empty cell's position in columns [col, col + width) from row `row` down. */

@@ -100,6 +100,14 @@ export function rowAttrs(text: string): string {
 }
 
 /**
+ * Whether a `<row>` element's start tag says nothing a rewritten row would lose: no attribute but `r`,
+ * `spans` and Excel's `x14ac:dyDescent` (a font metric it writes on every row and works out again).
+ */
+export function plainRow(text: string): boolean {
+  return !/\s(?!(?:r|spans|x14ac:dyDescent)=)[\w:.-]+="/.test(text.slice(4, text.indexOf('>')));
+}
+
+/**
  * Whether every cell of a `<row>` element lies in columns [from, from + width), told from its first and
  * last cell alone (cells are in column order); false when a cell has no `r` to tell by.
  */

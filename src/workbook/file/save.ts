@@ -244,12 +244,17 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
       },
       rewritten: (row) => {
         if (row >= t.rowCount) return true;
-        for (let c = 0; c < t.columns.length; c++) {
-          if (!t.blocks.some((b, i) => row >= b.offset && row < b.offset + b.rows.length && c >= b.first && c < b.first + widths[i]!)) return false;
-        }
+        for (let c = 0; c < t.columns.length; c++) if (!written(row, c)) return false;
+        return true;
+      },
+      rewrittenIn: (c, rows) => {
+        for (let row = 0; row < Math.min(rows, t.rowCount); row++) if (!written(row, c)) return false;
         return true;
       },
     };
+    function written(row: number, c: number): boolean {
+      return t.blocks.some((b, i) => row >= b.offset && row < b.offset + b.rows.length && c >= b.first && c < b.first + widths[i]!);
+    }
     /** Cell c of total row k, under the new last body row: the old total row's cell, moved. */
     function totalCell(k: number, c: number, ref: string, old: RawCell | undefined): string {
       const moved = totalRows[k]?.get(c);
@@ -365,9 +370,15 @@ export function savePackage(state: FileState, target: string, options: { onRow?(
   for (const s of state.sheets) {
     if (!s.isNew && !s.loose.size && !s.tables.some((t) => t.changed)) continue;
     const plan = planSheet(state, s, styles, tableRels, options.onRow);
+    const residue = s.residue;
+    // Every body cell the residue left out is written anew: stream it rather than read the sheet again.
+    const area = residue && plan.tables.find((x) => x.headerRow === residue.table.row && x.col === residue.table.col);
+    const whole = !!residue && !!area && residue.table.changed && residue.columns.every((c) => area.rewrittenIn(c, residue.table.oldPhysical));
     const pieces: () => Iterable<SheetPiece> = s.isNew
       ? () => [{ kind: 'head', text: '' }, { kind: 'tail', text: '' }]
-      : () => sheetPieces(pkg.zip.textChunks(s.path));
+      : whole
+        ? () => residue!.pieces
+        : () => sheetPieces(pkg.zip.textChunks(s.path));
     pkg.set(s.path, () => rewriteSheet(pieces(), plan));
   }
   if (styles.changed) pkg.set(stylesPath, styles.render());

@@ -21,6 +21,8 @@ export interface TableArea {
   body(row: number, c: number, ref: string, old: RawCell | undefined): string;
   /** Whether every cell of body row `row` is new (written in this session), so its old cells are not read. */
   rewritten(row: number): boolean;
+  /** Whether column `c`'s cells in body rows [0, rows) are all new. */
+  rewrittenIn(c: number, rows: number): boolean;
 }
 
 export interface SheetPlan {

@@ -51,6 +51,40 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     expect(seen.rows[13]![0]).toBe('below');
   });
 
+  it('reads a refreshed sheet once more, not twice: the save streams what the whole read kept (a column not read, row heights, cells beside)', async () => {
+    const input = book('once.xlsx', 50, "ws['E7'] = 'beside'\nws.row_dimensions[9].height = 30\nws['A60'] = 'below'");
+    const output = join(dir, 'once-out.xlsx');
+    const reads: string[] = [];
+    const original = ZipReader.prototype.textChunks;
+    const textChunks = jest.spyOn(ZipReader.prototype, 'textChunks').mockImplementation(function (this: ZipReader, name: string) {
+      reads.push(name);
+      return original.call(this, name);
+    });
+    const seenB: unknown[] = [];
+    try {
+      const wb = openFileWorkbook(input);
+      expect((await wb.inspectTarget('Data', 'A1', 3)).protected).toBe(false);
+      // As a refresh does: read the columns it replaces (c is like a column the user added), then write them.
+      expect(await wb.scanRows('tbl', ['a', 'b'], (cells) => seenB.push(cells[1]))).toBe(50);
+      await wb.writeRows('tbl', 0, Array.from({ length: 40 }, (_, i) => [`n${i}`, i * 3]));
+      await wb.setRowCount('tbl', 40);
+      wb.saveTo(output);
+      wb.close();
+    } finally {
+      textChunks.mockRestore();
+    }
+    expect(seenB).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    // One read for the sheet's protection and styles, one for the rows: the save reads it no more.
+    expect(reads.filter((n) => n === 'xl/worksheets/sheet1.xml')).toHaveLength(2);
+    const seen = cells(output);
+    expect(seen.ref).toBe('A1:C41');
+    expect(seen.rows.slice(1, 41).map((r) => r.slice(0, 3))).toEqual(Array.from({ length: 40 }, (_, i) => [`n${i}`, i * 3, i * 0.5]));
+    expect(seen.rows[6]![4]).toBe('beside');
+    expect(seen.rows[59]![0]).toBe('below');
+    const heights = openpyxl<Record<string, number | null>>(output, "ws = load_workbook(sys.argv[1])['Data']\nprint(json.dumps({str(r): ws.row_dimensions[r].height for r in (8, 9, 10)}))");
+    expect(heights).toEqual({ '8': null, '9': 30, '10': null });
+  });
+
   it('rewrites two tables side by side on one sheet, one growing and one shrinking, and a name with & in it', async () => {
     const input = book('two.xlsx', 4, "ws.title = 'R&D'\nfor i, v in enumerate(['k', 'v']): ws.cell(row=1, column=5 + i, value=v)\nfor r in range(2, 8): ws.cell(row=r, column=5, value='k%d' % r); ws.cell(row=r, column=6, value=r)\nws.add_table(Table(displayName='side', ref='E1:F7'))");
     const output = join(dir, 'two-out.xlsx');

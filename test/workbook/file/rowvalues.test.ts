@@ -1,5 +1,5 @@
 import { cellValue, rowValues } from '../../../src/workbook/file/cells';
-import { splitRow } from '../../../src/workbook/file/rows';
+import { cellsWithin, plainRow, splitRow } from '../../../src/workbook/file/rows';
 import type { Cell } from '../../../src/workbook/port';
 
 /** rowValues is the fast path of a scan: it must read every row exactly as splitRow + cellValue do. */
@@ -39,5 +39,35 @@ describe('rowValues', () => {
     expect(out).toEqual(['Risk 1', 45123.5, true, 'a & b', '#N/A', 'Risk 1x']);
     rowValues(rows[1]!, 0, 4, out, shared);
     expect(out.slice(0, 4)).toEqual(['rich text ', null, null, 12]);
+  });
+});
+
+describe('plainRow and cellsWithin', () => {
+  it('tell a row a refresh may rewrite whole from one it must read', () => {
+    expect(plainRow('<row r="2" spans="1:6"><c r="A2"/></row>')).toBe(true);
+    expect(plainRow('<row r="2"/>')).toBe(true);
+    expect(plainRow('<row r="2" ht="20" customHeight="1"><c r="A2"/></row>')).toBe(false);
+    expect(plainRow('<row r="2" spans="1:3" x14ac:dyDescent="0.25"><c r="A2"/></row>')).toBe(true);
+    expect(plainRow('<row r="2" s="4" customFormat="1"><c r="A2"/></row>')).toBe(false);
+    expect(plainRow('<row r="2" hidden="1"><c r="A2"/></row>')).toBe(false);
+    expect(cellsWithin(rows[0]!, 0, 6)).toBe(true);
+    expect(cellsWithin(rows[0]!, 1, 6)).toBe(false);
+    expect(cellsWithin(rows[0]!, 0, 5)).toBe(false);
+    expect(cellsWithin(rows[2]!, 0, 30)).toBe(false);
+    expect(cellsWithin('<row r="5"/>', 3, 1)).toBe(true);
+  });
+});
+
+describe('rowValues keep', () => {
+  it('hands over the XML of the cells in the columns to keep, style-only cells too', () => {
+    const keep = { columns: Uint8Array.from([0, 0, 1, 0]), xml: [] as string[] };
+    const out = new Array<Cell>(4).fill(null);
+    rowValues(rows[1]!, 0, 4, out, shared, keep);
+    expect(keep.xml).toEqual(['<c r="C3" s="2"/>']);
+    keep.xml.length = 0;
+    keep.columns.set([0, 0, 0, 1]);
+    rowValues(rows[1]!, 0, 4, out, shared, keep);
+    expect(keep.xml).toEqual(['<c r="D3"><f>SUM(B:B)</f><v>12</v></c>']);
+    expect(out).toEqual(['rich text ', null, null, 12]);
   });
 });

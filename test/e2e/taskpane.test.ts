@@ -150,6 +150,22 @@ test('the Tables screen lists the tables and refreshes them', async () => {
   await screenshot(page, '08-tables-refreshed');
 });
 
+test('a refresh the service cuts off says once that the table keeps its last load, with the time of that load', async () => {
+  await page.getByRole('tab', { name: 'Tables' }).click();
+  const card = page.getByTestId('table-tbl_risk');
+  stack.acc.admin.setFaults({ dropRate: 1 });
+  try {
+    await card.getByTestId('refresh').click();
+    await card.getByTestId('refresh-error').waitFor({ timeout: 20_000 });
+  } finally {
+    stack.acc.admin.setFaults({ dropRate: 0 });
+  }
+  const text = await card.getByTestId('refresh-error').innerText();
+  expect(text).toMatch(/The table still holds the data loaded [^.]*\d/);
+  expect(text.match(/still holds/g)).toHaveLength(1);
+  await screenshot(page, '09a-refresh-cut-off');
+}, 60_000);
+
 test('a refresh with a key that no longer works fails loudly and keeps the old rows', async () => {
   await page.getByTestId('sheet-Incidents').click();
   const before = await cellUnder('Name');

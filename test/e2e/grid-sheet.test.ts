@@ -7,21 +7,12 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { bindPaths } from '../catalog/bind-paths';
-import { connect, launchBrowser, openPreview, pasteInGrid, screenshot, startStack, type Stack, type TestBrowser } from './harness';
+import { connect, newTemplate, openPreview, pasteInGrid, screenshot, stackForFile, type Stack, type TestBrowser } from './harness';
 
 let stack: Stack;
 let browser: TestBrowser;
-
-beforeAll(async () => {
-  // Bound where the catalogue assumes: Post runs without the assumed-path confirmation.
-  stack = await startStack({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } });
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+// Bound where the catalogue assumes: Post runs without the assumed-path confirmation.
+stackForFile({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } }, (s) => ({ stack, browser } = s));
 
 /** Whether a grid cell's box lies inside the window and inside its scrolling grid, clear of the sticky headers. */
 function inViewIn(td: Element): { window: boolean; grid: boolean } {
@@ -68,10 +59,7 @@ describe.each([
     page = await openPreview(browser, stack, { width, height });
     page.setDefaultTimeout(10_000);
     expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');
-    await page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true }).click();
-    await page.getByTestId('wb-flow').selectOption('incidents');
-    await page.getByTestId('wb-new-template').click();
-    await page.getByTestId('template-done').waitFor();
+    await newTemplate(page, 'incidents');
   }, 60_000);
 
   afterAll(() => page?.close());

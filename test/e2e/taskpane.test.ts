@@ -4,24 +4,14 @@
  * the failures a user would see. Screenshots of each screen land in test/e2e/screenshots/.
  */
 import type { Page } from 'playwright-core';
-import { connect, launchBrowser, loadDataset, openPreview, screenshot, startStack, type Stack, type TestBrowser } from './harness';
+import { connect, loadDataset, openPreview, screenshot, stackForFile, type Stack, type TestBrowser } from './harness';
 
 const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
 let stack: Stack;
 let browser: TestBrowser;
 let page: Page;
-
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-  page = await openPreview(browser, stack);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+stackForFile({ page: true }, (s) => ({ stack, browser, page } = s));
 
 /** The grid cell under a table's header `column`, `row` rows below it (0 = first body row). */
 async function cellUnder(column: string, row = 0): Promise<{ raw: unknown; text: string }> {

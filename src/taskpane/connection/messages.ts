@@ -1,4 +1,6 @@
-import { splitRelayReference, type ApiError, type ApiErrorCode } from '../../client';
+import type { ApiError, ApiErrorCode } from '../../client';
+// Its own module, not the client's index: this screen text is in the first load, the client is not.
+import { splitRelayReference } from '../../client/relay-reference';
 
 /** What the user sees for a failure and what they can do about it. */
 export interface UserMessage {

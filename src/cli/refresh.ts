@@ -56,7 +56,7 @@ export const nodeHasher = () => {
 };
 
 /** Fingerprints with node:crypto's SHA-256 (the pure one in src/loading is for the browser). */
-const nodeFingerprints = () =>
+export const nodeFingerprints = () =>
   fingerprinter(() => {
     const hash = createHash('sha256');
     return { update: (bytes: Uint8Array) => hash.update(bytes), hex: () => hash.digest('hex') };

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BINDINGS_KEY, readBindings } from '../loading/bindings';
-import { rowPrints, suspectRows, makeCellPrint } from '../loading/tableprint';
+import { makeCellPrint, rowPrinter, sha256Lines, suspectRows } from '../loading/tableprint';
 import { cellAddress, parseCell, quoteSheet } from '../workbook/address';
 import { isFileProblem, openFileWorkbook, type FileWorkbook } from '../workbook/file';
 import { AUDIT_TABLE } from '../writeback/audit';
@@ -71,7 +71,11 @@ async function verifyTables(workbook: FileWorkbook): Promise<TableFinding[]> {
       out.push({ table: b.table, status: 'unverifiable', message: `Table ${b.table} has no cell fingerprint (loaded by a version that kept none): it cannot be verified. Refresh it once to make one.` });
       continue;
     }
-    const now = rowPrints(await workbook.readRows(shape.name), b.columns, b.cells.keys, nodeHasher);
+    // Streamed: a table of a million rows is verified without holding it.
+    const columns = [...new Set([...b.columns, ...b.cells.keys])];
+    const printer = rowPrinter(columns, b.columns, b.cells.keys, sha256Lines(nodeHasher), shape.columns);
+    await workbook.scanRows(shape.name, columns, (cells) => printer.add(cells));
+    const now = printer.prints();
     if (makeCellPrint(now, b.cells.keys, nodeHasher).sha256 === b.cells.sha256) {
       out.push({ table: b.table, status: 'verified', message: `Table ${b.table}: ${b.cells.count.toLocaleString('en-US')} rows as loaded ${b.loadedAt} from ${b.environment}.` });
       continue;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Cell } from '../workbook/port';
-import { plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
+import { own, plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
 import type { Hasher } from './fingerprint';
 import { Sha256 } from './sha256';
 
@@ -67,17 +67,45 @@ export interface RowPrints {
   digests: string[];
 }
 
+/** How a row's line becomes its digest: the SHA-256 of the canonical form, or the line itself (compare only). */
+export type LineDigest = (line: string) => string;
+export const sha256Lines = (hasher: HasherFactory = defaultHasher): LineDigest => (line) => digestOf(line, hasher);
+export const plainLines: LineDigest = (line) => line;
+
+/**
+ * Row digests over `fields` and each row's key, made one row at a time so the rows need not be kept: a
+ * scan of the table (its cells given in the order of `columns`), or rows as a load writes them. A key
+ * column that is not among `present` (the table lacks it) keys every row by position, as `rowKeys` does.
+ */
+export function rowPrinter(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], digest: LineDigest, present: readonly string[] = columns) {
+  const keys: string[] = [];
+  const digests: string[] = [];
+  const at = fields.map((f) => (present.includes(f) ? columns.indexOf(f) : -1));
+  const keyAt = keyColumns.map((k) => (present.includes(k) ? columns.indexOf(k) : -1));
+  const usable = keyAt.every((i) => i >= 0) ? keyAt : [];
+  const line = new Array<Cell>(at.length);
+  const add = (cells: readonly Cell[]) => {
+    for (let i = 0; i < at.length; i++) line[i] = at[i]! < 0 ? null : plainCell(cells[at[i]!]);
+    digests.push(digest(lineOf(line)));
+    keys.push(own(rawKey(cells, usable, keys.length)));
+  };
+  return {
+    add,
+    addRows(rows: readonly (readonly Cell[])[]) {
+      for (const r of rows) add(r);
+    },
+    /** Keys made unique (`key #2`): call once, when every row is in. */
+    prints(): RowPrints {
+      return { keys: uniqueKeys(keys), digests };
+    },
+  };
+}
+
 /** Row digests over `fields` (columns missing from the table count as empty), with each row's key. */
 export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], hasher: HasherFactory = defaultHasher): RowPrints {
-  const at = fields.map((f) => t.columns.indexOf(f));
-  const digests = new Array<string>(t.rows.length);
-  const cells = new Array<Cell>(at.length);
-  for (let r = 0; r < t.rows.length; r++) {
-    const row = t.rows[r]!;
-    for (let i = 0; i < at.length; i++) cells[i] = at[i]! < 0 ? null : plainCell(row[at[i]!]);
-    digests[r] = digestOf(lineOf(cells), hasher);
-  }
-  return { keys: rowKeys(t, keyColumns), digests };
+  const p = rowPrinter(t.columns, fields, keyColumns, sha256Lines(hasher));
+  p.addRows(t.rows);
+  return p.prints();
 }
 
 const bucketCount = (rows: number) => Math.max(1, Math.ceil(rows / BUCKET_ROWS));
@@ -160,31 +188,37 @@ export interface EditedCell {
   certain: boolean;
 }
 
+/** The rows that may hold hand edits (in buckets whose hash differs); null when the table matches its print. */
+export function editSuspects(stored: CellPrint, now: RowPrints, hasher: HasherFactory = defaultHasher): number[] | null {
+  if (hashOfDigests([...now.digests], hasher) === stored.sha256) return null;
+  return suspectRows(stored, now, hasher).rows;
+}
+
 /**
- * Cells edited by hand since the last load, found with what a refresh brings (`incoming`, the rows
- * it is about to write): null when the table matches its cell fingerprint.
+ * Cells edited by hand since the last load, found with what a refresh brings (`incoming`, the rows it is
+ * about to write). `now` is the table's prints over `fields` and `suspects` the rows `editSuspects`
+ * named; `cellsOf(r)` gives a suspect row's cells over `fields` (read in a second pass over the table, so
+ * only these rows are held).
  */
 export function findEdits(
   stored: CellPrint,
-  table: TableRows,
+  now: RowPrints,
+  suspects: readonly number[],
+  cellsOf: (row: number) => readonly Cell[],
   incoming: TableRows,
   fields: readonly string[],
   hasher: HasherFactory = defaultHasher,
-): { cells: EditedCell[]; countNow: number } | null {
-  const now = rowPrints(table, fields, stored.keys, hasher);
-  if (hashOfDigests([...now.digests], hasher) === stored.sha256) return null;
-  const { buckets: bad } = suspectRows(stored, now, hasher);
+): { cells: EditedCell[]; countNow: number } {
   const B = stored.buckets.length / 8;
   const of = bucketsOf(now.keys, B);
   const inKeys = rowKeys(incoming, stored.keys);
   const inByKey = new Map<string, number>();
   inKeys.forEach((k, i) => inByKey.set(k, i));
   const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], hasher).digests[0]!;
-  const tAt = fields.map((f) => table.columns.indexOf(f));
   const iAt = fields.map((f) => incoming.columns.indexOf(f));
   const cells: EditedCell[] = [];
   const byBucket = new Map<number, number[]>();
-  for (let r = 0; r < of.length; r++) if (bad.has(of[r]!)) (byBucket.get(of[r]!) ?? byBucket.set(of[r]!, []).get(of[r]!)!).push(r);
+  for (const r of suspects) (byBucket.get(of[r]!) ?? byBucket.set(of[r]!, []).get(of[r]!)!).push(r);
   for (const [b, rows] of byBucket) {
     // Rows that differ from what comes in: each was edited by hand, changed at the source, or both.
     const differing: { r: number; incoming: string; cells: EditedCell[] }[] = [];
@@ -193,9 +227,10 @@ export function findEdits(
       current.set(r, now.digests[r]!);
       const i = inByKey.get(now.keys[r]!);
       if (i === undefined) continue;
+      const was = cellsOf(r);
       const found: EditedCell[] = [];
       for (let f = 0; f < fields.length; f++) {
-        const a = tAt[f]! < 0 ? null : plainCell(table.rows[r]![tAt[f]!]);
+        const a = plainCell(was[f]);
         const c = iAt[f]! < 0 ? null : plainCell(incoming.rows[i]![iAt[f]!]);
         if (a !== c) found.push({ row: r, key: now.keys[r]!, field: fields[f]!, old: c, now: a, certain: true });
       }
@@ -210,29 +245,4 @@ export function findEdits(
   }
   cells.sort((x, y) => x.row - y.row);
   return { cells, countNow: now.digests.length };
-}
-
-/**
- * Row prints made batch by batch as a first load writes them (the rows are not kept). `fields` must not
- * change on the way: a load that meets fields the catalogue does not know makes no cell print (the next
- * refresh makes one).
- */
-export function rowPrinter(fields: readonly string[], keyColumns: readonly string[], hasher: HasherFactory = defaultHasher) {
-  const keys: string[] = [];
-  const digests: string[] = [];
-  const keyAt = keyColumns.map((k) => fields.indexOf(k));
-  const usable = keyAt.every((i) => i >= 0) ? keyAt : [];
-  return {
-    add(rows: readonly (readonly Cell[])[]) {
-      const cells = new Array<Cell>(fields.length);
-      for (const row of rows) {
-        for (let i = 0; i < fields.length; i++) cells[i] = plainCell(row[i]);
-        digests.push(digestOf(lineOf(cells), hasher));
-        keys.push(rawKey(row, usable, keys.length));
-      }
-    },
-    done(): CellPrint {
-      return makeCellPrint({ keys: uniqueKeys(keys), digests }, keyColumns, hasher);
-    },
-  };
 }

@@ -7,12 +7,11 @@
  *   exceljs URL ID PASSWORD OUT           the same rows (same client, same converter) through ExcelJS's streaming writer
  *   million FIXTURE OUT                   a refresh to 1,048,575 rows (the sheet's last row) from generated records
  */
-import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { catalog } from '../src/catalog';
 import { createClient, type DataRecord } from '../src/client';
-import { fingerprinter } from '../src/loading/fingerprint';
+import { nodeDigest, nodeFingerprints } from '../src/cli/digest';
 import { refreshTable, type DatasetSource } from '../src/loading/load';
 import { columnSpecs, columnsOf, createRowConverter } from '../src/sheet';
 import { NUMBER_FORMAT } from '../src/workbook/formats';
@@ -20,17 +19,8 @@ import { openFileWorkbook } from '../src/workbook/file';
 
 const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 
-/** What `grc-sheets refresh` asks of the use case (src/cli/refresh.ts): fingerprints, changes, hand-edit check. */
-const AS_THE_CLI = {
-  fingerprints: () =>
-    fingerprinter(() => {
-      const hash = createHash('sha256');
-      return { update: (b: Uint8Array) => hash.update(b), hex: () => hash.digest('hex') };
-    }),
-  changes: true,
-  cellDigests: true,
-  checkEdits: true,
-};
+/** What `grc-sheets refresh` gives the use case (src/cli/refresh.ts): node:crypto for both fingerprints. */
+const AS_THE_CLI = { fingerprints: nodeFingerprints, digest: nodeDigest };
 
 async function refresh(client: DatasetSource, fixture: string, out: string) {
   const input = `${out}.in.xlsx`;

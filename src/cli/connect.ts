@@ -5,26 +5,33 @@ import { directEnvironment, EnvironmentError, relayEnvironment } from '../check/
 import { describeEnvironment, type EnvironmentView } from '../contracts/environments';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from '../check/key';
 import { keyFingerprint } from '../writeback/audit';
-import { EXIT } from './exit';
+import { RelayConfigError } from '../relay/config';
+import { configuredEnvironment } from './configured';
+import { EXIT, unreadableFile } from './exit';
 
 /**
  * How the commands that work on a saved workbook (refresh, template) reach an environment: through the
  * relay (`--relay URL --env NAME`, the relay's binding and fixed address) or straight to the service
- * (`--base-url URL --env NAME [--binding FILE]`). `--env` is always given: a table remembers the
- * environment it was loaded from, and a refresh from another one is refused.
+ * (`--base-url URL --env NAME [--binding FILE]`, or `--relay-config FILE --env NAME`: the environment as
+ * the relay's configuration declares it). `--env` is always given: a table remembers the environment it
+ * was loaded from, and a refresh from another one is refused.
  */
 export const CONNECT_OPTIONS = {
   relay: { type: 'string' },
   env: { type: 'string' },
   'base-url': { type: 'string' },
   binding: { type: 'string' },
+  'relay-config': { type: 'string' },
 } as const;
 
 export const CONNECT_HELP = `  --relay URL      the relay (https://relay-host); calls go through it, with its binding
   --env NAME       the environment (as the relay lists it: ACC, PRD ...); with --base-url, the name the
                    workbook's tables were loaded under
   --base-url URL   call the service directly (from a host whose address the key allows)
-  --binding FILE   with --base-url: the environment's binding (grc-sheets binding import)`;
+  --binding FILE   with --base-url: the environment's binding (grc-sheets binding import)
+  --relay-config FILE
+                   call the service directly, as the relay's configuration file declares environment
+                   --env (its baseUrl, binding and production), from the relay's host`;
 
 export const KEY_HELP = `The API key comes from ${KEY_ID_VAR} and ${KEY_PASSWORD_VAR} (for schedulers), or is asked for on a
 terminal (the password is not shown). It is never taken on the command line.`;
@@ -54,6 +61,14 @@ export interface Connection {
   source: string;
   /** What the relay says of the environment (endpoints, production), or the same built from the binding. */
   view: EnvironmentView;
+  /**
+   * Whether the environment is production, as the relay or the relay's configuration file declares it;
+   * null when nothing declares it (--base-url, or a configuration file without the field), in which case
+   * `view` says false, as before, for the commands that only read.
+   */
+  production: boolean | null;
+  /** The service's URL when it is called directly (not through a relay). */
+  directUrl: string | null;
   /** The key's short fingerprint, as the audit sheet names it (never the key). */
   keyFingerprint: string;
 }
@@ -67,11 +82,25 @@ async function credentials(io: KeySource) {
   return readKey(io);
 }
 
-export async function connectEnvironment(values: { relay?: string; env?: string; 'base-url'?: string; binding?: string }, io: ConnectIo): Promise<Connection> {
-  if (values.relay && values['base-url']) throw new ConnectError('give --relay URL or --base-url URL, not both', true);
-  if (!values.relay && !values['base-url']) throw new ConnectError('give --relay URL --env NAME, or --base-url URL --env NAME', true);
+export async function connectEnvironment(
+  values: { relay?: string; env?: string; 'base-url'?: string; binding?: string; 'relay-config'?: string },
+  io: ConnectIo,
+): Promise<Connection> {
+  const ways = [values.relay && '--relay', values['base-url'] && '--base-url', values['relay-config'] && '--relay-config'].filter(Boolean);
+  if (ways.length > 1) throw new ConnectError(`give one of --relay URL, --base-url URL or --relay-config FILE, not ${ways.join(' and ')}`, true);
+  if (ways.length === 0) throw new ConnectError('give --relay URL --env NAME, --base-url URL --env NAME, or --relay-config FILE --env NAME', true);
   if (!values.env) throw new ConnectError('--env NAME is needed: the environment the tables were loaded from (ACC, PRD ...)', true);
   if (values.relay && values.binding) throw new ConnectError("--binding is for --base-url; through the relay the relay's binding is used", true);
+  if (values['relay-config'] && values.binding) throw new ConnectError("--binding is for --base-url; with --relay-config the environment's binding in that file is used", true);
+  // Said in words, before the key is asked for.
+  const files = [
+    ['--relay-config', values['relay-config'], "the relay's configuration file (relay.example.json shows its format)"],
+    ['--binding', values.binding, 'the binding file grc-sheets binding import wrote'],
+  ] as const;
+  for (const [option, file, what] of files) {
+    const problem = file === undefined ? null : unreadableFile(file, what);
+    if (problem) throw new ConnectError(`${option} ${problem}`, true);
+  }
   let key;
   try {
     key = await credentials(io);
@@ -83,9 +112,12 @@ export async function connectEnvironment(values: { relay?: string; env?: string;
   try {
     environment = values.relay
       ? await relayEnvironment(values.relay, values.env, io.fetch)
-      : directEnvironment(values['base-url']!, values.binding ? loadBinding(values.binding) : null);
+      : values['relay-config']
+        ? configuredEnvironment(values['relay-config'], values.env, io.env)
+        : directEnvironment(values['base-url']!, values.binding ? loadBinding(values.binding) : null);
   } catch (e) {
     if (e instanceof EnvironmentError) throw new ConnectError(e.message, false);
+    if (e instanceof RelayConfigError) throw new ConnectError(`--relay-config: ${e.message}`, true);
     if (e instanceof BindingFileError) throw new ConnectError(`--binding ${e.message}`, true);
     throw e;
   }
@@ -94,8 +126,9 @@ export async function connectEnvironment(values: { relay?: string; env?: string;
     return {
       client,
       catalog: environment.catalog,
-      // Directly, whether the environment is production is known only from the binding's target.
       view: describeEnvironment(values.env, environment.target.production ?? false, environment.catalog, null),
+      production: environment.target.production,
+      directUrl: values.relay ? null : environment.baseUrl,
       environment: values.env,
       keyFingerprint: await keyFingerprint(key.identifier),
       source: values.relay ? `relay ${values.relay.replace(/\/+$/, '')}` : `direct ${environment.baseUrl}`,

@@ -8,11 +8,16 @@ import type { WorkbookPort } from '../workbook/port';
 import { isWorkbookError } from '../workbook/errors';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileStamp, type FileWorkbook } from '../workbook/file';
 import { connectOrStop, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, stops, type ConnectIo } from './connect';
+import { describeEnvironment } from '../contracts/environments';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
+import { postedJson, stoppedJson, validatedJson, type PostJsonBase } from './post-json';
+import { knownProduction, unknownProductionMessage } from './production';
 
-const HELP = `Usage: grc-sheets post BOOK.xlsx --table NAME --relay URL --env NAME [--dry-run] [--yes] [--yes-production] [--json]
-       grc-sheets post BOOK.xlsx --table NAME --base-url URL --env NAME [--binding FILE] [--dry-run] [--yes] [--json]
+const HELP = `Usage: grc-sheets post BOOK.xlsx --table NAME --relay URL --env NAME [OPTIONS]
+       grc-sheets post BOOK.xlsx --table NAME --relay-config FILE --env NAME [OPTIONS]
+       grc-sheets post BOOK.xlsx --table NAME --base-url URL --env NAME [--binding FILE] [OPTIONS]
+OPTIONS: [--dry-run] [--yes] [--yes-production] [--formula-text as-typed|quote] [--backup] [--json]
 
 Validates and posts a write-back template table of a saved workbook (one made by the add-in's New
 template or by grc-sheets template), without Excel: the same flows, checks, runner and exactly-once
@@ -27,18 +32,25 @@ ${CONNECT_HELP}
                    (red: error, amber: warning), as the add-in's Validate; nothing is sent
   --yes            post although the add-in would ask to confirm (the message says why: a path the service's
                    documentation does not show, another environment than the table was filled for, production)
-  --yes-production needed, besides --yes, to post to a production environment
+  --yes-production needed, besides --yes, to post to a production environment, and to post directly
+                   (--base-url) to a service nothing declares: one that is neither the grc-sheets sandbox on
+                   this machine nor declared in a relay configuration (it is then treated as production).
+                   A test environment is declared once, by the admin, as "production": false under
+                   environments.NAME in the relay's configuration file, used with --relay-config FILE
   --formula-text as-typed|quote
                    how text that begins with =, +, - or @ is sent (needed when the table has such text)
   --backup         keep the file as it was before the post as BOOK.bak.xlsx
-  --json           print the outcome as JSON
+  --json           print one JSON object on stdout whatever happens, refusals and errors included: file,
+                   table, environment, ok (exit 0), saved (the file was rewritten), sent (anything may
+                   have reached the service), then the counts by result and each row's outcome with its
+                   sheet row, or the problems (--dry-run), or what refused or failed
   -h, --help       this text
 
 ${KEY_HELP}
 
 Exit codes: 0 validated (--dry-run: no errors) or every row posted; 1 rows with errors, rows that failed or
-whose outcome is unknown, a refusal (production without --yes-production), or the file could not be
-read or written (the message says which); 2 wrong options or no key.`;
+whose outcome is unknown, a refusal (production, or a target nothing declares, without --yes-production),
+or the file could not be read or written (the message says which); 2 wrong options or no key.`;
 
 /**
  * The file workbook, saved to disk after every write of results: the runner's journal writes a row's key
@@ -101,7 +113,16 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
   const path = resolve(positionals[0]!);
   if (!existsSync(path)) return usage(`there is no file ${positionals[0]}`);
 
-  const connection = await connectOrStop(options, io, { usage, failed });
+  // With --json, every stop from here on is also one object on stdout (post-json.ts), for schedulers.
+  let table = options.table;
+  let sent = false;
+  let saves = 0;
+  const base = (over: Partial<PostJsonBase> = {}): PostJsonBase => ({ file: path, table, environment: options.env ?? '', ok: false, saved: saves > 0, sent, ...over });
+  const refuse = (message: string, how: 'refused' | 'error' = 'refused', over: Partial<PostJsonBase> = {}) => {
+    if (options.json) io.stdout(JSON.stringify(stoppedJson(base(over), how, message), null, 2));
+    return failed(message);
+  };
+  const connection = await connectOrStop(options, io, { usage, failed: (message) => refuse(message, 'error') });
   if (typeof connection === 'number') return connection;
 
   let workbook: FileWorkbook;
@@ -111,7 +132,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     stamp = stampOf(path);
     workbook = openFileWorkbook(path);
   } catch (e) {
-    if (isFileProblem(e)) return failed(e.message);
+    if (isFileProblem(e)) return refuse(e.message, 'error');
     throw e;
   }
 
@@ -120,7 +141,6 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   let backup: string | undefined;
-  let saves = 0;
   const persist = () => {
     const done = replaceFile(path, stamp, (temp) => workbook.saveTo(temp), { backup: options.backup && saves === 0 });
     backup ??= done.backup;
@@ -128,15 +148,23 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     saves++;
   };
   try {
-    const table = options.table;
     const shape = await workbook.findTable(table);
-    if (!shape) return failed(`the workbook has no table ${table}; its tables are ${(await workbook.listTables()).map((t) => t.name).join(', ') || 'none'}.`);
+    if (!shape) return refuse(`the workbook has no table ${table}; its tables are ${(await workbook.listTables()).map((t) => t.name).join(', ') || 'none'}.`);
+    table = shape.name;
     const flow = await flowOf(workbook, shape.name);
-    if (!flow) return failed(`table ${table} is not a write-back template of grc-sheets: the workbook does not record its flow, and its name is none of ${FLOWS.map((f) => f.tableName).join(', ')}. Make one with grc-sheets template or the add-in's New template.`);
-    const production = connection.view.production === true;
-    // Before anything is read from the service: a production post is asked for on the command line.
-    if (production && !options['dry-run'] && !options['yes-production']) return failed(`${connection.environment} is a production environment: give --yes-production to post there. Nothing was sent.`);
-    const plan = await preparePost({ api: connection.client, workbook: durable(workbook, persist), table: shape.name, flow, environment: connection.view, signal: abort.signal });
+    if (!flow) return refuse(`table ${table} is not a write-back template of grc-sheets: the workbook does not record its flow, and its name is none of ${FLOWS.map((f) => f.tableName).join(', ')}. Make one with grc-sheets template or the add-in's New template.`);
+    // Before anything is read from the service: a production post is asked for on the command line, and so
+    // is one to a service nothing declares (called directly, not the sandbox): it may be production.
+    const known = await knownProduction(connection, io.fetch);
+    if (!options['dry-run'] && !options['yes-production']) {
+      if (known === true) return refuse(`${connection.environment} is a production environment: give --yes-production to post there. Nothing was sent.`);
+      if (known === null) return refuse(unknownProductionMessage(connection, options['relay-config']));
+    }
+    // Undeclared and posted to with --yes-production: treated as production (assumed paths refused, the
+    // production confirmation), as the user said it may be.
+    const production = known ?? options['yes-production'];
+    const environment = production === connection.view.production ? connection.view : describeEnvironment(connection.environment, production, connection.catalog, null);
+    const plan = await preparePost({ api: connection.client, workbook: durable(workbook, persist), table: shape.name, flow, environment, signal: abort.signal });
     // As the taskpane's Validate: problem cells filled red or amber, the last validation's marks taken off.
     await markProblems(workbook, shape.name, plan.validation.problems);
     const problems = plan.validation.problems;
@@ -146,21 +174,23 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     if (options['dry-run']) {
       persist();
       const errorRows = new Set(errors.map((p) => p.row)).size;
-      if (options.json) io.stdout(JSON.stringify({ file: path, table, environment: connection.environment, dryRun: true, toSend: plan.toSend, toCheck: plan.toCheck, problems }, null, 2));
+      if (options.json) io.stdout(JSON.stringify(validatedJson(base({ ok: !errors.length }), firstRow, { dryRun: true, toSend: plan.toSend, toCheck: plan.toCheck, problems }), null, 2));
       else io.stdout(`${table}: ${errorRows} row${errorRows === 1 ? '' : 's'} with errors, ${problems.length - errors.length} warnings; ${plan.toSend} rows to send, ${plan.toCheck} to check. Nothing was sent.`);
       return errors.length ? EXIT.failed : EXIT.ok;
     }
-    if (plan.availability.post.kind === 'unavailable') return failed(`${plan.availability.post.message} Nothing was sent.`);
+    if (plan.availability.post.kind === 'unavailable') return refuse(`${plan.availability.post.message} Nothing was sent.`);
     if (plan.toSend + plan.toCheck === 0) {
-      io.stdout(`${table}: nothing to post: every valid row already has a result. Fix rows with errors, or clear Result to send a row again.`);
+      if (options.json) io.stdout(JSON.stringify(validatedJson(base({ ok: !errors.length }), firstRow, { dryRun: false, toSend: 0, toCheck: 0, problems }), null, 2));
+      else io.stdout(`${table}: nothing to post: every valid row already has a result. Fix rows with errors, or clear Result to send a row again.`);
       return errors.length ? EXIT.failed : EXIT.ok;
     }
     if (plan.formulaRows > 0 && !formulaText) {
-      return failed(`${plan.formulaRows} row(s) of ${table} have text that begins with =, +, - or @, which a spreadsheet opening the service's data may run as a formula. Give --formula-text as-typed or --formula-text quote (adds a leading '). Nothing was sent.`);
+      return refuse(`${plan.formulaRows} row(s) of ${table} have text that begins with =, +, - or @, which a spreadsheet opening the service's data may run as a formula. Give --formula-text as-typed or --formula-text quote (adds a leading '). Nothing was sent.`);
     }
     // What the taskpane asks to confirm (an assumed path, another environment than the table was filled
     // for, production) is confirmed here with --yes, having read it.
-    if (plan.confirmation && !options.yes) return failed(`${plan.confirmation.message} Give --yes to post all the same. Nothing was sent.`);
+    if (plan.confirmation && !options.yes) return refuse(`${plan.confirmation.message} Give --yes to post all the same. Nothing was sent.`);
+    sent = true;
     const summary: RunSummary = await plan.run({
       ...(plan.confirmation ? { confirm: { environment: plan.confirmation.environment, rows: plan.confirmation.rows } } : {}),
       ...(formulaText ? { formulaText } : {}),
@@ -171,15 +201,16 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     await writeAudit(workbook, summary, connection.keyFingerprint);
     persist();
     const { created, done, failed: failedRows, unknown } = summary.counts;
-    if (options.json) io.stdout(JSON.stringify({ file: path, ...(backup ? { backup } : {}), ...summary }, null, 2));
+    const ok = !(failedRows + unknown + summary.withErrors > 0 || summary.cancelled || summary.stoppedBecause);
+    if (options.json) io.stdout(JSON.stringify(postedJson(base({ ok }), summary, problems, backup), null, 2));
     else {
       for (const o of summary.outcomes) if (o.status === 'failed' || o.status === 'unknown') io.stderr(`${table}: row ${summary.firstRow + o.row}: ${o.status}: ${o.message}`);
       io.stdout(`${table}: ${created} created, ${done} done, ${failedRows} failed, ${unknown} unknown, ${summary.withErrors} not sent (errors)${summary.cancelled ? '; stopped' : ''}${summary.stoppedBecause ? `; stopped: ${summary.stoppedBecause}` : ''}. ${positionals[0]} saved.`);
     }
-    return failedRows + unknown + summary.withErrors > 0 || summary.cancelled || summary.stoppedBecause ? EXIT.failed : EXIT.ok;
+    return ok ? EXIT.ok : EXIT.failed;
   } catch (e) {
-    if (isFileProblem(e) || isWorkbookError(e)) return failed(`${e.message}${saves ? ` Results written so far are saved in ${positionals[0]}.` : ` ${positionals[0]} was not changed.`}`);
-    if ((e as { name?: string }).name === 'ApiError') return failed(`${(e as Error).message}${saves ? ` Results written so far are saved in ${positionals[0]}.` : ` ${positionals[0]} was not changed.`}`);
+    const kept = saves ? ` Results written so far are saved in ${positionals[0]}.` : ` ${positionals[0]} was not changed.`;
+    if (isFileProblem(e) || isWorkbookError(e) || (e as { name?: string }).name === 'ApiError') return refuse(`${(e as Error).message}${kept}`, 'error');
     throw e;
   } finally {
     process.off('SIGINT', stop);

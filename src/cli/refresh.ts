@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { refreshTable, type EditReport, type LoadOutcome, type LoadProgress, type RefreshChanges } from '../loading/load';
 import { readBindings } from '../loading/bindings';
-import { fingerprinter, type Fingerprint } from '../loading/fingerprint';
+import type { Fingerprint } from '../loading/fingerprint';
+import { nodeDigest, nodeFingerprints } from './digest';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileWorkbook } from '../workbook/file';
 import { keyOnCommandLine } from '../check/key';
 import { EXIT } from './exit';
@@ -48,19 +48,6 @@ export interface RefreshIo extends ConnectIo {
 }
 
 const processIo = (): RefreshIo => ({ ...connectIo(), ...(process.stderr.isTTY ? { progress: process.stderr } : {}) });
-
-/** SHA-256 from node:crypto for the cell fingerprints. */
-export const nodeHasher = () => {
-  const hash = createHash('sha256');
-  return { update: (bytes: Uint8Array) => hash.update(bytes), hex: () => hash.digest('hex') };
-};
-
-/** Fingerprints with node:crypto's SHA-256 (the pure one in src/loading is for the browser). */
-const nodeFingerprints = () =>
-  fingerprinter(() => {
-    const hash = createHash('sha256');
-    return { update: (bytes: Uint8Array) => hash.update(bytes), hex: () => hash.digest('hex') };
-  });
 
 interface TableSummary {
   table: string;
@@ -137,7 +124,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       catalog: connection.catalog,
       signal: abort.signal,
       fingerprints: nodeFingerprints,
-      hasher: nodeHasher,
+      digest: nodeDigest,
       overwriteEdits: options['overwrite-edits'],
       highlightChanges: options.highlight,
     };

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { nodeDigest } from './digest';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BINDINGS_KEY, readBindings } from '../loading/bindings';
-import { rowPrints, suspectRows, makeCellPrint } from '../loading/tableprint';
+import { makeCellPrint, rowPrinter, suspectRows } from '../loading/tableprint';
 import { cellAddress, parseCell, quoteSheet } from '../workbook/address';
 import { isFileProblem, openFileWorkbook, type FileWorkbook } from '../workbook/file';
 import { AUDIT_TABLE } from '../writeback/audit';
@@ -28,11 +28,6 @@ Exit codes: 0 everything verifies; 1 something does not verify (a table edited o
 fingerprint, an audit chain broken), each named in the output; 2 wrong options, or a file that is missing
 or cannot be read as a workbook (not a workbook, encrypted ...).`;
 
-
-const nodeHasher = () => {
-  const hash = createHash('sha256');
-  return { update: (bytes: Uint8Array) => hash.update(bytes), hex: () => hash.digest('hex') };
-};
 
 export interface TableFinding {
   table: string;
@@ -71,13 +66,17 @@ async function verifyTables(workbook: FileWorkbook): Promise<TableFinding[]> {
       out.push({ table: b.table, status: 'unverifiable', message: `Table ${b.table} has no cell fingerprint (loaded by a version that kept none): it cannot be verified. Refresh it once to make one.` });
       continue;
     }
-    const now = rowPrints(await workbook.readRows(shape.name), b.columns, b.cells.keys, nodeHasher);
-    if (makeCellPrint(now, b.cells.keys, nodeHasher).sha256 === b.cells.sha256) {
+    // Streamed: a table of a million rows is verified without holding it.
+    const columns = [...new Set([...b.columns, ...b.cells.keys])];
+    const printer = rowPrinter(columns, b.columns, b.cells.keys, nodeDigest, shape.columns);
+    await workbook.scanRows(shape.name, columns, (cells) => printer.add(cells));
+    const now = printer.prints();
+    if (makeCellPrint(now, b.cells.keys, nodeDigest).sha256 === b.cells.sha256) {
       out.push({ table: b.table, status: 'verified', message: `Table ${b.table}: ${b.cells.count.toLocaleString('en-US')} rows as loaded ${b.loadedAt} from ${b.environment}.` });
       continue;
     }
     const at = parseCell(shape.topLeft);
-    const { rows } = suspectRows(b.cells, now, nodeHasher);
+    const { rows } = suspectRows(b.cells, now, nodeDigest);
     const addresses = rows.map((r) => `${quoteSheet(shape.sheet)}!${cellAddress(at.row + 1 + r, at.col)}`);
     const counted = now.digests.length !== b.cells.count ? ` It had ${b.cells.count.toLocaleString('en-US')} rows after that load and has ${now.digests.length.toLocaleString('en-US')} now.` : '';
     out.push({

@@ -1,6 +1,7 @@
 import type { Endpoint } from '../catalog';
 import { RELAY_ERROR_HEADER } from '../contracts/environments';
 import { ApiError, type ApiErrorCode, type ErrorDetail, type Sent } from './api-error';
+import { relaySays } from './relay-reference';
 import { retryAfterMs } from './retry-after';
 
 /** What an error answer said, in whichever of the known shapes it came. */
@@ -179,7 +180,7 @@ function relayError(
     ...(wait !== undefined && (known.code === 'rate-limited' || known.code === 'unavailable')
       ? { retryAfterMs: wait }
       : {}),
-    message: `The relay says: ${relay.message}${unknown} (${relay.code}, ${status})`,
+    message: relaySays(`${relay.message}${unknown}`, { code: relay.code, status }),
   });
 }
 

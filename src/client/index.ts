@@ -7,6 +7,7 @@ export {
   type ErrorDetail,
   type Sent,
 } from './api-error';
+export { splitRelayReference, type RelayReference } from './relay-reference';
 export type { DataRecord, DownloadOptions, DownloadProgress, DownloadResult } from './download';
 export type { CallOptions } from './call';
 export type { Fetch } from './request';

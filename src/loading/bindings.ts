@@ -113,11 +113,16 @@ export async function reconcileBindings(workbook: WorkbookPort): Promise<{ bindi
   const tables = await workbook.listTables();
   const byId = new Map(tables.filter((t) => t.id).map((t) => [t.id!, t]));
   const byName = new Map(tables.map((t) => [t.name.toLowerCase(), t]));
-  // A saved file does not hold Excel's Table.id (the file adapter gives none): there the name is all there is.
-  const find = (b: Binding) => (b.tableId && byId.size ? byId.get(b.tableId) : byName.get(b.table.toLowerCase()));
+  // By id, then by name. Office.js keeps a table's id for the session, not across sessions (as it does not
+  // keep worksheet ids), and a saved file holds no Table.id at all (the file adapter gives none): in a
+  // workbook opened again, or headless, a binding's id finds nothing and its name is all there is. A table
+  // another binding holds by id is not taken by name.
+  let claimed = new Set<string>();
+  const find = (b: Binding) => (b.tableId ? byId.get(b.tableId) : undefined) ?? [byName.get(b.table.toLowerCase())].find((t) => t && !(t.id && claimed.has(t.id)));
   const removed: Binding[] = [];
   let result = new Map<string, Binding>();
   await changeBindings(workbook, (all) => {
+    claimed = new Set([...all.values()].flatMap((b) => (b.tableId && byId.has(b.tableId) ? [b.tableId] : [])));
     const next = new Map<string, Binding>();
     removed.length = 0;
     for (const b of all.values()) {

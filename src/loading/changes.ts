@@ -46,6 +46,15 @@ export function plainCell(c: Cell | undefined): Cell {
   return c;
 }
 
+/**
+ * A text kept past the row it was read from, copied off that text. A host may hand over cell text that is
+ * a slice of a much larger text it read (the file adapter's worksheet XML, megabytes at a time), and the
+ * engine keeps all of that alive while the slice lives: 200,000 kept keys held the whole worksheet.
+ */
+export function own<T extends Cell>(c: T): T {
+  return (typeof c === 'string' && c.length > 12 ? ` ${c}`.slice(1) : c) as T;
+}
+
 /** Keys of the rows, made unique: a key seen again gets " #2", " #3" ... in row order. */
 export function rowKeys(t: TableRows, keyColumns: readonly string[]): string[] {
   const at = keyColumns.map((k) => t.columns.indexOf(k));
@@ -74,52 +83,129 @@ export function uniqueKeys(raw: string[]): string[] {
   return raw;
 }
 
+/** Rows' keys (unique) and digests of their compared cells: two rows with the same digest are equal. */
+export interface KeyedDigests {
+  keys: readonly string[];
+  digests: readonly string[];
+}
+
+/** The old and new rows matched by key, and which matched pairs differ, known from the digests alone. */
+export interface Matching {
+  oldKeys: readonly string[];
+  newKeys: readonly string[];
+  /** Per new row: the old row with its key, -1 for a record added. */
+  oldOf: Int32Array;
+  /** Per old row: the new row with its key, -1 for a record removed. */
+  newOf: Int32Array;
+  /** Per new row: 1 when it and its old row differ (some compared cell changed). */
+  differs: Uint8Array;
+}
+
+export function matchRows(before: KeyedDigests, after: KeyedDigests): Matching {
+  const oldByKey = new Map<string, number>();
+  for (let o = 0; o < before.keys.length; o++) oldByKey.set(before.keys[o]!, o);
+  const oldOf = new Int32Array(after.keys.length).fill(-1);
+  const newOf = new Int32Array(before.keys.length).fill(-1);
+  const differs = new Uint8Array(after.keys.length);
+  for (let r = 0; r < after.keys.length; r++) {
+    const o = oldByKey.get(after.keys[r]!);
+    if (o === undefined) continue;
+    oldOf[r] = o;
+    newOf[o] = r;
+    if (before.digests[o] !== after.digests[r]) differs[r] = 1;
+  }
+  return { oldKeys: before.keys, newKeys: after.keys, oldOf, newOf, differs };
+}
+
 /**
- * Compares the fields both tables have. `limit` caps the field changes listed (the summary still counts
- * all of them): a refresh that changes everything should not write a million rows of changes.
+ * The change list of a comparison, filled from the old rows that differ as a second pass reads them
+ * (`wants` says which), so neither table is held whole. The list is in the refreshed table's row order
+ * (records added and changed fields as they come), then the records removed; `limit` caps the entries
+ * listed, and only the changed rows that can still be listed keep their entries, while every changed
+ * field is counted.
+ */
+export class ChangeCollector {
+  private readonly summary: ChangeSummary = { added: 0, removed: 0, changed: 0, fields: 0 };
+  private readonly kept = new Map<number, FieldChange[]>();
+  /** The last new row whose entries can be listed: each row listed before it takes at least one entry. */
+  private readonly lastListed: number;
+
+  constructor(
+    private readonly m: Matching,
+    private readonly fields: readonly string[],
+    /** A new row's cell of compared field `f`. */
+    private readonly newCell: (row: number, f: number) => Cell,
+    private readonly limit = Infinity,
+  ) {
+    let entries = 0;
+    let last = -1;
+    for (let r = 0; r < m.newKeys.length; r++) {
+      const added = m.oldOf[r]! < 0;
+      if (added) this.summary.added++;
+      else if (m.differs[r]) this.summary.changed++;
+      else continue;
+      if (entries < limit) last = r;
+      entries++;
+    }
+    for (let o = 0; o < m.oldKeys.length; o++) if (m.newOf[o]! < 0) this.summary.removed++;
+    this.lastListed = last;
+  }
+
+  /** Whether the second pass must read old row `o`. */
+  wants(o: number): boolean {
+    const r = this.m.newOf[o]!;
+    return r >= 0 && this.m.differs[r] === 1;
+  }
+
+  /** Old row `o`'s cells over the compared fields. */
+  visit(o: number, cells: readonly Cell[]): void {
+    const r = this.m.newOf[o]!;
+    const key = this.m.newKeys[r]!;
+    const keep = r <= this.lastListed;
+    const found: FieldChange[] = [];
+    for (let f = 0; f < this.fields.length; f++) {
+      const a = plainCell(cells[f]);
+      const b = plainCell(this.newCell(r, f));
+      if (a === b) continue;
+      this.summary.fields++;
+      if (keep) found.push({ kind: 'changed', key, row: r, field: this.fields[f]!, old: own(a), new: b });
+    }
+    if (keep) this.kept.set(r, found);
+  }
+
+  result(): { summary: ChangeSummary; changes: FieldChange[]; truncated: boolean } {
+    const { m, limit, summary } = this;
+    const changes: FieldChange[] = [];
+    for (let r = 0; r <= this.lastListed && changes.length < limit; r++) {
+      if (m.oldOf[r]! < 0) changes.push({ kind: 'added', key: m.newKeys[r]!, row: r, field: '', old: null, new: null });
+      else for (const c of this.kept.get(r) ?? []) if (changes.length < limit) changes.push(c);
+    }
+    for (let o = 0; o < m.oldKeys.length && changes.length < limit; o++) {
+      if (m.newOf[o]! < 0) changes.push({ kind: 'removed', key: m.oldKeys[o]!, row: o, field: '', old: null, new: null });
+    }
+    return { summary: { ...summary }, changes, truncated: changes.length < summary.added + summary.removed + summary.fields };
+  }
+}
+
+/** Each row's compared cells as its canonical line: equal lines, equal cells (see plainCell). */
+function linesOf(t: TableRows, fields: readonly string[], keyColumns: readonly string[]): KeyedDigests {
+  const at = fields.map((f) => t.columns.indexOf(f));
+  return { keys: rowKeys(t, keyColumns), digests: t.rows.map((row) => JSON.stringify(at.map((i) => plainCell(row[i])))) };
+}
+
+/**
+ * Compares two tables held in memory, over the fields both have. `limit` caps the field changes listed
+ * (the summary still counts all of them): a refresh that changes everything should not write a million
+ * rows of changes. A refresh compares the same way without holding the old table (refreshread.ts).
  */
 export function compareTables(before: TableRows, after: TableRows, keyColumns: readonly string[], limit = Infinity): { summary: ChangeSummary; changes: FieldChange[]; truncated: boolean } {
   const fields = after.columns.filter((c) => before.columns.includes(c));
-  const oldAt = fields.map((f) => before.columns.indexOf(f));
+  const m = matchRows(linesOf(before, fields, keyColumns), linesOf(after, fields, keyColumns));
   const newAt = fields.map((f) => after.columns.indexOf(f));
-  const oldKeys = rowKeys(before, keyColumns);
-  const newKeys = rowKeys(after, keyColumns);
-  const oldByKey = new Map<string, number>();
-  for (let r = 0; r < oldKeys.length; r++) oldByKey.set(oldKeys[r]!, r);
-  const summary: ChangeSummary = { added: 0, removed: 0, changed: 0, fields: 0 };
-  const changes: FieldChange[] = [];
-  const push = (c: FieldChange) => {
-    if (changes.length < limit) changes.push(c);
-  };
-  const matched = new Uint8Array(oldKeys.length);
-  for (let r = 0; r < newKeys.length; r++) {
-    const key = newKeys[r]!;
-    const o = oldByKey.get(key);
-    if (o === undefined) {
-      summary.added++;
-      push({ kind: 'added', key, row: r, field: '', old: null, new: null });
-      continue;
-    }
-    matched[o] = 1;
-    const oldRow = before.rows[o]!;
-    const newRow = after.rows[r]!;
-    let any = false;
-    for (let f = 0; f < fields.length; f++) {
-      const a = plainCell(oldRow[oldAt[f]!]);
-      const b = plainCell(newRow[newAt[f]!]);
-      if (a === b) continue;
-      any = true;
-      summary.fields++;
-      push({ kind: 'changed', key, row: r, field: fields[f]!, old: a, new: b });
-    }
-    if (any) summary.changed++;
-  }
-  for (let o = 0; o < oldKeys.length; o++) {
-    if (matched[o]) continue;
-    summary.removed++;
-    push({ kind: 'removed', key: oldKeys[o]!, row: o, field: '', old: null, new: null });
-  }
-  return { summary, changes, truncated: changes.length < summary.added + summary.removed + summary.fields };
+  const oldAt = fields.map((f) => before.columns.indexOf(f));
+  const collector = new ChangeCollector(m, fields, (r, f) => after.rows[r]![newAt[f]!] ?? null, limit);
+  before.rows.forEach((row, o) => collector.wants(o) && collector.visit(o, oldAt.map((i) => row[i] ?? null)));
+  return collector.result();
 }
 
 /** "12 added, 3 removed, 40 changed" (records), as the taskpane and the CLI say it. */

@@ -2,10 +2,11 @@ import { catalog as defaultCatalog, type Catalog, type PathParams } from '../cat
 import type { DataRecord } from '../client';
 import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
 import type { Fingerprinter } from './fingerprint';
-import { compareTables, describeChanges, type ChangeSummary, type FieldChange, type TableRows } from './changes';
+import { describeChanges, type ChangeSummary, type FieldChange, type TableRows } from './changes';
+import { readBeforeRefresh, type BeforeRefresh } from './refreshread';
 import { changeRows, writeChanges } from './changesheet';
 import { recordKeyColumns } from './recordkey';
-import { findEdits, makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, type HasherFactory } from './tableprint';
+import { makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
@@ -127,7 +128,7 @@ interface Common {
    */
   fingerprints?: () => Fingerprinter;
   /** SHA-256 for the cell fingerprints (tableprint.ts): node:crypto in Node; the built-in Sha256 otherwise. */
-  hasher?: HasherFactory;
+  digest?: TextDigest;
 }
 
 export interface LoadOptions extends Common {
@@ -322,11 +323,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const builder = new RowBuilder(columnsOf(dataset.record));
-    printer = rowPrinter(
-      builder.columns.map((c) => c.name),
-      recordKeyColumns(builder.columns),
-      options.hasher,
-    );
+    const names = builder.columns.map((c) => c.name);
+    printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest);
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -390,7 +388,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       const { rows, added } = builder.add(records);
       // Fields the catalogue does not know change the columns mid-load: no cell print this time.
       if (added.length) printer = null;
-      printer?.add(rows);
+      printer?.addRows(rows);
       if (at.col + builder.columns.length > MAX_COLUMNS) {
         writeError = new Refusal('target-refused', `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`);
         ctl.abort(writeError);
@@ -423,7 +421,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: printer.done() } : {}) });
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
     return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
@@ -476,7 +474,8 @@ export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome
   if (!(options.catalog ?? defaultCatalog).datasets.some((d) => d.id === bound.datasetId)) {
     return { ok: false, error: { code: 'not-bound', tableState: 'intact', table: name, message: `Table ${name} was loaded from dataset "${bound.datasetId}", which this version of grc-sheets does not know; nothing was changed.` } };
   }
-  const existing = await workbook.findTable(bound.tableId ?? name);
+  // By name: reconcileBindings has put the table's current name in the binding (found by id where the host has ids).
+  const existing = await workbook.findTable(name);
   if (!existing) {
     await removeBinding(workbook, name);
     return { ok: false, error: { code: 'table-missing', tableState: 'gone', table: name, message: `Table ${name} is no longer in the workbook (it was deleted), so its record was removed. Load ${bound.datasetId} again to get the data back.` } };
@@ -509,7 +508,8 @@ async function replaceTable(
   const at = parseCell(existing.topLeft);
   const fp = options.fingerprints?.();
   const keyColumns = recordKeyColumns(builder.columns);
-  let compared: ReturnType<typeof compareTables>;
+  let compared: BeforeRefresh['compared'];
+  let incomingPrints: RowPrints;
   try {
     report({});
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
@@ -540,13 +540,20 @@ async function replaceTable(
       throw new Refusal('target-refused', `The dataset's new fields would take table ${existing.name} past Excel's last column (XFD). Move the table further left, or load the dataset into a new sheet.`);
     }
     // What the table holds now: checked against its cell print (hand edits), then compared with what comes.
-    const before = await workbook.readRows(existing.name);
-    const after: TableRows = { columns: builder.columns.map((c) => c.name), rows };
-    if (previous.cells && !options.overwriteEdits) {
-      const edited = findEdits(previous.cells, before, after, previous.columns, options.hasher);
-      if (edited) return { ok: false, error: editedError(existing, edited.cells, previous.cells.count, edited.countNow) };
-    }
-    compared = compareTables(before, after, keyColumns, CHANGE_ROWS_LIMIT);
+    const incoming: TableRows = { columns: builder.columns.map((c) => c.name), rows };
+    incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, options.digest);
+    const before = await readBeforeRefresh({
+      workbook,
+      table: existing,
+      incoming,
+      incomingPrints,
+      keyColumns,
+      ...(previous.cells && !options.overwriteEdits ? { stored: { print: previous.cells, fields: previous.columns } } : {}),
+      ...(options.digest ? { digest: options.digest } : {}),
+      limit: CHANGE_ROWS_LIMIT,
+    });
+    if (before.edits) return { ok: false, error: editedError(existing, before.edits.cells, previous.cells!.count, before.edits.countNow) };
+    compared = before.compared;
   } catch (e) {
     const error = toLoadError(e, signal, existing.name);
     error.tableState = 'intact';
@@ -576,8 +583,7 @@ async function replaceTable(
     await workbook.setRowCount(existing.name, rows.length);
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
     const changes = await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false);
-    const names = builder.columns.map((c) => c.name);
-    const cells = makeCellPrint(rowPrints({ columns: names, rows }, names, keyColumns, options.hasher), keyColumns, options.hasher);
+    const cells = makeCellPrint(incomingPrints, keyColumns, options.digest);
     const saved = await saveBinding(workbook, {
       table: shape.name,
       // A host without table ids (the saved file) keeps the id Excel gave the table.
@@ -651,7 +657,7 @@ async function recordChanges(
   workbook: WorkbookPort,
   table: TableShape,
   dataset: string,
-  compared: ReturnType<typeof compareTables>,
+  compared: BeforeRefresh['compared'],
   keyColumns: readonly string[],
   highlight: boolean,
 ): Promise<RefreshChanges> {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Cell } from '../workbook/port';
-import { plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
-import type { Hasher } from './fingerprint';
+import { own, plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
 import { Sha256 } from './sha256';
 
 /**
@@ -32,15 +31,20 @@ export const cellPrint = z.strictObject({
 });
 export type CellPrint = z.infer<typeof cellPrint>;
 
-export type HasherFactory = () => Hasher;
+/** SHA-256 of a text (UTF-8) as 64 lowercase hex digits: node:crypto in Node, the built-in one in the taskpane. */
+export type TextDigest = (text: string) => string;
 /**
  * A row's canonical line. Cells are strings, finite numbers, booleans and null, for which RFC 8785 and
  * JSON.stringify write the same text (canonicalJson is the reference; the test holds them equal).
  */
 export const lineOf = (cells: readonly Cell[]): string => JSON.stringify(cells);
 
-const defaultHasher: HasherFactory = () => new Sha256();
 const encoder = new TextEncoder();
+const builtIn: TextDigest = (text) => {
+  const h = new Sha256();
+  h.update(encoder.encode(text));
+  return h.hex();
+};
 
 export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
@@ -51,15 +55,9 @@ export function fnv1a(s: string): number {
   return h >>> 0;
 }
 
-function digestOf(text: string, hasher: HasherFactory): string {
-  const h = hasher();
-  h.update(encoder.encode(text));
-  return h.hex();
-}
-
 /** The digests' hash as the canonical form says: sorted, each followed by "\n". */
-function hashOfDigests(digests: string[], hasher: HasherFactory): string {
-  return digestOf(`${digests.sort().join('\n')}${digests.length ? '\n' : ''}`, hasher);
+function hashOfDigests(digests: string[], digest: TextDigest): string {
+  return digest(`${digests.sort().join('\n')}${digests.length ? '\n' : ''}`);
 }
 
 export interface RowPrints {
@@ -67,17 +65,40 @@ export interface RowPrints {
   digests: string[];
 }
 
+/**
+ * Row digests over `fields` and each row's key, made one row at a time so the rows need not be kept: a
+ * scan of the table (its cells given in the order of `columns`), or rows as a load writes them. A key
+ * column that is not among `present` (the table lacks it) keys every row by position, as `rowKeys` does.
+ */
+export function rowPrinter(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn, present: readonly string[] = columns) {
+  const keys: string[] = [];
+  const digests: string[] = [];
+  const at = fields.map((f) => (present.includes(f) ? columns.indexOf(f) : -1));
+  const keyAt = keyColumns.map((k) => (present.includes(k) ? columns.indexOf(k) : -1));
+  const usable = keyAt.every((i) => i >= 0) ? keyAt : [];
+  const line = new Array<Cell>(at.length);
+  const add = (cells: readonly Cell[]) => {
+    for (let i = 0; i < at.length; i++) line[i] = at[i]! < 0 ? null : plainCell(cells[at[i]!]);
+    digests.push(digest(lineOf(line)));
+    keys.push(own(rawKey(cells, usable, keys.length)));
+  };
+  return {
+    add,
+    addRows(rows: readonly (readonly Cell[])[]) {
+      for (const r of rows) add(r);
+    },
+    /** Keys made unique (`key #2`): call once, when every row is in. */
+    prints(): RowPrints {
+      return { keys: uniqueKeys(keys), digests };
+    },
+  };
+}
+
 /** Row digests over `fields` (columns missing from the table count as empty), with each row's key. */
-export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], hasher: HasherFactory = defaultHasher): RowPrints {
-  const at = fields.map((f) => t.columns.indexOf(f));
-  const digests = new Array<string>(t.rows.length);
-  const cells = new Array<Cell>(at.length);
-  for (let r = 0; r < t.rows.length; r++) {
-    const row = t.rows[r]!;
-    for (let i = 0; i < at.length; i++) cells[i] = at[i]! < 0 ? null : plainCell(row[at[i]!]);
-    digests[r] = digestOf(lineOf(cells), hasher);
-  }
-  return { keys: rowKeys(t, keyColumns), digests };
+export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn): RowPrints {
+  const p = rowPrinter(t.columns, fields, keyColumns, digest);
+  p.addRows(t.rows);
+  return p.prints();
 }
 
 const bucketCount = (rows: number) => Math.max(1, Math.ceil(rows / BUCKET_ROWS));
@@ -89,27 +110,27 @@ export function bucketsOf(keys: readonly string[], buckets: number): Uint32Array
   return out;
 }
 
-function bucketHashes(p: RowPrints, buckets: number, hasher: HasherFactory): string[] {
+function bucketHashes(p: RowPrints, buckets: number, digest: TextDigest): string[] {
   const of = bucketsOf(p.keys, buckets);
   const groups: string[][] = Array.from({ length: buckets }, () => []);
   for (let r = 0; r < p.digests.length; r++) groups[of[r]!]!.push(p.digests[r]!);
-  return groups.map((g) => hashOfDigests(g, hasher).slice(0, 8));
+  return groups.map((g) => hashOfDigests(g, digest).slice(0, 8));
 }
 
-export function makeCellPrint(p: RowPrints, keyColumns: readonly string[], hasher: HasherFactory = defaultHasher): CellPrint {
+export function makeCellPrint(p: RowPrints, keyColumns: readonly string[], digest: TextDigest = builtIn): CellPrint {
   return {
     method: CELL_PRINT_METHOD,
     count: p.digests.length,
-    sha256: hashOfDigests([...p.digests], hasher),
+    sha256: hashOfDigests([...p.digests], digest),
     keys: [...keyColumns],
-    buckets: bucketHashes(p, bucketCount(p.digests.length), hasher).join(''),
+    buckets: bucketHashes(p, bucketCount(p.digests.length), digest).join(''),
   };
 }
 
 /** Rows (body positions) in buckets whose hash differs from the stored one: where the edits are. */
-export function suspectRows(stored: CellPrint, now: RowPrints, hasher: HasherFactory = defaultHasher): { rows: number[]; buckets: Set<number> } {
+export function suspectRows(stored: CellPrint, now: RowPrints, digest: TextDigest = builtIn): { rows: number[]; buckets: Set<number> } {
   const buckets = stored.buckets.length / 8;
-  const hashes = bucketHashes(now, buckets, hasher);
+  const hashes = bucketHashes(now, buckets, digest);
   const bad = new Set<number>();
   hashes.forEach((h, b) => {
     if (h !== stored.buckets.slice(b * 8, b * 8 + 8)) bad.add(b);
@@ -123,7 +144,7 @@ export function suspectRows(stored: CellPrint, now: RowPrints, hasher: HasherFac
 /** Differing rows in one bucket up to which every subset is tried (2^12 hashes of ~32 digests at most). */
 const MAX_TRIED = 12;
 
-function revertingSubset<T extends { r: number; incoming: string }>(differing: T[], current: Map<number, string>, want: string, hasher: HasherFactory): T[] | null {
+function revertingSubset<T extends { r: number; incoming: string }>(differing: T[], current: Map<number, string>, want: string, digest: TextDigest): T[] | null {
   const n = differing.length;
   const masks = Array.from({ length: 2 ** n }, (_, m) => m).sort((x, y) => popcount(x) - popcount(y));
   for (const m of masks) {
@@ -132,7 +153,7 @@ function revertingSubset<T extends { r: number; incoming: string }>(differing: T
     differing.forEach((d, i) => {
       if (m & (1 << i)) digests.set(d.r, d.incoming);
     });
-    if (hashOfDigests([...digests.values()], hasher).slice(0, 8) === want) return differing.filter((_, i) => m & (1 << i));
+    if (hashOfDigests([...digests.values()], digest).slice(0, 8) === want) return differing.filter((_, i) => m & (1 << i));
   }
   return null;
 }
@@ -160,31 +181,37 @@ export interface EditedCell {
   certain: boolean;
 }
 
+/** The rows that may hold hand edits (in buckets whose hash differs); null when the table matches its print. */
+export function editSuspects(stored: CellPrint, now: RowPrints, digest: TextDigest = builtIn): number[] | null {
+  if (hashOfDigests([...now.digests], digest) === stored.sha256) return null;
+  return suspectRows(stored, now, digest).rows;
+}
+
 /**
- * Cells edited by hand since the last load, found with what a refresh brings (`incoming`, the rows
- * it is about to write): null when the table matches its cell fingerprint.
+ * Cells edited by hand since the last load, found with what a refresh brings (`incoming`, the rows it is
+ * about to write). `now` is the table's prints over `fields` and `suspects` the rows `editSuspects`
+ * named; `cellsOf(r)` gives a suspect row's cells over `fields` (read in a second pass over the table, so
+ * only these rows are held).
  */
 export function findEdits(
   stored: CellPrint,
-  table: TableRows,
+  now: RowPrints,
+  suspects: readonly number[],
+  cellsOf: (row: number) => readonly Cell[],
   incoming: TableRows,
   fields: readonly string[],
-  hasher: HasherFactory = defaultHasher,
-): { cells: EditedCell[]; countNow: number } | null {
-  const now = rowPrints(table, fields, stored.keys, hasher);
-  if (hashOfDigests([...now.digests], hasher) === stored.sha256) return null;
-  const { buckets: bad } = suspectRows(stored, now, hasher);
+  digest: TextDigest = builtIn,
+): { cells: EditedCell[]; countNow: number } {
   const B = stored.buckets.length / 8;
   const of = bucketsOf(now.keys, B);
   const inKeys = rowKeys(incoming, stored.keys);
   const inByKey = new Map<string, number>();
   inKeys.forEach((k, i) => inByKey.set(k, i));
-  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], hasher).digests[0]!;
-  const tAt = fields.map((f) => table.columns.indexOf(f));
+  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], digest).digests[0]!;
   const iAt = fields.map((f) => incoming.columns.indexOf(f));
   const cells: EditedCell[] = [];
   const byBucket = new Map<number, number[]>();
-  for (let r = 0; r < of.length; r++) if (bad.has(of[r]!)) (byBucket.get(of[r]!) ?? byBucket.set(of[r]!, []).get(of[r]!)!).push(r);
+  for (const r of suspects) (byBucket.get(of[r]!) ?? byBucket.set(of[r]!, []).get(of[r]!)!).push(r);
   for (const [b, rows] of byBucket) {
     // Rows that differ from what comes in: each was edited by hand, changed at the source, or both.
     const differing: { r: number; incoming: string; cells: EditedCell[] }[] = [];
@@ -193,9 +220,10 @@ export function findEdits(
       current.set(r, now.digests[r]!);
       const i = inByKey.get(now.keys[r]!);
       if (i === undefined) continue;
+      const was = cellsOf(r);
       const found: EditedCell[] = [];
       for (let f = 0; f < fields.length; f++) {
-        const a = tAt[f]! < 0 ? null : plainCell(table.rows[r]![tAt[f]!]);
+        const a = plainCell(was[f]);
         const c = iAt[f]! < 0 ? null : plainCell(incoming.rows[i]![iAt[f]!]);
         if (a !== c) found.push({ row: r, key: now.keys[r]!, field: fields[f]!, old: c, now: a, certain: true });
       }
@@ -204,35 +232,10 @@ export function findEdits(
     // The hand-edited rows are the ones whose revert to what comes in gives back the stored bucket hash:
     // tried over the subsets of the differing rows, smallest first (a bucket holds about 32 rows).
     const want = stored.buckets.slice(b * 8, b * 8 + 8);
-    const edited = differing.length <= MAX_TRIED ? revertingSubset(differing, current, want, hasher) : null;
+    const edited = differing.length <= MAX_TRIED ? revertingSubset(differing, current, want, digest) : null;
     if (edited) for (const d of edited) cells.push(...d.cells);
     else for (const d of differing) for (const e of d.cells) cells.push({ ...e, old: undefined, certain: false });
   }
   cells.sort((x, y) => x.row - y.row);
   return { cells, countNow: now.digests.length };
-}
-
-/**
- * Row prints made batch by batch as a first load writes them (the rows are not kept). `fields` must not
- * change on the way: a load that meets fields the catalogue does not know makes no cell print (the next
- * refresh makes one).
- */
-export function rowPrinter(fields: readonly string[], keyColumns: readonly string[], hasher: HasherFactory = defaultHasher) {
-  const keys: string[] = [];
-  const digests: string[] = [];
-  const keyAt = keyColumns.map((k) => fields.indexOf(k));
-  const usable = keyAt.every((i) => i >= 0) ? keyAt : [];
-  return {
-    add(rows: readonly (readonly Cell[])[]) {
-      const cells = new Array<Cell>(fields.length);
-      for (const row of rows) {
-        for (let i = 0; i < fields.length; i++) cells[i] = plainCell(row[i]);
-        digests.push(digestOf(lineOf(cells), hasher));
-        keys.push(rawKey(row, usable, keys.length));
-      }
-    },
-    done(): CellPrint {
-      return makeCellPrint({ keys: uniqueKeys(keys), digests }, keyColumns, hasher);
-    },
-  };
 }

@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { normaliseIp, type ApiKey } from './keys';
+import type { SandboxAbout } from '../contracts/sandbox';
+import { normaliseIp, type ApiKey, type Environment } from './keys';
 import { faultsSchema, type FaultPlan, type Faults, type FaultsInput } from './faults';
 import type { Store } from './store';
 import { archiveIncidentType, closeForm, deleteAnswerOption, type ConfigResult } from './configuration';
 
 /** What the sandbox's owner can do that the service does in its UI: approve addresses, revoke keys, set faults. */
 export interface SandboxAdmin {
+  /** What this is: a sandbox, and the environment it emulates (GET /_sandbox/about). */
+  about(): SandboxAbout;
   requestedIps(): {
     identifier: string;
     keyName: string;
@@ -34,8 +37,13 @@ export interface SandboxAdmin {
   setFaults(input: FaultsInput): Faults;
 }
 
-export function createAdmin(keys: Map<string, ApiKey>, plan: FaultPlan): SandboxAdmin {
+export function createAdmin(
+  keys: Map<string, ApiKey>,
+  plan: FaultPlan,
+  environment: Environment,
+): SandboxAdmin {
   return {
+    about: () => ({ sandbox: true, environment }),
     requestedIps: () =>
       [...keys.values()].flatMap((k) =>
         [...k.requestedIps].map(([ip, seen]) => ({ identifier: k.identifier, keyName: k.name, ip, ...seen })),
@@ -95,6 +103,7 @@ export function registerAdminRoutes(app: FastifyInstance, admin: SandboxAdmin, s
         if (!LOOPBACK.has(normaliseIp(req.socket.remoteAddress ?? '')))
           return reply.code(403).send({ message: 'Sandbox admin routes answer loopback callers only.' });
       });
+      r.get('/about', async () => admin.about());
       r.get('/keys', async () => admin.keys());
       r.get('/requested-ips', async () => admin.requestedIps());
       r.post('/requested-ips/approve', async (req, reply) => {

@@ -111,7 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     for (const q of op?.query ?? []) q.check();
   }
   const plan = new FaultPlan(options.faults);
-  const admin = createAdmin(keys, plan);
+  const admin = createAdmin(keys, plan, environment);
 
   const app = Fastify({
     logger: false,

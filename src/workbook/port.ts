@@ -101,6 +101,13 @@ export interface WorkbookPort {
    */
   updateRows(table: string, updates: readonly RowUpdate[]): Promise<(number | null)[]>;
   readRows(table: string, offset?: number, count?: number): Promise<{ columns: string[]; rows: Cell[][] }>;
+  /**
+   * Visits the body rows in order without holding the table (a refresh and `grc-sheets verify` read big
+   * tables this way): `cells` holds the named `columns` of the row (null for a column the table lacks) and
+   * is reused from one row to the next, so copy what you keep. With `wanted`, only the rows it accepts
+   * are visited, and a host skips reading the others where it can. Returns the number of body rows.
+   */
+  scanRows(table: string, columns: readonly string[], visit: (cells: readonly Cell[], row: number) => void, wanted?: (row: number) => boolean): Promise<number>;
   markCells(table: string, marks: readonly CellMark[]): Promise<void>;
   /** Per-workbook, per-add-in settings that travel with the file: never credentials. */
   getSetting<T = unknown>(key: string): Promise<T | undefined>;

@@ -83,6 +83,8 @@ describe('every command given a file that does not exist: said in words, exit 2,
     ['relay', ['--config', missing], '--config'],
     ['check', ['--base-url', 'http://127.0.0.1:9/api', '--binding', missing], '--binding'],
     ['binding', ['import', missing, '--out', join(tmpdir(), 'grc-sheets-unwritten.json')], 'binding import:'],
+    ['template', ['--flow', 'incidents', '--relay-config', missing, '--env', 'ACC', join(tmpdir(), 'grc-sheets-unwritten.xlsx')], '--relay-config'],
+    ['template', ['--flow', 'incidents', '--base-url', 'http://127.0.0.1:9/api', '--binding', missing, '--env', 'ACC', join(tmpdir(), 'grc-sheets-unwritten.xlsx')], '--binding'],
   ])('grc-sheets %s %j', async (name, args, option) => {
     const r = await cli([name, ...args]);
     expect(r.code).toBe(2);

@@ -1,4 +1,4 @@
-import { ApiError, createClient, isApiError } from '../../src/client';
+import { ApiError, createClient, isApiError, splitRelayReference } from '../../src/client';
 import { closedPort, fakeForFile, json, relayRefusal } from './fake-server';
 import { failureOf } from '../support/api-error';
 
@@ -147,6 +147,16 @@ describe('client errors: the spec error table and the relay', () => {
     const e = await failureOf(create);
     expect(e).toMatchObject({ code: 'relay', sent: 'no', status: 413 });
     expect(e.message).toMatch(/larger than 1 MiB/);
+  });
+
+  it("a relay refusal's code and status ride at the end of the message, where a screen takes them off to show the sentence plain", async () => {
+    fake.answer = (_req, res) => relayRefusal(res, 403, 'policy-refused', 'Refused by rule "compliance".');
+    const e = await failureOf(load);
+    expect(splitRelayReference(e.message)).toEqual({ text: 'The relay says: Refused by rule "compliance".', reference: { code: 'policy-refused', status: 403 } });
+    // A service's own answer with a parenthesis at its end is not taken for the relay's.
+    fake.answer = (_req, res) => json(res, 409, { message: 'Conflict (record-locked, 409)' });
+    const service = await failureOf(load);
+    expect(splitRelayReference(service.message)).toEqual({ text: service.message });
   });
 
   it('every relay code maps to a client code and says whether the service can have seen the call', async () => {

@@ -7,15 +7,7 @@
 import type { Page } from 'playwright-core';
 import { bindPaths } from '../catalog/bind-paths';
 import type { Binding } from '../../src/catalog/binding';
-import {
-  connect,
-  launchBrowser,
-  openPreview,
-  screenshot,
-  startStack,
-  type Stack,
-  type TestBrowser,
-} from './harness';
+import { connect, screenshot, stackForFile, type Stack } from './harness';
 
 /** Every catalogue endpoint bound at its own path, except create contract, which the file lacks. */
 function withoutContractCreate(): Binding {
@@ -25,19 +17,8 @@ function withoutContractCreate(): Binding {
 }
 
 let stack: Stack;
-let browser: TestBrowser;
 let page: Page;
-
-beforeAll(async () => {
-  stack = await startStack({ scale: 50, bindings: { prd: withoutContractCreate() } });
-  browser = await launchBrowser();
-  page = await openPreview(browser, stack);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+stackForFile({ scale: 50, bindings: { prd: withoutContractCreate() }, page: true }, (s) => ({ stack, page } = s));
 
 const writebackTab = () => page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true });
 

@@ -4,24 +4,11 @@
  * the refresh says what it changed and writes the Changes sheet.
  */
 import type { Page } from 'playwright-core';
-import { connect, launchBrowser, loadDataset, openPreview, pasteInGrid, screenshot, startStack, type Stack, type TestBrowser } from './harness';
+import { loadDataset, pasteInGrid, screenshot, stackForFile } from './harness';
 
-let stack: Stack;
-let browser: TestBrowser;
 let page: Page;
-
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-  page = await openPreview(browser, stack);
-  expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');
-  await loadDataset(page, 'risk');
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+stackForFile({ connectTo: 'sandbox-acc' }, (s) => ({ page } = s));
+beforeAll(() => loadDataset(page, 'risk'), 60_000);
 
 const cellText = async (address: string) => page.locator(`[data-testid="preview-grid"] td[data-cell="${address}"]`).innerText();
 

@@ -3,25 +3,16 @@
  * on a wide screen: a value picked from an Alt+Down list leaves the keyboard in the grid (Tab moves on,
  * typing edits), a problem picked in the write-back list is scrolled into view, the Result columns are in
  * view after a Post, and a cell shows what its number format gives (a date, not its serial beside it).
- * Screenshots: test/e2e/screenshots/grid-<width>-*.png.
+ * A long text (an audit hash) shows from its start, cut at the right. Screenshots: test/e2e/screenshots/grid-*.png.
  */
 import type { Locator, Page } from 'playwright-core';
 import { bindPaths } from '../catalog/bind-paths';
-import { connect, launchBrowser, openPreview, pasteInGrid, screenshot, startStack, type Stack, type TestBrowser } from './harness';
+import { connect, newTemplate, openPreview, pasteInGrid, screenshot, stackForFile, type Stack, type TestBrowser } from './harness';
 
 let stack: Stack;
 let browser: TestBrowser;
-
-beforeAll(async () => {
-  // Bound where the catalogue assumes: Post runs without the assumed-path confirmation.
-  stack = await startStack({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } });
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+// Bound where the catalogue assumes: Post runs without the assumed-path confirmation.
+stackForFile({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } }, (s) => ({ stack, browser } = s));
 
 /** Whether a grid cell's box lies inside the window and inside its scrolling grid, clear of the sticky headers. */
 function inViewIn(td: Element): { window: boolean; grid: boolean } {
@@ -68,10 +59,7 @@ describe.each([
     page = await openPreview(browser, stack, { width, height });
     page.setDefaultTimeout(10_000);
     expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');
-    await page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true }).click();
-    await page.getByTestId('wb-flow').selectOption('incidents');
-    await page.getByTestId('wb-new-template').click();
-    await page.getByTestId('template-done').waitFor();
+    await newTemplate(page, 'incidents');
   }, 60_000);
 
   afterAll(() => page?.close());
@@ -178,5 +166,46 @@ describe.each([
     expect(await text(`${time}2`)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     expect(Number(JSON.parse((await cell(`${time}2`).getAttribute('data-raw'))!))).toBeGreaterThan(45_000);
     await screenshot(page, `grid-${width}-04-posted-results`);
+  });
+});
+
+describe('a long text in a cell', () => {
+  let page: Page;
+  const cell = (address: string) => page.locator(`[data-testid="preview-grid"] td[data-cell="${address}"]`);
+  /** Where the cell's text is drawn against the cell's padding box: left and right gaps, in px. */
+  const gaps = (address: string) =>
+    cell(address).evaluate((td) => {
+      const text = document.createRange();
+      text.selectNodeContents(td);
+      const at = text.getBoundingClientRect();
+      const box = td.getBoundingClientRect();
+      const style = getComputedStyle(td);
+      const inner = { left: box.left + td.clientLeft + parseFloat(style.paddingLeft), right: box.left + td.clientLeft + td.clientWidth - parseFloat(style.paddingRight) };
+      return { left: at.left - inner.left, right: inner.right - at.right, cut: at.width > inner.right - inner.left };
+    });
+  // An audit entry's hash: 64 hex digits, far wider than a column.
+  const hash = '7c66f0e1d2c3b4a5'.repeat(4);
+
+  beforeAll(async () => {
+    page = await openPreview(browser, stack);
+    await pasteInGrid(page, 'B2', `${hash}\t12345`);
+    await cell('A1').click();
+  }, 60_000);
+
+  afterAll(() => page?.close());
+
+  test('shows from its start, cut at the right, even once something has scrolled the cell (a script, find in page)', async () => {
+    expect(await gaps('B2')).toEqual({ left: expect.closeTo(0, 0), right: expect.any(Number), cut: true });
+    // The test helpers that scroll "everything that overflows" to its end, as the browser's find does for
+    // a match: a cell's text must not move.
+    await cell('B2').evaluate((td) => (td.scrollLeft = td.scrollWidth));
+    expect((await gaps('B2')).left).toBeCloseTo(0, 0);
+    await screenshot(page, 'grid-long-text');
+  });
+
+  test('a number aligns right, as in Excel', async () => {
+    const at = await gaps('C2');
+    expect(at.right).toBeCloseTo(0, 0);
+    expect(at.left).toBeGreaterThan(0);
   });
 });

@@ -3,6 +3,8 @@
  * both serving the built add-in (dist/) on one loopback origin, and headless Debian Chromium driven by
  * playwright-core, on a fresh profile, with every request off loopback refused. Screenshots go to test/e2e/screenshots/ (ignored by git).
  *
+ *   stackForFile({ connectTo: 'sandbox-acc' }, (s) => ({ stack, browser, page } = s)); // all of the below, per file
+ *
  *   const stack = await startStack();            // sandboxes + relay on port 0
  *   const browser = await launchBrowser();
  *   const page = await openPreview(browser, stack); // taskpane.html in preview mode, environments loaded
@@ -147,6 +149,48 @@ export async function openPreview(browser: TestBrowser, stack: Stack, options: P
   return page;
 }
 
+export interface FileStack {
+  stack: Stack;
+  browser: TestBrowser;
+  /** Set when the file asked for a page (or a connection); left unset otherwise. */
+  page: Page;
+}
+
+export interface FileStackOptions extends StackOptions {
+  /** Open the taskpane in preview mode, on a 1280 x 800 window. */
+  page?: boolean;
+  /** And connect it to this environment with its sandbox's demo key. */
+  connectTo?: 'sandbox-acc' | 'sandbox-prd';
+}
+
+/**
+ * One stack and browser for all the tests of a file: started before them (a page opened, and connected,
+ * when asked) and closed after them. `started` hands them to the file's own variables:
+ *
+ *   let stack: Stack; let browser: TestBrowser; let page: Page;
+ *   stackForFile({ scale: 50, page: true, connectTo: 'sandbox-acc' }, (s) => ({ stack, browser, page } = s));
+ *
+ * A file's own beforeAll declared after this call runs after it (e.g. loads a dataset on the page).
+ */
+export function stackForFile(options: FileStackOptions, started: (s: FileStack) => void): void {
+  let stack: Stack | undefined;
+  let browser: TestBrowser | undefined;
+  beforeAll(async () => {
+    stack = await startStack(options);
+    browser = await launchBrowser();
+    const page = options.page || options.connectTo ? await openPreview(browser, stack) : (undefined as unknown as Page);
+    if (options.connectTo) {
+      const key = options.connectTo === 'sandbox-acc' ? stack.acc.demoKey! : stack.prd.demoKey!;
+      if ((await connect(page, options.connectTo, key)) !== 'ok') throw new Error(`The demo key did not connect to ${options.connectTo}.`);
+    }
+    started({ stack, browser, page });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+}
+
 /** Fills the Connect screen and presses "Test connection"; resolves when it succeeded or failed. */
 export async function connect(page: Page, environment: string, key: { identifier: string; password: string }): Promise<'ok' | 'failed'> {
   await page.getByRole('tab', { name: 'Connect' }).click();
@@ -170,6 +214,14 @@ export async function loadDataset(page: Page, datasetId: string): Promise<string
   const text = await done.first().innerText();
   if ((await page.getByTestId('load-error').count()) > 0) throw new Error(`loading ${datasetId} failed: ${text}`);
   return text;
+}
+
+/** On the Write-back tab, a new template of `flow` (catalogue id) in a new sheet; resolves once it is made. */
+export async function newTemplate(page: Page, flow: string): Promise<void> {
+  await page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true }).click();
+  await page.getByTestId('wb-flow').selectOption(flow);
+  await page.getByTestId('wb-new-template').click();
+  await page.getByTestId('template-done').waitFor();
 }
 
 /**

@@ -5,33 +5,15 @@
  */
 import { bindPaths } from '../catalog/bind-paths';
 import type { Page } from 'playwright-core';
-import {
-  connect,
-  launchBrowser,
-  openPreview,
-  pasteInGrid,
-  screenshot,
-  startStack,
-  type Stack,
-  type TestBrowser,
-} from './harness';
+import { connect, newTemplate, openPreview, pasteInGrid, screenshot, stackForFile, type Stack, type TestBrowser } from './harness';
 
 const CDN = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 let stack: Stack;
 let browser: TestBrowser;
-
-beforeAll(async () => {
-  // Bound exactly where the catalogue assumes: the flows post without the assumed-path confirmation.
-  stack = await startStack({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } });
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+// Bound exactly where the catalogue assumes: the flows post without the assumed-path confirmation.
+stackForFile({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } }, (s) => ({ stack, browser } = s));
 
 const officeSource = (page: Page) => page.evaluate(() => document.documentElement.dataset.officeJs);
 
@@ -93,10 +75,7 @@ describe('typing into the preview grid', () => {
     // A step that cannot happen fails in seconds, naming the step, not at the test's timeout.
     page.setDefaultTimeout(10_000);
     expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');
-    await page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true }).click();
-    await page.getByTestId('wb-flow').selectOption('incidents');
-    await page.getByTestId('wb-new-template').click();
-    await page.getByTestId('template-done').waitFor();
+    await newTemplate(page, 'incidents');
   }, 60_000);
 
   test('typing replaces a cell, Tab commits and moves right, Enter down (back to where the Tabs began), Escape cancels, F2 edits what is there', async () => {

@@ -4,20 +4,11 @@
  * asks before overwriting them.
  */
 import type { Page } from 'playwright-core';
-import { connect, launchBrowser, openPreview, pasteInGrid, startStack, type Stack, type TestBrowser } from './harness';
+import { connect, openPreview, pasteInGrid, stackForFile, type Stack, type TestBrowser } from './harness';
 
 let stack: Stack;
 let browser: TestBrowser;
-
-beforeAll(async () => {
-  stack = await startStack({ scale: 50 });
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+stackForFile({ scale: 50 }, (s) => ({ stack, browser } = s));
 
 const grid = (page: Page, address: string) => page.locator(`[data-testid="preview-grid"] td[data-cell="${address}"]`);
 

@@ -141,6 +141,11 @@ test('after sign-out the provider asks who is there; Casey (compliance) is refus
   expect(text).toContain('Not allowed for you');
   expect(text).toMatch(/rule "compliance"/);
   expect(text).toContain('grc-team@example.com');
+  // A plain sentence, said once; the relay's code and status for a support ticket behind Details.
+  expect(text).not.toContain('(policy-refused');
+  expect(text.match(/still holds/g)).toHaveLength(1);
+  await refused.getByText('Details', { exact: true }).click();
+  expect(await refused.getByTestId('refresh-error-details').innerText()).toContain('relay code policy-refused, status 403');
   await screenshot(page, 'signin-06-refused');
 });
 

@@ -4,24 +4,14 @@
  * the failures a user would see. Screenshots of each screen land in test/e2e/screenshots/.
  */
 import type { Page } from 'playwright-core';
-import { connect, launchBrowser, loadDataset, openPreview, screenshot, startStack, type Stack, type TestBrowser } from './harness';
+import { connect, loadDataset, openPreview, screenshot, stackForFile, type Stack, type TestBrowser } from './harness';
 
 const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
 let stack: Stack;
 let browser: TestBrowser;
 let page: Page;
-
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-  page = await openPreview(browser, stack);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+stackForFile({ page: true }, (s) => ({ stack, browser, page } = s));
 
 /** The grid cell under a table's header `column`, `row` rows below it (0 = first body row). */
 async function cellUnder(column: string, row = 0): Promise<{ raw: unknown; text: string }> {
@@ -149,6 +139,22 @@ test('the Tables screen lists the tables and refreshes them', async () => {
   await expect(page.getByTestId('table-tbl_risk').innerText()).resolves.toContain('Refreshed: 200 rows (no changes).');
   await screenshot(page, '08-tables-refreshed');
 });
+
+test('a refresh the service cuts off says once that the table keeps its last load, with the time of that load', async () => {
+  await page.getByRole('tab', { name: 'Tables' }).click();
+  const card = page.getByTestId('table-tbl_risk');
+  stack.acc.admin.setFaults({ dropRate: 1 });
+  try {
+    await card.getByTestId('refresh').click();
+    await card.getByTestId('refresh-error').waitFor({ timeout: 20_000 });
+  } finally {
+    stack.acc.admin.setFaults({ dropRate: 0 });
+  }
+  const text = await card.getByTestId('refresh-error').innerText();
+  expect(text).toMatch(/The table still holds the data loaded [^.]*\d/);
+  expect(text.match(/still holds/g)).toHaveLength(1);
+  await screenshot(page, '09a-refresh-cut-off');
+}, 60_000);
 
 test('a refresh with a key that no longer works fails loudly and keeps the old rows', async () => {
   await page.getByTestId('sheet-Incidents').click();

@@ -6,33 +6,12 @@
 import { bindPaths } from '../catalog/bind-paths';
 import type { Page } from 'playwright-core';
 import type { MemoryWorkbook } from '../../src/workbook/memory';
-import {
-  connect,
-  launchBrowser,
-  openPreview,
-  pasteRowsByName,
-  screenshot,
-  startStack,
-  type Stack,
-  type TestBrowser,
-} from './harness';
+import { newTemplate, pasteRowsByName, screenshot, stackForFile, type Stack } from './harness';
 
 let stack: Stack;
-let browser: TestBrowser;
 let page: Page;
-
-beforeAll(async () => {
-  // Bound exactly where the catalogue assumes: the flows post without the assumed-path confirmation.
-  stack = await startStack({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } });
-  browser = await launchBrowser();
-  page = await openPreview(browser, stack);
-  expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+// Bound exactly where the catalogue assumes: the flows post without the assumed-path confirmation.
+stackForFile({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() }, connectTo: 'sandbox-acc' }, (s) => ({ stack, page } = s));
 
 const header = ['Name', 'Reporting organization', 'Description'];
 /** Pastes rows below the table's filled rows (the template's header is row 1), as a user would. */
@@ -63,10 +42,7 @@ const sheetRows = () =>
   });
 
 test('sorting the table between two posts keeps every result on its own row and creates nothing twice', async () => {
-  await page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true }).click();
-  await page.getByTestId('wb-flow').selectOption('incidents');
-  await page.getByTestId('wb-new-template').click();
-  await page.getByTestId('template-done').waitFor();
+  await newTemplate(page, 'incidents');
 
   await paste(['Zeta outage', 'Alpha leak', 'Mid fraud']);
   await page.getByTestId('wb-post').click();

@@ -5,36 +5,15 @@
  */
 import type { Page } from 'playwright-core';
 import { bindPaths } from '../catalog/bind-paths';
-import {
-  connect,
-  launchBrowser,
-  openPreview,
-  pasteRowsByName,
-  screenshot,
-  startStack,
-  type Stack,
-  type TestBrowser,
-} from './harness';
+import { connect, pasteRowsByName, screenshot, stackForFile, type Stack } from './harness';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 let stack: Stack;
-let browser: TestBrowser;
 let page: Page;
-
-beforeAll(async () => {
-  // Both environments bound as a Swagger file matching the catalogue would bind them: without a binding the
-  // flows' assumed paths ask for a confirmation on ACC and are unavailable on PRD (test/e2e/binding.test.ts).
-  stack = await startStack({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() } });
-  browser = await launchBrowser();
-  page = await openPreview(browser, stack);
-  expect(await connect(page, 'sandbox-acc', stack.acc.demoKey!)).toBe('ok');
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+// Both environments bound as a Swagger file matching the catalogue would bind them: without a binding the
+// flows' assumed paths ask for a confirmation on ACC and are unavailable on PRD (test/e2e/binding.test.ts).
+stackForFile({ scale: 50, bindings: { acc: bindPaths(), prd: bindPaths() }, connectTo: 'sandbox-acc' }, (s) => ({ stack, page } = s));
 
 const writebackTab = () => page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true });
 

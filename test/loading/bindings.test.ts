@@ -1,4 +1,4 @@
-import { BINDINGS_KEY, checkBinding, readBindings, removeBinding, saveBinding, type Binding } from '../../src/loading/bindings';
+import { BINDINGS_KEY, checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from '../../src/loading/bindings';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 
 const good: Binding = {
@@ -42,5 +42,29 @@ describe('table bindings', () => {
     const wb = createMemoryWorkbook();
     await wb.setSetting(BINDINGS_KEY, { version: 1, tables: { tbl_risk: good, bad: { ...good, table: 'bad', apiKey: 'k' } } });
     expect([...(await readBindings(wb)).keys()]).toEqual(['tbl_risk']);
+  });
+
+  it('finds a table by name when its id is of another session, but not one another binding holds by id', async () => {
+    const wb = createMemoryWorkbook();
+    const columns = [{ name: 'Id', format: 'text' as const }];
+    await wb.addSheet('Risks');
+    const risk = await wb.createTable({ name: 'tbl_risk', sheet: 'Risks', anchor: 'A1', columns });
+    const incidents = await wb.createTable({ name: 'tbl_incidents', sheet: 'Risks', anchor: 'D1', columns });
+    // The workbook opened again: Excel gave its tables new ids; the bindings hold the last session's.
+    await saveBinding(wb, { ...good, tableId: '{1}' });
+    await saveBinding(wb, { ...good, table: 'tbl_incidents', datasetId: 'incidents', tableId: '{2}' });
+    const again = await reconcileBindings(wb);
+    expect(again.removed).toEqual([]);
+    expect([...again.bindings.values()].map((b) => [b.table, b.tableId])).toEqual([
+      ['tbl_risk', risk.id],
+      ['tbl_incidents', incidents.id],
+    ]);
+    // In one session: tbl_risk deleted and tbl_incidents renamed to its name. The risk binding does not
+    // take the table the incidents binding holds by id.
+    await wb.deleteTable('tbl_risk');
+    wb.renameTable('tbl_incidents', 'tbl_risk');
+    const after = await reconcileBindings(wb);
+    expect(after.removed.map((b) => b.datasetId)).toEqual(['risk']);
+    expect([...after.bindings.values()].map((b) => [b.table, b.datasetId, b.tableId])).toEqual([['tbl_risk', 'incidents', incidents.id]]);
   });
 });

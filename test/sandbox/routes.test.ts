@@ -4,6 +4,8 @@ import { HANDLERS } from '../../src/sandbox/rules';
 import { Store } from '../../src/sandbox/store';
 import { jsonArrayStream } from '../../src/sandbox/json-stream';
 import { call, post, start } from './helpers';
+import { startSandbox } from '../../src/sandbox';
+import { SANDBOX_ABOUT_PATH, sandboxAbout } from '../../src/contracts/sandbox';
 
 describe('sandbox routes from the catalogue', () => {
   it('has a handler for every catalogue operation and data for every catalogue dataset', () => {
@@ -52,6 +54,17 @@ describe('sandbox routes from the catalogue', () => {
       expect(counts.risk).toBe(50);
     } finally {
       await sb.close();
+    }
+  });
+
+  it('says what it is and which environment it emulates, without a key, as the contract grc-sheets post reads', async () => {
+    const prd = await startSandbox({ port: 0, scale: 5, environment: 'PRD' });
+    try {
+      const about = await fetch(prd.url.replace(/\/api$/, SANDBOX_ABOUT_PATH));
+      expect(about.status).toBe(200);
+      expect(sandboxAbout.parse(await about.json())).toEqual({ sandbox: true, environment: 'PRD' });
+    } finally {
+      await prd.close();
     }
   });
 });

@@ -1,24 +1,10 @@
 import { createHash } from 'node:crypto';
 import { AUDIT_TABLE, writeAudit } from '../../src/writeback/audit';
 import { checkChain } from '../../src/writeback/auditchain';
-import type { RunSummary } from '../../src/writeback/post';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
+import { created, failed, runSummary } from '../support/run-summary';
 
-const summary: RunSummary = {
-  environment: 'ACC',
-  table: 'GrcIncidents',
-  flow: 'incidents',
-  startedAt: '2025-01-01T10:00:00.000Z',
-  finishedAt: '2025-01-01T10:00:05.000Z',
-  cancelled: false,
-  firstRow: 2,
-  outcomes: [
-    { row: 0, status: 'created', guid: '11111111-1111-4111-8111-111111111111', message: 'Created' },
-    { row: 1, status: 'failed', guid: '', message: 'The incident was not created.' },
-  ],
-  counts: { sending: 0, created: 1, done: 0, failed: 1, 'not sent': 0, unknown: 0 },
-  withErrors: 0,
-};
+const summary = runSummary([created(0), failed(1)]);
 const at = (r: number) => `'Write-back audit'!A${r + 2}`;
 
 async function chainOfThree() {

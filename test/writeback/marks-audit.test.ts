@@ -2,7 +2,7 @@ import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { AUDIT_TABLE, keyFingerprint, writeAudit } from '../../src/writeback/audit';
 import { timeCell } from '../../src/writeback/rows/resulttime';
 import { markProblems } from '../../src/writeback/rows/marks';
-import type { RunSummary } from '../../src/writeback/post';
+import { created, failed, runSummary } from '../support/run-summary';
 import type { Problem } from '../../src/writeback/problem';
 import { validateRows } from '../../src/writeback/rows/validate';
 import { bindFlow } from '../../src/writeback/environment/bound-flow';
@@ -69,23 +69,8 @@ describe('validating a table', () => {
 });
 
 describe('the audit record', () => {
-  const summary: RunSummary = {
-    environment: 'PRD',
-    table: 'GrcIncidents',
-    flow: 'incidents',
-    startedAt: '2025-01-01T10:00:00.000Z',
-    finishedAt: '2025-01-01T10:00:05.000Z',
-    cancelled: false,
-    // The posted table's header is on sheet row 4, so body row 0 is sheet row 5.
-    firstRow: 5,
-    outcomes: [
-      { row: 0, status: 'created', guid: '11111111-1111-4111-8111-111111111111', message: 'Created' },
-      { row: 2, status: 'failed', guid: '', message: 'The incident was not created.' },
-    ],
-    counts: { sending: 0, created: 1, done: 0, failed: 1, 'not sent': 0, unknown: 0 },
-    formulaText: 'neutralised',
-    withErrors: 0,
-  };
+  // The posted table's header is on sheet row 4, so body row 0 is sheet row 5.
+  const summary = runSummary([created(0), failed(2)], { environment: 'PRD', firstRow: 5, formulaText: 'neutralised' });
 
   it('names the key by a fingerprint that does not reveal it', async () => {
     const who = await keyFingerprint('demo-abc123');

@@ -3,6 +3,8 @@ import type { UserMessage } from '../connection/messages';
 
 const useStyles = makeStyles({
   steps: { margin: 0, marginBlockStart: tokens.spacingVerticalXS, paddingInlineStart: tokens.spacingHorizontalL },
+  details: { marginBlockStart: tokens.spacingVerticalXS, fontSize: tokens.fontSizeBase200, color: tokens.colorNeutralForeground2 },
+  summary: { cursor: 'pointer', color: tokens.colorNeutralForeground1 },
 });
 
 export interface Props {
@@ -11,7 +13,7 @@ export interface Props {
   testId?: string;
 }
 
-/** A failure in words the user can act on: a title and what to do. */
+/** A failure in words the user can act on: a title and what to do; a reference for support behind Details. */
 export function ErrorBar({ message, intent = 'error', testId }: Props) {
   const s = useStyles();
   return (
@@ -25,6 +27,12 @@ export function ErrorBar({ message, intent = 'error', testId }: Props) {
               <li key={step}>{step}</li>
             ))}
           </ol>
+        )}
+        {message.reference && (
+          <details className={s.details} data-testid={testId && `${testId}-details`}>
+            <summary className={s.summary}>Details</summary>
+            {message.reference}
+          </details>
         )}
       </MessageBarBody>
     </MessageBar>

@@ -1,4 +1,6 @@
 import type { ApiError, ApiErrorCode } from '../../client';
+// Its own module, not the client's index: this screen text is in the first load, the client is not.
+import { splitRelayReference } from '../../client/relay-reference';
 
 /** What the user sees for a failure and what they can do about it. */
 export interface UserMessage {
@@ -6,10 +8,15 @@ export interface UserMessage {
   detail: string;
   /** What to check or do, in order, when there is more than one thing. */
   steps?: string[];
+  /**
+   * For whoever looks into it (the relay's code and status): behind "Details" on screen, as Power Query
+   * keeps an error's details; in the activity log and what it copies, for a support ticket.
+   */
+  reference?: string;
 }
 
 /** One line of text for the activity log and the clipboard. */
-export const messageText = (m: UserMessage): string => [`${m.title}: ${m.detail}`, ...(m.steps ?? [])].join(' ');
+export const messageText = (m: UserMessage): string => [`${m.title}: ${m.detail}`, ...(m.steps ?? []), ...(m.reference ? [`(${m.reference})`] : [])].join(' ');
 
 function seconds(ms: number | undefined): string {
   return ms === undefined ? 'a moment' : `${Math.max(1, Math.ceil(ms / 1000))} s`;
@@ -20,6 +27,16 @@ function seconds(ms: number | undefined): string {
  * other-environment keys and IP changes into one 401, so that message lists all of them with the fix.
  */
 export function describeError(error: Pick<ApiError, 'message' | 'retryAfterMs'> & { code: ApiErrorCode }, environment: string): UserMessage {
+  // A relay refusal's code and status end its message: the sentence is shown plain, they go in the reference.
+  const { text, reference } = splitRelayReference(error.message);
+  const told = described({ ...error, message: text }, environment, reference?.code);
+  return reference ? { ...told, reference: `relay code ${reference.code}, status ${reference.status}` } : told;
+}
+
+/** The relay's codes for a sign-in it no longer accepts (src/identity/token-check.ts, src/relay). */
+const SIGN_IN_AGAIN = new Set(['token-invalid', 'signed-out', 'sign-in-required']);
+
+function described(error: Pick<ApiError, 'message' | 'retryAfterMs'> & { code: ApiErrorCode }, environment: string, relayCode: string | undefined): UserMessage {
   switch (error.code) {
     case 'no-auth-scheme':
       return {
@@ -45,9 +62,9 @@ export function describeError(error: Pick<ApiError, 'message' | 'retryAfterMs'> 
           '(General APIs, Data APIs) selected; other reads need their module\'s API selected on the key.',
       };
     case 'relay':
-      // The relay's own code ends its message (client/error-answer.ts): the policy and sign-in ones get their own title.
-      if (error.message.includes('(policy-refused,')) return { title: 'Not allowed for you', detail: error.message };
-      if (/\((token-invalid|signed-out|sign-in-required),/.test(error.message)) return { title: 'Sign in again', detail: error.message };
+      // The policy and sign-in refusals get their own title.
+      if (relayCode === 'policy-refused') return { title: 'Not allowed for you', detail: error.message };
+      if (relayCode && SIGN_IN_AGAIN.has(relayCode)) return { title: 'Sign in again', detail: error.message };
       return { title: 'The relay refused the request', detail: error.message };
     case 'unreachable':
       return {

@@ -8,6 +8,14 @@ import { nextCell, type GridBounds } from './gridKeys';
 import { ListPopup } from './ListPopup';
 import { PAGE_ROWS, gridOf, pageCaption, type GridCell } from './gridModel';
 
+/**
+ * Text cut at a box's right edge. Clipped, not hidden: a box with `overflow: hidden` can still be scrolled
+ * (by a script, by the browser's find in page), which leaves a long text (a 64-digit hash) showing its end
+ * cut from the left; `clip` never scrolls, so the text always shows from its start, as Excel draws it.
+ * `hidden` is the fallback for a webview without `clip`.
+ */
+const CLIPPED = ['hidden', 'clip'];
+
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', height: '100%', minWidth: 0 },
   bar: {
@@ -35,7 +43,7 @@ const useStyles = makeStyles({
   },
   nameAddress: { fontWeight: tokens.fontWeightSemibold, minWidth: '4em', fontVariantNumeric: 'tabular-nums' },
   blank: { color: tokens.colorNeutralForeground3, fontStyle: 'italic' },
-  nameValue: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
+  nameValue: { overflow: CLIPPED, textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
   // Stacked under the taskpane (a narrow window) the page scrolls, not the preview: the grid keeps a height
   // of its own so its column and row headers stay in sight while its cells scroll under them.
   scroll: { flex: '1 1 auto', overflow: 'auto', '@media (max-width: 720px)': { maxHeight: '75vh' } },
@@ -58,7 +66,7 @@ const useStyles = makeStyles({
     whiteSpace: 'nowrap',
   },
   colHead: { top: 0, zIndex: 2, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
-  columnName: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1, maxWidth: '220px', overflow: 'hidden', textOverflow: 'ellipsis' },
+  columnName: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1, maxWidth: '220px', overflow: CLIPPED, textOverflow: 'ellipsis' },
   rowHead: { left: 0, zIndex: 1, textAlign: 'end', fontVariantNumeric: 'tabular-nums', borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
   corner: { top: 0, left: 0, zIndex: 3, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`, borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
   hiddenColumn: { minWidth: '3px', width: '3px', maxWidth: '3px', padding: 0, overflow: 'hidden', fontSize: 0, backgroundColor: tokens.colorNeutralBackground3 },
@@ -69,7 +77,7 @@ const useStyles = makeStyles({
     verticalAlign: 'top',
     minWidth: '48px',
     maxWidth: '220px',
-    overflow: 'hidden',
+    overflow: CLIPPED,
     textOverflow: 'ellipsis',
     whiteSpace: 'nowrap',
     cursor: 'cell',

@@ -33,8 +33,19 @@ const STATE_TITLES: Record<'mixed' | 'gone', string> = {
   gone: 'The table is gone: load the dataset again',
 };
 
+/** What a cancelled refresh, or one refused before it wrote, left in the table. */
+const KEPT = 'The table still holds its previous data.';
+
+/**
+ * A refresh refused before it wrote (`intact`) ends its message by saying the table still holds its last
+ * load. The Tables card says that first, with the time of that load: the load's own sentence is left out
+ * of the message so the card says it once.
+ */
+const LAST_LOAD_KEPT = /\s*Table \S+ still holds the data of its last load\./;
+
 /** A load or refresh failure in the words the Connect screen uses for the same API error. */
-export function messageOf(error: LoadError, environment: string): UserMessage {
+export function messageOf(failure: LoadError, environment: string): UserMessage {
+  const error = failure.tableState === 'intact' ? { ...failure, message: failure.message.replace(LAST_LOAD_KEPT, '') } : failure;
   if (error.tableState === 'mixed' || error.tableState === 'gone') return { title: STATE_TITLES[error.tableState], detail: error.message };
   if (error.code === 'api' && isApiCode(error.apiCode)) return describeError({ code: error.apiCode, message: error.message }, environment);
   if (error.code === 'api') return { title: 'The service refused the request', detail: error.message };
@@ -49,13 +60,15 @@ function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): O
     return { ok: true, table, rows: outcome.rowCount, activity: { ...base, outcome: 'ok', table, rows: outcome.rowCount, message: note }, ...(outcome.changes ? { changes: outcome.changes.text } : {}) };
   }
   if (outcome.error.code === 'cancelled') {
-    const detail = base.action === 'load' ? 'Nothing was added to the workbook.' : 'The table still holds its previous data.';
+    const detail = base.action === 'load' ? 'Nothing was added to the workbook.' : KEPT;
     return { ok: false, cancelled: true, message: { title: 'Cancelled', detail }, activity: { ...base, outcome: 'cancelled', message: detail } };
   }
   const message = messageOf(outcome.error, base.environment);
   const askOverwrite = outcome.error.code === 'target-not-empty' || undefined;
   const { tableState, edits } = outcome.error;
-  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: messageText(message) }, ...(askOverwrite ? { askOverwrite } : {}), ...(tableState ? { tableState } : {}), ...(edits ? { edits } : {}) };
+  // The activity log has no card to say what the table holds: its entry says it.
+  const logged = tableState === 'intact' ? `${messageText(message)} ${KEPT}` : messageText(message);
+  return { ok: false, cancelled: false, message, activity: { ...base, outcome: 'failed', message: logged }, ...(askOverwrite ? { askOverwrite } : {}), ...(tableState ? { tableState } : {}), ...(edits ? { edits } : {}) };
 }
 
 const progressOf = (p: LoadProgress): Progress => ({ bytes: p.bytes, rows: p.rows, totalBytes: p.totalBytes, cancellable: p.cancellable });

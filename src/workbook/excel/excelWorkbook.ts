@@ -2,11 +2,12 @@ import { parseCell } from '../address';
 import { jsonBytes, REQUEST_OVERHEAD_BYTES } from '../chunks';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import type { WorkbookPort } from '../port';
+import { columnPicker } from '../scan';
 import { excelCapabilities } from './capabilities';
 import { execIn, hostOf, newStats, sync, type Ctx, type ExcelWorkbookOptions, type Requirements } from './context';
 import { describe, locate, shape, type Located } from './locate';
 import { applyMarks } from './marks';
-import { readBody } from './read';
+import { readBody, scanBody } from './read';
 import { resizeBody } from './resize';
 import { getSetting, setSetting } from './settings';
 import { updateRowsIn } from './update';
@@ -161,6 +162,14 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
     updateRows: (name, updates) => exec(async (ctx) => updateRowsIn(ctx, await locate(ctx, name), updates, host.has('1.9'))),
 
     readRows: (name, offset = 0, count) => exec(async (ctx) => readBody(ctx, host, await locate(ctx, name), offset, count)),
+
+    scanRows: (name, columns, visit, wanted) =>
+      exec(async (ctx) => {
+        const t = await locate(ctx, name);
+        const pick = columnPicker(t.columns, columns);
+        await scanBody(ctx, host, t, 0, t.rowCount, (cells, row) => visit(pick(cells), row), wanted);
+        return t.rowCount;
+      }),
 
     markCells: (name, marks) =>
       exec(async (ctx) => {

@@ -2,8 +2,9 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { cellAddress, parseCell, quoteSheet, rangeAddress } from '../address';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import type { Cell, ColumnSpec, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../port';
+import { columnPicker } from '../scan';
 import { ADDIN_ID, DEFAULT_STORE, isOurPart, readProperties, type AddinStore } from './addin';
-import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanSheet, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
+import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanBody, scanSheet, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
 import { Package } from './package';
 import { FileProblem } from './problem';
 import { savePackage, type SaveReport } from './save';
@@ -147,9 +148,6 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
     columns: t.columns.map((c) => c.name),
     rowCount: rowCountOf(t),
   });
-  const refuseTotals = (t: TableModel) => {
-    if (t.totals) throw new WorkbookError('host', `Table ${t.name} has a total row, which grc-sheets does not move in a saved file yet. Turn it off (Table Design > Total Row), save the workbook, and refresh again.`);
-  };
   const freePath = (prefix: string, suffix: string) => {
     for (let n = 1; ; n++) {
       const p = `${prefix}${n}${suffix}`;
@@ -268,7 +266,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
     async inspectTarget(sheet, anchor, width): Promise<TargetInfo> {
       const s = sheetOf(sheet);
       const { row, col } = parseCell(anchor);
-      const blocking = s.tables.filter((t) => t.col < col + width && col < t.col + t.columns.length && t.row + t.rowCount >= row);
+      const blocking = s.tables.filter((t) => t.col < col + width && col < t.col + t.columns.length && t.row + t.rowCount + t.totals >= row);
       let used: string | null | undefined;
       return {
         protected: scanOf(s).protected,
@@ -285,11 +283,10 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async addColumns(name, columns) {
       const t = tableOf(name);
-      refuseTotals(t);
       const from = t.columns.length;
       // Excel would shift cells beside the table to the right (and adjust every reference to them); a
       // saved file cannot do that safely, so a new column refuses to land on anything the user has there.
-      const last = t.row + Math.max(t.rowCount, t.oldPhysical, 1);
+      const last = t.row + Math.max(t.rowCount, t.oldPhysical, 1) + t.totals;
       const inTheWay = usedCells(pkg, t.sheet, t.row, t.col + from, columns.length, state.sharedStrings).filter((u) => u.row <= last);
       if (inTheWay.length) {
         const first = inTheWay[0]!;
@@ -307,7 +304,6 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async writeRows(name, offset, rows, firstColumn = 0): Promise<WriteStats> {
       const t = tableOf(name);
-      refuseTotals(t);
       if (!rows.length) return { syncs: 0, maxPayloadBytes: 0 };
       const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
       if (firstColumn + width > t.columns.length) {
@@ -323,7 +319,6 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async setRowCount(name, rowCount) {
       const t = tableOf(name);
-      refuseTotals(t);
       t.rowCount = rowCount;
       t.changed = true;
     },
@@ -345,7 +340,6 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async updateRows(name, updates) {
       const t = tableOf(name);
-      refuseTotals(t);
       const at = (column: string) => t.columns.findIndex((c) => lower(c.name) === lower(column));
       const { rows } = await workbook.readRows(name);
       const cell = (c: Cell | undefined) => (c === undefined || c === '' ? null : c);
@@ -367,7 +361,6 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async markCells(name, marks) {
       const t = tableOf(name);
-      refuseTotals(t);
       for (const m of marks) {
         const c = t.columns.findIndex((x) => lower(x.name) === lower(m.column));
         if (c < 0) throw new WorkbookError('bad-argument', `Table ${name} has no column ${m.column} to mark.`);
@@ -391,6 +384,27 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
         }
       }
       return { columns: t.columns.map((c) => c.name), rows };
+    },
+
+    async scanRows(name, columns, visit, wanted) {
+      const t = tableOf(name);
+      const total = t.changed ? t.rowCount : rowCountOf(t);
+      const pick = columnPicker(t.columns.map((c) => c.name), columns);
+      const each = (cells: readonly (Cell | undefined)[], row: number) => visit(pick(cells), row);
+      if (t.blocks.length) {
+        // Rows written in this session are held until the save: read with them (a write-back template,
+        // never a refresh, which scans before it writes).
+        (await workbook.readRows(name)).rows.forEach((r, i) => (!wanted || wanted(i)) && each(r, i));
+        return total;
+      }
+      const inFile = Math.min(total, t.oldPhysical);
+      // A whole read of a table not changed yet keeps what the save needs of the rest of the sheet, so a
+      // refresh reads the sheet once more at most (for the rows that changed), not once more to save it.
+      const residueOf = !wanted && !t.changed ? columns.map((c) => t.columns.findIndex((x) => x.name === c)).filter((i) => i >= 0) : undefined;
+      const residue = scanBody(pkg, t, inFile, each, { ...(wanted ? { wanted } : {}), ...(residueOf ? { residueOf } : {}), sharedStrings: state.sharedStrings });
+      if (residueOf) t.sheet.residue = residue ?? undefined;
+      for (let i = inFile; i < total; i++) if (!wanted || wanted(i)) each([], i);
+      return total;
     },
 
     async getSetting<T>(key: string) {

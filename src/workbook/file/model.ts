@@ -2,10 +2,10 @@ import type { MarkKind } from '../port';
 import { parseCell } from '../address';
 import type { Cell, ColumnSpec } from '../port';
 import { NUMBER_FORMAT } from '../formats';
-import { cellValue, stringItemText } from './cells';
+import { cellValue, rowValues, stringItemText } from './cells';
 import type { Package } from './package';
 import { FileProblem } from './problem';
-import { sheetPieces, splitRow, styleOf } from './rows';
+import { cellsWithin, plainRow, sheetPieces, splitRow, styleOf, type SheetPiece } from './rows';
 import { attr, child, childrenOf, parseXml, relId } from './xml';
 
 /** What the adapter knows of a saved workbook: sheets, tables, pivot caches, settings; read once on open. */
@@ -56,6 +56,8 @@ export interface SheetScan {
   /** Per table: the style of each column's first body cell, and of its header cells. */
   bodyStyles: Map<TableModel, (number | undefined)[]>;
   headerStyles: Map<TableModel, (number | undefined)[]>;
+  /** Per table with a total row: each total row's cells (XML) by table column, to move under the new last body row. */
+  totalRows: Map<TableModel, Map<number, string>[]>;
   /** Tables whose one body row is blank: Excel's empty table. */
   blank: Set<TableModel>;
   /** Tables with a formula somewhere in their rows. */
@@ -63,6 +65,22 @@ export interface SheetScan {
   /** The first row's values by column (the lookup sheet's list headers). */
   firstRow: Map<number, Cell>;
 }
+
+/**
+ * A sheet as a whole read of one table's rows left it, less the cells of the columns that read asked for
+ * (a refresh rewrites those): what a save streams instead of reading the sheet again, when every cell
+ * left out is written anew. A row with anything more (a height, a style, a cell beside the table) is kept
+ * whole.
+ */
+export interface Residue {
+  table: TableModel;
+  pieces: SheetPiece[];
+  /** The table columns (0-based) whose body cells were left out. */
+  columns: number[];
+}
+
+/** Past this much text kept, the residue is dropped and a save reads the sheet again (mostly loose cells). */
+const RESIDUE_LIMIT = 32 << 20;
 
 export interface SheetModel {
   name: string;
@@ -75,6 +93,7 @@ export interface SheetModel {
   cols: Map<number, { width?: number; hidden?: boolean }>;
   validations: { sqref: string; source: string; allowOther: boolean }[];
   scan?: SheetScan;
+  residue?: Residue;
 }
 
 export interface PivotCacheModel {
@@ -172,7 +191,7 @@ export function readSharedStrings(pkg: Package, workbookPath: string): string[] 
 
 /** One pass over a sheet for what the port needs to know before writing: protection, styles, blank tables. */
 export function scanSheet(pkg: Package, sheet: SheetModel, sharedStrings: () => readonly string[]): SheetScan {
-  const scan: SheetScan = { protected: false, password: false, bodyStyles: new Map(), headerStyles: new Map(), blank: new Set(), formulas: new Set(), firstRow: new Map() };
+  const scan: SheetScan = { protected: false, password: false, bodyStyles: new Map(), headerStyles: new Map(), totalRows: new Map(), blank: new Set(), formulas: new Set(), firstRow: new Map() };
   if (sheet.isNew || !pkg.has(sheet.path)) return scan;
   for (const piece of sheetPieces(pkg.zip.textChunks(sheet.path))) {
     if (piece.kind === 'tail') {
@@ -185,8 +204,15 @@ export function scanSheet(pkg: Package, sheet: SheetModel, sharedStrings: () => 
     const r = piece.index;
     if (r === 0) for (const c of splitRow(piece.text).cells) scan.firstRow.set(c.col, cellValue(c.xml, sharedStrings));
     for (const t of sheet.tables) {
-      if (r < t.row || r > t.row + t.oldPhysical) continue;
+      const last = t.row + t.oldPhysical;
+      if (r < t.row || r > last + t.totals) continue;
       if (piece.text.includes('<f')) scan.formulas.add(t);
+      if (r > last) {
+        const rows = scan.totalRows.get(t) ?? Array.from({ length: t.totals }, () => new Map<number, string>());
+        scan.totalRows.set(t, rows);
+        for (const c of splitRow(piece.text).cells) if (c.col >= t.col && c.col < t.col + t.oldWidth) rows[r - last - 1]!.set(c.col - t.col, c.xml);
+        continue;
+      }
       if (r !== t.row && r !== t.row + 1) continue;
       const styles: (number | undefined)[] = new Array(t.oldWidth);
       let filled = false;
@@ -216,10 +242,72 @@ export function readBody(pkg: Package, t: TableModel, from: number, to: number, 
     const body = piece.index - t.row - 1;
     if (body < from) continue;
     if (body >= to) break;
-    const row = out[body - from]!;
-    for (const c of splitRow(piece.text).cells) if (c.col >= t.col && c.col < t.col + width) row[c.col - t.col] = cellValue(c.xml, sharedStrings);
+    rowValues(piece.text, t.col, width, out[body - from]!, sharedStrings);
   }
   return out;
+}
+
+/**
+ * Visits the table's body rows [0, count) as the file holds them, in order and one at a time, so a sheet of
+ * a million rows is never held: `cells` by column offset in the table, one array reused for every row.
+ * Rows the file does not write (all empty) are visited as empty; rows `wanted` rejects are passed over
+ * before their cells are read. With `residueOf` (table columns), the read goes on to the end of the sheet
+ * and returns its residue without those columns' body cells (see Residue), or null when it is too big.
+ */
+export function scanBody(
+  pkg: Package,
+  t: TableModel,
+  count: number,
+  visit: (cells: readonly Cell[], row: number) => void,
+  options: { wanted?: (row: number) => boolean; residueOf?: readonly number[]; sharedStrings: () => readonly string[] },
+): Residue | null {
+  const { wanted, residueOf, sharedStrings } = options;
+  const width = t.oldWidth;
+  const cells = new Array<Cell>(width).fill(null);
+  const dropped = new Set(residueOf);
+  const others = { columns: Uint8Array.from({ length: width }, (_, c) => (dropped.has(c) ? 0 : 1)), xml: [] as string[] };
+  let residue: SheetPiece[] | null = residueOf ? [] : null;
+  let kept = 0;
+  // A copy: a slice would keep the whole 64 KiB piece of text it was cut from.
+  const keep = (piece: SheetPiece, text = piece.text) => {
+    if (!residue) return;
+    if ((kept += text.length) > RESIDUE_LIMIT) residue = null;
+    else residue.push({ ...piece, text: ` ${text}`.slice(1) });
+  };
+  let next = 0;
+  const emptyUpTo = (end: number) => {
+    for (; next < end; next++) {
+      if (wanted && !wanted(next)) continue;
+      cells.fill(null);
+      visit(cells, next);
+    }
+  };
+  if (!t.isNew && (count > 0 || residue)) {
+    for (const piece of sheetPieces(pkg.zip.textChunks(t.sheet.path))) {
+      if (piece.kind !== 'row') {
+        keep(piece);
+        continue;
+      }
+      const body = piece.index - t.row - 1;
+      if (body < 0 || body >= count) {
+        if (residue) keep(piece);
+        else if (body >= count) break;
+        continue;
+      }
+      emptyUpTo(body);
+      next = body + 1;
+      if (wanted && !wanted(body) && !residue) continue;
+      others.xml.length = 0;
+      rowValues(piece.text, t.col, width, cells, sharedStrings, residue ? others : undefined);
+      if (residue) {
+        if (!plainRow(piece.text) || !cellsWithin(piece.text, t.col, width)) keep(piece);
+        else if (others.xml.length) keep(piece, `<row r="${piece.index + 1}">${others.xml.join('')}</row>`);
+      }
+      if (!wanted || wanted(body)) visit(cells, body);
+    }
+  }
+  emptyUpTo(count);
+  return residue ? { table: t, pieces: residue, columns: [...dropped] } : null;
 }
 
 /** Every non-empty cell's position in columns [col, col + width) from row `row` down. */

@@ -90,14 +90,41 @@ export interface RawCell {
   xml: string;
 }
 
+/** The attributes of a `<row>` element's start tag, without `r` and `spans` (which a rewrite sets). */
+export function rowAttrs(text: string): string {
+  const tagEnd = text.indexOf('>');
+  return text
+    .slice(4, text[tagEnd - 1] === '/' ? tagEnd - 1 : tagEnd)
+    .replace(/\s(r|spans)="[^"]*"/g, '')
+    .trimEnd();
+}
+
+/**
+ * Whether a `<row>` element's start tag says nothing a rewritten row would lose: no attribute but `r`,
+ * `spans` and Excel's `x14ac:dyDescent` (a font metric it writes on every row and works out again).
+ */
+export function plainRow(text: string): boolean {
+  return !/\s(?!(?:r|spans|x14ac:dyDescent)=)[\w:.-]+="/.test(text.slice(4, text.indexOf('>')));
+}
+
+/**
+ * Whether every cell of a `<row>` element lies in columns [from, from + width), told from its first and
+ * last cell alone (cells are in column order); false when a cell has no `r` to tell by.
+ */
+export function cellsWithin(text: string, from: number, width: number): boolean {
+  const first = text.indexOf('<c');
+  if (first < 0) return true;
+  const last = text.lastIndexOf('<c');
+  if (!text.startsWith('<c r="', first) || !text.startsWith('<c r="', last)) return false;
+  const col = (at: number) => columnIndex(/^[A-Z]+/.exec(text.slice(at + 6, at + 9))?.[0] ?? '');
+  return col(first) >= from && col(last) < from + width;
+}
+
 /** The start tag's attributes (without `r` and `spans`) and the cells of a `<row>` element. */
 export function splitRow(text: string): { attrs: string; cells: RawCell[] } {
   const tagEnd = text.indexOf('>');
   const selfClosed = text[tagEnd - 1] === '/';
-  const attrs = text
-    .slice(4, selfClosed ? tagEnd - 1 : tagEnd)
-    .replace(/\s(r|spans)="[^"]*"/g, '')
-    .trimEnd();
+  const attrs = rowAttrs(text);
   const cells: RawCell[] = [];
   if (selfClosed) return { attrs, cells };
   let pos = tagEnd + 1;

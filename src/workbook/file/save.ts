@@ -5,9 +5,11 @@ import { AUTO_SHOW, CT_TASKPANES, CT_WEBEXTENSION, REL_TASKPANES, REL_WEBEXTENSI
 import { cellXml, formulaCellXml } from './cells';
 import type { FileState } from './fileWorkbook';
 import { CT_TABLE, CT_WORKSHEET, REL, REL_TABLE, REL_WORKSHEET, formatOf, type SheetModel, type TableModel } from './model';
-import { sheetPieces, type RawCell, type SheetPiece } from './rows';
+import { sheetPieces, styleOf, type RawCell, type SheetPiece } from './rows';
 import { rewriteSheet, type SheetPlan, type TableArea } from './sheetWriter';
 import { EMPTY_STYLES, MARK_RGB, Styles } from './styles';
+import { FileProblem } from './problem';
+import { followBody, movedTotalCell, sharedFromOutside, type BodyRows } from './totalRow';
 import { attr, child, childrenOf, escapeXml, local, parseXml, setAttr, splice, startTag } from './xml';
 import { ZipWriter } from './zip';
 
@@ -25,6 +27,8 @@ const NS_MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const areaRef = (t: TableModel, rows: number, width: number) => `${cellAddress(t.row, t.col)}:${cellAddress(t.row + rows, t.col + Math.max(width, 1) - 1)}`;
 const newRef = (t: TableModel) => areaRef(t, Math.max(t.rowCount, 1) + t.totals, t.columns.length);
 const oldRef = (t: TableModel) => areaRef(t, t.oldPhysical + t.totals, t.oldWidth);
+/** The table's body rows before and after the change: what a total row's formulas over the body follow. */
+const bodyRows = (t: TableModel): BodyRows => ({ first: t.row + 1, oldLast: t.row + t.oldPhysical, newLast: t.row + Math.max(t.rowCount, 1), col0: t.col, col1: t.col + Math.max(t.columns.length, t.oldWidth) - 1 });
 
 function overlaps(a: string, b: string): boolean {
   const box = (r: string) => {
@@ -62,6 +66,11 @@ function tableXml(state: FileState, t: TableModel): string {
   }
   for (const s of childrenOf(root, 'sortState')) edits.push({ start: s.start, end: s.end, with: '' });
   const cols = child(root, 'tableColumns');
+  // totalsRowFunction and totalsRowLabel stay; a custom total's formula follows the body as the cell's does.
+  for (const f of t.totals && cols ? childrenOf(cols, 'tableColumn').flatMap((c) => childrenOf(c, 'totalsRowFormula')) : []) {
+    const moved = followBody(f.text, bodyRows(t));
+    if (moved !== f.text) edits.push({ start: f.openEnd, end: f.end - `</${f.name}>`.length, with: escapeXml(moved) });
+  }
   if (cols && t.columns.length > t.oldWidth) {
     edits.push({ start: cols.start, end: cols.openEnd, with: setAttr(startTag(text, cols), 'count', String(t.columns.length)) });
     const close = cols.end - `</${cols.name}>`.length;
@@ -203,22 +212,60 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     // Mark fills are decided now too: their xfs must be in the styles part before the sheet streams out.
     const marked = new Map([...(t.marks ?? [])].map(([at, kind]) => [at, kind === 'none' ? (style[Number(at.split(':')[1])] ?? 0) : styles.filledXf(style[Number(at.split(':')[1])] ?? 0, MARK_RGB[kind])]));
     const blank = (ref: string, c: number) => (style[c] ? `<c r="${ref}" s="${style[c]}"/>` : '');
+    const newBody = Math.max(t.rowCount, 1);
+    const totalRows = scan?.totalRows.get(t) ?? [];
+    totalRows.forEach((cells, k) => {
+      const c = sharedFromOutside(cells);
+      if (c === undefined) return;
+      const at = `${t.sheet.name}!${cellAddress(t.row + t.oldPhysical + 1 + k, t.col + c)}`;
+      throw new FileProblem(
+        'unsupported',
+        `The total row of table ${t.name} cannot be moved: ${at} shares its formula with cells outside the total row (it was filled or copied from them), and moving the row would change what it adds up. In Excel, pick that total again from the total row's list (or type its formula), save, and refresh again.`,
+      );
+    });
+    const moves = bodyRows(t);
     const restyle = (xml: string, xf: number) => xml.replace(/^<c\b[^>]*?\/?>/, (tag) => tag.replace(/\s+s="\d+"/, '').replace(/^<c\b/, `<c s="${xf}"`));
     return {
       headerRow: t.row,
       col: t.col,
       oldWidth: t.oldWidth,
       newWidth: t.columns.length,
-      oldLast: t.row + t.oldPhysical,
-      newLast: t.row + Math.max(t.rowCount, 1),
+      oldLast: t.row + t.oldPhysical + t.totals,
+      newLast: t.row + newBody + t.totals,
       header: (c, ref) => cellXml(ref, t.columns[c]!.name, headerStyle),
       body: (row, c, ref, old) => {
+        if (row >= newBody) return totalCell(row - newBody, c, ref, old);
+        // Where the total row was, the body now runs on: its old cells have moved down with it.
+        if (row >= t.oldPhysical && row < t.oldPhysical + t.totals) old = undefined;
         const xf = marked.size ? marked.get(`${row}:${c}`) : undefined;
         if (xf === undefined || row >= t.rowCount) return bodyCell(row, c, ref, old);
         const xml = bodyCell(row, c, ref, old);
         return xml ? restyle(xml, xf) : `<c r="${ref}" s="${xf}"/>`;
       },
+      rewritten: (row) => {
+        if (row >= t.rowCount) return true;
+        for (let c = 0; c < t.columns.length; c++) if (!written(row, c)) return false;
+        return true;
+      },
+      rewrittenIn: (c, rows) => {
+        for (let row = 0; row < Math.min(rows, t.rowCount); row++) if (!written(row, c)) return false;
+        return true;
+      },
     };
+    function written(row: number, c: number): boolean {
+      return t.blocks.some((b, i) => row >= b.offset && row < b.offset + b.rows.length && c >= b.first && c < b.first + widths[i]!);
+    }
+    /** Cell c of total row k, under the new last body row: the old total row's cell, moved. */
+    function totalCell(k: number, c: number, ref: string, old: RawCell | undefined): string {
+      const moved = totalRows[k]?.get(c);
+      if (moved !== undefined) return movedTotalCell(moved, ref, newBody - t.oldPhysical, moves);
+      // A cell that was below the table: kept, as the body keeps those it grows over; one of the old
+      // table's own rows is not left behind in the total row.
+      if (old && newBody + k >= t.oldPhysical + t.totals) return old.xml;
+      // A new column's cell in the total row is empty, as Excel leaves it, dressed as the row's last cell.
+      const xf = c >= t.oldWidth ? styleOf(totalRows[k]?.get(t.oldWidth - 1) ?? '') : 0;
+      return xf ? `<c r="${ref}" s="${xf}"/>` : '';
+    }
     function bodyCell(row: number, c: number, ref: string, old: RawCell | undefined): string {
         if (row >= t.rowCount) return formulas[c] ? formulaCellXml(ref, formulas[c], style[c]!) : blank(ref, c);
         for (let i = t.blocks.length - 1; i >= 0; i--) {
@@ -323,9 +370,15 @@ export function savePackage(state: FileState, target: string, options: { onRow?(
   for (const s of state.sheets) {
     if (!s.isNew && !s.loose.size && !s.tables.some((t) => t.changed)) continue;
     const plan = planSheet(state, s, styles, tableRels, options.onRow);
+    const residue = s.residue;
+    // Every body cell the residue left out is written anew: stream it rather than read the sheet again.
+    const area = residue && plan.tables.find((x) => x.headerRow === residue.table.row && x.col === residue.table.col);
+    const whole = !!residue && !!area && residue.table.changed && residue.columns.every((c) => area.rewrittenIn(c, residue.table.oldPhysical));
     const pieces: () => Iterable<SheetPiece> = s.isNew
       ? () => [{ kind: 'head', text: '' }, { kind: 'tail', text: '' }]
-      : () => sheetPieces(pkg.zip.textChunks(s.path));
+      : whole
+        ? () => residue!.pieces
+        : () => sheetPieces(pkg.zip.textChunks(s.path));
     pkg.set(s.path, () => rewriteSheet(pieces(), plan));
   }
   if (styles.changed) pkg.set(stylesPath, styles.render());

@@ -1,5 +1,5 @@
 import { columnLetters } from '../address';
-import { splitRow, type RawCell, type SheetPiece } from './rows';
+import { cellsWithin, rowAttrs, splitRow, type RawCell, type SheetPiece } from './rows';
 
 /**
  * A worksheet rewritten as it streams: rows outside every changed area are passed through as they were
@@ -19,6 +19,10 @@ export interface TableArea {
   header(c: number, ref: string): string;
   /** The XML of the table's body cell (row = body position), given the old cell there; '' for none. */
   body(row: number, c: number, ref: string, old: RawCell | undefined): string;
+  /** Whether every cell of body row `row` is new (written in this session), so its old cells are not read. */
+  rewritten(row: number): boolean;
+  /** Whether column `c`'s cells in body rows [0, rows) are all new. */
+  rewrittenIn(c: number, rows: number): boolean;
 }
 
 export interface SheetPlan {
@@ -159,8 +163,14 @@ export function* rewriteSheet(pieces: Iterable<SheetPiece>, plan: SheetPlan): Ge
     while (span < areas.length && areas[span]!.to < r) span++;
     const a = areas[span];
     if (a && r >= a.from && r <= a.to) {
-      const { attrs, cells } = splitRow(piece.text);
-      pending += build(r, attrs, cells);
+      // A refreshed table's row holding nothing else: its old cells are all replaced, so none is read.
+      const only = plan.tables.length === 1 ? plan.tables[0]! : null;
+      if (only && r > only.headerRow && r <= only.newLast && !plan.loose.has(r) && only.rewritten(r - only.headerRow - 1) && cellsWithin(piece.text, only.col, only.newWidth)) {
+        pending += build(r, rowAttrs(piece.text), []);
+      } else {
+        const { attrs, cells } = splitRow(piece.text);
+        pending += build(r, attrs, cells);
+      }
       plan.onRow?.(r);
     } else pending += piece.text;
     cursor = r + 1;

@@ -94,17 +94,27 @@ export class ZipReader {
     return new TextDecoder().decode(this.bytes(name));
   }
 
-  /** The entry's text in pieces as it inflates, for parts too big to hold twice (worksheets). */
+  /**
+   * The entry's text in pieces as it inflates, for parts too big to hold twice (worksheets). Pieces are at
+   * most TEXT_PIECE bytes of UTF-8: a bigger string goes to the engine's large-object space, which only a
+   * full collection frees, and a worksheet read in 10 MB strings left hundreds of MB of them waiting.
+   */
   *textChunks(name: string): Generator<string> {
     const e = this.entries.get(name);
     if (!e) throw new FileProblem('not-a-workbook', `The package has no part ${name}.`);
     const decoder = new TextDecoder();
+    const out: string[] = [];
+    const decode = (bytes: Uint8Array) => {
+      for (let at = 0; at < bytes.length; at += TEXT_PIECE) out.push(decoder.decode(bytes.subarray(at, at + TEXT_PIECE), { stream: true }));
+    };
     if (e.method === 0) {
-      for (const piece of this.raw(e)) yield decoder.decode(piece, { stream: true });
+      for (const piece of this.raw(e)) {
+        decode(piece);
+        yield* out.splice(0);
+      }
       return;
     }
-    const out: string[] = [];
-    const inflate = new Inflate((chunk) => out.push(decoder.decode(chunk, { stream: true })));
+    const inflate = new Inflate(decode);
     for (const piece of this.raw(e)) {
       inflate.push(piece);
       yield* out.splice(0);
@@ -114,6 +124,8 @@ export class ZipReader {
     yield* out.splice(0);
   }
 }
+
+const TEXT_PIECE = 1 << 16;
 
 function readDirectory(fd: number, size: number): ZipEntry[] {
   const tailSize = Math.min(size, 65_557);

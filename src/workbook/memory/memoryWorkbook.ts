@@ -3,6 +3,7 @@ import { planChunks, jsonBytes, type ChunkOptions } from '../chunks';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import { NUMBER_FORMAT } from '../formats';
 import type { Cell, CellMark, ColumnSpec, TableShape, WorkbookPort, WriteStats } from '../port';
+import { columnPicker } from '../scan';
 
 /** What the preview grid renders. Read-only: valid until the next change, then replaced by a new one. */
 export interface WorkbookSnapshot {
@@ -352,6 +353,15 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       const t = table(name);
       const end = count === undefined ? t.rows.length : Math.min(t.rows.length, offset + count);
       return { columns: t.specs.map((s) => s.name), rows: t.rows.slice(offset, end).map((r) => [...r]) };
+    },
+
+    async scanRows(name, columns, visit, wanted) {
+      const t = table(name);
+      const pick = columnPicker(t.specs.map((s) => s.name), columns);
+      t.rows.forEach((r, i) => {
+        if (!wanted || wanted(i)) visit(pick(r), i);
+      });
+      return t.rows.length;
     },
 
     async markCells(name, marks) {

@@ -36,3 +36,33 @@ test('rate limits and outages say when to try again', () => {
   expect(describeError(error('rate-limited', { retryAfterMs: 2500 }), 'ACC').detail).toMatch(/in 3 s/);
   expect(describeError(error('unavailable'), 'ACC').detail).toMatch(/in a moment/);
 });
+
+describe('a relay refusal', () => {
+  // As the client words it (client/error-answer.ts): the relay's sentence, then its code and status.
+  const refusal = (code: string, status: number, said: string) =>
+    describeError(new ApiError({ code: 'relay', sent: 'no', status, message: `The relay says: ${said} (${code}, ${status})` }), 'ACC');
+
+  test('shows the plain sentence; the code and status are kept as the reference behind Details', () => {
+    const m = refusal('policy-refused', 403, 'Refused by rule "compliance": risk is not among its datasets. To be given access, ask grc-team@example.com.');
+    expect(m).toEqual({
+      title: 'Not allowed for you',
+      detail: 'The relay says: Refused by rule "compliance": risk is not among its datasets. To be given access, ask grc-team@example.com.',
+      reference: 'relay code policy-refused, status 403',
+    });
+  });
+
+  test('an ended sign-in is titled by its code, not by searching the sentence', () => {
+    expect(refusal('signed-out', 401, 'This sign-in was ended (signed out): sign in again.')).toMatchObject({ title: 'Sign in again', detail: 'The relay says: This sign-in was ended (signed out): sign in again.' });
+    expect(refusal('body-too-large', 413, 'The body is larger than 1 MiB.').title).toBe('The relay refused the request');
+  });
+
+  test('the activity log and what it copies keep the reference, for a support ticket', () => {
+    expect(messageText(refusal('policy-refused', 403, 'Refused.'))).toBe('Not allowed for you: The relay says: Refused. (relay code policy-refused, status 403)');
+  });
+
+  test('codes the relay maps to the client\'s own (upstream-unreachable) read plain too', () => {
+    const m = describeError(new ApiError({ code: 'unreachable', sent: 'no', status: 502, message: 'The relay says: connect ECONNREFUSED 127.0.0.1:9 (upstream-unreachable, 502)' }), 'ACC');
+    expect(m.detail).toBe('The relay says: connect ECONNREFUSED 127.0.0.1:9 Nothing was sent. Check that the relay runs and that the network allows it, then try again.');
+    expect(m.reference).toBe('relay code upstream-unreachable, status 502');
+  });
+});

@@ -58,6 +58,11 @@ export interface FakeExcelOptions {
    * values there throws rather than answer blanks. Default: every row kept.
    */
   keptRows?: number;
+  /**
+   * The id of this session's first table (default 1). Office.js table ids hold within a session; a
+   * workbook opened again (test/support/excel-file.ts) gets ids unlike those of the session that saved it.
+   */
+  firstTableId?: number;
 }
 
 /** What was written to rows past `keptRows`: counted, not kept. */
@@ -120,9 +125,11 @@ export class FakeExcel {
   busyMs = 0;
   /** Runs before each sync's operations: what a user does in Excel between two round trips of a batch. */
   beforeSync: (() => void) | null = null;
-  private nextId = 1;
+  private nextId: number;
 
-  constructor(readonly options: FakeExcelOptions = {}) {}
+  constructor(readonly options: FakeExcelOptions = {}) {
+    this.nextId = options.firstTableId ?? 1;
+  }
 
   run = async <T>(batch: (ctx: Excel.RequestContext) => Promise<T>): Promise<T> => {
     const ctx = new FakeContext(this);

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isWorkbookError } from '../../../src/workbook/errors';
-import { openFileWorkbook } from '../../../src/workbook/file';
+import { isFileProblem, openFileWorkbook } from '../../../src/workbook/file';
 import { ZipReader } from '../../../src/workbook/file/zip';
 import { libreOfficeSheets, openpyxl } from '../../support/outside-readers';
 
@@ -49,6 +49,40 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     expect(seen.rows[4]).toEqual([null, null, null, null, 'beside']);
     expect(seen.rows.slice(5, 11).every((r) => r.slice(0, 3).every((v) => v === null))).toBe(true);
     expect(seen.rows[13]![0]).toBe('below');
+  });
+
+  it('reads a refreshed sheet once more, not twice: the save streams what the whole read kept (a column not read, row heights, cells beside)', async () => {
+    const input = book('once.xlsx', 50, "ws['E7'] = 'beside'\nws.row_dimensions[9].height = 30\nws['A60'] = 'below'");
+    const output = join(dir, 'once-out.xlsx');
+    const reads: string[] = [];
+    const original = ZipReader.prototype.textChunks;
+    const textChunks = jest.spyOn(ZipReader.prototype, 'textChunks').mockImplementation(function (this: ZipReader, name: string) {
+      reads.push(name);
+      return original.call(this, name);
+    });
+    const seenB: unknown[] = [];
+    try {
+      const wb = openFileWorkbook(input);
+      expect((await wb.inspectTarget('Data', 'A1', 3)).protected).toBe(false);
+      // As a refresh does: read the columns it replaces (c is like a column the user added), then write them.
+      expect(await wb.scanRows('tbl', ['a', 'b'], (cells) => seenB.push(cells[1]))).toBe(50);
+      await wb.writeRows('tbl', 0, Array.from({ length: 40 }, (_, i) => [`n${i}`, i * 3]));
+      await wb.setRowCount('tbl', 40);
+      wb.saveTo(output);
+      wb.close();
+    } finally {
+      textChunks.mockRestore();
+    }
+    expect(seenB).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    // One read for the sheet's protection and styles, one for the rows: the save reads it no more.
+    expect(reads.filter((n) => n === 'xl/worksheets/sheet1.xml')).toHaveLength(2);
+    const seen = cells(output);
+    expect(seen.ref).toBe('A1:C41');
+    expect(seen.rows.slice(1, 41).map((r) => r.slice(0, 3))).toEqual(Array.from({ length: 40 }, (_, i) => [`n${i}`, i * 3, i * 0.5]));
+    expect(seen.rows[6]![4]).toBe('beside');
+    expect(seen.rows[59]![0]).toBe('below');
+    const heights = openpyxl<Record<string, number | null>>(output, "ws = load_workbook(sys.argv[1])['Data']\nprint(json.dumps({str(r): ws.row_dimensions[r].height for r in (8, 9, 10)}))");
+    expect(heights).toEqual({ '8': null, '9': 30, '10': null });
   });
 
   it('rewrites two tables side by side on one sheet, one growing and one shrinking, and a name with & in it', async () => {
@@ -139,11 +173,170 @@ print(json.dumps({'refs': {n: ws.tables[n].ref for n in ws.tables}, 'rows': [lis
     again.close();
   });
 
-  it('refuses to move a total row, saying how to go on', async () => {
-    const input = book('totals.xlsx', 2, "ws.tables['tbl'].totalsRowCount = 1\nws.tables['tbl'].ref = 'A1:C4'\nws['A4'] = 'Total'");
+  /** tbl with `rows` rows and a total row under them: a label, a SUBTOTAL by structured reference, an A1 sum over the body, bold. */
+  const withTotals = (name: string, rows: number, extra = '') =>
+    book(
+      name,
+      rows,
+      `from openpyxl.styles import Font
+from openpyxl.worksheet.filters import AutoFilter
+from openpyxl.worksheet.table import TableColumn
+t = ws.tables['tbl']; t.ref = 'A1:C${rows + 2}'; t.totalsRowCount = 1; t.autoFilter = AutoFilter(ref='A1:C${rows + 1}')
+t.tableColumns = [TableColumn(id=1, name='a', totalsRowLabel='Total'), TableColumn(id=2, name='b', totalsRowFunction='sum'), TableColumn(id=3, name='c', totalsRowFunction='custom')]
+for c, v in zip('ABC', ['Total', '=SUBTOTAL(109,tbl[b])', '=SUM(C2:C${rows + 1})']): ws['%s${rows + 2}' % c] = v; ws['%s${rows + 2}' % c].font = Font(bold=True)
+${extra}`,
+    );
+  const tableOf = (path: string) =>
+    openpyxl<{ ref: string; totals: number; filter: string; rows: unknown[][]; bold: boolean[] }>(path, `wb = load_workbook(sys.argv[1]); ws = wb['Data']; t = ws.tables['tbl']
+last = int(t.ref.split(':')[1][1:])
+print(json.dumps({'ref': t.ref, 'totals': t.totalsRowCount, 'filter': t.autoFilter.ref, 'rows': [[c for c in r] for r in ws.iter_rows(values_only=True)], 'bold': [ws.cell(row=last, column=i).font.b for i in (1, 2, 3)]}))`);
+
+  it('grows a table with a total row: the total row moves under the new last row, its cells and style with it', async () => {
+    const input = withTotals('totals-grow.xlsx', 2, "ws['E4'] = 'beside the total'\nws['A6'] = 'grown over'\nws['A12'] = 'below'");
+    const output = join(dir, 'totals-grow-out.xlsx');
     const wb = openFileWorkbook(input);
-    const error = await wb.writeRows('tbl', 0, [['z', 1, 1]]).catch((e: unknown) => e);
+    expect((await wb.findTable('tbl'))!.rowCount).toBe(2);
+    expect((await wb.readRows('tbl')).rows).toEqual([['x0', 0, 0], ['x1', 1, 0.5]]);
+    await wb.writeRows('tbl', 0, Array.from({ length: 7 }, (_, i) => [`g${i}`, i, i * 2]));
+    wb.saveTo(output);
     wb.close();
-    expect(isWorkbookError(error) && error.message).toMatch(/has a total row.*Turn it off \(Table Design > Total Row\)/);
+    const seen = tableOf(output);
+    expect([seen.ref, seen.totals, seen.filter]).toEqual(['A1:C9', 1, 'A1:C8']);
+    // The old total row's place is a body row now; the cell the body grew over is a table row, as without a total row.
+    expect(seen.rows.slice(1, 8).map((r) => r.slice(0, 3))).toEqual(Array.from({ length: 7 }, (_, i) => [`g${i}`, i, i * 2]));
+    expect(seen.rows[8]!.slice(0, 3)).toEqual(['Total', '=SUBTOTAL(109,tbl[b])', '=SUM(C2:C8)']);
+    expect(seen.bold).toEqual([true, true, true]);
+    // Cells beside the old total row and below the table stay where they were.
+    expect(seen.rows[3]![4]).toBe('beside the total');
+    expect(seen.rows[11]![0]).toBe('below');
+
+    // Read again, the total row is not a data row.
+    const again = openFileWorkbook(output);
+    expect((await again.findTable('tbl'))!.rowCount).toBe(7);
+    expect((await again.readRows('tbl')).rows.at(-1)).toEqual(['g6', 6, 12]);
+    again.close();
+    const calc = libreOfficeSheets(output).get('Data')!;
+    expect(calc[8]!.slice(0, 3)).toEqual(['Total', '21', '42']);
+  });
+
+  it('shrinks a table with a total row: the total row moves up and nothing of it is left below', async () => {
+    const input = withTotals('totals-shrink.xlsx', 6, "ws['A12'] = 'below'");
+    const output = join(dir, 'totals-shrink-out.xlsx');
+    const wb = openFileWorkbook(input);
+    await wb.writeRows('tbl', 0, [['n0', 1, 2], ['n1', 3, 4]]);
+    await wb.setRowCount('tbl', 2);
+    wb.saveTo(output);
+    wb.close();
+    const seen = tableOf(output);
+    expect([seen.ref, seen.totals, seen.filter]).toEqual(['A1:C4', 1, 'A1:C3']);
+    expect(seen.rows[3]!.slice(0, 3)).toEqual(['Total', '=SUBTOTAL(109,tbl[b])', '=SUM(C2:C3)']);
+    expect(seen.bold).toEqual([true, true, true]);
+    expect(seen.rows.slice(4, 11).every((r) => r.slice(0, 3).every((v) => v === null))).toBe(true);
+    expect(seen.rows[11]![0]).toBe('below');
+    const calc = libreOfficeSheets(output).get('Data')!;
+    expect(calc.slice(0, 4).map((r) => r.slice(0, 3))).toEqual([['a', 'b', 'c'], ['n0', '1', '2'], ['n1', '3', '4'], ['Total', '4', '6']]);
+    expect(calc.slice(4, 11).every((r) => r.slice(0, 3).every((v) => v === ''))).toBe(true);
+    expect(calc[11]![0]).toBe('below');
+  });
+
+  it('empties a table with a total row to Excel\'s one blank row, the total row under it', async () => {
+    const input = withTotals('totals-empty.xlsx', 3);
+    const output = join(dir, 'totals-empty-out.xlsx');
+    const wb = openFileWorkbook(input);
+    await wb.setRowCount('tbl', 0);
+    wb.saveTo(output);
+    wb.close();
+    const seen = tableOf(output);
+    expect([seen.ref, seen.filter]).toEqual(['A1:C3', 'A1:C2']);
+    expect(seen.rows[1]!.slice(0, 3)).toEqual([null, null, null]);
+    expect(seen.rows[2]!.slice(0, 3)).toEqual(['Total', '=SUBTOTAL(109,tbl[b])', '=SUM(C2:C2)']);
+    const again = openFileWorkbook(output);
+    expect((await again.findTable('tbl'))!.rowCount).toBe(0);
+    expect((await again.readRows('tbl')).rows).toEqual([]);
+    again.close();
+  });
+
+  it('moves the total row of a table as LibreOffice saves it (A1 totals, its autoFilter over the total row)', async () => {
+    // totals.xlsx saved again by LibreOffice: it writes the totals with their results and `aca` flags, drops
+    // the columns' totalsRowFunction, and stretches the autoFilter over the total row.
+    const profile = mkdtempSync(join(tmpdir(), 'grc-lo-profile-'));
+    const saved = join(dir, 'lo');
+    try {
+      execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--norestore', '--convert-to', 'xlsx:Calc Office Open XML', '--outdir', saved, join(__dirname, 'fixtures', 'totals.xlsx')], { stdio: 'pipe', timeout: 120_000 });
+    } finally {
+      rmSync(profile, { recursive: true, force: true });
+    }
+    const input = join(saved, 'totals.xlsx');
+    const grown = join(dir, 'lo-grown.xlsx');
+    const wb = openFileWorkbook(input);
+    expect((await wb.findTable('tbl_risk'))!.rowCount).toBe(10);
+    await wb.writeRows('tbl_risk', 0, Array.from({ length: 30 }, (_, i) => [`N-${i}`, `n${i}`, 'IT', i]));
+    wb.saveTo(grown);
+    wb.close();
+    const shrunk = join(dir, 'lo-shrunk.xlsx');
+    const again = openFileWorkbook(grown);
+    expect((await again.findTable('tbl_risk'))!.rowCount).toBe(30);
+    await again.writeRows('tbl_risk', 0, Array.from({ length: 4 }, (_, i) => [`S-${i}`, `s${i}`, 'HR', 100 + i]));
+    await again.setRowCount('tbl_risk', 4);
+    again.saveTo(shrunk);
+    again.close();
+    const grownRows = libreOfficeSheets(grown).get('Risks')!;
+    expect(grownRows.length).toBe(32);
+    expect(grownRows[31]).toEqual(['Total', '30', '', '435', '550']);
+    const shrunkRows = libreOfficeSheets(shrunk).get('Risks')!;
+    // The user's scores stay with the first rows; the custom total SUM(E2:E11) now ends at the last body row.
+    expect(shrunkRows).toEqual([['Identifier', 'Name', 'Organization', 'GrossImpact', 'My score'], ...[0, 1, 2, 3].map((i) => [`S-${i}`, `s${i}`, 'HR', String(100 + i), String(10 * (i + 1))]), ['Total', '4', '', '406', '100']]);
+    const part = openpyxl<{ ref: string; filter: string }>(shrunk, "t = load_workbook(sys.argv[1])['Risks'].tables['tbl_risk']\nprint(json.dumps({'ref': t.ref, 'filter': t.autoFilter.ref}))");
+    expect(part).toEqual({ ref: 'A1:E6', filter: 'A1:E5' });
+  });
+
+  it('refuses, before writing anything, a total row whose formula is shared from the body, naming the cell', async () => {
+    const made = withTotals('totals-shared-made.xlsx', 2);
+    const input = join(dir, 'totals-shared.xlsx');
+    // What Excel writes for a formula filled down from the body into the total row (openpyxl writes no shared formulas).
+    execFileSync('/usr/bin/python3', ['-c', `import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as zin, zipfile.ZipFile(sys.argv[2], 'w') as zout:
+    for i in zin.infolist():
+        data = zin.read(i)
+        if i.filename == 'xl/worksheets/sheet1.xml':
+            text = data.decode()
+            text = text.replace('<c r="B2" t="n"><v>0</v></c>', '<c r="B2" t="n"><f t="shared" ref="B2:B4" si="0">ROW()</f><v>2</v></c>')
+            text = text.replace('<f>SUBTOTAL(109,tbl[b])</f>', '<f t="shared" si="0"/>')
+            assert text.count('si="0"') == 2
+            data = text.encode()
+        zout.writestr(i, data)`, made, input]);
+    const output = join(dir, 'totals-shared-out.xlsx');
+    const wb = openFileWorkbook(input);
+    await wb.writeRows('tbl', 0, [['n0', 1, 2], ['n1', 3, 4], ['n2', 5, 6]]);
+    const error = (() => {
+      try {
+        wb.saveTo(output);
+        return null;
+      } catch (e) {
+        return e;
+      }
+    })();
+    wb.close();
+    expect(isFileProblem(error) && [error.code, error.message]).toEqual(['unsupported', expect.stringMatching(/total row of table tbl cannot be moved: Data!B4 shares its formula/)]);
+    expect(existsSync(output)).toBe(false);
+  });
+
+  it('gives a column added to a table with a total row an empty total cell, and counts the total row as the table\'s', async () => {
+    const blocked = withTotals('totals-beside.xlsx', 2, "ws['D4'] = 'beside the total'");
+    const wb = openFileWorkbook(blocked);
+    const error = await wb.addColumns('tbl', [{ name: 'd', format: 'text' }]).catch((e: unknown) => e);
+    wb.close();
+    expect(isWorkbookError(error) && error.message).toMatch(/Data!D4 and the cells beside the table hold data/);
+
+    const input = withTotals('totals-column.xlsx', 2);
+    const output = join(dir, 'totals-column-out.xlsx');
+    const book2 = openFileWorkbook(input);
+    await book2.addColumns('tbl', [{ name: 'd', format: 'text' }]);
+    await book2.writeRows('tbl', 0, [['n0', 1, 2, 'd0'], ['n1', 3, 4, 'd1'], ['n2', 5, 6, 'd2']]);
+    book2.saveTo(output);
+    book2.close();
+    const seen = tableOf(output);
+    expect([seen.ref, seen.filter]).toEqual(['A1:D5', 'A1:D4']);
+    expect(seen.rows[4]).toEqual(['Total', '=SUBTOTAL(109,tbl[b])', '=SUM(C2:C4)', null]);
   });
 });

@@ -6,6 +6,7 @@ import { run as post } from '../../../src/cli/post';
 import { run as template } from '../../../src/cli/template';
 import { startRelay, type Relay } from '../../../src/relay';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
+import { incidentResults, fillIncidents } from '../../support/incident-book';
 import { openpyxl } from '../../support/outside-readers';
 
 const BIN = join(__dirname, '..', '..', '..', 'bin', 'grc-sheets.js');
@@ -45,37 +46,11 @@ describe('grc-sheets post', () => {
     const cli = io();
     expect([await template(['--flow', 'incidents', ...connect, '--json', book], cli.io), cli.err]).toEqual([0, []]);
     const table = (JSON.parse(cli.out.join('\n')) as { table: string }).table;
-    openpyxl(
-      book,
-      `wb = load_workbook(sys.argv[1])
-ws = wb['Incidents']
-t = ws.tables['${table}']
-heads = [c.value for c in ws[1]]
-org = heads.index('Reporting organization') + 1
-letter = ws.cell(row=2, column=org).column_letter
-dv = [d for d in ws.data_validations.dataValidation if letter + '2' in str(d.sqref)][0]
-lists, cell = dv.formula1.split('!')
-first = wb[lists.strip("'")][cell.split(':')[0].replace('$', '')].value
-rows = json.loads(${JSON.stringify(JSON.stringify(rows))})
-for i, (n, o) in enumerate(rows):
-    ws.cell(row=2 + i, column=1, value=n)
-    ws.cell(row=2 + i, column=org, value=o if o is not None else first)
-t.ref = t.ref.rstrip('0123456789') + str(1 + max(len(rows), 1))
-t.autoFilter.ref = t.ref
-wb.save(sys.argv[1])
-print('null')`,
-    );
+    fillIncidents(book, table, rows);
     return { book, table };
   }
 
-  const results = (book: string) =>
-    openpyxl<Record<string, unknown>[]>(
-      book,
-      `wb = load_workbook(sys.argv[1])
-ws = wb['Incidents']
-heads = [c.value for c in ws[1]]
-print(json.dumps([{h: (str(c.value) if c.value is not None else None) for h, c in zip(heads, r)} for r in ws.iter_rows(min_row=2)]))`,
-    );
+  const results = incidentResults;
 
   it('posts a template filled by openpyxl: records in the sandbox, each row\'s result in the file; a second post creates nothing twice', async () => {
     const { book, table } = await filled('post', [['Headless one', null], ['Headless two', null]]);
@@ -136,6 +111,33 @@ print(json.dumps({ws.cell(row=r, column=c + 1).coordinate: ws.cell(row=r, column
     expect(Object.values(fills)).toEqual(['FFF4CCCC', 'FFF4CCCC']);
     expect(Object.keys(fills)[0]).toBe('A3');
     expect(Object.keys(fills)[1]).toMatch(/^[A-Z]+4$/);
+  }, 90_000);
+
+  it('--json: one object a scheduler reads, for a refusal, a dry run, a post and a post with nothing left', async () => {
+    const { book, table } = await filled('json', [['Json one', null], ['Json two', null], ['', null]]);
+    const connect = [book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--json'];
+    const before = added();
+    const json = async (argv: string[], code: number) => {
+      const cli = io();
+      expect(await post(argv, cli.io)).toBe(code);
+      return JSON.parse(cli.out.join('\n')) as Record<string, unknown>;
+    };
+    const base = { file: book, table, environment: 'ACC' };
+
+    expect(await json(connect, 1)).toEqual({ ...base, ok: false, saved: false, sent: false, refused: expect.stringMatching(/Path assumed.*Give --yes/) });
+    const dry = await json([...connect, '--dry-run'], 1);
+    expect(dry).toMatchObject({ ...base, ok: false, saved: true, sent: false, dryRun: true, toSend: 2, rowsWithErrors: 1 });
+    expect(dry['problems']).toEqual([expect.objectContaining({ row: 2, sheetRow: 4, column: 'Name', severity: 'error' })]);
+
+    const posted = await json([...connect, '--yes'], 1);
+    expect(posted).toMatchObject({ ...base, ok: false, saved: true, sent: true, flow: 'incidents', withErrors: 1, cancelled: false, counts: expect.objectContaining({ created: 2, failed: 0, unknown: 0 }) });
+    expect(posted['outcomes']).toEqual([
+      { row: 0, sheetRow: 2, status: 'created', guid: expect.stringMatching(/^[0-9a-f-]{36}$/i), message: expect.any(String) },
+      { row: 1, sheetRow: 3, status: 'created', guid: expect.stringMatching(/^[0-9a-f-]{36}$/i), message: expect.any(String) },
+    ]);
+    expect(added()).toBe(before + 2);
+    expect(await json([...connect, '--yes'], 1)).toMatchObject({ ...base, ok: false, saved: false, sent: false, nothingToPost: true, toSend: 0, rowsWithErrors: 1 });
+    expect(added()).toBe(before + 2);
   }, 90_000);
 
   it('refuses a production environment without --yes-production, before anything is read; with it, the taskpane\'s own rules still apply', async () => {

@@ -8,27 +8,12 @@ import { loadDataset, type DataRecord } from '../../../src/loading/load';
 import { readBindings } from '../../../src/loading/bindings';
 import { openFileWorkbook, writeEmptyWorkbook } from '../../../src/workbook/file';
 import { writeAudit } from '../../../src/writeback/audit';
-import type { RunSummary } from '../../../src/writeback/post';
 import { fakeClient } from '../../loading/fakeClient';
+import { created, failed, runSummary } from '../../support/run-summary';
 
 const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;
 const risks: DataRecord[] = Array.from({ length: 200 }, (_, i) => ({ Id: guid(i), Identifier: `R-${i}`, Name: `Risk ${i}`, GrossImpact: (i % 5) / 3, DateIdentified: '2025-03-04' }));
-const summary: RunSummary = {
-  environment: 'ACC',
-  table: 'GrcIncidents',
-  flow: 'incidents',
-  startedAt: '2025-01-01T10:00:00.000Z',
-  finishedAt: '2025-01-01T10:00:05.000Z',
-  cancelled: false,
-  firstRow: 2,
-  outcomes: [
-    { row: 0, status: 'created', guid: '11111111-1111-4111-8111-111111111111', message: 'Created' },
-    { row: 1, status: 'failed', guid: '', message: 'The incident was not created.' },
-    { row: 2, status: 'created', guid: '22222222-2222-4222-8222-222222222222', message: 'Created' },
-  ],
-  counts: { sending: 0, created: 2, done: 0, failed: 1, 'not sent': 0, unknown: 0 },
-  withErrors: 0,
-};
+const summary = runSummary([created(0), failed(1), created(2, '22222222-2222-4222-8222-222222222222')]);
 
 /**
  * Edits a workbook with openpyxl (which drops parts it does not know, the add-in's among them), then,

@@ -1,0 +1,12 @@
+import { createHash } from 'node:crypto';
+import { fingerprinter } from '../loading/fingerprint';
+import type { TextDigest } from '../loading/tableprint';
+
+/** node:crypto's SHA-256 for the fingerprints (the pure one in src/loading is for the browser). */
+export const nodeDigest: TextDigest = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+export const nodeFingerprints = () =>
+  fingerprinter(() => {
+    const hash = createHash('sha256');
+    return { update: (bytes: Uint8Array) => hash.update(bytes), hex: () => hash.digest('hex') };
+  });

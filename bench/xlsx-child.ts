@@ -4,6 +4,7 @@
  *   refresh URL ID PASSWORD FIXTURE OUT   grc-sheets' refresh of the fixture's table from the sandbox (OUT.in.xlsx
  *                                         is the workbook refreshed: a second run with the first's OUT as FIXTURE
  *                                         compares every record and checks for hand edits)
+ *   refresh-changed URL ID PASSWORD FIXTURE OUT   the same with GrossImpact changed in every tenth record (10% changed)
  *   exceljs URL ID PASSWORD OUT           the same rows (same client, same converter) through ExcelJS's streaming writer
  *   million FIXTURE OUT                   a refresh to 1,048,575 rows (the sheet's last row) from generated records
  */
@@ -12,6 +13,7 @@ import ExcelJS from 'exceljs';
 import { catalog } from '../src/catalog';
 import { createClient, type DataRecord } from '../src/client';
 import { nodeDigest, nodeFingerprints } from '../src/cli/digest';
+import { batchHeap } from '../src/cli/heap';
 import { refreshTable, type DatasetSource } from '../src/loading/load';
 import { columnSpecs, columnsOf, createRowConverter } from '../src/sheet';
 import { NUMBER_FORMAT } from '../src/workbook/formats';
@@ -23,6 +25,7 @@ const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/st
 const AS_THE_CLI = { fingerprints: nodeFingerprints, digest: nodeDigest };
 
 async function refresh(client: DatasetSource, fixture: string, out: string) {
+  batchHeap();
   const input = `${out}.in.xlsx`;
   copyFileSync(fixture, input);
   const t0 = performance.now();
@@ -89,11 +92,25 @@ function generated(count: number): DatasetSource {
   };
 }
 
+/** The sandbox's records with every tenth one's GrossImpact changed: a refresh where 10% changed at the source. */
+function tenthChanged(source: DatasetSource): DatasetSource {
+  return {
+    download: (id, options) => {
+      let n = 0;
+      return source.download(id, {
+        ...options,
+        onBatch: (records) => options.onBatch?.(records.map((r) => (n++ % 10 === 0 ? { ...r, GrossImpact: Number(r.GrossImpact ?? 0) + 1 } : r))),
+      });
+    },
+  };
+}
+
 async function main() {
   const [mode, ...args] = process.argv.slice(2);
   const sandbox = (url: string, identifier: string, password: string) => createClient({ baseUrl: url, credentials: { identifier, password } });
   let result: object;
   if (mode === 'refresh') result = await refresh(sandbox(args[0]!, args[1]!, args[2]!), args[3]!, args[4]!);
+  else if (mode === 'refresh-changed') result = await refresh(tenthChanged(sandbox(args[0]!, args[1]!, args[2]!)), args[3]!, args[4]!);
   else if (mode === 'exceljs') result = await exceljs(sandbox(args[0]!, args[1]!, args[2]!), args[3]!);
   else if (mode === 'million') result = await refresh(generated(1_048_575), args[0]!, args[1]!);
   else throw new Error(`unknown mode ${mode}`);

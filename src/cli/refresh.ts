@@ -5,6 +5,7 @@ import { refreshTable, type EditReport, type LoadOutcome, type LoadProgress, typ
 import { readBindings } from '../loading/bindings';
 import type { Fingerprint } from '../loading/fingerprint';
 import { nodeDigest, nodeFingerprints } from './digest';
+import { batchHeap } from './heap';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileWorkbook } from '../workbook/file';
 import { keyOnCommandLine } from '../check/key';
 import { EXIT } from './exit';
@@ -60,6 +61,7 @@ interface TableSummary {
 }
 
 export async function run(argv: string[], io: RefreshIo = processIo()): Promise<number> {
+  batchHeap();
   const refused = keyOnCommandLine(argv);
   if (refused) {
     io.stderr(`grc-sheets refresh: ${refused}`);

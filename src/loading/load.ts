@@ -571,10 +571,7 @@ async function replaceTable(
     let shape = missing.length ? await workbook.addColumns(existing.name, columnSpecs(missing)) : existing;
     const position = builder.columns.map((c) => shape.columns.indexOf(c.name));
     let writes = NO_WRITES;
-    for (const run of contiguousRuns(position)) {
-      const slice = run.from === 0 && run.count === width ? rows : rows.map((r) => r.slice(run.from, run.from + run.count));
-      if (slice.length) writes = addStats(writes, await workbook.writeRows(existing.name, 0, slice, run.at));
-    }
+    if (rows.length) writes = await workbook.writeRows(existing.name, 0, rows, position);
     // A field the dataset no longer sends: clear its old values rather than leave them looking current.
     const gone = previous.columns.filter((c) => !builder.columns.some((b) => b.name === c) && shape.columns.includes(c));
     for (const c of gone) {
@@ -618,17 +615,6 @@ async function replaceTable(
     }
     return { ok: false, error };
   }
-}
-
-/** Groups column positions into runs that are contiguous both in the rows and in the table. */
-function contiguousRuns(position: readonly number[]): { from: number; at: number; count: number }[] {
-  const runs: { from: number; at: number; count: number }[] = [];
-  for (let i = 0; i < position.length; i++) {
-    const last = runs[runs.length - 1];
-    if (last && position[i] === last.at + last.count && i === last.from + last.count) last.count++;
-    else runs.push({ from: i, at: position[i]!, count: 1 });
-  }
-  return runs;
 }
 
 /** The refusal that names the hand-edited cells: the user decides, then refreshes with `overwriteEdits`. */

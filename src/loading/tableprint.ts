@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Cell } from '../workbook/port';
 import { own, plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
-import { Sha256 } from './sha256';
+import { sha256Hex } from './sha256';
 
 /**
  * A fingerprint of a table's cells as a load or refresh left them, so a later refresh (or `grc-sheets
@@ -39,12 +39,7 @@ export type TextDigest = (text: string) => string;
  */
 export const lineOf = (cells: readonly Cell[]): string => JSON.stringify(cells);
 
-const encoder = new TextEncoder();
-const builtIn: TextDigest = (text) => {
-  const h = new Sha256();
-  h.update(encoder.encode(text));
-  return h.hex();
-};
+const builtIn: TextDigest = sha256Hex;
 
 export function fnv1a(s: string): number {
   let h = 0x811c9dc5;

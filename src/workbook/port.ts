@@ -83,10 +83,12 @@ export interface WorkbookPort {
   /** Adds columns at the right end of a table (result columns of a write-back, new dataset fields). */
   addColumns(table: string, columns: readonly ColumnSpec[]): Promise<TableShape>;
   /**
-   * Writes rows into the body from row `offset`, column `firstColumn` on, growing the table as needed.
+   * Writes rows into the body from row `offset`, column `firstColumn` on, growing the table as needed;
+   * with an array, each cell goes to the table column at its place (a refresh's dataset columns around
+   * a column the user added), so the caller need not copy its rows into runs of adjacent columns.
    * Splits the write into chunks that stay under the host's request limit, one round trip per chunk.
    */
-  writeRows(table: string, offset: number, rows: readonly (readonly Cell[])[], firstColumn?: number): Promise<WriteStats>;
+  writeRows(table: string, offset: number, rows: readonly (readonly Cell[])[], firstColumn?: number | readonly number[]): Promise<WriteStats>;
   /** Sets the number of body rows; shrinking removes rows at the end, columns to the right are kept. */
   setRowCount(table: string, rowCount: number): Promise<void>;
   /** Removes a table and clears its cells (a cancelled first load). */

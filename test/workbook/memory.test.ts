@@ -97,3 +97,15 @@ test("select counts as a request to show the cell (Excel's Range.select scrolls 
   await wb.select('Risks', 'AB2');
   expect(wb.snapshot()).toMatchObject({ selection: { sheet: 'Risks', address: 'AB2' }, selects: before + 2 });
 });
+
+describe('writeRows with a column per cell', () => {
+  it('puts each cell in its column and leaves the columns between as they were', async () => {
+    const { createMemoryWorkbook } = await import('../../src/workbook/memory');
+    const wb = createMemoryWorkbook();
+    const sheet = await wb.addSheet('S');
+    await wb.createTable({ name: 't', sheet, anchor: 'A1', columns: ['a', 'note', 'b', 'c'].map((name) => ({ name, format: 'general' as const })) });
+    await wb.writeRows('t', 0, [[1, 'mine', 2, 3], [4, 'kept', 5, 6]]);
+    await wb.writeRows('t', 0, [['x', 'y', 'z'], ['u', 'v', 'w']], [0, 2, 3]);
+    expect((await wb.readRows('t')).rows).toEqual([['x', 'mine', 'y', 'z'], ['u', 'kept', 'v', 'w']]);
+  });
+});

@@ -1,7 +1,8 @@
 import { parseCell } from '../address';
 import { jsonBytes, REQUEST_OVERHEAD_BYTES } from '../chunks';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
-import type { WorkbookPort } from '../port';
+import type { Cell, WorkbookPort, WriteStats } from '../port';
+import { writeByRuns } from '../columns';
 import { columnPicker } from '../scan';
 import { excelCapabilities } from './capabilities';
 import { execIn, hostOf, newStats, sync, type Ctx, type ExcelWorkbookOptions, type Requirements } from './context';
@@ -25,6 +26,25 @@ export type { ExcelWorkbookOptions, Requirements } from './context';
 export function createExcelWorkbook(run: typeof Excel.run, requirements: Requirements, options: ExcelWorkbookOptions = {}): WorkbookPort {
   const host = hostOf(requirements, options);
   const exec = <T>(batch: (ctx: Ctx) => Promise<T>) => execIn(run, batch);
+
+  const writeBlockAt = (name: string, offset: number, rows: readonly (readonly Cell[])[], firstColumn: number): Promise<WriteStats> =>
+    exec(async (ctx) => {
+      const stats = newStats();
+      if (!rows.length) return stats;
+      const t = await locate(ctx, name);
+      const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+      if (firstColumn + width > t.columns.length) {
+        throw new WorkbookError('bad-argument', `Rows of ${width} cells from column ${firstColumn} do not fit the ${t.columns.length} columns of ${name}.`);
+      }
+      // The formats the columns were given when made: read from the first body row, the one row that
+      // always exists.
+      const firstRow = t.sheet.getRangeByIndexes(t.row + 1, t.col + firstColumn, 1, width).load('numberFormat');
+      await ctx.sync();
+      const formats = (firstRow.numberFormat[0] ?? []).map(String);
+      if (offset + rows.length > t.rowCount) await resizeBody(ctx, host, t, offset + rows.length, stats);
+      await writeBlock(ctx, host, t.sheet, t.row + 1 + offset, t.col + firstColumn, rows, formats, stats);
+      return stats;
+    });
 
   return {
     host: 'excel',
@@ -118,24 +138,8 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
         return shape(t);
       }),
 
-    writeRows: (name, offset, rows, firstColumn = 0) =>
-      exec(async (ctx) => {
-        const stats = newStats();
-        if (!rows.length) return stats;
-        const t = await locate(ctx, name);
-        const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
-        if (firstColumn + width > t.columns.length) {
-          throw new WorkbookError('bad-argument', `Rows of ${width} cells from column ${firstColumn} do not fit the ${t.columns.length} columns of ${name}.`);
-        }
-        // The formats the columns were given when made: read from the first body row, the one row that
-        // always exists.
-        const firstRow = t.sheet.getRangeByIndexes(t.row + 1, t.col + firstColumn, 1, width).load('numberFormat');
-        await ctx.sync();
-        const formats = (firstRow.numberFormat[0] ?? []).map(String);
-        if (offset + rows.length > t.rowCount) await resizeBody(ctx, host, t, offset + rows.length, stats);
-        await writeBlock(ctx, host, t.sheet, t.row + 1 + offset, t.col + firstColumn, rows, formats, stats);
-        return stats;
-      }),
+    writeRows: (name, offset, rows, at = 0) =>
+      typeof at !== 'number' ? writeByRuns(rows, at, (r, first) => writeBlockAt(name, offset, r, first)) : writeBlockAt(name, offset, rows, at),
 
     setRowCount: (name, rowCount) =>
       exec(async (ctx) => {

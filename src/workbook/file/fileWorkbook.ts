@@ -302,16 +302,20 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       return shape(t);
     },
 
-    async writeRows(name, offset, rows, firstColumn = 0): Promise<WriteStats> {
+    async writeRows(name, offset, rows, columns = 0): Promise<WriteStats> {
       const t = tableOf(name);
       if (!rows.length) return { syncs: 0, maxPayloadBytes: 0 };
       const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
-      if (firstColumn + width > t.columns.length) {
-        throw new WorkbookError('bad-argument', `Rows of ${width} cells from column ${firstColumn} do not fit the ${t.columns.length} columns of ${name}.`);
+      const positions = typeof columns === 'number' ? Array.from({ length: width }, (_, i) => columns + i) : columns.slice(0, width);
+      const beyond = positions.find((p) => p < 0 || p >= t.columns.length);
+      if (beyond !== undefined || positions.length < width) {
+        throw new WorkbookError('bad-argument', `Rows of ${width} cells do not fit the ${t.columns.length} columns of ${name} (column ${beyond ?? positions.length}).`);
       }
       if (!t.changed) t.rowCount = rowCountOf(t);
       // Held by reference, not copied: the rows are written out once, when the file is saved.
-      t.blocks.push({ offset, first: firstColumn, rows });
+      const at = new Int32Array(t.columns.length).fill(-1);
+      positions.forEach((p, i) => (at[p] = i));
+      t.blocks.push({ offset, at, rows });
       t.rowCount = Math.max(t.rowCount, offset + rows.length);
       t.changed = true;
       return { syncs: 1, maxPayloadBytes: 0 };
@@ -380,7 +384,8 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       for (const r of rows) while (r.length < t.columns.length) r.push(null);
       for (const b of t.blocks) {
         for (let i = Math.max(b.offset, offset); i < Math.min(b.offset + b.rows.length, end); i++) {
-          b.rows[i - b.offset]!.forEach((v, c) => (rows[i - offset]![b.first + c] = v ?? null));
+          const from = b.rows[i - b.offset]!;
+          b.at.forEach((k, c) => k >= 0 && (rows[i - offset]![c] = from[k] ?? null));
         }
       }
       return { columns: t.columns.map((c) => c.name), rows };

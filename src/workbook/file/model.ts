@@ -16,9 +16,10 @@ export const REL_TABLE = `${REL}/table`;
 export const CT_WORKSHEET = 'application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml';
 export const CT_TABLE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.table+xml';
 
+/** Rows written in this session, held until the save: table column c of body row `offset + i` is `rows[i][at[c]]` where at[c] >= 0. */
 export interface Block {
   offset: number;
-  first: number;
+  at: Int32Array;
   rows: readonly (readonly Cell[])[];
 }
 

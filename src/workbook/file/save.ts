@@ -208,7 +208,6 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     const style = t.columns.map((c, i) => (i < t.oldWidth ? (body[i] ?? 0) : styles.xfFor(formatOf(c))));
     const headerStyle = t.isNew ? textXf() : (head[t.oldWidth - 1] ?? 0);
     const formulas = t.columns.map((c) => c.formula);
-    const widths = t.blocks.map((b) => b.rows.reduce((w, r) => Math.max(w, r.length), 0));
     // Mark fills are decided now too: their xfs must be in the styles part before the sheet streams out.
     const marked = new Map([...(t.marks ?? [])].map(([at, kind]) => [at, kind === 'none' ? (style[Number(at.split(':')[1])] ?? 0) : styles.filledXf(style[Number(at.split(':')[1])] ?? 0, MARK_RGB[kind])]));
     const blank = (ref: string, c: number) => (style[c] ? `<c r="${ref}" s="${style[c]}"/>` : '');
@@ -253,7 +252,7 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
       },
     };
     function written(row: number, c: number): boolean {
-      return t.blocks.some((b, i) => row >= b.offset && row < b.offset + b.rows.length && c >= b.first && c < b.first + widths[i]!);
+      return t.blocks.some((b) => row >= b.offset && row < b.offset + b.rows.length && (b.at[c] ?? -1) >= 0);
     }
     /** Cell c of total row k, under the new last body row: the old total row's cell, moved. */
     function totalCell(k: number, c: number, ref: string, old: RawCell | undefined): string {
@@ -270,8 +269,9 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
         if (row >= t.rowCount) return formulas[c] ? formulaCellXml(ref, formulas[c], style[c]!) : blank(ref, c);
         for (let i = t.blocks.length - 1; i >= 0; i--) {
           const b = t.blocks[i]!;
-          if (row >= b.offset && row < b.offset + b.rows.length && c >= b.first && c < b.first + widths[i]!) {
-            return cellXml(ref, b.rows[row - b.offset]![c - b.first] ?? null, style[c]!);
+          const k = b.at[c] ?? -1;
+          if (k >= 0 && row >= b.offset && row < b.offset + b.rows.length) {
+            return cellXml(ref, b.rows[row - b.offset]![k] ?? null, style[c]!);
           }
         }
         if (old) return old.xml;

@@ -3,6 +3,7 @@ import { planChunks, jsonBytes, type ChunkOptions } from '../chunks';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import { NUMBER_FORMAT } from '../formats';
 import type { Cell, CellMark, ColumnSpec, TableShape, WorkbookPort, WriteStats } from '../port';
+import { writeByRuns } from '../columns';
 import { columnPicker } from '../scan';
 
 /** What the preview grid renders. Read-only: valid until the next change, then replaced by a new one. */
@@ -246,7 +247,9 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
       return shape(t);
     },
 
-    async writeRows(name, offset, rows, firstColumn = 0) {
+    async writeRows(name, offset, rows, at = 0) {
+      if (typeof at !== 'number') return writeByRuns(rows, at, (r, first) => workbook.writeRows(name, offset, r, first));
+      const firstColumn = at;
       const t = table(name);
       const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
       if (firstColumn + width > t.specs.length) {

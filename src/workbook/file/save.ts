@@ -242,6 +242,8 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
         return xml ? restyle(xml, xf) : `<c r="${ref}" s="${xf}"/>`;
       },
       rewritten: (row) => {
+        // A total row's new place keeps a cell the table grew over where the total row has none (totalCell).
+        if (row >= newBody) return false;
         if (row >= t.rowCount) return true;
         for (let c = 0; c < t.columns.length; c++) if (!written(row, c)) return false;
         return true;

@@ -219,6 +219,29 @@ print(json.dumps({'ref': t.ref, 'totals': t.totalsRowCount, 'filter': t.autoFilt
     expect(calc[8]!.slice(0, 3)).toEqual(['Total', '21', '42']);
   });
 
+  it('keeps a cell below the table that the moved total row lands on, in a column the total row leaves empty', async () => {
+    // The total row has a label and a sum, nothing under c; the user's note is where the grown total row goes.
+    const input = book(
+      'totals-note.xlsx',
+      2,
+      `from openpyxl.worksheet.filters import AutoFilter
+from openpyxl.worksheet.table import TableColumn
+t = ws.tables['tbl']; t.ref = 'A1:C4'; t.totalsRowCount = 1; t.autoFilter = AutoFilter(ref='A1:C3')
+t.tableColumns = [TableColumn(id=1, name='a', totalsRowLabel='Total'), TableColumn(id=2, name='b', totalsRowFunction='sum'), TableColumn(id=3, name='c')]
+ws['A4'] = 'Total'; ws['B4'] = '=SUBTOTAL(109,tbl[b])'
+ws['C9'] = 'note below'`,
+    );
+    const output = join(dir, 'totals-note-out.xlsx');
+    const wb = openFileWorkbook(input);
+    await wb.scanRows('tbl', ['a', 'b', 'c'], () => undefined);
+    await wb.writeRows('tbl', 0, Array.from({ length: 7 }, (_, i) => [`g${i}`, i, i * 2]), [0, 1, 2]);
+    wb.saveTo(output);
+    wb.close();
+    const seen = tableOf(output);
+    expect(seen.ref).toBe('A1:C9');
+    expect(seen.rows[8]!.slice(0, 3)).toEqual(['Total', '=SUBTOTAL(109,tbl[b])', 'note below']);
+  });
+
   it('shrinks a table with a total row: the total row moves up and nothing of it is left below', async () => {
     const input = withTotals('totals-shrink.xlsx', 6, "ws['A12'] = 'below'");
     const output = join(dir, 'totals-shrink-out.xlsx');

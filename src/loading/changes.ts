@@ -99,6 +99,11 @@ export interface Matching {
   newOf: Int32Array;
   /** Per new row: 1 when it and its old row differ (some compared cell changed). */
   differs: Uint8Array;
+  /**
+   * Old rows that more than one new row has the key of, with all those new rows: numbering makes "a", "a"
+   * and a typed "a #2" into "a", "a #2", "a #2" (`newOf` names only the last).
+   */
+  shared: Map<number, number[]>;
 }
 
 export function matchRows(before: KeyedDigests, after: KeyedDigests): Matching {
@@ -107,14 +112,16 @@ export function matchRows(before: KeyedDigests, after: KeyedDigests): Matching {
   const oldOf = new Int32Array(after.keys.length).fill(-1);
   const newOf = new Int32Array(before.keys.length).fill(-1);
   const differs = new Uint8Array(after.keys.length);
+  const shared = new Map<number, number[]>();
   for (let r = 0; r < after.keys.length; r++) {
     const o = oldByKey.get(after.keys[r]!);
     if (o === undefined) continue;
     oldOf[r] = o;
+    if (newOf[o]! >= 0) (shared.get(o) ?? shared.set(o, [newOf[o]!]).get(o)!).push(r);
     newOf[o] = r;
     if (before.digests[o] !== after.digests[r]) differs[r] = 1;
   }
-  return { oldKeys: before.keys, newKeys: after.keys, oldOf, newOf, differs };
+  return { oldKeys: before.keys, newKeys: after.keys, oldOf, newOf, differs, shared };
 }
 
 /**
@@ -154,12 +161,15 @@ export class ChangeCollector {
   /** Whether the second pass must read old row `o`. */
   wants(o: number): boolean {
     const r = this.m.newOf[o]!;
-    return r >= 0 && this.m.differs[r] === 1;
+    return r >= 0 && (this.m.differs[r] === 1 || !!this.m.shared.get(o)?.some((x) => this.m.differs[x] === 1));
   }
 
   /** Old row `o`'s cells over the compared fields. */
   visit(o: number, cells: readonly Cell[]): void {
-    const r = this.m.newOf[o]!;
+    for (const r of this.m.shared.get(o) ?? [this.m.newOf[o]!]) if (this.m.differs[r]) this.compare(r, cells);
+  }
+
+  private compare(r: number, cells: readonly Cell[]): void {
     const key = this.m.newKeys[r]!;
     const keep = r <= this.lastListed;
     const found: FieldChange[] = [];

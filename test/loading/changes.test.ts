@@ -5,6 +5,7 @@ import { compareTables, describeChanges } from '../../src/loading/changes';
 import { CHANGES_TABLE } from '../../src/loading/changesheet';
 import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
 import { recordKeyColumns } from '../../src/loading/recordkey';
+import { readBeforeRefresh } from '../../src/loading/refreshread';
 import { canonicalJson } from '../../src/loading/fingerprint';
 import { fnv1a, lineOf, makeCellPrint, rowPrints } from '../../src/loading/tableprint';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
@@ -64,6 +65,28 @@ describe('compareTables', () => {
       { kind: 'changed', key: 'row 2', row: 1, field: 'V', old: 2, new: 5 },
       { kind: 'added', key: 'row 3', row: 2, field: '', old: null, new: null },
     ]);
+  });
+
+  it('compares every new row with the old row of its key when a numbered key meets a key typed that way', async () => {
+    // "a", "a" and "a #2" are keyed "a", "a #2", "a #2": both of the last two meet the old "a #2".
+    const before = { columns: ['Id', 'V'], rows: [['a', 1], ['a #2', 2]] };
+    const after = { columns: ['Id', 'V'], rows: [['a', 1], ['a', 5], ['a #2', 6]] };
+    const expected = {
+      summary: { added: 0, removed: 0, changed: 2, fields: 3 },
+      changes: [
+        { kind: 'changed', key: 'a #2', row: 1, field: 'Id', old: 'a #2', new: 'a' },
+        { kind: 'changed', key: 'a #2', row: 1, field: 'V', old: 2, new: 5 },
+        { kind: 'changed', key: 'a #2', row: 2, field: 'V', old: 2, new: 6 },
+      ],
+      truncated: false,
+    };
+    expect(compareTables(before, after, ['Id'])).toEqual(expected);
+    const wb = createMemoryWorkbook();
+    await wb.addSheet('S');
+    const table = await wb.createTable({ name: 'T', sheet: 'S', anchor: 'A1', columns: [{ name: 'Id', format: 'text' }, { name: 'V', format: 'general' }] });
+    await wb.writeRows('T', 0, before.rows);
+    const read = await readBeforeRefresh({ workbook: wb, table: { ...table, rowCount: 2 }, incoming: after, incomingPrints: rowPrints(after, after.columns, ['Id']), keyColumns: ['Id'], limit: Infinity });
+    expect(read.compared).toEqual(expected);
   });
 });
 

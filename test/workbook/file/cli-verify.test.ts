@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../../src/cli/verify';
-import { loadDataset, type DataRecord } from '../../../src/loading/load';
+import { loadDataset, refreshTable, type DataRecord } from '../../../src/loading/load';
 import { readBindings } from '../../../src/loading/bindings';
 import { openFileWorkbook, writeEmptyWorkbook } from '../../../src/workbook/file';
 import { writeAudit } from '../../../src/writeback/audit';
@@ -75,6 +75,29 @@ describe('grc-sheets verify on saved workbooks', () => {
     wb.close();
     const recomputed = execFileSync('/usr/bin/python3', ['-c', script, book, 'Risks', JSON.stringify(b.columns)]).toString().trim();
     expect(recomputed).toBe(b.cells!.sha256);
+  });
+
+  it('verifies a table with a column the user added, before and after a refresh, whatever the user writes there', async () => {
+    const noted = join(dir, 'noted.xlsx');
+    const wb = openFileWorkbook(book);
+    const shape = await wb.addColumns('tbl_risk', [{ name: 'My notes', format: 'text' }]);
+    await wb.writeRows('tbl_risk', 0, [['checked'], [null], ['to do']], shape.columns.length - 1);
+    wb.saveTo(noted);
+    wb.close();
+    expect(await verify(noted)).toMatchObject({ code: 0, report: { tables: [{ table: 'tbl_risk', status: 'verified' }] } });
+
+    const refreshed = join(dir, 'noted-refreshed.xlsx');
+    const again = openFileWorkbook(noted);
+    const out = await refreshTable({ client: fakeClient(risks).client, workbook: again, environment: 'ACC', table: 'tbl_risk' });
+    expect(out).toMatchObject({ ok: true, changes: { text: 'no changes' } });
+    again.saveTo(refreshed);
+    again.close();
+    expect(await verify(refreshed)).toMatchObject({ code: 0, report: { tables: [{ table: 'tbl_risk', status: 'verified' }] } });
+    const read = openFileWorkbook(refreshed);
+    const { columns, rows } = await read.readRows('tbl_risk');
+    read.close();
+    expect(rows.slice(0, 4).map((r) => r[columns.indexOf('My notes')])).toEqual(['checked', null, 'to do', null]);
+    expect(rows.map((r) => r[columns.indexOf('Identifier')])).toEqual(risks.map((r) => r.Identifier));
   });
 
   it('catches a figure and an audit entry edited with openpyxl, the add-in part put back', async () => {

@@ -1,3 +1,4 @@
+import { WorkbookError } from '../workbook/errors';
 import type { Cell, TableShape, WorkbookPort } from '../workbook/port';
 import { ChangeCollector, matchRows, own, type ChangeSummary, type FieldChange, type TableRows } from './changes';
 import { editSuspects, findEdits, rowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
@@ -62,17 +63,28 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   const fieldsAt = pick(fields);
   const printAt = pick(printFields);
   const wanted = (r: number) => suspect.has(r) || collector.wants(r);
+  // A row read again must be the row the first pass read: in Excel the user can sort, edit, insert or
+  // delete rows between the two passes, and the rows at those places would then be other records.
+  let moved = false;
   if (suspect.size || before.digests.some((_, r) => collector.wants(r))) {
-    await workbook.scanRows(
+    const count = await workbook.scanRows(
       table.name,
       columns,
       (cells, r) => {
-        if (collector.wants(r)) collector.visit(r, fieldsAt.map((i) => cells[i]!));
-        if (suspect.has(r)) kept.set(r, printAt.map((i) => own(cells[i]!)));
+        if (collector.wants(r)) {
+          if (compare.digestOf(cells) !== before.digests[r]) moved = true;
+          else collector.visit(r, fieldsAt.map((i) => cells[i]!));
+        }
+        if (suspect.has(r)) {
+          if ((print ?? compare).digestOf(cells) !== now!.digests[r]) moved = true;
+          else kept.set(r, printAt.map((i) => own(cells[i]!)));
+        }
       },
       wanted,
     );
+    if (count !== before.digests.length) moved = true;
   }
+  if (moved) throw new WorkbookError('host', `Table ${table.name} changed while it was being read (rows sorted, edited, added or deleted in the meantime), so what the refresh changes cannot be told. Nothing was changed: refresh again.`);
   const edits = stored && now && suspects ? findEdits(stored.print, now, suspects, (r) => kept.get(r) ?? [], incoming, printFields, o.digest) : null;
   return { edits, compared: collector.result() };
 }

@@ -72,13 +72,18 @@ export function rowPrinter(columns: readonly string[], fields: readonly string[]
   const keyAt = keyColumns.map((k) => (present.includes(k) ? columns.indexOf(k) : -1));
   const usable = keyAt.every((i) => i >= 0) ? keyAt : [];
   const line = new Array<Cell>(at.length);
-  const add = (cells: readonly Cell[]) => {
+  const digestOf = (cells: readonly Cell[]) => {
     for (let i = 0; i < at.length; i++) line[i] = at[i]! < 0 ? null : plainCell(cells[at[i]!]);
-    digests.push(digest(lineOf(line)));
+    return digest(lineOf(line));
+  };
+  const add = (cells: readonly Cell[]) => {
+    digests.push(digestOf(cells));
     keys.push(own(rawKey(cells, usable, keys.length)));
   };
   return {
     add,
+    /** One row's digest, not recorded. */
+    digestOf,
     addRows(rows: readonly (readonly Cell[])[]) {
       for (const r of rows) add(r);
     },

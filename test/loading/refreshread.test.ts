@@ -200,3 +200,45 @@ describe.each(hosts)('readBeforeRefresh on %s', (_, trials, maxRows, host) => {
     }
   }, 60_000);
 });
+
+describe('readBeforeRefresh while the user works in the table', () => {
+  const columns = ['Id', 'Name', 'Score'];
+  const rows: Cell[][] = ['a', 'b', 'c', 'd', 'e'].map((k, i) => [k, `Name ${k}`, i]);
+
+  /** The memory workbook, whose second read finds the rows as a user's sort (Z to A) or delete between the reads left them. */
+  async function changedBetweenReads(change: 'sort' | 'delete'): Promise<WorkbookPort> {
+    const wb = createMemoryWorkbook();
+    await wb.addSheet('S');
+    await wb.createTable({ name: 'T', sheet: 'S', anchor: 'A1', columns: columns.map((name) => ({ name, format: 'general' })) });
+    await wb.writeRows('T', 0, rows);
+    let reads = 0;
+    return {
+      ...wb,
+      scanRows: async (name, names, visit, wanted) => {
+        if (++reads === 2) await (change === 'sort' ? wb.writeRows('T', 0, [...rows].reverse()) : wb.setRowCount('T', 1));
+        return wb.scanRows(name, names, visit, wanted);
+      },
+    };
+  }
+
+  it.each([
+    ['sorted', 'a record changed at the source', 'sort', false],
+    ['sorted', 'a cell edited by hand', 'sort', true],
+    ['deleted', 'a record changed at the source', 'delete', false],
+  ] as const)('refuses, rather than compare other records, when rows are %s between the two reads (%s)', async (_, __, change, edited) => {
+    const workbook = await changedBetweenReads(change);
+    const loaded = edited ? rows.map((r, i) => (i === 1 ? [r[0]!, 'Name as loaded', r[2]!] : r)) : rows;
+    const print = makeCellPrint(rowPrints({ columns, rows: loaded }, columns, ['Id']), ['Id']);
+    const incoming = { columns, rows: edited ? loaded : rows.map((r, i) => (i === 1 ? [r[0]!, 'Renamed', r[2]!] : r)) };
+    const read = readBeforeRefresh({
+      workbook,
+      table: (await workbook.findTable('T'))!,
+      incoming,
+      incomingPrints: rowPrints(incoming, columns, ['Id']),
+      keyColumns: ['Id'],
+      stored: { print, fields: columns },
+      limit: Infinity,
+    });
+    await expect(read).rejects.toThrow(/^Table T changed while it was being read \(rows sorted, edited, added or deleted in the meantime\).*Nothing was changed: refresh again\.$/);
+  });
+});

@@ -8,9 +8,10 @@ import { editSuspects, findEdits, rowPrinter, rowPrints, type CellPrint, type Ed
  * the old table is never held (a second refresh of 200,000 rows used to hold both tables):
  * 1. every row's key and digests: over the compared fields, and over the columns of the stored cell
  *    print (the same digests when those agree, as they do unless the dataset's fields changed);
- * 2. only the rows that matter: old rows whose digest differs from the incoming row with their key (their
- *    changed fields), and rows in buckets whose hash differs from the stored print (hand edits).
- * Nothing is read in the second pass when nothing changed and the print matches.
+ * 2. only the rows that matter: rows in buckets whose hash differs from the stored print (hand edits), and
+ *    the old rows that differ from the incoming row with their key, when more than KEPT_ROWS did (fewer
+ *    are kept from the first pass, the rows to write being known by then).
+ * Without hand edits, the table is read once.
  */
 export interface BeforeRefresh {
   /** Cells edited by hand since the last load; null when the table matches its cell print (or none was asked). */
@@ -29,7 +30,12 @@ export interface ReadBefore {
   stored?: { print: CellPrint; fields: readonly string[] };
   digest?: TextDigest;
   limit: number;
+  /** Changed rows kept from the first pass (KEPT_ROWS); a test sets it low to take the second pass. */
+  keep?: number;
 }
+
+/** Old rows that differ from the incoming ones kept in the first pass; past this many, a second pass reads them. */
+const KEPT_ROWS = 50_000;
 
 const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -41,36 +47,53 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   const pick = (names: readonly string[]) => names.map((n) => columns.indexOf(n));
 
   // Pass 1: keys and digests. The stored print's digests are the compared ones when fields and keys agree.
+  // The incoming rows are known by now, so a row that differs from the incoming row with its key is seen
+  // here, and its old cells are kept (up to KEPT_ROWS): a refresh where little changed reads the table once.
   const compare = rowPrinter(columns, fields, keyColumns, o.digest, table.columns);
   const printSame = stored && same(printFields, fields) && same(stored.print.keys, keyColumns);
   const print = stored && !printSame ? rowPrinter(columns, printFields, stored.print.keys, o.digest, table.columns) : null;
-  await workbook.scanRows(table.name, columns, (cells) => {
+  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, o.digest);
+  const newByKey = new Map<string, number>();
+  after.keys.forEach((k, r) => newByKey.set(k, r));
+  const fieldsAt = pick(fields);
+  const times = new Map<string, number>();
+  let early: Map<number, Cell[]> | null = new Map();
+  await workbook.scanRows(table.name, columns, (cells, r) => {
     compare.add(cells);
     print?.add(cells);
+    if (!early) return;
+    // The key as uniqueKeys numbers it: a key's second row is "key #2".
+    const raw = compare.rawKey(r);
+    const n = times.get(raw) ?? 0;
+    times.set(raw, n + 1);
+    const i = newByKey.get(n ? `${raw} #${n + 1}` : raw);
+    if (i === undefined || after.digests[i] === compare.digest(r)) return;
+    if (early.size < (o.keep ?? KEPT_ROWS)) early.set(r, fieldsAt.map((k) => own(cells[k]!)));
+    else early = null;
   });
   const before = compare.prints();
   const now = stored ? (print ? print.prints() : before) : null;
   const suspects = stored && now ? editSuspects(stored.print, now, o.digest) : null;
 
-  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, o.digest);
   const newAt = fields.map((f) => incoming.columns.indexOf(f));
   const collector = new ChangeCollector(matchRows(before, after), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
+  if (early) for (const [r, cells] of early) collector.visit(r, cells);
 
-  // Pass 2: the changed rows' old cells, and the cells of rows that may hold hand edits (kept: few).
+  // Pass 2, only for rows that may hold hand edits (kept: few), and for the changed rows when too many
+  // changed to keep in pass 1.
   const suspect = new Set(suspects ?? []);
   const kept = new Map<number, Cell[]>();
-  const fieldsAt = pick(fields);
   const printAt = pick(printFields);
-  const wanted = (r: number) => suspect.has(r) || collector.wants(r);
-  if (suspect.size || before.digests.some((_, r) => collector.wants(r))) {
+  const changed = early ? () => false : (r: number) => collector.wants(r);
+  if (suspect.size || !early) {
     await workbook.scanRows(
       table.name,
       columns,
       (cells, r) => {
-        if (collector.wants(r)) collector.visit(r, fieldsAt.map((i) => cells[i]!));
+        if (changed(r)) collector.visit(r, fieldsAt.map((i) => cells[i]!));
         if (suspect.has(r)) kept.set(r, printAt.map((i) => own(cells[i]!)));
       },
-      wanted,
+      (r) => suspect.has(r) || changed(r),
     );
   }
   const edits = stored && now && suspects ? findEdits(stored.print, now, suspects, (r) => kept.get(r) ?? [], incoming, printFields, o.digest) : null;

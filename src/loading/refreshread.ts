@@ -9,9 +9,10 @@ import { editSuspects, findEdits, rowPrinter, rowPrints, type CellPrint, type Ed
  * the old table is never held (a second refresh of 200,000 rows used to hold both tables):
  * 1. every row's key and digests: over the compared fields, and over the columns of the stored cell
  *    print (the same digests when those agree, as they do unless the dataset's fields changed);
- * 2. only the rows that matter: old rows whose digest differs from the incoming row with their key (their
- *    changed fields), and rows in buckets whose hash differs from the stored print (hand edits).
- * Nothing is read in the second pass when nothing changed and the print matches.
+ * 2. only the rows that matter: rows in buckets whose hash differs from the stored print (hand edits), and
+ *    the old rows that differ from the incoming row with their key, when more than KEPT_ROWS did (fewer
+ *    are kept from the first pass, the rows to write being known by then).
+ * Without hand edits, the table is read once.
  */
 export interface BeforeRefresh {
   /** Cells edited by hand since the last load; null when the table matches its cell print (or none was asked). */
@@ -30,7 +31,12 @@ export interface ReadBefore {
   stored?: { print: CellPrint; fields: readonly string[] };
   digest?: TextDigest;
   limit: number;
+  /** Changed rows kept from the first pass (KEPT_ROWS); a test sets it low to take the second pass. */
+  keep?: number;
 }
+
+/** Old rows that differ from the incoming ones kept in the first pass; past this many, a second pass reads them. */
+const KEPT_ROWS = 50_000;
 
 const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -42,36 +48,59 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   const pick = (names: readonly string[]) => names.map((n) => columns.indexOf(n));
 
   // Pass 1: keys and digests. The stored print's digests are the compared ones when fields and keys agree.
+  // The incoming rows are known by now, so a row that differs from the incoming row with its key is seen
+  // here, and its old cells are kept (up to KEPT_ROWS): a refresh where little changed reads the table once.
   const compare = rowPrinter(columns, fields, keyColumns, o.digest, table.columns);
   const printSame = stored && same(printFields, fields) && same(stored.print.keys, keyColumns);
   const print = stored && !printSame ? rowPrinter(columns, printFields, stored.print.keys, o.digest, table.columns) : null;
-  await workbook.scanRows(table.name, columns, (cells) => {
+  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, o.digest);
+  const newByKey = new Map<string, number>();
+  // A key several incoming rows have (a typed "a #2" meets a numbered one): its old row is compared with each.
+  const repeated = new Set<string>();
+  after.keys.forEach((k, r) => {
+    if (newByKey.has(k)) repeated.add(k);
+    newByKey.set(k, r);
+  });
+  const fieldsAt = pick(fields);
+  const times = new Map<string, number>();
+  let early: Map<number, Cell[]> | null = new Map();
+  await workbook.scanRows(table.name, columns, (cells, r) => {
     compare.add(cells);
     print?.add(cells);
+    if (!early) return;
+    // The key as uniqueKeys numbers it: a key's second row is "key #2".
+    const raw = compare.rawKey(r);
+    const n = times.get(raw) ?? 0;
+    times.set(raw, n + 1);
+    const key = n ? `${raw} #${n + 1}` : raw;
+    const i = newByKey.get(key);
+    if (i === undefined || (after.digests[i] === compare.digest(r) && !repeated.has(key))) return;
+    if (early.size < (o.keep ?? KEPT_ROWS)) early.set(r, fieldsAt.map((k) => own(cells[k]!)));
+    else early = null;
   });
   const before = compare.prints();
   const now = stored ? (print ? print.prints() : before) : null;
   const suspects = stored && now ? editSuspects(stored.print, now, o.digest) : null;
 
-  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, o.digest);
   const newAt = fields.map((f) => incoming.columns.indexOf(f));
   const collector = new ChangeCollector(matchRows(before, after), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
+  if (early) for (const [r, cells] of early) collector.visit(r, cells);
 
-  // Pass 2: the changed rows' old cells, and the cells of rows that may hold hand edits (kept: few).
+  // Pass 2, only for rows that may hold hand edits (kept: few), and for the changed rows when too many
+  // changed to keep in pass 1.
   const suspect = new Set(suspects ?? []);
   const kept = new Map<number, Cell[]>();
-  const fieldsAt = pick(fields);
   const printAt = pick(printFields);
-  const wanted = (r: number) => suspect.has(r) || collector.wants(r);
+  const changed = early ? () => false : (r: number) => collector.wants(r);
   // A row read again must be the row the first pass read: in Excel the user can sort, edit, insert or
   // delete rows between the two passes, and the rows at those places would then be other records.
   let moved = false;
-  if (suspect.size || before.digests.some((_, r) => collector.wants(r))) {
+  if (suspect.size || !early) {
     const count = await workbook.scanRows(
       table.name,
       columns,
       (cells, r) => {
-        if (collector.wants(r)) {
+        if (changed(r)) {
           if (compare.digestOf(cells) !== before.digests[r]) moved = true;
           else collector.visit(r, fieldsAt.map((i) => cells[i]!));
         }
@@ -80,7 +109,7 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
           else kept.set(r, printAt.map((i) => own(cells[i]!)));
         }
       },
-      wanted,
+      (r) => suspect.has(r) || changed(r),
     );
     if (count !== before.digests.length) moved = true;
   }

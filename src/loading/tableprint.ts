@@ -87,6 +87,9 @@ export function rowPrinter(columns: readonly string[], fields: readonly string[]
     addRows(rows: readonly (readonly Cell[])[]) {
       for (const r of rows) add(r);
     },
+    /** Row r's key as its cells give it (before `prints` numbers repeated keys) and its digest. */
+    rawKey: (r: number) => keys[r]!,
+    digest: (r: number) => digests[r]!,
     /** Keys made unique (`key #2`): call once, when every row is in. */
     prints(): RowPrints {
       return { keys: uniqueKeys(keys), digests };

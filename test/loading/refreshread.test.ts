@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { plainCell, rowKeys, type FieldChange, type TableRows } from '../../src/loading/changes';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { compareTables, plainCell, rowKeys, type FieldChange, type TableRows } from '../../src/loading/changes';
 import { readBeforeRefresh } from '../../src/loading/refreshread';
 import { editSuspects, findEdits, makeCellPrint, rowPrints } from '../../src/loading/tableprint';
 import { createExcelWorkbook } from '../../src/workbook/excel';
@@ -12,14 +12,69 @@ import type { Cell, WorkbookPort } from '../../src/workbook/port';
 import { FakeExcel, supports } from '../workbook/excel/fakeExcel';
 
 /**
+ * What a refresh reads before it writes, streamed (refreshread.ts), must say exactly what comparing the
+ * two tables in memory says (compareTables), in the same order and with the same cap, whichever pass
+ * finds the changed rows; the hand-edit check must name the same cells.
+ */
+const columns = ['Id', 'Name', 'Score', 'Note'];
+
+async function tableOf(rows: Cell[][]) {
+  const workbook = createMemoryWorkbook();
+  const sheet = await workbook.addSheet('S');
+  const shape = await workbook.createTable({ name: 't', sheet, anchor: 'A1', columns: columns.map((name) => ({ name, format: 'general' as const })) });
+  await workbook.writeRows('t', 0, rows);
+  return { workbook, table: { ...shape, rowCount: rows.length } };
+}
+
+// Old: ids 0..39 (id7 twice, id8 missing); new: the first 25 reversed (so the two id7 rows swap: both changed),
+// 25..31 removed, one added, every 4th renamed and every 5th rescored.
+const old: Cell[][] = Array.from({ length: 40 }, (_, i) => [`id${i === 8 ? 7 : i}`, `name ${i}`, i, i % 3 ? null : 'n']);
+const incoming = {
+  columns: ['Id', 'Name', 'Score', 'Extra'],
+  rows: [...old.slice(0, 25).reverse(), ...old.slice(32)].map((r, k): Cell[] => [r[0]!, k % 4 === 0 ? `renamed ${k}` : r[1]!, k % 5 === 0 ? Number(r[2]) + 0.5 : r[2]!, 'x']).concat([['id99', 'new', 1, 'x']]),
+};
+
+describe('readBeforeRefresh', () => {
+  it.each([
+    ['kept from the first pass', undefined],
+    ['read in a second pass (too many to keep)', 2],
+  ])('lists the changes compareTables lists, %s', async (_, keep) => {
+    const { workbook, table } = await tableOf(old);
+    for (const limit of [Infinity, 7]) {
+      const expected = compareTables({ columns, rows: old }, incoming, ['Id'], limit);
+      const got = await readBeforeRefresh({ workbook, table, incoming, incomingPrints: rowPrints(incoming, incoming.columns, ['Id']), keyColumns: ['Id'], limit, ...(keep ? { keep } : {}) });
+      expect(got.edits).toBeNull();
+      expect(got.compared).toEqual(expected);
+    }
+    expect(compareTables({ columns, rows: old }, incoming, ['Id']).summary).toEqual({ added: 1, removed: 7, changed: 15, fields: 19 });
+  });
+
+  it('names a hand-edited cell with its loaded value, and a table that matches its print has none', async () => {
+    const names = incoming.columns.filter((c) => columns.includes(c));
+    const loaded: Cell[][] = old.map((r) => [...r]);
+    const print = makeCellPrint(rowPrints({ columns, rows: loaded }, names, ['Id']), ['Id']);
+    const edited = loaded.map((r) => [...r]);
+    edited[11]![1] = 'typed over';
+    const clean = await tableOf(loaded);
+    const stored = { print, fields: names };
+    const prints = rowPrints(incoming, incoming.columns, ['Id']);
+    expect((await readBeforeRefresh({ ...clean, incoming, incomingPrints: prints, keyColumns: ['Id'], stored, limit: Infinity })).edits).toBeNull();
+    const { workbook, table } = await tableOf(edited);
+    const got = await readBeforeRefresh({ workbook, table, incoming, incomingPrints: prints, keyColumns: ['Id'], stored, limit: Infinity });
+    expect(got.edits?.cells).toEqual([{ row: 11, key: 'id11', field: 'Name', old: 'name 11', now: 'typed over', certain: true }]);
+  });
+});
+
+/**
  * readBeforeRefresh reads the table in two streamed passes; what it finds must be what reading the whole
  * table and comparing it in memory finds. The reference here is the comparison as it was defined before
  * the streamed read (every new row against the old row with its key, field by field), and the hand-edit
  * check on the whole table. Tables are random but seeded: repeated and empty keys, keys typed as numbered
  * ones ("k1 #2"), keys by position, a user's column, columns in another order than the binding's, fields
  * new and gone, a stored print keyed otherwise, rows edited, added and deleted by hand, empty rows (a saved
- * file does not write them), and every change-list limit. Each host reads the same tables: the memory
- * workbook, the Excel adapter in windows of a few rows (`wanted` skips between them), the saved file.
+ * file does not write them), every change-list limit, changed rows kept from the first pass or read in a
+ * second. Each host reads the same tables: the memory workbook, the Excel adapter in windows of a few rows
+ * (`wanted` skips between them), the saved file.
  */
 function reference(before: TableRows, after: TableRows, keyColumns: readonly string[], limit: number) {
   const fields = after.columns.filter((c) => before.columns.includes(c));
@@ -112,6 +167,8 @@ function situation(seed: number, maxRows: number) {
     keyColumns,
     stored: next() < 0.8 && loadedColumns.length ? { print, fields: loadedColumns } : undefined,
     limit: pick([Infinity, 0, 1, 3, 10]),
+    // Changed rows kept from the first pass: all of them, or too few (a second pass reads them).
+    keep: pick([undefined, 0, 2]),
   };
 }
 
@@ -185,6 +242,7 @@ describe.each(hosts)('readBeforeRefresh on %s', (_, trials, maxRows, host) => {
         keyColumns: s.keyColumns,
         ...(s.stored ? { stored: s.stored } : {}),
         limit: s.limit,
+        ...(s.keep === undefined ? {} : { keep: s.keep }),
       });
       (workbook as { close?: () => void }).close?.();
 
@@ -202,14 +260,14 @@ describe.each(hosts)('readBeforeRefresh on %s', (_, trials, maxRows, host) => {
 });
 
 describe('readBeforeRefresh while the user works in the table', () => {
-  const columns = ['Id', 'Name', 'Score'];
+  const heads = ['Id', 'Name', 'Score'];
   const rows: Cell[][] = ['a', 'b', 'c', 'd', 'e'].map((k, i) => [k, `Name ${k}`, i]);
 
   /** The memory workbook, whose second read finds the rows as a user's sort (Z to A) or delete between the reads left them. */
   async function changedBetweenReads(change: 'sort' | 'delete'): Promise<WorkbookPort> {
     const wb = createMemoryWorkbook();
     await wb.addSheet('S');
-    await wb.createTable({ name: 'T', sheet: 'S', anchor: 'A1', columns: columns.map((name) => ({ name, format: 'general' })) });
+    await wb.createTable({ name: 'T', sheet: 'S', anchor: 'A1', columns: heads.map((name) => ({ name, format: 'general' })) });
     await wb.writeRows('T', 0, rows);
     let reads = 0;
     return {
@@ -221,24 +279,34 @@ describe('readBeforeRefresh while the user works in the table', () => {
     };
   }
 
+  // keep 0: the changed rows are read in the second pass (as when more than KEPT_ROWS changed).
   it.each([
-    ['sorted', 'a record changed at the source', 'sort', false],
-    ['sorted', 'a cell edited by hand', 'sort', true],
-    ['deleted', 'a record changed at the source', 'delete', false],
-  ] as const)('refuses, rather than compare other records, when rows are %s between the two reads (%s)', async (_, __, change, edited) => {
+    ['sorted', 'a record changed at the source', 'sort', false, 0],
+    ['sorted', 'a cell edited by hand', 'sort', true, undefined],
+    ['deleted', 'a record changed at the source', 'delete', false, 0],
+  ] as const)('refuses, rather than compare other records, when rows are %s between the two reads (%s)', async (_, __, change, edited, keep) => {
     const workbook = await changedBetweenReads(change);
     const loaded = edited ? rows.map((r, i) => (i === 1 ? [r[0]!, 'Name as loaded', r[2]!] : r)) : rows;
-    const print = makeCellPrint(rowPrints({ columns, rows: loaded }, columns, ['Id']), ['Id']);
-    const incoming = { columns, rows: edited ? loaded : rows.map((r, i) => (i === 1 ? [r[0]!, 'Renamed', r[2]!] : r)) };
+    const print = makeCellPrint(rowPrints({ columns: heads, rows: loaded }, heads, ['Id']), ['Id']);
+    const coming = { columns: heads, rows: edited ? loaded : rows.map((r, i) => (i === 1 ? [r[0]!, 'Renamed', r[2]!] : r)) };
     const read = readBeforeRefresh({
       workbook,
       table: (await workbook.findTable('T'))!,
-      incoming,
-      incomingPrints: rowPrints(incoming, columns, ['Id']),
+      incoming: coming,
+      incomingPrints: rowPrints(coming, heads, ['Id']),
       keyColumns: ['Id'],
-      stored: { print, fields: columns },
+      stored: { print, fields: heads },
       limit: Infinity,
+      ...(keep === undefined ? {} : { keep }),
     });
     await expect(read).rejects.toThrow(/^Table T changed while it was being read \(rows sorted, edited, added or deleted in the meantime\).*Nothing was changed: refresh again\.$/);
+  });
+
+  it('reads the table once when nothing was edited by hand and few rows changed, so a sort after it changes nothing found', async () => {
+    const workbook = await changedBetweenReads('sort');
+    const print = makeCellPrint(rowPrints({ columns: heads, rows }, heads, ['Id']), ['Id']);
+    const coming = { columns: heads, rows: rows.map((r, i) => (i === 1 ? [r[0]!, 'Renamed', r[2]!] : r)) };
+    const read = await readBeforeRefresh({ workbook, table: (await workbook.findTable('T'))!, incoming: coming, incomingPrints: rowPrints(coming, heads, ['Id']), keyColumns: ['Id'], stored: { print, fields: heads }, limit: Infinity });
+    expect(read).toEqual({ edits: null, compared: { summary: { added: 0, removed: 0, changed: 1, fields: 1 }, changes: [{ kind: 'changed', key: 'b', row: 1, field: 'Name', old: 'Name b', new: 'Renamed' }], truncated: false } });
   });
 });

@@ -1,5 +1,6 @@
 import { catalog, type Dataset } from '../../catalog';
 import { API_ERROR_CODES, type ApiErrorCode } from '../../client';
+import { fingerprinter } from '../../loading/fingerprint';
 import { loadDataset, refreshTable, type EditReport, type TableState, type LoadError, type LoadOutcome, type LoadProgress, type LoadTarget as WorkbookTarget } from '../../loading/load';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
@@ -107,6 +108,7 @@ export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
     overwrite: r.overwrite,
     signal: r.signal,
     onProgress: (p) => r.onProgress(progressOf(p)),
+    fingerprints: fingerprinter,
   }));
   return resultOf(outcome, { at: new Date(), action: 'load', environment, subject: r.dataset.id, title: r.dataset.title });
 }
@@ -146,6 +148,7 @@ export async function refreshInWorkbook(r: RefreshRequest): Promise<OpResult> {
       highlightChanges: r.highlightChanges ?? false,
       signal: r.signal,
       onProgress: (p) => r.onProgress(progressOf(p)),
+      fingerprints: fingerprinter,
     }),
   );
   return resultOf(outcome, { at: new Date(), action: 'refresh', environment, subject: r.dataset, title: titleOf(r.dataset), table: r.table });

@@ -4,7 +4,7 @@ import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import type { Cell, ColumnSpec, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../port';
 import { columnPicker } from '../scan';
 import { ADDIN_ID, DEFAULT_STORE, isOurPart, readProperties, type AddinStore } from './addin';
-import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanBody, scanSheet, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
+import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanBody, scanSheet, scanSheetAsync, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
 import { Package } from './package';
 import { FileProblem } from './problem';
 import { savePackage, type SaveReport } from './save';
@@ -140,6 +140,10 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
     return t;
   };
   const scanOf = (s: SheetModel): SheetScan => (s.scan ??= scanSheet(pkg, s, state.sharedStrings));
+  /** The scan a save needs of a sheet about to change, read inflating off the main thread (scanOf reads it in line). */
+  const scanned = async (s: SheetModel): Promise<void> => {
+    s.scan ??= await scanSheetAsync(pkg, s, state.sharedStrings);
+  };
   const rowCountOf = (t: TableModel) => (!t.changed && t.oldPhysical === 1 && scanOf(t.sheet).blank.has(t) ? 0 : t.rowCount);
   const shape = (t: TableModel): TableShape => ({
     name: t.name,
@@ -265,6 +269,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async inspectTarget(sheet, anchor, width): Promise<TargetInfo> {
       const s = sheetOf(sheet);
+      await scanned(s);
       const { row, col } = parseCell(anchor);
       const blocking = s.tables.filter((t) => t.col < col + width && col < t.col + t.columns.length && t.row + t.rowCount + t.totals >= row);
       let used: string | null | undefined;
@@ -283,6 +288,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async addColumns(name, columns) {
       const t = tableOf(name);
+      await scanned(t.sheet);
       const from = t.columns.length;
       // Excel would shift cells beside the table to the right (and adjust every reference to them); a
       // saved file cannot do that safely, so a new column refuses to land on anything the user has there.
@@ -304,6 +310,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async writeRows(name, offset, rows, columns = 0): Promise<WriteStats> {
       const t = tableOf(name);
+      await scanned(t.sheet);
       if (!rows.length) return { syncs: 0, maxPayloadBytes: 0 };
       const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
       const positions = typeof columns === 'number' ? Array.from({ length: width }, (_, i) => columns + i) : columns.slice(0, width);
@@ -323,6 +330,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async setRowCount(name, rowCount) {
       const t = tableOf(name);
+      await scanned(t.sheet);
       t.rowCount = rowCount;
       t.changed = true;
     },
@@ -365,6 +373,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async markCells(name, marks) {
       const t = tableOf(name);
+      await scanned(t.sheet);
       for (const m of marks) {
         const c = t.columns.findIndex((x) => lower(x.name) === lower(m.column));
         if (c < 0) throw new WorkbookError('bad-argument', `Table ${name} has no column ${m.column} to mark.`);
@@ -406,7 +415,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       // A whole read of a table not changed yet keeps what the save needs of the rest of the sheet, so a
       // refresh reads the sheet once more at most (for the rows that changed), not once more to save it.
       const residueOf = !wanted && !t.changed ? columns.map((c) => t.columns.findIndex((x) => x.name === c)).filter((i) => i >= 0) : undefined;
-      const residue = scanBody(pkg, t, inFile, each, { ...(wanted ? { wanted } : {}), ...(residueOf ? { residueOf } : {}), sharedStrings: state.sharedStrings });
+      const residue = await scanBody(pkg, t, inFile, each, { ...(wanted ? { wanted } : {}), ...(residueOf ? { residueOf } : {}), sharedStrings: state.sharedStrings });
       if (residueOf) t.sheet.residue = residue ?? undefined;
       for (let i = inFile; i < total; i++) if (!wanted || wanted(i)) each([], i);
       return total;

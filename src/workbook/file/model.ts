@@ -5,7 +5,7 @@ import { NUMBER_FORMAT } from '../formats';
 import { cellValue, rowValues, stringItemText } from './cells';
 import type { Package } from './package';
 import { FileProblem } from './problem';
-import { cellsWithin, plainRow, sheetPieces, splitRow, styleOf, type SheetPiece } from './rows';
+import { cellsWithin, plainRow, sheetPieces, sheetPiecesAsync, splitRow, styleOf, type SheetPiece } from './rows';
 import { attr, child, childrenOf, parseXml, relId } from './xml';
 
 /** What the adapter knows of a saved workbook: sheets, tables, pivot caches, settings; read once on open. */
@@ -190,47 +190,65 @@ export function readSharedStrings(pkg: Package, workbookPath: string): string[] 
   return out;
 }
 
-/** One pass over a sheet for what the port needs to know before writing: protection, styles, blank tables. */
+/**
+ * One pass over a sheet for what the port needs to know before writing: protection, styles, blank tables.
+ * `scanSheetAsync` reads it inflating off the main thread; both take each piece through `scanPiece`.
+ */
 export function scanSheet(pkg: Package, sheet: SheetModel, sharedStrings: () => readonly string[]): SheetScan {
-  const scan: SheetScan = { protected: false, password: false, bodyStyles: new Map(), headerStyles: new Map(), totalRows: new Map(), blank: new Set(), formulas: new Set(), firstRow: new Map() };
+  const scan = emptyScan();
   if (sheet.isNew || !pkg.has(sheet.path)) return scan;
-  for (const piece of sheetPieces(pkg.zip.textChunks(sheet.path))) {
-    if (piece.kind === 'tail') {
-      const protection = /<sheetProtection\b[^>]*>/.exec(piece.text)?.[0];
-      scan.protected = !!protection && /\ssheet="(1|true)"/.test(protection);
-      scan.password = !!protection && /\s(password|hashValue)="/.test(protection);
-      continue;
-    }
-    if (piece.kind !== 'row') continue;
-    const r = piece.index;
-    if (r === 0) for (const c of splitRow(piece.text).cells) scan.firstRow.set(c.col, cellValue(c.xml, sharedStrings));
-    for (const t of sheet.tables) {
-      const last = t.row + t.oldPhysical;
-      if (r < t.row || r > last + t.totals) continue;
-      if (piece.text.includes('<f')) scan.formulas.add(t);
-      if (r > last) {
-        const rows = scan.totalRows.get(t) ?? Array.from({ length: t.totals }, () => new Map<number, string>());
-        scan.totalRows.set(t, rows);
-        for (const c of splitRow(piece.text).cells) if (c.col >= t.col && c.col < t.col + t.oldWidth) rows[r - last - 1]!.set(c.col - t.col, c.xml);
-        continue;
-      }
-      if (r !== t.row && r !== t.row + 1) continue;
-      const styles: (number | undefined)[] = new Array(t.oldWidth);
-      let filled = false;
-      for (const c of splitRow(piece.text).cells) {
-        if (c.col < t.col || c.col >= t.col + t.oldWidth) continue;
-        styles[c.col - t.col] = styleOf(c.xml);
-        if (cellValue(c.xml, sharedStrings) !== null || c.xml.includes('<f')) filled = true;
-      }
-      if (r === t.row) scan.headerStyles.set(t, styles);
-      else {
-        scan.bodyStyles.set(t, styles);
-        if (t.oldPhysical === 1 && !filled) scan.blank.add(t);
-      }
-    }
-  }
+  for (const piece of sheetPieces(pkg.zip.textChunks(sheet.path))) scanPiece(scan, piece, sheet, sharedStrings);
+  return scanned(scan, sheet);
+}
+
+export async function scanSheetAsync(pkg: Package, sheet: SheetModel, sharedStrings: () => readonly string[]): Promise<SheetScan> {
+  const scan = emptyScan();
+  if (sheet.isNew || !pkg.has(sheet.path)) return scan;
+  for await (const piece of sheetPiecesAsync(pkg.zip.textChunksAsync(sheet.path))) scanPiece(scan, piece, sheet, sharedStrings);
+  return scanned(scan, sheet);
+}
+
+const emptyScan = (): SheetScan => ({ protected: false, password: false, bodyStyles: new Map(), headerStyles: new Map(), totalRows: new Map(), blank: new Set(), formulas: new Set(), firstRow: new Map() });
+
+function scanned(scan: SheetScan, sheet: SheetModel): SheetScan {
   for (const t of sheet.tables) if (t.oldPhysical === 1 && !scan.bodyStyles.has(t)) scan.blank.add(t);
   return scan;
+}
+
+function scanPiece(scan: SheetScan, piece: SheetPiece, sheet: SheetModel, sharedStrings: () => readonly string[]): void {
+  if (piece.kind === 'tail') {
+    const protection = /<sheetProtection\b[^>]*>/.exec(piece.text)?.[0];
+    scan.protected = !!protection && /\ssheet="(1|true)"/.test(protection);
+    scan.password = !!protection && /\s(password|hashValue)="/.test(protection);
+    return;
+  }
+  if (piece.kind !== 'row') return;
+  const r = piece.index;
+  if (r === 0) for (const c of splitRow(piece.text).cells) scan.firstRow.set(c.col, cellValue(c.xml, sharedStrings));
+  for (const t of sheet.tables) {
+    const last = t.row + t.oldPhysical;
+    if (r < t.row || r > last + t.totals) continue;
+    if (piece.text.includes('<f')) scan.formulas.add(t);
+    if (r > last) {
+      const rows = scan.totalRows.get(t) ?? Array.from({ length: t.totals }, () => new Map<number, string>());
+      scan.totalRows.set(t, rows);
+      for (const c of splitRow(piece.text).cells) if (c.col >= t.col && c.col < t.col + t.oldWidth) rows[r - last - 1]!.set(c.col - t.col, c.xml);
+      continue;
+    }
+    if (r !== t.row && r !== t.row + 1) continue;
+    const styles: (number | undefined)[] = new Array(t.oldWidth);
+    let filled = false;
+    for (const c of splitRow(piece.text).cells) {
+      if (c.col < t.col || c.col >= t.col + t.oldWidth) continue;
+      styles[c.col - t.col] = styleOf(c.xml);
+      if (cellValue(c.xml, sharedStrings) !== null || c.xml.includes('<f')) filled = true;
+    }
+    if (r === t.row) scan.headerStyles.set(t, styles);
+    else {
+      scan.bodyStyles.set(t, styles);
+      if (t.oldPhysical === 1 && !filled) scan.blank.add(t);
+    }
+  }
 }
 
 /** The values of a table's body rows [from, to) as the file holds them. */
@@ -255,13 +273,13 @@ export function readBody(pkg: Package, t: TableModel, from: number, to: number, 
  * before their cells are read. With `residueOf` (table columns), the read goes on to the end of the sheet
  * and returns its residue without those columns' body cells (see Residue), or null when it is too big.
  */
-export function scanBody(
+export async function scanBody(
   pkg: Package,
   t: TableModel,
   count: number,
   visit: (cells: readonly Cell[], row: number) => void,
   options: { wanted?: (row: number) => boolean; residueOf?: readonly number[]; sharedStrings: () => readonly string[] },
-): Residue | null {
+): Promise<Residue | null> {
   const { wanted, residueOf, sharedStrings } = options;
   const width = t.oldWidth;
   const cells = new Array<Cell>(width).fill(null);
@@ -284,7 +302,7 @@ export function scanBody(
     }
   };
   if (!t.isNew && (count > 0 || residue)) {
-    for (const piece of sheetPieces(pkg.zip.textChunks(t.sheet.path))) {
+    for await (const piece of sheetPiecesAsync(pkg.zip.textChunksAsync(t.sheet.path))) {
       if (piece.kind !== 'row') {
         keep(piece);
         continue;

@@ -11,77 +11,104 @@ const damaged = (what: string) => new FileProblem('not-a-workbook', `A worksheet
  */
 export type SheetPiece = { kind: 'head'; text: string } | { kind: 'row'; index: number; text: string } | { kind: 'tail'; text: string };
 
-export function* sheetPieces(chunks: Iterable<string>): Generator<SheetPiece> {
-  let buf = '';
-  let pos = 0;
-  let state: 'head' | 'rows' | 'tail' = 'head';
-  let lastRow = -1;
-  const it = chunks[Symbol.iterator]();
-  let ended = false;
-  const more = (): boolean => {
-    if (ended) return false;
-    const n = it.next();
-    if (n.done) {
-      ended = true;
-      return false;
-    }
-    buf = buf.slice(pos) + n.value;
-    pos = 0;
-    return true;
-  };
-  for (;;) {
-    if (state === 'head') {
-      const at = buf.indexOf('<sheetData', pos);
-      const close = at >= 0 ? buf.indexOf('>', at) : -1;
-      if (close < 0) {
-        if (!more()) throw damaged('has no cell data (sheetData)');
+/**
+ * Cuts a worksheet's text into pieces as it arrives: `push` each piece of text and take the pieces it
+ * completes, then `end`. One splitter for a sheet read at once (sheetPieces) and one read as it inflates
+ * off the main thread (sheetPiecesAsync).
+ */
+class PieceSplitter {
+  private buf = '';
+  private pos = 0;
+  private state: 'head' | 'rows' | 'tail' = 'head';
+  private lastRow = -1;
+
+  *push(text: string): Generator<SheetPiece> {
+    this.buf = this.buf.slice(this.pos) + text;
+    this.pos = 0;
+    yield* this.cut(false);
+  }
+
+  *end(): Generator<SheetPiece> {
+    yield* this.cut(true);
+    if (this.state === 'head') throw damaged('has no cell data (sheetData)');
+    if (this.state === 'rows') throw damaged('ends in the middle of its rows');
+    yield { kind: 'tail', text: this.buf.slice(this.pos) };
+  }
+
+  /** The pieces complete in the text so far; `ended`: no more text comes. */
+  private *cut(ended: boolean): Generator<SheetPiece> {
+    const buf = this.buf;
+    for (;;) {
+      if (this.state === 'head') {
+        const at = buf.indexOf('<sheetData', this.pos);
+        const close = at >= 0 ? buf.indexOf('>', at) : -1;
+        if (close < 0) return;
+        const selfClosed = buf[close - 1] === '/';
+        // An empty <sheetData/> is opened here and closed in the tail, so every head ends with <sheetData>.
+        yield { kind: 'head', text: buf.slice(this.pos, at) + '<sheetData>' };
+        this.pos = close + 1;
+        if (selfClosed) {
+          this.buf = '</sheetData>' + buf.slice(this.pos);
+          this.pos = 0;
+          this.state = 'tail';
+          return;
+        }
+        this.state = 'rows';
         continue;
       }
-      const selfClosed = buf[close - 1] === '/';
-      // An empty <sheetData/> is opened here and closed in the tail, so every head ends with <sheetData>.
-      yield { kind: 'head', text: buf.slice(pos, at) + '<sheetData>' };
-      pos = close + 1;
-      if (selfClosed) buf = buf.slice(0, pos) + '</sheetData>' + buf.slice(pos);
-      state = 'rows';
-      continue;
-    }
-    if (state === 'rows') {
-      const lt = buf.indexOf('<', pos);
-      if (lt < 0 || lt + 5 > buf.length) {
-        if (!more()) throw damaged('ends in the middle of its rows');
-        continue;
-      }
+      if (this.state === 'tail') return;
+      const lt = buf.indexOf('<', this.pos);
+      if (lt < 0 || lt + 5 > buf.length) return;
       if (buf.startsWith('</sheetData', lt)) {
-        state = 'tail';
-        pos = lt;
-        continue;
+        this.state = 'tail';
+        this.pos = lt;
+        return;
       }
       const tagEnd = buf.indexOf('>', lt);
       if (tagEnd < 0) {
-        if (!more()) throw damaged('ends in the middle of a row');
-        continue;
+        if (ended) throw damaged('ends in the middle of a row');
+        return;
       }
       let end: number;
       if (buf[tagEnd - 1] === '/') end = tagEnd + 1;
       else {
         const close = buf.indexOf('</row>', tagEnd);
         if (close < 0) {
-          if (!more()) throw damaged('ends in the middle of a row');
-          continue;
+          if (ended) throw damaged('ends in the middle of a row');
+          return;
         }
         end = close + 6;
       }
-      const text = buf.slice(lt, end);
-      const r = /\sr="(\d+)"/.exec(buf.slice(lt, tagEnd));
-      lastRow = r ? Number(r[1]) - 1 : lastRow + 1;
-      yield { kind: 'row', index: lastRow, text };
-      pos = end;
-      continue;
+      this.lastRow = rowNumber(buf, lt, tagEnd) ?? this.lastRow + 1;
+      yield { kind: 'row', index: this.lastRow, text: buf.slice(lt, end) };
+      this.pos = end;
     }
-    while (more());
-    yield { kind: 'tail', text: buf.slice(pos) };
-    return;
   }
+}
+
+/** The 0-based row of a `<row>` start tag text[lt, tagEnd) from its `r` attribute; undefined without one. */
+function rowNumber(text: string, lt: number, tagEnd: number): number | undefined {
+  let at = text.indexOf('r="', lt);
+  while (at >= 0 && at < tagEnd && !/\s/.test(text[at - 1]!)) at = text.indexOf('r="', at + 3);
+  if (at < 0 || at > tagEnd) return undefined;
+  let n = 0;
+  for (let i = at + 3; ; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return n - 1;
+    n = n * 10 + d;
+  }
+}
+
+export function* sheetPieces(chunks: Iterable<string>): Generator<SheetPiece> {
+  const splitter = new PieceSplitter();
+  for (const text of chunks) yield* splitter.push(text);
+  yield* splitter.end();
+}
+
+export async function* sheetPiecesAsync(chunks: AsyncIterable<string>): AsyncGenerator<SheetPiece> {
+  const splitter = new PieceSplitter();
+  for await (const text of chunks) yield* splitter.push(text);
+  yield* splitter.end();
 }
 
 /** A cell of a row as written: its column and its XML, kept as it was when the cell is not changed. */

@@ -210,6 +210,7 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     const formulas = t.columns.map((c) => c.formula);
     // Mark fills are decided now too: their xfs must be in the styles part before the sheet streams out.
     const marked = new Map([...(t.marks ?? [])].map(([at, kind]) => [at, kind === 'none' ? (style[Number(at.split(':')[1])] ?? 0) : styles.filledXf(style[Number(at.split(':')[1])] ?? 0, MARK_RGB[kind])]));
+    const markedRows = new Set([...marked.keys()].map((at) => Number(at.split(':')[0])));
     const blank = (ref: string, c: number) => (style[c] ? `<c r="${ref}" s="${style[c]}"/>` : '');
     const newBody = Math.max(t.rowCount, 1);
     const totalRows = scan?.totalRows.get(t) ?? [];
@@ -248,6 +249,7 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
         for (let c = 0; c < t.columns.length; c++) if (!written(row, c)) return false;
         return true;
       },
+      untouched: (row) => row < t.rowCount && row < t.oldPhysical && t.columns.length === t.oldWidth && !markedRows.has(row) && !t.blocks.some((b) => row >= b.offset && row < b.offset + b.rows.length),
       rewrittenIn: (c, rows) => {
         for (let row = 0; row < Math.min(rows, t.rowCount); row++) if (!written(row, c)) return false;
         return true;

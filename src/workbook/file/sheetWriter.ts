@@ -21,6 +21,8 @@ export interface TableArea {
   body(row: number, c: number, ref: string, old: RawCell | undefined): string;
   /** Whether every cell of body row `row` is new (written in this session), so its old cells are not read. */
   rewritten(row: number): boolean;
+  /** Whether body row `row` keeps every cell it has (nothing written, marked or cleared there): passed through as it is. */
+  untouched(row: number): boolean;
   /** Whether column `c`'s cells in body rows [0, rows) are all new. */
   rewrittenIn(c: number, rows: number): boolean;
 }
@@ -163,9 +165,12 @@ export function* rewriteSheet(pieces: Iterable<SheetPiece>, plan: SheetPlan): Ge
     while (span < areas.length && areas[span]!.to < r) span++;
     const a = areas[span];
     if (a && r >= a.from && r <= a.to) {
-      // A refreshed table's row holding nothing else: its old cells are all replaced, so none is read.
+      // A row the change leaves alone passes through as it is; a row whose cells are all replaced (and that
+      // holds nothing else) is written without reading its old cells.
       const only = plan.tables.length === 1 ? plan.tables[0]! : null;
-      if (only && r > only.headerRow && r <= only.newLast && !plan.loose.has(r) && only.rewritten(r - only.headerRow - 1) && cellsWithin(piece.text, only.col, only.newWidth)) {
+      const body = only ? r - only.headerRow - 1 : -1;
+      if (only && body >= 0 && r <= only.newLast && !plan.loose.has(r) && only.untouched(body)) pending += piece.text;
+      else if (only && body >= 0 && r <= only.newLast && !plan.loose.has(r) && only.rewritten(body) && cellsWithin(piece.text, only.col, only.newWidth)) {
         pending += build(r, rowAttrs(piece.text), []);
       } else {
         const { attrs, cells } = splitRow(piece.text);

@@ -25,3 +25,28 @@ test('a refresh refused before it wrote leaves the "still holds its last load" t
   const refused = messageOf({ code: 'target-refused', tableState: 'intact', message: "The dataset's new fields would take table tbl_risk past Excel's last column (XFD). Table tbl_risk still holds the data of its last load." }, 'ACC');
   expect(refused.detail).not.toMatch(/still holds/);
 });
+
+test('a load and a refresh in the taskpane record the fingerprint of what they received, as the CLI does', async () => {
+  const { loadIntoWorkbook, refreshInWorkbook } = await import('../../../src/taskpane/tables/ops');
+  const { createMemoryWorkbook } = await import('../../../src/workbook/memory');
+  const { readBindings } = await import('../../../src/loading/bindings');
+  const { canonicalJson } = await import('../../../src/loading/fingerprint');
+  const { fakeClient } = await import('../../loading/fakeClient');
+  const { createHash } = await import('node:crypto');
+  const records = [
+    { Id: '0b5c3d1e-1111-4a4a-8b8b-000000000001', Name: 'Risk 1', GrossImpact: 3 },
+    { Id: '0b5c3d1e-1111-4a4a-8b8b-000000000002', Name: 'Risk 2', GrossImpact: 4 },
+  ];
+  const session = { environment: { name: 'ACC' }, client: fakeClient(records).client, source: 'test', keyFingerprint: 'k' } as unknown as import('../../../src/taskpane/screen').Session;
+  const workbook = createMemoryWorkbook();
+  const common = { session, workbook, signal: new AbortController().signal, onProgress: () => undefined };
+  const loaded = await loadIntoWorkbook({ ...common, dataset: { id: 'risk', title: 'Risks' }, target: { kind: 'new-sheet' }, params: {} } as never);
+  expect(loaded.ok).toBe(true);
+  const expected = createHash('sha256').update(records.map((r) => `${canonicalJson(r)}\n`).join('')).digest('hex');
+  expect((await readBindings(workbook)).get('tbl_risk')?.fingerprint).toEqual({ method: 'sha256/jcs-lines/1', count: 2, sha256: expected });
+  const before = (await readBindings(workbook)).get('tbl_risk')!.loadedAt;
+  const refreshed = await refreshInWorkbook({ ...common, table: 'tbl_risk', dataset: 'risk' });
+  expect(refreshed.ok).toBe(true);
+  const after = (await readBindings(workbook)).get('tbl_risk')!;
+  expect(after.loadedAt >= before && after.fingerprint?.sha256).toBe(expected);
+});

@@ -55,10 +55,14 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     const input = book('once.xlsx', 50, "ws['E7'] = 'beside'\nws.row_dimensions[9].height = 30\nws['A60'] = 'below'");
     const output = join(dir, 'once-out.xlsx');
     const reads: string[] = [];
-    const original = ZipReader.prototype.textChunks;
+    const original = { sync: ZipReader.prototype.textChunks, async: ZipReader.prototype.textChunksAsync };
     const textChunks = jest.spyOn(ZipReader.prototype, 'textChunks').mockImplementation(function (this: ZipReader, name: string) {
       reads.push(name);
-      return original.call(this, name);
+      return original.sync.call(this, name);
+    });
+    const textChunksAsync = jest.spyOn(ZipReader.prototype, 'textChunksAsync').mockImplementation(function (this: ZipReader, name: string) {
+      reads.push(name);
+      return original.async.call(this, name);
     });
     const seenB: unknown[] = [];
     try {
@@ -72,6 +76,7 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
       wb.close();
     } finally {
       textChunks.mockRestore();
+      textChunksAsync.mockRestore();
     }
     expect(seenB).toEqual(Array.from({ length: 50 }, (_, i) => i));
     // One read for the sheet's protection and styles, one for the rows: the save reads it no more.

@@ -1,5 +1,5 @@
 import { cellValue, rowValues } from '../../../src/workbook/file/cells';
-import { cellsWithin, plainRow, splitRow } from '../../../src/workbook/file/rows';
+import { cellsWithin, plainRow, sheetPieces, sheetPiecesAsync, splitRow } from '../../../src/workbook/file/rows';
 import type { Cell } from '../../../src/workbook/port';
 
 /** rowValues is the fast path of a scan: it must read every row exactly as splitRow + cellValue do. */
@@ -69,5 +69,31 @@ describe('rowValues keep', () => {
     rowValues(rows[1]!, 0, 4, out, shared, keep);
     expect(keep.xml).toEqual(['<c r="D3"><f>SUM(B:B)</f><v>12</v></c>']);
     expect(out).toEqual(['rich text ', null, null, 12]);
+  });
+});
+
+describe('sheetPieces', () => {
+  const sheet = '<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row><row\tspans="1:1"\nr="4"><c r="A4"><v>4</v></c></row><row><c><v>5</v></c></row><row r="7"/></sheetData><pageMargins/></worksheet>';
+  const expected = [
+    { kind: 'head', text: '<worksheet><sheetData>' },
+    { kind: 'row', index: 0, text: '<row r="1"><c r="A1"><v>1</v></c></row>' },
+    { kind: 'row', index: 3, text: '<row\tspans="1:1"\nr="4"><c r="A4"><v>4</v></c></row>' },
+    { kind: 'row', index: 4, text: '<row><c><v>5</v></c></row>' },
+    { kind: 'row', index: 6, text: '<row r="7"/>' },
+    { kind: 'tail', text: '</sheetData><pageMargins/></worksheet>' },
+  ];
+  it('cuts a sheet the same whatever the pieces its text comes in', async () => {
+    for (const size of [1, 3, 7, 64, 10_000]) {
+      const chunks = Array.from({ length: Math.ceil(sheet.length / size) }, (_, i) => sheet.slice(i * size, (i + 1) * size));
+      expect([...sheetPieces(chunks)]).toEqual(expected);
+      const pieces = [];
+      for await (const p of sheetPiecesAsync((async function* () { yield* chunks; })())) pieces.push(p);
+      expect(pieces).toEqual(expected);
+    }
+  });
+  it('takes an empty sheetData and refuses a sheet cut short', () => {
+    expect([...sheetPieces(['<worksheet><sheetData/><x/></worksheet>'])]).toEqual([{ kind: 'head', text: '<worksheet><sheetData>' }, { kind: 'tail', text: '</sheetData><x/></worksheet>' }]);
+    expect(() => [...sheetPieces([sheet.slice(0, 60)])]).toThrow(/damaged/);
+    expect(() => [...sheetPieces(['<worksheet>'])]).toThrow(/no cell data/);
   });
 });

@@ -76,7 +76,7 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   const suspects = stored && now ? editSuspects(stored.print, now, o.digest) : null;
 
   const newAt = fields.map((f) => incoming.columns.indexOf(f));
-  const collector = new ChangeCollector(matchRows(before, after), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
+  const collector = new ChangeCollector(matchRows(before.keys, after.keys, (o, r) => before.digests[o] !== after.digests[r]), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
   if (early) for (const [r, cells] of early) collector.visit(r, cells);
 
   // Pass 2, only for rows that may hold hand edits (kept: few), and for the changed rows when too many

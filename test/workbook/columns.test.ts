@@ -1,29 +1,37 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { columnRuns } from '../../src/workbook/columns';
+import { writeByRuns } from '../../src/workbook/columns';
 import { createExcelWorkbook } from '../../src/workbook/excel';
 import { openFileWorkbook, writeEmptyWorkbook } from '../../src/workbook/file';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { Cell, WorkbookPort } from '../../src/workbook/port';
 import { FakeExcel, supports } from './excel/fakeExcel';
 
-describe('columnRuns', () => {
-  it('groups cells that go to adjacent columns in the same order, and nothing else', () => {
-    expect(columnRuns([0, 1, 2])).toEqual([{ from: 0, at: 0, count: 3 }]);
-    expect(columnRuns([0, 2, 3])).toEqual([
-      { from: 0, at: 0, count: 1 },
-      { from: 1, at: 2, count: 2 },
+describe('writeByRuns', () => {
+  it('writes each run of cells that go to adjacent columns in the same order once, and nothing else', async () => {
+    const runs = async (positions: number[]) => {
+      const calls: [number, unknown[][]][] = [];
+      await writeByRuns([positions.map((p) => `v${p}`)], positions, async (rows, first) => {
+        calls.push([first, rows.map((r) => [...r])]);
+        return { syncs: 1, maxPayloadBytes: 0 };
+      });
+      return calls;
+    };
+    expect(await runs([0, 1, 2])).toEqual([[0, [['v0', 'v1', 'v2']]]]);
+    expect(await runs([0, 2, 3])).toEqual([
+      [0, [['v0']]],
+      [2, [['v2', 'v3']]],
     ]);
-    expect(columnRuns([3, 0, 1])).toEqual([
-      { from: 0, at: 3, count: 1 },
-      { from: 1, at: 0, count: 2 },
+    expect(await runs([3, 0, 1])).toEqual([
+      [3, [['v3']]],
+      [0, [['v0', 'v1']]],
     ]);
-    expect(columnRuns([1, 0])).toEqual([
-      { from: 0, at: 1, count: 1 },
-      { from: 1, at: 0, count: 1 },
+    expect(await runs([1, 0])).toEqual([
+      [1, [['v1']]],
+      [0, [['v0']]],
     ]);
-    expect(columnRuns([])).toEqual([]);
+    expect(await runs([])).toEqual([]);
   });
 });
 

@@ -91,8 +91,21 @@ async function readAuthConfig(origin: string, fetchFn: typeof fetch): Promise<No
   return signIn;
 }
 
+/** The OAuth error code and description of a provider's refusal: in the body, or (a 401) in WWW-Authenticate. */
+function oauthError(e: unknown): { error: string; description?: string } | null {
+  if (e instanceof oauth.ResponseBodyError) return { error: e.error, ...(e.error_description ? { description: e.error_description } : {}) };
+  if (e instanceof oauth.WWWAuthenticateChallengeError) {
+    const parameters = e.cause[0]?.parameters ?? {};
+    // A 401 from the token endpoint is the client's authentication failing (RFC 6749 5.2), whatever the scheme.
+    const error = parameters.error ?? (e.status === 401 ? 'invalid_client' : 'unknown');
+    return { error, ...(parameters.error_description ? { description: parameters.error_description } : {}) };
+  }
+  return null;
+}
+
 function said(e: unknown): string {
-  if (e instanceof oauth.ResponseBodyError) return e.error_description ? `${e.error}: ${e.error_description}` : e.error;
+  const o = oauthError(e);
+  if (o) return o.description ? `${o.error}: ${o.description}` : o.error;
   return e instanceof Error ? e.message : String(e);
 }
 
@@ -125,7 +138,7 @@ export async function serviceSession(relayUrl: string, service: ServiceClient, e
     try {
       answer = await oauth.processClientCredentialsResponse(as, client, await oauth.clientCredentialsGrantRequest(as, client, auth, parameters, options));
     } catch (e) {
-      const error = e instanceof oauth.ResponseBodyError ? e.error : '';
+      const error = oauthError(e)?.error ?? '';
       if (error === 'invalid_client' || error === 'unauthorized_client')
         throw new ServiceClientError(`the sign-in provider refused service client ${service.clientId} (${said(e)}): check ${service.secretVar} and ${CLIENT_ID_VAR}.`, true);
       if (error === 'invalid_scope' || error === 'invalid_target')

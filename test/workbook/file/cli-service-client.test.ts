@@ -1,0 +1,174 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run, type RefreshIo } from '../../../src/cli/refresh';
+import { DEMO_POLICY } from '../../../src/cli/start-sign-in';
+import { startDemoProvider, type DemoProvider } from '../../../src/identity/demo-provider';
+import { startRelay, type Relay } from '../../../src/relay';
+import { startSandbox, type Sandbox } from '../../../src/sandbox';
+import { captureLog } from '../../relay/helpers';
+
+/**
+ * `grc-sheets refresh` on a scheduler with no API key: the relay holds the key and people sign in (issue 17);
+ * the run authenticates as a service client (client credentials at the real demo provider), the relay takes
+ * it for "service: <client id>", applies its policy to the client's app role and adds the key. The sandbox,
+ * the provider and the relay are real, on loopback.
+ */
+const FIXTURES = join(__dirname, 'fixtures');
+/** The service clients' secrets: none of them may appear in any output, log line or workbook part. */
+const SCHEDULER_SECRET = 'SCHEDULER-SECRET-sentinel-5d1e';
+const IMPORTER_SECRET = 'IMPORTER-SECRET-sentinel-77c0';
+
+let sandbox: Sandbox;
+let provider: DemoProvider;
+let relay: Relay;
+let dir: string;
+const log = captureLog();
+const said: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, environment: 'ACC', scale: 120 });
+  dir = mkdtempSync(join(tmpdir(), 'grc-cli-service-'));
+  const keyFile = join(dir, 'acc.key');
+  writeFileSync(keyFile, `${sandbox.demoKey!.identifier}:${sandbox.demoKey!.password}\n`, { mode: 0o600 });
+  const policy = join(dir, 'policy.json');
+  writeFileSync(policy, JSON.stringify(DEMO_POLICY));
+  provider = await startDemoProvider({
+    redirectUris: [],
+    serviceClients: [
+      { clientId: 'grc-sheets-scheduler', secret: SCHEDULER_SECRET, roles: ['scheduled-refresh'] },
+      { clientId: 'grc-sheets-importer', secret: IMPORTER_SECRET, roles: ['scheduled-import'] },
+    ],
+  });
+  relay = await startRelay(
+    {
+      listen: { host: '127.0.0.1', port: 0 },
+      // The demo policy names both; only sandbox-acc is used here.
+      environments: {
+        'sandbox-acc': { baseUrl: sandbox.url, production: false, key: { file: keyFile } },
+        'sandbox-prd': { baseUrl: sandbox.url, production: true, key: { file: keyFile } },
+      },
+      identity: { issuer: provider.issuer, audience: provider.audience, clientId: provider.clientId, scopes: provider.scopes },
+      policy,
+      personalKeys: false,
+    },
+    { logDestination: log },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await relay?.close(0);
+  await Promise.all([provider?.close(), sandbox?.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function io(env: Record<string, string | undefined>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const cli: RefreshIo = {
+    env,
+    stdout: (t) => (out.push(t), said.push(t)),
+    stderr: (t) => (err.push(t), said.push(t)),
+    fetch: globalThis.fetch,
+  };
+  return { cli, out, err };
+}
+
+/** The fixture's table, bound as if loaded from the relay's environment sandbox-acc. */
+function book(name: string): string {
+  const path = join(dir, name);
+  const script = `import sys, zipfile
+src, dst = sys.argv[1:]
+part = 'xl/webextensions/webextension1.xml'
+with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED) as zout:
+    for i in zin.infolist():
+        data = zin.read(i)
+        zout.writestr(i, data.replace(b'environment\\\\&quot;:\\\\&quot;ACC', b'environment\\\\&quot;:\\\\&quot;sandbox-acc') if i.filename == part else data)`;
+  execFileSync('/usr/bin/python3', ['-c', script, join(FIXTURES, 'pivot-chart.xlsx'), path]);
+  expect(execFileSync('unzip', ['-p', path, 'xl/webextensions/webextension1.xml']).toString()).toContain('sandbox-acc');
+  return path;
+}
+
+/** Every part of the workbook, as text: for the sentinel check. */
+const partsOf = (path: string) => execFileSync('unzip', ['-p', path]).toString('latin1');
+
+const args = (path: string) => [path, '--relay', relay.url, '--env', 'sandbox-acc', '--json'];
+
+test('with only GRC_SHEETS_CLIENT_ID and its secret file, the refresh goes through the relay, which names the client', async () => {
+  const path = book('scheduled.xlsx');
+  const secretFile = join(dir, 'scheduler.secret');
+  writeFileSync(secretFile, `${SCHEDULER_SECRET}\n`, { mode: 0o600 });
+  const { cli, out, err } = io({ GRC_SHEETS_CLIENT_ID: 'grc-sheets-scheduler', GRC_SHEETS_CLIENT_SECRET_FILE: secretFile });
+  expect([await run(args(path), cli), err]).toEqual([0, []]);
+  const summary = JSON.parse(out.join('\n')) as { saved: boolean; tables: { table: string; ok: boolean; rows: number }[] };
+  expect(summary).toMatchObject({ saved: true, tables: [{ table: 'tbl_risk', ok: true, rows: 120 }] });
+  // The read went through the relay as the service, with the relay's key.
+  const read = log.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => String(l.path ?? l.url ?? '').includes('/directdata/v3/risk'));
+  expect(read.length).toBeGreaterThan(0);
+  expect(read.at(-1)).toMatchObject({ person: 'grc-sheets-scheduler', personName: 'service: grc-sheets-scheduler', status: 200 });
+  expect(read.at(-1)!.key).toMatch(/^[0-9a-f]{12}$/);
+
+  // The secret in the environment works the same way.
+  const inline = io({ GRC_SHEETS_CLIENT_ID: 'grc-sheets-scheduler', GRC_SHEETS_CLIENT_SECRET: SCHEDULER_SECRET });
+  expect([await run(args(path), inline.cli), inline.err]).toEqual([0, []]);
+  expect(partsOf(path)).not.toContain(SCHEDULER_SECRET);
+}, 60_000);
+
+test('a secret file others can read is refused, naming the variable and the fix', async () => {
+  const path = book('open-secret.xlsx');
+  const before = readFileSync(path);
+  const secretFile = join(dir, 'open.secret');
+  writeFileSync(secretFile, SCHEDULER_SECRET);
+  chmodSync(secretFile, 0o644);
+  const { cli, err } = io({ GRC_SHEETS_CLIENT_ID: 'grc-sheets-scheduler', GRC_SHEETS_CLIENT_SECRET_FILE: secretFile });
+  expect(await run(args(path), cli)).toBe(2);
+  expect(err.join('\n')).toContain(`GRC_SHEETS_CLIENT_SECRET_FILE ${secretFile} can be read by group or others (mode 644)`);
+  expect(err.join('\n')).toContain(`chmod 600 ${secretFile}`);
+  expect(readFileSync(path).equals(before)).toBe(true);
+});
+
+test('a wrong secret stops the run before anything is read, naming GRC_SHEETS_CLIENT_SECRET; nothing is written', async () => {
+  const path = book('wrong-secret.xlsx');
+  const before = readFileSync(path);
+  const { cli, out, err } = io({ GRC_SHEETS_CLIENT_ID: 'grc-sheets-scheduler', GRC_SHEETS_CLIENT_SECRET: 'not-the-secret' });
+  expect(await run(args(path), cli)).toBe(2);
+  expect(out).toEqual([]);
+  expect(err.join('\n')).toMatch(/the sign-in provider refused service client grc-sheets-scheduler \(invalid_client[^)]*\): check GRC_SHEETS_CLIENT_SECRET and GRC_SHEETS_CLIENT_ID/);
+  expect(err.join('\n')).not.toContain('not-the-secret');
+  expect(readFileSync(path).equals(before)).toBe(true);
+});
+
+test("a client whose role the policy does not give the dataset is refused by the policy's rule, named", async () => {
+  const path = book('importer.xlsx');
+  const before = readFileSync(path);
+  const { cli, out, err } = io({ GRC_SHEETS_CLIENT_ID: 'grc-sheets-importer', GRC_SHEETS_CLIENT_SECRET: IMPORTER_SECRET });
+  expect(await run(args(path), cli)).toBe(1);
+  // With --json the table's error is in the summary a scheduler reads.
+  expect(err).toEqual([]);
+  const summary = JSON.parse(out.join('\n')) as { saved: boolean; tables: { ok: boolean; error: { message: string } }[] };
+  expect(summary).toMatchObject({ saved: false, tables: [{ ok: false }] });
+  const text = summary.tables[0]!.error.message;
+  expect(text).toContain('Service client grc-sheets-importer (roles scheduled-import)');
+  expect(text).toContain('Refused by rule "scheduled-import" (datasets)');
+  expect(text).toContain(DEMO_POLICY.contact);
+  expect(readFileSync(path).equals(before)).toBe(true);
+  const refused = log.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.person === 'grc-sheets-importer' && l.status === 403);
+  expect(refused.length).toBeGreaterThan(0);
+}, 60_000);
+
+test('without a key or a service client, the refusal names both ways', async () => {
+  const path = book('none.xlsx');
+  const { cli, err } = io({});
+  expect(await run(args(path), cli)).toBe(2);
+  expect(err.join('\n')).toMatch(/set GRC_SHEETS_KEY_ID and GRC_SHEETS_KEY_PASSWORD.*Or, through a relay that holds the keys, set GRC_SHEETS_CLIENT_ID and GRC_SHEETS_CLIENT_SECRET_FILE \(or GRC_SHEETS_CLIENT_SECRET\)/s);
+});
+
+test('no secret in any output or relay log line', () => {
+  const everything = [...said, ...log.lines].join('\n');
+  expect(said.length).toBeGreaterThan(0);
+  for (const secret of [SCHEDULER_SECRET, IMPORTER_SECRET, Buffer.from(`grc-sheets-scheduler:${SCHEDULER_SECRET}`).toString('base64')])
+    expect(everything).not.toContain(secret);
+  // Nor the bearer tokens: no JWT in what the run said or the relay logged.
+  expect(everything).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\./);
+});

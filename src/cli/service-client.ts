@@ -113,7 +113,13 @@ function said(e: unknown): string {
  * Reads the relay's sign-in settings, finds the provider by discovery, gets a first token (so a wrong
  * secret stops the run before anything is read or written) and asks the relay who it takes the run for.
  */
-export async function serviceSession(relayUrl: string, service: ServiceClient, env: Record<string, string | undefined>, fetchFn: typeof fetch): Promise<ServiceSession> {
+export async function serviceSession(
+  relayUrl: string,
+  service: ServiceClient,
+  env: Record<string, string | undefined>,
+  fetchFn: typeof fetch,
+  now: () => number = Date.now,
+): Promise<ServiceSession> {
   const origin = relayUrl.replace(/\/+$/, '');
   const signIn = await readAuthConfig(origin, fetchFn);
   const issuer = new URL(signIn.issuer);
@@ -147,11 +153,11 @@ export async function serviceSession(relayUrl: string, service: ServiceClient, e
     }
     const life = (answer.expires_in ?? 300) * 1000;
     // Renewed a minute before it expires (half way through a short one): a long post keeps going.
-    current = { token: answer.access_token, renewAt: Date.now() + Math.max(life - 60_000, life / 2) };
+    current = { token: answer.access_token, renewAt: now() + Math.max(life - 60_000, life / 2) };
     return answer.access_token;
   };
   const accessToken = (renew: boolean): Promise<string> => {
-    if (!renew && current && Date.now() < current.renewAt) return Promise.resolve(current.token);
+    if (!renew && current && now() < current.renewAt) return Promise.resolve(current.token);
     pending ??= obtain().finally(() => (pending = null));
     return pending;
   };

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, type RefreshIo } from '../../../src/cli/refresh';
+import { serviceSession } from '../../../src/cli/service-client';
 import { DEMO_POLICY } from '../../../src/cli/start-sign-in';
 import { startDemoProvider, type DemoProvider } from '../../../src/identity/demo-provider';
 import { startRelay, type Relay } from '../../../src/relay';
@@ -162,6 +163,29 @@ test('without a key or a service client, the refusal names both ways', async () 
   const { cli, err } = io({});
   expect(await run(args(path), cli)).toBe(2);
   expect(err.join('\n')).toMatch(/set GRC_SHEETS_KEY_ID and GRC_SHEETS_KEY_PASSWORD.*Or, through a relay that holds the keys, set GRC_SHEETS_CLIENT_ID and GRC_SHEETS_CLIENT_SECRET_FILE \(or GRC_SHEETS_CLIENT_SECRET\)/s);
+});
+
+test('the token is renewed a minute before it expires (a long post keeps going), and only then', async () => {
+  const tokenRequests: string[] = [];
+  const counting: typeof fetch = (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.endsWith('/token')) tokenRequests.push(url);
+    return globalThis.fetch(input, init);
+  };
+  let clock = Date.now();
+  const session = await serviceSession(relay.url, { clientId: 'grc-sheets-scheduler', secret: SCHEDULER_SECRET, secretVar: 'GRC_SHEETS_CLIENT_SECRET' }, {}, counting, () => clock);
+  expect(session.me).toMatchObject({ subject: 'grc-sheets-scheduler', name: 'service: grc-sheets-scheduler', groups: ['scheduled-refresh'] });
+  expect(session.me.may.environments).toEqual(['sandbox-acc', 'sandbox-prd']);
+  const read = () => session.fetch(`${relay.url}/api/sandbox-acc/directdata/v3/risk`).then((r) => r.status);
+  expect(await read()).toBe(200);
+  expect(tokenRequests).toHaveLength(1);
+  // The demo provider's tokens live 600 s: at 539 s the same one is sent, at 541 s a new one.
+  clock += 539_000;
+  expect(await read()).toBe(200);
+  expect(tokenRequests).toHaveLength(1);
+  clock += 2_000;
+  expect(await read()).toBe(200);
+  expect(tokenRequests).toHaveLength(2);
 });
 
 test('no secret in any output or relay log line', () => {

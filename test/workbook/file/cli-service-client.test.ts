@@ -2,7 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { run as post } from '../../../src/cli/post';
 import { run, type RefreshIo } from '../../../src/cli/refresh';
+import { run as template } from '../../../src/cli/template';
+import { fillIncidents } from '../../support/incident-book';
+import { openpyxl } from '../../support/outside-readers';
 import { serviceSession } from '../../../src/cli/service-client';
 import { DEMO_POLICY } from '../../../src/cli/start-sign-in';
 import { startDemoProvider, type DemoProvider } from '../../../src/identity/demo-provider';
@@ -164,6 +168,27 @@ test('without a key or a service client, the refusal names both ways', async () 
   expect(await run(args(path), cli)).toBe(2);
   expect(err.join('\n')).toMatch(/set GRC_SHEETS_KEY_ID and GRC_SHEETS_KEY_PASSWORD.*Or, through a relay that holds the keys, set GRC_SHEETS_CLIENT_ID and GRC_SHEETS_CLIENT_SECRET_FILE \(or GRC_SHEETS_CLIENT_SECRET\)/s);
 });
+
+test('a template made and posted as a service client: the audit names the client as the one who ran it', async () => {
+  const book = join(dir, 'import.xlsx');
+  const env = { GRC_SHEETS_CLIENT_ID: 'grc-sheets-importer', GRC_SHEETS_CLIENT_SECRET: IMPORTER_SECRET };
+  const made = io(env);
+  expect([await template(['--flow', 'incidents', '--relay', relay.url, '--env', 'sandbox-acc', '--json', book], made.cli), made.err]).toEqual([0, []]);
+  const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
+  fillIncidents(book, table, [['Imported overnight', null]]);
+  const before = sandbox.store.addedRecords('incidents').length;
+  const posted = io(env);
+  expect([await post([book, '--table', table, '--relay', relay.url, '--env', 'sandbox-acc', '--yes'], posted.cli), posted.err]).toEqual([0, []]);
+  expect(sandbox.store.addedRecords('incidents').length).toBe(before + 1);
+  const audit = openpyxl<Record<string, string>[]>(
+    book,
+    `ws = load_workbook(sys.argv[1])['Write-back audit']
+heads = [c.value for c in ws[1]]
+print(json.dumps([{h: r[heads.index(h)].value for h in ('Who', 'Result', 'Signed-in person', 'Person ID')} for r in ws.iter_rows(min_row=2)]))`,
+  );
+  expect(audit).toEqual([{ Who: expect.stringMatching(/^key:[0-9a-f]{12}$/), Result: 'created', 'Signed-in person': 'service: grc-sheets-importer', 'Person ID': 'grc-sheets-importer' }]);
+  expect(partsOf(book)).not.toContain(IMPORTER_SECRET);
+}, 60_000);
 
 test('the token is renewed a minute before it expires (a long post keeps going), and only then', async () => {
   const tokenRequests: string[] = [];

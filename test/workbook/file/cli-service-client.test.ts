@@ -8,7 +8,7 @@ import { run as template } from '../../../src/cli/template';
 import { fillIncidents } from '../../support/incident-book';
 import { openpyxl } from '../../support/outside-readers';
 import { serviceSession } from '../../../src/cli/service-client';
-import { DEMO_POLICY } from '../../../src/cli/start-sign-in';
+import { DEMO_POLICY, startSignInDemo } from '../../../src/cli/start-sign-in';
 import { startDemoProvider, type DemoProvider } from '../../../src/identity/demo-provider';
 import { startRelay, type Relay } from '../../../src/relay';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
@@ -211,6 +211,18 @@ test('the token is renewed a minute before it expires (a long post keeps going),
   clock += 2_000;
   expect(await read()).toBe(200);
   expect(tokenRequests).toHaveLength(2);
+});
+
+test('grc-sheets start --sign-in lists the demo service clients beside the demo users, with what the policy gives them', async () => {
+  const demo = await startSignInDemo({});
+  try {
+    const banner = demo.bannerLines().join('\n');
+    expect(banner).toMatch(/riley +password reporting-demo/);
+    expect(banner).toMatch(/grc-sheets-scheduler +secret scheduler-demo-secret +role scheduled-refresh: refreshes risks on sandbox-acc and sandbox-prd/);
+    expect(banner).toMatch(/grc-sheets-importer +secret importer-demo-secret +role scheduled-import: reads and posts incidents on sandbox-acc/);
+  } finally {
+    await demo.close();
+  }
 });
 
 test('no secret in any output or relay log line', () => {

@@ -83,12 +83,6 @@ export function uniqueKeys(raw: string[]): string[] {
   return raw;
 }
 
-/** Rows' keys (unique) and digests of their compared cells: two rows with the same digest are equal. */
-export interface KeyedDigests {
-  keys: readonly string[];
-  digests: readonly string[];
-}
-
 /** The old and new rows matched by key, and which matched pairs differ, known from the digests alone. */
 export interface Matching {
   oldKeys: readonly string[];
@@ -101,20 +95,21 @@ export interface Matching {
   differs: Uint8Array;
 }
 
-export function matchRows(before: KeyedDigests, after: KeyedDigests): Matching {
+/** Old and new rows matched by key; `differ(o, r)` tells whether a matched pair differs (their digests, or their cells). */
+export function matchRows(oldKeys: readonly string[], newKeys: readonly string[], differ: (o: number, r: number) => boolean): Matching {
   const oldByKey = new Map<string, number>();
-  for (let o = 0; o < before.keys.length; o++) oldByKey.set(before.keys[o]!, o);
-  const oldOf = new Int32Array(after.keys.length).fill(-1);
-  const newOf = new Int32Array(before.keys.length).fill(-1);
-  const differs = new Uint8Array(after.keys.length);
-  for (let r = 0; r < after.keys.length; r++) {
-    const o = oldByKey.get(after.keys[r]!);
+  for (let o = 0; o < oldKeys.length; o++) oldByKey.set(oldKeys[o]!, o);
+  const oldOf = new Int32Array(newKeys.length).fill(-1);
+  const newOf = new Int32Array(oldKeys.length).fill(-1);
+  const differs = new Uint8Array(newKeys.length);
+  for (let r = 0; r < newKeys.length; r++) {
+    const o = oldByKey.get(newKeys[r]!);
     if (o === undefined) continue;
     oldOf[r] = o;
     newOf[o] = r;
-    if (before.digests[o] !== after.digests[r]) differs[r] = 1;
+    if (differ(o, r)) differs[r] = 1;
   }
-  return { oldKeys: before.keys, newKeys: after.keys, oldOf, newOf, differs };
+  return { oldKeys, newKeys, oldOf, newOf, differs };
 }
 
 /**
@@ -187,12 +182,6 @@ export class ChangeCollector {
   }
 }
 
-/** Each row's compared cells as its canonical line: equal lines, equal cells (see plainCell). */
-function linesOf(t: TableRows, fields: readonly string[], keyColumns: readonly string[]): KeyedDigests {
-  const at = fields.map((f) => t.columns.indexOf(f));
-  return { keys: rowKeys(t, keyColumns), digests: t.rows.map((row) => JSON.stringify(at.map((i) => plainCell(row[i])))) };
-}
-
 /**
  * Compares two tables held in memory, over the fields both have. `limit` caps the field changes listed
  * (the summary still counts all of them): a refresh that changes everything should not write a million
@@ -200,9 +189,10 @@ function linesOf(t: TableRows, fields: readonly string[], keyColumns: readonly s
  */
 export function compareTables(before: TableRows, after: TableRows, keyColumns: readonly string[], limit = Infinity): { summary: ChangeSummary; changes: FieldChange[]; truncated: boolean } {
   const fields = after.columns.filter((c) => before.columns.includes(c));
-  const m = matchRows(linesOf(before, fields, keyColumns), linesOf(after, fields, keyColumns));
   const newAt = fields.map((f) => after.columns.indexOf(f));
   const oldAt = fields.map((f) => before.columns.indexOf(f));
+  const differ = (o: number, r: number) => oldAt.some((i, f) => plainCell(before.rows[o]![i]) !== plainCell(after.rows[r]![newAt[f]!]));
+  const m = matchRows(rowKeys(before, keyColumns), rowKeys(after, keyColumns), differ);
   const collector = new ChangeCollector(m, fields, (r, f) => after.rows[r]![newAt[f]!] ?? null, limit);
   before.rows.forEach((row, o) => collector.wants(o) && collector.visit(o, oldAt.map((i) => row[i] ?? null)));
   return collector.result();

@@ -4,8 +4,8 @@ import { editSuspects, findEdits, rowPrinter, rowPrints, type CellPrint, type Ed
 
 /**
  * What a refresh reads of the table before it replaces the rows: the cells edited by hand since the last
- * load, and what changes record by record. Read in two streamed passes over the table (`scanRows`), so
- * the old table is never held (a second refresh of 200,000 rows used to hold both tables):
+ * load, and what changes record by record. Read in streamed passes over the table (`scanRows`), so the
+ * old table is never held (a second refresh of 200,000 rows used to hold both tables):
  * 1. every row's key and digests: over the compared fields, and over the columns of the stored cell
  *    print (the same digests when those agree, as they do unless the dataset's fields changed);
  * 2. only the rows that matter: rows in buckets whose hash differs from the stored print (hand edits), and
@@ -76,7 +76,7 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   const suspects = stored && now ? editSuspects(stored.print, now, o.digest) : null;
 
   const newAt = fields.map((f) => incoming.columns.indexOf(f));
-  const collector = new ChangeCollector(matchRows(before, after), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
+  const collector = new ChangeCollector(matchRows(before.keys, after.keys, (old, r) => before.digests[old] !== after.digests[r]), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
   if (early) for (const [r, cells] of early) collector.visit(r, cells);
 
   // Pass 2, only for rows that may hold hand edits (kept: few), and for the changed rows when too many

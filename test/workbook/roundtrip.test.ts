@@ -16,6 +16,7 @@ import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { ROW_STATE_COLUMN } from '../../src/writeback/rows/state';
 import { openInFakeExcel, saveFakeExcel } from '../support/excel-file';
 import { openpyxl } from '../support/outside-readers';
+import { fillIncidents } from '../support/incident-book';
 import { demoClient } from '../support/sandbox';
 import { FakeExcel, supports } from './excel/fakeExcel';
 
@@ -158,25 +159,11 @@ describe('round trip between the add-in and the saved workbook', () => {
     expect([await template(['--flow', 'incidents', ...connect(), '--json', book], made.io), made.err]).toEqual([0, []]);
     const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
     // Two valid rows and one whose organization is not in the service's list.
-    openpyxl(
-      book,
-      `wb = load_workbook(sys.argv[1])
-ws = wb['Incidents']
-t = ws.tables['${table}']
-heads = [c.value for c in ws[1]]
-org = heads.index('Reporting organization') + 1
-letter = ws.cell(row=2, column=org).column_letter
-dv = [d for d in ws.data_validations.dataValidation if letter + '2' in str(d.sqref)][0]
-lists, cell = dv.formula1.split('!')
-first = wb[lists.strip("'")][cell.split(':')[0].replace('$', '')].value
-for i, (n, o) in enumerate([('Round trip one', first), ('Round trip two', first), ('Round trip bad', 'Nowhere Inc')]):
-    ws.cell(row=2 + i, column=1, value=n)
-    ws.cell(row=2 + i, column=org, value=o)
-t.ref = t.ref.rstrip('0123456789') + '4'
-t.autoFilter.ref = t.ref
-wb.save(sys.argv[1])
-print('null')`,
-    );
+    fillIncidents(book, table, [
+      ['Round trip one', null],
+      ['Round trip two', null],
+      ['Round trip bad', 'Nowhere Inc'],
+    ]);
     const before = sandbox.store.addedRecords('incidents').length;
     const posted = cliIo();
     // Exit 1: a row has errors; the valid ones are posted.

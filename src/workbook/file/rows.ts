@@ -127,11 +127,22 @@ export function rowAttrs(text: string): string {
 }
 
 /**
- * Whether a `<row>` element's start tag says nothing a rewritten row would lose: no attribute but `r`,
- * `spans` and Excel's `x14ac:dyDescent` (a font metric it writes on every row and works out again).
+ * Whether a `<row>` element's start tag says nothing a rewritten row would lose: besides `r` and `spans`,
+ * only what an application writes on every row and works out again (Excel's `x14ac:dyDescent`, a font
+ * metric; a height `ht` that is not custom) and flags at their defaults (LibreOffice writes
+ * `customFormat="false" hidden="false" customHeight="false" outlineLevel="0" collapsed="false"`).
  */
 export function plainRow(text: string): boolean {
-  return !/\s(?!(?:r|spans|x14ac:dyDescent)=)[\w:.-]+="/.test(text.slice(4, text.indexOf('>')));
+  const tag = text.slice(4, text.indexOf('>'));
+  const custom = /\scustomHeight="(1|true)"/.test(tag);
+  for (const m of tag.matchAll(/\s([\w:.-]+)="([^"]*)"/g)) {
+    const [, name, value] = m;
+    if (name === 'r' || name === 'spans' || name === 'x14ac:dyDescent' || (name === 'ht' && !custom)) continue;
+    if (/^(customFormat|hidden|customHeight|collapsed|thickTop|thickBot|ph)$/.test(name!) && (value === '0' || value === 'false')) continue;
+    if (name === 'outlineLevel' && value === '0') continue;
+    return false;
+  }
+  return true;
 }
 
 /**

@@ -50,6 +50,10 @@ describe('plainRow and cellsWithin', () => {
     expect(plainRow('<row r="2" spans="1:3" x14ac:dyDescent="0.25"><c r="A2"/></row>')).toBe(true);
     expect(plainRow('<row r="2" s="4" customFormat="1"><c r="A2"/></row>')).toBe(false);
     expect(plainRow('<row r="2" hidden="1"><c r="A2"/></row>')).toBe(false);
+    expect(plainRow('<row r="2" customFormat="false" ht="12.8" hidden="false" customHeight="false" outlineLevel="0" collapsed="false"><c r="A2"/></row>')).toBe(true);
+    expect(plainRow('<row r="2" customFormat="false" ht="30" hidden="false" customHeight="true" outlineLevel="0" collapsed="false"><c r="A2"/></row>')).toBe(false);
+    expect(plainRow('<row r="2" ht="30" customHeight="1"><c r="A2"/></row>')).toBe(false);
+    expect(plainRow('<row r="2" outlineLevel="1"><c r="A2"/></row>')).toBe(false);
     expect(cellsWithin(rows[0]!, 0, 6)).toBe(true);
     expect(cellsWithin(rows[0]!, 1, 6)).toBe(false);
     expect(cellsWithin(rows[0]!, 0, 5)).toBe(false);

@@ -133,7 +133,9 @@ export async function connectEnvironment(
   const fetchFn = service ? service.fetch : io.fetch;
   if (service && !service.me.may.environments.includes(values.env))
     throw new ConnectError(
-      `the relay's policy does not give ${service.me.name} the environment "${values.env}" (it may use: ${service.me.may.environments.join(', ') || 'none'}); ask the relay's administrators for a rule for its roles (${service.me.groups.join(', ') || 'none'}).`,
+      service.me.may.environments.length
+        ? `the relay's policy does not give ${service.me.name} the environment "${values.env}" (its rules give ${service.me.may.environments.join(', ')}); ask the relay's administrators for a rule for its roles (${service.me.groups.join(', ') || 'none'}) on ${values.env}.`
+        : `no rule of the relay's policy is for ${service.me.name} (its roles: ${service.me.groups.join(', ') || 'none'}): ask the relay's administrators for a policy rule for its app role, or assign the client a role a rule names. Nothing was read or written.`,
       false,
     );
   let environment;

@@ -67,7 +67,7 @@ export function readSecretFile(path: string, what: string, whose = "the relay us
     return readFileSync(path, 'utf8');
   } catch (e) {
     throw new HeldKeyError(
-      `${what} cannot be read by this user (${(e as NodeJS.ErrnoException).code}); chown it to the relay's user`,
+      `${what} cannot be read by this user (${(e as NodeJS.ErrnoException).code}); chown it to ${whose.replace(/'s$/, '')}`,
     );
   }
 }

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +44,7 @@ beforeAll(async () => {
     serviceClients: [
       { clientId: 'grc-sheets-scheduler', secret: SCHEDULER_SECRET, roles: ['scheduled-refresh'] },
       { clientId: 'grc-sheets-importer', secret: IMPORTER_SECRET, roles: ['scheduled-import'] },
+      { clientId: 'grc-sheets-stranger', secret: IMPORTER_SECRET, roles: ['no-such-role'] },
     ],
   });
   relay = await startRelay(
@@ -118,6 +119,16 @@ test('with only GRC_SHEETS_CLIENT_ID and its secret file, the refresh goes throu
   const inline = io({ GRC_SHEETS_CLIENT_ID: 'grc-sheets-scheduler', GRC_SHEETS_CLIENT_SECRET: SCHEDULER_SECRET });
   expect([await run(args(path), inline.cli), inline.err]).toEqual([0, []]);
   expect(partsOf(path)).not.toContain(SCHEDULER_SECRET);
+
+  // As a scheduler starts it: the grc-sheets command (tsx, oauth4webapi as an ES module), no key anywhere.
+  const bin = join(__dirname, '..', '..', '..', 'bin', 'grc-sheets.js');
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, GRC_SHEETS_CLIENT_ID: 'grc-sheets-scheduler', GRC_SHEETS_CLIENT_SECRET_FILE: secretFile };
+  const done = await new Promise<{ code: number; out: string; err: string }>((resolve) =>
+    execFile(process.execPath, [bin, 'refresh', ...args(path)], { env }, (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, out: stdout, err: stderr })),
+  );
+  said.push(done.out, done.err);
+  expect([done.code, done.err]).toEqual([0, '']);
+  expect(JSON.parse(done.out)).toMatchObject({ saved: true, tables: [{ table: 'tbl_risk', ok: true, rows: 120 }] });
 }, 60_000);
 
 test('a secret file others can read is refused, naming the variable and the fix', async () => {
@@ -161,6 +172,16 @@ test("a client whose role the policy does not give the dataset is refused by the
   const refused = log.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.person === 'grc-sheets-importer' && l.status === 403);
   expect(refused.length).toBeGreaterThan(0);
 }, 60_000);
+
+test('a client whose role no rule names is refused before anything is read, saying so', async () => {
+  const path = book('stranger.xlsx');
+  const before = readFileSync(path);
+  const { cli, out, err } = io({ GRC_SHEETS_CLIENT_ID: 'grc-sheets-stranger', GRC_SHEETS_CLIENT_SECRET: IMPORTER_SECRET });
+  expect(await run(args(path), cli)).toBe(1);
+  expect(out).toEqual([]);
+  expect(err.join('\n')).toContain("no rule of the relay's policy is for service: grc-sheets-stranger (its roles: no-such-role)");
+  expect(readFileSync(path).equals(before)).toBe(true);
+});
 
 test('without a key or a service client, the refusal names both ways', async () => {
   const path = book('none.xlsx');

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BINDINGS_KEY, readBindings } from '../loading/bindings';
 import { makeCellPrint, rowPrinter, suspectRows } from '../loading/tableprint';
-import { cellAddress, parseCell, quoteSheet } from '../workbook/address';
+import { parseCell, sheetCell } from '../workbook/address';
 import { isFileProblem, openFileWorkbook, type FileWorkbook } from '../workbook/file';
 import { AUDIT_TABLE } from '../writeback/audit';
 import { AUDIT_HEAD_KEY, checkChain } from '../writeback/auditchain';
@@ -77,7 +77,7 @@ async function verifyTables(workbook: FileWorkbook): Promise<TableFinding[]> {
     }
     const at = parseCell(shape.topLeft);
     const { rows } = suspectRows(b.cells, now, nodeDigest);
-    const addresses = rows.map((r) => `${quoteSheet(shape.sheet)}!${cellAddress(at.row + 1 + r, at.col)}`);
+    const addresses = rows.map((r) => sheetCell(shape.sheet, at.row + 1 + r, at.col));
     const counted = now.digests.length !== b.cells.count ? ` It had ${b.cells.count.toLocaleString('en-US')} rows after that load and has ${now.digests.length.toLocaleString('en-US')} now.` : '';
     out.push({
       table: b.table,
@@ -99,7 +99,7 @@ async function verifyAudit(workbook: FileWorkbook): Promise<AuditFinding> {
   }
   const table = await workbook.readRows(shape.name);
   const at = parseCell(shape.topLeft);
-  const address = (r: number) => `${quoteSheet(shape.sheet)}!${cellAddress(at.row + 1 + r, at.col)}`;
+  const address = (r: number) => sheetCell(shape.sheet, at.row + 1 + r, at.col);
   const { entries, unchained, breaks } = await checkChain(table, address);
   const found: { address: string; problem: string; message: string }[] = breaks.map((b) => ({ address: address(b.row), problem: b.problem, message: b.message }));
   if (!head && entries > unchained) {

@@ -113,8 +113,8 @@ export function matchRows(oldKeys: readonly string[], newKeys: readonly string[]
 }
 
 /**
- * The change list of a comparison, filled from the old rows that differ as a second pass reads them
- * (`wants` says which), so neither table is held whole. The list is in the refreshed table's row order
+ * The change list of a comparison, filled from the old rows that differ as they are read (`wants` says
+ * which), so neither table is held whole. The list is in the refreshed table's row order
  * (records added and changed fields as they come), then the records removed; `limit` caps the entries
  * listed, and only the changed rows that can still be listed keep their entries, while every changed
  * field is counted.
@@ -146,7 +146,7 @@ export class ChangeCollector {
     this.lastListed = last;
   }
 
-  /** Whether the second pass must read old row `o`. */
+  /** Whether old row `o` differs from the incoming row with its key: its cells are wanted for `visit`. */
   wants(o: number): boolean {
     const r = this.m.newOf[o]!;
     return r >= 0 && this.m.differs[r] === 1;

@@ -8,7 +8,7 @@ import { changeRows, writeChanges } from './changesheet';
 import { recordKeyColumns } from './recordkey';
 import { makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
-import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell } from '../workbook/address';
+import { MAX_COLUMNS, MAX_ROWS, parseCell, sheetCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
 import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
 
@@ -620,7 +620,7 @@ async function replaceTable(
 /** The refusal that names the hand-edited cells: the user decides, then refreshes with `overwriteEdits`. */
 function editedError(table: TableShape, cells: EditedCell[], countThen: number, countNow: number): LoadError {
   const at = parseCell(table.topLeft);
-  const edits: EditReport[] = cells.map((c) => ({ ...c, address: `${table.sheet}!${cellAddress(at.row + 1 + c.row, at.col + table.columns.indexOf(c.field))}` }));
+  const edits: EditReport[] = cells.map((c) => ({ ...c, address: sheetCell(table.sheet, at.row + 1 + c.row, at.col + table.columns.indexOf(c.field)) }));
   const show = (v: unknown) => (v === undefined ? '?' : v === null ? '(empty)' : JSON.stringify(v));
   const listed = edits
     .slice(0, 10)

@@ -40,3 +40,12 @@ export const rangeAddress = (row: number, col: number, rows: number, cols: numbe
 
 /** A sheet name quoted for use in a formula or a range reference. */
 export const quoteSheet = (sheet: string): string => `'${sheet.replace(/'/g, "''")}'`;
+
+/**
+ * Sheet!A1 as Excel shows it to a person: the sheet name quoted only where a formula needs it (spaces,
+ * punctuation, a leading digit, a name that reads as a cell), `Risks!C5` but `'Risk register'!C5`.
+ */
+export function sheetCell(sheet: string, row: number, col: number): string {
+  const plain = /^[A-Za-z_\u00C0-\uFFFF][\w.\u00C0-\uFFFF]*$/.test(sheet) && !/^[A-Za-z]{1,3}\d+$/.test(sheet) && !/^[Rr]\d*[Cc]\d*$/.test(sheet);
+  return `${plain ? sheet : quoteSheet(sheet)}!${cellAddress(row, col)}`;
+}

@@ -1,7 +1,21 @@
+/** Between a row's cells and a table's columns: which cell goes to (or comes from) which column. */
 import type { Cell, WriteStats } from './port';
 
+/**
+ * The named columns of a row, in the order asked (null where the table lacks the column), written into
+ * one array reused for every row: `scanRows` visits millions of rows and must not allocate per row.
+ */
+export function columnPicker(have: readonly string[], want: readonly string[]): (row: readonly (Cell | undefined)[]) => readonly Cell[] {
+  const at = want.map((w) => have.indexOf(w));
+  const out = new Array<Cell>(want.length).fill(null);
+  return (row) => {
+    for (let i = 0; i < at.length; i++) out[i] = at[i]! < 0 ? null : (row[at[i]!] ?? null);
+    return out;
+  };
+}
+
 /** Runs of cells that land in adjacent table columns: `count` cells from cell `from` go to column `at` on. */
-export function columnRuns(positions: readonly number[]): { from: number; at: number; count: number }[] {
+function columnRuns(positions: readonly number[]): { from: number; at: number; count: number }[] {
   const runs: { from: number; at: number; count: number }[] = [];
   for (let i = 0; i < positions.length; i++) {
     const last = runs[runs.length - 1];

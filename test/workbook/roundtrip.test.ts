@@ -149,7 +149,7 @@ describe('round trip between the add-in and the saved workbook', () => {
     expect(await verify([book], { stdout: (t) => verified.push(t), stderr: (t) => verified.push(t) })).toBe(1);
     // Without the service's answer, verify narrows the edit to the rows of its bucket (32 rows a bucket).
     const lines = verified.join('\n');
-    expect(lines).toMatch(/^EDITED {2}Table tbl_risk was changed since it was loaded \S+: the edits are in \d+ rows starting [^\n]*'Risks'!A4\b/m);
+    expect(lines).toMatch(/^EDITED {2}Table tbl_risk was changed since it was loaded \S+: the edits are in \d+ rows starting [^\n]*Risks!A4\b/m);
     expect(lines).toMatch(/^ok {2}Table tbl_incidents: 10 rows as loaded /m);
   }, 120_000);
 

@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { cellAddress, parseCell, quoteSheet, rangeAddress } from '../address';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import type { Cell, ColumnSpec, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../port';
-import { columnPicker } from '../scan';
+import { columnPicker } from '../columns';
 import { ADDIN_ID, DEFAULT_STORE, isOurPart, readProperties, type AddinStore } from './addin';
 import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanBody, scanSheet, scanSheetAsync, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
 import { Package } from './package';

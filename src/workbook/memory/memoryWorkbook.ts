@@ -3,8 +3,7 @@ import { planChunks, jsonBytes, type ChunkOptions } from '../chunks';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import { NUMBER_FORMAT } from '../formats';
 import type { Cell, CellMark, ColumnSpec, TableShape, WorkbookPort, WriteStats } from '../port';
-import { writeByRuns } from '../columns';
-import { columnPicker } from '../scan';
+import { columnPicker, writeByRuns } from '../columns';
 
 /** What the preview grid renders. Read-only: valid until the next change, then replaced by a new one. */
 export interface WorkbookSnapshot {

@@ -84,7 +84,7 @@ describe('grc-sheets verify on saved workbooks', () => {
     const table = report.tables[0]!;
     expect(table.status).toBe('edited');
     // The edited row (sheet row 5) is among the rows named, and only a bucket's worth of rows is.
-    expect(table.rows).toContain("'Risks'!A5");
+    expect(table.rows).toContain('Risks!A5');
     expect(table.rows!.length).toBeLessThan(60);
     expect(report.audit.status).toBe('broken');
     expect(report.audit.breaks).toEqual([expect.objectContaining({ address: "'Write-back audit'!A3", problem: 'edited' })]);

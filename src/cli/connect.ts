@@ -4,10 +4,11 @@ import { BindingFileError, loadBinding } from '../binding/load';
 import { directEnvironment, EnvironmentError, relayEnvironment } from '../check/environment';
 import { describeEnvironment, type EnvironmentView } from '../contracts/environments';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from '../check/key';
-import { keyFingerprint } from '../writeback/audit';
+import { keyFingerprint, type Actor } from '../writeback/audit';
 import { RelayConfigError } from '../relay/config';
 import { configuredEnvironment } from './configured';
 import { EXIT, unreadableFile } from './exit';
+import { CLIENT_ID_VAR, CLIENT_SECRET_FILE_VAR, CLIENT_SECRET_VAR, serviceClientFrom, serviceSession, ServiceClientError, type ServiceSession } from './service-client';
 
 /**
  * How the commands that work on a saved workbook (refresh, template) reach an environment: through the
@@ -34,7 +35,9 @@ export const CONNECT_HELP = `  --relay URL      the relay (https://relay-host); 
                    --env (its baseUrl, binding and production), from the relay's host`;
 
 export const KEY_HELP = `The API key comes from ${KEY_ID_VAR} and ${KEY_PASSWORD_VAR} (for schedulers), or is asked for on a
-terminal (the password is not shown). It is never taken on the command line.`;
+terminal (the password is not shown). It is never taken on the command line. Through a relay that holds
+the keys (sign-in), a scheduler needs no key: set ${CLIENT_ID_VAR} and ${CLIENT_SECRET_FILE_VAR} (or
+${CLIENT_SECRET_VAR}), its service client at the relay's sign-in provider (client credentials).`;
 
 export class ConnectError extends Error {
   override name = 'ConnectError';
@@ -47,6 +50,7 @@ export class ConnectError extends Error {
   }
 }
 
+/** `env` holds, besides the key's variables, GRC_SHEETS_CLIENT_ID and its secret (service-client.ts). */
 export interface ConnectIo extends KeySource {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -71,15 +75,31 @@ export interface Connection {
   directUrl: string | null;
   /** The key's short fingerprint, as the audit sheet names it (never the key). */
   keyFingerprint: string;
+  /** A service client's run through a relay that holds the key: who the relay took it for (the audit's "Signed-in person"). */
+  actor?: Actor;
 }
 
 /**
- * The credentials of an unattended run. Today: the environment's API key from the environment variables
- * (or the terminal). With relay-held keys (issue 17) a scheduled run will instead present a token of its
- * own to the relay, which adds the key: that token is obtained here, and the client sends it as Bearer.
+ * The credentials of an unattended run: the environment's API key from the environment variables, else,
+ * through a relay that holds the keys, a service client's own token (service-client.ts; the relay adds the
+ * key), else the key asked for on the terminal.
  */
-async function credentials(io: KeySource) {
-  return readKey(io);
+async function credentials(
+  io: ConnectIo,
+  relay: string | undefined,
+): Promise<{ key: { identifier: string; password: string } } | { service: ServiceSession }> {
+  const keyGiven = Boolean(io.env[KEY_ID_VAR]?.trim() && io.env[KEY_PASSWORD_VAR]);
+  const service = keyGiven ? null : serviceClientFrom(io.env);
+  if (service && !relay)
+    throw new ServiceClientError(`${CLIENT_ID_VAR} is for a relay that holds the keys (--relay URL); straight to the service an API key is needed (${KEY_ID_VAR} and ${KEY_PASSWORD_VAR}).`, true);
+  if (service) return { service: await serviceSession(relay!, service, io.env, io.fetch) };
+  try {
+    return { key: await readKey(io) };
+  } catch (e) {
+    if (e instanceof KeyError && relay)
+      throw new KeyError(`${e.message} Or, through a relay that holds the keys, set ${CLIENT_ID_VAR} and ${CLIENT_SECRET_FILE_VAR} (or ${CLIENT_SECRET_VAR}) for a service client.`);
+    throw e;
+  }
 }
 
 export async function connectEnvironment(
@@ -101,17 +121,27 @@ export async function connectEnvironment(
     const problem = file === undefined ? null : unreadableFile(file, what);
     if (problem) throw new ConnectError(`${option} ${problem}`, true);
   }
-  let key;
+  let given;
   try {
-    key = await credentials(io);
+    given = await credentials(io, values.relay);
   } catch (e) {
     if (e instanceof KeyError) throw new ConnectError(e.message, true);
+    if (e instanceof ServiceClientError) throw new ConnectError(e.message, e.usage);
     throw e;
   }
+  const service = 'service' in given ? given.service : null;
+  const fetchFn = service ? service.fetch : io.fetch;
+  if (service && !service.me.may.environments.includes(values.env))
+    throw new ConnectError(
+      service.me.may.environments.length
+        ? `the relay's policy does not give ${service.me.name} the environment "${values.env}" (its rules give ${service.me.may.environments.join(', ')}); ask the relay's administrators for a rule for its roles (${service.me.groups.join(', ') || 'none'}) on ${values.env}.`
+        : `no rule of the relay's policy is for ${service.me.name} (its roles: ${service.me.groups.join(', ') || 'none'}): ask the relay's administrators for a policy rule for its app role, or assign the client a role a rule names. Nothing was read or written.`,
+      false,
+    );
   let environment;
   try {
     environment = values.relay
-      ? await relayEnvironment(values.relay, values.env, io.fetch)
+      ? await relayEnvironment(values.relay, values.env, fetchFn)
       : values['relay-config']
         ? configuredEnvironment(values['relay-config'], values.env, io.env)
         : directEnvironment(values['base-url']!, values.binding ? loadBinding(values.binding) : null);
@@ -122,7 +152,13 @@ export async function connectEnvironment(
     throw e;
   }
   try {
-    const client = createClient({ baseUrl: environment.baseUrl, credentials: key, catalog: environment.catalog, fetch: (input, init) => io.fetch(input, init) });
+    // With a service token the client's Basic credentials are never sent: the bearer fetch replaces the header.
+    const client = createClient({
+      baseUrl: environment.baseUrl,
+      credentials: 'key' in given ? given.key : { identifier: '', password: '' },
+      catalog: environment.catalog,
+      fetch: (input, init) => fetchFn(input, init),
+    });
     return {
       client,
       catalog: environment.catalog,
@@ -130,7 +166,8 @@ export async function connectEnvironment(
       production: environment.target.production,
       directUrl: values.relay ? null : environment.baseUrl,
       environment: values.env,
-      keyFingerprint: await keyFingerprint(key.identifier),
+      keyFingerprint: 'key' in given ? await keyFingerprint(given.key.identifier) : (service!.me.keys[values.env] ?? 'key held by the relay'),
+      ...(service ? { actor: { subject: service.me.subject, name: service.me.name } } : {}),
       source: values.relay ? `relay ${values.relay.replace(/\/+$/, '')}` : `direct ${environment.baseUrl}`,
     };
   } catch (e) {

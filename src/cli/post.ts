@@ -198,7 +198,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     });
     // The audit entry as the taskpane writes it (the key's fingerprint; no signed-in person on the command
     // line), then the table record and anything written without a result (setting changes) are saved too.
-    await writeAudit(workbook, summary, connection.keyFingerprint);
+    await writeAudit(workbook, summary, connection.keyFingerprint, connection.actor);
     persist();
     const { created, done, failed: failedRows, unknown } = summary.counts;
     const ok = !(failedRows + unknown + summary.withErrors > 0 || summary.cancelled || summary.stoppedBecause);

@@ -2,7 +2,8 @@
  * `grc-sheets start --sign-in`: sign-in shown on this computer. The demo OpenID provider (src/identity,
  * loopback, two demo users in two groups), the sandboxes' demo keys held by the relay in files only this
  * user can read (deleted on exit), a demo policy, and the relay with personal keys off: nobody types a key.
- * What is printed: the provider's issuer and the demo users' names and passwords, never an API key.
+ * What is printed: the provider's issuer, the demo users' names and passwords and the demo service clients'
+ * ids and secrets (they open nothing but the loopback provider), never an API key.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,9 @@ export const DEMO_POLICY = {
   rules: [
     { name: 'reporting', groups: ['reporting'], environments: ['sandbox-acc', 'sandbox-prd'], datasets: ['risk'] },
     { name: 'compliance', groups: ['compliance'], environments: ['sandbox-acc'], datasets: ['incidents'], flows: ['incidents'] },
+    // Service clients (client credentials, no person): the app role their tokens carry in `roles`.
+    { name: 'scheduled-refresh', groups: ['scheduled-refresh'], environments: ['sandbox-acc', 'sandbox-prd'], datasets: ['risk'] },
+    { name: 'scheduled-import', groups: ['scheduled-import'], environments: ['sandbox-acc'], datasets: ['incidents'], flows: ['incidents'] },
   ],
 };
 
@@ -22,6 +26,8 @@ export const DEMO_POLICY = {
 const GIVES: Record<string, string> = {
   reporting: 'reads risks on sandbox-acc and sandbox-prd',
   compliance: 'reads and posts incidents on sandbox-acc',
+  'scheduled-refresh': 'refreshes risks on sandbox-acc and sandbox-prd',
+  'scheduled-import': 'reads and posts incidents on sandbox-acc',
 };
 
 export interface SignInDemo {
@@ -78,6 +84,11 @@ export async function startSignInDemo(keys: Record<string, { identifier: string;
           '  Demo users (press Sign in on the Connect tab):',
           ...provider.users.map(
             (u) => `    ${u.subject.padEnd(8)} password ${u.password.padEnd(17)} ${u.name}, group ${u.groups.join(', ')}: ${u.groups.map((g) => GIVES[g] ?? 'see the policy').join('; ')}`,
+          ),
+          '',
+          '  Demo service clients (a scheduled grc-sheets refresh/post: GRC_SHEETS_CLIENT_ID and GRC_SHEETS_CLIENT_SECRET):',
+          ...provider.serviceClients.map(
+            (c) => `    ${c.clientId.padEnd(21)} secret ${c.secret.padEnd(22)} role ${c.roles.join(', ')}: ${c.roles.map((r) => GIVES[r] ?? 'see the policy').join('; ')}`,
           ),
           '',
           '  The relay holds the sandboxes\' API keys (files only you can read, deleted on exit): nobody types one.',

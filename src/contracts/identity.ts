@@ -24,6 +24,11 @@ export const authConfig = z.object({
       scopes: z.string(),
       /** RFC 8707 `resource` to send in the authorization request, when the provider needs one for the relay's audience. */
       resource: z.string().optional(),
+      /**
+       * The audiences the relay accepts in access tokens (its identity.audience): what a service client
+       * (client credentials, `grc-sheets refresh` on a scheduler) asks its token for when there is no `resource`.
+       */
+      audience: z.array(z.string()).optional(),
     })
     .nullable(),
 });

@@ -14,7 +14,7 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { loginPage } from './demo-login-page';
-import type { DemoUser } from './demo-users';
+import type { DemoServiceClient, DemoUser } from './demo-users';
 
 export interface DemoProviderSettings {
   clientId: string;
@@ -24,10 +24,13 @@ export interface DemoProviderSettings {
   audiences: string[];
   accessTokenTtlSeconds: number;
   users: DemoUser[];
+  /** Confidential clients that get tokens for themselves (client credentials), with their app roles. */
+  serviceClients: DemoServiceClient[];
 }
 
 const settings = JSON.parse(process.argv[2] ?? '{}') as DemoProviderSettings;
 const usersBySubject = new Map(settings.users.map((u) => [u.subject, u]));
+const servicesById = new Map(settings.serviceClients.map((c) => [c.clientId, c]));
 /** The scope an access token for the relay carries (Entra ID's equivalent: `api://.../access_as_user`). */
 const RELAY_SCOPE = 'grc-sheets';
 
@@ -51,6 +54,14 @@ function configuration(keys: ReturnType<typeof signingKey>[]): Configuration {
         redirect_uris: settings.redirectUris,
         post_logout_redirect_uris: settings.postLogoutRedirectUris,
       },
+      ...settings.serviceClients.map((c) => ({
+        client_id: c.clientId,
+        client_secret: c.secret,
+        token_endpoint_auth_method: 'client_secret_basic',
+        grant_types: ['client_credentials'],
+        response_types: [],
+        redirect_uris: [],
+      })),
     ],
     jwks: { keys },
     cookies: { keys: [COOKIE_KEY] },
@@ -95,7 +106,12 @@ function configuration(keys: ReturnType<typeof signingKey>[]): Configuration {
     async issueRefreshToken(_ctx: KoaContextWithOIDC, client: { grantTypeAllowed(type: string): boolean }) {
       return client.grantTypeAllowed('refresh_token');
     },
-    async extraTokenClaims(_ctx: KoaContextWithOIDC, token: { accountId?: string }) {
+    async extraTokenClaims(_ctx: KoaContextWithOIDC, token: { accountId?: string; clientId?: string; kind?: string }) {
+      // A service's own token (client credentials): its app roles, as Entra ID puts them in `roles`.
+      if (token.kind === 'ClientCredentials') {
+        const service = token.clientId ? servicesById.get(token.clientId) : undefined;
+        return service ? { roles: service.roles } : undefined;
+      }
       const user = token.accountId ? usersBySubject.get(token.accountId) : undefined;
       return user ? { name: user.name, groups: user.groups } : undefined;
     },
@@ -105,6 +121,7 @@ function configuration(keys: ReturnType<typeof signingKey>[]): Configuration {
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      clientCredentials: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         // Sign-out from the taskpane needs no second click on the provider's page.

@@ -1,7 +1,7 @@
 /**
  * A real OpenID Connect provider on loopback for tests and `grc-sheets start --sign-in`: oidc-provider 8
  * (OpenID-certified) with one public client (authorization code + PKCE, redirect URIs given by the
- * caller), the demo users of demo-users.ts, a `groups` claim in ID and access tokens, and JWT access
+ * caller), confidential service clients (client credentials, app roles in `roles`), the demo users of demo-users.ts, a `groups` claim in ID and access tokens, and JWT access
  * tokens for the relay's audience (resource indicators). It runs in a child process
  * (demo-provider-process.ts says why); close() stops it.
  */
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { DemoProviderSettings } from './demo-provider-process';
-import { DEMO_USERS, type DemoUser } from './demo-users';
+import { DEMO_SERVICE_CLIENTS, DEMO_USERS, type DemoServiceClient, type DemoUser } from './demo-users';
 
 /** The relay's audience in the demo (Entra ID style: the API's Application ID URI). */
 export const DEMO_AUDIENCE = 'api://grc-sheets-relay';
@@ -30,6 +30,8 @@ export interface DemoProviderOptions {
   clientId?: string;
   /** The people who may sign in; default the two demo users (the benchmark signs in 200). */
   users?: readonly DemoUser[];
+  /** Service clients (client credentials, app roles); default the two demo service clients. */
+  serviceClients?: readonly DemoServiceClient[];
 }
 
 export interface DemoProvider {
@@ -38,6 +40,7 @@ export interface DemoProvider {
   audience: string;
   scopes: string;
   users: readonly DemoUser[];
+  serviceClients: readonly DemoServiceClient[];
   /** Signs with a new key from now on; the JWKS keeps the previous key too. Resolves to the new `kid`. */
   rotateSigningKey(): Promise<string>;
   /** Allows one more redirect (and post-sign-out) URI: a relay started after the provider, on port 0. */
@@ -53,6 +56,7 @@ export async function startDemoProvider(options: DemoProviderOptions): Promise<D
     audiences: options.audiences ?? [DEMO_AUDIENCE],
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 600,
     users: [...(options.users ?? DEMO_USERS)],
+    serviceClients: [...(options.serviceClients ?? DEMO_SERVICE_CLIENTS)],
   };
   const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(
     process.execPath,
@@ -85,6 +89,7 @@ export async function startDemoProvider(options: DemoProviderOptions): Promise<D
     audience: settings.audiences[0] ?? DEMO_AUDIENCE,
     scopes: DEMO_SCOPES,
     users: settings.users,
+    serviceClients: settings.serviceClients,
     async rotateSigningKey() {
       const answer = next();
       child.stdin.write('rotate\n');

@@ -29,6 +29,11 @@ export interface Person {
   expiresAt: number;
   /** The provider left the groups out because there are too many (Entra ID's groups overage). */
   groupsOverage?: boolean;
+  /**
+   * Set when the token is a service's (OAuth client credentials: a scheduled run, no person): its client
+   * id. `subject` is then the client id and `name` "service: <client id>", so logs and audit say so.
+   */
+  service?: string;
 }
 
 export type TokenProblem = 'token-expired' | 'token-invalid' | 'signed-out';
@@ -132,6 +137,24 @@ function describe(e: unknown, settings: TokenSettings): { code: TokenProblem; me
       message: `The relay cannot reach the sign-in provider's keys right now (${(e as Error).message}); try again in a moment.`,
     };
   return { code: 'token-invalid', message: 'The token could not be checked: sign in again.' };
+}
+
+/** Where app roles arrive in a service's token (Entra ID, and the demo provider). */
+const ROLES_CLAIM = 'roles';
+
+/**
+ * The client id when the token is a service's own (client credentials) rather than a person's: Entra ID
+ * marks app-only tokens with `idtyp: "app"` (an optional claim) and gives them the service principal's
+ * object id as both `sub` and `oid` with no `scp`; other providers (oidc-provider, Keycloak, Okta) make
+ * the client id the subject. The client id is `azp` (Entra ID v2, Keycloak), `appid` (Entra ID v1) or
+ * `client_id` (RFC 9068).
+ */
+function serviceClient(payload: JWTPayload): string | null {
+  const client = [payload.client_id, payload.azp, payload.appid].find((c): c is string => typeof c === 'string' && c !== '');
+  if (!client) return null;
+  if (payload.idtyp === 'app' || payload.sub === client) return client;
+  if (typeof payload.oid === 'string' && payload.oid === payload.sub && payload.scp === undefined) return client;
+  return null;
 }
 
 function groupsOf(payload: JWTPayload, claim: string): string[] {
@@ -241,15 +264,25 @@ export class TokenChecker {
         requiredClaims: ['exp', 'sub'],
       });
       this.stats.verified++;
-      const person: Person = {
-        subject: String(payload.sub),
-        name:
-          typeof payload[this.settings.nameClaim] === 'string'
-            ? (payload[this.settings.nameClaim] as string)
-            : String(payload.sub),
-        groups: groupsOf(payload, this.settings.groupsClaim),
-        expiresAt: payload.exp ?? 0,
-      };
+      const service = serviceClient(payload);
+      const person: Person = service
+        ? {
+            subject: service,
+            name: `service: ${service}`,
+            // App roles assigned to the service, besides any groups: what a policy rule names for it.
+            groups: [...new Set([...groupsOf(payload, this.settings.groupsClaim), ...groupsOf(payload, ROLES_CLAIM)])],
+            expiresAt: payload.exp ?? 0,
+            service,
+          }
+        : {
+            subject: String(payload.sub),
+            name:
+              typeof payload[this.settings.nameClaim] === 'string'
+                ? (payload[this.settings.nameClaim] as string)
+                : String(payload.sub),
+            groups: groupsOf(payload, this.settings.groupsClaim),
+            expiresAt: payload.exp ?? 0,
+          };
       const names = payload._claim_names as Record<string, unknown> | undefined;
       if (names && this.settings.groupsClaim in names) person.groupsOverage = true;
       if (this.revoked.has(tokenHash(token)))

@@ -47,8 +47,11 @@ function describeSource(ref: KeyRef, env: NodeJS.ProcessEnv): string {
   return `systemd credential ${ref.credential} (${join(env.CREDENTIALS_DIRECTORY ?? '$CREDENTIALS_DIRECTORY', ref.credential ?? '')})`;
 }
 
-/** A key file must be the relay user's alone, as ssh insists for private keys. */
-function readSecretFile(path: string, what: string): string {
+/**
+ * A key file must be the relay user's alone, as ssh insists for private keys. `whose` says whose in the
+ * refusal (the CLI reads a service client's secret file with the same check).
+ */
+export function readSecretFile(path: string, what: string, whose = "the relay user's"): string {
   let mode: number;
   try {
     mode = statSync(path).mode;
@@ -58,13 +61,13 @@ function readSecretFile(path: string, what: string): string {
   }
   if ((mode & 0o077) !== 0)
     throw new HeldKeyError(
-      `${what} can be read by group or others (mode ${(mode & 0o777).toString(8)}); a key file must be the relay user's alone: chmod 600 ${path}`,
+      `${what} can be read by group or others (mode ${(mode & 0o777).toString(8)}); a key file must be ${whose} alone: chmod 600 ${path}`,
     );
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
     throw new HeldKeyError(
-      `${what} cannot be read by this user (${(e as NodeJS.ErrnoException).code}); chown it to the relay's user`,
+      `${what} cannot be read by this user (${(e as NodeJS.ErrnoException).code}); chown it to ${whose.replace(/'s$/, '')}`,
     );
   }
 }

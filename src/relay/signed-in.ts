@@ -160,6 +160,7 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
         clientId: identity.clientId,
         scopes: identity.scopes,
         ...(identity.resource ? { resource: identity.resource } : {}),
+        audience: typeof identity.audience === 'string' ? [identity.audience] : identity.audience,
       },
     },
     call(res, token, env, endpoint, headers, log, onward) {
@@ -172,7 +173,10 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
           const refusal = deps.policy.current.decide(person.groups, env, endpoint, person.groupsOverage);
           if (refusal)
             return sendError(res, 'policy-refused', {
-              message: refusal.message,
+              // A scheduler's log shows the message only: it names the service client the relay took it for.
+              message: person.service
+                ? `Service client ${person.service} (roles ${person.groups.join(', ') || 'none'}): ${refusal.message}`
+                : refusal.message,
               fields: { rule: refusal.rule, ask: refusal.ask },
             });
           const key = deps.keys.get(env);

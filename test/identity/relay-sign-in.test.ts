@@ -32,7 +32,7 @@ test('GET /api/auth/config says where to sign in and that typed keys are still t
   expect(answer.status).toBe(200);
   expect(authConfig.parse(answer.json())).toEqual({
     personalKeys: true,
-    signIn: { issuer: provider.issuer, clientId: provider.clientId, scopes: provider.scopes },
+    signIn: { issuer: provider.issuer, clientId: provider.clientId, scopes: provider.scopes, audience: [provider.audience] },
   });
 });
 

@@ -29,26 +29,38 @@ export function canonicalJson(value: unknown): string {
   const record = value as Record<string, unknown>;
   let out = '{';
   let first = true;
-  for (const k of sortedKeys(record)) {
-    const v = record[k];
+  for (const { key, prefix } of sortedKeys(record)) {
+    const v = record[key];
     if (v === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(k)}:${canonicalJson(v)}`;
+    out += (first ? prefix : `,${prefix}`) + (typeof v === 'string' ? JSON.stringify(v) : canonicalJson(v));
     first = false;
   }
   return `${out}}`;
 }
 
-/** Records of a dataset share their keys: the sorted order is kept per key list (a few shapes at most). */
-const orders = new Map<string, string[]>();
-function sortedKeys(o: Record<string, unknown>): string[] {
+/**
+ * Records of a dataset share their keys: the sorted order, with each key's JSON text, is kept per key
+ * list (a few shapes at most), and a record with the keys of the one before it is known without a lookup.
+ */
+interface Order {
+  keys: string[];
+  sorted: { key: string; prefix: string }[];
+}
+const orders = new Map<string, Order['sorted']>();
+let lastOrder: Order | null = null;
+function sortedKeys(o: Record<string, unknown>): Order['sorted'] {
   const keys = Object.keys(o);
+  const last = lastOrder;
+  if (last && last.keys.length === keys.length && last.keys.every((k, i) => k === keys[i])) return last.sorted;
   const id = keys.join('\u0000');
   let sorted = orders.get(id);
   if (!sorted) {
     if (orders.size > 1000) orders.clear();
     // UTF-16 code unit order, as RFC 8785 sorts (the default sort of strings).
-    orders.set(id, (sorted = [...keys].sort()));
+    sorted = [...keys].sort().map((key) => ({ key, prefix: `${JSON.stringify(key)}:` }));
+    orders.set(id, sorted);
   }
+  lastOrder = { keys, sorted };
   return sorted;
 }
 

@@ -8,7 +8,7 @@ import { changeRows, writeChanges } from './changesheet';
 import { recordKeyColumns } from './recordkey';
 import { makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
-import { MAX_COLUMNS, MAX_ROWS, parseCell, sheetCell } from '../workbook/address';
+import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell, sheetCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
 import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
 
@@ -539,6 +539,8 @@ async function replaceTable(
     if (at.col + existing.columns.length + missing > MAX_COLUMNS) {
       throw new Refusal('target-refused', `The dataset's new fields would take table ${existing.name} past Excel's last column (XFD). Move the table further left, or load the dataset into a new sheet.`);
     }
+    const over = await grownOver(workbook, existing, rows.length, existing.columns.length + missing);
+    if (over) throw new Refusal('target-not-empty', over);
     // What the table holds now: checked against its cell print (hand edits), then compared with what comes.
     const incoming: TableRows = { columns: builder.columns.map((c) => c.name), rows };
     incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, options.digest);
@@ -615,6 +617,36 @@ async function replaceTable(
     }
     return { ok: false, error };
   }
+}
+
+/**
+ * What a refresh that grows the table would write over: non-empty cells, or another table, in the sheet
+ * rows the table grows into (below its total row, which moves down with it), `width` columns wide. A
+ * message naming them, or null. Excel's resize and a saved file's rows take those cells over without a
+ * word, and Power Query inserts rows instead; neither may lose what a person typed below a report.
+ */
+async function grownOver(workbook: WorkbookPort, table: TableShape, rows: number, width: number): Promise<string | null> {
+  const growth = Math.max(rows, 1) - Math.max(table.rowCount, 1);
+  if (growth <= 0) return null;
+  const at = parseCell(table.topLeft);
+  let first = at.row + 1 + Math.max(table.rowCount, 1);
+  let place = await workbook.inspectTarget(table.sheet, cellAddress(first, at.col), width);
+  // The row below the body is the table's own total row: what it would write over starts below that.
+  if (place.tables.includes(table.name)) place = await workbook.inspectTarget(table.sheet, cellAddress(++first, at.col), width);
+  const last = first + growth - 1;
+  const found: string[] = [];
+  if (place.used) {
+    const [a, b = a] = place.used.split(':');
+    const from = parseCell(a!);
+    const to = parseCell(b!);
+    if (from.row <= last) found.push(sheetCell(table.sheet, from.row, from.col) + (to.row > from.row || to.col > from.col ? `:${cellAddress(Math.min(to.row, last), to.col)}` : ''));
+  }
+  for (const name of place.tables.filter((n) => n !== table.name)) {
+    const other = await workbook.findTable(name);
+    if (other && parseCell(other.topLeft).row <= last) found.push(`table ${name}`);
+  }
+  if (!found.length) return null;
+  return `Table ${table.name} grows by ${growth.toLocaleString('en-US')} row${growth === 1 ? '' : 's'} with this refresh, down over ${found.join(' and ')}, which ${found.length > 1 ? 'hold' : 'holds'} data that would be overwritten. Move ${found.length > 1 ? 'them' : 'it'} further down (at least to row ${last + 2}), or move the table to a sheet of its own, then refresh again; nothing was changed.`;
 }
 
 /** The refusal that names the hand-edited cells: the user decides, then refreshes with `overwriteEdits`. */

@@ -64,8 +64,10 @@ function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): O
     const detail = base.action === 'load' ? 'Nothing was added to the workbook.' : KEPT;
     return { ok: false, cancelled: true, message: { title: 'Cancelled', detail }, activity: { ...base, outcome: 'cancelled', message: detail } };
   }
-  const message = messageOf(outcome.error, base.environment);
-  const askOverwrite = outcome.error.code === 'target-not-empty' || undefined;
+  const grows = base.action === 'refresh' && outcome.error.code === 'target-not-empty';
+  // A refresh that would grow over cells below the table is not offered Overwrite: the cells must move.
+  const message = grows ? { ...messageOf(outcome.error, base.environment), title: 'The table would grow over cells below it' } : messageOf(outcome.error, base.environment);
+  const askOverwrite = (outcome.error.code === 'target-not-empty' && !grows) || undefined;
   const { tableState, edits } = outcome.error;
   // The activity log has no card to say what the table holds: its entry says it.
   const logged = tableState === 'intact' ? `${messageText(message)} ${KEPT}` : messageText(message);

@@ -50,3 +50,18 @@ test('a load and a refresh in the taskpane record the fingerprint of what they r
   const after = (await readBindings(workbook)).get('tbl_risk')!;
   expect(after.loadedAt >= before && after.fingerprint?.sha256).toBe(expected);
 });
+
+test('a refresh that would grow over cells below the table says so, and offers no Overwrite', async () => {
+  const { refreshInWorkbook } = await import('../../../src/taskpane/tables/ops');
+  const { createMemoryWorkbook } = await import('../../../src/workbook/memory');
+  const { loadDataset } = await import('../../../src/loading/load');
+  const { fakeClient } = await import('../../loading/fakeClient');
+  const risk = (i: number) => ({ Id: `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`, Name: `Risk ${i}` });
+  const workbook = createMemoryWorkbook();
+  await loadDataset({ client: fakeClient([risk(1)]).client, workbook, datasetId: 'risk', environment: 'ACC', target: { kind: 'new-sheet' } });
+  workbook.setCells('Risks', 'A4', [['my note']]);
+  const session = { environment: { name: 'ACC' }, client: fakeClient([1, 2, 3, 4].map(risk)).client, source: 'test', keyFingerprint: 'k' } as unknown as import('../../../src/taskpane/screen').Session;
+  const result = await refreshInWorkbook({ session, workbook, table: 'tbl_risk', dataset: 'risk', signal: new AbortController().signal, onProgress: () => undefined });
+  expect(result).toMatchObject({ ok: false, tableState: 'intact', message: { title: 'The table would grow over cells below it', detail: expect.stringContaining('Risks!A4') } });
+  expect('askOverwrite' in result).toBe(false);
+});

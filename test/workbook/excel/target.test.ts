@@ -253,3 +253,28 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
     });
   });
 });
+
+/** A refresh never grows a table over what a person keeps below it: it says what and where, and changes nothing. */
+describe('a refresh that would grow the table over cells below it', () => {
+  it.each([
+    ['Excel', () => {
+      const xl = new FakeExcel();
+      const workbook = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18), { platform: 'PC' });
+      return { workbook, note: (row: number, col: number, value: string) => void (xl.cell(xl.sheet('Risks'), row, col).value = value), body: () => xl.body('tbl_risk').length };
+    }],
+    ['the preview', () => {
+      const workbook = createMemoryWorkbook();
+      return { workbook, note: (row: number, col: number, value: string) => workbook.setCells('Risks', `${String.fromCharCode(65 + col)}${row + 1}`, [[value]]), body: () => 0 };
+    }],
+  ])('is refused in %s, naming the cells, the old data and binding intact; a refresh that stops short of them goes on', async (_, make) => {
+    const { workbook, note, body } = make();
+    expect(await loadDataset({ ...base, client: fakeClient(risks(2)).client, workbook, target: { kind: 'new-sheet' } })).toMatchObject({ ok: true });
+    note(6, 1, 'keep me'); // B7: the table is A1:C3, so 4 more rows reach row 7
+    const refused = await refreshTable({ ...base, client: fakeClient(risks(6)).client, workbook, table: 'tbl_risk' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'target-not-empty', tableState: 'intact', message: expect.stringMatching(/grows by 4 rows with this refresh, down over Risks!B7, which holds data that would be overwritten.*at least to row 8/) } });
+    const bound = (await readBindings(workbook)).get('tbl_risk')!;
+    expect(bound.rowCount).toBe(2);
+    if (body()) expect(body()).toBe(2);
+    expect(await refreshTable({ ...base, client: fakeClient(risks(5)).client, workbook, table: 'tbl_risk' })).toMatchObject({ ok: true, rowCount: 5 });
+  });
+});

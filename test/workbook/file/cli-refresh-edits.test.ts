@@ -36,6 +36,23 @@ describe('grc-sheets refresh: hand edits and the change report', () => {
     return { code, out: JSON.parse(out.join('\n')) as { saved: boolean; tables: { ok: boolean; changes?: { text: string; summary: { changed: number } }; error?: { code: string; message: string; edits?: { address: string; old: unknown; now: unknown; certain: boolean }[] } }[] } };
   }
 
+  it('refuses to grow the table over a note kept below it, naming the cell; a note further down stays where it is', async () => {
+    const fixture = join(__dirname, 'fixtures', 'pivot-chart.xlsx');
+    const near = join(dir, 'note-near.xlsx');
+    execFileSync('/usr/bin/python3', ['-c', EDIT, fixture, near, 'Risks', 'B100', 'Checked by audit, keep']);
+    const refused = await refresh(near);
+    expect(refused.code).toBe(1);
+    expect(refused.out.saved).toBe(false);
+    expect(refused.out.tables[0]!.error).toMatchObject({ code: 'target-not-empty' });
+    expect(refused.out.tables[0]!.error!.message).toMatch(/grows by 110 rows with this refresh, down over Risks!B100, which holds data that would be overwritten.*at least to row 122/);
+    expect(openpyxl<string>(near, "print(json.dumps(load_workbook(sys.argv[1])['Risks']['B100'].value))")).toBe('Checked by audit, keep');
+
+    const far = join(dir, 'note-far.xlsx');
+    execFileSync('/usr/bin/python3', ['-c', EDIT, fixture, far, 'Risks', 'B122', 'Checked by audit, keep']);
+    expect((await refresh(far)).code).toBe(0);
+    expect(openpyxl<[unknown, unknown]>(far, "ws = load_workbook(sys.argv[1])['Risks']\nprint(json.dumps([ws['B121'].value is not None, ws['B122'].value]))")).toEqual([true, 'Checked by audit, keep']);
+  });
+
   it('refuses to overwrite a figure edited by hand, names it, and overwrites it with --overwrite-edits', async () => {
     const book = join(dir, 'report.xlsx');
     copyFileSync(join(__dirname, 'fixtures', 'pivot-chart.xlsx'), book);

@@ -260,11 +260,12 @@ describe('a refresh that would grow the table over cells below it', () => {
     ['Excel', () => {
       const xl = new FakeExcel();
       const workbook = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18), { platform: 'PC' });
-      return { workbook, note: (row: number, col: number, value: string) => void (xl.cell(xl.sheet('Risks'), row, col).value = value), body: () => xl.body('tbl_risk').length };
+      const rows = (): number => xl.body('tbl_risk').length;
+      return { workbook, note: (row: number, col: number, value: string) => void (xl.cell(xl.sheet('Risks'), row, col).value = value), body: rows };
     }],
     ['the preview', () => {
       const workbook = createMemoryWorkbook();
-      return { workbook, note: (row: number, col: number, value: string) => workbook.setCells('Risks', `${String.fromCharCode(65 + col)}${row + 1}`, [[value]]), body: () => 0 };
+      return { workbook, note: (row: number, col: number, value: string) => workbook.setCells('Risks', `${String.fromCharCode(65 + col)}${row + 1}`, [[value]]), body: (): number => 0 };
     }],
   ])('is refused in %s, naming the cells, the old data and binding intact; a refresh that stops short of them goes on', async (_, make) => {
     const { workbook, note, body } = make();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectEnvironment, type ConnectIo } from '../../src/cli/connect';
+import { connectEnvironment } from '../../src/cli/connect';
 import { run as post } from '../../src/cli/post';
 import { run as refresh } from '../../src/cli/refresh';
 import { run as template } from '../../src/cli/template';
@@ -17,7 +17,7 @@ import { ROW_STATE_COLUMN } from '../../src/writeback/rows/state';
 import { openInFakeExcel, saveFakeExcel } from '../support/excel-file';
 import { openpyxl } from '../support/outside-readers';
 import { fillIncidents } from '../support/incident-book';
-import { demoClient } from '../support/sandbox';
+import { cliIo, demoClient } from '../support/sandbox';
 import { FakeExcel, supports } from './excel/fakeExcel';
 
 /**
@@ -38,12 +38,7 @@ describe('round trip between the add-in and the saved workbook', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const cliIo = () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io: ConnectIo = { env: { GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password }, stdout: (t) => out.push(t), stderr: (t) => err.push(t), fetch: globalThis.fetch };
-    return { io, out, err };
-  };
+  const io = () => cliIo(sandbox);
   const connect = () => ['--base-url', sandbox.url, '--env', 'ACC'];
   /** The add-in in a session of Excel (the fake): Office.js batching, ExcelApi 1.18 on the desktop. */
   const addin = (xl: FakeExcel) => createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18), { platform: 'PC' });
@@ -80,7 +75,7 @@ describe('round trip between the add-in and the saved workbook', () => {
     const [renamed, second] = [...risks.keys()];
     sandbox.store.patch('risk', renamed!, { Name: `Renamed at the source, ${session}` });
 
-    const headless = cliIo();
+    const headless = io();
     expect([await refresh([book, ...connect(), '--json'], headless.io), headless.err]).toEqual([0, []]);
     type Summary = { tables: { table: string; ok: boolean; rows: number; fingerprint: { method: string; count: number; sha256: string }; changes: { summary: { added: number; removed: number; changed: number } } }[] };
     const summary = JSON.parse(headless.out.join('\n')) as Summary;
@@ -139,7 +134,7 @@ describe('round trip between the add-in and the saved workbook', () => {
     const was = xl2.peek('Risks', `${nameCol}4`)!.value;
     xl2.peek('Risks', `${nameCol}4`)!.value = 'Typed over in Excel';
     await saveFakeExcel(xl2, book);
-    const refused = cliIo();
+    const refused = io();
     expect(await refresh([book, ...connect(), '--json'], refused.io)).toBe(1);
     const said = JSON.parse(refused.out.join('\n')) as { saved: boolean; tables: { table: string; ok: boolean; error?: { code: string; edits: unknown[] } }[] };
     expect(said.tables.find((t) => t.table === 'tbl_risk')).toMatchObject({ ok: false, error: { code: 'edited', edits: [{ address: `Risks!${nameCol}4`, field: 'Name', old: was, now: 'Typed over in Excel', certain: true }] } });
@@ -155,7 +150,7 @@ describe('round trip between the add-in and the saved workbook', () => {
 
   it('a template made and posted headless, filled by openpyxl, opens in the add-in with its results, and the add-in posts nothing twice', async () => {
     const book = join(dir, 'incidents.xlsx');
-    const made = cliIo();
+    const made = io();
     expect([await template(['--flow', 'incidents', ...connect(), '--json', book], made.io), made.err]).toEqual([0, []]);
     const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
     // Two valid rows and one whose organization is not in the service's list.
@@ -165,7 +160,7 @@ describe('round trip between the add-in and the saved workbook', () => {
       ['Round trip bad', 'Nowhere Inc'],
     ]);
     const before = sandbox.store.addedRecords('incidents').length;
-    const posted = cliIo();
+    const posted = io();
     // Exit 1: a row has errors; the valid ones are posted.
     expect(await post([book, '--table', table, ...connect(), '--yes'], posted.io)).toBe(1);
     expect(posted.out.join('\n')).toMatch(/2 created, 0 done, 0 failed, 0 unknown, 1 not sent \(errors\)/);
@@ -195,7 +190,7 @@ describe('round trip between the add-in and the saved workbook', () => {
 
     // The add-in's Post: the valid rows are done, the invalid one shows its problem; nothing is sent.
     const received = sandbox.store.received.length;
-    const { client, view } = await connectEnvironment({ 'base-url': sandbox.url, env: 'ACC' }, cliIo().io);
+    const { client, view } = await connectEnvironment({ 'base-url': sandbox.url, env: 'ACC' }, io().io);
     const plan = await preparePost({ api: client, workbook: wb, table, flow: incidentsFlow, environment: view });
     expect([plan.toSend, plan.toCheck]).toEqual([0, 0]);
     expect(plan.validation.problems).toEqual([expect.objectContaining({ row: 2, column: 'Reporting organization', severity: 'error' })]);

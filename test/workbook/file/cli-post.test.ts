@@ -8,6 +8,7 @@ import { startRelay, type Relay } from '../../../src/relay';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { incidentResults, fillIncidents } from '../../support/incident-book';
 import { openpyxl } from '../../support/outside-readers';
+import { cliIo } from '../../support/sandbox';
 
 const BIN = join(__dirname, '..', '..', '..', 'bin', 'grc-sheets.js');
 
@@ -29,15 +30,7 @@ describe('grc-sheets post', () => {
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const io = () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    return {
-      out,
-      err,
-      io: { env: { GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password }, stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), fetch: globalThis.fetch },
-    };
-  };
+  const io = () => cliIo(sandbox);
   const added = () => sandbox.store.addedRecords('incidents').length;
 
   /** A headless template with rows typed by openpyxl: each [name, organization or null for the list's first]. */

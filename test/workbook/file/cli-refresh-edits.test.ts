@@ -2,9 +2,10 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run, type RefreshIo } from '../../../src/cli/refresh';
+import { run } from '../../../src/cli/refresh';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { openpyxl, PUT_ADDIN_PART_BACK } from '../../support/outside-readers';
+import { cliIo } from '../../support/sandbox';
 
 /** Edits one cell with openpyxl and puts the add-in's part back (openpyxl drops it), as Excel would keep it. */
 const EDIT = `import sys, re, zipfile
@@ -29,9 +30,7 @@ describe('grc-sheets refresh: hand edits and the change report', () => {
   });
 
   async function refresh(book: string, ...more: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io: RefreshIo = { env: { GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password }, stdout: (t) => out.push(t), stderr: (t) => err.push(t), fetch: globalThis.fetch };
+    const { io, out } = cliIo(sandbox);
     const code = await run([book, '--base-url', sandbox.url, '--env', 'ACC', '--json', ...more], io);
     return { code, out: JSON.parse(out.join('\n')) as { saved: boolean; tables: { ok: boolean; changes?: { text: string; summary: { changed: number } }; error?: { code: string; message: string; edits?: { address: string; old: unknown; now: unknown; certain: boolean }[] } }[] } };
   }

@@ -2,10 +2,11 @@ import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run, type RefreshIo } from '../../../src/cli/refresh';
+import { run } from '../../../src/cli/refresh';
 import { run as verify } from '../../../src/cli/verify';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { openpyxl } from '../../support/outside-readers';
+import { cliIo } from '../../support/sandbox';
 
 const FIXTURES = join(__dirname, 'fixtures');
 
@@ -22,12 +23,7 @@ describe('grc-sheets refresh', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function io(env: Record<string, string | undefined> = { GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password }) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io: RefreshIo = { env, stdout: (t) => out.push(t), stderr: (t) => err.push(t), fetch: globalThis.fetch };
-    return { io, out, err };
-  }
+  const io = (env?: Record<string, string | undefined>) => cliIo(sandbox, env);
   const copy = (fixture: string, name = fixture) => {
     const path = join(dir, name);
     copyFileSync(join(FIXTURES, fixture), path);

@@ -7,6 +7,7 @@ import { tableRecords } from '../../../src/writeback';
 import { openFileWorkbook } from '../../../src/workbook/file';
 import { ZipReader } from '../../../src/workbook/file/zip';
 import { entryHashes, libreOfficeSheets, openpyxl } from '../../support/outside-readers';
+import { cliIo } from '../../support/sandbox';
 
 /**
  * `grc-sheets template` against the real sandbox: the add-in's template in a new workbook and in an
@@ -23,15 +24,7 @@ describe('grc-sheets template', () => {
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const io = () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    return {
-      out,
-      err,
-      io: { env: { GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password }, stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t), fetch: globalThis.fetch },
-    };
-  };
+  const io = () => cliIo(sandbox);
 
   it('makes a new workbook with the template: table, dropdowns from standing data, hidden row key, the task pane', async () => {
     const book = join(dir, 'incidents.xlsx');

@@ -1,18 +1,19 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { keyOnCommandLine } from '../check/key';
+import { keyOnCommandLine } from '../connect/key';
 import { describeProblem, FLOWS, markProblems, flowById, preparePost, tableRecord, writeAudit, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
 import { firstBodyRow } from '../workbook/address';
 import type { WorkbookPort } from '../workbook/port';
 import { isWorkbookError } from '../workbook/errors';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileStamp, type FileWorkbook } from '../workbook/file';
-import { connectOrStop, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, stops, type ConnectIo } from './connect';
-import { describeEnvironment } from '../contracts/environments';
+import { CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, type ConnectIo } from '../connect/connect';
+import { connectOrStop, stops } from './stops';
+import { withProduction } from '../environment/environment';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
 import { postedJson, stoppedJson, validatedJson, type PostJsonBase } from './post-json';
-import { knownProduction, unknownProductionMessage } from './production';
+import { knownProduction, unknownProductionMessage } from '../connect/production';
 
 const HELP = `Usage: grc-sheets post BOOK.xlsx --table NAME --relay URL --env NAME [OPTIONS]
        grc-sheets post BOOK.xlsx --table NAME --relay-config FILE --env NAME [OPTIONS]
@@ -163,7 +164,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     // Undeclared and posted to with --yes-production: treated as production (assumed paths refused, the
     // production confirmation), as the user said it may be.
     const production = known ?? options['yes-production'];
-    const environment = production === connection.view.production ? connection.view : describeEnvironment(connection.environment, production, connection.catalog, null);
+    const environment = withProduction(connection.bound, production).view;
     const plan = await preparePost({ api: connection.client, workbook: durable(workbook, persist), table: shape.name, flow, environment, signal: abort.signal });
     // As the taskpane's Validate: problem cells filled red or amber, the last validation's marks taken off.
     await markProblems(workbook, shape.name, plan.validation.problems);

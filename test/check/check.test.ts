@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { bindPaths } from '../catalog/bind-paths';
 import { run, type CheckIo } from '../../src/cli/check';
 import { checkReport, type CheckReport } from '../../src/check/report';
-import { KEY_ID_VAR, KEY_PASSWORD_VAR, readKey } from '../../src/check/key';
+import { KEY_ID_VAR, KEY_PASSWORD_VAR, readKey } from '../../src/connect/key';
 import { startRelay, type Relay } from '../../src/relay';
 import type { Sandbox } from '../../src/sandbox';
 import { key, start } from '../sandbox/helpers';

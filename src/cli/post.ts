@@ -49,8 +49,8 @@ ${CONNECT_HELP}
 
 ${KEY_HELP}
 
-Exit codes: 0 validated (--dry-run: no errors) or every row posted; 1 rows with errors, rows that failed or
-whose outcome is unknown, a refusal (production, or a target nothing declares, without --yes-production),
+Exit codes: 0 validated (--dry-run: no errors) or every row posted; 1 rows with errors, rows that failed,
+were not sent (the relay or the service refused them before acting) or whose outcome is unknown, a refusal (production, or a target nothing declares, without --yes-production),
 or the file could not be read or written (the message says which); 2 wrong options or no key.`;
 
 /**
@@ -201,12 +201,14 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     // line), then the table record and anything written without a result (setting changes) are saved too.
     await writeAudit(workbook, summary, connection.keyFingerprint, connection.actor);
     persist();
-    const { created, done, failed: failedRows, unknown } = summary.counts;
-    const ok = !(failedRows + unknown + summary.withErrors > 0 || summary.cancelled || summary.stoppedBecause);
+    const { created, done, failed: failedRows, unknown, 'not sent': notSent } = summary.counts;
+    // Every row asked for must have gone through: a row the relay or the service refused before acting
+    // ("not sent") is as much a failed job for a scheduler as one the service rejected.
+    const ok = !(failedRows + unknown + notSent + summary.withErrors > 0 || summary.cancelled || summary.stoppedBecause);
     if (options.json) io.stdout(JSON.stringify(postedJson(base({ ok }), summary, problems, backup), null, 2));
     else {
-      for (const o of summary.outcomes) if (o.status === 'failed' || o.status === 'unknown') io.stderr(`${table}: row ${summary.firstRow + o.row}: ${o.status}: ${o.message}`);
-      io.stdout(`${table}: ${created} created, ${done} done, ${failedRows} failed, ${unknown} unknown, ${summary.withErrors} not sent (errors)${summary.cancelled ? '; stopped' : ''}${summary.stoppedBecause ? `; stopped: ${summary.stoppedBecause}` : ''}. ${positionals[0]} saved.`);
+      for (const o of summary.outcomes) if (o.status === 'failed' || o.status === 'unknown' || o.status === 'not sent') io.stderr(`${table}: row ${summary.firstRow + o.row}: ${o.status}: ${o.message}`);
+      io.stdout(`${table}: ${created} created, ${done} done, ${failedRows} failed, ${unknown} unknown, ${summary.withErrors} not sent (errors)${notSent ? `, ${notSent} not sent (each row's message says why)` : ''}${summary.cancelled ? '; stopped' : ''}${summary.stoppedBecause ? `; stopped: ${summary.stoppedBecause}` : ''}. ${positionals[0]} saved.`);
     }
     return ok ? EXIT.ok : EXIT.failed;
   } catch (e) {

@@ -185,6 +185,17 @@ describe('grc-sheets check', () => {
     expect(err).toMatch(/--binding .*bad\.json: not a grc-sheets binding file/);
   });
 
+  test("direct with --relay-config: the environment as the relay's configuration declares it, the same datasets as through the relay", async () => {
+    const config = join(dir, 'relay.json');
+    writeFileSync(config, JSON.stringify({ environments: { moved: { baseUrl: sandbox.url, binding: join(dir, 'moved.json'), production: false } } }));
+    const viaRelay = await checkJson(['--relay', relay.url, '--env', 'moved'], 'good');
+    const viaConfig = await checkJson(['--relay-config', config, '--env', 'moved'], 'good');
+    expect(viaConfig.report.target).toEqual({ via: 'direct', url: sandbox.url, environment: 'moved', production: false, binding: viaRelay.report.target.binding });
+    expect(viaConfig.report.datasets.map((d) => [d.id, d.path, d.pathSource, d.result])).toEqual(viaRelay.report.datasets.map((d) => [d.id, d.path, d.pathSource, d.result]));
+    const without = await check(['--relay-config', config], 'good');
+    expect([without.code, without.err]).toEqual([2, expect.stringContaining('--relay-config needs --env NAME')]);
+  });
+
   test('a key on the command line is refused, saying why, before anything is called', async () => {
     for (const option of ['--password', '--password=secret', '-p', '--identifier']) {
       const { code, err, out } = await check([...through(), option, 'x']);

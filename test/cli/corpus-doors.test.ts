@@ -371,8 +371,8 @@ function plan(w: World, flow: FlowId, door: Door, columns: readonly string[]): P
   const owner = w.sandbox.store.list<Json>('users')[0]!.Name;
   const update = op(w, 'task-update-v2') ? todo.filter((t) => t.ResponsibleUser !== owner)[0] : undefined;
   const next = op(w, 'task-advance') ? todo.filter((t) => t.ResponsibleUser === owner)[n] : undefined;
-  const extras: Row = {};
-  for (const x of extrasOf(w, [...(update ? ['task-update-v2'] : []), ...(next ? ['task-advance'] : [])])) extras[x.header] = extraValue(x);
+  // Each action's row types the extra columns of its own operation: another action's would not be sent by it.
+  const extrasFor = (id: string): Row => Object.fromEntries(extrasOf(w, [id]).map((x) => [x.header, extraValue(x)]));
   const rows: Row[] = [];
   const requestOf: Plan['requestOf'] = [];
   if (update) {
@@ -390,7 +390,7 @@ function plan(w: World, flow: FlowId, door: Door, columns: readonly string[]): P
           Comment: `doors ${tag}`,
           // The sandbox's notification period identifiers (the spec shows none; src/sandbox/data/standing.ts).
           'Notification periods': `${NOTIFICATION_PERIODS[0]}; ${NOTIFICATION_PERIODS[2]}`,
-          ...extras,
+          ...extrasFor('task-update-v2'),
         },
         columns,
       ),
@@ -398,7 +398,7 @@ function plan(w: World, flow: FlowId, door: Door, columns: readonly string[]): P
     requestOf.push(mentions(update.Id as string));
   }
   if (next) {
-    rows.push(onlyColumns({ Task: next.Id as string, Action: 'Advance', ...extras }, columns));
+    rows.push(onlyColumns({ Task: next.Id as string, Action: 'Advance', ...extrasFor('task-advance') }, columns));
     requestOf.push(mentions(next.Id as string));
   }
   // Status is a column of the score-and-status action only, where no corpus file's wants say where it goes.

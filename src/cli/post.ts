@@ -9,7 +9,7 @@ import { isWorkbookError } from '../workbook/errors';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileStamp, type FileWorkbook } from '../workbook/file';
 import { CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, type ConnectIo } from '../connect/connect';
 import { connectOrStop, stops } from './stops';
-import { withProduction } from '../environment/environment';
+import { withProduction, writebackEnvironment } from '../environment/environment';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
 import { postedJson, stoppedJson, validatedJson, type PostJsonBase } from './post-json';
@@ -164,7 +164,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     // Undeclared and posted to with --yes-production: treated as production (assumed paths refused, the
     // production confirmation), as the user said it may be.
     const production = known ?? options['yes-production'];
-    const environment = withProduction(connection.bound, production).view;
+    const environment = writebackEnvironment(withProduction(connection.bound, production));
     const plan = await preparePost({ api: connection.client, workbook: durable(workbook, persist), table: shape.name, flow, environment, signal: abort.signal });
     // As the taskpane's Validate: problem cells filled red or amber, the last validation's marks taken off.
     await markProblems(workbook, shape.name, plan.validation.problems);

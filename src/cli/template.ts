@@ -8,6 +8,7 @@ import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, wr
 import { isWorkbookError } from '../workbook/errors';
 import { CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, type ConnectIo } from '../connect/connect';
 import { connectOrStop, stops } from './stops';
+import { writebackEnvironment } from '../environment/environment';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
 
@@ -62,7 +63,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     else refuseIfOpen(path);
     const stamp = stampOf(start);
     workbook = openFileWorkbook(start);
-    const table = await createTemplate({ api: connection.client, workbook, flow, environment: connection.bound.view });
+    const table = await createTemplate({ api: connection.client, workbook, flow, environment: writebackEnvironment(connection.bound) });
     const book = workbook;
     if (isNew) {
       const done = `${start}.xlsx`;

@@ -33,6 +33,9 @@ export interface EnvironmentFacts {
   egressIp?: string | null;
 }
 
+/** What write-back is given: the view (paths, availability, binding) and the catalogue the client was made with. */
+export const writebackEnvironment = (environment: Environment) => ({ ...environment.view, catalog: environment.catalog });
+
 /** The one way an environment is built: catalogue and view from the same binding, the production flag as declared. */
 export function environmentFrom(facts: EnvironmentFacts): Environment {
   const catalog = createCatalog(facts.binding ?? undefined);

@@ -281,8 +281,10 @@ interface Plan {
   requestOf: ((r: Recorded) => boolean)[];
   /** Columns nobody types on this file (the reason is in the comment where they are left out). */
   untyped?: string[];
-  /** Tasks: the task each door advances (a task moves on once). */
+  /** Tasks: the tasks each door advances or scores (a task moves on once). */
   ownTasks?: string[];
+  /** Rows checked in the sandbox's store rather than at the wants' pointers: the task and its fields there. */
+  stored?: { row: number; task: string; fields: Json }[];
 }
 
 const HYPERLINK = 'https://intranet.example.com/incidents/flood';
@@ -401,8 +403,17 @@ function plan(w: World, flow: FlowId, door: Door, columns: readonly string[]): P
     rows.push(onlyColumns({ Task: next.Id as string, Action: 'Advance', ...extrasFor('task-advance') }, columns));
     requestOf.push(mentions(next.Id as string));
   }
-  // Status is a column of the score-and-status action only, where no corpus file's wants say where it goes.
-  return { rows, custom: [], requestOf, untyped: ['Status'], ownTasks: next ? [next.Id as string] : [] };
+  // Score and status of a third task (each door its own). The corpus's wants say nothing of this request's
+  // shape: the task as the sandbox stored it is what is compared (stored).
+  const scored = op(w, 'task-score-status') ? todo.filter((t) => t.ResponsibleUser !== owner)[1 + n] : undefined;
+  const stored: NonNullable<Plan['stored']> = [];
+  if (scored) {
+    const row: Row = { Task: scored.Id as string, Action: 'Score and status', Score: 5, Comment: `doors ${tag} scored`, Status: 'In review', ...extrasFor('task-score-status') };
+    stored.push({ row: rows.length, task: scored.Id as string, fields: { Score: 5, Comment: row.Comment, Status: 'In review' } });
+    rows.push(onlyColumns(row, columns));
+    requestOf.push(mentions(scored.Id as string));
+  }
+  return { rows, custom: [], requestOf, stored, ownTasks: [next, scored].flatMap((t) => (t ? [t.Id as string] : [])) };
 }
 
 const FLOW_OPS: Record<FlowId, string[]> = {
@@ -495,6 +506,15 @@ function findings(w: World, posted: Posted[]): Finding[] {
     p.rows.forEach((row, i) => {
       const outcome = result.outcomes?.find((o) => o.row === i);
       finding.outcomes.push([outcome?.status ?? 'not posted', outcome?.message ?? '']);
+      const kept = p.stored?.find((k) => k.row === i);
+      if (kept) {
+        const task = w.sandbox.store.find('tasks', kept.task) as Json | undefined;
+        for (const [field, value] of Object.entries(kept.fields)) {
+          if (task?.[field] === value) finding.landed++;
+          else finding.silent.push(`row ${i + 1} ${field}: ${JSON.stringify(value)} is not the task's ${field} in the service (${JSON.stringify(task?.[field])})`);
+        }
+        return;
+      }
       const linkExtras = flow === 'incidents' ? extrasOf(w, ['incident-hyperlink']) : [];
       const lost = missing(w, row, requests[i], wants, extrasOf(w, FLOW_OPS[flow]), p.custom, ['Hyperlink', ...linkExtras.map((x) => x.header)]);
       if (flow === 'incidents' && row.Hyperlink) {

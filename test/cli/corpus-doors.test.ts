@@ -7,11 +7,13 @@
  * `post` straight to the service with `--base-url --binding`. What the proxy saw is read at the places the
  * file wants each value (corpus/wants.ts, written from the files, not from the importer).
  *
- * A typed value must be in the request where the file wants it, or the row must say why it is not on that
- * cell (a problem of the validation, or the row's message naming the column). Anything else is a silent drop:
- * there must be none. Each command runs through its real entry (the `run` main.ts calls) with real HTTP on
- * loopback; the key comes from the variables a scheduler sets. One sandbox, proxy and relay per file, one
- * workbook per door holding every flow's template.
+ * A typed value not in the request where the file wants it is either said on its cell (a validation problem,
+ * or the row's message naming the column) or a silent drop; there must be no silent drop, and on the corpus
+ * nothing is refused either: every record is created, every task row done. Whatever the file, both doors must
+ * send the same requests (one bound environment); the API files of test/binding/customers run through both
+ * doors too (their wants are read by test/binding/customers.test.ts). Each command runs through its real entry
+ * (the `run` main.ts calls) with real HTTP on loopback; the key comes from the variables a scheduler sets. One
+ * sandbox, proxy and relay per file, one workbook per door holding every flow's template.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

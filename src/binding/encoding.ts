@@ -1,4 +1,4 @@
-import { pointerOf, type Encoding } from '../catalog';
+import { patternHasTime, patternIn, pointerOf, type Encoding } from '../catalog';
 import { isCustomFields, isReference, type CatField } from './fields';
 import { isDateFormat, isGuidFormat, kindOf, type Schema } from './schema';
 import { isRefSuffixed, splitWords, words } from './words';
@@ -59,8 +59,84 @@ export function enumMap(catalogue: readonly string[], file: readonly string[]): 
   return map;
 }
 
+/** A separator a description gives for several values in one text: "separated by ;", "comma-separated". */
+export function separatorIn(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  if (/comma[- ]separated|separated by (?:a )?comma/i.test(text)) return ',';
+  if (/semicolon[- ]separated|separated by (?:a )?semicolon/i.test(text)) return ';';
+  if (/pipe[- ]separated|separated by (?:a )?pipe/i.test(text)) return '|';
+  const m = /(?:separated|joined|delimited) (?:by|with) ["'`]?([^\s"'`a-z0-9]{1,3})["'`]?/i.exec(text);
+  return m?.[1];
+}
+
+/** Words saying a multi-select goes as one entry per chosen option. */
+const REPEATS = /\b(?:one|an?|separate) (?:entry|item|element|object) (?:per|for each) (?:selected |chosen )?(?:option|value|answer)|repeat(?:ed)? (?:the )?entr(?:y|ies)|(?:several|multiple) entries (?:for|per) (?:one|the same|a) (?:field|custom field)/i;
+/** Words asking for a select's option by its name (or its label, its text), not its id. */
+const OPTION_NAME = /\b(?:name|label|text|display (?:name|text)|caption) of the (?:selected |chosen )?(?:option|answer|choice|value)|option(?:'s)? (?:name|label|text)\b|\bby (?:its |the option(?:'s)? )?name\b/i;
+/** Words asking for the option's id. */
+const OPTION_ID = /\b(?:guid|uuid|id|identifier) of the (?:selected |chosen )?(?:option|answer|choice)|option(?:'s)? (?:guid|uuid|id)\b/i;
+
+/**
+ * How a select's answer goes: by the option's name where the file asks for the name in words, or where the
+ * value is typed so that no GUID fits it (an enum of words, a pattern a GUID does not match); by its GUID
+ * (the default, as the catalogue) otherwise.
+ */
+function optionsBy(texts: readonly (string | undefined)[], value: Schema | undefined): 'name' | undefined {
+  const said = texts.filter(Boolean).join(' ');
+  if (OPTION_ID.test(said)) return undefined;
+  if (OPTION_NAME.test(said)) return 'name';
+  const leaf = kindOf(value) === 'array' ? value?.items : value;
+  if (leaf && !isGuidFormat(leaf.format) && kindOf(leaf) === 'string') {
+    const sample = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    if (leaf.pattern) {
+      try {
+        if (!new RegExp(leaf.pattern).test(sample)) return 'name';
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A date answer's format where the file gives one: a date-time slot, or a pattern in words. */
+function answerDates(slot: Schema | undefined, texts: readonly (string | undefined)[]): Pick<Extract<Encoding, { kind: 'custom-fields' }>, 'dateFormat' | 'datePattern'> {
+  const pattern = patternIn(slot?.format) ?? patternIn(slot?.description) ?? texts.map(patternIn).find(Boolean);
+  if (pattern) return { datePattern: pattern, ...(patternHasTime(pattern) ? { dateFormat: 'date-time' as const } : {}) };
+  return slot?.format === 'date-time' ? { dateFormat: 'date-time' } : {};
+}
+
+/**
+ * How several answers of one field (a multi-select's options) go in a value slot: as a list where the slot
+ * takes one (an array, or anything), joined where it takes text (with the separator its description
+ * gives), one entry each only where the file says so in words; a slot for a number or a yes/no takes one.
+ */
+function multiOf(slot: Schema | undefined, texts: readonly (string | undefined)[], entries: boolean): Pick<Extract<Encoding, { kind: 'custom-fields' }>, 'multi' | 'separator'> {
+  const said = texts.filter(Boolean).join(' ');
+  const k = kindOf(slot);
+  if (k === 'array') return { multi: 'array' };
+  if (entries && REPEATS.test(said)) return { multi: 'repeat' };
+  if (k === 'string') {
+    const separator = separatorIn(slot?.description) ?? separatorIn(said);
+    return { multi: 'join', ...(separator ? { separator } : {}) };
+  }
+  if (k === undefined) return entries ? {} : { multi: 'array' };
+  return {};
+}
+
 function customFieldsEncoding(f: Schema): Encoding | undefined {
-  if (kindOf(f) === 'object' && f.additionalProperties && !f.properties) return { kind: 'custom-fields', style: 'map' };
+  if (kindOf(f) === 'object' && f.additionalProperties && !f.properties) {
+    const value = f.additionalProperties;
+    const texts = [f.description, value.description];
+    const options = optionsBy(texts, value);
+    return {
+      kind: 'custom-fields',
+      style: 'map',
+      ...multiOf(value, texts, false),
+      ...(options ? { options } : {}),
+      ...answerDates(value, texts),
+    };
+  }
   const item = kindOf(f) === 'array' ? f.items : undefined;
   if (!item?.properties) return undefined;
   const keys = Object.keys(item.properties);
@@ -71,7 +147,7 @@ function customFieldsEncoding(f: Schema): Encoding | undefined {
   const dateKey = keys.find((k) => { const x = w(k); return x.includes('date') && k !== guidKey; });
   const rest = keys.filter((k) => k !== guidKey && k !== dateKey);
   const valueKey =
-    rest.find((k) => splitWords(k).some((x) => ['value', 'answer', 'text'].includes(x))) ?? (rest.length === 1 ? rest[0] : undefined);
+    rest.find((k) => splitWords(k).some((x) => ['value', 'values', 'answer', 'answers', 'text'].includes(x))) ?? (rest.length === 1 ? rest[0] : undefined);
   if (!guidKey || !valueKey) return undefined;
   const g = item.properties[guidKey]!;
   let guidAt = pointerOf(guidKey);
@@ -81,13 +157,19 @@ function customFieldsEncoding(f: Schema): Encoding | undefined {
     guidAt += inner.idAt;
   }
   const v = item.properties[valueKey]!;
+  const texts = [f.description, item.description, v.description];
+  const leaf = kindOf(v) === 'array' ? v.items : v;
+  const options = optionsBy(texts, v);
   return {
     kind: 'custom-fields',
     style: 'entries',
     guidAt,
     valueAt: pointerOf(valueKey),
     ...(dateKey ? { dateAt: pointerOf(dateKey) } : {}),
-    ...(kindOf(v) === 'string' ? { valueAs: 'string' as const } : {}),
+    ...(kindOf(leaf) === 'string' ? { valueAs: 'string' as const } : {}),
+    ...multiOf(v, texts, true),
+    ...(options ? { options } : {}),
+    ...answerDates(dateKey ? item.properties[dateKey] : leaf, texts),
   };
 }
 
@@ -162,8 +244,10 @@ function scalarEncoding(c: CatField, f: Schema): Encoding | undefined {
     return { kind: 'enum', values, map: enumMap(c.enum, values), ...(many ? { many, ...one } : {}) };
   }
   if (c.format === 'date' || c.format === 'date-time') {
-    if (lk === 'string' || lk === undefined) return { kind: 'date', format: isDateFormat(leaf?.format) ? leaf!.format as 'date' | 'date-time' : c.format };
-    return undefined;
+    if (lk !== 'string' && lk !== undefined) return undefined;
+    const pattern = patternIn(leaf?.format) ?? patternIn(leaf?.description) ?? patternIn(f.description);
+    if (pattern) return { kind: 'date', format: patternHasTime(pattern) ? 'date-time' : 'date', pattern };
+    return { kind: 'date', format: isDateFormat(leaf?.format) ? leaf!.format as 'date' | 'date-time' : c.format };
   }
   let as: 'string' | 'number' | 'integer' | 'boolean' | undefined;
   if (c.type === 'number' && lk === 'string') as = 'string';

@@ -5,6 +5,7 @@ import {
   BINDING_VERSION,
   DATASETS_AND_OPERATIONS,
   binding as bindingSchema,
+  encoding as encodingSchema,
   isValidTemplate,
   lastName,
   pointerParts,
@@ -15,6 +16,7 @@ import {
   type ExtraDataset,
 } from '../catalog';
 import { findRecords } from './answers';
+import { customFieldsRefusal, fitCustomFields } from './custom-answers';
 import { chooseEncoding } from './encoding';
 import {
   bindTo,
@@ -123,7 +125,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
     if (!entries.has(l.id))
       throw new BindingInputError(`${file}:${l.line}: "${l.id}" is not a catalogue endpoint id (see the report's ids): "${l.text}"`);
   }
-  const order = ['none', 'use', 'place', 'unplace', 'answer', 'default'];
+  const order = ['none', 'use', 'place', 'unplace', 'encode', 'form', 'answer', 'default'];
   for (const l of [...lines].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))) {
     const entry = entries.get(l.id)!;
     if (l.kind === 'none') {
@@ -171,8 +173,15 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
       const encoding =
         l.encoding ??
         (field && chooseEncoding(field, target, (lastName(l.at) || l.at), undefined, () => undefined)) ?? { kind: 'plain' as const };
+      const placement = { field: l.field, in: l.in, at: l.at, fileName: (lastName(l.at) || l.at), encoding, how: 'admin' as const, ...(l.in === 'path' ? { required: true } : {}) };
+      if (!l.encoding) fitCustomFields(l.id, [placement]);
+      const refused = customFieldsRefusal(l.id, placement);
+      if (refused) {
+        drop(l, refused);
+        continue;
+      }
       bound.placements = bound.placements.filter((p) => p.field !== l.field);
-      bound.placements.push({ field: l.field, in: l.in, at: l.at, fileName: (lastName(l.at) || l.at), encoding, how: 'admin', ...(l.in === 'path' ? { required: true } : {}) });
+      bound.placements.push(placement);
       if (bound.kind === 'operation') bound.extras = bound.extras.filter((x) => !(x.in === l.in && (x.at === l.at || x.at.startsWith(`${l.at}/`))));
       chosen.unplaced = chosen.unplaced.filter((f) => f !== l.field);
       applied++;
@@ -183,6 +192,40 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
       }
       bound.placements = bound.placements.filter((p) => p.field !== l.field);
       chosen.unplaced = [...chosen.unplaced, l.field];
+      applied++;
+    } else if (l.kind === 'encode') {
+      const placed = bound.placements.find((p) => p.field === l.field);
+      const extra = bound.kind === 'operation' ? bound.extras.find((x) => x.key === l.field) : undefined;
+      const target = placed ?? extra;
+      if (!target) {
+        drop(l, `${l.field} is neither placed in ${l.id} nor one of its extra columns`);
+        continue;
+      }
+      const merged = encodingSchema.safeParse({ ...target.encoding, ...l.keys });
+      if (!merged.success) {
+        drop(l, `not an encoding for ${l.field} (${target.encoding.kind}): ${merged.error.issues[0]!.message}`);
+        continue;
+      }
+      const refused = customFieldsRefusal(l.id, { encoding: merged.data });
+      if (refused) {
+        drop(l, refused);
+        continue;
+      }
+      target.encoding = merged.data;
+      if (placed) placed.how = 'admin';
+      applied++;
+    } else if (l.kind === 'form') {
+      if (bound.kind !== 'operation') {
+        drop(l, `${l.id} is a dataset`);
+        continue;
+      }
+      const deep = [...bound.placements, ...bound.extras].find((p) => p.in === 'body' && pointerParts(p.at).length !== 1);
+      if (l.form !== 'json' && deep) {
+        drop(l, `a form has fields, not nested properties: ${deep.at} cannot be a form field`);
+        continue;
+      }
+      if (l.form === 'json') delete bound.form;
+      else bound.form = l.form;
       applied++;
     } else if (l.kind === 'answer') {
       if (bound.kind !== 'operation') {

@@ -10,6 +10,7 @@ import {
 import { findCreatedId, findRecords } from './answers';
 import { catFields, type CatField } from './fields';
 import type { FileOperation } from './parse';
+import { fitCustomFields } from './custom-answers';
 import { placeOperation, placeRecord } from './place';
 import { words } from './words';
 
@@ -181,7 +182,8 @@ export function bindTo(c: CatalogueSide, f: FileSide, how?: PlacementHow): Score
     unplaced = placed.unplaced;
     unfillable = placed.unfillable;
     const answer = c.creates ? (findCreatedId(op, c.resource) ?? { in: 'body' as const, at: '/Id' }) : null;
-    bound = { kind: 'operation', method: op.method, path: op.path, file: fileRef(op), how: 'name', placements: placed.placements, extras: placed.extras, answer };
+    fitCustomFields(c.e.id, placed.placements);
+    bound = { kind: 'operation', method: op.method, path: op.path, file: fileRef(op), how: 'name', ...(op.form ? { form: op.form } : {}), placements: placed.placements, extras: placed.extras, answer };
     // Without a body schema, the catalogue's names are sent as they are (the file says nothing against it).
     if (c.fields.length && !op.body) {
       bound.placements.push(

@@ -105,12 +105,24 @@ export function listsNeeded(flow: FlowNeeds, environment: BoundEnvironment): str
   return [...out];
 }
 
-/** A dataset's records as a list of names: `Id` (or `GUID`, `Guid`) and `Name`. */
+/**
+ * A dataset's records as a list of names: `Id` (or `GUID`, `Guid`) and `Name`; custom field definitions'
+ * answer options too, so a select's answer (its option's GUID) can go by the option's name where the file
+ * asks for it (catalog placement `options: 'name'`).
+ */
 function listOf(records: readonly Readonly<Record<string, unknown>>[]) {
   return indexList(
     records.flatMap((r) => {
       const id = r.Id ?? r.GUID ?? r.Guid;
-      return typeof id === 'string' && typeof r.Name === 'string' ? [{ id, name: r.Name }] : [];
+      const own = typeof id === 'string' && typeof r.Name === 'string' ? [{ id, name: r.Name }] : [];
+      const options = Array.isArray(r.AnswerOptions)
+        ? (r.AnswerOptions as unknown[]).flatMap((o) =>
+            typeof o === 'object' && o !== null && typeof (o as { Id?: unknown }).Id === 'string'
+              ? [{ id: (o as { Id: string }).Id, name: String((o as { Name?: unknown }).Name ?? (o as { Value?: unknown }).Value ?? '') }]
+              : [],
+          )
+        : [];
+      return [...own, ...options.filter((o) => o.name !== '')];
     }),
   );
 }

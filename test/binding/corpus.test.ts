@@ -5,9 +5,11 @@ import { request } from 'undici';
 import { importBinding } from '../../src/binding';
 import {
   createCatalog,
+  escapePointer,
   getAt,
   isGuid,
   leiWithCheckDigits,
+  parseDate,
   templateParams,
   type Binding,
   type BoundOperation,
@@ -28,7 +30,7 @@ import { thirdPartiesFlow } from '../../src/writeback/flows/thirdparties';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
 import { checkNothingDropped } from '../writeback/nothing-dropped';
-import { WANTS, type FlowWants } from './corpus/wants';
+import { WANTS, type CustomFieldPlace, type FlowWants } from './corpus/wants';
 
 /**
  * Every customer file of the corpus (test/binding/corpus/README.md), the whole way: the file is imported as
@@ -162,8 +164,11 @@ function dropped(
       if (!guid || !got.path.toLowerCase().includes(guid))
         out.push(`${column}: "${cell}" is not in the path ${got.path}`);
     } else if (want !== undefined) {
+      const pattern = wants.datePattern;
       const found = (Array.isArray(want) ? want : [want]).flatMap((p) =>
-        valuesAt(got.body, p).flatMap((v) => norm(w, v)),
+        valuesAt(got.body, p).flatMap((v) =>
+          norm(w, pattern && typeof v === 'string' ? (parseDate(v, pattern) ?? v) : v),
+        ),
       );
       for (const t of typed)
         if (!found.includes(t))
@@ -172,12 +177,11 @@ function dropped(
       const found = extraValues(w, got, extra);
       for (const t of typed) if (!found.includes(t)) out.push(`${column} (extra): "${t}" not at ${extra.at}`);
     } else if (field && wants.customFields) {
-      const p = wants.customFields;
-      const entries = valuesAt(got.body, `${p.at}/*`);
-      const entry = entries.find((e) => getAt(e, p.guid) === field.id) as Json | undefined;
-      const value = entry && (field.date && p.date ? getAt(entry, p.date) : getAt(entry, p.value));
-      if (!entry || !norm(w, value).includes(typed[0]!))
-        out.push(`${column} (custom field): "${cell}" not in ${p.at} (found ${JSON.stringify(entries)})`);
+      // Every option of a multi-select too: each must be there (a map that kept only the last is a drop).
+      const found = customFieldValues(w, got.body, wants.customFields, field);
+      for (const t of typed)
+        if (!found.includes(t))
+          out.push(`${column} (custom field): "${t}" not in ${wants.customFields.at} (found ${JSON.stringify(found)})`);
     } else if (column === 'Hyperlink' || column === 'Notice period' || column === 'Notice period unit') {
       continue; // checked on their own: a follow-up request, or a joined property
     } else out.push(`${column}: a column whose value the file has no place for`);
@@ -189,6 +193,22 @@ function dropped(
       out.push(`Notice period: "${expected}" not at ${wants.joinedNotice} (found ${JSON.stringify(v)})`);
   }
   return out;
+}
+
+/** What a request holds for one custom field, wherever the file wants its answers, as typed values compare. */
+function customFieldValues(w: World, body: unknown, p: CustomFieldPlace, field: CustomFieldColumn): string[] {
+  const answers = p.map
+    ? [getAt(body, `${p.at}/${escapePointer(field.id)}`)]
+    : valuesAt(body, `${p.at}/*`)
+        .filter((e) => getAt(e, p.guid) === field.id)
+        .map((e) => (field.date && p.date ? getAt(e, p.date) : getAt(e, p.value)));
+  return answers.flatMap((v) => {
+    const split = (x: unknown): unknown[] =>
+      Array.isArray(x) ? x.flatMap(split) : typeof x === 'string' && p.separator ? x.split(p.separator) : [x];
+    return split(v).flatMap((x) =>
+      norm(w, field.date && p.datePattern && typeof x === 'string' ? (parseDate(x, p.datePattern) ?? x) : x),
+    );
+  });
 }
 
 /** What a request holds where an extra column's value goes: its body pointer, query parameter or path. */
@@ -258,6 +278,7 @@ function customFieldCells(
     const options = ((d.AnswerOptions as (string | { Name: string })[] | undefined) ?? []).map((o) =>
       typeof o === 'string' ? o : o.Name,
     );
+    // A multi-select with two options chosen: every one of them must arrive.
     const value: Cell =
       d.Type === 'Date'
         ? '2026-02-14'
@@ -265,7 +286,9 @@ function customFieldCells(
           ? 42
           : d.Type === 'Checkbox'
             ? true
-            : (options[0] ?? `cf ${name}`);
+            : d.Type === 'MultiSelect' && options.length > 1
+              ? `${options[0]}; ${options[1]}`
+              : (options[0] ?? `cf ${name}`);
     cells[column] = value;
     fields.push({ column, id: d.Id as string, date: d.Type === 'Date' });
   }

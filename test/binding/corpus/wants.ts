@@ -8,10 +8,17 @@
  */
 export interface CustomFieldPlace {
   at: string;
+  /** Entries: where the field's GUID is in one. A map keyed by the field's GUID has none (`map`). */
   guid: string;
   value: string;
   /** Absent: dates go in `value` as text. */
   date?: string;
+  /** The answers are a map keyed by the field's GUID: `at` is the map, the value is the field's member. */
+  map?: boolean;
+  /** Several options of a multi-select in one text, separated by this (the file's description says). */
+  separator?: string;
+  /** How a date answer is written (a pattern such as dd-MM-yyyy): read back before comparing. */
+  datePattern?: string;
 }
 
 export interface FlowWants {
@@ -22,6 +29,8 @@ export interface FlowWants {
   hyperlink?: string;
   /** The notice period number and unit joined in one text property (vandelay). */
   joinedNotice?: string;
+  /** The file writes this flow's dates in its own pattern (pinewood's dd-MM-yyyy): read back before comparing. */
+  datePattern?: string;
 }
 
 export type FileWants = Partial<Record<'incidents' | 'thirdparties' | 'contracts' | 'tasks', FlowWants>>;
@@ -33,6 +42,62 @@ const people = (prefix: string, suffix = '', pascal = false) => ({
 });
 
 export const WANTS: Record<string, FileWants> = {
+  'pinewood.swagger.yaml': {
+    incidents: {
+      columns: {
+        Name: '/title',
+        Description: '/summary',
+        'Reporting organization': '/reporting_organisation_id',
+        'Affected organizations': '/affected_organisation_ids/*',
+        'Incident types': '/incident_type_ids/*',
+        Classification: '/classification_id',
+        'Root cause category': '/root_cause_category_id',
+        'Root cause': '/root_cause',
+        'Date detected': '/detected_on',
+        'Date occurred': '/occurred_on',
+        ...people(''),
+      },
+      datePattern: 'dd-MM-yyyy',
+      customFields: { at: '/custom_fields', guid: '', value: '', map: true },
+      hyperlink: '/link',
+    },
+    thirdparties: {
+      columns: {
+        Name: '/vendor_name',
+        'LEI code': '/lei',
+        'Framework dimensions': '/framework_dimensions/*',
+      },
+      customFields: { at: '/custom_field_values', guid: '/field_id', value: '/values' },
+    },
+    contracts: {
+      columns: {
+        'Third party': 'path',
+        Name: '/title',
+        Services: '/services/*',
+        'Start date': '/start_date',
+        'End date': '/end_date',
+        'Notice period': '/notice_period',
+        'Notice period unit': '/notice_period_unit',
+      },
+      customFields: {
+        at: '/custom_fields',
+        guid: '/custom_field_id',
+        value: '/value',
+        date: '/date_value',
+        separator: ';',
+      },
+    },
+    tasks: {
+      columns: {
+        Name: '/title',
+        Description: '/description',
+        'Action date': '/action_date',
+        Score: '/score',
+        Comment: '/comment',
+        'Notification periods': '/notification_periods/*',
+      },
+    },
+  },
   'northwind.swagger.yaml': {
     incidents: {
       columns: {

@@ -129,9 +129,11 @@ function customFieldsEncoding(f: Schema): Encoding | undefined {
     const value = f.additionalProperties;
     const texts = [f.description, value.description];
     const options = optionsBy(texts, value);
+    const leaf = kindOf(value) === 'array' ? value.items : value;
     return {
       kind: 'custom-fields',
       style: 'map',
+      ...(kindOf(leaf) === 'string' ? { valueAs: 'string' as const } : {}),
       ...multiOf(value, texts, false),
       ...(options ? { options } : {}),
       ...answerDates(value, texts),

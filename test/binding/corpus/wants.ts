@@ -42,6 +42,59 @@ const people = (prefix: string, suffix = '', pascal = false) => ({
 });
 
 export const WANTS: Record<string, FileWants> = {
+  'larkspur.openapi.yaml': {
+    incidents: {
+      columns: {
+        Name: '/Subject',
+        Description: '/Description',
+        'Reporting organization': '/ReportingOrganisation/Guid',
+        'Affected organizations': '/AffectedOrganisations/*/Guid',
+        'Incident types': '/IncidentTypes/*/Guid',
+        Classification: '/Classification/Guid',
+        'Root cause category': '/RootCauseCategory/Guid',
+        'Root cause': '/RootCause',
+        'Date detected': '/DetectionDate',
+        'Date occurred': '/OccurrenceDate',
+        ...people('', '', true),
+      },
+      datePattern: 'dd/MM/yyyy',
+      customFields: { at: '/CustomFields', guid: '', value: '', map: true, separator: '|' },
+      hyperlink: '/Link',
+    },
+    thirdparties: {
+      columns: { Name: '/Name', 'LEI code': '/LEICode' },
+      customFields: { at: '/CustomFieldAnswers', guid: '/CustomFieldGuid', value: '/Values' },
+    },
+    contracts: {
+      columns: {
+        'Third party': '/ThirdParty/Guid',
+        Name: '/Name',
+        Services: '/Services/*',
+        'Start date': '/ContractStartDate',
+        'End date': '/ContractEndDate',
+        'Notice period': '/NoticePeriod',
+        'Notice period unit': '/NoticePeriodUnit',
+      },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
+    },
+    tasks: {
+      columns: {
+        Name: '/Name',
+        Description: '/Description',
+        'Responsible user': '/ResponsibleUser',
+        Reviewer: '/Reviewer',
+        'Action date': '/ActionDate',
+        Score: '/Score',
+        Comment: '/Comment',
+        'Notification periods': '/NotificationPeriods/*',
+      },
+    },
+  },
   'pinewood.swagger.yaml': {
     incidents: {
       columns: {

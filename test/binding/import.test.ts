@@ -485,3 +485,38 @@ describe('dataset records in the file\'s spellings', () => {
     expect(decodeRecord(ds, { id: G, notice_period_unit: 'months' })).toEqual({ Id: G, NoticePeriodUnit: 'Months' });
   });
 });
+
+describe('overrides of forms, dates and custom field answers', () => {
+  it('takes the admin\'s form, date pattern and custom field choices from the overrides file, and refuses repeated entries for a third party', async () => {
+    const overrides = join(tmp(), 'pinewood.overrides');
+    writeFileSync(
+      overrides,
+      [
+        'form incident-hyperlink = multipart',
+        'encode incident-create DateDetected = {"pattern":"yyyyMMdd"}',
+        'encode thirdparty-create CustomFields = {"options":"guid"}',
+        'encode incident-create CustomFields = {"multi":"join","separator":","}',
+        'encode contract-create CustomFields = {"multi":"repeat"}',
+      ].join('\n'),
+    );
+    const r = await importBinding(join(__dirname, 'corpus', 'pinewood.swagger.yaml'), { overrides, accept: true });
+    expect(op(r, 'incident-hyperlink').form).toBe('multipart');
+    expect(placementOf(op(r, 'incident-create'), 'DateDetected')!.encoding).toEqual({ kind: 'date', format: 'date', pattern: 'yyyyMMdd' });
+    expect(placementOf(op(r, 'thirdparty-create'), 'CustomFields')!.encoding).toMatchObject({ multi: 'array', options: 'guid' });
+    expect(placementOf(op(r, 'incident-create'), 'CustomFields')!.encoding).toMatchObject({ style: 'map', multi: 'join', separator: ',' });
+    expect(placementOf(op(r, 'contract-create'), 'CustomFields')!.encoding).toMatchObject({ multi: 'join' });
+    expect(r.dropped).toEqual([
+      expect.objectContaining({ line: 5, reason: expect.stringMatching(/rejects repeated entries/) }),
+    ]);
+    const sent = encodeRequest(op(r, 'incident-create'), { Name: 'x', ReportingOrganization: '0f8fad5b-d9cb-469f-a165-70867728950e', DateDetected: '2026-03-02', 'body:/channel': 'email' }, {});
+    expect(sent.ok && (sent.request.body as { detected_on: string }).detected_on).toBe('20260302');
+  });
+
+  it('refuses a malformed encode or form line with its place in the overrides file', async () => {
+    const bad = join(tmp(), 'bad.overrides');
+    writeFileSync(bad, 'encode incident-create DateDetected = {"kind":"plain"}\n');
+    await expect(importBinding(join(__dirname, 'corpus', 'pinewood.swagger.yaml'), { overrides: bad })).rejects.toThrow(/bad\.overrides:1: .*without "kind"/);
+    writeFileSync(bad, 'form incident-hyperlink = xml\n');
+    await expect(importBinding(join(__dirname, 'corpus', 'pinewood.swagger.yaml'), { overrides: bad })).rejects.toThrow(/bad\.overrides:1: not an overrides line/);
+  });
+});

@@ -1,5 +1,5 @@
 import { pointerOf, type Encoding } from '../catalog';
-import { isCustomFields, isReference, type CatField } from './fields';
+import { bodyValues, isCustomFields, isReference, type CatField } from './fields';
 import { isDateFormat, isGuidFormat, kindOf, type Schema } from './schema';
 import { isRefSuffixed, splitWords, words } from './words';
 
@@ -189,7 +189,7 @@ function scalarEncoding(c: CatField, f: Schema): Encoding | undefined {
   if (lk === 'object' || lk === 'array') return undefined;
   // An enum, or text the file keeps as a named enum (a custom field's Type as Swashbuckle's 0..5): by meaning.
   if (leaf?.enum?.length && (c.enum || (c.type === 'string' && leaf.enumNames)))
-    return { ...enumEncoding(c.enum ?? [], leaf), ...(many ? { many, ...one } : {}) };
+    return { ...enumEncoding(c.enum ?? bodyValues(c.name), leaf), ...(many ? { many, ...one } : {}) };
   if (c.format === 'date' || c.format === 'date-time') {
     if (lk === 'string' || lk === undefined) return { kind: 'date', format: isDateFormat(leaf?.format) ? leaf!.format as 'date' | 'date-time' : c.format };
     return undefined;

@@ -16,6 +16,8 @@ import {
 } from '../catalog';
 import { findRecords } from './answers';
 import { chooseEncoding } from './encoding';
+import { enumsUnread } from './enum-check';
+import { mapEnumValue } from './enum-map';
 import {
   bindTo,
   candidateRef,
@@ -123,7 +125,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
     if (!entries.has(l.id))
       throw new BindingInputError(`${file}:${l.line}: "${l.id}" is not a catalogue endpoint id (see the report's ids): "${l.text}"`);
   }
-  const order = ['none', 'use', 'place', 'unplace', 'answer', 'default'];
+  const order = ['none', 'use', 'place', 'unplace', 'answer', 'default', 'map'];
   for (const l of [...lines].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))) {
     const entry = entries.get(l.id)!;
     if (l.kind === 'none') {
@@ -191,6 +193,13 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
       }
       bound.answer = l.answer;
       applied++;
+    } else if (l.kind === 'map') {
+      const why = mapEnumValue(bound, l.field, l.value, l.to);
+      if (why) {
+        drop(l, why);
+        continue;
+      }
+      applied++;
     } else {
       const x = bound.kind === 'operation' ? bound.extras.find((e) => e.key === l.key) : undefined;
       if (!x) {
@@ -220,6 +229,7 @@ function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[]):
         columns: e.chosen.unplaced,
         message: b.kind === 'dataset' ? 'the file\'s records lack them: these columns stay empty' : 'the file has no place for them: these columns are not offered',
       });
+    out.push(...enumsUnread(id, b, e.side.fields));
     if (b.kind === 'operation') {
       const required = b.extras.filter((x) => x.required && x.default === undefined).map((x) => x.header);
       if (required.length)

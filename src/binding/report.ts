@@ -125,6 +125,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
       ]);
     }
   }
+  // An enum the file does not name (which number is "Months"): never guessed, the admin maps it.
+  for (const c of r.binding.consequences.filter((x) => x.kind === 'enum-unread'))
+    decisions.push([`${titleOf(c.endpoint)}: ${c.columns.join(', ')}: ${c.message}`]);
   for (const d of r.dropped) decisions.push([`${overrides} line ${d.line} "${d.text}" no longer applies: ${d.reason}. Change or remove it.`]);
   push('', `DECISIONS FOR THE ADMIN: ${decisions.length}`);
   if (!decisions.length) push('  none: every endpoint is bound, or unavailable for a reason listed at the end.');

@@ -42,7 +42,8 @@ export type Decision = z.infer<typeof decision>;
  * room for (its column is not offered).
  */
 export const consequence = z.object({
-  kind: z.enum(['unavailable', 'required-extra', 'field-not-in-file', 'dropped-override']),
+  /** enum-unread: an enum whose values the file does not name (which number is "Months"): the admin maps them. */
+  kind: z.enum(['unavailable', 'required-extra', 'field-not-in-file', 'dropped-override', 'enum-unread']),
   /** The catalogue endpoint it is about. */
   endpoint: z.string(),
   /** Catalogue fields or extra column headers it concerns. */

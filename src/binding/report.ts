@@ -90,7 +90,7 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   const overrides = files.overrides ?? 'the overrides file';
   const lines: string[] = [];
   const push = (...l: string[]) => lines.push(...l);
-  const spec = s.spec === 'swagger-2.0' ? 'Swagger 2.0' : s.spec === 'openapi-3.1' ? 'OpenAPI 3.1' : 'OpenAPI 3.0';
+  const spec = s.spec === 'swagger-2.0' ? 'Swagger 2.0' : s.spec === 'openapi-3.1' ? 'OpenAPI 3.1' : s.spec === 'openapi-3.2' ? 'OpenAPI 3.2 (read as 3.1)' : 'OpenAPI 3.0';
   push(
     `grc-sheets binding import: ${s.file}`,
     `  ${spec}${s.title ? `, "${s.title}"` : ''}${s.apiVersion ? ` version ${s.apiVersion}` : ''}; sha256 ${s.sha256.slice(0, 16)}...; ${r.parsed.operations.length} operations`,

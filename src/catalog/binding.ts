@@ -63,7 +63,8 @@ export const extraDataset = z.object({
 });
 export type ExtraDataset = z.infer<typeof extraDataset>;
 
-export const SPECS = ['swagger-2.0', 'openapi-3.0', 'openapi-3.1'] as const;
+/** openapi-3.2: read as 3.1 (the same schema dialect); swagger-parser does not know 3.2 yet. */
+export const SPECS = ['swagger-2.0', 'openapi-3.0', 'openapi-3.1', 'openapi-3.2'] as const;
 
 export const binding = z
   .object({

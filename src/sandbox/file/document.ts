@@ -1,3 +1,4 @@
+import { readApiDocument } from '../../binding/document';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
@@ -280,9 +281,12 @@ function listIn(doc: Obj, schema: unknown): { items: unknown; at: string[] } | u
 export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
   let raw: Obj;
   try {
-    raw = (await SwaggerParser.bundle(
-      typeof source === 'string' ? source : (structuredClone(source) as never),
-    )) as unknown as Obj;
+    // YAML merge keys resolved and OpenAPI 3.2 read as 3.1 (its dialect), as the importer reads the file.
+    raw = (
+      typeof source === 'string'
+        ? await SwaggerParser.bundle(source, (await readApiDocument(source)).doc as never, {})
+        : await SwaggerParser.bundle(structuredClone(source) as never)
+    ) as unknown as Obj;
   } catch (e) {
     const name = typeof source === 'string' ? source : 'the API file';
     // The parser's first line names the place (line:column); the snippet under it is for a terminal.

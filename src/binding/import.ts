@@ -5,6 +5,7 @@ import {
   BINDING_VERSION,
   DATASETS_AND_OPERATIONS,
   binding as bindingSchema,
+  createCatalog,
   isValidTemplate,
   lastName,
   pointerParts,
@@ -261,7 +262,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const parsed = await parseApiFile(file);
   const files = parsed.operations.filter((op) => isValidTemplate(op.path)).map(fileSide);
   for (const op of parsed.operations)
-    if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~ and {parameters})`);
+    if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~, {parameters} and a custom method's :verb)`);
   const sides = (catalogueSides ??= DATASETS_AND_OPERATIONS.map(catalogueSide));
   const outcome = matchAll(sides, files);
 
@@ -326,6 +327,12 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     throw new BindingInputError(`${file}: the binding made from it does not check out at ${issue.path.join('.')}: ${issue.message}`);
+  }
+  // What the relay, the sandbox and the taskpane will build from it: a binding they cannot use is never written.
+  try {
+    createCatalog(checked.data);
+  } catch (e) {
+    throw new BindingInputError(`${file}: the binding made from it cannot be used: ${(e as Error).message}`);
   }
   return {
     binding: checked.data,

@@ -243,7 +243,10 @@ export type FileOperationRef = z.infer<typeof fileOperation>;
  */
 export const pathTemplate = z
   .string()
-  .regex(/^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z0-9_.-]+\}))+$|^\/$/, 'a path is /literal/segments and {name} parameters');
+  .regex(
+    /^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z0-9_.-]+\})(:[A-Za-z0-9_.~-]+)?)+$|^\/$/,
+    'a path is /literal/segments and {name} parameters (a custom method: {name}:verb)',
+  );
 
 export const boundOperation = z.object({
   kind: z.literal('operation'),

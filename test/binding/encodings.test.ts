@@ -48,3 +48,37 @@ it('a merge key that names no mapping is refused, naming the key and where it is
   writeFileSync(file, "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\ndefinitions:\n  A:\n    <<: 3\n    type: object\n");
   await expect(importBinding(file)).rejects.toThrow(`${file}: the YAML merge key "<<" at #/definitions/A must name a mapping`);
 });
+
+describe('a custom method path (POST /v2/tasks/{id}:advance)', () => {
+  let w: World | undefined;
+  beforeAll(async () => {
+    w = await startWorld(join(FIX, 'custom-method.openapi.yaml'));
+  });
+  afterAll(() => stopWorld(w));
+
+  const auth = () =>
+    `Basic ${Buffer.from(`${w!.sandbox.demoKey!.identifier}:${w!.sandbox.demoKey!.password}`).toString('base64')}`;
+
+  it('is bound, and an advance sent through the relay reaches the sandbox at that path', async () => {
+    const op = w!.binding.endpoints['task-advance'] as BoundOperation;
+    expect([op.method, op.path]).toEqual(['POST', '/v2/tasks/{id}:advance']);
+    const owner = w!.sandbox.store.list<Json>('users')[0]!.Name;
+    const task = w!.sandbox.store.list<Json>('tasks').find((t) => t.Status === 'To do' && t.ResponsibleUser === owner)!;
+    const encoded = encodeRequest(op, { '{guid}': task.Id }, {});
+    if (!encoded.ok) throw new Error(JSON.stringify(encoded.problems));
+    expect(encoded.request.path).toBe(`/v2/tasks/${task.Id as string}:advance`);
+    const answer = await w!.client.send('task-advance', encoded.request);
+    expect(answer.status).toBeLessThan(300);
+    expect(w!.sandbox.store.received.find((r) => r.endpoint === 'task-advance')?.path).toBe(`/v2/tasks/${task.Id as string}:advance`);
+    expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Status: 'Ready for review' });
+  });
+
+  it('the relay forwards only the bound method name: another suffix, or none, is not that operation', async () => {
+    const id = w!.sandbox.store.list<Json>('tasks')[0]!.Id as string;
+    const status = async (path: string) =>
+      (await fetch(`${w!.relay.url}/api/acc${path}`, { method: 'POST', headers: { authorization: auth(), 'content-type': 'application/json' }, body: '{}' })).status;
+    expect(await status(`/v2/tasks/${id}:delete`)).toBe(404);
+    expect(await status(`/v2/tasks/${id}`)).toBe(404);
+    expect(await status(`/v2/tasks/${id}:advance:advance`)).toBe(404);
+  });
+});

@@ -75,3 +75,32 @@ export async function readApiDocument(file: string): Promise<{ doc: Obj; version
   if (version) doc.openapi = '3.1.1';
   return { doc, ...(version ? { version } : {}) };
 }
+
+/**
+ * An operation's path with every parameter that sits INSIDE a segment (asp-versioning's `/api/v{version}/...`
+ * with SubstituteApiVersionInUrl off) replaced by the value the file fixes for it: its default, or the one
+ * value of its enum, as a client generated from the file would send. `parameters` are the operation's raw
+ * parameter objects, $refs followed by `deref` (Swagger 2.0 keeps `default`/`enum` on the parameter, OpenAPI
+ * 3 in its schema). A parameter that is a whole segment (`/tasks/{id}`), or a custom method's
+ * (`{id}:advance`), is left alone; one inside a segment with no fixed value stays, and the path is then
+ * reported as not addressable, naming it. Returns the path and the names it filled.
+ */
+export function fixedPath(path: string, parameters: readonly unknown[], deref: (p: unknown) => unknown = (p) => p): { path: string; filled: string[] } {
+  const filled: string[] = [];
+  const out = path
+    .split('/')
+    .map((segment) => {
+      if (!segment.includes('{') || /^\{[^}]+\}(?::[A-Za-z0-9_.~-]+)?$/.test(segment)) return segment;
+      return segment.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+        const p = parameters.map(deref).find((x) => isObj(x) && x.in === 'path' && x.name === name);
+        if (!isObj(p)) return whole;
+        const s = isObj(p.schema) ? p.schema : p;
+        const value = s.default ?? (Array.isArray(s.enum) && s.enum.length === 1 ? s.enum[0] : undefined);
+        if (typeof value !== 'string' && typeof value !== 'number') return whole;
+        filled.push(name);
+        return encodeURIComponent(String(value));
+      });
+    })
+    .join('/');
+  return { path: out, filled };
+}

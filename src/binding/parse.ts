@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { DocumentError, readApiDocument } from './document';
+import { DocumentError, fixedPath, readApiDocument } from './document';
 import { normalize, type Schema } from './schema';
 
 /**
@@ -251,10 +251,14 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
         skipped.push(`${m.toUpperCase()} ${p}: its body is not JSON (${Object.keys(op.requestBody.content).join(', ')})`);
         continue;
       }
-      const params = all.map((x) => parameterOf(x, oas3)).filter((x): x is FileParameter => !!x);
+      // A version inside a segment (/api/v{version}/...) is the value the file fixes for it.
+      const fixed = fixedPath(p, all);
+      const params = all
+        .map((x) => parameterOf(x, oas3))
+        .filter((x): x is FileParameter => !!x && !(x.in === 'path' && fixed.filled.includes(x.name)));
       operations.push({
         method: m.toUpperCase() as Method,
-        path: relativePath(basePath, p),
+        path: relativePath(basePath, fixed.path),
         filePath: `${basePath === '/' ? '' : basePath}${p}`,
         ...(typeof op.operationId === 'string' ? { operationId: op.operationId } : {}),
         ...(typeof op.summary === 'string' ? { summary: op.summary } : {}),

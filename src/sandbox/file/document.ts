@@ -1,4 +1,4 @@
-import { readApiDocument } from '../../binding/document';
+import { fixedPath, readApiDocument } from '../../binding/document';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
@@ -172,6 +172,8 @@ const PARAMETER_SCHEMA_KEYS = [
   'x-nullable',
 ];
 
+const paramsOf = (o: unknown): unknown[] => (isObj(o) && Array.isArray(o.parameters) ? o.parameters : []);
+
 function queryOf(
   doc: Obj,
   spec: Spec,
@@ -321,7 +323,8 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
       const answer = successOf(answerDoc, spec, op);
       const list = method === 'get' && answer.schema ? listIn(answerDoc, answer.schema) : undefined;
       operations.push({
-        key: `${method.toUpperCase()} ${pathKey(`/${base}/${path}`)}`,
+        // The path as the importer binds it: a version inside a segment filled with its fixed value.
+        key: `${method.toUpperCase()} ${pathKey(`/${base}/${fixedPath(path, [...paramsOf(requestItem), ...paramsOf(requestItem[method])], (p) => deref(requestDoc, p)).path}`)}`,
         method: method.toUpperCase(),
         path,
         operationId: typeof op.operationId === 'string' ? op.operationId : undefined,

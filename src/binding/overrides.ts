@@ -15,6 +15,7 @@ import { BindingInputError } from './parse';
  *   default <catalogue id> <extra column key> = <JSON value>
  *   encode <catalogue id> <field or extra column key> = <JSON object>   change keys of its encoding
  *   form <catalogue id> = urlencoded | multipart | json          how the body is sent
+ *   map <catalogue id> <field> "<catalogue value>" = <JSON value>   an enum value by meaning: "Months" = 3
  */
 export type Override =
   | { kind: 'use'; id: string; op: string }
@@ -24,7 +25,8 @@ export type Override =
   | { kind: 'answer'; id: string; answer: AnswerPlacement }
   | { kind: 'default'; id: string; key: string; value: unknown }
   | { kind: 'encode'; id: string; field: string; keys: Record<string, unknown> }
-  | { kind: 'form'; id: string; form: FormMedia | 'json' };
+  | { kind: 'form'; id: string; form: FormMedia | 'json' }
+  | { kind: 'map'; id: string; field: string; value: string; to: string | number };
 
 export type Line = Override & { line: number; text: string };
 
@@ -78,6 +80,18 @@ export function parseOverrides(file: string, text: string): Line[] {
         throw bad('the default is not a JSON value (text goes in double quotes)');
       }
       out.push({ kind: 'default', id: m[1]!, key: m[2]!, value, ...at });
+    } else if ((m = new RegExp(`^map ${ID} (\\S+) ("(?:[^"\\\\]|\\\\.)*") = (.+)$`).exec(line))) {
+      let value: unknown;
+      let to: unknown;
+      try {
+        value = JSON.parse(m[3]!);
+        to = JSON.parse(m[4]!);
+      } catch {
+        throw bad('the values are JSON: the catalogue value in double quotes, the file\'s value as the file writes it (3 or "MONTHS")');
+      }
+      if (typeof value !== 'string' || (typeof to !== 'string' && typeof to !== 'number'))
+        throw bad('the catalogue value is text in double quotes, the file\'s value a number or text');
+      out.push({ kind: 'map', id: m[1]!, field: m[2]!, value, to, ...at });
     } else if ((m = new RegExp(`^place ${ID} (\\S+) = (body|path|query) (\\S+)(?: (\\{.*\\}))?$`).exec(line))) {
       let enc: Encoding | undefined;
       if (m[5]) {

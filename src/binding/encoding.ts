@@ -111,6 +111,16 @@ function optionsBy(texts: readonly (string | undefined)[], value: Schema | undef
   return undefined;
 }
 
+/**
+ * Whether a value slot takes only text: a string, a list of strings, or alternatives of those
+ * (`str | list[str]`): then every answer (a number, a yes/no) is sent as text.
+ */
+function textOnly(slot: Schema | undefined): boolean {
+  const leaf = (s: Schema | undefined) => (kindOf(s) === 'array' ? s?.items : s);
+  if (slot?.alternatives) return slot.alternatives.every((a) => kindOf(leaf(a)) === 'string');
+  return kindOf(leaf(slot)) === 'string';
+}
+
 /** A date answer's format where the file gives one: a date-time slot, or a pattern in words. */
 function answerDates(slot: Schema | undefined, texts: readonly (string | undefined)[]): Pick<Extract<Encoding, { kind: 'custom-fields' }>, 'dateFormat' | 'datePattern'> {
   const pattern = patternIn(slot?.format) ?? patternIn(slot?.description) ?? texts.map(patternIn).find(Boolean);
@@ -127,6 +137,8 @@ function multiOf(slot: Schema | undefined, texts: readonly (string | undefined)[
   const said = texts.filter(Boolean).join(' ');
   const k = kindOf(slot);
   if (k === 'array') return { multi: 'array' };
+  // A slot of one value or a list (`str | list[str]`): several options as a list, one as it is.
+  if (slot?.alternatives?.some((a) => kindOf(a) === 'array')) return { multi: 'list' };
   if (entries && REPEATS.test(said)) return { multi: 'repeat' };
   if (k === 'string') {
     const separator = separatorIn(slot?.description) ?? separatorIn(said);
@@ -161,7 +173,7 @@ function customFieldsEncoding(f: Schema): Encoding | undefined {
     return {
       kind: 'custom-fields',
       style: 'map',
-      ...(kindOf(leaf) === 'string' ? { valueAs: 'string' as const } : {}),
+      ...(textOnly(value) ? { valueAs: 'string' as const } : {}),
       ...multiOf(value, texts, false),
       ...(options ? { options } : {}),
       ...answerDates(value, texts),
@@ -196,7 +208,7 @@ function customFieldsEncoding(f: Schema): Encoding | undefined {
     guidAt,
     valueAt: pointerOf(valueKey),
     ...(dateKey ? { dateAt: pointerOf(dateKey) } : {}),
-    ...(kindOf(leaf) === 'string' ? { valueAs: 'string' as const } : {}),
+    ...(textOnly(v) ? { valueAs: 'string' as const } : {}),
     ...multiOf(v, texts, true),
     ...(options ? { options } : {}),
     ...answerDates(dateKey ? item.properties[dateKey] : leaf, texts),

@@ -26,6 +26,8 @@ export interface Schema {
   pattern?: string;
   /** oneOf/anyOf of objects: the variants as the file has them (merged above for matching by name). */
   variants?: Schema[];
+  /** oneOf/anyOf of different types that are not all objects (`str | list[str]`): each of them. */
+  alternatives?: Schema[];
 }
 
 type Raw = Record<string, unknown>;
@@ -96,7 +98,7 @@ function build(raw: Raw): Schema {
       if (real.length > 1) out.variants = real;
     }
     // Scalars of different types (string, number or boolean): any of them, so no one type.
-    else if (real.length && new Set(real.map((n) => n.type)).size > 1) out = {};
+    else if (real.length && new Set(real.map((n) => n.type)).size > 1) out = { alternatives: real };
     else if (real.length) out = { ...real[0]! };
   }
   if (Array.isArray(raw.allOf)) {

@@ -27,7 +27,7 @@ export function describeEncoding(e: Encoding): string {
     case 'custom-fields': {
       const shape = e.style === 'map' ? 'custom fields as {GUID: value}' : `custom fields as [{${e.guidAt?.slice(1)}, ${e.valueAt?.slice(1)}${e.dateAt ? `, ${e.dateAt.slice(1)}` : ''}}]`;
       const multi =
-        e.multi === 'array'
+        e.multi === 'array' || e.multi === 'list'
           ? 'several options as a list'
           : e.multi === 'join'
             ? `several options joined by "${e.separator ?? DEFAULT_SEPARATOR}"`

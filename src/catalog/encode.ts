@@ -247,6 +247,7 @@ function encodeCustomFields(ctx: Ctx, v: unknown, e: CustomFieldsEncoding): Out 
   const joined = (guid: string, values: unknown[]): Out => {
     if (multi === 'array') return values;
     if (values.length === 1) return values[0];
+    if (multi === 'list') return values;
     if (multi === 'join') return values.map((x) => String(x as string)).join(separator);
     return problem(
       ctx,

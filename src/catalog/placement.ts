@@ -132,7 +132,8 @@ const numberUnitEncoding = z.object({
  * `map`: one object keyed by the field's GUID. `valueAs: 'string'`: the file wants every value as a string.
  *
  * `multi`, how the answers of one field go (a multi-select's options): `array`, one entry (or map value)
- * whose value is an array of them, every answer of such a slot an array (`Values: [string]`); `join`, one
+ * whose value is an array of them, every answer of such a slot an array (`Values: [string]`); `list`, the
+ * same where the slot takes one value or a list (`str | list[str]`): one answer as it is; `join`, one
  * value, the options joined with `separator` (default "; "); `repeat`, one entry per option (never for a
  * map, and only where the file allows it: the spec rejects duplicate entries for third parties). Absent:
  * as the catalogue has them (entries repeated, a map's one value). Never lossy: a field with several
@@ -141,7 +142,7 @@ const numberUnitEncoding = z.object({
  * definitions dataset) or its `guid` (the default). `dateFormat`/`datePattern`: a date answer as a
  * date-time or in the file's own pattern.
  */
-export const CUSTOM_FIELD_MULTI = ['array', 'join', 'repeat'] as const;
+export const CUSTOM_FIELD_MULTI = ['array', 'list', 'join', 'repeat'] as const;
 export const DEFAULT_SEPARATOR = '; ';
 const customFieldsEncoding = z.object({
   kind: z.literal('custom-fields'),

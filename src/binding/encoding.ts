@@ -169,7 +169,6 @@ function customFieldsEncoding(f: Schema): Encoding | undefined {
     const value = f.additionalProperties;
     const texts = [f.description, value.description];
     const options = optionsBy(texts, value);
-    const leaf = kindOf(value) === 'array' ? value.items : value;
     return {
       kind: 'custom-fields',
       style: 'map',

@@ -50,7 +50,7 @@ function operationLines(e: Entry, overrides: string): string[] {
   const flows = usedBy(id);
   const lines = [
     `  ${titleOf(id)} (${id})  ->  ${b.method} ${op.filePath}${op.operationId ? `  [${op.operationId}]` : ''}`,
-    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}`,
+    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}${b.kind === 'operation' && b.form ? `; the body is sent as a ${b.form === 'urlencoded' ? 'form (application/x-www-form-urlencoded)' : 'multipart form (multipart/form-data)'}` : ''}`,
   ];
   const rows: [string, string, string][] = [['file', 'catalogue meaning', 'encoding']];
   const mapped = mappingRows(b);

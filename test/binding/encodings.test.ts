@@ -86,3 +86,26 @@ describe('a custom method path (POST /v2/tasks/{id}:advance)', () => {
     expect(await status(`/v2/tasks/${id}:advance:advance`)).toBe(404);
   });
 });
+
+it('a version inside a segment the file fixes no value for: a decision, and the default line settles it', async () => {
+  const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'version-'));
+  const doc = JSON.parse(readFileSync(join(FIX, 'versioned.swashbuckle.json'), 'utf8')) as Json;
+  const post = ((doc.paths as Json)['/api/v{version}/Contracts'] as Json).post as { parameters: { schema: Json }[] };
+  delete post.parameters[0]!.schema.default;
+  const file = join(dir, 'versioned.json');
+  writeFileSync(file, JSON.stringify(doc));
+  const open = await importBinding(file);
+  expect((open.binding.endpoints['contract-create'] as BoundOperation).path).toBe('/v{version}/Contracts');
+  expect(open.binding.consequences).toContainEqual(expect.objectContaining({ kind: 'required-extra', endpoint: 'contract-create', columns: ['version'] }));
+  const overrides = join(dir, 'versioned.overrides');
+  writeFileSync(overrides, 'default contract-create path:version = "2.0"\n');
+  const op = (await importBinding(file, { overrides })).binding.endpoints['contract-create'] as BoundOperation;
+  const r = encodeRequest(op, { ThirdPartyGuid: '10000000-0000-4000-8000-000000000001', Name: 'x', NoticePeriodUnit: 'Months' }, {});
+  expect(r.ok && r.request.path).toBe('/v2.0/Contracts');
+  // The relay matches the same template: the version is what sits after the literal v.
+  const { matchTemplate } = await import('../../src/catalog');
+  expect(matchTemplate(op.path, ['v2.0', 'Contracts'])).toMatchObject({ version: '2.0' });
+  expect(matchTemplate(op.path, ['2.0', 'Contracts'])).toBeNull();
+});

@@ -82,8 +82,9 @@ export async function readApiDocument(file: string): Promise<{ doc: Obj; version
  * value of its enum, as a client generated from the file would send. `parameters` are the operation's raw
  * parameter objects, $refs followed by `deref` (Swagger 2.0 keeps `default`/`enum` on the parameter, OpenAPI
  * 3 in its schema). A parameter that is a whole segment (`/tasks/{id}`), or a custom method's
- * (`{id}:advance`), is left alone; one inside a segment with no fixed value stays, and the path is then
- * reported as not addressable, naming it. Returns the path and the names it filled.
+ * (`{id}:advance`), is left alone; one inside a segment with no fixed value stays a parameter (the report
+ * asks the admin for its value: a required extra column, or a `default` line). Returns the path and the names
+ * it filled.
  */
 export function fixedPath(path: string, parameters: readonly unknown[], deref: (p: unknown) => unknown = (p) => p): { path: string; filled: string[] } {
   const filled: string[] = [];

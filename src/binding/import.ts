@@ -305,14 +305,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const parsed = await parseApiFile(file);
   const files = parsed.operations.filter((op) => isValidTemplate(op.path)).map(fileSide);
   for (const op of parsed.operations)
-    if (!isValidTemplate(op.path)) {
-      const inside = /[^/{}]\{([^}]+)\}|\{([^}]+)\}[^/:]/.exec(op.path);
-      parsed.skipped.push(
-        inside
-          ? `${op.method} ${op.filePath}: its path parameter {${inside[1] ?? inside[2]}} sits inside a segment and the file gives it no default or single value to fill it with`
-          : `${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~, {parameters} and a custom method's :verb)`,
-      );
-    }
+    if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~, one {parameter} per segment and a custom method's :verb)`);
   const sides = (catalogueSides ??= DATASETS_AND_OPERATIONS.map(catalogueSide));
   const outcome = matchAll(sides, files);
 

@@ -126,8 +126,14 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
     }
   }
   // An enum the file does not name (which number is "Months"): never guessed, the admin maps it.
-  for (const c of r.binding.consequences.filter((x) => x.kind === 'enum-unread'))
-    decisions.push([`${titleOf(c.endpoint)}: ${c.columns.join(', ')}: ${c.message}`]);
+  for (const c of r.binding.consequences.filter((x) => x.kind === 'enum-unread')) {
+    const lines = c.message.match(/map \S+ \S+ "[^"]*" = \S+/g) ?? [];
+    const why = c.message.replace(/: rows with them .*$/, '');
+    decisions.push([
+      `${titleOf(c.endpoint)} (${c.endpoint}): ${c.columns.join(', ')}: ${why}; rows with them are refused on that cell until you add to ${overrides}, with the file's value for each:`,
+      ...lines.map((l) => `   ${l}`),
+    ]);
+  }
   for (const d of r.dropped) decisions.push([`${overrides} line ${d.line} "${d.text}" no longer applies: ${d.reason}. Change or remove it.`]);
   push('', `DECISIONS FOR THE ADMIN: ${decisions.length}`);
   if (!decisions.length) push('  none: every endpoint is bound, or unavailable for a reason listed at the end.');
@@ -210,6 +216,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
       ? `Result: ${r.unresolved.length} decision${r.unresolved.length > 1 ? 's' : ''} open (exit status 1): add the "use" lines above to ${overrides} and import again, or pass --accept.`
       : 'Result: every endpoint is bound or its consequence is listed (exit status 0).',
   );
+  const unread = r.binding.consequences.filter((c) => c.kind === 'enum-unread');
+  if (unread.length)
+    push(`Until their map lines are in ${overrides}, rows with a value of ${unread.map((c) => `${c.endpoint} ${c.columns.join(', ')}`).join('; ')} are refused on that cell (the file does not say which of its values means it).`);
   if (files.binding) push(`Binding written to ${files.binding}${files.report ? `, this report to ${files.report}` : ''}.`);
   return lines.join('\n') + '\n';
 }

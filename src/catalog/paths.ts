@@ -14,16 +14,21 @@ const SEGMENT = /^[A-Za-z0-9_.~-]+$/;
  * suffix can always be told from the value.
  */
 const VERB = '(?::[A-Za-z0-9_.~-]+)?';
-const PARAM = new RegExp(`^\\{[A-Za-z0-9_.-]+\\}${VERB}$`);
+/**
+ * A segment with one parameter: the parameter alone (`{id}`), with a custom method (`{id}:advance`), or
+ * inside literal text (asp-versioning's `v{version}` where the file fixes no value for it).
+ */
+const PARAM = new RegExp(`^[A-Za-z0-9_.~-]*\\{[A-Za-z0-9_.-]+\\}[A-Za-z0-9_.~-]*${VERB}$`);
 const LITERAL = new RegExp(`^[A-Za-z0-9_.~-]+${VERB}$`);
-const verbOf = (part: string) => /\}(:.+)$/.exec(part)?.[1] ?? '';
+/** The literal text before and after a segment's parameter. */
+const around = (part: string) => ({ before: part.slice(0, part.indexOf('{')), after: part.slice(part.indexOf('}') + 1) });
 
 /** A path template is literal segments and `{name}` parameters (any number), each perhaps with a custom method's `:verb`. */
 export function isValidTemplate(path: string): boolean {
   if (!path.startsWith('/')) return false;
   if (path === '/') return true;
   const parts = path.slice(1).split('/');
-  const names = parts.filter((p) => PARAM.test(p)).map((p) => p.replace(/:.*$/, ''));
+  const names = parts.filter((p) => PARAM.test(p)).map((p) => p.slice(p.indexOf('{'), p.indexOf('}') + 1));
   return parts.every((p) => PARAM.test(p) || (LITERAL.test(p) && p !== '.' && p !== '..')) && new Set(names).size === names.length;
 }
 
@@ -81,13 +86,13 @@ export function matchTemplate(template: string, segments: readonly string[]): Pa
     const p = parts[i]!;
     const s = segments[i]!;
     if (PARAM.test(p)) {
-      // A custom method's suffix is a literal: the value is what comes before it.
-      const verb = verbOf(p);
-      if (verb && !s.endsWith(verb)) return null;
-      const value = verb ? s.slice(0, -verb.length) : s;
+      // Text around the parameter (a custom method's `:advance`, the `v` of `v{version}`) is literal.
+      const { before, after } = around(p);
+      if (!s.startsWith(before) || !s.endsWith(after) || s.length <= before.length + after.length) return null;
+      const value = s.slice(before.length, s.length - after.length);
       // The catalogue's own {guid} takes GUIDs only; a customer's parameter any safe segment.
       if (!SEGMENT.test(value) || (p === '{guid}' && !isGuid(value))) return null;
-      params[p.slice(1, p.indexOf('}'))] = value;
+      params[p.slice(p.indexOf('{') + 1, p.indexOf('}'))] = value;
       count++;
       only = value;
     } else if (p !== s) return null;

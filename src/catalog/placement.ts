@@ -293,8 +293,8 @@ export type FileOperationRef = z.infer<typeof fileOperation>;
 export const pathTemplate = z
   .string()
   .regex(
-    /^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z0-9_.-]+\})(:[A-Za-z0-9_.~-]+)?)+$|^\/$/,
-    'a path is /literal/segments and {name} parameters (a custom method: {name}:verb)',
+    /^(\/([A-Za-z0-9_.~-]+|[A-Za-z0-9_.~-]*\{[A-Za-z0-9_.-]+\}[A-Za-z0-9_.~-]*)(:[A-Za-z0-9_.~-]+)?)+$|^\/$/,
+    'a path is /literal/segments and {name} parameters, one per segment (v{version}, a custom method: {name}:verb)',
   );
 
 /**

@@ -6,7 +6,7 @@
  * sandbox as the file's integers, JSON numbers.
  */
 import { join } from 'node:path';
-import { importBinding } from '../../src/binding';
+import { formatReport, importBinding } from '../../src/binding';
 import type { BoundOperation } from '../../src/catalog';
 import { contractsFlow } from '../../src/writeback/flows/contracts';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
@@ -86,6 +86,16 @@ describe('an integer enum the file does not name', () => {
     const c = r.binding.consequences.find((x) => x.kind === 'enum-unread');
     expect(c).toMatchObject({ endpoint: 'contract-create', columns: ['NoticePeriodUnit'] });
     expect(c!.message).toContain('map contract-create NoticePeriodUnit "Months" = <number>');
+    const report = formatReport(r, { overrides: 'unnamed.overrides' });
+    expect(report).toContain(
+      [
+        'DECISIONS FOR THE ADMIN: 1',
+        "  1. Create a third party contract (contract-create): NoticePeriodUnit: the file's body /NoticePeriodUnit takes 0, 1, 2, 3 and does not say which means Months, Weeks, Days, None; rows with them are refused on that cell until you add to unnamed.overrides, with the file's value for each:",
+        '     map contract-create NoticePeriodUnit "Months" = <number>',
+        '     map contract-create NoticePeriodUnit "Weeks" = <number>',
+      ].join('\n'),
+    );
+    expect(report).toContain('rows with a value of contract-create NoticePeriodUnit are refused on that cell');
     const overrides = join(dir, 'unnamed.overrides');
     writeFileSync(overrides, 'map contract-create NoticePeriodUnit "Months" = 3\nmap contract-create NoticePeriodUnit "None" = 0\nmap contract-create NoticePeriodUnit "Days" = 1\nmap contract-create NoticePeriodUnit "Weeks" = 2\n');
     const fixed = await importBinding(file, { accept: true, overrides });

@@ -84,7 +84,7 @@ export function separatorIn(text: string | undefined): string | undefined {
 /** Words saying a multi-select goes as one entry per chosen option. */
 const REPEATS = /\b(?:one|an?|separate) (?:entry|item|element|object) (?:per|for each) (?:selected |chosen )?(?:option|value|answer)|repeat(?:ed)? (?:the )?entr(?:y|ies)|(?:several|multiple) entries (?:for|per) (?:one|the same|a) (?:field|custom field)/i;
 /** Words asking for a select's option by its name (or its label, its text), not its id. */
-const OPTION_NAME = /\b(?:names?|labels?|texts?|display (?:name|text)s?|captions?) of the (?:selected |chosen )?(?:options?|answers?|choices?|values?)|options?(?:'s)? (?:names?|labels?|texts?)\b|\bby (?:its |the option(?:'s)? )?name\b/i;
+const OPTION_NAME = /\b(?:names?|labels?|texts?|display (?:name|text)s?|captions?) of the (?:selected |chosen )?(?:options?|answers?|choices?|values?)|options?(?:'s)? (?:names?|labels?|texts?)\b|\b(?:options?|answers?) by (?:its |their )?names?\b/i;
 /** Words asking for the option's id. */
 const OPTION_ID = /\b(?:guids?|uuids?|ids?|identifiers?) of the (?:selected |chosen )?(?:options?|answers?|choices?)|options?(?:'s)? (?:guids?|uuids?|ids?|identifiers?)\b/i;
 

@@ -68,7 +68,10 @@ export const wants: FileWants = {
       'End date': { at: '/EndDate', date: 'dd-MM-yyyy' },
       'Notice period': { at: '/NoticePeriod/Value', number: true },
       // "Unit of the notice period: N = none, D = days, W = weeks, M = months."
-      'Notice period unit': { at: '/NoticePeriod/Unit', enum: { None: 'N', Days: 'D', Weeks: 'W', Months: 'M' } },
+      'Notice period unit': {
+        at: '/NoticePeriod/Unit',
+        enum: { None: 'N', Days: 'D', Weeks: 'W', Months: 'M' },
+      },
     },
     customFields: {
       shape: 'entries',
@@ -103,7 +106,12 @@ export const wants: FileWants = {
       Comment: '/Comment',
       Status: {
         at: '/Status',
-        enum: { 'To do': 'To do', Rejected: 'Rejected', 'Ready for review': 'Ready for review', 'In review': 'In review' },
+        enum: {
+          'To do': 'To do',
+          Rejected: 'Rejected',
+          'Ready for review': 'Ready for review',
+          'In review': 'In review',
+        },
       },
     },
   },

@@ -26,7 +26,14 @@ export const wants: FileWants = {
       'Framework dimensions': '/frameworkDimensionIds/*',
     },
     // "by custom field GUID: ... the option name of a dropdown, or the option names of a multi-select separated by '|'"
-    customFields: { shape: 'map', at: '/customFields', multi: 'joined', separator: '|', select: 'name', dates: 'date' },
+    customFields: {
+      shape: 'map',
+      at: '/customFields',
+      multi: 'joined',
+      separator: '|',
+      select: 'name',
+      dates: 'date',
+    },
     hyperlink: { operation: 'POST /api/incidents/{id}/links', columns: { Hyperlink: '/url' } },
   },
   thirdparties: {
@@ -53,7 +60,10 @@ export const wants: FileWants = {
       'Start date': { at: '/startDate', date: 'date' },
       'End date': { at: '/endDate', date: 'date' },
       'Notice period': { at: '/noticePeriod', number: true },
-      'Notice period unit': { at: '/noticePeriodUnit', enum: { None: 'NONE', Days: 'DAYS', Weeks: 'WEEKS', Months: 'MONTHS' } },
+      'Notice period unit': {
+        at: '/noticePeriodUnit',
+        enum: { None: 'NONE', Days: 'DAYS', Weeks: 'WEEKS', Months: 'MONTHS' },
+      },
     },
     customFields: {
       shape: 'entries',
@@ -89,7 +99,12 @@ export const wants: FileWants = {
       Comment: '/comment',
       Status: {
         at: '/status',
-        enum: { 'To do': 'TO_DO', Rejected: 'REJECTED', 'Ready for review': 'READY_FOR_REVIEW', 'In review': 'IN_REVIEW' },
+        enum: {
+          'To do': 'TO_DO',
+          Rejected: 'REJECTED',
+          'Ready for review': 'READY_FOR_REVIEW',
+          'In review': 'IN_REVIEW',
+        },
       },
     },
   },
@@ -115,5 +130,9 @@ export const wants: FileWants = {
     thirdpartycontractcustomfieldvalues: 'GET /directdata/v1/thirdpartycontractcustomfieldvalues',
     'task-update': 'PATCH /api/v1/tasks/{taskId}',
   },
-  neverBound: ['POST /api/incidents/{id}/restore', 'POST /api/incidents/{id}/measures', 'GET /actuator/health'],
+  neverBound: [
+    'POST /api/incidents/{id}/restore',
+    'POST /api/incidents/{id}/measures',
+    'GET /actuator/health',
+  ],
 };

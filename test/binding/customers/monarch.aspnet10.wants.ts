@@ -61,7 +61,10 @@ export const wants: FileWants = {
       'Start date': { at: '/startDate', date: 'date' },
       'End date': { at: '/endDate', date: 'date' },
       'Notice period': { at: '/noticePeriod', number: true },
-      'Notice period unit': { at: '/noticePeriodUnit', enum: { None: 'None', Days: 'Days', Weeks: 'Weeks', Months: 'Months' } },
+      'Notice period unit': {
+        at: '/noticePeriodUnit',
+        enum: { None: 'None', Days: 'Days', Weeks: 'Weeks', Months: 'Months' },
+      },
     },
     customFields: {
       shape: 'entries',
@@ -94,7 +97,15 @@ export const wants: FileWants = {
       Task: 'path',
       Score: '/score',
       Comment: '/comment',
-      Status: { at: '/status', enum: { 'To do': 'ToDo', Rejected: 'Rejected', 'Ready for review': 'ReadyForReview', 'In review': 'InReview' } },
+      Status: {
+        at: '/status',
+        enum: {
+          'To do': 'ToDo',
+          Rejected: 'Rejected',
+          'Ready for review': 'ReadyForReview',
+          'In review': 'InReview',
+        },
+      },
     },
   },
   taskAdvance: { operation: 'POST /v2/tasks/{id}/workflow/advance' },
@@ -117,5 +128,9 @@ export const wants: FileWants = {
     incidents: 'GET /directdata/v1/incidents',
     'task-update': 'PATCH /v1/tasks/{id}',
   },
-  neverBound: ['POST /incidents/{id}/restore', 'POST /incidents/{id}/improvement-measures', 'POST /forms/{id}/close'],
+  neverBound: [
+    'POST /incidents/{id}/restore',
+    'POST /incidents/{id}/improvement-measures',
+    'POST /forms/{id}/close',
+  ],
 };

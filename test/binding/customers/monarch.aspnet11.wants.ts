@@ -116,5 +116,9 @@ export const wants: FileWants = {
     incidents: 'GET /directdata/v1/incidents',
     'task-update': 'PATCH /v1/tasks/{id}',
   },
-  neverBound: ['POST /incidents/{id}/restore', 'POST /incidents/{id}/improvement-measures', 'POST /forms/{id}/close'],
+  neverBound: [
+    'POST /incidents/{id}/restore',
+    'POST /incidents/{id}/improvement-measures',
+    'POST /forms/{id}/close',
+  ],
 };

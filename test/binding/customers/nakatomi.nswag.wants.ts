@@ -36,7 +36,10 @@ export const wants: FileWants = {
       select: 'name',
       dates: 'date-time',
     },
-    hyperlink: { operation: 'POST /api/v1/incidents/{incidentId}/hyperlinks', columns: { Hyperlink: '/hyperlink' } },
+    hyperlink: {
+      operation: 'POST /api/v1/incidents/{incidentId}/hyperlinks',
+      columns: { Hyperlink: '/hyperlink' },
+    },
   },
   thirdparties: {
     operation: 'POST /api/v1/third-parties',

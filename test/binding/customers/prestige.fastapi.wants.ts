@@ -58,7 +58,10 @@ export const wants: FileWants = {
       'Start date': { at: '/start_date', date: 'date' },
       'End date': { at: '/end_date', date: 'date' },
       'Notice period': { at: '/notice_period', number: true },
-      'Notice period unit': { at: '/notice_period_unit', enum: { None: 'none', Days: 'days', Weeks: 'weeks', Months: 'months' } },
+      'Notice period unit': {
+        at: '/notice_period_unit',
+        enum: { None: 'none', Days: 'days', Weeks: 'weeks', Months: 'months' },
+      },
     },
     customFields: { shape: 'map', at: '/custom_fields', multi: 'array', select: 'guid', dates: 'date' },
   },
@@ -84,7 +87,12 @@ export const wants: FileWants = {
       Comment: '/comment',
       Status: {
         at: '/status',
-        enum: { 'To do': 'todo', Rejected: 'rejected', 'Ready for review': 'ready_for_review', 'In review': 'in_review' },
+        enum: {
+          'To do': 'todo',
+          Rejected: 'rejected',
+          'Ready for review': 'ready_for_review',
+          'In review': 'in_review',
+        },
       },
     },
   },

@@ -36,7 +36,10 @@ export const wants: FileWants = {
       select: 'name',
       dates: 'date-time',
     },
-    hyperlink: { operation: 'POST /api/v1/incidents/{incidentId}/hyperlinks', columns: { Hyperlink: '/url' } },
+    hyperlink: {
+      operation: 'POST /api/v1/incidents/{incidentId}/hyperlinks',
+      columns: { Hyperlink: '/url' },
+    },
   },
   thirdparties: {
     operation: 'POST /api/v1/thirdparties',

@@ -41,7 +41,14 @@ export const wants: FileWants = {
   thirdparties: {
     operation: 'POST /api/v{version}/ThirdParties',
     columns: { Name: '/name', 'LEI code': '/lei', 'Framework dimensions': '/frameworkDimensions/*' },
-    customFields: { shape: 'map', at: '/customFieldValues', multi: 'array', select: 'name', dates: 'date', alwaysArray: true },
+    customFields: {
+      shape: 'map',
+      at: '/customFieldValues',
+      multi: 'array',
+      select: 'name',
+      dates: 'date',
+      alwaysArray: true,
+    },
   },
   contracts: {
     operation: 'POST /api/v{version}/Contracts',
@@ -52,9 +59,19 @@ export const wants: FileWants = {
       'Start date': { at: '/startsOn', date: 'date' },
       'End date': { at: '/endsOn', date: 'date' },
       'Notice period': { at: '/noticePeriod/length', number: true },
-      'Notice period unit': { at: '/noticePeriod/unit', enum: { None: 'None', Days: 'Days', Weeks: 'Weeks', Months: 'Months' } },
+      'Notice period unit': {
+        at: '/noticePeriod/unit',
+        enum: { None: 'None', Days: 'Days', Weeks: 'Weeks', Months: 'Months' },
+      },
     },
-    customFields: { shape: 'map', at: '/customFieldValues', multi: 'array', select: 'name', dates: 'date', alwaysArray: true },
+    customFields: {
+      shape: 'map',
+      at: '/customFieldValues',
+      multi: 'array',
+      select: 'name',
+      dates: 'date',
+      alwaysArray: true,
+    },
   },
   taskUpdate: {
     // The version parameter's default for this operation is "2.0": the request goes to /api/v2.0/Tasks/{id}.
@@ -79,7 +96,12 @@ export const wants: FileWants = {
       Comment: '/comment',
       Status: {
         at: '/status',
-        enum: { 'To do': 'ToDo', Rejected: 'Rejected', 'Ready for review': 'ReadyForReview', 'In review': 'InReview' },
+        enum: {
+          'To do': 'ToDo',
+          Rejected: 'Rejected',
+          'Ready for review': 'ReadyForReview',
+          'In review': 'InReview',
+        },
       },
     },
   },

@@ -1,0 +1,91 @@
+/**
+ * The checks of customers.test.ts the product does not pass yet, each with the reason seen. One place, so the
+ * list of what fails is explicit: a check named here must still fail (the test says so when it starts to pass:
+ * then remove its line); a check not named here must pass. Keys are `<file> › <check>`.
+ * The details (file, flow, column, what the wants say, what happened) are in /work/coord/notes-outside.md.
+ */
+export const KNOWN_GAPS: Record<string, string> = {
+  // tyrell.swashbuckle.json: integer enums: the bound sandbox does not start (zod: Cannot overwrite keys on object schemas containing refinements; use .safeExtend())
+  'tyrell.swashbuckle.json › import': 'integer enums',
+  'tyrell.swashbuckle.json › bindings': 'integer enums',
+  'tyrell.swashbuckle.json › incidents': 'integer enums',
+  'tyrell.swashbuckle.json › thirdparties': 'integer enums',
+  'tyrell.swashbuckle.json › contracts': 'integer enums',
+  'tyrell.swashbuckle.json › task update': 'integer enums',
+  'tyrell.swashbuckle.json › task score and status': 'integer enums',
+  'tyrell.swashbuckle.json › task advance': 'integer enums',
+  'tyrell.swashbuckle.json › task full update keeps values': 'integer enums',
+  // nakatomi.nswag.json: integer enums (x-enumNames): the bound sandbox does not start (zod: Cannot overwrite keys on object schemas containing refinements)
+  'nakatomi.nswag.json › import': 'integer enums (x-enumNames)',
+  'nakatomi.nswag.json › bindings': 'integer enums (x-enumNames)',
+  'nakatomi.nswag.json › incidents': 'integer enums (x-enumNames)',
+  'nakatomi.nswag.json › thirdparties': 'integer enums (x-enumNames)',
+  'nakatomi.nswag.json › contracts': 'integer enums (x-enumNames)',
+  'nakatomi.nswag.json › task update': 'integer enums (x-enumNames)',
+  'nakatomi.nswag.json › task score and status': 'integer enums (x-enumNames)',
+  'nakatomi.nswag.json › task advance': 'integer enums (x-enumNames)',
+  'nakatomi.nswag.json › task full update keeps values': 'integer enums (x-enumNames)',
+  // duff.swagger.yaml: YAML merge keys (<<: *guid) not resolved: import refused, exit 2, 'must NOT have additional properties' x 457, merge keys not named
+  'duff.swagger.yaml › import': 'YAML merge keys (<<',
+  'duff.swagger.yaml › bindings': 'YAML merge keys (<<',
+  'duff.swagger.yaml › incidents': 'YAML merge keys (<<',
+  'duff.swagger.yaml › thirdparties': 'YAML merge keys (<<',
+  'duff.swagger.yaml › contracts': 'YAML merge keys (<<',
+  'duff.swagger.yaml › task update': 'YAML merge keys (<<',
+  'duff.swagger.yaml › task score and status': 'YAML merge keys (<<',
+  'duff.swagger.yaml › task advance': 'YAML merge keys (<<',
+  'duff.swagger.yaml › task full update keeps values': 'YAML merge keys (<<',
+  // monarch.aspnet11.json: OpenAPI 3.2.0 refused: 'Unsupported OpenAPI version: 3.2.0', exit 2
+  'monarch.aspnet11.json › import': 'OpenAPI 3.2.0 refused',
+  'monarch.aspnet11.json › bindings': 'OpenAPI 3.2.0 refused',
+  'monarch.aspnet11.json › incidents': 'OpenAPI 3.2.0 refused',
+  'monarch.aspnet11.json › thirdparties': 'OpenAPI 3.2.0 refused',
+  'monarch.aspnet11.json › contracts': 'OpenAPI 3.2.0 refused',
+  'monarch.aspnet11.json › task update': 'OpenAPI 3.2.0 refused',
+  'monarch.aspnet11.json › task score and status': 'OpenAPI 3.2.0 refused',
+  'monarch.aspnet11.json › task advance': 'OpenAPI 3.2.0 refused',
+  'monarch.aspnet11.json › task full update keeps values': 'OpenAPI 3.2.0 refused',
+  // wayne.swashbuckle-strings.json: /api/v{version}/... paths (asp-versioning, version as a path parameter with a default) are 'a path grc-sheets cannot address': nothing bound
+  'wayne.swashbuckle-strings.json › bindings': 'v{version} paths not addressable: 0 writes and 0 lists bound',
+  'wayne.swashbuckle-strings.json › incidents':
+    'v{version} paths not addressable: 0 writes and 0 lists bound',
+  'wayne.swashbuckle-strings.json › thirdparties':
+    'v{version} paths not addressable: 0 writes and 0 lists bound',
+  'wayne.swashbuckle-strings.json › contracts':
+    'v{version} paths not addressable: 0 writes and 0 lists bound',
+  'wayne.swashbuckle-strings.json › task update':
+    'v{version} paths not addressable: 0 writes and 0 lists bound',
+  'wayne.swashbuckle-strings.json › task score and status':
+    'v{version} paths not addressable: 0 writes and 0 lists bound',
+  'wayne.swashbuckle-strings.json › task advance':
+    'v{version} paths not addressable: 0 writes and 0 lists bound',
+  'wayne.swashbuckle-strings.json › task full update keeps values':
+    'v{version} paths not addressable: 0 writes and 0 lists bound',
+  // Files that import and run: the checks that find something
+  'gekko.springdoc.json › bindings':
+    '{taskId}:advance not bound; /api/dimensions/business|framework not bound (business dimensions bound to business assessments); incident-document -> .../measures (MOI), incident-status -> .../restore',
+  'gekko.springdoc.json › incidents':
+    'dimension lists not bound: rows refused no-list on Business and Framework dimensions',
+  'gekko.springdoc.json › thirdparties': 'framework dimensions list not bound: refused no-list',
+  'gekko.springdoc.json › contracts':
+    "bare-uuid answer: the row's GUID is not the record made; dropdown sent as option GUID (wants name), multi-select as two GUID entries (wants 'EU|US')",
+  'gekko.springdoc.json › task advance': '{taskId}:advance not bound: Advance refused step-unavailable',
+  'gekko.springdoc.json › task full update keeps values':
+    "comment-only Update sends score: null where the file's score is a plain number: 400",
+  'prestige.fastapi.json › bindings':
+    'incident-hyperlink bound to POST .../mois (the real one is form-urlencoded); incident-document -> .../restore; formresult-create -> /forms/{form_id}/close',
+  'prestige.fastapi.json › incidents':
+    "hyperlink bound to the MOI operation: no Hyperlink column, the MOI's name/initial_due_date offered instead, row refused on Name",
+  'prestige.fastapi.json › thirdparties':
+    "custom_fields dict[UUID, str | list[str] | None]: 400 'matches none of the shapes (anyOf)'",
+  'prestige.fastapi.json › contracts':
+    "custom_fields dict[UUID, str | list[str] | None]: 400 'matches none of the shapes (anyOf)'",
+  'monarch.aspnet10.json › bindings':
+    'incident-document -> .../improvement-measures (MOI), incident-status -> .../restore, formresult-create -> /forms/{id}/close',
+  'monarch.aspnet10.json › incidents':
+    "201 + bare uuid: the row's GUID is not the record made, the hyperlink then 404s; dropdown/multi-select sent as option GUIDs where the description says names",
+  'monarch.aspnet10.json › thirdparties':
+    "201 + bare uuid: the row's GUID is not the record made; select answers sent as GUIDs where the description says names",
+  'monarch.aspnet10.json › contracts':
+    "201 + bare uuid: the row's GUID is not the record made; select answers sent as GUIDs where the description says names",
+};

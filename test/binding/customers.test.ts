@@ -450,10 +450,13 @@ describe.each(Object.keys(FILES))(
           const got = boundAs(x, id);
           if (!sameOperation(got, op)) out.push(`${id}: wants ${op}, bound ${got ?? 'to nothing'}`);
         }
-        for (const [id] of Object.entries(x.binding.endpoints)) {
+        for (const [id, e] of Object.entries(x.binding.endpoints)) {
           const got = boundAs(x, id)!;
           if (wants.neverBound.some((n) => sameOperation(got, n)))
             out.push(`${id}: bound to the look-alike ${got}`);
+          // Issue 24: shape alone makes a candidate for the admin, never a binding.
+          if (e.kind === 'operation' && (e as { how?: string }).how === 'shape')
+            out.push(`${id}: bound to ${got} by its shape alone`);
         }
         return out;
       }));

@@ -57,6 +57,18 @@ const FILES: Record<string, FileWants> = {
   'monarch.aspnet11.json': monarch11,
 };
 
+/** DirectData datasets the spec documents by path: an audit team's reports must not go when the admin binds. */
+const DOCUMENTED = [
+  'risk',
+  'riskrootcausecategory',
+  'thirdpartycustomfieldvalues',
+  'thirdpartycontractcustomfieldvalues',
+  'controlcustomfields',
+  'audit',
+  'auditfinding',
+  'auditseverity',
+] as const;
+
 const ROOT = join(__dirname, '..', '..');
 const customer = (name: string) => join(__dirname, 'customers', name);
 const run = promisify(execFile);
@@ -457,6 +469,20 @@ describe.each(Object.keys(FILES))(
           // Issue 24: shape alone makes a candidate for the admin, never a binding.
           if (e.kind === 'operation' && (e as { how?: string }).how === 'shape')
             out.push(`${id}: bound to ${got} by its shape alone`);
+        }
+        return out;
+      }));
+
+    it('keeps the documented DirectData datasets available, listed in the file or not (issue 24, point 6)', () =>
+      check(file, 'documented datasets', async () => {
+        const x = world();
+        const out: string[] = [];
+        for (const id of DOCUMENTED) {
+          try {
+            await x.client.download(id);
+          } catch (e) {
+            out.push(`${id}: ${(e as Error).message.split('\n')[0]}`);
+          }
         }
         return out;
       }));

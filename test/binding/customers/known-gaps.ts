@@ -6,45 +6,62 @@
  */
 export const KNOWN_GAPS: Record<string, string> = {
   // tyrell.swashbuckle.json: integer enums: the bound sandbox does not start (zod: Cannot overwrite keys on object schemas containing refinements; use .safeExtend())
-  'tyrell.swashbuckle.json › import': 'integer enums',
-  'tyrell.swashbuckle.json › bindings': 'integer enums',
-  'tyrell.swashbuckle.json › incidents': 'integer enums',
-  'tyrell.swashbuckle.json › thirdparties': 'integer enums',
-  'tyrell.swashbuckle.json › contracts': 'integer enums',
-  'tyrell.swashbuckle.json › task update': 'integer enums',
-  'tyrell.swashbuckle.json › task score and status': 'integer enums',
-  'tyrell.swashbuckle.json › task advance': 'integer enums',
-  'tyrell.swashbuckle.json › task full update keeps values': 'integer enums',
+  'tyrell.swashbuckle.json › import': 'integer enums: the bound sandbox does not start (safeExtend)',
+  'tyrell.swashbuckle.json › documented datasets':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'tyrell.swashbuckle.json › bindings':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-document bound to .../restore by shape; datastructure not bound to /api/v1/datamanagement/structures',
+  'tyrell.swashbuckle.json › incidents':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time (a date sent where the file says date-time)',
+  'tyrell.swashbuckle.json › thirdparties':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.N.values: must be array (entries {customFieldId, values: [string]})',
+  'tyrell.swashbuckle.json › contracts':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.N.values: must be array',
+  'tyrell.swashbuckle.json › task update': 'integer enums: the bound sandbox does not start (safeExtend)',
+  'tyrell.swashbuckle.json › task score and status':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'tyrell.swashbuckle.json › task advance': 'integer enums: the bound sandbox does not start (safeExtend)',
+  'tyrell.swashbuckle.json › task full update keeps values':
+    'integer enums: the bound sandbox does not start (safeExtend)',
   // nakatomi.nswag.json: integer enums (x-enumNames): the bound sandbox does not start (zod: Cannot overwrite keys on object schemas containing refinements)
-  'nakatomi.nswag.json › import': 'integer enums (x-enumNames)',
-  'nakatomi.nswag.json › bindings': 'integer enums (x-enumNames)',
-  'nakatomi.nswag.json › incidents': 'integer enums (x-enumNames)',
-  'nakatomi.nswag.json › thirdparties': 'integer enums (x-enumNames)',
-  'nakatomi.nswag.json › contracts': 'integer enums (x-enumNames)',
-  'nakatomi.nswag.json › task update': 'integer enums (x-enumNames)',
-  'nakatomi.nswag.json › task score and status': 'integer enums (x-enumNames)',
-  'nakatomi.nswag.json › task advance': 'integer enums (x-enumNames)',
-  'nakatomi.nswag.json › task full update keeps values': 'integer enums (x-enumNames)',
+  'nakatomi.nswag.json › import': 'integer enums: the bound sandbox does not start (safeExtend)',
+  'nakatomi.nswag.json › documented datasets': 'integer enums: the bound sandbox does not start (safeExtend)',
+  'nakatomi.nswag.json › bindings':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-document bound to .../restore; task-update (v1) not bound',
+  'nakatomi.nswag.json › incidents':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time',
+  'nakatomi.nswag.json › thirdparties':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) the GUID given to the row is "x" (bare format: guid answer misread)',
+  'nakatomi.nswag.json › contracts':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) the GUID given to the row is "x" (bare format: guid answer misread)',
+  'nakatomi.nswag.json › task update': 'integer enums: the bound sandbox does not start (safeExtend)',
+  'nakatomi.nswag.json › task score and status':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'nakatomi.nswag.json › task advance': 'integer enums: the bound sandbox does not start (safeExtend)',
+  'nakatomi.nswag.json › task full update keeps values':
+    'integer enums: the bound sandbox does not start (safeExtend)',
   // duff.swagger.yaml: YAML merge keys (<<: *guid) not resolved: import refused, exit 2, 'must NOT have additional properties' x 457, merge keys not named
-  'duff.swagger.yaml › import': 'YAML merge keys (<<',
-  'duff.swagger.yaml › bindings': 'YAML merge keys (<<',
-  'duff.swagger.yaml › incidents': 'YAML merge keys (<<',
-  'duff.swagger.yaml › thirdparties': 'YAML merge keys (<<',
-  'duff.swagger.yaml › contracts': 'YAML merge keys (<<',
-  'duff.swagger.yaml › task update': 'YAML merge keys (<<',
-  'duff.swagger.yaml › task score and status': 'YAML merge keys (<<',
-  'duff.swagger.yaml › task advance': 'YAML merge keys (<<',
-  'duff.swagger.yaml › task full update keeps values': 'YAML merge keys (<<',
+  'duff.swagger.yaml › import': 'YAML merge keys not read: import refused (exit 2)',
+  'duff.swagger.yaml › documented datasets': 'YAML merge keys not read: import refused (exit 2)',
+  'duff.swagger.yaml › bindings': 'YAML merge keys not read: import refused (exit 2)',
+  'duff.swagger.yaml › incidents': 'YAML merge keys not read: import refused (exit 2)',
+  'duff.swagger.yaml › thirdparties': 'YAML merge keys not read: import refused (exit 2)',
+  'duff.swagger.yaml › contracts': 'YAML merge keys not read: import refused (exit 2)',
+  'duff.swagger.yaml › task update': 'YAML merge keys not read: import refused (exit 2)',
+  'duff.swagger.yaml › task score and status': 'YAML merge keys not read: import refused (exit 2)',
+  'duff.swagger.yaml › task advance': 'YAML merge keys not read: import refused (exit 2)',
+  'duff.swagger.yaml › task full update keeps values': 'YAML merge keys not read: import refused (exit 2)',
   // monarch.aspnet11.json: OpenAPI 3.2.0 refused: 'Unsupported OpenAPI version: 3.2.0', exit 2
-  'monarch.aspnet11.json › import': 'OpenAPI 3.2.0 refused',
-  'monarch.aspnet11.json › bindings': 'OpenAPI 3.2.0 refused',
-  'monarch.aspnet11.json › incidents': 'OpenAPI 3.2.0 refused',
-  'monarch.aspnet11.json › thirdparties': 'OpenAPI 3.2.0 refused',
-  'monarch.aspnet11.json › contracts': 'OpenAPI 3.2.0 refused',
-  'monarch.aspnet11.json › task update': 'OpenAPI 3.2.0 refused',
-  'monarch.aspnet11.json › task score and status': 'OpenAPI 3.2.0 refused',
-  'monarch.aspnet11.json › task advance': 'OpenAPI 3.2.0 refused',
-  'monarch.aspnet11.json › task full update keeps values': 'OpenAPI 3.2.0 refused',
+  'monarch.aspnet11.json › import': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
+  'monarch.aspnet11.json › documented datasets': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
+  'monarch.aspnet11.json › bindings': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
+  'monarch.aspnet11.json › incidents': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
+  'monarch.aspnet11.json › thirdparties': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
+  'monarch.aspnet11.json › contracts': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
+  'monarch.aspnet11.json › task update': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
+  'monarch.aspnet11.json › task score and status': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
+  'monarch.aspnet11.json › task advance': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
+  'monarch.aspnet11.json › task full update keeps values': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
   // wayne.swashbuckle-strings.json: /api/v{version}/... paths (asp-versioning, version as a path parameter with a default) are 'a path grc-sheets cannot address': nothing bound
   'wayne.swashbuckle-strings.json › bindings': 'v{version} paths not addressable: 0 writes and 0 lists bound',
   'wayne.swashbuckle-strings.json › incidents':
@@ -88,4 +105,12 @@ export const KNOWN_GAPS: Record<string, string> = {
     "201 + bare uuid: the row's GUID is not the record made; select answers sent as GUIDs where the description says names",
   'monarch.aspnet10.json › contracts':
     "201 + bare uuid: the row's GUID is not the record made; select answers sent as GUIDs where the description says names",
+  'wayne.swashbuckle-strings.json › documented datasets':
+    'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits)',
+  'gekko.springdoc.json › documented datasets':
+    'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits)',
+  'prestige.fastapi.json › documented datasets':
+    'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits)',
+  'monarch.aspnet10.json › documented datasets':
+    'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits)',
 };

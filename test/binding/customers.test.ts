@@ -27,6 +27,7 @@ import { wants as monarch11 } from './customers/monarch.aspnet11.wants';
 import { wants as nakatomi } from './customers/nakatomi.nswag.wants';
 import { wants as prestige } from './customers/prestige.fastapi.wants';
 import { wants as tyrell } from './customers/tyrell.swashbuckle.wants';
+import { wants as umbrella } from './customers/umbrella.swashbuckle-v2.wants';
 import { wants as wayne } from './customers/wayne.swashbuckle-strings.wants';
 import type { ColumnWant, CustomFieldsWant, DateWant, FileWants, FlowWants, Place } from './customers/wants';
 
@@ -55,6 +56,7 @@ const FILES: Record<string, FileWants> = {
   'duff.swagger.yaml': duff,
   'monarch.aspnet10.json': monarch10,
   'monarch.aspnet11.json': monarch11,
+  'umbrella.swashbuckle-v2.json': umbrella,
 };
 
 /** DirectData datasets the spec documents by path: an audit team's reports must not go when the admin binds. */

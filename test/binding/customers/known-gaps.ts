@@ -8,7 +8,7 @@ export const KNOWN_GAPS: Record<string, string> = {
   // tyrell.swashbuckle.json: integer enums: the bound sandbox does not start (zod: Cannot overwrite keys on object schemas containing refinements; use .safeExtend())
   'tyrell.swashbuckle.json › import': 'integer enums: the bound sandbox does not start (safeExtend)',
   'tyrell.swashbuckle.json › documented datasets':
-    'integer enums: the bound sandbox does not start (safeExtend)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) auditseverity refused: not in the file',
   'tyrell.swashbuckle.json › bindings':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-document bound to .../restore by shape; datastructure not bound to /api/v1/datamanagement/structures',
   'tyrell.swashbuckle.json › incidents':
@@ -25,7 +25,8 @@ export const KNOWN_GAPS: Record<string, string> = {
     'integer enums: the bound sandbox does not start (safeExtend)',
   // nakatomi.nswag.json: integer enums (x-enumNames): the bound sandbox does not start (zod: Cannot overwrite keys on object schemas containing refinements)
   'nakatomi.nswag.json › import': 'integer enums: the bound sandbox does not start (safeExtend)',
-  'nakatomi.nswag.json › documented datasets': 'integer enums: the bound sandbox does not start (safeExtend)',
+  'nakatomi.nswag.json › documented datasets':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 4 documented DirectData datasets the file does not list are refused',
   'nakatomi.nswag.json › bindings':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-document bound to .../restore; task-update (v1) not bound',
   'nakatomi.nswag.json › incidents':
@@ -81,12 +82,15 @@ export const KNOWN_GAPS: Record<string, string> = {
   // umbrella.swashbuckle-v2.json: integer enums (x-enum-varnames): the bound sandbox does not start
   'umbrella.swashbuckle-v2.json › import': 'integer enums: the bound sandbox does not start (safeExtend)',
   'umbrella.swashbuckle-v2.json › documented datasets':
-    'integer enums: the bound sandbox does not start (safeExtend)',
-  'umbrella.swashbuckle-v2.json › bindings': 'integer enums: the bound sandbox does not start (safeExtend)',
-  'umbrella.swashbuckle-v2.json › incidents': 'integer enums: the bound sandbox does not start (safeExtend)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',
+  'umbrella.swashbuckle-v2.json › bindings':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-hyperlink bound to .../mois and incident-status to .../restore by shape; the real hyperlink (in: formData) not bindable',
+  'umbrella.swashbuckle-v2.json › incidents':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) refused on Name (required) although typed: the wrongly bound MOI step's name',
   'umbrella.swashbuckle-v2.json › thirdparties':
-    'integer enums: the bound sandbox does not start (safeExtend)',
-  'umbrella.swashbuckle-v2.json › contracts': 'integer enums: the bound sandbox does not start (safeExtend)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time',
+  'umbrella.swashbuckle-v2.json › contracts':
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) bare-uuid answer: the row's GUID is not the record made; select answers sent as GUIDs where the description says names',
   'umbrella.swashbuckle-v2.json › task update':
     'integer enums: the bound sandbox does not start (safeExtend)',
   'umbrella.swashbuckle-v2.json › task score and status':
@@ -94,7 +98,7 @@ export const KNOWN_GAPS: Record<string, string> = {
   'umbrella.swashbuckle-v2.json › task advance':
     'integer enums: the bound sandbox does not start (safeExtend)',
   'umbrella.swashbuckle-v2.json › task full update keeps values':
-    'integer enums: the bound sandbox does not start (safeExtend)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) a comment-only update sends score: null, 400 (the file's score is not nullable)',
   // Files that import and run: the checks that find something
   'gekko.springdoc.json › bindings':
     '{taskId}:advance not bound; /api/dimensions/business|framework not bound (business dimensions bound to business assessments); incident-document -> .../measures (MOI), incident-status -> .../restore',

@@ -86,11 +86,11 @@ export const KNOWN_GAPS: Record<string, string> = {
   'umbrella.swashbuckle-v2.json › bindings':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-hyperlink bound to .../mois and incident-status to .../restore by shape; the real hyperlink (in: formData) not bindable',
   'umbrella.swashbuckle-v2.json › incidents':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) refused on Name (required) although typed: the wrongly bound MOI step's name',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) refused on Name (required) although typed: the name of the wrongly bound MOI step',
   'umbrella.swashbuckle-v2.json › thirdparties':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time',
   'umbrella.swashbuckle-v2.json › contracts':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) bare-uuid answer: the row's GUID is not the record made; select answers sent as GUIDs where the description says names',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) bare-uuid answer: the GUID given to the row is not the record made; select answers sent as GUIDs where the description says names',
   'umbrella.swashbuckle-v2.json › task update':
     'integer enums: the bound sandbox does not start (safeExtend)',
   'umbrella.swashbuckle-v2.json › task score and status':
@@ -98,7 +98,7 @@ export const KNOWN_GAPS: Record<string, string> = {
   'umbrella.swashbuckle-v2.json › task advance':
     'integer enums: the bound sandbox does not start (safeExtend)',
   'umbrella.swashbuckle-v2.json › task full update keeps values':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) a comment-only update sends score: null, 400 (the file's score is not nullable)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) a comment-only update sends score: null, 400 (score is not nullable in the file)',
   // Files that import and run: the checks that find something
   'gekko.springdoc.json › bindings':
     '{taskId}:advance not bound; /api/dimensions/business|framework not bound (business dimensions bound to business assessments); incident-document -> .../measures (MOI), incident-status -> .../restore',

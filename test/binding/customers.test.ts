@@ -25,6 +25,7 @@ import { wants as gekko } from './customers/gekko.springdoc.wants';
 import { wants as monarch10 } from './customers/monarch.aspnet10.wants';
 import { wants as monarch11 } from './customers/monarch.aspnet11.wants';
 import { wants as nakatomi } from './customers/nakatomi.nswag.wants';
+import { wants as oscorp } from './customers/oscorp.swashbuckle-autorest.wants';
 import { wants as prestige } from './customers/prestige.fastapi.wants';
 import { wants as tyrell } from './customers/tyrell.swashbuckle.wants';
 import { wants as umbrella } from './customers/umbrella.swashbuckle-v2.wants';
@@ -57,6 +58,7 @@ const FILES: Record<string, FileWants> = {
   'monarch.aspnet10.json': monarch10,
   'monarch.aspnet11.json': monarch11,
   'umbrella.swashbuckle-v2.json': umbrella,
+  'oscorp.swashbuckle-autorest.json': oscorp,
 };
 
 /** DirectData datasets the spec documents by path: an audit team's reports must not go when the admin binds. */

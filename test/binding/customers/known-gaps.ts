@@ -100,6 +100,26 @@ export const KNOWN_GAPS: Record<string, string> = {
     'integer enums: the bound sandbox does not start (safeExtend)',
   'umbrella.swashbuckle-v2.json › task full update keeps values':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) a comment-only update sends score: null, 400 (score is not nullable in the file)',
+  // oscorp.swashbuckle-autorest.json: integer enums (x-ms-enum): the bound sandbox does not start
+  'oscorp.swashbuckle-autorest.json › import': 'integer enums: the bound sandbox does not start (safeExtend)',
+  'oscorp.swashbuckle-autorest.json › documented datasets':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'oscorp.swashbuckle-autorest.json › bindings':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'oscorp.swashbuckle-autorest.json › incidents':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'oscorp.swashbuckle-autorest.json › thirdparties':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'oscorp.swashbuckle-autorest.json › contracts':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'oscorp.swashbuckle-autorest.json › task update':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'oscorp.swashbuckle-autorest.json › task score and status':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'oscorp.swashbuckle-autorest.json › task advance':
+    'integer enums: the bound sandbox does not start (safeExtend)',
+  'oscorp.swashbuckle-autorest.json › task full update keeps values':
+    'integer enums: the bound sandbox does not start (safeExtend)',
   // Files that import and run: the checks that find something
   'gekko.springdoc.json › bindings':
     '{taskId}:advance not bound; /api/dimensions/business|framework not bound (business dimensions bound to business assessments); incident-document -> .../measures (MOI), incident-status -> .../restore',

@@ -103,15 +103,15 @@ export const KNOWN_GAPS: Record<string, string> = {
   // oscorp.swashbuckle-autorest.json: integer enums (x-ms-enum): the bound sandbox does not start
   'oscorp.swashbuckle-autorest.json › import': 'integer enums: the bound sandbox does not start (safeExtend)',
   'oscorp.swashbuckle-autorest.json › documented datasets':
-    'integer enums: the bound sandbox does not start (safeExtend)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',
   'oscorp.swashbuckle-autorest.json › bindings':
-    'integer enums: the bound sandbox does not start (safeExtend)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-document bound to .../mois (Incidents_CreateMoi) by name, incident-status to .../restore by shape',
   'oscorp.swashbuckle-autorest.json › incidents':
-    'integer enums: the bound sandbox does not start (safeExtend)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time',
   'oscorp.swashbuckle-autorest.json › thirdparties':
-    'integer enums: the bound sandbox does not start (safeExtend)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time',
   'oscorp.swashbuckle-autorest.json › contracts':
-    'integer enums: the bound sandbox does not start (safeExtend)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) bare-uuid answer: the GUID given to the row is not the record made; select answers sent as GUIDs where the description says names',
   'oscorp.swashbuckle-autorest.json › task update':
     'integer enums: the bound sandbox does not start (safeExtend)',
   'oscorp.swashbuckle-autorest.json › task score and status':
@@ -119,7 +119,7 @@ export const KNOWN_GAPS: Record<string, string> = {
   'oscorp.swashbuckle-autorest.json › task advance':
     'integer enums: the bound sandbox does not start (safeExtend)',
   'oscorp.swashbuckle-autorest.json › task full update keeps values':
-    'integer enums: the bound sandbox does not start (safeExtend)',
+    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) a comment-only update sends score: null, 400 (score is not nullable in the file)',
   // Files that import and run: the checks that find something
   'gekko.springdoc.json › bindings':
     '{taskId}:advance not bound; /api/dimensions/business|framework not bound (business dimensions bound to business assessments); incident-document -> .../measures (MOI), incident-status -> .../restore',

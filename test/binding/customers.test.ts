@@ -405,6 +405,12 @@ function createdFor(
   };
 }
 
+/** A problem when the request did not go to the path the wants say (see FlowWants.pathLike). */
+const pathProblems = (got: Received, want: { pathLike?: string }): string[] =>
+  want.pathLike && !new RegExp(want.pathLike).test(got.path)
+    ? [`sent to ${got.path}, wants a path like ${want.pathLike}`]
+    : [];
+
 /** The binding's operation for a catalogue id, as "METHOD /path" the way the file spells it. */
 function boundAs(w: World, id: string): string | undefined {
   const e = w.binding.endpoints[id] as { method: string; file?: { path?: string } } | undefined;
@@ -532,6 +538,7 @@ describe.each(Object.keys(FILES))(
         const row = typed[0]!;
         const out = [
           ...given,
+          ...pathProblems(got, wants.incidents),
           ...columnProblems(x, row, got, wants.incidents, ['Hyperlink', ...fields.map((f) => f.column)]),
           ...customFieldProblems(
             got,
@@ -544,7 +551,11 @@ describe.each(Object.keys(FILES))(
           const link = receivedFor(x, 'incident-hyperlink', outcome.guid);
           if (!link)
             out.push(`Hyperlink: no hyperlink request reached the sandbox (row: ${outcome.message})`);
-          else out.push(...columnProblems(x, { Hyperlink: row.Hyperlink! }, link, wants.incidents.hyperlink));
+          else
+            out.push(
+              ...pathProblems(link, wants.incidents.hyperlink),
+              ...columnProblems(x, { Hyperlink: row.Hyperlink! }, link, wants.incidents.hyperlink),
+            );
         }
         return out;
       }));
@@ -571,6 +582,7 @@ describe.each(Object.keys(FILES))(
         if (!got) return given;
         return [
           ...given,
+          ...pathProblems(got, wants.thirdparties),
           ...columnProblems(
             x,
             typed[0]!,
@@ -608,6 +620,7 @@ describe.each(Object.keys(FILES))(
         if (!got) return given;
         return [
           ...given,
+          ...pathProblems(got, wants.contracts),
           ...columnProblems(
             x,
             typed[0]!,
@@ -684,7 +697,10 @@ describe.each(Object.keys(FILES))(
           if (bad.length) return bad;
           const got = receivedFor(w!, 'task-update-v2', picked!.update.Id as string);
           if (!got) return ['no v2 update reached the sandbox'];
-          return columnProblems(w!, typedRow(0), got, wants.taskUpdate);
+          return [
+            ...pathProblems(got, wants.taskUpdate),
+            ...columnProblems(w!, typedRow(0), got, wants.taskUpdate),
+          ];
         }));
 
       it('a Score and status row sends score, comment and the status as the file encodes it', () =>
@@ -693,7 +709,10 @@ describe.each(Object.keys(FILES))(
           if (bad.length) return bad;
           const got = receivedFor(w!, 'task-score-status', picked!.score.Id as string);
           if (!got) return ['no score-and-status request reached the sandbox'];
-          return columnProblems(w!, typedRow(1), got, wants.taskScoreStatus);
+          return [
+            ...pathProblems(got, wants.taskScoreStatus),
+            ...columnProblems(w!, typedRow(1), got, wants.taskScoreStatus),
+          ];
         }));
 
       it('an Advance row advances the task at the operation the file has for it', () =>
@@ -701,7 +720,7 @@ describe.each(Object.keys(FILES))(
           const bad = outcomeOf(2);
           if (bad.length) return bad;
           const got = receivedFor(w!, 'task-advance', picked!.advance.Id as string);
-          return got ? [] : ['no advance request reached the sandbox'];
+          return got ? pathProblems(got, wants.taskAdvance) : ['no advance request reached the sandbox'];
         }));
 
       it("an Update row with only Comment typed keeps the task's other values (no blanking full update)", () =>

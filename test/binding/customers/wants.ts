@@ -44,6 +44,11 @@ export interface CustomFieldsWant {
 export interface FlowWants {
   /** The file's operation the flow writes with: "METHOD /path" as the file spells it. */
   operation: string;
+  /**
+   * The request path the sandbox must see (a regular expression), where the operation's path alone does not say
+   * it: a path parameter the flow does not fill (an API version with a default) must have the value the file gives.
+   */
+  pathLike?: string;
   /** Form body (application/x-www-form-urlencoded or multipart): pointers name form fields. */
   form?: true;
   columns: Record<string, Place>;
@@ -59,7 +64,7 @@ export interface FileWants {
   /** The v2 full update (never the v1 update that submits). */
   taskUpdate: FlowWants;
   taskScoreStatus: FlowWants;
-  taskAdvance: { operation: string };
+  taskAdvance: { operation: string; pathLike?: string };
   /** Catalogue dataset or operation id -> "METHOD /path" of the file that it must be bound to. */
   bound: Record<string, string>;
   /** Operations of the file that must never be bound to anything (look-alikes). */

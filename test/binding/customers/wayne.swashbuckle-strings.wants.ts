@@ -9,6 +9,7 @@ export const wants: FileWants = {
     'custom fields as dictionaries keyed by field GUID, 201 + bare uuid creates, British "Organisation".',
   incidents: {
     operation: 'POST /api/v{version}/Incidents',
+    pathLike: '^/api/v1(\\.0)?/Incidents$',
     columns: {
       Name: '/name',
       Description: '/details',
@@ -36,10 +37,15 @@ export const wants: FileWants = {
       select: 'guid',
       dates: 'date',
     },
-    hyperlink: { operation: 'POST /api/v{version}/Incidents/{id}/Links', columns: { Hyperlink: '/address' } },
+    hyperlink: {
+      operation: 'POST /api/v{version}/Incidents/{id}/Links',
+      pathLike: '^/api/v1(\\.0)?/Incidents/[^/]+/Links$',
+      columns: { Hyperlink: '/address' },
+    },
   },
   thirdparties: {
     operation: 'POST /api/v{version}/ThirdParties',
+    pathLike: '^/api/v1(\\.0)?/ThirdParties$',
     columns: { Name: '/name', 'LEI code': '/lei', 'Framework dimensions': '/frameworkDimensions/*' },
     customFields: {
       shape: 'map',
@@ -52,6 +58,7 @@ export const wants: FileWants = {
   },
   contracts: {
     operation: 'POST /api/v{version}/Contracts',
+    pathLike: '^/api/v1(\\.0)?/Contracts$',
     columns: {
       'Third party': '/thirdPartyId',
       Name: '/contractName',
@@ -76,6 +83,7 @@ export const wants: FileWants = {
   taskUpdate: {
     // The version parameter's default for this operation is "2.0": the request goes to /api/v2.0/Tasks/{id}.
     operation: 'PUT /api/v{version}/Tasks/{id}',
+    pathLike: '^/api/v2(\\.0)?/Tasks/[^/]+$',
     columns: {
       Task: 'path',
       Name: '/name',
@@ -90,6 +98,7 @@ export const wants: FileWants = {
   },
   taskScoreStatus: {
     operation: 'PUT /api/v{version}/Tasks/{id}/Score',
+    pathLike: '^/api/v2(\\.0)?/Tasks/[^/]+/Score$',
     columns: {
       Task: 'path',
       Score: '/score',
@@ -105,7 +114,10 @@ export const wants: FileWants = {
       },
     },
   },
-  taskAdvance: { operation: 'POST /api/v{version}/Tasks/{id}/Advance' },
+  taskAdvance: {
+    operation: 'POST /api/v{version}/Tasks/{id}/Advance',
+    pathLike: '^/api/v2(\\.0)?/Tasks/[^/]+/Advance$',
+  },
   bound: {
     organizations: 'GET /api/v{version}/Organisations',
     users: 'GET /api/v{version}/Users',

@@ -47,6 +47,7 @@ export interface FlowWants {
   /**
    * The request path the sandbox must see (a regular expression), where the operation's path alone does not say
    * it: a path parameter the flow does not fill (an API version with a default) must have the value the file gives.
+   * Matched against the path the sandbox saw, which is below the API root (a leading /api may be gone).
    */
   pathLike?: string;
   /** Form body (application/x-www-form-urlencoded or multipart): pointers name form fields. */

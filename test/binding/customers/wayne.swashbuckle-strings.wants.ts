@@ -9,7 +9,7 @@ export const wants: FileWants = {
     'custom fields as dictionaries keyed by field GUID, 201 + bare uuid creates, British "Organisation".',
   incidents: {
     operation: 'POST /api/v{version}/Incidents',
-    pathLike: '^/api/v1(\\.0)?/Incidents$',
+    pathLike: '^(/api)?/v1(\\.0)?/Incidents$',
     columns: {
       Name: '/name',
       Description: '/details',
@@ -39,13 +39,13 @@ export const wants: FileWants = {
     },
     hyperlink: {
       operation: 'POST /api/v{version}/Incidents/{id}/Links',
-      pathLike: '^/api/v1(\\.0)?/Incidents/[^/]+/Links$',
+      pathLike: '^(/api)?/v1(\\.0)?/Incidents/[^/]+/Links$',
       columns: { Hyperlink: '/address' },
     },
   },
   thirdparties: {
     operation: 'POST /api/v{version}/ThirdParties',
-    pathLike: '^/api/v1(\\.0)?/ThirdParties$',
+    pathLike: '^(/api)?/v1(\\.0)?/ThirdParties$',
     columns: { Name: '/name', 'LEI code': '/lei', 'Framework dimensions': '/frameworkDimensions/*' },
     customFields: {
       shape: 'map',
@@ -58,7 +58,7 @@ export const wants: FileWants = {
   },
   contracts: {
     operation: 'POST /api/v{version}/Contracts',
-    pathLike: '^/api/v1(\\.0)?/Contracts$',
+    pathLike: '^(/api)?/v1(\\.0)?/Contracts$',
     columns: {
       'Third party': '/thirdPartyId',
       Name: '/contractName',
@@ -83,7 +83,7 @@ export const wants: FileWants = {
   taskUpdate: {
     // The version parameter's default for this operation is "2.0": the request goes to /api/v2.0/Tasks/{id}.
     operation: 'PUT /api/v{version}/Tasks/{id}',
-    pathLike: '^/api/v2(\\.0)?/Tasks/[^/]+$',
+    pathLike: '^(/api)?/v2(\\.0)?/Tasks/[^/]+$',
     columns: {
       Task: 'path',
       Name: '/name',
@@ -98,7 +98,7 @@ export const wants: FileWants = {
   },
   taskScoreStatus: {
     operation: 'PUT /api/v{version}/Tasks/{id}/Score',
-    pathLike: '^/api/v2(\\.0)?/Tasks/[^/]+/Score$',
+    pathLike: '^(/api)?/v2(\\.0)?/Tasks/[^/]+/Score$',
     columns: {
       Task: 'path',
       Score: '/score',
@@ -116,7 +116,7 @@ export const wants: FileWants = {
   },
   taskAdvance: {
     operation: 'POST /api/v{version}/Tasks/{id}/Advance',
-    pathLike: '^/api/v2(\\.0)?/Tasks/[^/]+/Advance$',
+    pathLike: '^(/api)?/v2(\\.0)?/Tasks/[^/]+/Advance$',
   },
   bound: {
     organizations: 'GET /api/v{version}/Organisations',

@@ -65,21 +65,22 @@ export const KNOWN_GAPS: Record<string, string> = {
   'monarch.aspnet11.json › task advance': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
   'monarch.aspnet11.json › task full update keeps values': 'OpenAPI 3.2.0 refused by the parser (exit 2)',
   // wayne.swashbuckle-strings.json: /api/v{version}/... paths (asp-versioning, version as a path parameter with a default) are 'a path grc-sheets cannot address': nothing bound
-  'wayne.swashbuckle-strings.json › bindings': 'v{version} paths not addressable: 0 writes and 0 lists bound',
+  'wayne.swashbuckle-strings.json › bindings':
+    'v{version} paths not addressable: 0 writes and 0 lists bound; then (forecast with h/enums) bound, but every write by shape and incident-document to .../Restore',
   'wayne.swashbuckle-strings.json › incidents':
-    'v{version} paths not addressable: 0 writes and 0 lists bound',
+    'v{version} paths not addressable: 0 writes and 0 lists bound; then (forecast with h/enums) 400 customFieldValues.<id>: must be string (Dictionary<Guid, string>)',
   'wayne.swashbuckle-strings.json › thirdparties':
-    'v{version} paths not addressable: 0 writes and 0 lists bound',
+    'v{version} paths not addressable: 0 writes and 0 lists bound; then (forecast with h/enums) 400 customFieldValues.<id>: must be array (Dictionary<Guid, string[]>)',
   'wayne.swashbuckle-strings.json › contracts':
-    'v{version} paths not addressable: 0 writes and 0 lists bound',
+    'v{version} paths not addressable: 0 writes and 0 lists bound; then (forecast with h/enums) 400 customFieldValues.<id>: must be array (Dictionary<Guid, string[]>)',
   'wayne.swashbuckle-strings.json › task update':
-    'v{version} paths not addressable: 0 writes and 0 lists bound',
+    'v{version} paths not addressable: 0 writes and 0 lists bound; passes with h/enums (/v2.0/Tasks/{id})',
   'wayne.swashbuckle-strings.json › task score and status':
-    'v{version} paths not addressable: 0 writes and 0 lists bound',
+    'v{version} paths not addressable: 0 writes and 0 lists bound; passes with h/enums',
   'wayne.swashbuckle-strings.json › task advance':
-    'v{version} paths not addressable: 0 writes and 0 lists bound',
+    'v{version} paths not addressable: 0 writes and 0 lists bound; passes with h/enums',
   'wayne.swashbuckle-strings.json › task full update keeps values':
-    'v{version} paths not addressable: 0 writes and 0 lists bound',
+    'v{version} paths not addressable: 0 writes and 0 lists bound; passes with h/enums',
   // umbrella.swashbuckle-v2.json: integer enums (x-enum-varnames): the bound sandbox does not start
   'umbrella.swashbuckle-v2.json › import': 'integer enums: the bound sandbox does not start (safeExtend)',
   'umbrella.swashbuckle-v2.json › documented datasets':

@@ -4,7 +4,8 @@
  * then remove its line); a check not named here must pass. Keys are `<file> › <check>`.
  * The details (file, flow, column, what the wants say, what happened) are in /work/coord/notes-outside.md.
  * "then (forecast with h/enums)" / "passes with h/enums": what the same test showed on a scratch merge of this branch
- * with h/doors and h/enums as committed at 15:20 (not with the other helpers' branches, which did not merge cleanly).
+ * with h/doors and h/enums as committed at 15:20; "passes with h/available" / "h/fullupdate": this branch merged with
+ * that one alone (the branches did not all merge cleanly together).
  */
 export const KNOWN_GAPS: Record<string, string> = {
   // tyrell.swashbuckle.json: integer enums: the bound sandbox does not start (zod: Cannot overwrite keys on object schemas containing refinements; use .safeExtend())
@@ -158,7 +159,7 @@ export const KNOWN_GAPS: Record<string, string> = {
   'gekko.springdoc.json › task advance':
     '{taskId}:advance not bound: Advance refused step-unavailable; passes with h/enums',
   'gekko.springdoc.json › task full update keeps values':
-    "comment-only Update sends score: null where the file's score is a plain number: 400",
+    "comment-only Update sends score: null where the file's score is a plain number: 400; passes with h/fullupdate",
   'prestige.fastapi.json › bindings':
     'incident-hyperlink bound to POST .../mois (the real one is form-urlencoded); incident-document -> .../restore; formresult-create -> /forms/{form_id}/close',
   'prestige.fastapi.json › incidents':
@@ -178,9 +179,9 @@ export const KNOWN_GAPS: Record<string, string> = {
   'wayne.swashbuckle-strings.json › documented datasets':
     'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits)',
   'gekko.springdoc.json › documented datasets':
-    'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits)',
+    'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits); passes with h/available',
   'prestige.fastapi.json › documented datasets':
-    'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits)',
+    'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits); passes with h/available',
   'monarch.aspnet10.json › documented datasets':
-    'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits)',
+    'documented DirectData datasets the file does not list are refused: not available on this environment (no operation of the file fits); passes with h/available',
 };

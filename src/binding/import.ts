@@ -6,6 +6,8 @@ import {
   DATASETS_AND_OPERATIONS,
   binding as bindingSchema,
   isValidTemplate,
+  keepsDocumented,
+  NONE_REASON,
   lastName,
   pointerParts,
   type Binding,
@@ -129,7 +131,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
     if (l.kind === 'none') {
       delete entry.chosen;
       delete entry.decision;
-      entry.missing = "the admin's overrides bind nothing to it";
+      entry.missing = NONE_REASON;
       applied++;
       continue;
     }
@@ -204,10 +206,28 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
   return { dropped, applied };
 }
 
-function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[]): Consequence[] {
+/** Catalogue ids the admin's `none` lines leave unbound (a later `use` for the same id binds it again). */
+function declinedIds(lines: readonly Line[], entries: ReadonlyMap<string, Entry>): string[] {
+  return [...new Set(lines.filter((l) => l.kind === 'none').map((l) => l.id))].filter((id) => !entries.get(id)?.chosen);
+}
+
+/** The catalogue's rule (keepsDocumented) for one entry, before the binding is written. */
+export const keptDocumented = (e: Entry, none: readonly string[]): boolean =>
+  keepsDocumented({ endpoints: e.chosen ? { [e.side.e.id]: e.chosen.bound } : {}, missing: {}, none: [...none] }, e.side.e);
+
+function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[], none: readonly string[]): Consequence[] {
   const out: Consequence[] = [];
   for (const e of entries) {
     const id = e.side.e.id;
+    if (!e.chosen && keptDocumented(e, none)) {
+      out.push({
+        kind: 'documented-not-in-file',
+        endpoint: id,
+        columns: [],
+        message: `the file does not list it: kept at the spec's documented path ${e.side.e.path}${e.decision ? ' until the admin decides' : ''}; "none ${id}" in the overrides file takes it away`,
+      });
+      continue;
+    }
     if (!e.chosen) {
       out.push({ kind: 'unavailable', endpoint: id, columns: [], message: e.decision ? `the admin decides: ${e.decision.reason}` : (e.missing ?? 'not in the file') });
       continue;
@@ -277,6 +297,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const { dropped, applied } = applyOverrides(overrideLines, entries, files, options.overrides ?? 'overrides');
 
   const list = [...entries.values()];
+  const none = declinedIds(overrideLines, entries);
   const claimed = new Set(list.flatMap((e) => [e.chosen?.f, ...(e.decision?.candidates.map((c) => c.f) ?? [])]).filter(Boolean));
   const extraDatasets: ExtraDataset[] = [];
   const taken = new Set<string>();
@@ -309,8 +330,9 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
       list.filter((e) => e.decision).map((e) => [e.side.e.id, { reason: e.decision!.reason, candidates: e.decision!.candidates.map(candidateRef) }]),
     ),
     missing: Object.fromEntries(list.filter((e) => !e.chosen && !e.decision).map((e) => [e.side.e.id, e.missing ?? 'not in the file'])),
+    ...(none.length ? { none } : {}),
     extraDatasets,
-    consequences: consequencesOf(list, dropped),
+    consequences: consequencesOf(list, dropped, none),
   };
   const checked = bindingSchema.safeParse(out);
   if (!checked.success) {

@@ -232,6 +232,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           shape?.texts,
           shape?.notNull,
           shape?.variants,
+          shape?.open,
         )
       : undefined;
     const stream = jsonArrayStream(
@@ -313,7 +314,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (drop)
       return dropText(reply, answer.status, answer.body === undefined ? made : JSON.stringify(answer.body));
     if (answer.body === undefined) return reply.code(answer.status).send();
-    return reply.code(answer.status).type(JSON_TYPE).send(answer.body);
+    // A bare GUID answer is a JSON string ("..."), as ASP.NET writes it; Fastify would send a string as it is.
+    const payload = typeof answer.body === 'string' ? JSON.stringify(answer.body) : answer.body;
+    return reply.code(answer.status).type(JSON_TYPE).send(payload);
   }
 
   const host = options.host ?? '127.0.0.1';

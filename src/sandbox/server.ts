@@ -11,6 +11,7 @@ import {
   type Operation,
 } from '../catalog';
 import type { Binding } from '../catalog/binding';
+import { SANDBOX_GAP_MEMBER, type SandboxGap } from '../contracts/sandbox-gap';
 import { PATH_GUID_FIELD, type BoundDataset, type BoundOperation } from '../catalog/placement';
 import {
   answerFor,
@@ -152,7 +153,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return reply.code(status).type(JSON_TYPE).send({ message });
   });
   app.setNotFoundHandler((_req, reply) =>
-    reply.code(404).type(JSON_TYPE).send({ message: ERRORS.notFound.message }),
+    reply.code(404).type(JSON_TYPE).send({ message: ERRORS.notFound.message, [SANDBOX_GAP_MEMBER]: 'no-route' }),
   );
   registerAdminRoutes(app, admin, store);
 
@@ -160,6 +161,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const a = answerOf(outcome);
     return reply.code(a.status).type(JSON_TYPE).send(a.body);
   };
+  /** A 404 about the sandbox itself (contracts/sandbox.ts), not about the service it stands in for. */
+  const sendGap = (reply: FastifyReply, gap: SandboxGap, message: string) =>
+    reply.code(404).type(JSON_TYPE).send({ message, [SANDBOX_GAP_MEMBER]: gap });
   const sendError = (reply: FastifyReply, name: ErrorName, message?: string) => {
     if (name === 'invalidCredentials')
       reply.header('www-authenticate', 'Basic realm="Risk and Controls Management Service"');
@@ -170,8 +174,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const rawPath = (req.raw.url ?? '').split('?')[0]!.slice(API_ROOT.length);
     const m = cat.match(req.method, rawPath);
     if (!m.ok) {
-      if (m.reason === 'method-not-allowed') reply.header('allow', m.allow.join(', '));
-      return sendError(reply, m.reason === 'not-found' ? 'notFound' : 'methodNotAllowed');
+      if (m.reason === 'not-found') return sendGap(reply, 'no-route', ERRORS.notFound.message);
+      reply.header('allow', m.allow.join(', '));
+      return sendError(reply, 'methodNotAllowed');
     }
     const f = plan.current;
     if (f.latencyMs) await delay(f.latencyMs);
@@ -198,7 +203,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
 
   function serveDataset(ep: Dataset, guid: string | undefined, reply: FastifyReply, drop: boolean) {
-    if (!store.has(ep.id)) return sendError(reply, 'notFound');
+    if (!store.has(ep.id))
+      return sendGap(
+        reply,
+        'no-data',
+        `Not found. This practice sandbox has no data for "${ep.title}": only your own service has it.`,
+      );
     let filter: ((r: Record<string, unknown>) => boolean) | undefined;
     if (guid) {
       const g = guid.toLowerCase();

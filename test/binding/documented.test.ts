@@ -9,6 +9,12 @@ import { createClient, type GrcClient } from '../../src/client';
 import { environmentList, RELAY_ERROR_HEADER } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { run as refresh } from '../../src/cli/refresh';
+import { loadDataset } from '../../src/loading/load';
+import { createExcelWorkbook } from '../../src/workbook/excel';
+import { saveFakeExcel } from '../support/excel-file';
+import { cliIo } from '../support/sandbox';
+import { FakeExcel, supports } from '../workbook/excel/fakeExcel';
 import { captureLog, errorCode } from '../relay/helpers';
 
 /**
@@ -120,6 +126,41 @@ describe('a documented dataset the file does not list', () => {
     const assumed = await request(`${relay.url}/api/acc${catalog.dataset('auditcontextcustomfields').path}`, { headers: { authorization: auth() } });
     expect([assumed.statusCode, errorCode(await assumed.body.text())]).toEqual([404, 'endpoint-unavailable']);
   });
+
+  it('loads into a workbook through the relay and refreshes headless with grc-sheets refresh --relay', async () => {
+    const xl = new FakeExcel();
+    const workbook = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18), { platform: 'PC' });
+    const base = { client: through('acc', imported.binding), environment: 'acc', source: `relay ${relay.url}` };
+    for (const datasetId of ['audit', 'auditfinding', 'controlcustomfieldvalues']) {
+      const loaded = await loadDataset({ ...base, workbook, datasetId, target: { kind: 'new-sheet' } });
+      if (!loaded.ok) throw new Error(loaded.error.message);
+    }
+    const book = join(dir, 'audit-report.xlsx');
+    await saveFakeExcel(xl, book);
+    const { io, out, err } = cliIo(sandbox);
+    expect([await refresh([book, '--relay', relay.url, '--env', 'acc', '--json'], io), err]).toEqual([0, []]);
+    const { tables } = JSON.parse(out.join('\n')) as { tables: { table: string; ok: boolean; rows: number }[] };
+    expect(tables.map(({ table, ok, rows }) => [table, ok, rows])).toEqual([
+      ['tbl_audit', true, sandbox.store.count('audit')],
+      ['tbl_auditfinding', true, sandbox.store.count('auditfinding')],
+      ['tbl_controlcustomfieldvalues', true, sandbox.store.count('controlcustomfieldvalues')],
+    ]);
+    // The admin then says none for audits, imports again and restarts the relay: that table is refused with the
+    // reason, the others refresh.
+    const restarted = await startRelay(
+      { listen: { host: '127.0.0.1', port: 0 }, environments: { acc: { baseUrl: sandbox.url, binding: join(dir, 'declined.json') } } },
+      { logDestination: captureLog() },
+    );
+    const off = cliIo(sandbox);
+    try {
+      expect(await refresh([book, '--relay', restarted.url, '--env', 'acc', '--json'], off.io)).toBe(1);
+    } finally {
+      await restarted.close();
+    }
+    const refused = (JSON.parse(off.out.join('\n')) as { tables: { table: string; ok: boolean; error?: { message: string } }[] }).tables;
+    expect(refused.map((t) => [t.table, t.ok])).toEqual([['tbl_audit', false], ['tbl_auditfinding', true], ['tbl_controlcustomfieldvalues', true]]);
+    expect(refused[0]!.error!.message).toMatch(/"Audits" is not available on this environment: .*the admin's overrides bind nothing to it/);
+  }, 60_000);
 });
 
 describe('the bound sandbox answers as the file says', () => {

@@ -1,5 +1,5 @@
 import { pointerOf, type Encoding } from '../catalog';
-import { isCustomFields, isReference, type CatField } from './fields';
+import { bodyValues, isCustomFields, isReference, type CatField } from './fields';
 import { isDateFormat, isGuidFormat, kindOf, type Schema } from './schema';
 import { isRefSuffixed, splitWords, words } from './words';
 
@@ -49,14 +49,42 @@ export function isRefLike(s: Schema): boolean {
 
 const fold = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** Catalogue enum values -> the file's spelling of the same value (case and separators aside). */
-export function enumMap(catalogue: readonly string[], file: readonly string[]): Record<string, string> {
+const same = (a: string, b: string) => fold(a) === fold(b) || fold(a).replace(/s$/, '') === fold(b).replace(/s$/, '');
+
+/**
+ * Catalogue enum values -> the file's value of the same meaning: by the name the file gives a value
+ * (`names`: value -> name, enum-names.ts), else by the value's own spelling (case and separators aside:
+ * "Months" -> "MONTHS"). With names, every named value the catalogue lacks is added under its name ("Years"
+ * -> "4"): users pick names, never the file's numbers. A catalogue value the file does not name stays out
+ * (enumsUnread reports it).
+ */
+export function enumMap(catalogue: readonly string[], file: readonly string[], names?: Readonly<Record<string, string>>): Record<string, string> {
   const map: Record<string, string> = {};
   for (const v of catalogue) {
-    const w = file.find((x) => fold(x) === fold(v)) ?? file.find((x) => fold(x).replace(/s$/, '') === fold(v).replace(/s$/, ''));
-    if (w !== undefined && w !== v) map[v] = w;
+    const named = names && Object.keys(names).find((x) => same(names[x]!, v));
+    const w = named ?? (names && file.every((x) => names[x] !== undefined) ? undefined : file.find((x) => fold(x) === fold(v)) ?? file.find((x) => same(x, v)));
+    if (w !== undefined && (w !== v || named !== undefined)) map[v] = w;
   }
+  const taken = new Set(Object.values(map));
+  for (const [value, name] of Object.entries(names ?? {}))
+    if (!taken.has(value) && !catalogue.includes(name) && map[name] === undefined && file.includes(value)) map[name] = value;
   return map;
+}
+
+/** The file's enum values are numbers: sent as JSON numbers. */
+function numbers(s: Schema | undefined): 'integer' | 'number' | undefined {
+  if (!s?.enum?.length) return undefined;
+  if (s.type === 'integer') return 'integer';
+  if (s.type === 'number') return 'number';
+  if (!s.enum.every((v) => typeof v === 'number')) return undefined;
+  return s.enum.every((v) => Number.isInteger(v)) ? 'integer' : 'number';
+}
+
+/** The enum encoding of a catalogue field (its values, if it has them) in a file's enum property. */
+export function enumEncoding(catalogue: readonly string[], f: Schema): Extract<Encoding, { kind: 'enum' }> {
+  const values = (f.enum ?? []).map(String);
+  const as = numbers(f);
+  return { kind: 'enum', values, map: enumMap(catalogue, values, f.enumNames), ...(as ? { as } : {}) };
 }
 
 function customFieldsEncoding(f: Schema): Encoding | undefined {
@@ -126,8 +154,10 @@ function numberUnitEncoding(c: CatField, unit: CatField, f: Schema): Encoding | 
     const unitKey = keys.find((x) => words(x).includes('unit'));
     const valueKey = keys.find((x) => x !== unitKey && (kindOf(f.properties![x]) === 'number'));
     if (!unitKey || !valueKey) return undefined;
-    const fileUnits = (f.properties[unitKey]!.enum ?? []).map(String);
-    return { kind: 'number-unit', unitField: unit.name, style: 'object', valueAt: pointerOf(valueKey), unitAt: pointerOf(unitKey), units: enumMap(catUnits, fileUnits) };
+    const u = f.properties[unitKey]!;
+    const fileUnits = (u.enum ?? []).map(String);
+    const unitAs = numbers(u);
+    return { kind: 'number-unit', unitField: unit.name, style: 'object', valueAt: pointerOf(valueKey), unitAt: pointerOf(unitKey), units: enumMap(catUnits, fileUnits, u.enumNames), ...(unitAs ? { unitAs } : {}) };
   }
   if (k === 'string') {
     const iso = f.format === 'duration' || /^\^?P/.test(f.pattern ?? '') || /iso ?8601|duration/i.test(f.description ?? '');
@@ -145,7 +175,7 @@ function scalarEncoding(c: CatField, f: Schema): Encoding | undefined {
       const it = kindOf(f.items);
       if (it === 'object' || (c.items?.type === 'object' && it !== undefined)) return undefined;
       const as = it === 'string' && c.items?.type !== 'string' ? 'string' : it === 'number' && c.items?.type === 'string' ? (f.items?.type === 'integer' ? 'integer' : 'number') : undefined;
-      if (f.items?.enum && c.items?.type === 'string') return { kind: 'enum', values: f.items.enum.map(String), map: {}, many: true };
+      if (f.items?.enum && c.items?.type === 'string') return { ...enumEncoding([], f.items), many: true };
       return { kind: 'plain', many: true, ...(as ? { as } : {}) };
     }
     if (k === 'string' || k === undefined) return { kind: 'plain', as: 'string' };
@@ -157,10 +187,9 @@ function scalarEncoding(c: CatField, f: Schema): Encoding | undefined {
   const leaf = k === 'array' ? f.items : f;
   const lk = kindOf(leaf);
   if (lk === 'object' || lk === 'array') return undefined;
-  if (c.enum && leaf?.enum?.length) {
-    const values = leaf.enum.map(String);
-    return { kind: 'enum', values, map: enumMap(c.enum, values), ...(many ? { many, ...one } : {}) };
-  }
+  // An enum, or text the file keeps as a named enum (a custom field's Type as Swashbuckle's 0..5): by meaning.
+  if (leaf?.enum?.length && (c.enum || (c.type === 'string' && leaf.enumNames)))
+    return { ...enumEncoding(c.enum ?? bodyValues(c.name), leaf), ...(many ? { many, ...one } : {}) };
   if (c.format === 'date' || c.format === 'date-time') {
     if (lk === 'string' || lk === undefined) return { kind: 'date', format: isDateFormat(leaf?.format) ? leaf!.format as 'date' | 'date-time' : c.format };
     return undefined;

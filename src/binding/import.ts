@@ -5,6 +5,7 @@ import {
   BINDING_VERSION,
   DATASETS_AND_OPERATIONS,
   binding as bindingSchema,
+  createCatalog,
   isValidTemplate,
   keepsDocumented,
   NONE_REASON,
@@ -18,6 +19,8 @@ import {
 } from '../catalog';
 import { findRecords } from './answers';
 import { chooseEncoding } from './encoding';
+import { enumsUnread } from './enum-check';
+import { mapEnumValue } from './enum-map';
 import {
   bindTo,
   candidateRef,
@@ -125,7 +128,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
     if (!entries.has(l.id))
       throw new BindingInputError(`${file}:${l.line}: "${l.id}" is not a catalogue endpoint id (see the report's ids): "${l.text}"`);
   }
-  const order = ['none', 'use', 'place', 'unplace', 'answer', 'default'];
+  const order = ['none', 'use', 'place', 'unplace', 'answer', 'default', 'map'];
   for (const l of [...lines].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))) {
     const entry = entries.get(l.id)!;
     if (l.kind === 'none') {
@@ -193,6 +196,13 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
       }
       bound.answer = l.answer;
       applied++;
+    } else if (l.kind === 'map') {
+      const why = mapEnumValue(bound, l.field, l.value, l.to);
+      if (why) {
+        drop(l, why);
+        continue;
+      }
+      applied++;
     } else {
       const x = bound.kind === 'operation' ? bound.extras.find((e) => e.key === l.key) : undefined;
       if (!x) {
@@ -240,6 +250,7 @@ function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[], 
         columns: e.chosen.unplaced,
         message: b.kind === 'dataset' ? 'the file\'s records lack them: these columns stay empty' : 'the file has no place for them: these columns are not offered',
       });
+    out.push(...enumsUnread(id, b, e.side.fields));
     if (b.kind === 'operation') {
       const required = b.extras.filter((x) => x.required && x.default === undefined).map((x) => x.header);
       if (required.length)
@@ -271,7 +282,14 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const parsed = await parseApiFile(file);
   const files = parsed.operations.filter((op) => isValidTemplate(op.path)).map(fileSide);
   for (const op of parsed.operations)
-    if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~ and {parameters})`);
+    if (!isValidTemplate(op.path)) {
+      const inside = /[^/{}]\{([^}]+)\}|\{([^}]+)\}[^/:]/.exec(op.path);
+      parsed.skipped.push(
+        inside
+          ? `${op.method} ${op.filePath}: its path parameter {${inside[1] ?? inside[2]}} sits inside a segment and the file gives it no default or single value to fill it with`
+          : `${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~, {parameters} and a custom method's :verb)`,
+      );
+    }
   const sides = (catalogueSides ??= DATASETS_AND_OPERATIONS.map(catalogueSide));
   const outcome = matchAll(sides, files);
 
@@ -338,6 +356,12 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     throw new BindingInputError(`${file}: the binding made from it does not check out at ${issue.path.join('.')}: ${issue.message}`);
+  }
+  // What the relay, the sandbox and the taskpane will build from it: a binding they cannot use is never written.
+  try {
+    createCatalog(checked.data);
+  } catch (e) {
+    throw new BindingInputError(`${file}: the binding made from it cannot be used: ${(e as Error).message}`);
   }
   return {
     binding: checked.data,

@@ -13,6 +13,7 @@ import { BindingInputError } from './parse';
  *   unplace <catalogue id> <field>                           do not send it (its column is not offered)
  *   answer <catalogue id> = body <pointer> | header location
  *   default <catalogue id> <extra column key> = <JSON value>
+ *   map <catalogue id> <field> "<catalogue value>" = <JSON value>   an enum value by meaning: "Months" = 3
  */
 export type Override =
   | { kind: 'use'; id: string; op: string }
@@ -20,7 +21,8 @@ export type Override =
   | { kind: 'place'; id: string; field: string; in: 'body' | 'path' | 'query'; at: string; encoding?: Encoding }
   | { kind: 'unplace'; id: string; field: string }
   | { kind: 'answer'; id: string; answer: AnswerPlacement }
-  | { kind: 'default'; id: string; key: string; value: unknown };
+  | { kind: 'default'; id: string; key: string; value: unknown }
+  | { kind: 'map'; id: string; field: string; value: string; to: string | number };
 
 export type Line = Override & { line: number; text: string };
 
@@ -62,6 +64,18 @@ export function parseOverrides(file: string, text: string): Line[] {
         throw bad('the default is not a JSON value (text goes in double quotes)');
       }
       out.push({ kind: 'default', id: m[1]!, key: m[2]!, value, ...at });
+    } else if ((m = new RegExp(`^map ${ID} (\\S+) ("(?:[^"\\\\]|\\\\.)*") = (.+)$`).exec(line))) {
+      let value: unknown;
+      let to: unknown;
+      try {
+        value = JSON.parse(m[3]!);
+        to = JSON.parse(m[4]!);
+      } catch {
+        throw bad('the values are JSON: the catalogue value in double quotes, the file\'s value as the file writes it (3 or "MONTHS")');
+      }
+      if (typeof value !== 'string' || (typeof to !== 'string' && typeof to !== 'number'))
+        throw bad('the catalogue value is text in double quotes, the file\'s value a number or text');
+      out.push({ kind: 'map', id: m[1]!, field: m[2]!, value, to, ...at });
     } else if ((m = new RegExp(`^place ${ID} (\\S+) = (body|path|query) (\\S+)(?: (\\{.*\\}))?$`).exec(line))) {
       let enc: Encoding | undefined;
       if (m[5]) {

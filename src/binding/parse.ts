@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { DocumentError, fixedPath, readApiDocument } from './document';
 import { normalize, type Schema } from './schema';
 
 /**
@@ -50,7 +51,7 @@ export interface FileOperation {
 export interface ParsedFile {
   file: string;
   sha256: string;
-  spec: 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
+  spec: 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1' | 'openapi-3.2';
   title?: string;
   apiVersion?: string;
   /** The file's base path (Swagger basePath, or the path of the first OpenAPI server URL). */
@@ -179,9 +180,12 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
     );
   }
   let raw: Obj;
+  let version: string | undefined;
   try {
-    raw = (await SwaggerParser.parse(file)) as unknown as Obj;
+    // YAML merge keys resolved, OpenAPI 3.2 read as 3.1 (document.ts).
+    ({ doc: raw, version } = await readApiDocument(file));
   } catch (e) {
+    if (e instanceof DocumentError) throw new BindingInputError(`${file}: ${e.message}`);
     throw located(file, e);
   }
   if (!isObj(raw) || (typeof raw.swagger !== 'string' && typeof raw.openapi !== 'string')) {
@@ -195,7 +199,7 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
   checkDuplicateIds(file, raw);
   let api: Obj;
   try {
-    api = (await SwaggerParser.validate(file)) as unknown as Obj;
+    api = (await SwaggerParser.validate(file, structuredClone(raw) as never, {})) as unknown as Obj;
   } catch (e) {
     const msg = (e as Error).message;
     const missing =
@@ -247,10 +251,14 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
         skipped.push(`${m.toUpperCase()} ${p}: its body is not JSON (${Object.keys(op.requestBody.content).join(', ')})`);
         continue;
       }
-      const params = all.map((x) => parameterOf(x, oas3)).filter((x): x is FileParameter => !!x);
+      // A version inside a segment (/api/v{version}/...) is the value the file fixes for it.
+      const fixed = fixedPath(p, all);
+      const params = all
+        .map((x) => parameterOf(x, oas3))
+        .filter((x): x is FileParameter => !!x && !(x.in === 'path' && fixed.filled.includes(x.name)));
       operations.push({
         method: m.toUpperCase() as Method,
-        path: relativePath(basePath, p),
+        path: relativePath(basePath, fixed.path),
         filePath: `${basePath === '/' ? '' : basePath}${p}`,
         ...(typeof op.operationId === 'string' ? { operationId: op.operationId } : {}),
         ...(typeof op.summary === 'string' ? { summary: op.summary } : {}),
@@ -268,7 +276,7 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
   return {
     file,
     sha256: createHash('sha256').update(text).digest('hex'),
-    spec: !oas3 ? 'swagger-2.0' : String(raw.openapi).startsWith('3.1') ? 'openapi-3.1' : 'openapi-3.0',
+    spec: !oas3 ? 'swagger-2.0' : version ? 'openapi-3.2' : String(raw.openapi).startsWith('3.1') ? 'openapi-3.1' : 'openapi-3.0',
     ...(typeof info.title === 'string' ? { title: info.title } : {}),
     ...(typeof info.version === 'string' ? { apiVersion: info.version } : {}),
     basePath,

@@ -1,6 +1,7 @@
 import {
   LIST_WORDS,
   PATH_GUID_FIELD,
+  offeredValues,
   pointerOf,
   templateParams,
   type Encoding,
@@ -8,7 +9,7 @@ import {
   type Placement,
   type PlacementHow,
 } from '../catalog';
-import { chooseEncoding, isRefLike, refKeys } from './encoding';
+import { chooseEncoding, enumEncoding, isRefLike, refKeys } from './encoding';
 import { isCustomFields, isReference, type CatField } from './fields';
 import type { FileParameter } from './parse';
 import { isDateFormat, isGuidFormat, kindOf, type Schema } from './schema';
@@ -204,8 +205,9 @@ function extraCell(s: Schema, name: string): Pick<ExtraColumn, 'cell' | 'values'
     return { cell: 'text', header: name, encoding: { kind: 'ref', value: 'name', nameAt: keys.nameAt! } };
   }
   if (s.enum?.length) {
-    const values = s.enum.map(String);
-    return { cell: 'text', values, header: name, encoding: { kind: 'enum', values, map: {} } };
+    // Named values (an integer enum whose description says "0 = Phone, 1 = Email") are picked by name.
+    const encoding = enumEncoding([], s);
+    return { cell: 'text', values: offeredValues([], encoding), header: name, encoding };
   }
   const guidNamed = /(guid|uuid)s?$/i.test(name);
   if (k === 'string' && (isGuidFormat(s.format) || guidNamed || (isRefSuffixed(name) && listFor(name)))) {

@@ -90,7 +90,7 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   const overrides = files.overrides ?? 'the overrides file';
   const lines: string[] = [];
   const push = (...l: string[]) => lines.push(...l);
-  const spec = s.spec === 'swagger-2.0' ? 'Swagger 2.0' : s.spec === 'openapi-3.1' ? 'OpenAPI 3.1' : 'OpenAPI 3.0';
+  const spec = s.spec === 'swagger-2.0' ? 'Swagger 2.0' : s.spec === 'openapi-3.1' ? 'OpenAPI 3.1' : s.spec === 'openapi-3.2' ? 'OpenAPI 3.2 (read as 3.1)' : 'OpenAPI 3.0';
   push(
     `grc-sheets binding import: ${s.file}`,
     `  ${spec}${s.title ? `, "${s.title}"` : ''}${s.apiVersion ? ` version ${s.apiVersion}` : ''}; sha256 ${s.sha256.slice(0, 16)}...; ${r.parsed.operations.length} operations`,
@@ -128,6 +128,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
       ]);
     }
   }
+  // An enum the file does not name (which number is "Months"): never guessed, the admin maps it.
+  for (const c of r.binding.consequences.filter((x) => x.kind === 'enum-unread'))
+    decisions.push([`${titleOf(c.endpoint)}: ${c.columns.join(', ')}: ${c.message}`]);
   for (const d of r.dropped) decisions.push([`${overrides} line ${d.line} "${d.text}" no longer applies: ${d.reason}. Change or remove it.`]);
   push('', `DECISIONS FOR THE ADMIN: ${decisions.length}`);
   if (!decisions.length) push('  none: every endpoint is bound, or unavailable for a reason listed at the end.');

@@ -44,7 +44,8 @@ export type Decision = z.infer<typeof decision>;
  * path: keepsDocumented).
  */
 export const consequence = z.object({
-  kind: z.enum(['unavailable', 'required-extra', 'field-not-in-file', 'dropped-override', 'documented-not-in-file']),
+  /** enum-unread: an enum whose values the file does not name (which number is "Months"): the admin maps them. */
+  kind: z.enum(['unavailable', 'required-extra', 'field-not-in-file', 'dropped-override', 'enum-unread', 'documented-not-in-file']),
   /** The catalogue endpoint it is about. */
   endpoint: z.string(),
   /** Catalogue fields or extra column headers it concerns. */
@@ -64,7 +65,8 @@ export const extraDataset = z.object({
 });
 export type ExtraDataset = z.infer<typeof extraDataset>;
 
-export const SPECS = ['swagger-2.0', 'openapi-3.0', 'openapi-3.1'] as const;
+/** openapi-3.2: read as 3.1 (the same schema dialect); swagger-parser does not know 3.2 yet. */
+export const SPECS = ['swagger-2.0', 'openapi-3.0', 'openapi-3.1', 'openapi-3.2'] as const;
 
 export const binding = z
   .object({

@@ -35,13 +35,14 @@ function decodeValue(e: Encoding, v: unknown, lists: Lists, unitOut: (unit: stri
         return name ?? known ?? id;
       });
     case 'enum': {
+      // The file's value (a number too: Swashbuckle's 3) -> the catalogue's value or the file's name for it.
       const back = new Map(Object.entries(e.map).map(([k, w]) => [w, k]));
-      return many((x) => (typeof x === 'string' ? (back.get(x) ?? x) : x));
+      return many((x) => (typeof x === 'string' || typeof x === 'number' ? (back.get(String(x)) ?? x) : x));
     }
     case 'number-unit': {
       const back = new Map(Object.entries(e.units).map(([k, w]) => [w, k]));
       const unit = (u: unknown) => {
-        if (typeof u === 'string') unitOut(back.get(u) ?? u);
+        if (typeof u === 'string' || typeof u === 'number') unitOut(back.get(String(u)) ?? String(u));
       };
       if (e.style === 'object' && isObj(v)) {
         unit(getAt(v, e.unitAt ?? '/unit'));

@@ -146,14 +146,21 @@ function encodeDate(ctx: Ctx, v: unknown, format: 'date' | 'date-time'): Out {
   return s.length === 10 ? `${s}T00:00:00Z` : s;
 }
 
-function encodeEnum(ctx: Ctx, v: unknown, values: readonly string[], map: Readonly<Record<string, string>>): Out {
+/** The file's value as it goes out: a number where the file's enum is numbers (an integer must be a JSON number). */
+const enumOut = (s: string, as: 'integer' | 'number' | undefined): string | number => (as && s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s);
+
+function encodeEnum(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'enum' }>): Out {
   if (typeof v !== 'string' && typeof v !== 'number') return problem(ctx, 'bad-value', 'expected one value of the list');
+  const { values, map } = e;
   const s = String(v);
-  if (Object.hasOwn(map, s)) return map[s];
-  if (values.includes(s)) return s;
+  if (Object.hasOwn(map, s)) return enumOut(map[s]!, e.as);
+  const named = Object.keys(map).find((k) => fold(k) === fold(s));
+  if (named !== undefined) return enumOut(map[named]!, e.as);
+  if (values.includes(s)) return enumOut(s, e.as);
   const close = values.find((w) => fold(w) === fold(s));
-  if (close !== undefined) return close;
-  return problem(ctx, 'not-in-list', `"${s}" is not one of ${values.join(', ')}; pick one from the dropdown`);
+  if (close !== undefined) return enumOut(close, e.as);
+  const names = [...Object.keys(map), ...values.filter((x) => !Object.values(map).includes(x))];
+  return problem(ctx, 'not-in-list', `"${s}" is not one of ${names.join(', ')}; pick one from the dropdown`);
 }
 
 const DURATION: Record<string, string> = { year: 'Y', years: 'Y', month: 'M', months: 'M', week: 'W', weeks: 'W', day: 'D', days: 'D' };
@@ -164,12 +171,17 @@ function encodeNumberUnit(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'nu
   const rawUnit = ctx.values[e.unitField];
   ctx.consumed.add(e.unitField);
   const unit = isEmpty(rawUnit) ? undefined : String(rawUnit);
-  const spelled = unit === undefined ? undefined : (e.units[unit] ?? unit);
+  const named = unit === undefined ? undefined : Object.keys(e.units).find((k) => fold(k) === fold(unit));
+  const spelled = unit === undefined ? undefined : (e.units[unit] ?? (named !== undefined ? e.units[named] : unit));
   if (e.style === 'text') return spelled === undefined ? String(n) : `${String(n)} ${spelled}`;
   if (e.style === 'object') {
     const out: Json = {};
     setAt(out, e.valueAt ?? '/value', n);
-    if (spelled !== undefined) setAt(out, e.unitAt ?? '/unit', spelled);
+    if (spelled !== undefined) {
+      if (e.unitAs && !Object.values(e.units).includes(spelled))
+        return problem(ctx, 'not-in-list', `"${unit}" is not one of ${Object.keys(e.units).join(', ')}; pick one from the dropdown`, e.unitField);
+      setAt(out, e.unitAt ?? '/unit', enumOut(spelled, e.unitAs));
+    }
     return out;
   }
   const letter = spelled !== undefined ? (spelled.length === 1 ? spelled : DURATION[fold(spelled)]) : undefined;
@@ -265,7 +277,7 @@ function encodeValue(ctx: Ctx, e: Encoding, v: unknown): Out {
     case 'date':
       return encodeDate(ctx, v, e.format);
     case 'enum':
-      return each(ctx, v, e.many, (x) => encodeEnum(ctx, x, e.values, e.map));
+      return each(ctx, v, e.many, (x) => encodeEnum(ctx, x, e));
     case 'number-unit':
       return encodeNumberUnit(ctx, v, e);
     case 'custom-fields':

@@ -6,16 +6,25 @@ import { isGuid } from './fields';
  */
 export type PathParams = { guid?: string; [name: string]: string | undefined };
 
+/** A parameter's value, and a literal segment: one safe segment. */
 const SEGMENT = /^[A-Za-z0-9_.~-]+$/;
-const PARAM = /^\{[A-Za-z0-9_.-]+\}$/;
+/**
+ * A Google-style custom method (`/tasks/{id}:advance`, `/tasks:search`): a parameter or a literal, then a
+ * colon and the method's name, a literal of the template. A parameter's value never holds a colon, so the
+ * suffix can always be told from the value.
+ */
+const VERB = '(?::[A-Za-z0-9_.~-]+)?';
+const PARAM = new RegExp(`^\\{[A-Za-z0-9_.-]+\\}${VERB}$`);
+const LITERAL = new RegExp(`^[A-Za-z0-9_.~-]+${VERB}$`);
+const verbOf = (part: string) => /\}(:.+)$/.exec(part)?.[1] ?? '';
 
-/** A path template is literal segments and `{name}` parameters (any number), nothing else. */
+/** A path template is literal segments and `{name}` parameters (any number), each perhaps with a custom method's `:verb`. */
 export function isValidTemplate(path: string): boolean {
   if (!path.startsWith('/')) return false;
   if (path === '/') return true;
   const parts = path.slice(1).split('/');
-  const names = parts.filter((p) => PARAM.test(p));
-  return parts.every((p) => PARAM.test(p) || (SEGMENT.test(p) && p !== '.' && p !== '..')) && new Set(names).size === names.length;
+  const names = parts.filter((p) => PARAM.test(p)).map((p) => p.replace(/:.*$/, ''));
+  return parts.every((p) => PARAM.test(p) || (LITERAL.test(p) && p !== '.' && p !== '..')) && new Set(names).size === names.length;
 }
 
 /** The parameter names of a template, in order. */
@@ -55,7 +64,7 @@ export function safeSegments(rawPath: string): string[] | null {
     } catch {
       return null;
     }
-    if (!SEGMENT.test(seg) || seg === '.' || seg === '..') return null;
+    if (!LITERAL.test(seg) || seg === '.' || seg === '..') return null;
     out.push(seg);
   }
   return out;
@@ -72,11 +81,15 @@ export function matchTemplate(template: string, segments: readonly string[]): Pa
     const p = parts[i]!;
     const s = segments[i]!;
     if (PARAM.test(p)) {
+      // A custom method's suffix is a literal: the value is what comes before it.
+      const verb = verbOf(p);
+      if (verb && !s.endsWith(verb)) return null;
+      const value = verb ? s.slice(0, -verb.length) : s;
       // The catalogue's own {guid} takes GUIDs only; a customer's parameter any safe segment.
-      if (p === '{guid}' && !isGuid(s)) return null;
-      params[p.slice(1, -1)] = s;
+      if (!SEGMENT.test(value) || (p === '{guid}' && !isGuid(value))) return null;
+      params[p.slice(1, p.indexOf('}'))] = value;
       count++;
-      only = s;
+      only = value;
     } else if (p !== s) return null;
   }
   if (count === 1) params.guid = only;

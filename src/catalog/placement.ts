@@ -70,14 +70,23 @@ const refEncoding = z
 const dateEncoding = z.object({ kind: z.literal('date'), format: z.enum(['date', 'date-time']) });
 
 /**
- * Catalogue value -> the file's spelling. `values` is every value the file allows (also those the
- * catalogue lacks: offered in the dropdown, sent as they are); `map` the catalogue spellings the file
- * writes differently ("Months" -> "MONTHS").
+ * An enum whose values the file writes as numbers (Swashbuckle's and System.Text.Json's default: 0, 1, 2):
+ * `values` and the map's targets hold them as text ("3"); they go out as JSON numbers.
+ */
+const enumNumbers = z.enum(['integer', 'number']);
+
+/**
+ * Catalogue value -> the file's value of the same meaning. `values` is every value the file allows (also
+ * those the catalogue lacks: offered in the dropdown, sent as they are); `map` the catalogue spellings the
+ * file writes differently ("Months" -> "MONTHS"), and, where the file names its values (a description
+ * "0 = None, 1 = Days", x-enumNames, x-enum-varnames, x-ms-enum), every name -> its value ("Months" -> "3",
+ * "Years" -> "4"): the names are what users pick. `as`: the file's values are numbers.
  */
 const enumEncoding = z.object({
   kind: z.literal('enum'),
   values: z.array(z.string()),
   map: z.record(z.string(), z.string()),
+  as: enumNumbers.optional(),
   many: z.boolean().optional(),
   single: z.boolean().optional(),
 });
@@ -85,7 +94,8 @@ const enumEncoding = z.object({
 /**
  * A number and its unit (two catalogue fields: the placement's field and `unitField`) joined into one
  * property of the file: "3 Months" (text), {"value": 3, "unit": "MONTHS"} (object, `valueAt`/`unitAt`),
- * or an ISO 8601 duration "P3M" (iso-duration). `units`: catalogue unit -> the file's spelling. The unit
+ * or an ISO 8601 duration "P3M" (iso-duration). `units`: catalogue unit (or a unit only the file has, by its
+ * name) -> the file's value. The unit
  * field has no placement of its own; it lands here.
  */
 const numberUnitEncoding = z.object({
@@ -95,6 +105,8 @@ const numberUnitEncoding = z.object({
   valueAt: jsonPointer.optional(),
   unitAt: jsonPointer.optional(),
   units: z.record(z.string(), z.string()),
+  /** The file's units are numbers (an integer enum): `units` holds them as text, they go out as numbers. */
+  unitAs: enumNumbers.optional(),
 });
 
 /**
@@ -231,7 +243,10 @@ export type FileOperationRef = z.infer<typeof fileOperation>;
  */
 export const pathTemplate = z
   .string()
-  .regex(/^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z0-9_.-]+\}))+$|^\/$/, 'a path is /literal/segments and {name} parameters');
+  .regex(
+    /^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z0-9_.-]+\})(:[A-Za-z0-9_.~-]+)?)+$|^\/$/,
+    'a path is /literal/segments and {name} parameters (a custom method: {name}:verb)',
+  );
 
 export const boundOperation = z.object({
   kind: z.literal('operation'),

@@ -1,3 +1,4 @@
+import { fixedPath, readApiDocument } from '../../binding/document';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
@@ -171,6 +172,8 @@ const PARAMETER_SCHEMA_KEYS = [
   'x-nullable',
 ];
 
+const paramsOf = (o: unknown): unknown[] => (isObj(o) && Array.isArray(o.parameters) ? o.parameters : []);
+
 function queryOf(
   doc: Obj,
   spec: Spec,
@@ -280,9 +283,12 @@ function listIn(doc: Obj, schema: unknown): { items: unknown; at: string[] } | u
 export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
   let raw: Obj;
   try {
-    raw = (await SwaggerParser.bundle(
-      typeof source === 'string' ? source : (structuredClone(source) as never),
-    )) as unknown as Obj;
+    // YAML merge keys resolved and OpenAPI 3.2 read as 3.1 (its dialect), as the importer reads the file.
+    raw = (
+      typeof source === 'string'
+        ? await SwaggerParser.bundle(source, (await readApiDocument(source)).doc as never, {})
+        : await SwaggerParser.bundle(structuredClone(source) as never)
+    ) as unknown as Obj;
   } catch (e) {
     const name = typeof source === 'string' ? source : 'the API file';
     // The parser's first line names the place (line:column); the snippet under it is for a terminal.
@@ -317,7 +323,8 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
       const answer = successOf(answerDoc, spec, op);
       const list = method === 'get' && answer.schema ? listIn(answerDoc, answer.schema) : undefined;
       operations.push({
-        key: `${method.toUpperCase()} ${pathKey(`/${base}/${path}`)}`,
+        // The path as the importer binds it: a version inside a segment filled with its fixed value.
+        key: `${method.toUpperCase()} ${pathKey(`/${base}/${fixedPath(path, [...paramsOf(requestItem), ...paramsOf(requestItem[method])], (p) => deref(requestDoc, p)).path}`)}`,
         method: method.toUpperCase(),
         path,
         operationId: typeof op.operationId === 'string' ? op.operationId : undefined,

@@ -5,6 +5,7 @@ import {
   createCatalog,
   indexList,
   listsOf,
+  offeredValues,
   type BoundOperation,
   type Catalog,
   type ExtraColumn,
@@ -69,11 +70,12 @@ export function bindEnvironment(info: EnvironmentInfo): BoundEnvironment {
     },
     bodySchema: (id) => catalog.operation(id).body,
     enumValues(id, field, own) {
-      const e = operation(id).placements.find((p) => p.field === field)?.encoding;
-      if (e?.kind !== 'enum') return [...own];
+      // The field's own placement, or the number it is the unit of (a notice period {length, unit}).
+      const e = operation(id).placements.find(
+        (p) => p.field === field || (p.encoding.kind === 'number-unit' && p.encoding.unitField === field),
+      )?.encoding;
       // The file's spellings of the catalogue's own values are the same values (mapped when sent).
-      const spelled = new Set(Object.values(e.map));
-      return [...own, ...e.values.filter((v) => !own.includes(v) && !spelled.has(v))];
+      return e ? offeredValues(own, e) : [...own];
     },
   };
 }

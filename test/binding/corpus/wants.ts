@@ -22,6 +22,8 @@ export interface FlowWants {
   hyperlink?: string;
   /** The notice period number and unit joined in one text property (vandelay). */
   joinedNotice?: string;
+  /** Column -> typed value -> the file's value of that meaning (an integer enum: "Months" -> 3). */
+  enums?: Record<string, Record<string, string | number>>;
 }
 
 export type FileWants = Partial<Record<'incidents' | 'thirdparties' | 'contracts' | 'tasks', FlowWants>>;
@@ -422,6 +424,70 @@ export const WANTS: Record<string, FileWants> = {
         'Notice period': '/NoticePeriod',
         'Notice period unit': '/NoticePeriodUnit',
       },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
+    },
+    tasks: {
+      columns: {
+        Name: '/Name',
+        Description: '/Description',
+        'Responsible user': '/ResponsibleUser',
+        Reviewer: '/Reviewer',
+        'Action date': '/ActionDate',
+        Score: '/Score',
+        Comment: '/Comment',
+        'Notification periods': '/NotificationPeriods/*',
+      },
+    },
+  },
+  'larkspur.swashbuckle.json': {
+    incidents: {
+      columns: {
+        Name: '/Subject',
+        Description: '/Description',
+        'Reporting organization': '/ReportingOrganisation/Guid',
+        'Affected organizations': '/AffectedOrganisations/*/Guid',
+        'Incident types': '/IncidentTypes/*/Guid',
+        Classification: '/Classification/Guid',
+        'Root cause category': '/RootCauseCategory/Guid',
+        'Root cause': '/RootCause',
+        'Date detected': '/DetectionDate',
+        'Date occurred': '/OccurrenceDate',
+        ...people('', '', true),
+      },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
+      hyperlink: '/Link',
+    },
+    thirdparties: {
+      columns: { Name: '/Name', 'LEI code': '/LEICode' },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
+    },
+    contracts: {
+      columns: {
+        'Third party': '/ThirdParty/Guid',
+        Name: '/Name',
+        Services: '/Services/*',
+        'Start date': '/ContractStartDate',
+        'End date': '/ContractEndDate',
+        'Notice period': '/NoticePeriod',
+        'Notice period unit': '/NoticePeriodUnit',
+      },
+      // The file's NoticePeriodUnit schema: integers, described "0 = None ... 3 = Months".
+      enums: { 'Notice period unit': { None: 0, Days: 1, Weeks: 2, Months: 3 } },
       customFields: {
         at: '/CustomFieldAnswers',
         guid: '/CustomFieldGuid',

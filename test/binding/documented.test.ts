@@ -22,7 +22,7 @@ import { captureLog, errorCode } from '../relay/helpers';
  * ASP.NET Core service (OpenAPI 3.0, no operationIds, bare uuid answers, `object` records) that lists none of
  * the DirectData paths the spec documents. Imported, then served by the bound sandbox behind a real relay.
  */
-const FILE = join(__dirname, 'fixtures', 'initech.swashbuckle.json');
+const FILE = join(__dirname, 'fixtures', 'no-directdata.swashbuckle.json');
 /** The documented datasets audit teams and custom-field reports read. */
 const DOCUMENTED = [
   'audit',

@@ -17,7 +17,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { startFakeUpstream, type FakeUpstream } from '../relay/helpers';
 import { key } from '../sandbox/helpers';
 
-const FILE = join(__dirname, '..', 'binding', 'fixtures', 'initech.swashbuckle.json');
+const FILE = join(__dirname, '..', 'binding', 'fixtures', 'no-directdata.swashbuckle.json');
 
 let dir: string;
 let bindingFile: string;

@@ -2,6 +2,7 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BindingInputError, formatReport, importBinding, type ImportResult } from '../binding';
+import { keepsDocumented } from '../catalog';
 import { EXIT, unreadableFile } from './exit';
 import { parseOptions } from './options';
 
@@ -45,6 +46,11 @@ function starterOverrides(result: ImportResult): string {
     if (!e.decision) continue;
     lines.push('', `# ${e.side.e.title}: ${e.decision.reason}. Uncomment one:`);
     for (const c of e.decision.candidates) lines.push(`# use ${e.side.e.id} = ${c.f.op.method} ${c.f.op.path}`);
+  }
+  const kept = result.entries.filter((e) => !e.chosen && keepsDocumented(result.binding, e.side.e));
+  if (kept.length) {
+    lines.push('', "# Documented datasets the file does not list: kept at the spec's path. Uncomment to take one away:");
+    for (const e of kept) lines.push(`# none ${e.side.e.id}   # ${e.side.e.title}, GET ${e.side.e.path}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -324,6 +324,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (drop)
       return dropText(reply, answer.status, answer.body === undefined ? made : JSON.stringify(answer.body));
     if (answer.body === undefined) return reply.code(answer.status).send();
+    if (answer.text) return reply.code(answer.status).type('text/plain; charset=utf-8').send(String(answer.body));
     // A bare GUID answer is a JSON string ("..."), as ASP.NET writes it; Fastify would send a string as it is.
     const payload = typeof answer.body === 'string' ? JSON.stringify(answer.body) : answer.body;
     return reply.code(answer.status).type(JSON_TYPE).send(payload);

@@ -54,6 +54,8 @@ const fileWith = (answers: Record<string, unknown>) => ({
 const SHAPES: [string, Record<string, unknown>, string | null][] = [
   ['a bare uuid with 201 (Microsoft.AspNetCore.OpenApi)', { '201': { description: 'Created', ...json(uuid) } }, null],
   ['a bare uuid as */* (springdoc)', { '200': { description: 'OK', ...json(uuid, '*/*') } }, null],
+  ['a bare GUID of format guid (NSwag)', { '200': { description: 'OK', ...json({ type: 'string', format: 'guid' }) } }, null],
+  ['a bare uuid as text/plain only', { '200': { description: 'OK', ...json(uuid, 'text/plain') } }, null],
   ['only a Location header', { '201': { description: 'Created', headers: { Location: { schema: { type: 'string' } } } } }, null],
   ['an envelope {data: {id}}', { '200': { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'object', properties: { id: uuid, name: { type: 'string' } } } } }) } }, null],
   [
@@ -85,7 +87,9 @@ test.each(SHAPES)('a create answered with %s gives the new incident its GUID, an
     const row = { Name: `Answered with ${name}`, ReportingOrganization: org, Description: 'x', Assessors: [user], Responsible: [user] };
     const encoded = encodeRequest(create, row, {});
     if (!encoded.ok) throw new Error(JSON.stringify(encoded.problems));
-    const made = readCreatedId(create, await client.send('incident-create', encoded.request));
+    const answer = await client.send('incident-create', encoded.request);
+    if (name.includes('text/plain')) expect(answer.headers['content-type']).toMatch(/^text\/plain/);
+    const made = readCreatedId(create, answer);
     if (!made.ok) throw new Error(made.message);
     expect(sandbox.store.find('incidents', made.id)).toMatchObject({ Name: `Answered with ${name}` });
 

@@ -11,6 +11,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   location?: string;
+  /** Send the body as text/plain (the file documents only that). */
+  text?: true;
 }
 
 /**
@@ -36,7 +38,7 @@ export function answerFor(
   const silent = fileOp && !fileOp.answer.location && (fileOp.answer.schema === undefined || fileOp.answer.status === 204);
   if (file && fileOp && !(silent && op?.answer)) {
     const a = fileOp.answer;
-    const reply: Reply = { status: a.status };
+    const reply: Reply = { status: a.status, ...(a.text ? { text: true as const } : {}) };
     if (a.location) reply.location = location;
     if (a.schema !== undefined && a.status !== 204) {
       let body = sampleOf(file.answerDoc, a.schema, { all: false, seed: id });

@@ -242,7 +242,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           shape?.texts,
           shape?.notNull,
           shape?.variants,
-          shape?.open,
+          // Without the file, a binding that places nothing in the record knows no more than a bare object.
+          shape ? shape.open : !bound.placements.some((p) => p.in === 'body'),
         )
       : undefined;
     const stream = jsonArrayStream(

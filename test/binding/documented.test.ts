@@ -174,6 +174,20 @@ describe('the bound sandbox answers as the file says', () => {
     expect(Object.keys(records[0]!)).toEqual(expect.arrayContaining(['Id', 'Name']));
   });
 
+  it('without the file at hand, a dataset the binding places nothing in serves the catalogue fields too', async () => {
+    const elsewhere = { ...imported.binding, source: { ...imported.binding.source, file: join(dir, 'not-copied.json') } };
+    const alone = await startSandbox({ port: 0, environment: 'ACC', scale: 40, binding: elsewhere });
+    try {
+      expect(alone.apiFile).toBeUndefined();
+      const client = createClient({ baseUrl: alone.url, credentials: alone.demoKey!, catalog: createCatalog(elsewhere) });
+      const records: Record<string, unknown>[] = [];
+      await client.download('organizations', { onBatch: (batch) => void records.push(...batch) });
+      expect(records[0]).toEqual([...alone.store.records('organizations')][0]);
+    } finally {
+      await alone.close();
+    }
+  });
+
   it('answers a bare-uuid create with the GUID of the incident it made, so its hyperlink step finds it', async () => {
     const client = through('acc', imported.binding);
     const cat = createCatalog(imported.binding);

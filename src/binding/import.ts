@@ -7,7 +7,6 @@ import {
   binding as bindingSchema,
   createCatalog,
   isValidTemplate,
-  keepsDocumented,
   NONE_REASON,
   lastName,
   pointerParts,
@@ -18,6 +17,7 @@ import {
   type ExtraDataset,
 } from '../catalog';
 import { findRecords } from './answers';
+import { declinedIds, withDocumented } from './documented';
 import { chooseEncoding } from './encoding';
 import { enumsUnread } from './enum-check';
 import { mapEnumValue } from './enum-map';
@@ -216,28 +216,10 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
   return { dropped, applied };
 }
 
-/** Catalogue ids the admin's `none` lines leave unbound (a later `use` for the same id binds it again). */
-function declinedIds(lines: readonly Line[], entries: ReadonlyMap<string, Entry>): string[] {
-  return [...new Set(lines.filter((l) => l.kind === 'none').map((l) => l.id))].filter((id) => !entries.get(id)?.chosen);
-}
-
-/** The catalogue's rule (keepsDocumented) for one entry, before the binding is written. */
-export const keptDocumented = (e: Entry, none: readonly string[]): boolean =>
-  keepsDocumented({ endpoints: e.chosen ? { [e.side.e.id]: e.chosen.bound } : {}, missing: {}, none: [...none] }, e.side.e);
-
-function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[], none: readonly string[]): Consequence[] {
+function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[]): Consequence[] {
   const out: Consequence[] = [];
   for (const e of entries) {
     const id = e.side.e.id;
-    if (!e.chosen && keptDocumented(e, none)) {
-      out.push({
-        kind: 'documented-not-in-file',
-        endpoint: id,
-        columns: [],
-        message: `the file does not list it: kept at the spec's documented path ${e.side.e.path}${e.decision ? ' until the admin decides' : ''}; "none ${id}" in the overrides file takes it away`,
-      });
-      continue;
-    }
     if (!e.chosen) {
       out.push({ kind: 'unavailable', endpoint: id, columns: [], message: e.decision ? `the admin decides: ${e.decision.reason}` : (e.missing ?? 'not in the file') });
       continue;
@@ -350,7 +332,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
     missing: Object.fromEntries(list.filter((e) => !e.chosen && !e.decision).map((e) => [e.side.e.id, e.missing ?? 'not in the file'])),
     ...(none.length ? { none } : {}),
     extraDatasets,
-    consequences: consequencesOf(list, dropped, none),
+    consequences: withDocumented(consequencesOf(list, dropped), list, none),
   };
   const checked = bindingSchema.safeParse(out);
   if (!checked.success) {

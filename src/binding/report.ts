@@ -1,4 +1,5 @@
-import { DATASETS_AND_OPERATIONS, describeEncoding, keepsDocumented, mappingRows, type BoundOperation } from '../catalog';
+import { DATASETS_AND_OPERATIONS, describeEncoding, mappingRows, type BoundOperation } from '../catalog';
+import { keepsDocumented } from '../catalog/binding';
 import { FLOWS } from '../writeback/flows';
 import type { Entry, ImportResult } from './import';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { importBinding } from '../../src/binding/import';
 import { run, type CheckIo } from '../../src/cli/check';
 import { checkReport, type CheckReport } from '../../src/check/report';
-import { KEY_ID_VAR, KEY_PASSWORD_VAR } from '../../src/check/key';
+import { KEY_ID_VAR, KEY_PASSWORD_VAR } from '../../src/connect/key';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { startFakeUpstream, type FakeUpstream } from '../relay/helpers';

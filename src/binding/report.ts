@@ -1,4 +1,5 @@
 import { DATASETS_AND_OPERATIONS, describeEncoding, mappingRows, type BoundOperation } from '../catalog';
+import { keepsDocumented } from '../catalog/binding';
 import { FLOWS } from '../writeback/flows';
 import type { Entry, ImportResult } from './import';
 
@@ -104,7 +105,10 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   for (const e of r.entries) {
     if (!e.decision) continue;
     const id = e.side.e.id;
-    const d = [`${titleOf(id)} (${id}): ${e.decision.reason}; unavailable until you choose.`];
+    const until = keepsDocumented(r.binding, e.side.e)
+      ? `kept at the spec's documented path ${e.side.e.path} until you choose`
+      : 'unavailable until you choose';
+    const d = [`${titleOf(id)} (${id}): ${e.decision.reason}; ${until}.`];
     e.decision.candidates.forEach((c, i) => {
       const op = c.f.op;
       d.push(
@@ -152,7 +156,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
 
   // 4. What cannot be bound, by consequence.
   push('', 'WHAT CANNOT BE BOUND, by consequence');
-  const unbound = r.entries.filter((e) => !e.chosen);
+  // A documented dataset the file does not list stays at the spec's path: not a consequence, said below.
+  const kept = r.entries.filter((e) => !e.chosen && keepsDocumented(r.binding, e.side.e));
+  const unbound = r.entries.filter((e) => !e.chosen && !kept.includes(e));
   const flowsOff = new Map<string, string[]>();
   const stepsOff: string[] = [];
   const datasetsOff: string[] = [];
@@ -203,6 +209,12 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   }
   if (!any) push('  nothing: every catalogue endpoint is bound.');
 
+  push('', `Documented datasets the file does not list: ${kept.length}${kept.length ? ' (documented, not in your API file)' : ''}`);
+  if (kept.length) {
+    push("  Kept at the spec's documented path, so the taskpane, the relay and the check still offer them; the service");
+    push(`  answers there unless it has moved them. To take one away, add to ${overrides}:  none <id>`);
+    for (const e of kept) push(`  ${titleOf(e.side.e.id)} (${e.side.e.id}): GET ${e.side.e.path}`);
+  }
   push('', `Datasets the file has and the catalogue lacks: ${r.binding.extraDatasets.length}`);
   for (const x of r.binding.extraDatasets)
     push(`  ${x.id}: "${x.title}" GET ${x.path} (${x.properties.length} columns, untyped: text)`);

@@ -4,7 +4,7 @@ import {
   encodeRequest,
   isGuid,
   readCreatedId,
-  requestTarget,
+  wireRequest,
   PATH_GUID_FIELD,
   type Answer,
   type BoundOperation,
@@ -50,9 +50,10 @@ export async function sendEncoded(
   request: EncodedRequest,
   signal?: AbortSignal,
 ): Promise<Answer> {
+  const wire = wireRequest(request);
   const response = await send(conn, op, {
-    encoded: { method: request.method, target: requestTarget(request) },
-    ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    encoded: { method: wire.method, target: wire.target },
+    ...(wire.body !== undefined ? { body: wire.body, contentType: wire.contentType } : {}),
     ...(signal ? { signal } : {}),
   });
   let text: string;

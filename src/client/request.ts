@@ -1,4 +1,4 @@
-import { fillPath, type Endpoint, type PathParams } from '../catalog';
+import { fillPath, JSON_CONTENT_TYPE, type Endpoint, type PathParams } from '../catalog';
 import { ApiError, isApiError } from './api-error';
 import { errorFromAnswer } from './error-answer';
 import { errorFromFailure } from './fetch-failure';
@@ -25,6 +25,8 @@ export async function send(
   options: {
     params?: PathParams;
     body?: string;
+    /** The body's content type (catalog/wire.ts); JSON when not given. */
+    contentType?: string;
     signal?: AbortSignal;
     /** An encoded request's method and target (path and query, filled): sent as they are. */
     encoded?: { method: string; target: string };
@@ -46,7 +48,7 @@ export async function send(
     throw new ApiError({ code: 'cancelled', sent: 'no', endpoint: endpoint.id, message: 'Cancelled.' });
 
   const headers: Record<string, string> = { Accept: 'application/json', Authorization: conn.authorization };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
+  if (options.body !== undefined) headers['Content-Type'] = options.contentType ?? JSON_CONTENT_TYPE;
   const init: RequestInit = {
     method: options.encoded?.method ?? endpoint.method,
     headers,

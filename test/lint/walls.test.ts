@@ -59,6 +59,7 @@ const failing: [string, string, string][] = [
   ['src/relay/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
   ['src/identity/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
   ['src/taskpane/components/Bad.tsx', "import x from '../../identity/demo-provider';", 'not part of the add-in'],
+  ['src/taskpane/writeback/Bad.tsx', "import x from '../../sandbox/data/tables';", 'not part of the add-in'],
   ['src/sandbox/bad.ts', "import x from '@fluentui/react-components';", 'UI code belongs in src/taskpane'],
 ];
 const passing: [string, string][] = [
@@ -74,6 +75,7 @@ const passing: [string, string][] = [
   ['src/relay/ok.ts', "import x from 'node:http';"],
   ['src/taskpane/components/Ok.tsx', "import x from '@fluentui/react-components';"],
   ['src/taskpane/connection/ok.ts', "import x from '../../contracts/identity';"],
+  ['src/taskpane/writeback/ok.ts', "import { sampleStanding as x } from '../../sandbox/data/sample';"],
 ];
 
 describe('folder walls', () => {

@@ -1,4 +1,15 @@
-import { wireRequest, type WireRequest } from '../../catalog';
+import {
+  encodeRequest,
+  getAt,
+  indexList,
+  recordDecoder,
+  setAt,
+  wireRequest,
+  type BoundDataset,
+  type BoundOperation,
+  type Lists,
+  type WireRequest,
+} from '../../catalog';
 import type { Cell, ColumnSpec } from '../../workbook/port';
 import type { DataRecord, Standing } from '../api';
 import type { AnyFlow, Call, FlowId } from '../flow';
@@ -105,11 +116,46 @@ function sampleCell(flow: FlowId, column: ColumnSpec, sample: Standing): Cell {
   }
 }
 
-/** The standing data this environment gives the flow: a dataset it lacks is not read there, so not here either. */
+/**
+ * The standing data this environment gives the flow, as its client reads it. A dataset it lacks is not read
+ * there, so not here either; a bound dataset's records are what its file's records can carry: encoded in the
+ * file's record shape and decoded back, as a bound service sends them and the client reads them (a custom
+ * field whose answer options the file lists by name only has options without GUIDs, so answers go by name).
+ */
 function environmentStanding(flow: AnyFlow, environment: BoundEnvironment, sample: Standing): Standing {
   const ids = new Set([...flow.standingDatasets, flow.reconcileDataset, ...listsNeeded(flow, environment)]);
   const has = (id: string) => !environment.endpoints || (environment.endpoints[id] !== undefined && !environment.endpoints[id].unavailable);
-  return new Map([...sample].filter(([id]) => ids.has(id) && has(id)));
+  const lists: Record<string, ReturnType<typeof indexList>> = {};
+  for (const [id, records] of sample)
+    lists[id] = indexList(records.flatMap((r) => {
+      const guid = text(r.Id ?? r.GUID);
+      const name = text(r.Name);
+      return guid && name ? [{ id: guid, name }] : [];
+    }));
+  const out = new Map<string, readonly DataRecord[]>();
+  for (const [id, records] of sample) {
+    if (!ids.has(id) || !has(id)) continue;
+    const ds = environment.catalog.endpoints.find((e) => e.id === id);
+    out.set(id, ds?.kind === 'dataset' && ds.binding?.kind === 'dataset' ? records.map(asServed(ds.binding, lists)) : records);
+  }
+  return out;
+}
+
+function asServed(ds: BoundDataset, lists: Lists): (r: DataRecord) => DataRecord {
+  const decode = recordDecoder(ds, lists);
+  const body = ds.placements.filter((p) => p.in === 'body' && p.at !== '');
+  return (r) => {
+    const served: Record<string, unknown> = {};
+    for (const p of body) {
+      if (r[p.field] === undefined || r[p.field] === null) continue;
+      const one: BoundOperation = { kind: 'operation', method: 'POST', path: '/', file: ds.file, how: ds.how, placements: [{ ...p, required: false }], extras: [], answer: null };
+      const unit = p.encoding.kind === 'number-unit' ? { [p.encoding.unitField]: r[p.encoding.unitField] } : {};
+      const encoded = encodeRequest(one, { [p.field]: r[p.field], ...unit }, lists);
+      const v = encoded.ok ? getAt(encoded.request.body, p.at) : undefined;
+      if (v !== undefined) setAt(served, p.at, v);
+    }
+    return decode(served);
+  };
 }
 
 /**

@@ -74,7 +74,8 @@ function exampleLines(id: string, examples: ReturnType<typeof bindingExamples>):
         lines.push(`    example request: the sample row (${from}) is refused here:`, ...x.problems!.map((p) => `      ${p}`));
         continue;
       }
-      lines.push(`    example request, exactly as sent for ${from}:`, ...formatWire(x.wire).map((l) => `      ${l}`.trimEnd()));
+      const to = x.toMade ? ' (to the record the row creates: a sample GUID here)' : '';
+      lines.push(`    example request, exactly as sent for ${from}${to}:`, ...formatWire(x.wire).map((l) => `      ${l}`.trimEnd()));
     }
   }
   return lines;

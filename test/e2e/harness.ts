@@ -48,14 +48,17 @@ export interface StackOptions {
   seed?: number;
   /** A binding per environment: its sandbox is shaped by it and the relay is given it as a file. */
   bindings?: { acc?: Binding; prd?: Binding };
+  /** The API file each binding was imported from: its sandbox checks bodies against the file's own schemas. */
+  apiFiles?: { acc?: string; prd?: string };
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const staticDir = requireDist();
   const common = { host: '127.0.0.1', port: 0, scale: options.scale ?? 200, seed: options.seed ?? 7 };
   const { acc: accBinding, prd: prdBinding } = options.bindings ?? {};
-  const acc = await startSandbox({ ...common, environment: 'ACC', ...(accBinding ? { binding: accBinding } : {}) });
-  const prd = await startSandbox({ ...common, environment: 'PRD', ...(prdBinding ? { binding: prdBinding } : {}) });
+  const apiFile = (file: string | undefined) => (file ? { apiFile: file } : {});
+  const acc = await startSandbox({ ...common, environment: 'ACC', ...(accBinding ? { binding: accBinding } : {}), ...apiFile(options.apiFiles?.acc) });
+  const prd = await startSandbox({ ...common, environment: 'PRD', ...(prdBinding ? { binding: prdBinding } : {}), ...apiFile(options.apiFiles?.prd) });
   const bindingDir = options.bindings ? mkdtempSync(join(tmpdir(), 'grc-sheets-bindings-')) : null;
   const bindingFile = (name: string, b: Binding | undefined) => {
     if (!b || !bindingDir) return {};

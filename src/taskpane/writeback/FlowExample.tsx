@@ -1,4 +1,5 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
+import { Fragment } from 'react';
 import { formatWire } from '../../catalog';
 import type { ExampleRequest } from '../../writeback';
 
@@ -23,8 +24,26 @@ const useStyles = makeStyles({
     maxHeight: '320px',
     overflowY: 'auto',
   },
+  // One line of the request: a line too long for the pane continues two characters in from where it
+  // starts, so a wrapped GUID still reads as part of its property. The line's own spaces stay in its text.
+  line: { display: 'inline-block', width: '100%', boxSizing: 'border-box' },
   refused: { color: tokens.colorPaletteRedForeground1 },
 });
+
+/** The request's lines, each wrapping under itself (see `line`); its text is exactly formatWire's. */
+function RequestLines({ lines, className }: { lines: readonly string[]; className: string }) {
+  return lines.map((l, i) => {
+    const hang = `${l.length - l.trimStart().length + 2}ch`;
+    return (
+      <Fragment key={i}>
+        <span className={className} style={{ paddingLeft: hang, textIndent: `-${hang}` }}>
+          {l}
+        </span>
+        {i < lines.length - 1 ? '\n' : ''}
+      </Fragment>
+    );
+  });
+}
 
 export interface Props {
   flowTitle: string;
@@ -50,9 +69,10 @@ export function FlowExample({ flowTitle, environment, examples }: Props) {
         <div key={`${x.operation} ${x.variant ?? ''}`} className={s.op} data-testid="wb-example-op">
           <strong>{x.title}</strong>
           {x.variant ? ` (${x.variant})` : ''}: {x.file}
+          {x.toMade ? ', to the record the row creates (a sample GUID here)' : ''}
           {x.wire ? (
             <pre className={s.request} data-testid="wb-example-request">
-              {formatWire(x.wire).join('\n')}
+              <RequestLines lines={formatWire(x.wire)} className={s.line} />
             </pre>
           ) : (
             <div className={s.refused}>The sample row is refused here: {x.problems?.join('; ')}</div>

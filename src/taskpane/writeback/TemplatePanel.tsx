@@ -47,6 +47,7 @@ export function TemplatePanel({ wb, session }: { wb: Writeback; session: Session
           onChange={(_, d) => wb.chooseTable(d.value)}
           disabled={busy !== null}
           data-testid="wb-table"
+          className={s.fit}
         >
           <option value="">
             {names.length ? 'Choose a table' : 'No write-back table yet: make a template'}

@@ -37,6 +37,8 @@ export interface ExampleRequest {
   title: string;
   /** Where the file has it: "POST /incidents/{id}/links (Incidents_AddLink)". */
   file: string;
+  /** A follow-up sent to the record the row makes (an incident's hyperlink): its path names a sample record. */
+  toMade?: true;
   /** The flow's control cell that chose this call ("Action: Update"), when the flow has one. */
   variant?: string;
   /** The sample row's typed cells, by column. */
@@ -208,7 +210,7 @@ export function flowExamples(flow: AnyFlow, environment: BoundEnvironment, sampl
     }
     const step = bound.followUp(read.request);
     const calls: Call[] = [bound.prepared.call(read.request), ...(step ? [step.call(made)] : [])];
-    for (const call of calls) {
+    calls.forEach((call, i) => {
       const op = environment.operation(call.operation);
       const encoded = encodeCall(bound.ctx, call, read.extra);
       out.push({
@@ -216,11 +218,12 @@ export function flowExamples(flow: AnyFlow, environment: BoundEnvironment, sampl
         operation: call.operation,
         title: environment.catalog.operation(call.operation).title,
         file: fileOperation(op),
+        ...(i > 0 ? { toMade: true as const } : {}),
         ...(encoded.ok
           ? { wire: wireRequest(encoded.request) }
           : { problems: encoded.problems.map((p) => `${p.field}: ${p.message}`) }),
       });
-    }
+    });
   }
   return out;
 }

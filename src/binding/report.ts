@@ -1,5 +1,5 @@
-import { createCatalog, DATASETS_AND_OPERATIONS, describeEncoding, formatWire, mappingRows, type Binding, type BoundOperation } from '../catalog';
-import { describeEnvironment } from '../contracts/environments';
+import { DATASETS_AND_OPERATIONS, describeEncoding, formatWire, mappingRows, type Binding, type BoundOperation } from '../catalog';
+import { environmentFrom, writebackEnvironment } from '../environment/environment';
 import { sampleStanding } from '../sandbox/data/sample';
 import { bindEnvironment } from '../writeback/environment/context';
 import { flowExamples, type ExampleRequest } from '../writeback/environment/example';
@@ -48,7 +48,7 @@ function table(rows: [string, string, string][], indent: string): string[] {
 
 /** Per flow, the requests one sample row of it sends on an environment bound by this binding. */
 function bindingExamples(binding: Binding): Map<string, { flow: string; examples: ExampleRequest[] }> {
-  const environment = bindEnvironment(describeEnvironment('the bound environment', false, createCatalog(binding), binding));
+  const environment = bindEnvironment(writebackEnvironment(environmentFrom({ name: 'the bound environment', binding, production: false })));
   const sample = sampleStanding();
   return new Map(FLOWS.map((f) => [f.id, { flow: f.title, examples: flowExamples(f, environment, sample) }]));
 }

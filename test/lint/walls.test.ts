@@ -61,6 +61,11 @@ const failing: [string, string, string][] = [
   ['src/taskpane/components/Bad.tsx', "import x from '../../identity/demo-provider';", 'not part of the add-in'],
   ['src/taskpane/writeback/Bad.tsx', "import x from '../../sandbox/data/tables';", 'not part of the add-in'],
   ['src/sandbox/bad.ts', "import x from '@fluentui/react-components';", 'UI code belongs in src/taskpane'],
+  ['src/taskpane/connection/bad.ts', "import x from '../../connect/open';", 'not part of the add-in'],
+  ['src/environment/bad.ts', "import x from 'node:fs';", 'no Node built-ins'],
+  ['src/environment/bad.ts', "import x from '../connect/open';", 'not part of the add-in'],
+  ['src/environment/bad.ts', "import x from '../writeback';", 'catalogue and the relay contract only'],
+  ['src/connect/bad.ts', "import x from 'react';", 'UI code belongs in src/taskpane'],
 ];
 const passing: [string, string][] = [
   ['src/client/ok.ts', "import x from '../catalog';"],
@@ -76,6 +81,10 @@ const passing: [string, string][] = [
   ['src/taskpane/components/Ok.tsx', "import x from '@fluentui/react-components';"],
   ['src/taskpane/connection/ok.ts', "import x from '../../contracts/identity';"],
   ['src/taskpane/writeback/ok.ts', "import { sampleStanding as x } from '../../sandbox/data/sample';"],
+  ['src/taskpane/connection/ok.ts', "import x from '../../environment/environment';"],
+  ['src/relay/ok.ts', "import x from '../environment/environment';"],
+  ['src/environment/ok.ts', "import { a } from '../catalog'; import { b } from '../contracts/environments'; const x = [a, b];"],
+  ['src/connect/ok.ts', "import { a } from 'node:fs'; import { b } from '../environment/environment'; import { c } from '../relay/config'; const x = [a, b, c];"],
 ];
 
 describe('folder walls', () => {

@@ -1,6 +1,5 @@
 import { getAt, isGuid, type Binding, type BoundOperation, type ExtraColumn } from '../../src/catalog';
 import type { Sandbox } from '../../src/sandbox';
-import type { Received } from '../../src/sandbox/store';
 import type { Cell } from '../../src/workbook/port';
 import type { FlowWants } from '../binding/corpus/wants';
 
@@ -11,6 +10,12 @@ import type { FlowWants } from '../binding/corpus/wants';
  */
 type Json = Record<string, unknown>;
 export type Row = Readonly<Record<string, Cell>>;
+/** A request as it arrived: its path, query string and body read as its content type says. */
+export interface Seen {
+  path: string;
+  query: string;
+  body: unknown;
+}
 
 /** What a GUID in a request is compared by: the name of the standing record (or answer option) it stands for. */
 export function namesByGuid(sandbox: Sandbox): Map<string, string> {
@@ -77,7 +82,7 @@ export function valuesAt(body: unknown, pointer: string): unknown[] {
 }
 
 /** What a request holds where an extra column's value goes: its body pointer, query parameter or path. */
-export function extraValues(nameOf: ReadonlyMap<string, string>, got: Received, extra: ExtraColumn): string[] {
+export function extraValues(nameOf: ReadonlyMap<string, string>, got: Seen, extra: ExtraColumn): string[] {
   const at =
     extra.in === 'query'
       ? new URLSearchParams(got.query).getAll(extra.at)
@@ -101,7 +106,7 @@ export interface Check {
 }
 
 /** What of the typed row is not where the file wants it in `got`: empty when every value arrived. */
-export function dropped(row: Row, got: Received, c: Check): string[] {
+export function dropped(row: Row, got: Seen, c: Check): string[] {
   const out: string[] = [];
   for (const [column, cell] of Object.entries(row)) {
     if (cell === null || cell === '' || c.skip.includes(column)) continue;

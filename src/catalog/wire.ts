@@ -1,4 +1,5 @@
 import { requestTarget } from './encode';
+import { FORM_CONTENT_TYPES, formFields, urlencodedText, type FormField } from './form';
 import type { EncodedRequest, HttpMethod } from './placement';
 
 /**
@@ -11,20 +12,26 @@ export interface WireRequest {
   method: HttpMethod;
   /** Path and query string, relative to the environment's base URL. */
   target: string;
-  /** Absent: no body is sent. */
+  /** Absent: no body is sent, or a multipart form (its parts are in `multipart`). */
   contentType?: string;
   body?: string;
+  /**
+   * A multipart form's parts (the file takes multipart/form-data): sent as a FormData, whose boundary and
+   * Content-Type fetch writes, so the parts are what is fixed here, not the bytes.
+   */
+  multipart?: FormField[];
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** The request's body as the file takes it: JSON text, an urlencoded form's text, or a multipart form's parts (catalog/form.ts). */
 export function wireRequest(r: EncodedRequest): WireRequest {
   const out: WireRequest = { method: r.method, target: requestTarget(r) };
-  if (r.body !== undefined) {
-    out.contentType = JSON_CONTENT_TYPE;
-    out.body = JSON.stringify(r.body);
-  }
-  return out;
+  if (r.body === undefined) return out;
+  if (r.form === 'multipart') return { ...out, multipart: formFields(r.body) };
+  if (r.form === 'urlencoded')
+    return { ...out, contentType: `${FORM_CONTENT_TYPES.urlencoded}; charset=utf-8`, body: urlencodedText(formFields(r.body)) };
+  return { ...out, contentType: JSON_CONTENT_TYPE, body: JSON.stringify(r.body) };
 }
 
 const isJson = (contentType: string) => contentType.split(';', 1)[0]!.trim().toLowerCase().endsWith('json');
@@ -32,10 +39,17 @@ const isJson = (contentType: string) => contentType.split(';', 1)[0]!.trim().toL
 /**
  * A wire request as a person reads it: the request line, the content type and the body's text. A JSON body
  * is indented (the same bytes re-parsed: only whitespace differs, keys and numbers as sent); any other body
- * (a form) is its text as it is.
+ * (an urlencoded form) is its text as it is; a multipart form one line per part.
  */
 export function formatWire(w: WireRequest): string[] {
   const lines = [`${w.method} ${w.target}`];
+  if (w.multipart)
+    return [
+      ...lines,
+      `Content-Type: ${FORM_CONTENT_TYPES.multipart} (its boundary is written when sent)`,
+      '',
+      ...w.multipart.map((f) => ('value' in f ? `${f.name}: ${f.value}` : `${f.name}: file ${f.file.filename} (${Math.floor((f.file.base64.replace(/=+$/, '').length * 3) / 4)} bytes)`)),
+    ];
   if (w.body === undefined) return [...lines, '(no body)'];
   lines.push(`Content-Type: ${w.contentType ?? '(none)'}`, '');
   let text = w.body;

@@ -24,8 +24,8 @@ export async function send(
   endpoint: Endpoint,
   options: {
     params?: PathParams;
-    body?: string;
-    /** The body's content type (catalog/wire.ts); JSON when not given. */
+    /** Text in `contentType` (catalog/wire.ts; JSON when not given), or a multipart form as FormData (fetch writes its boundary). */
+    body?: string | FormData;
     contentType?: string;
     signal?: AbortSignal;
     /** An encoded request's method and target (path and query, filled): sent as they are. */
@@ -48,7 +48,7 @@ export async function send(
     throw new ApiError({ code: 'cancelled', sent: 'no', endpoint: endpoint.id, message: 'Cancelled.' });
 
   const headers: Record<string, string> = { Accept: 'application/json', Authorization: conn.authorization };
-  if (options.body !== undefined) headers['Content-Type'] = options.contentType ?? JSON_CONTENT_TYPE;
+  if (typeof options.body === 'string') headers['Content-Type'] = options.contentType ?? JSON_CONTENT_TYPE;
   const init: RequestInit = {
     method: options.encoded?.method ?? endpoint.method,
     headers,

@@ -40,4 +40,24 @@ describe('a request on the wire, and as a person reads it', () => {
       multipart.split('\r\n'),
     );
   });
+
+  it('a form the file takes goes as the form: urlencoded as its text, multipart as its parts', () => {
+    const body = { Url: 'https://a.example/x y', Type: 1, Tags: ['a', 'b'], Note: null };
+    const form = wireRequest({ method: 'POST', path: '/links', query: [], body, form: 'urlencoded' });
+    expect(form).toEqual({
+      method: 'POST',
+      target: '/links',
+      contentType: 'application/x-www-form-urlencoded; charset=utf-8',
+      body: 'Url=https%3A%2F%2Fa.example%2Fx+y&Type=1&Tags=a&Tags=b&Note=',
+    });
+    const parts = wireRequest({ method: 'POST', path: '/docs', query: [], body: { Name: 'Scan', File: { filename: 'a.pdf', base64: 'JVBERg==' } }, form: 'multipart' });
+    expect(parts.body).toBeUndefined();
+    expect(formatWire(parts)).toEqual([
+      'POST /docs',
+      'Content-Type: multipart/form-data (its boundary is written when sent)',
+      '',
+      'Name: Scan',
+      'File: file a.pdf (4 bytes)',
+    ]);
+  });
 });

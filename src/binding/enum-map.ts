@@ -1,0 +1,29 @@
+import type { BoundDataset, BoundOperation } from '../catalog';
+
+/**
+ * The admin's `map <id> <field> "<catalogue value>" = <file value>` line: that catalogue value (or a name for
+ * a value only the file has) goes out as the file's value, in the enum placed for the field or in the unit
+ * of the number it is joined with. A number makes the file's values numbers. Returns why it cannot apply.
+ */
+export function mapEnumValue(bound: BoundOperation | BoundDataset, field: string, value: string, to: string | number): string | undefined {
+  const p = bound.placements.find(
+    (x) => (x.field === field && x.encoding.kind === 'enum') || (x.encoding.kind === 'number-unit' && x.encoding.unitField === field),
+  );
+  if (!p) return `${field} is not placed as a list of values in ${bound.method} ${bound.path}`;
+  const e = p.encoding;
+  const text = String(to);
+  const as = typeof to === 'number' ? (Number.isInteger(to) ? 'integer' : 'number') : undefined;
+  if (e.kind === 'enum') {
+    if (e.values.length && !e.values.includes(text)) return `the file's ${p.at} takes ${e.values.join(', ')}, not ${text}`;
+    if (as && !e.as) e.as = as;
+    // The value is the admin's meaning now: no other name stands for it.
+    for (const k of Object.keys(e.map)) if (e.map[k] === text && k !== value) delete e.map[k];
+    e.map[value] = text;
+    if (!e.values.includes(text)) e.values.push(text);
+  } else if (e.kind === 'number-unit') {
+    if (as && !e.unitAs) e.unitAs = as;
+    for (const k of Object.keys(e.units)) if (e.units[k] === text && k !== value) delete e.units[k];
+    e.units[value] = text;
+  }
+  return undefined;
+}

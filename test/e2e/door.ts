@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { importBinding } from '../../src/binding';
-import { createCatalog, formatWire, identityBound, type Binding } from '../../src/catalog';
+import { createCatalog, formatWire, identityBound, type Binding, type FormField } from '../../src/catalog';
 import { DEFAULT_SEED, sampleStanding } from '../../src/sandbox/data/sample';
 import type { Cell } from '../../src/workbook/port';
 import { bindEnvironment, flowById, type EnvironmentInfo, type FlowId } from '../../src/writeback';
@@ -123,8 +123,18 @@ export function doorTests(files: readonly string[], shots: { file: string; flow:
       const anyGuid = (s: string) => s.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '{guid}');
       // Each request is the example the notice showed, byte for byte (a follow-up goes to the record the row made).
       const asShown = (l: string, i: number) => (sent[i]?.x.toMade ? anyGuid(l) : l);
-      expect(writes.map((r, i) => [asShown(line(r.method, r.path.slice(root.length), r.query), i), r.contentType, r.text])).toEqual(
-        sent.map(({ x }, i) => [asShown(line(x.wire!.method, x.wire!.target, ''), i), x.wire!.contentType ?? '', x.wire!.body ?? '']),
+      // A multipart form is compared by its parts: fetch writes its boundary.
+      const parts = (fields: FormField[]) => Object.fromEntries(fields.map((f) => [f.name, 'value' in f ? f.value : f.file.filename]));
+      expect(
+        writes.map((r, i) => [
+          asShown(line(r.method, r.path.slice(root.length), r.query), i),
+          ...(sent[i]?.x.wire?.multipart ? [r.contentType.split(';')[0], r.body] : [r.contentType, r.text]),
+        ]),
+      ).toEqual(
+        sent.map(({ x }, i) => [
+          asShown(line(x.wire!.method, x.wire!.target, ''), i),
+          ...(x.wire!.multipart ? ['multipart/form-data', parts(x.wire!.multipart)] : [x.wire!.contentType ?? '', x.wire!.body ?? '']),
+        ]),
       );
       const nameOf = namesByGuid(stack.acc);
       const customFields = CUSTOM_FIELDS[flowId] ? customFieldColumns(stack.acc, CUSTOM_FIELDS[flowId], columns) : [];

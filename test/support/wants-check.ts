@@ -1,7 +1,7 @@
-import { getAt, isGuid, type Binding, type BoundOperation, type ExtraColumn } from '../../src/catalog';
+import { escapePointer, getAt, isGuid, parseDate, type Binding, type BoundOperation, type ExtraColumn } from '../../src/catalog';
 import type { Sandbox } from '../../src/sandbox';
 import type { Cell } from '../../src/workbook/port';
-import type { FlowWants } from '../binding/corpus/wants';
+import type { CustomFieldPlace, FlowWants } from '../binding/corpus/wants';
 
 /**
  * The door tests' one question about a posted row: is every value typed in it in the request the bound
@@ -105,12 +105,28 @@ export interface Check {
   skip: readonly string[];
 }
 
+/** What a request holds for one custom field, wherever the file wants its answers, as typed values compare. */
+function customFieldValues(nameOf: ReadonlyMap<string, string>, body: unknown, p: CustomFieldPlace, field: CustomFieldColumn): string[] {
+  const answers = p.map
+    ? [getAt(body, `${p.at}/${escapePointer(field.id)}`)]
+    : valuesAt(body, `${p.at}/*`)
+        .filter((e) => getAt(e, p.guid) === field.id)
+        .map((e) => (field.date && p.date ? getAt(e, p.date) : getAt(e, p.value)));
+  const split = (x: unknown): unknown[] =>
+    Array.isArray(x) ? x.flatMap(split) : typeof x === 'string' && p.separator ? x.split(p.separator) : [x];
+  return answers.flatMap((v) =>
+    split(v).flatMap((x) => norm(nameOf, field.date && p.datePattern && typeof x === 'string' ? (parseDate(x, p.datePattern) ?? x) : x)),
+  );
+}
+
 /** What of the typed row is not where the file wants it in `got`: empty when every value arrived. */
 export function dropped(row: Row, got: Seen, c: Check): string[] {
   const out: string[] = [];
   for (const [column, cell] of Object.entries(row)) {
     if (cell === null || cell === '' || c.skip.includes(column)) continue;
-    const typed = norm(c.nameOf, cell);
+    // An enum the file writes as numbers: the typed name is looked for as the file's value of that meaning.
+    const meant = c.wants.enums?.[column]?.[String(cell)];
+    const typed = norm(c.nameOf, meant ?? cell);
     const want = c.wants.columns[column];
     const extra = c.extras.find((x) => x.header === column);
     const field = c.customFields.find((f) => f.column === column);
@@ -118,18 +134,19 @@ export function dropped(row: Row, got: Seen, c: Check): string[] {
       const guid = isGuid(String(cell)) ? String(cell).toLowerCase() : [...c.nameOf].find(([, n]) => n.toLowerCase() === typed[0])?.[0];
       if (!guid || !got.path.toLowerCase().includes(guid)) out.push(`${column}: "${cell}" is not in the path ${got.path}`);
     } else if (want !== undefined) {
-      const found = (Array.isArray(want) ? want : [want]).flatMap((p) => valuesAt(got.body, p).flatMap((v) => norm(c.nameOf, v)));
+      // A file that writes dates in its own pattern (dd-MM-yyyy) is read back before comparing.
+      const pattern = c.wants.datePattern;
+      const found = (Array.isArray(want) ? want : [want]).flatMap((p) =>
+        valuesAt(got.body, p).flatMap((v) => norm(c.nameOf, pattern && typeof v === 'string' ? (parseDate(v, pattern) ?? v) : v)),
+      );
       for (const t of typed) if (!found.includes(t)) out.push(`${column}: "${t}" not at ${String(want)} (found ${JSON.stringify(found)})`);
     } else if (extra) {
       const found = extraValues(c.nameOf, got, extra);
       for (const t of typed) if (!found.includes(t)) out.push(`${column} (extra): "${t}" not at ${extra.at}`);
     } else if (field && c.wants.customFields) {
-      const p = c.wants.customFields;
-      const entries = valuesAt(got.body, `${p.at}/*`);
-      const values = entries
-        .filter((e) => getAt(e, p.guid) === field.id)
-        .flatMap((e) => norm(c.nameOf, field.date && p.date ? getAt(e, p.date) : getAt(e, p.value)));
-      for (const t of typed) if (!values.includes(t)) out.push(`${column} (custom field): "${t}" not in ${p.at} (found ${JSON.stringify(entries)})`);
+      // Every option of a multi-select too: each must be there (a map that kept only the last is a drop).
+      const values = customFieldValues(c.nameOf, got.body, c.wants.customFields, field);
+      for (const t of typed) if (!values.includes(t)) out.push(`${column} (custom field): "${t}" not in ${c.wants.customFields.at} (found ${JSON.stringify(values)})`);
     } else if (column === 'Notice period' || column === 'Notice period unit') {
       if (!c.wants.joinedNotice) out.push(`${column}: the wants say nowhere`);
     } else out.push(`${column}: a column whose value the file has no place for`);

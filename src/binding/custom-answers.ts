@@ -14,7 +14,9 @@ const DEFINITIONS: Readonly<Record<string, string>> = {
 
 /**
  * Spec (Third party and contract; Errors): duplicate entries for one multi-select custom field are
- * rejected. Their creates never get one entry per option: joined where the value is text or anything.
+ * rejected. The write-back refuses the same option twice; whether one entry per option is itself a
+ * "duplicate" the spec leaves open, so these creates get one entry per option only where the file says so
+ * in words (encoding.ts REPEATS) or the admin's override does, and otherwise the options joined.
  */
 const NO_REPEATS = new Set(['thirdparty-create', 'contract-create']);
 
@@ -24,17 +26,15 @@ export function fitCustomFields(endpoint: string, placements: Placement[]): void
     if (e.kind !== 'custom-fields') continue;
     const list = DEFINITIONS[endpoint];
     if (e.options === 'name' && list && !e.optionsList) e.optionsList = list;
-    if (e.style === 'entries' && NO_REPEATS.has(endpoint) && (e.multi === undefined || e.multi === 'repeat'))
+    if (e.style === 'entries' && NO_REPEATS.has(endpoint) && e.multi === undefined)
       e.multi = 'join';
   }
 }
 
 /** Why an admin's custom field encoding cannot be used on this operation, if it cannot. */
-export function customFieldsRefusal(endpoint: string, p: Pick<Placement, 'encoding'>): string | undefined {
+export function customFieldsRefusal(p: Pick<Placement, 'encoding'>): string | undefined {
   const e = p.encoding;
   if (e.kind !== 'custom-fields') return undefined;
-  if (NO_REPEATS.has(endpoint) && e.style === 'entries' && e.multi === 'repeat')
-    return 'the spec says the service rejects repeated entries for one multi-select custom field here; use "multi":"join" or "array"';
   if (e.style === 'map' && e.multi === 'repeat') return 'a map keyed by the field GUID holds one value per field; use "multi":"join" or "array"';
   return undefined;
 }

@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { readFileSync } from 'node:fs';
 
 /**
  * A customer's API file read as a document, before it is checked: the two things real files carry that
@@ -70,8 +71,8 @@ export async function readApiDocument(file: string): Promise<{ doc: Obj; version
     doc = read;
     version = m[1];
   }
-  doc = structuredClone(doc);
-  mergeKeys(doc);
+  // Only a YAML file can hold merge keys: a walk of a large JSON file would cost time for nothing.
+  if (/<</.test(readFileSync(file, 'utf8'))) mergeKeys(doc);
   if (version) doc.openapi = '3.1.1';
   return { doc, ...(version ? { version } : {}) };
 }

@@ -1,11 +1,19 @@
-import type { BoundDataset, BoundOperation } from '../catalog';
+import { offeredValues, type BoundDataset, type BoundOperation } from '../catalog';
 
 /**
  * The admin's `map <id> <field> "<catalogue value>" = <file value>` line: that catalogue value (or a name for
- * a value only the file has) goes out as the file's value, in the enum placed for the field or in the unit
- * of the number it is joined with. A number makes the file's values numbers. Returns why it cannot apply.
+ * a value only the file has) goes out as the file's value, in the enum placed for the field, in the unit
+ * of the number it is joined with, or in an extra column's enum (`<field>` its key: `body:/channel`). A number makes the file's values numbers. Returns why it cannot apply.
  */
 export function mapEnumValue(bound: BoundOperation | BoundDataset, field: string, value: string, to: string | number): string | undefined {
+  // An extra column of the file's own (its key, body:/channel): the name is what its dropdown offers.
+  const extra = bound.kind === 'operation' ? bound.extras.find((x) => x.key === field && x.encoding.kind === 'enum') : undefined;
+  if (bound.kind === 'operation' && extra) {
+    const alone: BoundOperation = { ...bound, extras: [], placements: [{ field, in: extra.in, at: extra.at, fileName: extra.fileName, encoding: extra.encoding, how: 'admin' }] };
+    const why = mapEnumValue(alone, field, value, to);
+    if (!why) extra.values = offeredValues([], extra.encoding);
+    return why;
+  }
   const p = bound.placements.find(
     (x) => (x.field === field && x.encoding.kind === 'enum') || (x.encoding.kind === 'number-unit' && x.encoding.unitField === field),
   );

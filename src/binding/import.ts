@@ -178,7 +178,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
         (field && chooseEncoding(field, target, (lastName(l.at) || l.at), undefined, () => undefined)) ?? { kind: 'plain' as const };
       const placement = { field: l.field, in: l.in, at: l.at, fileName: (lastName(l.at) || l.at), encoding, how: 'admin' as const, ...(l.in === 'path' ? { required: true } : {}) };
       if (!l.encoding) fitCustomFields(l.id, [placement]);
-      const refused = customFieldsRefusal(l.id, placement);
+      const refused = customFieldsRefusal(placement);
       if (refused) {
         drop(l, refused);
         continue;
@@ -209,7 +209,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
         drop(l, `not an encoding for ${l.field} (${target.encoding.kind}): ${merged.error.issues[0]!.message}`);
         continue;
       }
-      const refused = customFieldsRefusal(l.id, { encoding: merged.data });
+      const refused = customFieldsRefusal({ encoding: merged.data });
       if (refused) {
         drop(l, refused);
         continue;

@@ -262,9 +262,11 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
     // A 3.2 file is checked by the rules swagger-parser has for every version, not by 3.1's schema, which
     // refuses what 3.2 adds (a tag's summary, parent and kind; a media type's itemSchema; the query method).
     const options = version ? { validate: { schema: false, spec: true } } : {};
-    api = (await SwaggerParser.validate(file, structuredClone(raw) as never, options)) as unknown as Obj;
+    // The document itself (validate dereferences it in place: raw is read again where an error needs it).
+    api = (await SwaggerParser.validate(file, raw as never, options)) as unknown as Obj;
   } catch (e) {
     const msg = (e as Error).message;
+    raw = (await readApiDocument(file)).doc;
     const missing =
       /Missing \$ref pointer "([^"]+)"/.exec(msg) ?? /Error resolving \$ref pointer "([^"]+)"/.exec(msg);
     if (missing) {

@@ -104,3 +104,21 @@ describe('an integer enum the file does not name', () => {
     expect(unit?.encoding).toMatchObject({ map: { Months: '3', None: '0', Days: '1', Weeks: '2' }, as: 'integer' });
   });
 });
+
+it("an extra column's unnamed integer enum: map lines name its values, its dropdown offers the names", async () => {
+  const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { encodeRequest } = await import('../../src/catalog');
+  const dir = mkdtempSync(join(tmpdir(), 'enums-'));
+  const doc = JSON.parse(readFileSync(LARKSPUR, 'utf8')) as { components: { schemas: Record<string, { properties: Json }> } };
+  doc.components.schemas.ContractDto!.properties.Channel = { type: 'integer', format: 'int32', enum: [0, 1] };
+  const file = join(dir, 'channel.json');
+  writeFileSync(file, JSON.stringify(doc));
+  const overrides = join(dir, 'channel.overrides');
+  writeFileSync(overrides, 'map contract-create body:/Channel "Phone" = 0\nmap contract-create body:/Channel "Email" = 1\n');
+  const op = (await importBinding(file, { accept: true, overrides })).binding.endpoints['contract-create'] as BoundOperation;
+  const channel = op.extras.find((x) => x.key === 'body:/Channel')!;
+  expect(channel.values).toEqual(['Phone', 'Email']);
+  const r = encodeRequest(op, { ThirdPartyGuid: '10000000-0000-4000-8000-000000000001', Name: 'x', NoticePeriodUnit: 'Days', 'body:/Channel': 'Email' }, {});
+  expect(r.ok && r.request.body).toMatchObject({ Channel: 1, NoticePeriodUnit: 1 });
+});

@@ -38,3 +38,18 @@ it('refuses JSON at that operation (415), before the file is read', async () => 
   });
   expect(res.status).toBe(415);
 });
+
+it("checks the form against the file's parameters: a multipart body without the required file part is a 400", async () => {
+  const incident = w!.sandbox.store.list<{ Id: string }>('incidents')[0]!;
+  const form = new FormData();
+  form.append('note', 'no file here');
+  const res = await fetch(`${w!.sandbox.url}/incidents/${incident.Id}/documents`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${w!.sandbox.demoKey!.identifier}:${w!.sandbox.demoKey!.password}`).toString('base64')}`,
+    },
+    body: form,
+  });
+  expect(res.status).toBe(400);
+  expect(JSON.stringify(await res.json())).toContain('upload');
+});

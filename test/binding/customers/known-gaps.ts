@@ -35,10 +35,6 @@ export const KNOWN_GAPS: Record<string, string> = {
     'YAML merge keys not read: import refused (exit 2); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',
   'duff.swagger.yaml › bindings':
     'YAML merge keys not read: import refused (exit 2); then (forecast with h/enums) hyperlink bound to .../Moi, incident-status to .../Restore, formresult-create to /Forms/{formGuid}/Close, all by shape; the formData hyperlink not bound',
-  'duff.swagger.yaml › thirdparties':
-    'YAML merge keys not read: import refused (exit 2); then (forecast with h/enums) 400 CustomFields.4.DateValue must match dd-MM-yyyy [forms: the options of a multi-select now go joined in one text value, as the brief of the lead says: never one entry per option for third parties and contracts (the spec rejects duplicate entries), although this file asks for one entry per option]',
-  'duff.swagger.yaml › contracts':
-    'YAML merge keys not read: import refused (exit 2); then (forecast with h/enums) 400 StartDate/EndDate must match dd-MM-yyyy [forms: the options of a multi-select now go joined in one text value, as the brief of the lead says: never one entry per option for third parties and contracts (the spec rejects duplicate entries), although this file asks for one entry per option]',
   // monarch.aspnet11.json: OpenAPI 3.2.0 refused: 'Unsupported OpenAPI version: 3.2.0', exit 2
   'monarch.aspnet11.json › documented datasets':
     'OpenAPI 3.2.0 refused by the parser (exit 2); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',

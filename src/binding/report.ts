@@ -1,5 +1,9 @@
-import { DATASETS_AND_OPERATIONS, describeEncoding, mappingRows, type BoundOperation } from '../catalog';
+import { DATASETS_AND_OPERATIONS, describeEncoding, formatWire, mappingRows, type Binding, type BoundOperation } from '../catalog';
 import { keepsDocumented } from '../catalog/binding';
+import { environmentFrom, writebackEnvironment } from '../environment/environment';
+import { sampleStanding } from '../sandbox/data/sample';
+import { bindEnvironment } from '../writeback/environment/context';
+import { flowExamples, type ExampleRequest } from '../writeback/environment/example';
 import { FLOWS } from '../writeback/flows';
 import type { Entry, ImportResult } from './import';
 
@@ -43,7 +47,42 @@ function table(rows: [string, string, string][], indent: string): string[] {
   return rows.map(([a, b, c]) => `${indent}${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`.trimEnd());
 }
 
-function operationLines(e: Entry, overrides: string): string[] {
+/** Per flow, the requests one sample row of it sends on an environment bound by this binding. */
+function bindingExamples(binding: Binding): Map<string, { flow: string; examples: ExampleRequest[] }> {
+  const environment = bindEnvironment(writebackEnvironment(environmentFrom({ name: 'the bound environment', binding, production: false })));
+  const sample = sampleStanding();
+  return new Map(FLOWS.map((f) => [f.id, { flow: f.title, examples: flowExamples(f, environment, sample) }]));
+}
+
+/**
+ * The operation's example requests: made by the write-back from a sample row (flowExamples), rendered from
+ * the bytes the client sends (formatWire), so the report cannot show one thing and the post send another.
+ */
+function exampleLines(id: string, examples: ReturnType<typeof bindingExamples>): string[] {
+  const lines: string[] = [];
+  const flows = FLOWS.filter((f) => f.operations.includes(id) || f.steps?.[id]);
+  if (!flows.length) return ['    example request: none (no write-back flow sends it)'];
+  for (const f of flows) {
+    const { flow, examples: all } = examples.get(f.id)!;
+    const mine = all.filter((x) => x.operation === id);
+    if (!mine.length) {
+      lines.push(`    example request: none (the ${flow} write-back cannot post on this binding; see WHAT CANNOT BE BOUND)`);
+      continue;
+    }
+    for (const x of mine) {
+      const from = `a sample row of the ${flow} write-back${x.variant ? ` (${x.variant})` : ''}, typed from the sandbox's standing data`;
+      if (!x.wire) {
+        lines.push(`    example request: the sample row (${from}) is refused here:`, ...x.problems!.map((p) => `      ${p}`));
+        continue;
+      }
+      const to = x.toMade ? ' (to the record the row creates: a sample GUID here)' : '';
+      lines.push(`    example request, exactly as sent for ${from}${to}:`, ...formatWire(x.wire).map((l) => `      ${l}`.trimEnd()));
+    }
+  }
+  return lines;
+}
+
+function operationLines(e: Entry, overrides: string, examples: ReturnType<typeof bindingExamples>): string[] {
   const s = e.chosen!;
   const b = s.bound as BoundOperation;
   const op = s.f.op;
@@ -72,6 +111,7 @@ function operationLines(e: Entry, overrides: string): string[] {
     lines.push(
       `    not chosen: ${o.f.op.method} ${o.f.op.filePath}${o.f.op.operationId ? ` [${o.f.op.operationId}]` : ''}${o.f.op.deprecated ? ' (deprecated)' : ''}, score ${o.score.toFixed(2)}; to use it: use ${id} = ${o.f.op.method} ${o.f.op.path}  (in ${overrides})`,
     );
+  lines.push(...exampleLines(id, examples));
   return lines;
 }
 
@@ -145,8 +185,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
 
   // 2. Write operations, in the file's words.
   const ops = r.entries.filter((e) => e.chosen && e.chosen.bound.kind === 'operation');
-  push('', `WRITE OPERATIONS: ${ops.length} bound, in the file's words`);
-  for (const e of ops) push(...operationLines(e, overrides));
+  push('', `WRITE OPERATIONS: ${ops.length} bound, in the file's words, each with the request a sample row sends`);
+  const examples = bindingExamples(r.binding);
+  for (const e of ops) push(...operationLines(e, overrides, examples));
 
   // 3. Datasets.
   const ds = r.entries.filter((e) => e.chosen && e.chosen.bound.kind === 'dataset');

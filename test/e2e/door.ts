@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { importBinding } from '../../src/binding';
-import { createCatalog, formatWire, identityBound, type Binding, type FormField } from '../../src/catalog';
+import { formatWire, type Binding, type FormField } from '../../src/catalog';
 import { DEFAULT_SEED, sampleStanding } from '../../src/sandbox/data/sample';
 import type { Cell } from '../../src/workbook/port';
 import { bindEnvironment, flowById, type EnvironmentInfo, type FlowId } from '../../src/writeback';
@@ -55,7 +55,7 @@ export function doorTests(files: readonly string[], shots: { file: string; flow:
     let binding: Binding;
     let acc: EnvironmentInfo;
     beforeAll(async () => {
-      binding = withConnectionDataset((await importBinding(corpus(file), { accept: true })).binding);
+      binding = (await importBinding(corpus(file), { accept: true })).binding;
       // The sandbox's default seed: the sample rows' names and GUIDs are its standing data.
       stack = await startStack({ scale: 20, seed: DEFAULT_SEED, bindings: { acc: binding }, apiFiles: { acc: corpus(file) }, recordAcc: true });
       page = await openPreview(browser, stack);
@@ -153,16 +153,5 @@ export function doorTests(files: readonly string[], shots: { file: string; flow:
       expect(missing).toEqual([]);
     });
   });
-}
-
-/**
- * The taskpane's Connect reads the documented audit workflows dataset, which none of these files lists: until
- * documented datasets stay available on a bound environment (issue 24, helper "available"), the binding is
- * given it at the spec's own path, as that change will.
- */
-function withConnectionDataset(b: Binding): Binding {
-  if (b.endpoints.auditworkflow) return b;
-  const { auditworkflow: _lacking, ...missing } = b.missing;
-  return { ...b, missing, endpoints: { ...b.endpoints, auditworkflow: identityBound(createCatalog().dataset('auditworkflow')) } };
 }
 

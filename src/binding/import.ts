@@ -123,7 +123,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
     if (!entries.has(l.id))
       throw new BindingInputError(`${file}:${l.line}: "${l.id}" is not a catalogue endpoint id (see the report's ids): "${l.text}"`);
   }
-  const order = ['none', 'use', 'place', 'unplace', 'answer', 'default'];
+  const order = ['none', 'use', 'place', 'unplace', 'answer', 'default', 'omit'];
   for (const l of [...lines].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))) {
     const entry = entries.get(l.id)!;
     if (l.kind === 'none') {
@@ -183,6 +183,14 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
       }
       bound.placements = bound.placements.filter((p) => p.field !== l.field);
       chosen.unplaced = [...chosen.unplaced, l.field];
+      applied++;
+    } else if (l.kind === 'omit') {
+      // Only a field the operation sends can be left out of it; a dataset sends nothing.
+      if (bound.kind !== 'operation' || !bound.placements.some((p) => p.field === l.field && p.in === 'body')) {
+        drop(l, `${l.field} is not placed in the body of ${l.id}`);
+        continue;
+      }
+      bound.omit = [...new Set([...(bound.omit ?? []), l.field])];
       applied++;
     } else if (l.kind === 'answer') {
       if (bound.kind !== 'operation') {

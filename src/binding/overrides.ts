@@ -13,6 +13,7 @@ import { BindingInputError } from './parse';
  *   unplace <catalogue id> <field>                           do not send it (its column is not offered)
  *   answer <catalogue id> = body <pointer> | header location
  *   default <catalogue id> <extra column key> = <JSON value>
+ *   omit <catalogue id> <field>                              a full update may leave it out: the service keeps it
  */
 export type Override =
   | { kind: 'use'; id: string; op: string }
@@ -20,7 +21,8 @@ export type Override =
   | { kind: 'place'; id: string; field: string; in: 'body' | 'path' | 'query'; at: string; encoding?: Encoding }
   | { kind: 'unplace'; id: string; field: string }
   | { kind: 'answer'; id: string; answer: AnswerPlacement }
-  | { kind: 'default'; id: string; key: string; value: unknown };
+  | { kind: 'default'; id: string; key: string; value: unknown }
+  | { kind: 'omit'; id: string; field: string };
 
 export type Line = Override & { line: number; text: string };
 
@@ -50,6 +52,7 @@ export function parseOverrides(file: string, text: string): Line[] {
     if ((m = new RegExp(`^use ${ID} = (.+)$`).exec(line))) out.push({ kind: 'use', id: m[1]!, op: m[2]!.trim(), ...at });
     else if ((m = new RegExp(`^none ${ID}$`).exec(line))) out.push({ kind: 'none', id: m[1]!, ...at });
     else if ((m = new RegExp(`^unplace ${ID} (\\S+)$`).exec(line))) out.push({ kind: 'unplace', id: m[1]!, field: m[2]!, ...at });
+    else if ((m = new RegExp(`^omit ${ID} (\\S+)$`).exec(line))) out.push({ kind: 'omit', id: m[1]!, field: m[2]!, ...at });
     else if ((m = new RegExp(`^answer ${ID} = (?:body (\\S*)|header location)$`).exec(line))) {
       const answer: AnswerPlacement = m[2] !== undefined ? { in: 'body', at: m[2] } : { in: 'header', at: 'location' };
       if (answer.in === 'body' && answer.at !== '' && !answer.at.startsWith('/')) throw bad('a body pointer starts with /');

@@ -4,6 +4,7 @@ import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
+import { isBlank } from '../rows/cells';
 import { RowReader } from '../rows/rowreader';
 import { placesOf, sameList } from './common';
 
@@ -11,8 +12,11 @@ type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;
 type ScoreAndStatus = z.infer<typeof bodies.taskScoreAndStatus>;
 
 export type TaskRequest =
-  /** `given`: the fields the row's cells set; the others were filled from the task as read. */
-  | { action: 'update'; guid: string; body: UpdateV2; given: Partial<UpdateV2> }
+  /**
+   * `given`: the fields the row's cells set; the body's others were filled from the task as read. A field
+   * the body lacks is not sent (a partial update's blank cell, or one the admin declared safe to omit).
+   */
+  | { action: 'update'; guid: string; body: Partial<UpdateV2>; given: Partial<UpdateV2> }
   | { action: 'advance'; guid: string; fromStatus: string }
   | { action: 'score-status'; guid: string; body: ScoreAndStatus };
 
@@ -52,6 +56,21 @@ const UPDATE_FIELDS = {
 } as const satisfies Record<keyof UpdateV2, string>;
 
 const SCORE_STATUS_FIELDS = { Score: C.score, Comment: C.comment, Status: C.status } as const;
+
+/** The value columns each action sends: a cell typed in any other is refused on that cell, never dropped. */
+const SENDS: Record<Action, readonly string[]> = {
+  update: Object.values(UPDATE_FIELDS),
+  'score-status': Object.values(SCORE_STATUS_FIELDS),
+  advance: [],
+};
+const VALUE_COLUMNS = [...new Set([...SENDS.update, ...SENDS['score-status']])];
+
+/** Why an action does not send a column, for the refusal on its cell. */
+const WHY_NOT: Record<Action, string> = {
+  update: 'Update does not change the status',
+  'score-status': 'Score and status sends only Score, Comment and Status',
+  advance: 'Advance only moves the task to its next workflow step, which the service chooses; it sends nothing else',
+};
 
 /** Spec, Task transitions: a task in Ready for review may change its score and comment, nothing else. */
 const READY_FOR_REVIEW = 'ready for review';
@@ -150,6 +169,18 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
             'unknown-action',
             `"${actionText}" is not an action; choose ${Object.values(TASK_ACTIONS).join(', ')}`,
           );
+        if (action)
+          for (const column of VALUE_COLUMNS)
+            if (!SENDS[action].includes(column) && !isBlank(r.cell(column))) {
+              const others = (Object.keys(SENDS) as Action[])
+                .filter((a) => SENDS[a].includes(column) && !ctx.skippedStep({ operationId: OPERATION_OF[a] }))
+                .map((a) => TASK_ACTIONS[a]);
+              r.error(
+                column,
+                'not-sent-by-action',
+                `${WHY_NOT[action]}, so ${column} would not be sent; clear ${column}${others.length ? `, or type it on a${others.length > 1 ? 'n' : ''} ${others.join(' or ')} row for this task (rows of one task are sent in sheet order)` : ''}`,
+              );
+            }
         const found =
           key === undefined
             ? []
@@ -196,22 +227,11 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
             `task ${str(current, 'Identifier') ?? guid} is Ready for review: only Score and Comment may change; clear ${column}`,
           );
 
-        if (action === 'advance') {
-          for (const [field, column] of Object.entries(UPDATE_FIELDS)) {
-            if (cells[field as keyof typeof cells] !== undefined)
-              r.problems.push(
-                cellWarning(
-                  column,
-                  'ignored',
-                  `Advance only moves the task to its next step; ${column} is not sent`,
-                ),
-              );
-          }
+        if (action === 'advance')
           return {
             request: { action, guid, fromStatus: str(current, 'Status') ?? '' },
             problems: r.problems,
           };
-        }
 
         if (action === 'score-status') {
           const body: ScoreAndStatus = { Score: cells.Score, Comment: cells.Comment, Status: status };
@@ -220,25 +240,14 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body });
         }
 
-        if (status !== undefined)
-          r.problems.push(
-            cellWarning(
-              C.status,
-              'ignored',
-              `Update does not change the status; use Score and status or Advance`,
-            ),
-          );
-        const body = {} as Record<keyof UpdateV2, unknown>;
-        const changed: string[] = [];
-        for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
-          const given = cells[field];
-          const now = current[field] ?? (field === 'NotificationPeriods' ? [] : null);
-          body[field] = given ?? now;
-          if (given !== undefined && !same(now, given)) changed.push(field);
-        }
+        const { body, leftOut } = updateBody(cells, current);
+        if (r.hasErrors) return { problems: r.problems };
+        const changed = (Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]).filter(
+          (f) => cells[f] !== undefined && !same(current[f], cells[f]),
+        );
         if (inReview)
           for (const f of changed)
-            if (!EDITABLE_IN_REVIEW.includes(f)) refuseInReview(UPDATE_FIELDS[f as keyof UpdateV2]);
+            if (!EDITABLE_IN_REVIEW.includes(f)) refuseInReview(UPDATE_FIELDS[f]);
         if (!changed.length)
           r.problems.push(
             cellWarning(
@@ -250,12 +259,42 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         const given = Object.fromEntries(
           Object.entries(cells).filter(([, v]) => v !== undefined),
         ) as Partial<UpdateV2>;
-        return r.prepared('task-update-v2', body, UPDATE_FIELDS, {
-          action,
-          guid,
-          body: body as UpdateV2,
-          given,
-        });
+        return r.prepared('task-update-v2', body, UPDATE_FIELDS, { action, guid, body, given }, leftOut);
+
+        /**
+         * The update's body. A partial update (the file's PATCH) sends the typed cells only. A full update
+         * replaces every field, so a blank cell carries the task's current value, read from the tasks
+         * dataset; where this environment's dataset does not show the field, the row is refused on that
+         * cell, unless the admin declared the field safe to omit (then it is left out). Never null or []
+         * for a field nobody touched.
+         */
+        function updateBody(typed: typeof cells, task: Readonly<Record<string, unknown>>) {
+          const op = ctx.environment.operation('task-update-v2');
+          const full = op.method !== 'PATCH';
+          const placed = ctx.environment.placedFields('task-update-v2');
+          const shown = listed ? ctx.environment.recordFields('tasks') : new Set<string>();
+          const partialAction = !ctx.skippedStep({ operationId: OPERATION_OF['score-status'] });
+          const out: Partial<Record<keyof UpdateV2, unknown>> = {};
+          const absent: string[] = [];
+          for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
+            const value = typed[field];
+            if (value !== undefined) out[field] = value;
+            else if (full && shown.has(field)) out[field] = task[field] ?? (field === 'NotificationPeriods' ? [] : null);
+            else {
+              absent.push(field);
+              // A field the file's update has no place for is never sent, so it cannot be blanked.
+              if (full && placed.has(field) && !op.omit?.includes(field)) {
+                const column = UPDATE_FIELDS[field];
+                r.error(
+                  column,
+                  'current-unknown',
+                  `Update replaces every field of the task, and ${listed ? "this environment's tasks dataset does not show" : 'this environment has no tasks dataset to read'} its ${column}, so a blank ${column} would erase it in the service; type the task's ${column} (its current value keeps it), or ask the administrator to declare it safe to omit ("omit task-update-v2 ${field}" in the overrides file, docs/binding.md)${partialAction ? `; to change only the score, comment or status, choose ${TASK_ACTIONS['score-status']}, which leaves the rest as it is` : ''}`,
+                );
+              }
+            }
+          }
+          return { body: out as Partial<UpdateV2>, leftOut: absent };
+        }
       },
       call(request) {
         const guid = request.guid;
@@ -263,7 +302,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         if (request.action === 'advance') return { operation: 'task-advance', guid, columnOf: task };
         if (request.action === 'score-status')
           return { operation: 'task-score-status', guid, body: request.body, columnOf: { ...task, ...SCORE_STATUS_FIELDS } };
-        // A full update sends every field; those the row leaves blank come from the task as read.
+        // The body's untyped fields came from the task as read (updateBody); the file may have no place for some.
         const untyped = Object.keys(UPDATE_FIELDS).filter((f) => request.given[f as keyof UpdateV2] === undefined);
         return { operation: 'task-update-v2', guid, body: request.body, columnOf: { ...task, ...UPDATE_FIELDS }, untyped };
       },
@@ -275,16 +314,20 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
       async rebase(request, before, api, signal) {
         if (!before.length) return request;
         if (request.action === 'update') {
+          // A partial update sends the row's own cells, whatever earlier rows set.
+          if (ctx.environment.operation('task-update-v2').method === 'PATCH') return request;
           const body = { ...request.body } as Record<string, unknown>;
           for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
             if (request.given[field] !== undefined) continue;
             for (const b of before) {
-              if (b.action === 'update') body[field] = b.body[field];
-              else if (b.action === 'score-status' && (field === 'Score' || field === 'Comment') && b.body[field] !== undefined)
-                body[field] = b.body[field];
+              const set =
+                b.action === 'update' || (b.action === 'score-status' && (field === 'Score' || field === 'Comment'))
+                  ? b.body[field as keyof typeof b.body]
+                  : undefined;
+              if (set !== undefined) body[field] = set;
             }
           }
-          return { ...request, body: body as UpdateV2 };
+          return { ...request, body: body as Partial<UpdateV2> };
         }
         if (request.action === 'advance' && before.some((b) => b.action !== 'update')) {
           // The status an earlier advance led to is the service's to say: read it now.

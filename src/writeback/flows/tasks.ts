@@ -178,7 +178,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
               r.error(
                 column,
                 'not-sent-by-action',
-                `${WHY_NOT[action]}, so ${column} would not be sent; clear ${column}${others.length ? `, or type it on a${others.length > 1 ? 'n' : ''} ${others.join(' or ')} row for this task (rows of one task are sent in sheet order)` : ''}`,
+                `${WHY_NOT[action]}, so ${column} would not be sent; clear ${column}${others.length ? `, or type it on a row for this task whose Action is ${others.join(' or ')} (rows of one task are sent in sheet order)` : ''}`,
               );
             }
         const found =
@@ -240,14 +240,17 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body });
         }
 
+        const shown = listed ? ctx.environment.recordFields('tasks') : new Set<string>();
         const { body, leftOut } = updateBody(cells, current);
         if (r.hasErrors) return { problems: r.problems };
+        // A typed field the dataset does not show may or may not change it: the service tells (it refuses
+        // such a change on a Ready-for-review task).
         const changed = (Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]).filter(
-          (f) => cells[f] !== undefined && !same(current[f], cells[f]),
+          (f) => cells[f] !== undefined && (!shown.has(f) || !same(current[f], cells[f])),
         );
         if (inReview)
           for (const f of changed)
-            if (!EDITABLE_IN_REVIEW.includes(f)) refuseInReview(UPDATE_FIELDS[f]);
+            if (!EDITABLE_IN_REVIEW.includes(f) && shown.has(f)) refuseInReview(UPDATE_FIELDS[f]);
         if (!changed.length)
           r.problems.push(
             cellWarning(
@@ -272,7 +275,6 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           const op = ctx.environment.operation('task-update-v2');
           const full = op.method !== 'PATCH';
           const placed = ctx.environment.placedFields('task-update-v2');
-          const shown = listed ? ctx.environment.recordFields('tasks') : new Set<string>();
           const partialAction = !ctx.skippedStep({ operationId: OPERATION_OF['score-status'] });
           const out: Partial<Record<keyof UpdateV2, unknown>> = {};
           const absent: string[] = [];

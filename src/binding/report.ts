@@ -67,6 +67,8 @@ function operationLines(e: Entry, overrides: string): string[] {
   });
   lines.push(...table(rows, '    '));
   if (b.answer) lines.push(`    new id: ${b.answer.in === 'header' ? 'the Location header' : `answer body ${b.answer.at || '(the whole body)'}`}`);
+  if (b.omit?.length)
+    lines.push(`    safe to omit (the admin's overrides): ${b.omit.join(', ')}; left out of the update where a row leaves it blank and its current value cannot be read`);
   for (const o of e.others)
     lines.push(
       `    not chosen: ${o.f.op.method} ${o.f.op.filePath}${o.f.op.operationId ? ` [${o.f.op.operationId}]` : ''}${o.f.op.deprecated ? ' (deprecated)' : ''}, score ${o.score.toFixed(2)}; to use it: use ${id} = ${o.f.op.method} ${o.f.op.path}  (in ${overrides})`,

@@ -63,7 +63,8 @@ const SENDS: Record<Action, readonly string[]> = {
   'score-status': Object.values(SCORE_STATUS_FIELDS),
   advance: [],
 };
-const VALUE_COLUMNS = [...new Set([...SENDS.update, ...SENDS['score-status']])];
+/** The columns that hold values, in template order (problems are listed in it). */
+const VALUE_COLUMNS = [C.name, C.description, C.responsible, C.reviewer, C.actionDate, C.score, C.comment, C.status, C.notificationPeriods];
 
 /** Why an action does not send a column, for the refusal on its cell. */
 const WHY_NOT: Record<Action, string> = {

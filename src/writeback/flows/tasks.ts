@@ -77,6 +77,8 @@ const WHY_NOT: Record<Action, string> = {
 const READY_FOR_REVIEW = 'ready for review';
 const EDITABLE_IN_REVIEW: readonly string[] = ['Score', 'Comment'];
 
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
 const same = (a: unknown, b: unknown) =>
   Array.isArray(b)
     ? sameList(a, b as string[])
@@ -276,14 +278,22 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           const op = ctx.environment.operation('task-update-v2');
           const full = op.method !== 'PATCH';
           const placed = ctx.environment.placedFields('task-update-v2');
+          // Without a binding the catalogue's own update is sent: it requires every field.
+          const requires = (field: string) =>
+            !ctx.environment.catalog.operation('task-update-v2').binding ||
+            op.placements.some((p) => p.field === field && p.required === true);
           const partialAction = !ctx.skippedStep({ operationId: OPERATION_OF['score-status'] });
           const out: Partial<Record<keyof UpdateV2, unknown>> = {};
           const absent: string[] = [];
           for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
             const value = typed[field];
             if (value !== undefined) out[field] = value;
-            else if (full && shown.has(field)) out[field] = task[field] ?? (field === 'NotificationPeriods' ? [] : null);
-            else {
+            else if (full && shown.has(field)) {
+              // An empty field has nothing to keep: left out where the file lets the update lack it (its
+              // schema may not take null: a springdoc number), sent empty where the file or the catalogue requires it.
+              if (isEmpty(task[field]) && !requires(field)) absent.push(field);
+              else out[field] = task[field] ?? (field === 'NotificationPeriods' ? [] : null);
+            } else {
               absent.push(field);
               // A field the file's update has no place for is never sent, so it cannot be blanked.
               if (full && placed.has(field) && !op.omit?.includes(field)) {

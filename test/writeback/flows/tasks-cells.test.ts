@@ -148,7 +148,7 @@ describe('a full update never sends what it does not know', () => {
     const r = readOn(b, { Task: 'TASK-2', Action: 'Update', Comment: 'better' }, hidden);
     expect(r.problems).toEqual([]);
     const body = (r.request as { body: Record<string, unknown> }).body;
-    expect(body).toEqual({ Name: 'Review logs', ResponsibleUser: 'Ann', Reviewer: 'Bob', ActionDate: null, Score: 3, Comment: 'better' });
+    expect(body).toEqual({ Name: 'Review logs', ResponsibleUser: 'Ann', Reviewer: 'Bob', Score: 3, Comment: 'better' });
     expect('Description' in body || 'NotificationPeriods' in body).toBe(false);
   });
 
@@ -168,6 +168,14 @@ describe('a full update never sends what it does not know', () => {
     const b = withUpdate(hiding(hidden), (op) => ({ ...op, placements: op.placements.filter((p) => p.field !== 'Description') }));
     const r = readOn(b, { Task: 'TASK-2', Action: 'Update', Comment: 'better' }, hidden);
     expect(r.problems).toEqual([]);
+  });
+
+  test('a field the task has empty is left out where the file does not require it (its schema may not take null), sent empty where it does', () => {
+    const r = readOn(bindingWith({}), { Task: 'TASK-1', Action: 'Update', Comment: 'done' });
+    expect(r.problems).toEqual([]);
+    expect((r.request as { body: unknown }).body).toEqual({ Name: 'Check access', ResponsibleUser: 'Ann', Reviewer: 'Bob', ActionDate: '2025-05-01', Comment: 'done' });
+    const required = withUpdate(bindingWith({}), (op) => ({ ...op, placements: op.placements.map((p) => (p.field === 'Score' ? { ...p, required: true } : p)) }));
+    expect((readOn(required, { Task: 'TASK-1', Action: 'Update', Comment: 'done' }).request as { body: unknown }).body).toMatchObject({ Score: null });
   });
 
   test('a PATCH (partial) update sends the typed cells only, whatever the dataset shows', () => {

@@ -268,3 +268,25 @@ describe('a tasks dataset that does not show a field the full update replaces', 
     expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Description: 'Generated task.', Comment: 'with the rest', NotificationPeriods: task.NotificationPeriods });
   });
 });
+
+describe('a field the admin declared safe to omit', () => {
+  let w: World | undefined;
+  const overrides = join(mkdtempSync(join(tmpdir(), 'omit-')), 'vandelay.overrides');
+  beforeAll(async () => {
+    writeFileSync(overrides, 'unplace tasks Description\nomit task-update-v2 Description   # the service keeps it\n');
+    w = await startWorld('vandelay.swagger.json', overrides);
+  });
+  afterAll(() => stopWorld(w));
+  afterEach(() => expect(w!.guard.blanked).toEqual([]));
+
+  it('is left out of the full update when the row leaves it blank, and the service keeps it', async () => {
+    expect((w!.acc.binding!.endpoints['task-update-v2'] as BoundOperation).omit).toEqual(['Description']);
+    const task = todo(w!)[1]!;
+    const { plan: p } = await plan(w!, [{ Task: task.Id as string, Action: 'Update', Comment: 'omitted description' }]);
+    expect(p.validation.problems).toEqual([]);
+    expect((await run(p)).outcomes.map((o) => [o.status, o.message])).toEqual([['done', 'Updated']]);
+    const got = w!.sandbox.store.received.filter((r) => r.endpoint === 'task-update-v2' && r.id === task.Id).at(-1)!;
+    expect(Object.keys(got.body as Json).map((k) => k.toLowerCase())).not.toContain('description');
+    expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Description: 'Generated task.', Comment: 'omitted description' });
+  });
+});

@@ -23,6 +23,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { Cell } from '../../src/workbook/port';
 import { tasksFlow } from '../../src/writeback/flows/tasks';
+import { markProblems } from '../../src/writeback/rows/marks';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
 import { startBlankingGuard, type BlankingGuard } from '../support/blanking-guard';
@@ -77,7 +78,7 @@ async function plan(w: World, rows: Row[]) {
   const shape = await createTemplate({ api: w.client, workbook, flow: tasksFlow, environment: w.acc });
   await workbook.writeRows(shape.name, 0, rows.map((r) => shape.columns.map((c) => r[c] ?? null)));
   const p = await preparePost({ api: w.client, workbook, table: shape.name, flow: tasksFlow, environment: w.acc });
-  return { columns: shape.columns, plan: p };
+  return { columns: shape.columns, plan: p, workbook, table: shape.name };
 }
 
 /** Runs a plan as the user confirming the environment and the row count would. */
@@ -246,10 +247,16 @@ describe('a tasks dataset that does not show a field the full update replaces', 
 
   it("refuses the customer's row (Comment alone) on the Description and Notification periods cells, sending nothing; typed, they go", async () => {
     const task = todo(w!)[0]!;
-    const { plan: p } = await plan(w!, [{ Task: task.Id as string, Action: 'Update', Comment: 'only the comment' }]);
+    const { plan: p, workbook, table } = await plan(w!, [{ Task: task.Id as string, Action: 'Update', Comment: 'only the comment' }]);
     expect(p.validation.problems.map((x) => `${x.row}:${x.column}:${x.code}:${x.severity}`)).toEqual([
       '0:Description:current-unknown:error',
       '0:Notification periods:current-unknown:error',
+    ]);
+    // The taskpane's preview marks the same problems on their cells (useWriteback: markProblems).
+    await markProblems(workbook, table, p.validation.problems);
+    expect(workbook.snapshot().tables[0]!.marks.map((m) => `${m.row}:${m.column}:${m.kind}`)).toEqual([
+      '0:Description:error',
+      '0:Notification periods:error',
     ]);
     expect(p.validation.problems[0]!.message).toMatch(
       /^Update replaces every field of the task, and this environment's tasks dataset does not show its Description, so a blank Description would erase it in the service; type the task's Description .*"omit task-update-v2 Description" in the overrides file/,

@@ -141,6 +141,24 @@ describe.each(CASES)('task full updates through the relay: %s', (file) => {
     expect(wire).toContain((task.NotificationPeriods as string[])[0]);
   });
 
+  it('a Score and status row with only Comment typed keeps the score and the status (a PUT carries them)', async () => {
+    if (w!.binding && !w!.binding.endpoints['task-score-status']) {
+      // hooli's file has no such operation: the action is not offered.
+      expect(w!.binding.missing['task-score-status']).toBeDefined();
+      return;
+    }
+    const task = w!.sandbox.store.list<Json>('tasks').find((t) => t.Status === 'Ready for review' && t.Score !== null)!;
+    const before = seen(w!, task.Id as string);
+    const { plan: p } = await plan(w!, [{ Task: task.Id as string, Action: 'Score and status', Comment: `comment alone, ${file}` }]);
+    expect(p.validation.problems).toEqual([]);
+    expect((await run(p)).outcomes.map((o) => [o.status, o.message])).toEqual([['done', 'Updated']]);
+    expect(seen(w!, task.Id as string)).toEqual({ ...before, Comment: `comment alone, ${file}` });
+    const put = (w!.binding?.endpoints['task-score-status'] as BoundOperation | undefined)?.method === 'PUT';
+    const got = w!.sandbox.store.received.filter((r) => r.endpoint === 'task-score-status' && r.id === task.Id).at(-1)!;
+    // A PUT (soylent) carried the current score and status; the others sent the comment alone.
+    expect(Object.values(got.body as Json).flatMap((v) => (v && typeof v === 'object' ? Object.values(v) : [v])).length).toBe(put ? 3 : 1);
+  });
+
   it('a row per action with every column typed: each value is in the request or refused on its own cell; cleared, the rows post', async () => {
     const [a, b] = todo(w!);
     // Advancing is the responsible user's or the reviewer's: the demo key's owner is the first user.

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { bodies, isGuid, PATH_GUID_FIELD } from '../../catalog';
 import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
@@ -18,7 +18,8 @@ export type TaskRequest =
    */
   | { action: 'update'; guid: string; body: Partial<UpdateV2>; given: Partial<UpdateV2> }
   | { action: 'advance'; guid: string; fromStatus: string }
-  | { action: 'score-status'; guid: string; body: ScoreAndStatus };
+  /** `carried`: a full (PUT) score-and-status update's fields filled from the task as read, not typed. */
+  | { action: 'score-status'; guid: string; body: ScoreAndStatus; carried?: string[] };
 
 export const TASK_ACTIONS = {
   update: 'Update',
@@ -134,6 +135,62 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         byKey.set(k.toLowerCase(), list);
       }
     }
+    const shown = listed ? ctx.environment.recordFields('tasks') : new Set<string>();
+    const canScore = !ctx.skippedStep({ operationId: OPERATION_OF['score-status'] });
+
+    /**
+     * The body of a full update (the service replaces every field it takes, so a field left out or sent
+     * empty may be erased): a typed cell as typed; a blank one carries the task's current value, read from
+     * the tasks dataset. An empty current value is left out where the file lets the request lack it (its
+     * schema may not take null: a springdoc number). Where the dataset does not show the field, the row is
+     * refused on that cell, unless the admin declared the field safe to omit (then it is left out). Never
+     * null or [] for a field that has a value nobody touched.
+     */
+    function fullBody(
+      r: RowReader,
+      operationId: string,
+      fields: Readonly<Record<string, string>>,
+      typed: Readonly<Record<string, unknown>>,
+      task: Readonly<Record<string, unknown>>,
+    ) {
+      const op = ctx.environment.operation(operationId);
+      const placed = ctx.environment.placedFields(operationId);
+      const schema = ctx.environment.bodySchema(operationId);
+      // Bound: the file says what the request must carry; unbound: the catalogue's schema (the v2 update: all).
+      const requires = (field: string) =>
+        ctx.environment.catalog.operation(operationId).binding
+          ? op.placements.some((p) => p.field === field && p.required === true)
+          : schema instanceof z.ZodObject && !(schema.shape as Record<string, z.ZodType>)[field]?.safeParse(undefined).success;
+      const what =
+        operationId === 'task-update-v2'
+          ? 'Update replaces every field of the task'
+          : `${TASK_ACTIONS['score-status']} replaces the task's score, comment and status together here (${op.method} ${op.file.path})`;
+      const body: Record<string, unknown> = {};
+      const leftOut: string[] = [];
+      const carried: string[] = [];
+      for (const [field, column] of Object.entries(fields)) {
+        const value = typed[field];
+        if (value !== undefined) body[field] = value;
+        else if (!placed.has(field)) leftOut.push(field); // the file takes no such field: never sent, never blanked
+        else if (shown.has(field)) {
+          if (isEmpty(task[field]) && !requires(field)) leftOut.push(field);
+          else {
+            body[field] = task[field] ?? (field === 'NotificationPeriods' ? [] : null);
+            carried.push(field);
+          }
+        } else {
+          leftOut.push(field);
+          if (!op.omit?.includes(field))
+            r.error(
+              column,
+              'current-unknown',
+              `${what}, and ${listed ? "this environment's tasks dataset does not show" : 'this environment has no tasks dataset to read'} its ${column}, so a blank ${column} would erase it in the service; type the task's ${column} (its current value keeps it), or ask the administrator to declare it safe to omit ("omit ${operationId} ${field}" in the overrides file, docs/binding.md)${operationId === 'task-update-v2' && canScore ? `; to change only the score, comment or status, choose ${TASK_ACTIONS['score-status']}, which leaves the rest as it is` : ''}`,
+            );
+        }
+      }
+      return { body, leftOut, carried };
+    }
+
     return {
       requiredColumns: [C.task, C.action],
       columns: (lookupSheet) => [
@@ -237,14 +294,24 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           };
 
         if (action === 'score-status') {
-          const body: ScoreAndStatus = { Score: cells.Score, Comment: cells.Comment, Status: status };
+          const typed = { Score: cells.Score, Comment: cells.Comment, Status: status };
           if (inReview && status !== undefined && status.toLowerCase() !== READY_FOR_REVIEW)
             refuseInReview(C.status);
-          return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body });
+          // The spec's score-and-status update sends what is typed; a file's PUT replaces all three.
+          if (ctx.environment.operation('task-score-status').method !== 'PUT') {
+            const body: ScoreAndStatus = typed;
+            return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body });
+          }
+          const full = fullBody(r, 'task-score-status', SCORE_STATUS_FIELDS, typed, current);
+          if (r.hasErrors) return { problems: r.problems };
+          const body = full.body as ScoreAndStatus;
+          return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body, carried: full.carried }, full.leftOut);
         }
 
-        const shown = listed ? ctx.environment.recordFields('tasks') : new Set<string>();
-        const { body, leftOut } = updateBody(cells, current);
+        const full = ctx.environment.operation('task-update-v2').method !== 'PATCH';
+        const { body, leftOut } = full
+          ? fullBody(r, 'task-update-v2', UPDATE_FIELDS, cells, current)
+          : { body: Object.fromEntries(Object.entries(cells).filter(([, v]) => v !== undefined)), leftOut: Object.keys(UPDATE_FIELDS) };
         if (r.hasErrors) return { problems: r.problems };
         // A typed field the dataset does not show may or may not change it: the service tells (it refuses
         // such a change on a Ready-for-review task).
@@ -266,48 +333,6 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           Object.entries(cells).filter(([, v]) => v !== undefined),
         ) as Partial<UpdateV2>;
         return r.prepared('task-update-v2', body, UPDATE_FIELDS, { action, guid, body, given }, leftOut);
-
-        /**
-         * The update's body. A partial update (the file's PATCH) sends the typed cells only. A full update
-         * replaces every field, so a blank cell carries the task's current value, read from the tasks
-         * dataset; where this environment's dataset does not show the field, the row is refused on that
-         * cell, unless the admin declared the field safe to omit (then it is left out). Never null or []
-         * for a field nobody touched.
-         */
-        function updateBody(typed: typeof cells, task: Readonly<Record<string, unknown>>) {
-          const op = ctx.environment.operation('task-update-v2');
-          const full = op.method !== 'PATCH';
-          const placed = ctx.environment.placedFields('task-update-v2');
-          // Without a binding the catalogue's own update is sent: it requires every field.
-          const requires = (field: string) =>
-            !ctx.environment.catalog.operation('task-update-v2').binding ||
-            op.placements.some((p) => p.field === field && p.required === true);
-          const partialAction = !ctx.skippedStep({ operationId: OPERATION_OF['score-status'] });
-          const out: Partial<Record<keyof UpdateV2, unknown>> = {};
-          const absent: string[] = [];
-          for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
-            const value = typed[field];
-            if (value !== undefined) out[field] = value;
-            else if (full && shown.has(field)) {
-              // An empty field has nothing to keep: left out where the file lets the update lack it (its
-              // schema may not take null: a springdoc number), sent empty where the file or the catalogue requires it.
-              if (isEmpty(task[field]) && !requires(field)) absent.push(field);
-              else out[field] = task[field] ?? (field === 'NotificationPeriods' ? [] : null);
-            } else {
-              absent.push(field);
-              // A field the file's update has no place for is never sent, so it cannot be blanked.
-              if (full && placed.has(field) && !op.omit?.includes(field)) {
-                const column = UPDATE_FIELDS[field];
-                r.error(
-                  column,
-                  'current-unknown',
-                  `Update replaces every field of the task, and ${listed ? "this environment's tasks dataset does not show" : 'this environment has no tasks dataset to read'} its ${column}, so a blank ${column} would erase it in the service; type the task's ${column} (its current value keeps it), or ask the administrator to declare it safe to omit ("omit task-update-v2 ${field}" in the overrides file, docs/binding.md)${partialAction ? `; to change only the score, comment or status, choose ${TASK_ACTIONS['score-status']}, which leaves the rest as it is` : ''}`,
-                );
-              }
-            }
-          }
-          return { body: out as Partial<UpdateV2>, leftOut: absent };
-        }
       },
       call(request) {
         const guid = request.guid;
@@ -315,7 +340,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         if (request.action === 'advance') return { operation: 'task-advance', guid, columnOf: task };
         if (request.action === 'score-status')
           return { operation: 'task-score-status', guid, body: request.body, columnOf: { ...task, ...SCORE_STATUS_FIELDS } };
-        // The body's untyped fields came from the task as read (updateBody); the file may have no place for some.
+        // The body's untyped fields came from the task as read (fullBody); the file may have no place for some.
         const untyped = Object.keys(UPDATE_FIELDS).filter((f) => request.given[f as keyof UpdateV2] === undefined);
         return { operation: 'task-update-v2', guid, body: request.body, columnOf: { ...task, ...UPDATE_FIELDS }, untyped };
       },
@@ -341,6 +366,16 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
             }
           }
           return { ...request, body: body as Partial<UpdateV2> };
+        }
+        if (request.action === 'score-status' && request.carried?.length) {
+          // A full score-and-status update carries what the earlier rows left (an advance moved the status):
+          // the service's to say, read now.
+          const tasks = await downloadRecords(api, 'tasks', signal);
+          const task: Readonly<Record<string, unknown>> | undefined = tasks.find((t) => str(t, 'Id')?.toLowerCase() === request.guid.toLowerCase());
+          if (!task) return request;
+          const body: Record<string, unknown> = { ...request.body };
+          for (const field of request.carried) body[field] = task[field] ?? null;
+          return { ...request, body: body as ScoreAndStatus };
         }
         if (request.action === 'advance' && before.some((b) => b.action !== 'update')) {
           // The status an earlier advance led to is the service's to say: read it now.

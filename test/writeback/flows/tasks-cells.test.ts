@@ -178,6 +178,26 @@ describe('a full update never sends what it does not know', () => {
     expect((readOn(required, { Task: 'TASK-1', Action: 'Update', Comment: 'done' }).request as { body: unknown }).body).toMatchObject({ Score: null });
   });
 
+  test("a file's PUT for score and status replaces all three: a blank Score or Status carries the task's, one the dataset does not show is refused", () => {
+    const put = (b: Binding): Binding => ({
+      ...b,
+      endpoints: { ...b.endpoints, 'task-score-status': { ...(b.endpoints['task-score-status'] as BoundOperation), method: 'PUT' } },
+    });
+    const r = readOn(put(bindingWith({})), { Task: 'TASK-2', Action: 'Score and status', Comment: 'better' });
+    expect(r.problems).toEqual([]);
+    expect(r.request).toEqual({
+      action: 'score-status',
+      guid: G.taskReview,
+      body: { Score: 3, Comment: 'better', Status: 'Ready for review' },
+      carried: ['Score', 'Status'],
+    });
+    const hidden = readOn(put(hiding(['Status'])), { Task: 'TASK-2', Action: 'Score and status', Comment: 'better' }, ['Status']);
+    expect(marks(hidden)).toEqual(['Status:current-unknown:error']);
+    expect(hidden.problems[0]!.message).toMatch(
+      /^Score and status replaces the task's score, comment and status together here \(PUT \/taskdata\/v2\/tasks\/\{guid\}\/scoreandstatus\), and this environment's tasks dataset does not show its Status/,
+    );
+  });
+
   test('a PATCH (partial) update sends the typed cells only, whatever the dataset shows', () => {
     const hidden = ['Description', 'NotificationPeriods'];
     const b = withUpdate(hiding(hidden), (op) => ({ ...op, method: 'PATCH' }));

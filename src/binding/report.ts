@@ -1,4 +1,4 @@
-import { DATASETS_AND_OPERATIONS, describeEncoding, mappingRows, type BoundOperation } from '../catalog';
+import { DATASETS_AND_OPERATIONS, describeEncoding, mappingRows, replacesFields, type BoundOperation } from '../catalog';
 import { FLOWS } from '../writeback/flows';
 import type { Entry, ImportResult } from './import';
 
@@ -42,7 +42,8 @@ function table(rows: [string, string, string][], indent: string): string[] {
   return rows.map(([a, b, c]) => `${indent}${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`.trimEnd());
 }
 
-function operationLines(e: Entry, overrides: string): string[] {
+/** `shown`: the catalogue record fields the bound tasks dataset shows (what a full update can carry over). */
+function operationLines(e: Entry, overrides: string, shown: ReadonlySet<string>): string[] {
   const s = e.chosen!;
   const b = s.bound as BoundOperation;
   const op = s.f.op;
@@ -69,6 +70,15 @@ function operationLines(e: Entry, overrides: string): string[] {
   if (b.answer) lines.push(`    new id: ${b.answer.in === 'header' ? 'the Location header' : `answer body ${b.answer.at || '(the whole body)'}`}`);
   if (b.omit?.length)
     lines.push(`    safe to omit (the admin's overrides): ${b.omit.join(', ')}; left out of the update where a row leaves it blank and its current value cannot be read`);
+  // A full update erases what it leaves out: a field the records do not show must be typed on every row.
+  const unknown = replacesFields(id, b.method)
+    ? b.placements.filter((p) => p.in === 'body' && !shown.has(p.field) && !b.omit?.includes(p.field)).map((p) => p.field)
+    : [];
+  if (unknown.length)
+    lines.push(
+      `    replaces every field it sends, and the tasks dataset does not show ${unknown.join(', ')}: rows that leave them blank are refused (a blank would erase the task's value). If your service keeps a field this request leaves out, declare it in ${overrides}:`,
+      ...unknown.map((f) => `      omit ${id} ${f}`),
+    );
   for (const o of e.others)
     lines.push(
       `    not chosen: ${o.f.op.method} ${o.f.op.filePath}${o.f.op.operationId ? ` [${o.f.op.operationId}]` : ''}${o.f.op.deprecated ? ' (deprecated)' : ''}, score ${o.score.toFixed(2)}; to use it: use ${id} = ${o.f.op.method} ${o.f.op.path}  (in ${overrides})`,
@@ -135,7 +145,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   // 2. Write operations, in the file's words.
   const ops = r.entries.filter((e) => e.chosen && e.chosen.bound.kind === 'operation');
   push('', `WRITE OPERATIONS: ${ops.length} bound, in the file's words`);
-  for (const e of ops) push(...operationLines(e, overrides));
+  const tasks = r.binding.endpoints.tasks;
+  const shown = new Set(tasks?.kind === 'dataset' ? tasks.placements.filter((p) => p.in === 'body').map((p) => p.field) : []);
+  for (const e of ops) push(...operationLines(e, overrides, shown));
 
   // 3. Datasets.
   const ds = r.entries.filter((e) => e.chosen && e.chosen.bound.kind === 'dataset');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodies, isGuid, PATH_GUID_FIELD } from '../../catalog';
+import { bodies, isGuid, PATH_GUID_FIELD, replacesFields } from '../../catalog';
 import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
 import type { Flow, Found } from '../flow';
@@ -298,7 +298,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           if (inReview && status !== undefined && status.toLowerCase() !== READY_FOR_REVIEW)
             refuseInReview(C.status);
           // The spec's score-and-status update sends what is typed; a file's PUT replaces all three.
-          if (ctx.environment.operation('task-score-status').method !== 'PUT') {
+          if (!replacesFields('task-score-status', ctx.environment.operation('task-score-status').method)) {
             const body: ScoreAndStatus = typed;
             return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body });
           }
@@ -308,7 +308,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
           return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body, carried: full.carried }, full.leftOut);
         }
 
-        const full = ctx.environment.operation('task-update-v2').method !== 'PATCH';
+        const full = replacesFields('task-update-v2', ctx.environment.operation('task-update-v2').method);
         const { body, leftOut } = full
           ? fullBody(r, 'task-update-v2', UPDATE_FIELDS, cells, current)
           : { body: Object.fromEntries(Object.entries(cells).filter(([, v]) => v !== undefined)), leftOut: Object.keys(UPDATE_FIELDS) };
@@ -353,7 +353,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         if (!before.length) return request;
         if (request.action === 'update') {
           // A partial update sends the row's own cells, whatever earlier rows set.
-          if (ctx.environment.operation('task-update-v2').method === 'PATCH') return request;
+          if (!replacesFields('task-update-v2', ctx.environment.operation('task-update-v2').method)) return request;
           const body = { ...request.body } as Record<string, unknown>;
           for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
             if (request.given[field] !== undefined) continue;

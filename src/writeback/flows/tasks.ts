@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { bodies, isGuid, PATH_GUID_FIELD, replacesFields } from '../../catalog';
 import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
@@ -7,6 +7,7 @@ import { cellWarning } from '../problem';
 import { isBlank } from '../rows/cells';
 import { RowReader } from '../rows/rowreader';
 import { placesOf, sameList } from './common';
+import { fullUpdateBody } from './task-full-update';
 
 type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;
 type ScoreAndStatus = z.infer<typeof bodies.taskScoreAndStatus>;
@@ -78,8 +79,6 @@ const WHY_NOT: Record<Action, string> = {
 const READY_FOR_REVIEW = 'ready for review';
 const EDITABLE_IN_REVIEW: readonly string[] = ['Score', 'Comment'];
 
-const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
-
 const same = (a: unknown, b: unknown) =>
   Array.isArray(b)
     ? sameList(a, b as string[])
@@ -135,61 +134,31 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         byKey.set(k.toLowerCase(), list);
       }
     }
-    const shown = listed ? ctx.environment.recordFields('tasks') : new Set<string>();
-    const canScore = !ctx.skippedStep({ operationId: OPERATION_OF['score-status'] });
-
-    /**
-     * The body of a full update (the service replaces every field it takes, so a field left out or sent
-     * empty may be erased): a typed cell as typed; a blank one carries the task's current value, read from
-     * the tasks dataset. An empty current value is left out where the file lets the request lack it (its
-     * schema may not take null: a springdoc number). Where the dataset does not show the field, the row is
-     * refused on that cell, unless the admin declared the field safe to omit (then it is left out). Never
-     * null or [] for a field that has a value nobody touched.
-     */
-    function fullBody(
+    // What a full update can carry over: the fields the environment's tasks dataset shows.
+    const known = { listed, shown: listed ? ctx.environment.recordFields('tasks') : new Set<string>() };
+    const shown = known.shown;
+    // Where Update would be refused for a field it cannot carry over, Score and status may be what the user wants.
+    const scoreInstead = ctx.skippedStep({ operationId: OPERATION_OF['score-status'] })
+      ? undefined
+      : `to change only the score, comment or status, choose ${TASK_ACTIONS['score-status']}, which leaves the rest as it is`;
+    const fullBody = (
       r: RowReader,
       operationId: string,
       fields: Readonly<Record<string, string>>,
       typed: Readonly<Record<string, unknown>>,
       task: Readonly<Record<string, unknown>>,
-    ) {
-      const op = ctx.environment.operation(operationId);
-      const placed = ctx.environment.placedFields(operationId);
-      const schema = ctx.environment.bodySchema(operationId);
-      // Bound: the file says what the request must carry; unbound: the catalogue's schema (the v2 update: all).
-      const requires = (field: string) =>
-        ctx.environment.catalog.operation(operationId).binding
-          ? op.placements.some((p) => p.field === field && p.required === true)
-          : schema instanceof z.ZodObject && !(schema.shape as Record<string, z.ZodType>)[field]?.safeParse(undefined).success;
-      const what =
-        operationId === 'task-update-v2'
-          ? 'Update replaces every field of the task'
-          : `${TASK_ACTIONS['score-status']} replaces the task's score, comment and status together here (${op.method} ${op.file.path})`;
-      const body: Record<string, unknown> = {};
-      const leftOut: string[] = [];
-      const carried: string[] = [];
-      for (const [field, column] of Object.entries(fields)) {
-        const value = typed[field];
-        if (value !== undefined) body[field] = value;
-        else if (!placed.has(field)) leftOut.push(field); // the file takes no such field: never sent, never blanked
-        else if (shown.has(field)) {
-          if (isEmpty(task[field]) && !requires(field)) leftOut.push(field);
-          else {
-            body[field] = task[field] ?? (field === 'NotificationPeriods' ? [] : null);
-            carried.push(field);
-          }
-        } else {
-          leftOut.push(field);
-          if (!op.omit?.includes(field))
-            r.error(
-              column,
-              'current-unknown',
-              `${what}, and ${listed ? "this environment's tasks dataset does not show" : 'this environment has no tasks dataset to read'} its ${column}, so a blank ${column} would erase it in the service; type the task's ${column} (its current value keeps it), or ask the administrator to declare it safe to omit ("omit ${operationId} ${field}" in the overrides file, docs/binding.md)${operationId === 'task-update-v2' && canScore ? `; to change only the score, comment or status, choose ${TASK_ACTIONS['score-status']}, which leaves the rest as it is` : ''}`,
-            );
-        }
-      }
-      return { body, leftOut, carried };
-    }
+    ) =>
+      fullUpdateBody(ctx, known, r, {
+        operationId,
+        fields,
+        typed,
+        task,
+        what:
+          operationId === 'task-update-v2'
+            ? 'Update replaces every field of the task'
+            : `${TASK_ACTIONS['score-status']} replaces the task's score, comment and status together here`,
+        ...(operationId === 'task-update-v2' && scoreInstead ? { instead: scoreInstead } : {}),
+      });
 
     return {
       requiredColumns: [C.task, C.action],

@@ -134,7 +134,7 @@ describe('a full update never sends what it does not know', () => {
     expect(r.request).toBeUndefined();
     expect(marks(r)).toEqual(['Description:current-unknown:error', 'Notification periods:current-unknown:error']);
     expect(r.problems[0]!.message).toBe(
-      `Update replaces every field of the task, and this environment's tasks dataset does not show its Description, so a blank Description would erase it in the service; type the task's Description (its current value keeps it), or ask the administrator to declare it safe to omit ("omit task-update-v2 Description" in the overrides file, docs/binding.md); to change only the score, comment or status, choose Score and status, which leaves the rest as it is`,
+      `Update replaces every field of the task (POST /taskdata/v2/tasks/{guid}), and this environment's tasks dataset does not show its Description, so a blank Description would erase it in the service; type the task's Description (its current value keeps it), or ask the administrator to declare it safe to omit ("omit task-update-v2 Description" in the overrides file, docs/binding.md); to change only the score, comment or status, choose Score and status, which leaves the rest as it is`,
     );
     // Typed, they are sent as typed; the fields the dataset shows still carry their current values.
     const typed = readOn(hiding(hidden), { Task: 'TASK-2', Action: 'Update', Comment: 'better', Description: 'Weekly', 'Notification periods': 'P1' }, hidden);
@@ -160,7 +160,7 @@ describe('a full update never sends what it does not know', () => {
         (c) => `${c}:current-unknown:error`,
       ),
     );
-    expect(r.problems[0]!.message).toMatch(/^Update replaces every field of the task, and this environment has no tasks dataset to read its Name/);
+    expect(r.problems[0]!.message).toMatch(/^Update replaces every field of the task \(POST \/taskdata\/v2\/tasks\/\{guid\}\), and this environment has no tasks dataset to read its Name/);
   });
 
   test('a field the file\'s update has no place for is never sent, so its blank cell is no refusal', () => {

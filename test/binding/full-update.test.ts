@@ -277,7 +277,7 @@ describe('a tasks dataset that does not show a field the full update replaces', 
       '0:Notification periods:error',
     ]);
     expect(p.validation.problems[0]!.message).toMatch(
-      /^Update replaces every field of the task \(PUT \/v1\/Tasks\/\{TaskGuid\}\), and this environment's tasks dataset does not show its Description, so a blank Description would erase it in the service; type the task's Description .*"omit task-update-v2 Description" in the overrides file/,
+      /^Update replaces every field of the task \(PUT \/grc\/api\/v1\/Tasks\/\{TaskGuid\}\), and this environment's tasks dataset does not show its Description, so a blank Description would erase it in the service; type the task's Description .*"omit task-update-v2 Description" in the overrides file/,
     );
     const writes = w!.guard.writes.length;
     const summary = await run(p);

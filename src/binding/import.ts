@@ -172,7 +172,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
         l.encoding ??
         (field && chooseEncoding(field, target, (lastName(l.at) || l.at), undefined, () => undefined)) ?? { kind: 'plain' as const };
       bound.placements = bound.placements.filter((p) => p.field !== l.field);
-      bound.placements.push({ field: l.field, in: l.in, at: l.at, fileName: (lastName(l.at) || l.at), encoding, how: 'admin', ...(l.in === 'path' ? { required: true } : {}) });
+      bound.placements.push({ field: l.field, in: l.in, at: l.at, fileName: (lastName(l.at) || l.at), encoding, how: 'admin', ...(l.in === 'path' ? { required: true } : {}), ...(target.nullable ? { nullable: true } : {}) });
       if (bound.kind === 'operation') bound.extras = bound.extras.filter((x) => !(x.in === l.in && (x.at === l.at || x.at.startsWith(`${l.at}/`))));
       chosen.unplaced = chosen.unplaced.filter((f) => f !== l.field);
       applied++;

@@ -166,6 +166,8 @@ export const placement = z.object({
   how: placementHow,
   /** The file requires it (a required property, or a path parameter). */
   required: z.boolean().optional(),
+  /** The file's property takes null (nullable, x-nullable, a type with null): a full update may send null for "none". */
+  nullable: z.boolean().optional(),
 });
 export type Placement = z.infer<typeof placement>;
 

@@ -39,10 +39,11 @@ export function fullUpdateBody(ctx: FlowContext, known: Known, r: RowReader, q: 
   const placed = ctx.environment.placedFields(operationId);
   const schema = ctx.environment.bodySchema(operationId);
   // Bound: the file says what the request must carry; unbound: the catalogue's schema (the v2 update: all).
-  const requires = (field: string) =>
-    ctx.environment.catalog.operation(operationId).binding
-      ? op.placements.some((p) => p.field === field && p.required === true)
-      : schema instanceof z.ZodObject && !(schema.shape as Record<string, z.ZodType>)[field]?.safeParse(undefined).success;
+  const bound = ctx.environment.catalog.operation(operationId).binding !== undefined;
+  const own = (field: string) => (schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>)[field] : undefined);
+  const placement = (field: string) => op.placements.find((p) => p.field === field);
+  const requires = (field: string) => (bound ? placement(field)?.required === true : own(field)?.safeParse(undefined).success === false);
+  const takesNull = (field: string) => (bound ? placement(field)?.nullable === true : own(field)?.safeParse(null).success === true);
   const body: Record<string, unknown> = {};
   const leftOut: string[] = [];
   const carried: string[] = [];
@@ -51,9 +52,17 @@ export function fullUpdateBody(ctx: FlowContext, known: Known, r: RowReader, q: 
     if (value !== undefined) body[field] = value;
     else if (!placed.has(field)) leftOut.push(field); // the file takes no such field: never sent, never blanked
     else if (known.shown.has(field)) {
-      if (isEmpty(q.task[field]) && !requires(field)) leftOut.push(field);
-      else {
-        body[field] = q.task[field] ?? (field === 'NotificationPeriods' ? [] : null);
+      const now = q.task[field] ?? (field === 'NotificationPeriods' ? [] : null);
+      if (isEmpty(now) && !requires(field)) leftOut.push(field);
+      else if (now === null && !takesNull(field)) {
+        leftOut.push(field);
+        r.error(
+          column,
+          'no-current-value',
+          `${q.what} (${op.method} ${op.file.path}) and the API file requires ${column} there without allowing it empty, but the task has none; type the task's ${column}`,
+        );
+      } else {
+        body[field] = now;
         carried.push(field);
       }
     } else {

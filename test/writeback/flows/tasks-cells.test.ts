@@ -4,7 +4,7 @@
  * value where the environment's tasks dataset shows it, and otherwise refuses the row on that cell unless
  * the admin declared the field safe to omit. A PATCH (partial) update sends the typed cells only.
  */
-import type { Binding, BoundDataset, BoundOperation } from '../../../src/catalog';
+import type { Binding, BoundDataset, BoundOperation, Placement } from '../../../src/catalog';
 import type { Standing } from '../../../src/writeback/api';
 import { bindFlow } from '../../../src/writeback/environment/bound-flow';
 import { bindEnvironment } from '../../../src/writeback/environment/context';
@@ -170,12 +170,26 @@ describe('a full update never sends what it does not know', () => {
     expect(r.problems).toEqual([]);
   });
 
-  test('a field the task has empty is left out where the file does not require it (its schema may not take null), sent empty where it does', () => {
+  test('a field the task has empty is left out where the file does not require it, sent as null where the file requires it and takes null, refused on its cell where it takes none', () => {
     const r = readOn(bindingWith({}), { Task: 'TASK-1', Action: 'Update', Comment: 'done' });
     expect(r.problems).toEqual([]);
     expect((r.request as { body: unknown }).body).toEqual({ Name: 'Check access', ResponsibleUser: 'Ann', Reviewer: 'Bob', ActionDate: '2025-05-01', Comment: 'done' });
-    const required = withUpdate(bindingWith({}), (op) => ({ ...op, placements: op.placements.map((p) => (p.field === 'Score' ? { ...p, required: true } : p)) }));
-    expect((readOn(required, { Task: 'TASK-1', Action: 'Update', Comment: 'done' }).request as { body: unknown }).body).toMatchObject({ Score: null });
+    const score = (patch: Partial<Placement>) =>
+      withUpdate(bindingWith({}), (op) => ({ ...op, placements: op.placements.map((p) => (p.field === 'Score' ? { ...p, ...patch } : p)) }));
+    const nullable = readOn(score({ required: true, nullable: true }), { Task: 'TASK-1', Action: 'Update', Comment: 'done' });
+    expect((nullable.request as { body: unknown }).body).toMatchObject({ Score: null });
+    // A springdoc number: required, no null. The task has no score, so the user must give one.
+    const strict = readOn(score({ required: true }), { Task: 'TASK-1', Action: 'Update', Comment: 'done' });
+    expect(strict.request).toBeUndefined();
+    expect(strict.problems).toEqual([
+      {
+        column: 'Score',
+        code: 'no-current-value',
+        severity: 'error',
+        message:
+          "Update replaces every field of the task (POST /taskdata/v2/tasks/{guid}) and the API file requires Score there without allowing it empty, but the task has none; type the task's Score",
+      },
+    ]);
   });
 
   test("a file's PUT for score and status replaces all three: a blank Score or Status carries the task's, one the dataset does not show is refused", () => {

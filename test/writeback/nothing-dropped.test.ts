@@ -117,8 +117,9 @@ describe('nothing dropped', () => {
       ],
     });
     expect(new Set(tasks.marked.map((m) => m.code))).toEqual(new Set(['not-sent-by-action']));
-    // Update sends its 8 values and the task, Score and status 3 and the task, Advance the task.
-    expect(tasks.cellsChecked).toBe(9 + 4 + 1);
+    // Update sends its 8 values and the task, Score and status 3 and the task, Advance the task, the
+    // comment-alone Update its comment and the task (its full update carries the rest, never emptied).
+    expect(tasks.cellsChecked).toBe(9 + 4 + 1 + 2);
     // Every column of every flow has a place in the catalogue's own shapes: the template loses none.
     for (const flow of FLOWS) {
       const bound = bindFlow(flow, catalogueEnvironment(), standing);
@@ -146,7 +147,7 @@ describe('nothing dropped', () => {
     expect(contract.request.body).toMatchObject({ notice: '3 months' });
     const taskCheck = report.flows.find((f) => f.flow === 'tasks')!;
     const tasks = taskCheck.requests;
-    expect(tasks.map((t) => t.request.method)).toEqual(['PUT', 'PATCH', 'POST']);
+    expect(tasks.map((t) => t.request.method)).toEqual(['PUT', 'PATCH', 'POST', 'PUT']);
     expect(byRow(taskCheck.marked)['Score and status']).toEqual(['Name', 'Description', 'Responsible user', 'Reviewer', 'Action date', 'Notification periods']);
     expect(byRow(taskCheck.marked).Advance).toHaveLength(9);
     expect(tasks[1]!.request.body).toMatchObject({ Status: 'to_do' });
@@ -181,6 +182,21 @@ describe('nothing dropped', () => {
     expect(report.failures).toEqual([
       'Task updates row 2, Status: nothing at body /Status of PATCH /tasks/{taskId}/assessment',
     ]);
+  });
+
+  test('the harness finds a full update that empties a field the task has: a name nulled on its way', async () => {
+    let updates = 0;
+    const report = await checkNothingDropped({
+      environment: env(customer),
+      api: read,
+      flows: ['tasks'],
+      // The second update is the comment-alone row's: its name is carried, not typed.
+      record: (sent) => {
+        if (sent.operationId === 'task-update-v2' && ++updates === 2) (sent.request.body as Record<string, unknown>).Name = null;
+        return sent;
+      },
+    });
+    expect(report.failures).toEqual(['Task updates row 4: PUT /tasks/{taskId} empties Name (/Name), which the task has as "Check access"']);
   });
 
   test('a column whose field the file has no place for is not in the template, and a filled one is an error naming row, column and fix', async () => {

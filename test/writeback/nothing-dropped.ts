@@ -9,6 +9,7 @@
  */
 import {
   getAt,
+  replacesFields,
   templateParams,
   type Answer,
   type BoundOperation,
@@ -143,10 +144,13 @@ export function fillRows(
     const t = todo[i] ?? todo[0];
     return String(t?.Identifier ?? t?.Id ?? '');
   };
+  // Last, an update with the comment alone: its full update carries every other field (never emptied, see blanked).
+  const alone = Object.fromEntries(Object.entries(row).filter(([c]) => c === 'Comment' || env.operation('task-update-v2').extras.some((x) => x.header === c && x.required)));
   const rows = [
     { operation: 'task-update-v2', row: { ...row, Task: task(0), Action: 'Update' } },
     { operation: 'task-score-status', row: { ...row, Task: task(1), Action: 'Score and status' } },
     { operation: 'task-advance', row: { ...row, Task: task(2), Action: 'Advance' } },
+    { operation: 'task-update-v2', row: { ...alone, Task: task(3), Action: 'Update' } },
   ];
   // An action whose operation the environment lacks has no row (its rows are refused, availability.ts).
   return rows.filter((r) => !env.endpoints?.[r.operation]?.unavailable).map((r) => r.row);
@@ -254,9 +258,37 @@ export async function checkNothingDropped(o: NothingDroppedOptions): Promise<Not
       const made = summary.outcomes.find((x) => x.row === r.row)?.guid;
       if (step && made) calls.push(step.call(made));
       check.cellsChecked += checkRow(flow, bound.ctx.lists, env, rows[r.row]!, calls, requests, failures, r.row);
+      failures.push(...blanked(flow, env, standing, calls, requests, r.row));
     });
   }
   return { flows, failures };
+}
+
+/**
+ * The service's strictest reader: a full update (catalog/full-update.ts) must not empty a field the task
+ * has a value for (as read before the post) unless the admin declared it safe to omit. One line per field.
+ */
+function blanked(
+  flow: AnyFlow,
+  env: BoundEnvironment,
+  standing: Standing,
+  calls: readonly Call[],
+  requests: readonly SentRequest[],
+  index: number,
+): string[] {
+  const out: string[] = [];
+  calls.forEach((call, i) => {
+    const op = env.operation(call.operation);
+    const request = requests[i]?.request;
+    if (!request || !replacesFields(call.operation, op.method) || call.guid === undefined) return;
+    const task = (standing.get('tasks') ?? []).find((t) => String(t.Id).toLowerCase() === call.guid!.toLowerCase());
+    for (const p of op.placements) {
+      if (p.in !== 'body' || op.omit?.includes(p.field) || empty(task?.[p.field])) continue;
+      if (empty(at(op, p, request)))
+        out.push(`${flow.title} row ${index + 1}: ${op.method} ${op.path} empties ${p.field} (${p.at}), which the task has as ${JSON.stringify(task![p.field])}`);
+    }
+  });
+  return out;
 }
 
 /** Each non-empty input cell of one row, looked for where the binding places its field; the count found. */

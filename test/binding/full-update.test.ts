@@ -32,7 +32,15 @@ type Json = Record<string, unknown>;
 type Row = Record<string, Cell>;
 
 /** The catalogue's own binding (no file), then the corpus files whose task update is a full update. */
-const CASES = ['catalogue', 'initech.openapi.json', 'hooli.openapi.yaml', 'vandelay.swagger.json', 'soylent.openapi.yaml', 'wonka.openapi.json', 'cyberdyne.openapi.yaml'];
+const CASES = [
+  'catalogue',
+  'initech.openapi.json',
+  'hooli.openapi.yaml',
+  'vandelay.swagger.json',
+  'soylent.openapi.yaml',
+  'wonka.openapi.json',
+  'cyberdyne.openapi.yaml',
+];
 const corpus = (name: string) => join(__dirname, 'corpus', name);
 
 interface World {
@@ -46,8 +54,14 @@ interface World {
 
 async function startWorld(file: string, overrides?: string): Promise<World> {
   const binding =
-    file === 'catalogue' ? undefined : (await importBinding(corpus(file), { accept: true, ...(overrides ? { overrides } : {}) })).binding;
-  const sandbox = await startSandbox({ scale: 40, seed: 11, ...(binding ? { binding, apiFile: corpus(file) } : {}) });
+    file === 'catalogue'
+      ? undefined
+      : (await importBinding(corpus(file), { accept: true, ...(overrides ? { overrides } : {}) })).binding;
+  const sandbox = await startSandbox({
+    scale: 40,
+    seed: 11,
+    ...(binding ? { binding, apiFile: corpus(file) } : {}),
+  });
   const guard = await startBlankingGuard(sandbox);
   const bindingFile = join(mkdtempSync(join(tmpdir(), 'full-update-')), 'binding.json');
   if (binding) writeFileSync(bindingFile, JSON.stringify(binding));
@@ -76,8 +90,18 @@ async function stopWorld(w: World | undefined) {
 async function plan(w: World, rows: Row[]) {
   const workbook = createMemoryWorkbook();
   const shape = await createTemplate({ api: w.client, workbook, flow: tasksFlow, environment: w.acc });
-  await workbook.writeRows(shape.name, 0, rows.map((r) => shape.columns.map((c) => r[c] ?? null)));
-  const p = await preparePost({ api: w.client, workbook, table: shape.name, flow: tasksFlow, environment: w.acc });
+  await workbook.writeRows(
+    shape.name,
+    0,
+    rows.map((r) => shape.columns.map((c) => r[c] ?? null)),
+  );
+  const p = await preparePost({
+    api: w.client,
+    workbook,
+    table: shape.name,
+    flow: tasksFlow,
+    environment: w.acc,
+  });
   return { columns: shape.columns, plan: p, workbook, table: shape.name };
 }
 
@@ -89,20 +113,35 @@ async function run(p: Awaited<ReturnType<typeof plan>>['plan']) {
 
 const todo = (w: World) => w.sandbox.store.list<Json>('tasks').filter((t) => t.Status === 'To do');
 const users = (w: World) => w.sandbox.store.list<Json>('users').filter((u) => u.Deleted !== true);
-const extrasOf = (w: World, id: string) => (w.binding?.endpoints[id] as BoundOperation | undefined)?.extras ?? [];
+const extrasOf = (w: World, id: string) =>
+  (w.binding?.endpoints[id] as BoundOperation | undefined)?.extras ?? [];
 /** A value for an extra column: its first enum value, else by its cell type (as the corpus test types them). */
 const extraValue = (x: ReturnType<typeof extrasOf>[number]): Cell =>
-  x.values?.length ? x.values[0]! : x.cell === 'boolean' ? true : x.cell === 'number' || x.cell === 'integer' ? 7 : x.cell.startsWith('date') ? '2026-04-01' : `extra ${x.fileName}`;
+  x.values?.length
+    ? x.values[0]!
+    : x.cell === 'boolean'
+      ? true
+      : x.cell === 'number' || x.cell === 'integer'
+        ? 7
+        : x.cell.startsWith('date')
+          ? '2026-04-01'
+          : `extra ${x.fileName}`;
 
 /** The update's extra columns the file requires (hooli's api-version), typed as a user must. */
 const required = (w: World): Row =>
-  Object.fromEntries(extrasOf(w, 'task-update-v2').filter((x) => x.required).map((x) => [x.header, extraValue(x)]));
+  Object.fromEntries(
+    extrasOf(w, 'task-update-v2')
+      .filter((x) => x.required)
+      .map((x) => [x.header, extraValue(x)]),
+  );
 
 /** A task's fields the test compares, with people and dates as the user would read them. */
 function seen(w: World, id: string): Json {
   const t = w.sandbox.store.find('tasks', id)!;
   const name = (v: unknown) =>
-    typeof v === 'string' && isGuid(v) ? (users(w).find((u) => String(u.Id).toLowerCase() === v.toLowerCase())?.Name ?? v) : v;
+    typeof v === 'string' && isGuid(v)
+      ? (users(w).find((u) => String(u.Id).toLowerCase() === v.toLowerCase())?.Name ?? v)
+      : v;
   return {
     Name: t.Name,
     Description: t.Description,
@@ -127,7 +166,9 @@ describe.each(CASES)('task full updates through the relay: %s', (file) => {
   it('an Update row with only Comment typed keeps every other field of the task as it was', async () => {
     const task = todo(w!).find((t) => t.Description && (t.NotificationPeriods as unknown[]).length)!;
     const before = seen(w!, task.Id as string);
-    const { plan: p } = await plan(w!, [{ Task: task.Id as string, Action: 'Update', Comment: `only the comment, ${file}`, ...required(w!) }]);
+    const { plan: p } = await plan(w!, [
+      { Task: task.Id as string, Action: 'Update', Comment: `only the comment, ${file}`, ...required(w!) },
+    ]);
     expect(p.validation.problems).toEqual([]);
     const writes = w!.guard.writes.length;
     const summary = await run(p);
@@ -135,7 +176,9 @@ describe.each(CASES)('task full updates through the relay: %s', (file) => {
     expect(w!.guard.writes.length).toBe(writes + 1);
     expect(seen(w!, task.Id as string)).toEqual({ ...before, Comment: `only the comment, ${file}` });
     // The request itself carried the current values, not null or [].
-    const got = w!.sandbox.store.received.filter((r) => r.endpoint === 'task-update-v2' && r.id === task.Id).at(-1)!;
+    const got = w!.sandbox.store.received
+      .filter((r) => r.endpoint === 'task-update-v2' && r.id === task.Id)
+      .at(-1)!;
     const wire = JSON.stringify(got.body);
     expect(wire).toContain('Generated task.');
     expect(wire).toContain((task.NotificationPeriods as string[])[0]);
@@ -147,16 +190,25 @@ describe.each(CASES)('task full updates through the relay: %s', (file) => {
       expect(w!.binding.missing['task-score-status']).toBeDefined();
       return;
     }
-    const task = w!.sandbox.store.list<Json>('tasks').find((t) => t.Status === 'Ready for review' && t.Score !== null)!;
+    const task = w!.sandbox.store
+      .list<Json>('tasks')
+      .find((t) => t.Status === 'Ready for review' && t.Score !== null)!;
     const before = seen(w!, task.Id as string);
-    const { plan: p } = await plan(w!, [{ Task: task.Id as string, Action: 'Score and status', Comment: `comment alone, ${file}` }]);
+    const { plan: p } = await plan(w!, [
+      { Task: task.Id as string, Action: 'Score and status', Comment: `comment alone, ${file}` },
+    ]);
     expect(p.validation.problems).toEqual([]);
     expect((await run(p)).outcomes.map((o) => [o.status, o.message])).toEqual([['done', 'Updated']]);
     expect(seen(w!, task.Id as string)).toEqual({ ...before, Comment: `comment alone, ${file}` });
     const put = (w!.binding?.endpoints['task-score-status'] as BoundOperation | undefined)?.method === 'PUT';
-    const got = w!.sandbox.store.received.filter((r) => r.endpoint === 'task-score-status' && r.id === task.Id).at(-1)!;
+    const got = w!.sandbox.store.received
+      .filter((r) => r.endpoint === 'task-score-status' && r.id === task.Id)
+      .at(-1)!;
     // A PUT (soylent) carried the current score and status; the others sent the comment alone.
-    expect(Object.values(got.body as Json).flatMap((v) => (v && typeof v === 'object' ? Object.values(v) : [v])).length).toBe(put ? 3 : 1);
+    expect(
+      Object.values(got.body as Json).flatMap((v) => (v && typeof v === 'object' ? Object.values(v) : [v]))
+        .length,
+    ).toBe(put ? 3 : 1);
   });
 
   it('a row per action with every column typed: each value is in the request or refused on its own cell; cleared, the rows post', async () => {
@@ -176,18 +228,38 @@ describe.each(CASES)('task full updates through the relay: %s', (file) => {
       Status: 'Rejected',
       'Notification periods': 'NP-1W; NP-1M',
     };
-    const ops = { Update: 'task-update-v2', 'Score and status': 'task-score-status', Advance: 'task-advance' } as const;
+    const ops = {
+      Update: 'task-update-v2',
+      'Score and status': 'task-score-status',
+      Advance: 'task-advance',
+    } as const;
     type Action = keyof typeof ops;
     // The actions this environment's file has (hooli has no score-and-status operation, soylent no advance).
     const actions = (Object.keys(ops) as Action[]).filter((a) => !w!.binding || w!.binding.endpoints[ops[a]]);
-    const allExtras = Object.fromEntries(Object.values(ops).flatMap((id) => extrasOf(w!, id).map((x) => [x.header, extraValue(x)])));
+    const allExtras = Object.fromEntries(
+      Object.values(ops).flatMap((id) => extrasOf(w!, id).map((x) => [x.header, extraValue(x)])),
+    );
     const taskOf: Record<Action, Json> = { Update: a!, 'Score and status': b!, Advance: c };
-    const rows: Row[] = actions.map((action) => ({ Task: taskOf[action].Id as string, Action: action, ...values, ...allExtras }));
+    const rows: Row[] = actions.map((action) => ({
+      Task: taskOf[action].Id as string,
+      Action: action,
+      ...values,
+      ...allExtras,
+    }));
     const { columns, plan: first } = await plan(w!, rows);
     for (const r of rows) for (const k of Object.keys(r)) if (!columns.includes(k)) delete r[k];
     // What each action sends; any other typed cell must be refused on that cell.
     const OWN: Record<Action, string[]> = {
-      Update: ['Name', 'Description', 'Responsible user', 'Reviewer', 'Action date', 'Score', 'Comment', 'Notification periods'],
+      Update: [
+        'Name',
+        'Description',
+        'Responsible user',
+        'Reviewer',
+        'Action date',
+        'Score',
+        'Comment',
+        'Notification periods',
+      ],
       'Score and status': ['Score', 'Comment', 'Status'],
       Advance: [],
     };
@@ -198,15 +270,23 @@ describe.each(CASES)('task full updates through the relay: %s', (file) => {
         .filter((k) => k !== 'Task' && k !== 'Action' && !sends(r.Action as Action, k))
         .map((k) => `${i}:${k}:not-sent-by-action`),
     );
-    expect(first.validation.problems.map((p) => `${p.row}:${p.column}:${p.code}`).sort()).toEqual(expected.sort());
+    expect(first.validation.problems.map((p) => `${p.row}:${p.column}:${p.code}`).sort()).toEqual(
+      expected.sort(),
+    );
     for (const p of first.validation.problems) expect(p.message).toMatch(/would not be sent; clear /);
     // Status has a column only where the file has the score-and-status operation.
-    if (columns.includes('Status')) expect(expected).toContain(`${actions.indexOf('Update')}:Status:not-sent-by-action`);
+    if (columns.includes('Status'))
+      expect(expected).toContain(`${actions.indexOf('Update')}:Status:not-sent-by-action`);
     if (actions.includes('Score and status'))
       expect(expected).toEqual(
-        expect.arrayContaining(['Name', 'Description', 'Notification periods'].map((c) => `${actions.indexOf('Score and status')}:${c}:not-sent-by-action`)),
+        expect.arrayContaining(
+          ['Name', 'Description', 'Notification periods'].map(
+            (c) => `${actions.indexOf('Score and status')}:${c}:not-sent-by-action`,
+          ),
+        ),
       );
-    if (actions.includes('Advance')) expect(expected).toContain(`${actions.indexOf('Advance')}:Name:not-sent-by-action`);
+    if (actions.includes('Advance'))
+      expect(expected).toContain(`${actions.indexOf('Advance')}:Name:not-sent-by-action`);
 
     // The user clears the marked cells: every remaining value goes.
     for (const p of first.validation.problems) delete rows[p.row]![p.column];
@@ -225,30 +305,58 @@ describe.each(CASES)('task full updates through the relay: %s', (file) => {
       NotificationPeriods: ['NP-1W', 'NP-1M'],
     });
     if (actions.includes('Score and status'))
-      expect(seen(w!, b!.Id as string)).toMatchObject({ Score: 4, Comment: values.Comment, Status: 'Rejected', Description: 'Generated task.' });
+      expect(seen(w!, b!.Id as string)).toMatchObject({
+        Score: 4,
+        Comment: values.Comment,
+        Status: 'Rejected',
+        Description: 'Generated task.',
+      });
     if (actions.includes('Advance'))
-      expect(seen(w!, c.Id as string)).toMatchObject({ Status: 'Ready for review', Description: 'Generated task.' });
+      expect(seen(w!, c.Id as string)).toMatchObject({
+        Status: 'Ready for review',
+        Description: 'Generated task.',
+      });
   });
 
   it('the guard fails a full update that blanks fields: the request the write-back used to send', async () => {
-    const task = todo(w!).find((t) => t.Description && (t.NotificationPeriods as unknown[]).length && t.Id !== todo(w!)[0]!.Id)!;
+    const task = todo(w!).find(
+      (t) => t.Description && (t.NotificationPeriods as unknown[]).length && t.Id !== todo(w!)[0]!.Id,
+    )!;
     const catalog = createCatalog(w!.binding);
     const op = boundOf(catalog.operation('task-update-v2')) as BoundOperation;
-    const body = { Name: task.Name, Description: null, ResponsibleUser: task.ResponsibleUser, Reviewer: task.Reviewer, ActionDate: task.ActionDate, Score: null, Comment: 'x', NotificationPeriods: [] };
+    const body = {
+      Name: task.Name,
+      Description: null,
+      ResponsibleUser: task.ResponsibleUser,
+      Reviewer: task.Reviewer,
+      ActionDate: task.ActionDate,
+      Score: null,
+      Comment: 'x',
+      NotificationPeriods: [],
+    };
     const users0 = users(w!);
     const extras = Object.fromEntries(op.extras.filter((x) => x.required).map((x) => [x.key, extraValue(x)]));
-    const encoded = encodeRequest(op, { '{guid}': task.Id, ...body, ...extras }, {
-      users: {
-        resolve: (n) => {
-          const u = users0.find((x) => x.Name === n);
-          return u ? { ok: true, id: String(u.Id), name: n } : { ok: false, code: 'unknown-name', message: n };
+    const encoded = encodeRequest(
+      op,
+      { '{guid}': task.Id, ...body, ...extras },
+      {
+        users: {
+          resolve: (n) => {
+            const u = users0.find((x) => x.Name === n);
+            return u
+              ? { ok: true, id: String(u.Id), name: n }
+              : { ok: false, code: 'unknown-name', message: n };
+          },
+          nameOf: (id) => users0.find((x) => x.Id === id)?.Name as string | undefined,
         },
-        nameOf: (id) => users0.find((x) => x.Id === id)?.Name as string | undefined,
       },
-    });
+    );
     if (!encoded.ok) throw new Error(JSON.stringify(encoded.problems));
     await w!.client.send('task-update-v2', encoded.request);
-    expect(w!.guard.blanked.map((l) => l.replace(/^.*: (\w+) was .*$/, '$1')).sort()).toEqual(['Description', 'NotificationPeriods']);
+    expect(w!.guard.blanked.map((l) => l.replace(/^.*: (\w+) was .*$/, '$1')).sort()).toEqual([
+      'Description',
+      'NotificationPeriods',
+    ]);
     w!.guard.blanked.length = 0;
   });
 });
@@ -265,7 +373,11 @@ describe('a tasks dataset that does not show a field the full update replaces', 
 
   it("refuses the customer's row (Comment alone) on the Description and Notification periods cells, sending nothing; typed, they go", async () => {
     const task = todo(w!)[0]!;
-    const { plan: p, workbook, table } = await plan(w!, [{ Task: task.Id as string, Action: 'Update', Comment: 'only the comment' }]);
+    const {
+      plan: p,
+      workbook,
+      table,
+    } = await plan(w!, [{ Task: task.Id as string, Action: 'Update', Comment: 'only the comment' }]);
     expect(p.validation.problems.map((x) => `${x.row}:${x.column}:${x.code}:${x.severity}`)).toEqual([
       '0:Description:current-unknown:error',
       '0:Notification periods:current-unknown:error',
@@ -283,14 +395,27 @@ describe('a tasks dataset that does not show a field the full update replaces', 
     const summary = await run(p);
     expect(summary.outcomes.every((o) => o.status !== 'done')).toBe(true);
     expect(w!.guard.writes.length).toBe(writes);
-    expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Description: 'Generated task.', Comment: task.Comment ?? null });
+    expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({
+      Description: 'Generated task.',
+      Comment: task.Comment ?? null,
+    });
 
     const { plan: typed } = await plan(w!, [
-      { Task: task.Id as string, Action: 'Update', Comment: 'with the rest', Description: 'Generated task.', 'Notification periods': (task.NotificationPeriods as string[]).join('; ') },
+      {
+        Task: task.Id as string,
+        Action: 'Update',
+        Comment: 'with the rest',
+        Description: 'Generated task.',
+        'Notification periods': (task.NotificationPeriods as string[]).join('; '),
+      },
     ]);
     expect(typed.validation.problems).toEqual([]);
     expect((await run(typed)).outcomes.map((o) => o.status)).toEqual(['done']);
-    expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Description: 'Generated task.', Comment: 'with the rest', NotificationPeriods: task.NotificationPeriods });
+    expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({
+      Description: 'Generated task.',
+      Comment: 'with the rest',
+      NotificationPeriods: task.NotificationPeriods,
+    });
   });
 });
 
@@ -298,7 +423,10 @@ describe('a field the admin declared safe to omit', () => {
   let w: World | undefined;
   const overrides = join(mkdtempSync(join(tmpdir(), 'omit-')), 'vandelay.overrides');
   beforeAll(async () => {
-    writeFileSync(overrides, 'unplace tasks Description\nomit task-update-v2 Description   # the service keeps it\n');
+    writeFileSync(
+      overrides,
+      'unplace tasks Description\nomit task-update-v2 Description   # the service keeps it\n',
+    );
     w = await startWorld('vandelay.swagger.json', overrides);
   });
   afterAll(() => stopWorld(w));
@@ -307,11 +435,18 @@ describe('a field the admin declared safe to omit', () => {
   it('is left out of the full update when the row leaves it blank, and the service keeps it', async () => {
     expect((w!.acc.binding!.endpoints['task-update-v2'] as BoundOperation).omit).toEqual(['Description']);
     const task = todo(w!)[1]!;
-    const { plan: p } = await plan(w!, [{ Task: task.Id as string, Action: 'Update', Comment: 'omitted description' }]);
+    const { plan: p } = await plan(w!, [
+      { Task: task.Id as string, Action: 'Update', Comment: 'omitted description' },
+    ]);
     expect(p.validation.problems).toEqual([]);
     expect((await run(p)).outcomes.map((o) => [o.status, o.message])).toEqual([['done', 'Updated']]);
-    const got = w!.sandbox.store.received.filter((r) => r.endpoint === 'task-update-v2' && r.id === task.Id).at(-1)!;
+    const got = w!.sandbox.store.received
+      .filter((r) => r.endpoint === 'task-update-v2' && r.id === task.Id)
+      .at(-1)!;
     expect(Object.keys(got.body as Json).map((k) => k.toLowerCase())).not.toContain('description');
-    expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({ Description: 'Generated task.', Comment: 'omitted description' });
+    expect(w!.sandbox.store.find('tasks', task.Id as string)).toMatchObject({
+      Description: 'Generated task.',
+      Comment: 'omitted description',
+    });
   });
 });

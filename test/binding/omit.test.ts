@@ -49,12 +49,17 @@ test('the import report names the fields the admin declared safe to omit', async
 
 test('the import report names the fields a full update cannot carry over, with the omit line for each', async () => {
   const overrides = join(mkdtempSync(join(tmpdir(), 'omit-')), 'vandelay.overrides');
-  writeFileSync(overrides, 'unplace tasks Description\nunplace tasks NotificationPeriods\nomit task-update-v2 NotificationPeriods\n');
+  writeFileSync(
+    overrides,
+    'unplace tasks Description\nunplace tasks NotificationPeriods\nomit task-update-v2 NotificationPeriods\n',
+  );
   const r = await importBinding(vandelay, { overrides, accept: true });
   const text = formatReport(r, { overrides: 'vandelay.overrides' });
   expect(text).toContain(
     "    replaces every field it sends, and the tasks dataset does not show Description: rows that leave them blank are refused (a blank would erase the task's value). If your service keeps a field this request leaves out, declare it in vandelay.overrides:\n      omit task-update-v2 Description\n",
   );
   // The file's own, showing every field: nothing to declare.
-  expect(formatReport(await importBinding(vandelay, { accept: true }))).not.toContain('replaces every field it sends');
+  expect(formatReport(await importBinding(vandelay, { accept: true }))).not.toContain(
+    'replaces every field it sends',
+  );
 });

@@ -19,7 +19,8 @@ export interface BlankingGuard {
   close(): Promise<void>;
 }
 
-const empty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+const empty = (v: unknown) =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
 export async function startBlankingGuard(sandbox: Sandbox): Promise<BlankingGuard> {
   const target = new URL(sandbox.url);
@@ -41,7 +42,9 @@ export async function startBlankingGuard(sandbox: Sandbox): Promise<BlankingGuar
       : [];
     if (write) writes.push(`${req.method} ${path}`);
     const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k)),
+      Object.entries(req.headers).filter(
+        ([k]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k),
+      ),
     ) as Record<string, string>;
     const answer = await request(`${target.origin}${path}`, {
       method: req.method as 'GET',
@@ -53,11 +56,14 @@ export async function startBlankingGuard(sandbox: Sandbox): Promise<BlankingGuar
       const now = sandbox.store.find('tasks', String(was.Id))!;
       for (const [field, value] of Object.entries(was))
         if (!empty(value) && empty(now[field]))
-          blanked.push(`${req.method} ${path}: ${field} was ${JSON.stringify(value)}, is now ${JSON.stringify(now[field] ?? null)}`);
+          blanked.push(
+            `${req.method} ${path}: ${field} was ${JSON.stringify(value)}, is now ${JSON.stringify(now[field] ?? null)}`,
+          );
     }
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(answer.headers))
-      if (v !== undefined && !['connection', 'transfer-encoding', 'content-length', 'keep-alive'].includes(k)) out[k] = v;
+      if (v !== undefined && !['connection', 'transfer-encoding', 'content-length', 'keep-alive'].includes(k))
+        out[k] = v;
     res.writeHead(answer.statusCode, out);
     res.end(body);
   }

@@ -23,7 +23,8 @@ export interface FullRequest {
   instead?: string;
 }
 
-const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
 /**
  * The body of a full update (the service replaces every field it takes, so a field left out or sent empty
@@ -40,17 +41,21 @@ export function fullUpdateBody(ctx: FlowContext, known: Known, r: RowReader, q: 
   const schema = ctx.environment.bodySchema(operationId);
   // Bound: the file says what the request must carry; unbound: the catalogue's schema (the v2 update: all).
   const bound = ctx.environment.catalog.operation(operationId).binding !== undefined;
-  const own = (field: string) => (schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>)[field] : undefined);
+  const own = (field: string) =>
+    schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>)[field] : undefined;
   const placement = (field: string) => op.placements.find((p) => p.field === field);
-  const requires = (field: string) => (bound ? placement(field)?.required === true : own(field)?.safeParse(undefined).success === false);
-  const takesNull = (field: string) => (bound ? placement(field)?.nullable === true : own(field)?.safeParse(null).success === true);
+  const requires = (field: string) =>
+    bound ? placement(field)?.required === true : own(field)?.safeParse(undefined).success === false;
+  const takesNull = (field: string) =>
+    bound ? placement(field)?.nullable === true : own(field)?.safeParse(null).success === true;
   const body: Record<string, unknown> = {};
   const leftOut: string[] = [];
   const carried: string[] = [];
   for (const [field, column] of Object.entries(q.fields)) {
     const value = q.typed[field];
     if (value !== undefined) body[field] = value;
-    else if (!placed.has(field)) leftOut.push(field); // the file takes no such field: never sent, never blanked
+    else if (!placed.has(field))
+      leftOut.push(field); // the file takes no such field: never sent, never blanked
     else if (known.shown.has(field)) {
       const now = q.task[field] ?? (field === 'NotificationPeriods' ? [] : null);
       if (isEmpty(now) && !requires(field)) leftOut.push(field);

@@ -27,7 +27,13 @@ const EVERY_COLUMN = {
 /** The binding with the tasks dataset's records lacking some fields (the file's record schema has no place for them). */
 function hiding(fields: string[], b: Binding = bindingWith({})): Binding {
   const ds = b.endpoints.tasks as BoundDataset;
-  return { ...b, endpoints: { ...b.endpoints, tasks: { ...ds, placements: ds.placements.filter((p) => !fields.includes(p.field)) } } };
+  return {
+    ...b,
+    endpoints: {
+      ...b.endpoints,
+      tasks: { ...ds, placements: ds.placements.filter((p) => !fields.includes(p.field)) },
+    },
+  };
 }
 const withUpdate = (b: Binding, change: (op: BoundOperation) => BoundOperation): Binding => ({
   ...b,
@@ -38,11 +44,22 @@ const withUpdate = (b: Binding, change: (op: BoundOperation) => BoundOperation):
 function seen(hidden: string[], tasks = true): Standing {
   const out = new Map(standing);
   if (!tasks) out.delete('tasks');
-  else out.set('tasks', standing.get('tasks')!.map((t) => Object.fromEntries(Object.entries(t).filter(([k]) => !hidden.includes(k)))));
+  else
+    out.set(
+      'tasks',
+      standing
+        .get('tasks')!
+        .map((t) => Object.fromEntries(Object.entries(t).filter(([k]) => !hidden.includes(k)))),
+    );
   return out;
 }
 
-function readOn(binding: Binding | undefined, cells: Record<string, unknown>, hidden: string[] = [], tasks = true) {
+function readOn(
+  binding: Binding | undefined,
+  cells: Record<string, unknown>,
+  hidden: string[] = [],
+  tasks = true,
+) {
   const env = bindEnvironment({ name: 'ACC', production: false, ...(binding ? { binding } : {}) });
   const bound = bindFlow(tasksFlow, env, seen(hidden, tasks));
   return bound.read(row(cells as never));
@@ -64,19 +81,35 @@ describe('a task row with every column typed, per action', () => {
       'Score and status sends only Score, Comment and Status, so Name would not be sent; clear Name, or type it on a row for this task whose Action is Update (rows of one task are sent in sheet order)',
     );
     // Cleared, the same row goes with exactly what it says.
-    const ok = readOn(undefined, { Task: 'TASK-1', Action: 'Score and status', Score: 4, Comment: 'checked', Status: 'Rejected' });
+    const ok = readOn(undefined, {
+      Task: 'TASK-1',
+      Action: 'Score and status',
+      Score: 4,
+      Comment: 'checked',
+      Status: 'Rejected',
+    });
     expect(ok.problems).toEqual([]);
-    expect(ok.request).toEqual({ action: 'score-status', guid: G.taskTodo, body: { Score: 4, Comment: 'checked', Status: 'Rejected' } });
+    expect(ok.request).toEqual({
+      action: 'score-status',
+      guid: G.taskTodo,
+      body: { Score: 4, Comment: 'checked', Status: 'Rejected' },
+    });
   });
 
   test('Advance: every typed cell is refused on its own cell, Status included', () => {
     const r = readOn(undefined, { Task: 'TASK-1', Action: 'Advance', ...EVERY_COLUMN });
     expect(r.request).toBeUndefined();
-    expect(marks(r).sort()).toEqual(Object.keys(EVERY_COLUMN).map((c) => `${c}:not-sent-by-action:error`).sort());
+    expect(marks(r).sort()).toEqual(
+      Object.keys(EVERY_COLUMN)
+        .map((c) => `${c}:not-sent-by-action:error`)
+        .sort(),
+    );
     expect(r.problems.find((p) => p.column === 'Status')!.message).toBe(
       'Advance only moves the task to its next workflow step, which the service chooses; it sends nothing else, so Status would not be sent; clear Status, or type it on a row for this task whose Action is Score and status (rows of one task are sent in sheet order)',
     );
-    expect(r.problems.find((p) => p.column === 'Score')!.message).toMatch(/type it on a row for this task whose Action is Update or Score and status /);
+    expect(r.problems.find((p) => p.column === 'Score')!.message).toMatch(
+      /type it on a row for this task whose Action is Update or Score and status /,
+    );
   });
 
   test('Update: every field is sent; Status is refused on its cell', () => {
@@ -103,7 +136,16 @@ describe('a task row with every column typed, per action', () => {
     const b = withUpdate(bindingWith({}), (op) => ({
       ...op,
       extras: [
-        { key: 'body:/Severity', header: 'Severity', in: 'body', at: '/Severity', fileName: 'Severity', cell: 'text', encoding: { kind: 'plain' }, required: false },
+        {
+          key: 'body:/Severity',
+          header: 'Severity',
+          in: 'body',
+          at: '/Severity',
+          fileName: 'Severity',
+          cell: 'text',
+          encoding: { kind: 'plain' },
+          required: false,
+        },
       ],
     }));
     const r = readOn(b, { Task: 'TASK-1', Action: 'Advance', Severity: 'High' });
@@ -113,7 +155,8 @@ describe('a task row with every column typed, per action', () => {
         column: 'Severity',
         code: 'not-sent-by-action',
         severity: 'error',
-        message: 'Severity goes with the update, which this row does not make, so it would not be sent; clear Severity, or type it on a row that makes the update',
+        message:
+          'Severity goes with the update, which this row does not make, so it would not be sent; clear Severity, or type it on a row that makes the update',
       }),
     ]);
   });
@@ -124,7 +167,15 @@ describe('a full update never sends what it does not know', () => {
     const r = readOn(undefined, { Task: 'TASK-2', Action: 'Update', Comment: 'better' });
     expect(r.problems).toEqual([]);
     expect(r.request).toMatchObject({
-      body: { Name: 'Review logs', Description: 'Weekly', ResponsibleUser: 'Ann', Reviewer: 'Bob', Score: 3, Comment: 'better', NotificationPeriods: ['P1'] },
+      body: {
+        Name: 'Review logs',
+        Description: 'Weekly',
+        ResponsibleUser: 'Ann',
+        Reviewer: 'Bob',
+        Score: 3,
+        Comment: 'better',
+        NotificationPeriods: ['P1'],
+      },
     });
   });
 
@@ -132,14 +183,29 @@ describe('a full update never sends what it does not know', () => {
     const hidden = ['Description', 'NotificationPeriods'];
     const r = readOn(hiding(hidden), { Task: 'TASK-2', Action: 'Update', Comment: 'better' }, hidden);
     expect(r.request).toBeUndefined();
-    expect(marks(r)).toEqual(['Description:current-unknown:error', 'Notification periods:current-unknown:error']);
+    expect(marks(r)).toEqual([
+      'Description:current-unknown:error',
+      'Notification periods:current-unknown:error',
+    ]);
     expect(r.problems[0]!.message).toBe(
       `Update replaces every field of the task (POST /taskdata/v2/tasks/{guid}), and this environment's tasks dataset does not show its Description, so a blank Description would erase it in the service; type the task's Description (its current value keeps it), or ask the administrator to declare it safe to omit ("omit task-update-v2 Description" in the overrides file, docs/binding.md); to change only the score, comment or status, choose Score and status, which leaves the rest as it is`,
     );
     // Typed, they are sent as typed; the fields the dataset shows still carry their current values.
-    const typed = readOn(hiding(hidden), { Task: 'TASK-2', Action: 'Update', Comment: 'better', Description: 'Weekly', 'Notification periods': 'P1' }, hidden);
+    const typed = readOn(
+      hiding(hidden),
+      {
+        Task: 'TASK-2',
+        Action: 'Update',
+        Comment: 'better',
+        Description: 'Weekly',
+        'Notification periods': 'P1',
+      },
+      hidden,
+    );
     expect(typed.problems).toEqual([]);
-    expect(typed.request).toMatchObject({ body: { Name: 'Review logs', Description: 'Weekly', NotificationPeriods: ['P1'], Comment: 'better' } });
+    expect(typed.request).toMatchObject({
+      body: { Name: 'Review logs', Description: 'Weekly', NotificationPeriods: ['P1'], Comment: 'better' },
+    });
   });
 
   test('a field the admin declared safe to omit is left out of the request, not sent as null or []', () => {
@@ -148,7 +214,13 @@ describe('a full update never sends what it does not know', () => {
     const r = readOn(b, { Task: 'TASK-2', Action: 'Update', Comment: 'better' }, hidden);
     expect(r.problems).toEqual([]);
     const body = (r.request as { body: Record<string, unknown> }).body;
-    expect(body).toEqual({ Name: 'Review logs', ResponsibleUser: 'Ann', Reviewer: 'Bob', Score: 3, Comment: 'better' });
+    expect(body).toEqual({
+      Name: 'Review logs',
+      ResponsibleUser: 'Ann',
+      Reviewer: 'Bob',
+      Score: 3,
+      Comment: 'better',
+    });
     expect('Description' in body || 'NotificationPeriods' in body).toBe(false);
   });
 
@@ -156,16 +228,27 @@ describe('a full update never sends what it does not know', () => {
     const r = readOn(undefined, { Task: G.taskReview, Action: 'Update', Comment: 'better' }, [], false);
     expect(r.request).toBeUndefined();
     expect(marks(r)).toEqual(
-      ['Name', 'Description', 'Responsible user', 'Reviewer', 'Action date', 'Score', 'Notification periods'].map(
-        (c) => `${c}:current-unknown:error`,
-      ),
+      [
+        'Name',
+        'Description',
+        'Responsible user',
+        'Reviewer',
+        'Action date',
+        'Score',
+        'Notification periods',
+      ].map((c) => `${c}:current-unknown:error`),
     );
-    expect(r.problems[0]!.message).toMatch(/^Update replaces every field of the task \(POST \/taskdata\/v2\/tasks\/\{guid\}\), and this environment has no tasks dataset to read its Name/);
+    expect(r.problems[0]!.message).toMatch(
+      /^Update replaces every field of the task \(POST \/taskdata\/v2\/tasks\/\{guid\}\), and this environment has no tasks dataset to read its Name/,
+    );
   });
 
-  test('a field the file\'s update has no place for is never sent, so its blank cell is no refusal', () => {
+  test("a field the file's update has no place for is never sent, so its blank cell is no refusal", () => {
     const hidden = ['Description'];
-    const b = withUpdate(hiding(hidden), (op) => ({ ...op, placements: op.placements.filter((p) => p.field !== 'Description') }));
+    const b = withUpdate(hiding(hidden), (op) => ({
+      ...op,
+      placements: op.placements.filter((p) => p.field !== 'Description'),
+    }));
     const r = readOn(b, { Task: 'TASK-2', Action: 'Update', Comment: 'better' }, hidden);
     expect(r.problems).toEqual([]);
   });
@@ -173,10 +256,23 @@ describe('a full update never sends what it does not know', () => {
   test('a field the task has empty is left out where the file does not require it, sent as null where the file requires it and takes null, refused on its cell where it takes none', () => {
     const r = readOn(bindingWith({}), { Task: 'TASK-1', Action: 'Update', Comment: 'done' });
     expect(r.problems).toEqual([]);
-    expect((r.request as { body: unknown }).body).toEqual({ Name: 'Check access', ResponsibleUser: 'Ann', Reviewer: 'Bob', ActionDate: '2025-05-01', Comment: 'done' });
+    expect((r.request as { body: unknown }).body).toEqual({
+      Name: 'Check access',
+      ResponsibleUser: 'Ann',
+      Reviewer: 'Bob',
+      ActionDate: '2025-05-01',
+      Comment: 'done',
+    });
     const score = (patch: Partial<Placement>) =>
-      withUpdate(bindingWith({}), (op) => ({ ...op, placements: op.placements.map((p) => (p.field === 'Score' ? { ...p, ...patch } : p)) }));
-    const nullable = readOn(score({ required: true, nullable: true }), { Task: 'TASK-1', Action: 'Update', Comment: 'done' });
+      withUpdate(bindingWith({}), (op) => ({
+        ...op,
+        placements: op.placements.map((p) => (p.field === 'Score' ? { ...p, ...patch } : p)),
+      }));
+    const nullable = readOn(score({ required: true, nullable: true }), {
+      Task: 'TASK-1',
+      Action: 'Update',
+      Comment: 'done',
+    });
     expect((nullable.request as { body: unknown }).body).toMatchObject({ Score: null });
     // A springdoc number: required, no null. The task has no score, so the user must give one.
     const strict = readOn(score({ required: true }), { Task: 'TASK-1', Action: 'Update', Comment: 'done' });
@@ -195,7 +291,10 @@ describe('a full update never sends what it does not know', () => {
   test("a file's PUT for score and status replaces all three: a blank Score or Status carries the task's, one the dataset does not show is refused", () => {
     const put = (b: Binding): Binding => ({
       ...b,
-      endpoints: { ...b.endpoints, 'task-score-status': { ...(b.endpoints['task-score-status'] as BoundOperation), method: 'PUT' } },
+      endpoints: {
+        ...b.endpoints,
+        'task-score-status': { ...(b.endpoints['task-score-status'] as BoundOperation), method: 'PUT' },
+      },
     });
     const r = readOn(put(bindingWith({})), { Task: 'TASK-2', Action: 'Score and status', Comment: 'better' });
     expect(r.problems).toEqual([]);
@@ -205,7 +304,11 @@ describe('a full update never sends what it does not know', () => {
       body: { Score: 3, Comment: 'better', Status: 'Ready for review' },
       carried: ['Score', 'Status'],
     });
-    const hidden = readOn(put(hiding(['Status'])), { Task: 'TASK-2', Action: 'Score and status', Comment: 'better' }, ['Status']);
+    const hidden = readOn(
+      put(hiding(['Status'])),
+      { Task: 'TASK-2', Action: 'Score and status', Comment: 'better' },
+      ['Status'],
+    );
     expect(marks(hidden)).toEqual(['Status:current-unknown:error']);
     expect(hidden.problems[0]!.message).toMatch(
       /^Score and status replaces the task's score, comment and status together here \(PUT \/taskdata\/v2\/tasks\/\{guid\}\/scoreandstatus\), and this environment's tasks dataset does not show its Status/,

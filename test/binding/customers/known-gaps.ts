@@ -158,8 +158,6 @@ export const KNOWN_GAPS: Record<string, string> = {
     "bare-uuid answer: the row's GUID is not the record made; dropdown sent as option GUID (wants name), multi-select as two GUID entries (wants 'EU|US')",
   'gekko.springdoc.json › task advance':
     '{taskId}:advance not bound: Advance refused step-unavailable; passes with h/enums',
-  'gekko.springdoc.json › task full update keeps values':
-    "comment-only Update sends score: null where the file's score is a plain number: 400; passes with h/fullupdate",
   'prestige.fastapi.json › bindings':
     'incident-hyperlink bound to POST .../mois (the real one is form-urlencoded); incident-document -> .../restore; formresult-create -> /forms/{form_id}/close',
   'prestige.fastapi.json › incidents':

@@ -49,7 +49,7 @@ export interface BoundEnvironment {
 }
 
 export function bindEnvironment(info: EnvironmentInfo): BoundEnvironment {
-  const catalog = createCatalog(info.binding ?? undefined);
+  const catalog = info.catalog ?? createCatalog(info.binding ?? undefined);
   const ops = new Map<string, BoundOperation>();
   const placed = new Map<string, ReadonlySet<string>>();
   const shown = new Map<string, ReadonlySet<string>>();

@@ -35,10 +35,6 @@ export const KNOWN_GAPS: Record<string, string> = {
     'YAML merge keys not read: import refused (exit 2); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',
   'duff.swagger.yaml › bindings':
     'YAML merge keys not read: import refused (exit 2); then (forecast with h/enums) hyperlink bound to .../Moi, incident-status to .../Restore, formresult-create to /Forms/{formGuid}/Close, all by shape; the formData hyperlink not bound',
-  'duff.swagger.yaml › thirdparties':
-    'YAML merge keys not read: import refused (exit 2); then (forecast with h/enums) 400 CustomFields.4.DateValue must match dd-MM-yyyy [forms: the options of a multi-select now go joined in one text value, as the brief of the lead says: never one entry per option for third parties and contracts (the spec rejects duplicate entries), although this file asks for one entry per option]',
-  'duff.swagger.yaml › contracts':
-    'YAML merge keys not read: import refused (exit 2); then (forecast with h/enums) 400 StartDate/EndDate must match dd-MM-yyyy [forms: the options of a multi-select now go joined in one text value, as the brief of the lead says: never one entry per option for third parties and contracts (the spec rejects duplicate entries), although this file asks for one entry per option]',
   // monarch.aspnet11.json: OpenAPI 3.2.0 refused: 'Unsupported OpenAPI version: 3.2.0', exit 2
   'monarch.aspnet11.json › documented datasets':
     'OpenAPI 3.2.0 refused by the parser (exit 2); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',
@@ -70,8 +66,6 @@ export const KNOWN_GAPS: Record<string, string> = {
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time [forms: the options of a multi-select now go joined in one text value, as the brief of the lead says: never one entry per option for third parties and contracts (the spec rejects duplicate entries), although this file asks for one entry per option]',
   'umbrella.swashbuckle-v2.json › contracts':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) bare-uuid answer: the GUID given to the row is not the record made; select answers sent as GUIDs where the description says names [forms: the options of a multi-select now go joined in one text value, as the brief of the lead says: never one entry per option for third parties and contracts (the spec rejects duplicate entries), although this file asks for one entry per option]',
-  'umbrella.swashbuckle-v2.json › task full update keeps values':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) a comment-only update sends score: null, 400 (score is not nullable in the file)',
   // oscorp.swashbuckle-autorest.json: integer enums (x-ms-enum): the bound sandbox does not start
   'oscorp.swashbuckle-autorest.json › documented datasets':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',
@@ -83,8 +77,6 @@ export const KNOWN_GAPS: Record<string, string> = {
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time [forms: the options of a multi-select now go joined in one text value, as the brief of the lead says: never one entry per option for third parties and contracts (the spec rejects duplicate entries), although this file asks for one entry per option]',
   'oscorp.swashbuckle-autorest.json › contracts':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) bare-uuid answer: the GUID given to the row is not the record made; select answers sent as GUIDs where the description says names [forms: the options of a multi-select now go joined in one text value, as the brief of the lead says: never one entry per option for third parties and contracts (the spec rejects duplicate entries), although this file asks for one entry per option]',
-  'oscorp.swashbuckle-autorest.json › task full update keeps values':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) a comment-only update sends score: null, 400 (score is not nullable in the file)',
   // Files that import and run: the checks that find something
   'gekko.springdoc.json › bindings':
     '{taskId}:advance not bound; /api/dimensions/business|framework not bound (business dimensions bound to business assessments); incident-document -> .../measures (MOI), incident-status -> .../restore',

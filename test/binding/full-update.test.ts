@@ -40,6 +40,8 @@ const CASES = [
   'soylent.openapi.yaml',
   'wonka.openapi.json',
   'cyberdyne.openapi.yaml',
+  'juniper.openapi.yaml',
+  'larkspur.swashbuckle.json',
 ];
 const corpus = (name: string) => join(__dirname, 'corpus', name);
 

@@ -138,8 +138,9 @@ function customFieldValues(w: World, body: unknown, p: CustomFieldPlace, field: 
         .filter((e) => getAt(e, p.guid) === field.id)
         .map((e) => (field.date && p.date ? getAt(e, p.date) : getAt(e, p.value)));
   return answers.flatMap((v) => {
+    // Where the file names no separator, joined options go with docs/binding.md's default "; ".
     const split = (x: unknown): unknown[] =>
-      Array.isArray(x) ? x.flatMap(split) : typeof x === 'string' && p.separator ? x.split(p.separator) : [x];
+      Array.isArray(x) ? x.flatMap(split) : typeof x === 'string' ? x.split(p.separator ?? '; ') : [x];
     return split(v).flatMap((x) =>
       norm(w, field.date && p.datePattern && typeof x === 'string' ? (parseDate(x, p.datePattern) ?? x) : x),
     );

@@ -130,7 +130,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
     if (!entries.has(l.id))
       throw new BindingInputError(`${file}:${l.line}: "${l.id}" is not a catalogue endpoint id (see the report's ids): "${l.text}"`);
   }
-  const order = ['none', 'use', 'place', 'unplace', 'encode', 'form', 'answer', 'default', 'map'];
+  const order = ['none', 'use', 'place', 'unplace', 'encode', 'form', 'answer', 'default', 'map', 'omit'];
   for (const l of [...lines].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))) {
     const entry = entries.get(l.id)!;
     if (l.kind === 'none') {
@@ -178,7 +178,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
       const encoding =
         l.encoding ??
         (field && chooseEncoding(field, target, (lastName(l.at) || l.at), undefined, () => undefined)) ?? { kind: 'plain' as const };
-      const placement = { field: l.field, in: l.in, at: l.at, fileName: (lastName(l.at) || l.at), encoding, how: 'admin' as const, ...(l.in === 'path' ? { required: true } : {}) };
+      const placement = { field: l.field, in: l.in, at: l.at, fileName: (lastName(l.at) || l.at), encoding, how: 'admin' as const, ...(l.in === 'path' ? { required: true } : {}), ...(target.nullable ? { nullable: true } : {}) };
       if (!l.encoding) fitCustomFields(l.id, [placement]);
       const refused = customFieldsRefusal(placement);
       if (refused) {
@@ -197,6 +197,14 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
       }
       bound.placements = bound.placements.filter((p) => p.field !== l.field);
       chosen.unplaced = [...chosen.unplaced, l.field];
+      applied++;
+    } else if (l.kind === 'omit') {
+      // Only a field the operation sends can be left out of it; a dataset sends nothing.
+      if (bound.kind !== 'operation' || !bound.placements.some((p) => p.field === l.field && p.in === 'body')) {
+        drop(l, `${l.field} is not placed in the body of ${l.id}`);
+        continue;
+      }
+      bound.omit = [...new Set([...(bound.omit ?? []), l.field])];
       applied++;
     } else if (l.kind === 'encode') {
       const placed = bound.placements.find((p) => p.field === l.field);

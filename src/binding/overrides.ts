@@ -17,6 +17,7 @@ import { BindingInputError } from './parse';
  *   encode <catalogue id> <field or extra column key> = <JSON object>   change keys of its encoding
  *   form <catalogue id> = urlencoded | multipart | json          how the body is sent
  *   map <catalogue id> <field> "<catalogue value>" = <JSON value>   an enum value by meaning: "Months" = 3
+ *   omit <catalogue id> <field>                              a full update may leave it out: the service keeps it
  */
 export type Override =
   | { kind: 'use'; id: string; op: string }
@@ -25,6 +26,7 @@ export type Override =
   | { kind: 'unplace'; id: string; field: string }
   | { kind: 'answer'; id: string; answer: AnswerPlacement }
   | { kind: 'default'; id: string; key: string; value: unknown }
+  | { kind: 'omit'; id: string; field: string }
   | { kind: 'encode'; id: string; field: string; keys: Record<string, unknown> }
   | { kind: 'form'; id: string; form: FormMedia | 'json' }
   | { kind: 'map'; id: string; field: string; value: string; to: string | number };
@@ -69,6 +71,7 @@ export function parseOverrides(file: string, text: string): Line[] {
         throw bad('give the keys to change as a JSON object without "kind" (a new kind is a place line)');
       out.push({ kind: 'encode', id: m[1]!, field: m[2]!, keys: keys as Record<string, unknown>, ...at });
     } else if ((m = new RegExp(`^unplace ${ID} (\\S+)$`).exec(line))) out.push({ kind: 'unplace', id: m[1]!, field: m[2]!, ...at });
+    else if ((m = new RegExp(`^omit ${ID} (\\S+)$`).exec(line))) out.push({ kind: 'omit', id: m[1]!, field: m[2]!, ...at });
     else if ((m = new RegExp(`^answer ${ID} = (?:body (\\S*)|header location)$`).exec(line))) {
       const answer: AnswerPlacement = m[2] !== undefined ? { in: 'body', at: m[2] } : { in: 'header', at: 'location' };
       if (answer.in === 'body' && answer.at !== '' && !answer.at.startsWith('/')) throw bad('a body pointer starts with /');

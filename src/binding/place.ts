@@ -87,7 +87,7 @@ function placeInSlots(fields: readonly CatField[], slots: readonly Slot[], ctx: 
     const enc = chooseEncoding(c, slot.schema, slot.name, unitHasOwn ? undefined : unit, (sub, entry) => placeEntry(sub, entry, ctx), ctx.role);
     if (!enc) return false;
     used.add(slot);
-    placed.set(c.name, { field: c.name, in: 'body', at: slot.pointer, fileName: slot.name, encoding: enc, how, ...(slot.required ? { required: true } : {}) });
+    placed.set(c.name, { field: c.name, in: 'body', at: slot.pointer, fileName: slot.name, encoding: enc, how, ...(slot.required ? { required: true } : {}), ...(ctx.role === 'body' && slot.schema.nullable ? { nullable: true } : {}) });
     return true;
   };
   // By name: best match first, shallow before deep.

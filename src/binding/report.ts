@@ -1,4 +1,4 @@
-import { DATASETS_AND_OPERATIONS, describeEncoding, formatWire, mappingRows, type Binding, type BoundOperation } from '../catalog';
+import { DATASETS_AND_OPERATIONS, describeEncoding, formatWire, mappingRows, replacesFields, type Binding, type BoundOperation } from '../catalog';
 import { keepsDocumented } from '../catalog/binding';
 import { environmentFrom, writebackEnvironment } from '../environment/environment';
 import { sampleStanding } from '../sandbox/data/sample';
@@ -82,7 +82,8 @@ function exampleLines(id: string, examples: ReturnType<typeof bindingExamples>):
   return lines;
 }
 
-function operationLines(e: Entry, overrides: string, examples: ReturnType<typeof bindingExamples>): string[] {
+/** `shown`: the catalogue record fields the bound tasks dataset shows (what a full update can carry over). */
+function operationLines(e: Entry, overrides: string, examples: ReturnType<typeof bindingExamples>, shown: ReadonlySet<string>): string[] {
   const s = e.chosen!;
   const b = s.bound as BoundOperation;
   const op = s.f.op;
@@ -107,6 +108,17 @@ function operationLines(e: Entry, overrides: string, examples: ReturnType<typeof
   });
   lines.push(...table(rows, '    '));
   if (b.answer) lines.push(`    new id: ${b.answer.in === 'header' ? 'the Location header' : `answer body ${b.answer.at || '(the whole body)'}`}`);
+  if (b.omit?.length)
+    lines.push(`    safe to omit (the admin's overrides): ${b.omit.join(', ')}; left out of the update where a row leaves it blank and its current value cannot be read`);
+  // A full update erases what it leaves out: a field the records do not show must be typed on every row.
+  const unknown = replacesFields(id, b.method)
+    ? b.placements.filter((p) => p.in === 'body' && !shown.has(p.field) && !b.omit?.includes(p.field)).map((p) => p.field)
+    : [];
+  if (unknown.length)
+    lines.push(
+      `    replaces every field it sends, and the tasks dataset does not show ${unknown.join(', ')}: rows that leave them blank are refused (a blank would erase the task's value). If your service keeps a field this request leaves out, declare it in ${overrides}:`,
+      ...unknown.map((f) => `      omit ${id} ${f}`),
+    );
   for (const o of e.others)
     lines.push(
       `    not chosen: ${o.f.op.method} ${o.f.op.filePath}${o.f.op.operationId ? ` [${o.f.op.operationId}]` : ''}${o.f.op.deprecated ? ' (deprecated)' : ''}, score ${o.score.toFixed(2)}; to use it: use ${id} = ${o.f.op.method} ${o.f.op.path}  (in ${overrides})`,
@@ -187,7 +199,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   const ops = r.entries.filter((e) => e.chosen && e.chosen.bound.kind === 'operation');
   push('', `WRITE OPERATIONS: ${ops.length} bound, in the file's words, each with the request a sample row sends`);
   const examples = bindingExamples(r.binding);
-  for (const e of ops) push(...operationLines(e, overrides, examples));
+  const tasks = r.binding.endpoints.tasks;
+  const shown = new Set(tasks?.kind === 'dataset' ? tasks.placements.filter((p) => p.in === 'body').map((p) => p.field) : []);
+  for (const e of ops) push(...operationLines(e, overrides, examples, shown));
 
   // 3. Datasets.
   const ds = r.entries.filter((e) => e.chosen && e.chosen.bound.kind === 'dataset');

@@ -20,5 +20,6 @@ export * from './json-body';
 export * from './widen';
 export { FIELD_MEANINGS, LIST_WORDS, type FieldMeaning } from './meanings';
 export { describeEncoding, mappingRows, type MappingRow } from './describe';
+export { replacesFields } from './full-update';
 export * from './form';
 export { formatDate, parseDate, patternIn, patternHasTime } from './date-pattern';

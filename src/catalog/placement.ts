@@ -227,6 +227,8 @@ export const placement = z.object({
   how: placementHow,
   /** The file requires it (a required property, or a path parameter). */
   required: z.boolean().optional(),
+  /** The file's property takes null (nullable, x-nullable, a type with null): a full update may send null for "none". */
+  nullable: z.boolean().optional(),
 });
 export type Placement = z.infer<typeof placement>;
 
@@ -318,6 +320,12 @@ export const boundOperation = z.object({
   extras: z.array(extraColumn),
   /** null: the operation creates nothing whose id the write-back needs (updates, status changes). */
   answer: answerPlacement.nullable(),
+  /**
+   * Catalogue fields of a full update the admin declared safe to omit (overrides `omit`): the service keeps
+   * a field the request leaves out. A blank cell whose current value the environment cannot show is then
+   * left out of the request, instead of the row being refused (a full update must not guess it).
+   */
+  omit: z.array(z.string()).optional(),
 });
 export type BoundOperation = z.infer<typeof boundOperation>;
 

@@ -313,7 +313,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     let body: unknown;
     if (ep.body) {
-      const parsed = ep.body.safeParse(incoming);
+      const parsed = (bound ? mayLack(ep.body, bound) : ep.body).safeParse(incoming);
       if (!parsed.success)
         return send(
           reply,
@@ -391,6 +391,20 @@ function withoutNulls(schema: z.ZodType, body: Record<string, unknown>): Record<
   for (const [k, v] of Object.entries(body))
     if (v === null && shape[k] && !shape[k].safeParse(null).success) delete out[k];
   return out;
+}
+
+/**
+ * The catalogue's fields that a bound request may leave out: those that take null (a v2 task update's
+ * description, score, ...) where the customer's file does not require them. Such a file's full update may
+ * carry only what it changes or knows, and the service keeps the rest (the update patches what it is given):
+ * the write-back leaves out a field whose value is empty, or one the admin declared safe to omit.
+ */
+function mayLack(schema: z.ZodType, bound: BoundOperation): z.ZodType {
+  if (!(schema instanceof z.ZodObject)) return schema;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const required = new Set(bound.placements.filter((p) => p.required).map((p) => p.field));
+  const optional = Object.keys(shape).filter((k) => !required.has(k) && shape[k]!.safeParse(null).success);
+  return optional.length ? schema.partial(Object.fromEntries(optional.map((k) => [k, true])) as Record<string, true>) : schema;
 }
 
 /** A path of member names as a JSON pointer. */

@@ -416,12 +416,13 @@ describe.each(FILES)('the customer file %s, end to end', (file) => {
         Score: 4,
         Comment: `corpus ${file}`,
       };
-      const extras: Row = {};
-      for (const x of extrasOf(w!, [...(update ? [update] : []), 'task-advance'])) extras[x.header] = extraValue(x);
+      // Each row types the extra columns of its own action's operation: another action's is refused on its cell.
+      const extras = (ids: string[]): Row =>
+        Object.fromEntries(extrasOf(w!, ids).map((x) => [x.header, extraValue(x)]));
       const rows = update
-        ? [Object.fromEntries(Object.entries({ ...row, ...extras }).filter(([k]) => columns.includes(k)))]
+        ? [Object.fromEntries(Object.entries({ ...row, ...extras([update]) }).filter(([k]) => columns.includes(k)))]
         : [];
-      const advanceRow = { Task: next?.Id as string, Action: 'Advance', ...extras };
+      const advanceRow = { Task: next?.Id as string, Action: 'Advance', ...extras(['task-advance']) };
       return advance
         ? [...rows, Object.fromEntries(Object.entries(advanceRow).filter(([k]) => columns.includes(k)))]
         : rows;

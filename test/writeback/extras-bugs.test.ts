@@ -65,6 +65,27 @@ async function sheet(flow: AnyFlow, env: EnvironmentInfo, rows: Record<string, C
   return { workbook, table: shape.name };
 }
 
+describe('an extra column of a step the row does not make', () => {
+  test("an incident row without a hyperlink that fills the hyperlink's extra column is refused on that cell, nothing sent", async () => {
+    const env = environment('incident-hyperlink');
+    const s = await sheet(incidentsFlow, env, [
+      { Name: 'Flood', 'Reporting organization': 'Finance', Assessors: 'Ann', Responsible: 'Bob', Severity: 'High' },
+    ]);
+    const calls: Call[] = [];
+    const plan = await preparePost({ api: recordingApi(calls), ...s, flow: incidentsFlow, environment: env });
+    expect(plan.validation.problems).toEqual([
+      expect.objectContaining({
+        row: 0,
+        column: 'Severity',
+        severity: 'error',
+        code: 'not-sent-by-action',
+        message: 'Severity goes with the hyperlink, which this row does not make, so it would not be sent; clear Severity, or type it on a row that makes the hyperlink',
+      }),
+    ]);
+    expect(plan.toSend).toBe(0);
+  });
+});
+
 describe('an extra required property in the binding', () => {
   test('an incident row with a hyperlink is created and then gets its hyperlink', async () => {
     const env = environment('incident-create');

@@ -83,6 +83,11 @@ const customer = bindingWith({
   ],
 });
 
+/** A task flow's marks by the row's action: the columns refused on their own cell. */
+const ACTIONS = ['Update', 'Score and status', 'Advance'];
+const byRow = (marked: { row: number; column: string }[]) =>
+  Object.fromEntries(ACTIONS.map((a, i) => [a, marked.filter((m) => m.row === i).map((m) => m.column)]));
+
 describe('nothing dropped', () => {
   test("on the catalogue's own shapes, every cell of every flow arrives where the catalogue puts it", async () => {
     const report = await checkNothingDropped({ environment: env(), api: read });
@@ -94,6 +99,27 @@ describe('nothing dropped', () => {
       ['tasks', true],
     ]);
     for (const f of report.flows) expect(f.cellsChecked).toBeGreaterThan(f.flow === 'tasks' ? 8 : 2);
+    // A row per task action with every column typed: each value is in the request, or refused on its own cell.
+    const tasks = report.flows.find((f) => f.flow === 'tasks')!;
+    expect(byRow(tasks.marked)).toEqual({
+      'Update': ['Status'],
+      'Score and status': ['Name', 'Description', 'Responsible user', 'Reviewer', 'Action date', 'Notification periods'],
+      'Advance': [
+        'Name',
+        'Description',
+        'Responsible user',
+        'Reviewer',
+        'Action date',
+        'Score',
+        'Comment',
+        'Status',
+        'Notification periods',
+      ],
+    });
+    expect(new Set(tasks.marked.map((m) => m.code))).toEqual(new Set(['not-sent-by-action']));
+    // Update sends its 8 values and the task, Score and status 3 and the task, Advance the task, the
+    // comment-alone Update its comment and the task (its full update carries the rest, never emptied).
+    expect(tasks.cellsChecked).toBe(9 + 4 + 1 + 2);
     // Every column of every flow has a place in the catalogue's own shapes: the template loses none.
     for (const flow of FLOWS) {
       const bound = bindFlow(flow, catalogueEnvironment(), standing);
@@ -119,8 +145,11 @@ describe('nothing dropped', () => {
     const contract = report.flows.find((f) => f.flow === 'contracts')!.requests[0]!;
     expect(contract.request.path).toMatch(/^\/vendors\/[0-9a-f-]{36}\/agreements$/);
     expect(contract.request.body).toMatchObject({ notice: '3 months' });
-    const tasks = report.flows.find((f) => f.flow === 'tasks')!.requests;
-    expect(tasks.map((t) => t.request.method)).toEqual(['PUT', 'PATCH', 'POST']);
+    const taskCheck = report.flows.find((f) => f.flow === 'tasks')!;
+    const tasks = taskCheck.requests;
+    expect(tasks.map((t) => t.request.method)).toEqual(['PUT', 'PATCH', 'POST', 'PUT']);
+    expect(byRow(taskCheck.marked)['Score and status']).toEqual(['Name', 'Description', 'Responsible user', 'Reviewer', 'Action date', 'Notification periods']);
+    expect(byRow(taskCheck.marked).Advance).toHaveLength(9);
     expect(tasks[1]!.request.body).toMatchObject({ Status: 'to_do' });
   });
 
@@ -138,6 +167,36 @@ describe('nothing dropped', () => {
     expect(report.failures).toEqual([
       expect.stringMatching(/^Incidents row 1, Description: nothing at body \/incident\/narrative of POST \/incidents$/),
     ]);
+  });
+
+  test('the harness finds a task value that did not arrive: a status dropped from the score-and-status request', async () => {
+    const report = await checkNothingDropped({
+      environment: env(customer),
+      api: read,
+      flows: ['tasks'],
+      record: (sent) => {
+        if (sent.operationId === 'task-score-status') delete (sent.request.body as Record<string, unknown>).Status;
+        return sent;
+      },
+    });
+    expect(report.failures).toEqual([
+      'Task updates row 2, Status: nothing at body /Status of PATCH /tasks/{taskId}/assessment',
+    ]);
+  });
+
+  test('the harness finds a full update that empties a field the task has: a name nulled on its way', async () => {
+    let updates = 0;
+    const report = await checkNothingDropped({
+      environment: env(customer),
+      api: read,
+      flows: ['tasks'],
+      // The second update is the comment-alone row's: its name is carried, not typed.
+      record: (sent) => {
+        if (sent.operationId === 'task-update-v2' && ++updates === 2) (sent.request.body as Record<string, unknown>).Name = null;
+        return sent;
+      },
+    });
+    expect(report.failures).toEqual(['Task updates row 4: PUT /tasks/{taskId} empties Name (/Name), which the task has as "Check access"']);
   });
 
   test('a column whose field the file has no place for is not in the template, and a filled one is an error naming row, column and fix', async () => {

@@ -10,6 +10,7 @@
 import {
   formatDate,
   getAt,
+  replacesFields,
   templateParams,
   type Answer,
   type BoundOperation,
@@ -57,6 +58,12 @@ export interface FlowCheck {
   rows: Record<string, Cell>[];
   /** Non-empty cells found where the binding wants them. */
   cellsChecked: number;
+  /**
+   * Cells a flow's own rules refused on their own cell for the row as filled (a column the row's task
+   * action does not send, a combination), with the code and message: each was then cleared and the row
+   * posted without it. A cell neither here nor found in a request is a failure.
+   */
+  marked: { row: number; column: string; code: string; message: string }[];
   requests: SentRequest[];
 }
 
@@ -130,28 +137,31 @@ export function fillRows(
     if ('Incident types' in row && types.length) row['Incident types'] = types.join('; ');
   }
   if (flow.id !== 'tasks') return [row];
-  // Tasks: one row per action, on a task of its own, with the extra columns of that action's operation.
+  // Tasks: one row per action, on a task of its own, with EVERY column typed: what the action does not send
+  // must be refused on its own cell (checkNothingDropped reports those marks), the rest must arrive.
   const todo = (standing.get('tasks') ?? []).filter((t) => t.Status === 'To do');
   // A task of its own per row where there are enough; rows on one task are sent one after the other.
   const task = (i: number) => {
     const t = todo[i] ?? todo[0];
     return String(t?.Identifier ?? t?.Id ?? '');
   };
-  const pick = (operation: string, own: readonly string[]) => {
-    const extras = env.operation(operation).extras.map((x) => x.header);
-    return Object.fromEntries(Object.entries(row).filter(([c]) => own.includes(c) || extras.includes(c)));
-  };
-  const UPDATE = ['Name', 'Description', 'Responsible user', 'Reviewer', 'Action date', 'Score', 'Comment', 'Notification periods'];
+  // Last, an update with the comment alone: its full update carries every other field (never emptied, see blanked).
+  const alone = Object.fromEntries(Object.entries(row).filter(([c]) => c === 'Comment' || env.operation('task-update-v2').extras.some((x) => x.header === c && x.required)));
   const rows = [
-    { operation: 'task-update-v2', row: { ...pick('task-update-v2', UPDATE), Task: task(0), Action: 'Update' } },
-    { operation: 'task-score-status', row: { ...pick('task-score-status', ['Score', 'Comment', 'Status']), Task: task(1), Action: 'Score and status' } },
-    { operation: 'task-advance', row: { ...pick('task-advance', []), Task: task(2), Action: 'Advance' } },
+    { operation: 'task-update-v2', row: { ...row, Task: task(0), Action: 'Update' } },
+    { operation: 'task-score-status', row: { ...row, Task: task(1), Action: 'Score and status' } },
+    { operation: 'task-advance', row: { ...row, Task: task(2), Action: 'Advance' } },
+    { operation: 'task-update-v2', row: { ...alone, Task: task(3), Action: 'Update' } },
   ];
   // An action whose operation the environment lacks has no row (its rows are refused, availability.ts).
   return rows.filter((r) => !env.endpoints?.[r.operation]?.unavailable).map((r) => r.row);
 }
 
-/** Rule errors a filled-in-everything row can meet (combinations, not values): such cells are cleared. */
+/**
+ * Errors that are the encoding's, never a rule's: a filled-in-everything row must not meet them. Any other
+ * error is a flow's rule for this combination (a task action's columns, a custom field of another type):
+ * its cell is cleared and reported in `marked`.
+ */
 const ENCODING_CODES = new Set(['not-placed', 'no-list', 'not-a-guid', 'bad-date', 'bad-number', 'one-value', 'bad-value', 'required']);
 
 /** The value at a placement in a request: a body pointer, a path parameter, query parameters. */
@@ -195,7 +205,7 @@ export async function checkNothingDropped(o: NothingDroppedOptions): Promise<Not
   const env = bindEnvironment(o.environment);
   for (const flow of FLOWS.filter((f) => !o.flows || o.flows.includes(f.id))) {
     const availability = flowAvailability(flow, env);
-    const check: FlowCheck = { flow: flow.id, available: true, columns: [], rows: [], cellsChecked: 0, requests: [] };
+    const check: FlowCheck = { flow: flow.id, available: true, columns: [], rows: [], cellsChecked: 0, requests: [], marked: [] };
     flows.push(check);
     if (availability.post.kind === 'unavailable') {
       check.available = false;
@@ -218,7 +228,11 @@ export async function checkNothingDropped(o: NothingDroppedOptions): Promise<Not
     for (let round = 0; round < 3; round++) {
       const refused = plan.validation.problems.filter((p) => p.severity === 'error' && p.row >= 0 && !ENCODING_CODES.has(p.code));
       if (!refused.length || o.rows?.[flow.id]) break;
-      for (const p of refused) delete rows[p.row]![p.column];
+      for (const p of refused) {
+        if (rows[p.row]![p.column] === undefined || rows[p.row]![p.column] === null) continue;
+        check.marked.push({ row: p.row, column: p.column, code: p.code, message: p.message });
+        delete rows[p.row]![p.column];
+      }
       await write();
       plan = await preparePost({ api, workbook, table: shape.name, flow, environment: o.environment });
     }
@@ -245,9 +259,37 @@ export async function checkNothingDropped(o: NothingDroppedOptions): Promise<Not
       const made = summary.outcomes.find((x) => x.row === r.row)?.guid;
       if (step && made) calls.push(step.call(made));
       check.cellsChecked += checkRow(flow, bound.ctx.lists, env, rows[r.row]!, calls, requests, failures, r.row);
+      failures.push(...blanked(flow, env, standing, calls, requests, r.row));
     });
   }
   return { flows, failures };
+}
+
+/**
+ * The service's strictest reader: a full update (catalog/full-update.ts) must not empty a field the task
+ * has a value for (as read before the post) unless the admin declared it safe to omit. One line per field.
+ */
+function blanked(
+  flow: AnyFlow,
+  env: BoundEnvironment,
+  standing: Standing,
+  calls: readonly Call[],
+  requests: readonly SentRequest[],
+  index: number,
+): string[] {
+  const out: string[] = [];
+  calls.forEach((call, i) => {
+    const op = env.operation(call.operation);
+    const request = requests[i]?.request;
+    if (!request || !replacesFields(call.operation, op.method) || call.guid === undefined) return;
+    const task = (standing.get('tasks') ?? []).find((t) => String(t.Id).toLowerCase() === call.guid!.toLowerCase());
+    for (const p of op.placements) {
+      if (p.in !== 'body' || op.omit?.includes(p.field) || empty(task?.[p.field])) continue;
+      if (empty(at(op, p, request)))
+        out.push(`${flow.title} row ${index + 1}: ${op.method} ${op.path} empties ${p.field} (${p.at}), which the task has as ${JSON.stringify(task![p.field])}`);
+    }
+  });
+  return out;
 }
 
 /** Each non-empty input cell of one row, looked for where the binding places its field; the count found. */

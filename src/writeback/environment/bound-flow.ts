@@ -4,7 +4,7 @@ import type { Call, Flow, FollowUp, Place, PreparedFlow, RowInput } from '../flo
 import { cellError, cellWarning, type CellProblem } from '../problem';
 import { RowReader } from '../rows/rowreader';
 import type { FlowAvailability, SkippedStep } from './availability';
-import { flowContext, type BoundEnvironment, type FlowContext } from './context';
+import { flowContext, flowOperations, type BoundEnvironment, type FlowContext } from './context';
 import { cellProblems, encodeCall, NOT_YET_MADE, sendCall } from './encode';
 import { extraColumns, readExtras } from './extras';
 
@@ -81,10 +81,21 @@ export function bindFlow<R>(
       const encoded = encodeCall(ctx, call, extra);
       if (!encoded.ok) problems.push(...cellProblems(ctx, call, encoded.problems, fallback));
     }
-    // An extra column of another operation (a task's update) filled on a row that does not call it.
+    // An extra column of another operation (a task's update) filled on a row that does not call it: refused
+    // on its cell, as a value typed is never dropped.
     for (const x of ctx.extras)
-      if (x.key in extra && !used.has(x.key))
-        problems.push(cellWarning(x.header, 'ignored', `this row's action does not send ${x.header}; it is not sent`));
+      if (x.key in extra && !used.has(x.key)) {
+        const steps = flowOperations(flow)
+          .filter((id) => !environment.endpoints?.[id]?.unavailable && environment.operation(id).extras.some((e) => e.key === x.key))
+          .map((id) => flow.steps?.[id]?.what ?? environment.catalog.operation(id).title.toLowerCase());
+        problems.push(
+          cellError(
+            x.header,
+            'not-sent-by-action',
+            `${x.header} goes with the ${steps.join(' or ')}, which this row does not make, so it would not be sent; clear ${x.header}, or type it on a row that makes the ${steps.join(' or ')}`,
+          ),
+        );
+      }
     return problems;
   }
 

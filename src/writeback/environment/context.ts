@@ -38,6 +38,11 @@ export interface BoundEnvironment {
   operation(id: string): BoundOperation;
   /** The catalogue fields that land in the operation's request here (a template column exists only for these). */
   placedFields(id: string): ReadonlySet<string>;
+  /**
+   * The catalogue record fields this environment's dataset shows (those its file's records have a place
+   * for; all the catalogue's where unbound): what a row can learn of a record's current values.
+   */
+  recordFields(datasetId: string): ReadonlySet<string>;
   /** The operation's body schema here: the catalogue's, taking the enum values the file adds. */
   bodySchema(id: string): z.ZodType | null;
   /** The values an enum field offers and accepts: the spec's, then those the file adds, spelled as the file spells them. */
@@ -48,6 +53,7 @@ export function bindEnvironment(info: EnvironmentInfo): BoundEnvironment {
   const catalog = info.catalog ?? createCatalog(info.binding ?? undefined);
   const ops = new Map<string, BoundOperation>();
   const placed = new Map<string, ReadonlySet<string>>();
+  const shown = new Map<string, ReadonlySet<string>>();
   const operation = (id: string): BoundOperation => {
     let op = ops.get(id);
     if (!op) {
@@ -66,6 +72,14 @@ export function bindEnvironment(info: EnvironmentInfo): BoundEnvironment {
     placedFields(id) {
       let fields = placed.get(id);
       if (!fields) placed.set(id, (fields = new Set(columnsOf(operation(id)).fields)));
+      return fields;
+    },
+    recordFields(id) {
+      let fields = shown.get(id);
+      if (!fields) {
+        const bound = boundOf(catalog.dataset(id));
+        shown.set(id, (fields = new Set(bound.placements.filter((p) => p.in === 'body').map((p) => p.field))));
+      }
       return fields;
     },
     bodySchema: (id) => catalog.operation(id).body,

@@ -1,20 +1,26 @@
 import type { z } from 'zod';
-import { bodies, isGuid, PATH_GUID_FIELD } from '../../catalog';
+import { bodies, isGuid, PATH_GUID_FIELD, replacesFields } from '../../catalog';
 import { downloadRecords, records, str } from '../api';
 import { directory, knownPeople } from '../checks/names';
 import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
+import { isBlank } from '../rows/cells';
 import { RowReader } from '../rows/rowreader';
 import { placesOf, sameList } from './common';
+import { fullUpdateBody } from './task-full-update';
 
 type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;
 type ScoreAndStatus = z.infer<typeof bodies.taskScoreAndStatus>;
 
 export type TaskRequest =
-  /** `given`: the fields the row's cells set; the others were filled from the task as read. */
-  | { action: 'update'; guid: string; body: UpdateV2; given: Partial<UpdateV2> }
+  /**
+   * `given`: the fields the row's cells set; the body's others were filled from the task as read. A field
+   * the body lacks is not sent (a partial update's blank cell, or one the admin declared safe to omit).
+   */
+  | { action: 'update'; guid: string; body: Partial<UpdateV2>; given: Partial<UpdateV2> }
   | { action: 'advance'; guid: string; fromStatus: string }
-  | { action: 'score-status'; guid: string; body: ScoreAndStatus };
+  /** `carried`: a full (PUT) score-and-status update's fields filled from the task as read, not typed. */
+  | { action: 'score-status'; guid: string; body: ScoreAndStatus; carried?: string[] };
 
 export const TASK_ACTIONS = {
   update: 'Update',
@@ -52,6 +58,22 @@ const UPDATE_FIELDS = {
 } as const satisfies Record<keyof UpdateV2, string>;
 
 const SCORE_STATUS_FIELDS = { Score: C.score, Comment: C.comment, Status: C.status } as const;
+
+/** The value columns each action sends: a cell typed in any other is refused on that cell, never dropped. */
+const SENDS: Record<Action, readonly string[]> = {
+  update: Object.values(UPDATE_FIELDS),
+  'score-status': Object.values(SCORE_STATUS_FIELDS),
+  advance: [],
+};
+/** The columns that hold values, in template order (problems are listed in it). */
+const VALUE_COLUMNS = [C.name, C.description, C.responsible, C.reviewer, C.actionDate, C.score, C.comment, C.status, C.notificationPeriods];
+
+/** Why an action does not send a column, for the refusal on its cell. */
+const WHY_NOT: Record<Action, string> = {
+  update: 'Update does not change the status',
+  'score-status': 'Score and status sends only Score, Comment and Status',
+  advance: 'Advance only moves the task to its next workflow step, which the service chooses; it sends nothing else',
+};
 
 /** Spec, Task transitions: a task in Ready for review may change its score and comment, nothing else. */
 const READY_FOR_REVIEW = 'ready for review';
@@ -112,6 +134,32 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         byKey.set(k.toLowerCase(), list);
       }
     }
+    // What a full update can carry over: the fields the environment's tasks dataset shows.
+    const known = { listed, shown: listed ? ctx.environment.recordFields('tasks') : new Set<string>() };
+    const shown = known.shown;
+    // Where Update would be refused for a field it cannot carry over, Score and status may be what the user wants.
+    const scoreInstead = ctx.skippedStep({ operationId: OPERATION_OF['score-status'] })
+      ? undefined
+      : `to change only the score, comment or status, choose ${TASK_ACTIONS['score-status']}, which leaves the rest as it is`;
+    const fullBody = (
+      r: RowReader,
+      operationId: string,
+      fields: Readonly<Record<string, string>>,
+      typed: Readonly<Record<string, unknown>>,
+      task: Readonly<Record<string, unknown>>,
+    ) =>
+      fullUpdateBody(ctx, known, r, {
+        operationId,
+        fields,
+        typed,
+        task,
+        what:
+          operationId === 'task-update-v2'
+            ? 'Update replaces every field of the task'
+            : `${TASK_ACTIONS['score-status']} replaces the task's score, comment and status together here`,
+        ...(operationId === 'task-update-v2' && scoreInstead ? { instead: scoreInstead } : {}),
+      });
+
     return {
       requiredColumns: [C.task, C.action],
       columns: (lookupSheet) => [
@@ -150,6 +198,18 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
             'unknown-action',
             `"${actionText}" is not an action; choose ${Object.values(TASK_ACTIONS).join(', ')}`,
           );
+        if (action)
+          for (const column of VALUE_COLUMNS)
+            if (!SENDS[action].includes(column) && !isBlank(r.cell(column))) {
+              const others = (Object.keys(SENDS) as Action[])
+                .filter((a) => SENDS[a].includes(column) && !ctx.skippedStep({ operationId: OPERATION_OF[a] }))
+                .map((a) => TASK_ACTIONS[a]);
+              r.error(
+                column,
+                'not-sent-by-action',
+                `${WHY_NOT[action]}, so ${column} would not be sent; clear ${column}${others.length ? `, or type it on a row for this task whose Action is ${others.join(' or ')} (rows of one task are sent in sheet order)` : ''}`,
+              );
+            }
         const found =
           key === undefined
             ? []
@@ -196,49 +256,40 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
             `task ${str(current, 'Identifier') ?? guid} is Ready for review: only Score and Comment may change; clear ${column}`,
           );
 
-        if (action === 'advance') {
-          for (const [field, column] of Object.entries(UPDATE_FIELDS)) {
-            if (cells[field as keyof typeof cells] !== undefined)
-              r.problems.push(
-                cellWarning(
-                  column,
-                  'ignored',
-                  `Advance only moves the task to its next step; ${column} is not sent`,
-                ),
-              );
-          }
+        if (action === 'advance')
           return {
             request: { action, guid, fromStatus: str(current, 'Status') ?? '' },
             problems: r.problems,
           };
-        }
 
         if (action === 'score-status') {
-          const body: ScoreAndStatus = { Score: cells.Score, Comment: cells.Comment, Status: status };
+          const typed = { Score: cells.Score, Comment: cells.Comment, Status: status };
           if (inReview && status !== undefined && status.toLowerCase() !== READY_FOR_REVIEW)
             refuseInReview(C.status);
-          return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body });
+          // The spec's score-and-status update sends what is typed; a file's PUT replaces all three.
+          if (!replacesFields('task-score-status', ctx.environment.operation('task-score-status').method)) {
+            const body: ScoreAndStatus = typed;
+            return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body });
+          }
+          const full = fullBody(r, 'task-score-status', SCORE_STATUS_FIELDS, typed, current);
+          if (r.hasErrors) return { problems: r.problems };
+          const body = full.body as ScoreAndStatus;
+          return r.prepared('task-score-status', body, { ...SCORE_STATUS_FIELDS, '': C.score }, { action, guid, body, carried: full.carried }, full.leftOut);
         }
 
-        if (status !== undefined)
-          r.problems.push(
-            cellWarning(
-              C.status,
-              'ignored',
-              `Update does not change the status; use Score and status or Advance`,
-            ),
-          );
-        const body = {} as Record<keyof UpdateV2, unknown>;
-        const changed: string[] = [];
-        for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
-          const given = cells[field];
-          const now = current[field] ?? (field === 'NotificationPeriods' ? [] : null);
-          body[field] = given ?? now;
-          if (given !== undefined && !same(now, given)) changed.push(field);
-        }
+        const full = replacesFields('task-update-v2', ctx.environment.operation('task-update-v2').method);
+        const { body, leftOut } = full
+          ? fullBody(r, 'task-update-v2', UPDATE_FIELDS, cells, current)
+          : { body: Object.fromEntries(Object.entries(cells).filter(([, v]) => v !== undefined)), leftOut: Object.keys(UPDATE_FIELDS) };
+        if (r.hasErrors) return { problems: r.problems };
+        // A typed field the dataset does not show may or may not change it: the service tells (it refuses
+        // such a change on a Ready-for-review task).
+        const changed = (Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]).filter(
+          (f) => cells[f] !== undefined && (!shown.has(f) || !same(current[f], cells[f])),
+        );
         if (inReview)
           for (const f of changed)
-            if (!EDITABLE_IN_REVIEW.includes(f)) refuseInReview(UPDATE_FIELDS[f as keyof UpdateV2]);
+            if (!EDITABLE_IN_REVIEW.includes(f) && shown.has(f)) refuseInReview(UPDATE_FIELDS[f]);
         if (!changed.length)
           r.problems.push(
             cellWarning(
@@ -250,12 +301,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         const given = Object.fromEntries(
           Object.entries(cells).filter(([, v]) => v !== undefined),
         ) as Partial<UpdateV2>;
-        return r.prepared('task-update-v2', body, UPDATE_FIELDS, {
-          action,
-          guid,
-          body: body as UpdateV2,
-          given,
-        });
+        return r.prepared('task-update-v2', body, UPDATE_FIELDS, { action, guid, body, given }, leftOut);
       },
       call(request) {
         const guid = request.guid;
@@ -263,7 +309,7 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
         if (request.action === 'advance') return { operation: 'task-advance', guid, columnOf: task };
         if (request.action === 'score-status')
           return { operation: 'task-score-status', guid, body: request.body, columnOf: { ...task, ...SCORE_STATUS_FIELDS } };
-        // A full update sends every field; those the row leaves blank come from the task as read.
+        // The body's untyped fields came from the task as read (fullBody); the file may have no place for some.
         const untyped = Object.keys(UPDATE_FIELDS).filter((f) => request.given[f as keyof UpdateV2] === undefined);
         return { operation: 'task-update-v2', guid, body: request.body, columnOf: { ...task, ...UPDATE_FIELDS }, untyped };
       },
@@ -275,16 +321,30 @@ export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
       async rebase(request, before, api, signal) {
         if (!before.length) return request;
         if (request.action === 'update') {
+          // A partial update sends the row's own cells, whatever earlier rows set.
+          if (!replacesFields('task-update-v2', ctx.environment.operation('task-update-v2').method)) return request;
           const body = { ...request.body } as Record<string, unknown>;
           for (const field of Object.keys(UPDATE_FIELDS) as (keyof UpdateV2)[]) {
             if (request.given[field] !== undefined) continue;
             for (const b of before) {
-              if (b.action === 'update') body[field] = b.body[field];
-              else if (b.action === 'score-status' && (field === 'Score' || field === 'Comment') && b.body[field] !== undefined)
-                body[field] = b.body[field];
+              const set =
+                b.action === 'update' || (b.action === 'score-status' && (field === 'Score' || field === 'Comment'))
+                  ? b.body[field as keyof typeof b.body]
+                  : undefined;
+              if (set !== undefined) body[field] = set;
             }
           }
-          return { ...request, body: body as UpdateV2 };
+          return { ...request, body: body as Partial<UpdateV2> };
+        }
+        if (request.action === 'score-status' && request.carried?.length) {
+          // A full score-and-status update carries what the earlier rows left (an advance moved the status):
+          // the service's to say, read now.
+          const tasks = await downloadRecords(api, 'tasks', signal);
+          const task: Readonly<Record<string, unknown>> | undefined = tasks.find((t) => str(t, 'Id')?.toLowerCase() === request.guid.toLowerCase());
+          if (!task) return request;
+          const body: Record<string, unknown> = { ...request.body };
+          for (const field of request.carried) body[field] = task[field] ?? null;
+          return { ...request, body: body as ScoreAndStatus };
         }
         if (request.action === 'advance' && before.some((b) => b.action !== 'update')) {
           // The status an earlier advance led to is the service's to say: read it now.

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Cell } from '../../workbook/port';
 import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
 import type { RowInput } from '../flow';
@@ -95,15 +95,21 @@ export class RowReader {
    * What `prepare` returns once the body is built: the request only when the row has no errors and the body
    * passes the operation's schema on this environment (its refusals are added to the row's problems, see
    * checkBody). Whether the environment's file can take every value is checked for all the row's calls
-   * together (environment/bound-flow.ts).
+   * together (environment/bound-flow.ts). `leftOut`: fields of the schema the body may lack because they are
+   * not sent at all (a partial update's untyped fields), not because the row forgot them.
    */
   prepared<R>(
     operationId: string,
     body: unknown,
     columnOf: Record<string, string>,
     request: R,
+    leftOut: readonly string[] = [],
   ): { request?: R; problems: CellProblem[] } {
-    const schema = this.ctx.environment.bodySchema(operationId);
+    const full = this.ctx.environment.bodySchema(operationId);
+    const schema =
+      leftOut.length && full instanceof z.ZodObject
+        ? full.partial(Object.fromEntries(leftOut.filter((f) => f in full.shape).map((f) => [f, true])) as Record<string, true>)
+        : full;
     if (this.hasErrors || !checkBody(schema, body, columnOf, this.problems)) return { problems: this.problems };
     return { request, problems: this.problems };
   }

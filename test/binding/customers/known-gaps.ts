@@ -26,13 +26,9 @@ export const KNOWN_GAPS: Record<string, string> = {
   // umbrella.swashbuckle-v2.json: integer enums (x-enum-varnames): the bound sandbox does not start
   'umbrella.swashbuckle-v2.json › bindings':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-hyperlink bound to .../mois and incident-status to .../restore by shape; the real hyperlink (in: formData) not bindable',
-  'umbrella.swashbuckle-v2.json › task full update keeps values':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) a comment-only update sends score: null, 400 (score is not nullable in the file)',
   // oscorp.swashbuckle-autorest.json: integer enums (x-ms-enum): the bound sandbox does not start
   'oscorp.swashbuckle-autorest.json › bindings':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-document bound to .../mois (Incidents_CreateMoi) by name, incident-status to .../restore by shape',
-  'oscorp.swashbuckle-autorest.json › task full update keeps values':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) a comment-only update sends score: null, 400 (score is not nullable in the file)',
   // Files that import and run: the checks that find something
   'gekko.springdoc.json › bindings':
     '{taskId}:advance not bound; /api/dimensions/business|framework not bound (business dimensions bound to business assessments); incident-document -> .../measures (MOI), incident-status -> .../restore',

@@ -24,6 +24,7 @@ import {
   matchAll,
   refOf,
   type CatalogueSide,
+  type Decision,
   type FileSide,
   type Scored,
 } from './match';
@@ -45,7 +46,7 @@ export interface ImportOptions {
 export interface Entry {
   side: CatalogueSide;
   chosen?: Scored;
-  decision?: { reason: string; candidates: Scored[] };
+  decision?: Decision;
   missing?: string;
   others: Scored[];
   accepted?: boolean;
@@ -67,6 +68,8 @@ export interface ImportResult {
   /** Decisions still open: what keeps the exit status non-zero. */
   unresolved: string[];
 }
+
+const templateOf = (p: string) => p.replace(/\{[^}]+\}/g, '{}');
 
 function slug(path: string): string {
   const words = path
@@ -256,14 +259,14 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const outcome = matchAll(sides, files);
 
   const entries = new Map<string, Entry>();
-  // --accept takes a near-tie's best candidate that no other endpoint holds.
+  // --accept takes a near-tie's best candidate that no other endpoint holds; never a candidate by shape alone.
   const held = new Set([...outcome.bound.values()].map((s) => s.f));
   for (const side of sides) {
     const id = side.e.id;
     const entry: Entry = { side, others: outcome.others.get(id) ?? [] };
     const chosen = outcome.bound.get(id);
     const decision = outcome.decisions.get(id);
-    const free = decision?.candidates.find((c) => !held.has(c.f) && !c.f.op.deprecated);
+    const free = decision?.shapeOnly ? undefined : decision?.candidates.find((c) => !held.has(c.f) && !c.f.op.deprecated);
     if (chosen) entry.chosen = chosen;
     else if (decision && options.accept && free) {
       held.add(free.f);
@@ -280,8 +283,10 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const claimed = new Set(list.flatMap((e) => [e.chosen?.f, ...(e.decision?.candidates.map((c) => c.f) ?? [])]).filter(Boolean));
   const extraDatasets: ExtraDataset[] = [];
   const taken = new Set<string>();
+  // A catalogue dataset's own path is that dataset, bound or not (the admin may have said `none`): never an extra one.
+  const own = new Set(sides.filter((c) => c.e.kind === 'dataset').map((c) => templateOf(c.e.path)));
   for (const f of files) {
-    if (claimed.has(f)) continue;
+    if (claimed.has(f) || own.has(templateOf(f.op.path))) continue;
     const x = extraDatasetOf(f);
     if (!x) continue;
     let id = slug(f.op.path);

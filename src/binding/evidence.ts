@@ -259,6 +259,8 @@ interface Read {
   /** Words of the path after its last parameter (what it makes or does there), and of the parent before it. */
   tail: string[];
   tailText: string;
+  /** The words of its summary, when it has one: the operation's own sentence about what it does. */
+  summary?: Set<string>;
   /** Every word of its phrases: an endpoint none of whose concepts is among them is not named at all. */
   all: Set<string>;
   parent?: { text: string; words: string[] };
@@ -276,6 +278,7 @@ function read(op: FileOperation): Read {
   const tailText = path.includes('{') ? path.slice(path.lastIndexOf('}') + 1).replace(/^\/|\/$/g, '') : '';
   const before = path.slice(0, path.lastIndexOf('{')).split('/').filter((s) => s && !/^v\d+/i.test(s) && !/^api$/i.test(s));
   const strict = [op.operationId ?? '', op.summary ?? '', ...segments].flatMap(phrases);
+  const summary = op.summary ? phrases(op.summary).flat() : undefined;
   const described = op.summary ? [] : phrases(firstSentence(op.description));
   const tags = op.tags.flatMap(phrases);
   r = {
@@ -283,6 +286,7 @@ function read(op: FileOperation): Read {
     described,
     tags,
     all: new Set([...strict, ...described, ...tags].flat()),
+    ...(summary ? { summary: new Set(summary) } : {}),
     // A read is judged by what it names; a write also by what its words say it does.
     actions: op.method === 'GET' ? [] : [...name.flatMap((t) => actionsIn(t, FOREIGN_ACTIONS)), ...actionsIn(op.description ?? '', DESCRIBED_ACTIONS)],
     tail: tailText.split('/').flatMap(allWords).filter((w) => !BREAK.has(w) && !GENERIC.has(w) && !VERBS.has(w)),
@@ -338,8 +342,11 @@ export function evidenceFor(e: Endpoint, op: FileOperation): Evidence {
   // Nested under a parent record (vendors/{id}/agreements): for an endpoint of its own, the parent is its word too.
   if (!e.path.includes('{') && r.parent && r.parent.words.some((w) => !v.vocab.has(w) && !GENERIC.has(w)))
     return { words: [], against: `its path is about another record ("${r.parent.text}")` };
-  // Every concept named, and one at least by the operation itself (a tag names an area, not the operation).
+  // Every concept named, and one at least by the operation itself (a tag names an area, not the operation);
+  // a summary that names none says the operation is about something else ("Submit a payout" at
+  // /submitThirdParty).
   if (!v.concepts.every((c) => c.any.some((w) => named.has(w))) || !own) return { words: [] };
+  if (r.summary && ![...v.named].some((w) => r.summary!.has(w))) return { words: [] };
   return { words: [...named] };
 }
 

@@ -265,8 +265,40 @@ const SHAPE_LOOK = 6;
 const worthALook = (s: Scored): boolean =>
   s.fit >= SHAPE_FIT && s.bound.placements.filter((p) => p.in === 'body' && p.how !== 'shape').length >= 2;
 
+/** A path with its version segment made a wildcard: /v1/Task/{} and /v2/Task/{} are one resource in two versions. */
+const unversioned = (p: string) => template(p).replace(/\/v\d+(?=\/|$)/i, '/v*');
+const pathVersion = (p: string) => /\/(v\d+)(?=\/|$)/i.exec(p)?.[1]?.toLowerCase();
+
+/**
+ * The version an operation says it is: in its name ("Update task data (v2)", Tasks_UpdateV2), or in its path
+ * where the file has the same path in another version (/api/v1/Task/{id} and /api/v2/Task/{id}); a version
+ * every path of a file carries (/api/v1/...) says nothing.
+ */
+function versionsOf(files: readonly FileSide[]): (f: FileSide) => string | undefined {
+  const seen = new Map<string, Set<string>>();
+  for (const f of files) {
+    const v = pathVersion(f.op.path);
+    if (v) seen.set(unversioned(f.op.path), (seen.get(unversioned(f.op.path)) ?? new Set()).add(v));
+  }
+  return (f) => {
+    const named = /\bv(\d+)\b/i.exec(`${f.op.summary ?? ''} ${(f.op.operationId ?? '').replace(/([a-z])(V\d)/g, '$1 $2')}`)?.[0]?.toLowerCase();
+    if (named) return named;
+    return (seen.get(unversioned(f.op.path))?.size ?? 0) > 1 ? pathVersion(f.op.path) : undefined;
+  };
+}
+
 export function matchAll(sides: readonly CatalogueSide[], files: readonly FileSide[]): Outcome {
   const claimed = new Set<FileSide>();
+  // The catalogue's endpoints that are one resource in two versions (task updates v1 and v2): an operation
+  // that says it is one version is never the other.
+  const twins = new Map<string, number>();
+  for (const c of sides) twins.set(unversioned(c.e.path), (twins.get(unversioned(c.e.path)) ?? 0) + 1);
+  const versionOf = versionsOf(files);
+  const otherVersion = (c: CatalogueSide, f: FileSide) => {
+    if ((twins.get(unversioned(c.e.path)) ?? 0) < 2) return false;
+    const v = versionOf(f);
+    return v !== undefined && v !== pathVersion(c.e.path);
+  };
   const bound = new Map<string, Scored>();
   const decisions = new Map<string, Decision>();
   const missing = new Map<string, string>();
@@ -296,7 +328,7 @@ export function matchAll(sides: readonly CatalogueSide[], files: readonly FileSi
     for (const f of files) {
       if (claimed.has(f) || !compatible(c, f)) continue;
       const ev = evidenceFor(c.e, f.op);
-      if (ev.words.length) said.push(f);
+      if (ev.words.length && !otherVersion(c, f)) said.push(f);
       else if (!ev.against && c.e.kind === 'operation' && c.fields.length >= 2) fits.push(f);
     }
     scored.set(c, byName(c, said, PER_ENDPOINT).filter((s) => s.score >= THRESHOLD).sort((a, b) => b.score - a.score));

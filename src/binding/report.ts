@@ -50,7 +50,7 @@ function operationLines(e: Entry, overrides: string): string[] {
   const flows = usedBy(id);
   const lines = [
     `  ${titleOf(id)} (${id})  ->  ${b.method} ${op.filePath}${op.operationId ? `  [${op.operationId}]` : ''}`,
-    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}`,
+    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : b.how === 'name' && s.evidence.length ? `matched by its words (${s.evidence.join(', ')})` : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}`,
   ];
   const rows: [string, string, string][] = [['file', 'catalogue meaning', 'encoding']];
   const mapped = mappingRows(b);
@@ -104,7 +104,11 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   for (const e of r.entries) {
     if (!e.decision) continue;
     const id = e.side.e.id;
-    const d = [`${titleOf(id)} (${id}): ${e.decision.reason}; unavailable until you choose.`];
+    const d = [
+      e.decision.shapeOnly
+        ? `${titleOf(id)} (${id}): ${e.decision.reason}; only the fields of the operations below fit (--accept never takes one). Unavailable until you choose one, or \`none ${id}\`.`
+        : `${titleOf(id)} (${id}): ${e.decision.reason}; unavailable until you choose.`,
+    ];
     e.decision.candidates.forEach((c, i) => {
       const op = c.f.op;
       d.push(

@@ -39,6 +39,8 @@ export interface ImportOptions {
   accept?: boolean;
   /** The file name recorded in the binding (default: as given). */
   recordAs?: string;
+  /** The same file, already read by parseApiFile: spares reading it again (a test importing it twice). */
+  parsed?: ParsedFile;
   now?: Date;
 }
 
@@ -251,7 +253,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
     overrideLines = parseOverrides(options.overrides, text);
     overridesHash = createHash('sha256').update(text).digest('hex');
   }
-  const parsed = await parseApiFile(file);
+  const parsed = options.parsed ? { ...options.parsed, skipped: [...options.parsed.skipped] } : await parseApiFile(file);
   const files = parsed.operations.filter((op) => isValidTemplate(op.path)).map(fileSide);
   for (const op of parsed.operations)
     if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~ and {parameters})`);

@@ -39,6 +39,9 @@ const SPELLING: Record<string, string> = { organisation: 'organization', org: 'o
 const BREAK = new Set([
   'a', 'an', 'the', 'of', 'on', 'at', 'for', 'to', 'by', 'in', 'into', 'is', 'are', 'its', 'it', 'their', 'his', 'her',
   'and', 'or', 'with', 'from', 'per', 'as', 'via', 'under', 'this', 'that', 'these', 's', 'v', 'api',
+  'without', 'not', 'no', 'never', 'does', 'doe', 'doesn', 'don', 't', 'can', 'cannot', 'must', 'may', 'will', 'be',
+  'been', 'ha', 'have', 'had', 'wa', 'were', 'which', 'who', 'whose', 'when', 'where', 'if', 'then', 'than',
+  'only', 'also', 'any', 'some', 'each', 'both', 'either', 'our', 'your', 'given', 'visible', 'caller',
 ]);
 
 /** Words that qualify nothing: allowed next to a concept in any phrase. */
@@ -182,7 +185,8 @@ function phrases(text: string): string[][] {
       cur = [];
     };
     for (const w of ws) {
-      if (BREAK.has(w) || (VERBS.has(w) && !NOUNS.has(w))) flush();
+      // A verb, or a word in -ing ("without submitting"), names no thing.
+      if (BREAK.has(w) || (VERBS.has(w) && !NOUNS.has(w)) || (w.length > 5 && w.endsWith('ing'))) flush();
       else cur.push(w);
     }
     flush();

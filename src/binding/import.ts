@@ -28,6 +28,7 @@ import {
   type FileSide,
   type Scored,
 } from './match';
+import { FLOWS } from '../writeback/flows';
 import { parseOverrides, type Line } from './overrides';
 import { BindingInputError, parseApiFile, type ParsedFile } from './parse';
 import { kindOf, type Schema } from './schema';
@@ -209,6 +210,26 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
   return { dropped, applied };
 }
 
+/**
+ * An extra column's header is the file's property name; a flow's template has one column per header, so an
+ * extra column named like one of the flow's own columns (a step's `Name` and the incident's Name) would take
+ * that column's value. Such a header is made distinct by the operation's step: "Name (hyperlink)". (Two
+ * operations' extras of one name, `api-version` on each write, stay one column: one value for both.)
+ */
+function distinctHeaders(entries: ReadonlyMap<string, Entry>): void {
+  for (const flow of FLOWS) {
+    const taken = new Set([...Object.keys(flow.places), ...(flow.controls ?? [])].map((h) => h.toLowerCase()));
+    for (const id of [...flow.operations, ...Object.keys(flow.steps ?? {})]) {
+      const b = entries.get(id)?.chosen?.bound;
+      if (b?.kind !== 'operation') continue;
+      const what = flow.steps?.[id]?.what ?? entries.get(id)!.side.e.title.toLowerCase();
+      for (const x of b.extras) {
+        if (taken.has(x.header.toLowerCase())) x.header = `${x.header} (${what})`;
+      }
+    }
+  }
+}
+
 function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[]): Consequence[] {
   const out: Consequence[] = [];
   for (const e of entries) {
@@ -280,6 +301,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
     entries.set(id, entry);
   }
   const { dropped, applied } = applyOverrides(overrideLines, entries, files, options.overrides ?? 'overrides');
+  distinctHeaders(entries);
 
   const list = [...entries.values()];
   const claimed = new Set(list.flatMap((e) => [e.chosen?.f, ...(e.decision?.candidates.map((c) => c.f) ?? [])]).filter(Boolean));

@@ -23,7 +23,6 @@ import { words } from './words';
  * current candidates within TIE are a decision for the admin, listed with their reasons. Fields that fit
  * without a word saying so make a candidate for the admin (a decision `--accept` never takes), never a binding.
  */
-export const THRESHOLD = 0.3;
 export const TIE = 0.05;
 
 /** Verbs operation names use for the catalogue's actions. */
@@ -331,7 +330,8 @@ export function matchAll(sides: readonly CatalogueSide[], files: readonly FileSi
       if (ev.words.length && !otherVersion(c, f)) said.push(f);
       else if (!ev.against && c.e.kind === 'operation' && c.fields.length >= 2) fits.push(f);
     }
-    scored.set(c, byName(c, said, PER_ENDPOINT).filter((s) => s.score >= THRESHOLD).sort((a, b) => b.score - a.score));
+    // Words that name every concept are enough: a file that documents no answer still names its datasets.
+    scored.set(c, byName(c, said, PER_ENDPOINT).sort((a, b) => b.score - a.score));
     unsaid.set(c, fits);
   }
   /** Candidates by shape alone, placed only for an endpoint no operation's words name. */

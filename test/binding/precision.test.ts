@@ -149,9 +149,16 @@ describe('precision before recall: only words bind', () => {
   it('binds the real hyperlink operation next to the measure of improvement', async () => {
     const doc = structuredClone(FILE) as typeof FILE & { paths: Record<string, unknown> };
     doc.paths['/api/v1/Incident/{id}/Hyperlink'] = {
-      post: { tags: ['Incident'], summary: 'Adds a hyperlink.', parameters: [id()], requestBody: json({ type: 'object', properties: { Url: str } }), responses: ok },
+      post: {
+        tags: ['Incident'], summary: 'Adds a hyperlink.', parameters: [id()],
+        requestBody: json({ type: 'object', required: ['Url', 'Name'], properties: { Url: str, Name: str } }),
+        responses: ok,
+      },
     };
     const r = await importBinding(write(doc));
-    expect(r.binding.endpoints['incident-hyperlink']).toMatchObject({ path: '/v1/Incident/{id}/Hyperlink' });
+    const link = r.binding.endpoints['incident-hyperlink'];
+    expect(link).toMatchObject({ path: '/v1/Incident/{id}/Hyperlink' });
+    // The link's own Name is an extra column of the incidents template, never the incident's Name column.
+    expect(link?.kind === 'operation' && link.extras.map((x) => x.header)).toEqual(['Name (hyperlink)']);
   });
 });

@@ -245,7 +245,9 @@ function actionsIn(text: string, of: Set<string>): string[] {
   const found: string[] = [];
   raw.forEach((w, i) => {
     const b = base(w);
-    if (of.has(b) && !raw.slice(Math.max(0, i - 3), i).some((p) => NEGATION.has(p))) found.push(b);
+    // "test plan", "follow up": one thing, not an action.
+    const term = JOIN.some(([x, y]) => w === x && raw[i + 1] !== undefined && singular(raw[i + 1]!) === y);
+    if (of.has(b) && !term && !raw.slice(Math.max(0, i - 3), i).some((p) => NEGATION.has(p))) found.push(b);
   });
   return found;
 }

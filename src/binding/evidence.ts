@@ -254,10 +254,8 @@ function actionsIn(text: string, of: Set<string>): string[] {
 
 /** What an operation's words are, read once per operation (the importer asks for every endpoint). */
 interface Read {
-  /** Phrases of its operationId, summary and path segments: a concept there must not be qualified by another thing. */
+  /** Phrases of its operationId, summary (or its description's first sentence) and path segments: a concept there must not be qualified by another thing. */
   strict: string[][];
-  /** Phrases of its description's first sentence, where it has no summary: they add evidence, and rule out nothing. */
-  described: string[][];
   /** Phrases of its tags: they name an area, never the operation alone. */
   tags: string[][];
   /** Actions its name and path name, and those its description names (a narrower set). */
@@ -283,18 +281,18 @@ function read(op: FileOperation): Read {
   const name = [op.operationId ?? '', op.summary ?? '', segments.join(' ')];
   const tailText = path.includes('{') ? path.slice(path.lastIndexOf('}') + 1).replace(/^\/|\/$/g, '') : '';
   const before = path.slice(0, path.lastIndexOf('{')).split('/').filter((s) => s && !/^v\d+/i.test(s) && !/^api$/i.test(s));
-  const strict = [op.operationId ?? '', op.summary ?? '', ...segments].flatMap(phrases);
-  const summary = op.summary ? phrases(op.summary).flat() : undefined;
-  const described = op.summary ? [] : phrases(firstSentence(op.description));
+  // Where it has no summary, its description's first sentence stands in for one, and is read as strictly.
+  const sentence = op.summary ? '' : firstSentence(op.description);
+  const strict = [op.operationId ?? '', op.summary ?? '', sentence, ...segments].flatMap(phrases);
+  const summary = op.summary || sentence ? phrases(op.summary || sentence).flat() : undefined;
   const tags = op.tags.flatMap(phrases);
   r = {
     strict,
-    described,
     tags,
-    all: new Set([...strict, ...described, ...tags].flat()),
+    all: new Set([...strict, ...tags].flat()),
     ...(summary ? { summary: new Set(summary) } : {}),
     // A read is judged by what it names; a write also by what its words say it does.
-    actions: op.method === 'GET' ? [] : [...name.flatMap((t) => actionsIn(t, FOREIGN_ACTIONS)), ...actionsIn(op.description ?? '', DESCRIBED_ACTIONS)],
+    actions: op.method === 'GET' ? [] : [...[...name, sentence].flatMap((t) => actionsIn(t, FOREIGN_ACTIONS)), ...actionsIn(op.description ?? '', DESCRIBED_ACTIONS)],
     tail: tailText.split('/').flatMap(allWords).filter((w) => !BREAK.has(w) && !GENERIC.has(w) && !VERBS.has(w)),
     tailText,
     ...(path.includes('{') && before.length ? { parent: { text: before[before.length - 1]!, words: allWords(before[before.length - 1]!) } } : {}),
@@ -339,7 +337,6 @@ export function evidenceFor(e: Endpoint, op: FileOperation): Evidence {
     if (other.length) return { words: [], against: `its words name something else ("${p.join(' ')}")` };
     for (const w of hits) named.add(w);
   }
-  for (const p of r.described) for (const w of hitsOf(p)) named.add(w);
   const own = named.size > 0;
   for (const p of r.tags) for (const w of hitsOf(p)) named.add(w);
   const acts = r.actions.filter((a) => !v.allowed.has(a));

@@ -16,7 +16,7 @@ const nodeOnly = {
 };
 // src/identity but not src/contracts/identity.ts (the sign-in contract both sides import): no bare `**/identity`.
 const identityFolder = ['**/identity/**', '../identity', '../../identity', '../../../identity'];
-const servers = { group: [...folder('relay'), ...folder('sandbox'), ...folder('cli'), ...folder('check'), ...identityFolder], message: 'Servers and the CLI are not part of the add-in.' };
+const servers = { group: [...folder('relay'), ...folder('sandbox'), ...folder('cli'), ...folder('check'), ...folder('connect'), ...identityFolder], message: 'Servers and the CLI are not part of the add-in.' };
 const ui_folder = { group: folder('taskpane'), message: 'The taskpane uses the core, never the other way round.' };
 const adapters = {
   group: [...folder('workbook/excel'), ...folder('workbook/memory'), ...folder('workbook/file')],
@@ -40,9 +40,11 @@ const walls = [
     ['src/writeback/flows/**', 'src/writeback/rows/**', 'src/writeback/checks/**', 'src/writeback/environment/**'],
     [...core, adapters, { group: ['**/post', '**/post/**'], message: 'Flows, rows, checks and the environment do not know how a post runs: src/writeback/post uses them.' }],
   ),
+  // The one bound-environment builder every door uses (relay, taskpane, commands): in the add-in, so core rules.
+  wall(['src/environment/**'], [...core, above(['client', 'sheet', 'workbook', 'loading', 'writeback'], 'The environment is built from the catalogue and the relay contract only.')]),
   wall(['src/taskpane/**'], [servers, office, nodeOnly, adapters], ['src/taskpane/index.tsx', 'src/taskpane/preview/**']),
   wall(['src/taskpane/index.tsx', 'src/taskpane/preview/**'], [servers, office, nodeOnly]),
-  wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**', 'src/check/**', 'src/identity/**'], [ui, office, ui_folder]),
+  wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**', 'src/check/**', 'src/connect/**', 'src/identity/**'], [ui, office, ui_folder]),
 ];
 
 export default tseslint.config(

@@ -50,7 +50,7 @@ function operationLines(e: Entry, overrides: string): string[] {
   const flows = usedBy(id);
   const lines = [
     `  ${titleOf(id)} (${id})  ->  ${b.method} ${op.filePath}${op.operationId ? `  [${op.operationId}]` : ''}`,
-    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : b.how === 'name' && s.evidence.length ? `matched by its words (${s.evidence.join(', ')})` : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}`,
+    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : b.how === 'name' && s.evidence.length ? `matched by its words (${s.evidence.join(', ')})` : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}${b.kind === 'operation' && b.form ? `; the body is sent as a ${b.form === 'urlencoded' ? 'form (application/x-www-form-urlencoded)' : 'multipart form (multipart/form-data)'}` : ''}`,
   ];
   const rows: [string, string, string][] = [['file', 'catalogue meaning', 'encoding']];
   const mapped = mappingRows(b);
@@ -90,7 +90,7 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   const overrides = files.overrides ?? 'the overrides file';
   const lines: string[] = [];
   const push = (...l: string[]) => lines.push(...l);
-  const spec = s.spec === 'swagger-2.0' ? 'Swagger 2.0' : s.spec === 'openapi-3.1' ? 'OpenAPI 3.1' : 'OpenAPI 3.0';
+  const spec = s.spec === 'swagger-2.0' ? 'Swagger 2.0' : s.spec === 'openapi-3.1' ? 'OpenAPI 3.1' : s.spec === 'openapi-3.2' ? 'OpenAPI 3.2 (read as 3.1)' : 'OpenAPI 3.0';
   push(
     `grc-sheets binding import: ${s.file}`,
     `  ${spec}${s.title ? `, "${s.title}"` : ''}${s.apiVersion ? ` version ${s.apiVersion}` : ''}; sha256 ${s.sha256.slice(0, 16)}...; ${r.parsed.operations.length} operations`,
@@ -128,6 +128,15 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
         `   default ${e.side.e.id} ${x.key} = ${example}`,
       ]);
     }
+  }
+  // An enum the file does not name (which number is "Months"): never guessed, the admin maps it.
+  for (const c of r.binding.consequences.filter((x) => x.kind === 'enum-unread')) {
+    const lines = c.message.match(/map \S+ \S+ "[^"]*" = \S+/g) ?? [];
+    const why = c.message.replace(/: rows with them .*$/, '');
+    decisions.push([
+      `${titleOf(c.endpoint)} (${c.endpoint}): ${c.columns.join(', ')}: ${why}; rows with them are refused on that cell until you add to ${overrides}, with the file's value for each:`,
+      ...lines.map((l) => `   ${l}`),
+    ]);
   }
   for (const d of r.dropped) decisions.push([`${overrides} line ${d.line} "${d.text}" no longer applies: ${d.reason}. Change or remove it.`]);
   push('', `DECISIONS FOR THE ADMIN: ${decisions.length}`);
@@ -211,6 +220,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
       ? `Result: ${r.unresolved.length} decision${r.unresolved.length > 1 ? 's' : ''} open (exit status 1): add the "use" lines above to ${overrides} and import again, or pass --accept.`
       : 'Result: every endpoint is bound or its consequence is listed (exit status 0).',
   );
+  const unread = r.binding.consequences.filter((c) => c.kind === 'enum-unread');
+  if (unread.length)
+    push(`Until their map lines are in ${overrides}, rows with a value of ${unread.map((c) => `${c.endpoint} ${c.columns.join(', ')}`).join('; ')} are refused on that cell (the file does not say which of its values means it).`);
   if (files.binding) push(`Binding written to ${files.binding}${files.report ? `, this report to ${files.report}` : ''}.`);
   return lines.join('\n') + '\n';
 }

@@ -42,7 +42,8 @@ export type Decision = z.infer<typeof decision>;
  * room for (its column is not offered).
  */
 export const consequence = z.object({
-  kind: z.enum(['unavailable', 'required-extra', 'field-not-in-file', 'dropped-override']),
+  /** enum-unread: an enum whose values the file does not name (which number is "Months"): the admin maps them. */
+  kind: z.enum(['unavailable', 'required-extra', 'field-not-in-file', 'dropped-override', 'enum-unread']),
   /** The catalogue endpoint it is about. */
   endpoint: z.string(),
   /** Catalogue fields or extra column headers it concerns. */
@@ -62,7 +63,8 @@ export const extraDataset = z.object({
 });
 export type ExtraDataset = z.infer<typeof extraDataset>;
 
-export const SPECS = ['swagger-2.0', 'openapi-3.0', 'openapi-3.1'] as const;
+/** openapi-3.2: read as 3.1 (the same schema dialect); swagger-parser does not know 3.2 yet. */
+export const SPECS = ['swagger-2.0', 'openapi-3.0', 'openapi-3.1', 'openapi-3.2'] as const;
 
 export const binding = z
   .object({

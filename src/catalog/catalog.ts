@@ -69,8 +69,14 @@ function place(e: Endpoint, b: Binding): Endpoint {
       );
     if (e.kind === 'dataset' && bound.kind === 'dataset') return { ...e, path: bound.path, binding: bound };
     if (e.kind === 'operation' && bound.kind === 'operation') {
-      // The file's extra enum values are valid bodies on this environment (widen.ts).
-      const body = e.body ? widenBody(e.body, bound) : e.body;
+      // The file's extra enum values are valid bodies on this environment (widen.ts). A binding that cannot
+      // be applied names the endpoint and the field, so the admin knows which line of the import to look at.
+      let body = e.body;
+      try {
+        if (e.body) body = widenBody(e.body, bound);
+      } catch (err) {
+        throw new CatalogConfigError(`binding: "${e.id}" (${bound.method} ${bound.path}): ${(err as Error).message}`);
+      }
       return { ...e, method: bound.method, path: bound.path, binding: bound, body };
     }
   }

@@ -19,3 +19,5 @@ export * from './json-body';
 export * from './widen';
 export { FIELD_MEANINGS, LIST_WORDS, type FieldMeaning } from './meanings';
 export { describeEncoding, mappingRows, type MappingRow } from './describe';
+export * from './form';
+export { formatDate, parseDate, patternIn, patternHasTime } from './date-pattern';

@@ -1,21 +1,18 @@
 import { parseArgs } from 'node:util';
 import { createClient } from '../client';
-import {
-  directEnvironment,
-  EnvironmentError,
-  relayEnvironment,
-  targetsOf,
-  type CheckEnvironment,
-} from '../check/environment';
-import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, keyOnCommandLine, readKey } from '../check/key';
+import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, keyOnCommandLine, readKey } from '../connect/key';
+import { bindingSource, EnvironmentError, openEnvironment, type OpenedEnvironment } from '../connect/open';
 import { relayHeldKey } from '../check/held-key';
 import { runCheck } from '../check/run';
 import { renderTable } from '../check/table';
-import { BindingFileError, loadBinding } from '../binding/load';
+import { targetsOf } from '../check/targets';
+import { BindingFileError } from '../binding/load';
+import { RelayConfigError } from '../relay/config';
 import { unreadableOptionFile } from './exit';
 import { parseOptions } from './options';
 
 const HELP = `Usage: grc-sheets check --relay URL --env NAME [--json]
+       grc-sheets check --relay-config FILE --env NAME [--json]
        grc-sheets check --base-url URL [--binding FILE] [--json]
 
 Checks a live environment, read-only: authenticates, then reads the first record of every documented or
@@ -28,6 +25,9 @@ Options:
   --env NAME       the relay's environment to check (as in GET /api/environments)
   --base-url URL   call the service directly (from a host whose address the key allows)
   --binding FILE   with --base-url: the environment's binding (grc-sheets binding import)
+  --relay-config FILE
+                   call the service directly, as the relay's configuration file declares environment
+                   --env (its baseUrl, binding and production), from the relay's host
   --json           print the report as JSON (for scripts)
   -h, --help       this text
 
@@ -69,6 +69,7 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
           env: { type: 'string' },
           'base-url': { type: 'string' },
           binding: { type: 'string' },
+          'relay-config': { type: 'string' },
           json: { type: 'boolean', default: false },
           help: { type: 'boolean', short: 'h' },
         },
@@ -80,14 +81,19 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
     io.stderr(`grc-sheets check: ${message}\n\n${HELP}`);
     return 2;
   };
-  if (values.relay && values['base-url']) return usage('give --relay with --env, or --base-url, not both');
+  const ways = [values.relay && '--relay', values['base-url'] && '--base-url', values['relay-config'] && '--relay-config'].filter(Boolean);
+  if (ways.length > 1) return usage(`give one of --relay URL, --base-url URL or --relay-config FILE, not ${ways.join(' and ')}`);
+  if (ways.length === 0) return usage('give --relay URL --env NAME, --relay-config FILE --env NAME, or --base-url URL');
   if (values.relay && !values.env) return usage('--relay needs --env NAME (the environment to check)');
-  if (!values.relay && !values['base-url']) return usage('give --relay URL --env NAME, or --base-url URL');
+  if (values['relay-config'] && !values.env) return usage('--relay-config needs --env NAME (the environment to check)');
   if (values.relay && values.binding)
     return usage("--binding is for --base-url; through the relay the check uses the relay's binding");
+  if (values['relay-config'] && values.binding)
+    return usage("--binding is for --base-url; with --relay-config the environment's binding in that file is used");
 
   const unreadable = unreadableOptionFile('check', [
     ['--binding', values.binding, 'a binding file (grc-sheets binding import)'],
+    ['--relay-config', values['relay-config'], "the relay's configuration file (relay.example.json shows its format)"],
   ]);
   if (unreadable) {
     io.stderr(unreadable);
@@ -100,22 +106,28 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
     if (e instanceof KeyError) return usage(e.message);
     throw e;
   }
-  let environment: CheckEnvironment;
+  let opened: OpenedEnvironment;
   try {
-    environment = values.relay
-      ? await relayEnvironment(values.relay, values.env!, io.fetch)
-      : directEnvironment(values['base-url']!, values.binding ? loadBinding(values.binding) : null);
+    opened = await openEnvironment(
+      values.relay
+        ? { via: 'relay', relay: values.relay, name: values.env! }
+        : values['relay-config']
+          ? { via: 'relay-config', file: values['relay-config'], name: values.env!, env: io.env }
+          : { via: 'direct', baseUrl: values['base-url']!, name: values.env ?? null, binding: values.binding ?? null },
+      io.fetch,
+    );
   } catch (e) {
-    if (e instanceof EnvironmentError || e instanceof BindingFileError) {
-      io.stderr(`grc-sheets check: ${e instanceof BindingFileError ? '--binding ' : ''}${e.message}`);
+    if (e instanceof EnvironmentError || e instanceof BindingFileError || e instanceof RelayConfigError) {
+      io.stderr(`grc-sheets check: ${e instanceof BindingFileError ? '--binding ' : e instanceof RelayConfigError ? '--relay-config: ' : ''}${e.message}`);
       return 2;
     }
     throw e;
   }
+  const { environment } = opened;
   let client;
   try {
     client = createClient({
-      baseUrl: environment.baseUrl,
+      baseUrl: opened.baseUrl,
       credentials: key,
       catalog: environment.catalog,
       fetch: (input, init) => io.fetch(input, init),
@@ -126,8 +138,14 @@ export async function run(argv: string[], io: CheckIo = processIo()): Promise<nu
   const report = await runCheck({
     client,
     targets: targetsOf(environment.catalog),
-    target: environment.target,
-    callerIp: environment.callerIp,
+    target: {
+      via: opened.via,
+      url: opened.url,
+      environment: environment.name || null,
+      production: environment.production,
+      binding: bindingSource(environment.binding),
+    },
+    callerIp: opened.callerIp,
   });
   const held = values.relay ? await relayHeldKey(values.relay, values.env!, io.fetch) : null;
   if (held) report.heldKey = held;

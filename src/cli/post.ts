@@ -1,18 +1,19 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { keyOnCommandLine } from '../check/key';
+import { keyOnCommandLine } from '../connect/key';
 import { describeProblem, FLOWS, markProblems, flowById, preparePost, tableRecord, writeAudit, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
 import { firstBodyRow } from '../workbook/address';
 import type { WorkbookPort } from '../workbook/port';
 import { isWorkbookError } from '../workbook/errors';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileStamp, type FileWorkbook } from '../workbook/file';
-import { connectOrStop, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, stops, type ConnectIo } from './connect';
-import { describeEnvironment } from '../contracts/environments';
+import { CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, type ConnectIo } from '../connect/connect';
+import { connectOrStop, stops } from './stops';
+import { withProduction, writebackEnvironment } from '../environment/environment';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
 import { postedJson, stoppedJson, validatedJson, type PostJsonBase } from './post-json';
-import { knownProduction, unknownProductionMessage } from './production';
+import { knownProduction, unknownProductionMessage } from '../connect/production';
 
 const HELP = `Usage: grc-sheets post BOOK.xlsx --table NAME --relay URL --env NAME [OPTIONS]
        grc-sheets post BOOK.xlsx --table NAME --relay-config FILE --env NAME [OPTIONS]
@@ -48,8 +49,8 @@ ${CONNECT_HELP}
 
 ${KEY_HELP}
 
-Exit codes: 0 validated (--dry-run: no errors) or every row posted; 1 rows with errors, rows that failed or
-whose outcome is unknown, a refusal (production, or a target nothing declares, without --yes-production),
+Exit codes: 0 validated (--dry-run: no errors) or every row posted; 1 rows with errors, rows that failed,
+were not sent (the relay or the service refused them before acting) or whose outcome is unknown, a refusal (production, or a target nothing declares, without --yes-production),
 or the file could not be read or written (the message says which); 2 wrong options or no key.`;
 
 /**
@@ -163,7 +164,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     // Undeclared and posted to with --yes-production: treated as production (assumed paths refused, the
     // production confirmation), as the user said it may be.
     const production = known ?? options['yes-production'];
-    const environment = production === connection.view.production ? connection.view : describeEnvironment(connection.environment, production, connection.catalog, null);
+    const environment = writebackEnvironment(withProduction(connection.bound, production));
     const plan = await preparePost({ api: connection.client, workbook: durable(workbook, persist), table: shape.name, flow, environment, signal: abort.signal });
     // As the taskpane's Validate: problem cells filled red or amber, the last validation's marks taken off.
     await markProblems(workbook, shape.name, plan.validation.problems);
@@ -200,12 +201,14 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     // line), then the table record and anything written without a result (setting changes) are saved too.
     await writeAudit(workbook, summary, connection.keyFingerprint, connection.actor);
     persist();
-    const { created, done, failed: failedRows, unknown } = summary.counts;
-    const ok = !(failedRows + unknown + summary.withErrors > 0 || summary.cancelled || summary.stoppedBecause);
+    const { created, done, failed: failedRows, unknown, 'not sent': notSent } = summary.counts;
+    // Every row asked for must have gone through: a row the relay or the service refused before acting
+    // ("not sent") is as much a failed job for a scheduler as one the service rejected.
+    const ok = !(failedRows + unknown + notSent + summary.withErrors > 0 || summary.cancelled || summary.stoppedBecause);
     if (options.json) io.stdout(JSON.stringify(postedJson(base({ ok }), summary, problems, backup), null, 2));
     else {
-      for (const o of summary.outcomes) if (o.status === 'failed' || o.status === 'unknown') io.stderr(`${table}: row ${summary.firstRow + o.row}: ${o.status}: ${o.message}`);
-      io.stdout(`${table}: ${created} created, ${done} done, ${failedRows} failed, ${unknown} unknown, ${summary.withErrors} not sent (errors)${summary.cancelled ? '; stopped' : ''}${summary.stoppedBecause ? `; stopped: ${summary.stoppedBecause}` : ''}. ${positionals[0]} saved.`);
+      for (const o of summary.outcomes) if (o.status === 'failed' || o.status === 'unknown' || o.status === 'not sent') io.stderr(`${table}: row ${summary.firstRow + o.row}: ${o.status}: ${o.message}`);
+      io.stdout(`${table}: ${created} created, ${done} done, ${failedRows} failed, ${unknown} unknown, ${summary.withErrors} not sent (errors)${notSent ? `, ${notSent} not sent (each row's message says why)` : ''}${summary.cancelled ? '; stopped' : ''}${summary.stoppedBecause ? `; stopped: ${summary.stoppedBecause}` : ''}. ${positionals[0]} saved.`);
     }
     return ok ? EXIT.ok : EXIT.failed;
   } catch (e) {

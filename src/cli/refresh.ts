@@ -7,10 +7,11 @@ import type { Fingerprint } from '../loading/fingerprint';
 import { nodeDigest, nodeFingerprints } from './digest';
 import { batchHeap } from './heap';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileWorkbook } from '../workbook/file';
-import { keyOnCommandLine } from '../check/key';
+import { keyOnCommandLine } from '../connect/key';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
-import { connectOrStop, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo as connectIo, stops, type ConnectIo } from './connect';
+import { CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo as connectIo, type ConnectIo } from '../connect/connect';
+import { connectOrStop, stops } from './stops';
 
 const HELP = `Usage: grc-sheets refresh BOOK.xlsx --relay URL --env NAME [--table NAME] [--backup] [--json]
        grc-sheets refresh BOOK.xlsx --base-url URL --env NAME [--binding FILE] [--table NAME] [--backup] [--json]
@@ -123,7 +124,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       workbook,
       environment: connection.environment,
       source: connection.source,
-      catalog: connection.catalog,
+      catalog: connection.bound.catalog,
       signal: abort.signal,
       fingerprints: nodeFingerprints,
       digest: nodeDigest,

@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { renameSync, unlinkSync } from 'node:fs';
-import { keyOnCommandLine } from '../check/key';
+import { keyOnCommandLine } from '../connect/key';
 import { FLOWS, FlowUnavailable, createTemplate, type FlowId } from '../writeback';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, writeEmptyWorkbook, type FileWorkbook } from '../workbook/file';
 import { isWorkbookError } from '../workbook/errors';
-import { connectOrStop, CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, stops, type ConnectIo } from './connect';
+import { CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, type ConnectIo } from '../connect/connect';
+import { connectOrStop, stops } from './stops';
+import { writebackEnvironment } from '../environment/environment';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
 
@@ -61,7 +63,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     else refuseIfOpen(path);
     const stamp = stampOf(start);
     workbook = openFileWorkbook(start);
-    const table = await createTemplate({ api: connection.client, workbook, flow, environment: connection.view });
+    const table = await createTemplate({ api: connection.client, workbook, flow, environment: writebackEnvironment(connection.bound) });
     const book = workbook;
     if (isNew) {
       const done = `${start}.xlsx`;

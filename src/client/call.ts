@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import {
   boundOf,
   encodeRequest,
+  FORM_CONTENT_TYPES,
+  formFields,
+  urlencodedText,
   isGuid,
   readCreatedId,
   requestTarget,
@@ -52,7 +55,7 @@ export async function sendEncoded(
 ): Promise<Answer> {
   const response = await send(conn, op, {
     encoded: { method: request.method, target: requestTarget(request) },
-    ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    ...wireBody(request),
     ...(signal ? { signal } : {}),
   });
   let text: string;
@@ -66,6 +69,30 @@ export async function sendEncoded(
     headers[k.toLowerCase()] = v;
   });
   return { status: response.status, headers, body: parse(text) };
+}
+
+/** The body as it goes on the wire: JSON text, or the form the file takes (catalog/form.ts). */
+function wireBody(request: EncodedRequest): { body?: string | FormData; contentType?: string } {
+  if (request.body === undefined) return {};
+  if (request.form === 'urlencoded')
+    return {
+      body: urlencodedText(formFields(request.body)),
+      contentType: `${FORM_CONTENT_TYPES.urlencoded}; charset=utf-8`,
+    };
+  if (request.form === 'multipart') {
+    const form = new FormData();
+    for (const f of formFields(request.body)) {
+      if ('value' in f) form.append(f.name, f.value);
+      else
+        form.append(
+          f.name,
+          new Blob([Uint8Array.from(atob(f.file.base64), (c) => c.charCodeAt(0))], { type: 'application/octet-stream' }),
+          f.file.filename,
+        );
+    }
+    return { body: form };
+  }
+  return { body: JSON.stringify(request.body) };
 }
 
 function parse(text: string): unknown {

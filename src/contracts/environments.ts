@@ -45,7 +45,8 @@ export const environmentView = z.object({
   production: z.boolean(),
   /**
    * The binding the relay uses for this environment, or null: the catalogue's own (assumed) paths. The one
-   * copy of the placements: the taskpane builds `createCatalog(binding)` and encodes through `boundOf`.
+   * copy of the placements: the taskpane and the commands build the environment from it the one way the
+   * relay does (src/environment/environment.ts), so the write-back they drive sends in the binding's shapes.
    */
   binding: bindingSchema.nullable(),
   /** The relay's outgoing address as configured (`egressIp`): what a key owner approves when the service refuses the relay. */

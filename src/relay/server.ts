@@ -9,8 +9,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { DestinationStream } from 'pino';
-import { createCatalog, type Catalog } from '../catalog';
-import { describeEnvironment, ENVIRONMENTS_PATH, RELAY_ERROR_HEADER, type EnvironmentView } from '../contracts/environments';
+import type { Catalog } from '../catalog';
+import { ENVIRONMENTS_PATH, RELAY_ERROR_HEADER, type EnvironmentView } from '../contracts/environments';
+import { environmentFrom, type Environment } from '../environment/environment';
 import { BindingFileError, loadBinding } from '../binding/load';
 import { createBodyBudget } from './body-budget';
 import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
@@ -114,23 +115,20 @@ export async function startRelay(
   const catalogs: Catalog[] = [];
   const lacking = new Map<string, ReturnType<typeof unavailableMatcher>>();
   for (const [name, env] of Object.entries(config.environments)) {
-    let binding = null;
-    let catalog: Catalog;
+    let environment: Environment;
     try {
-      binding = env.binding ? loadBinding(env.binding) : null;
-      catalog = createCatalog(binding ?? undefined);
+      const binding = env.binding ? loadBinding(env.binding) : null;
+      environment = environmentFrom({ name, binding, production: env.production, egressIp: config.egressIp ?? null });
     } catch (e) {
       if (e instanceof BindingFileError)
         throw new RelayConfigError(`environments.${name}.binding: ${e.message}`);
       throw new RelayConfigError(`environments.${name}.binding (${env.binding}): ${(e as Error).message}`);
     }
+    const { catalog } = environment;
     catalogs.push(catalog);
     matchers.set(name, memoisedMatch(catalog));
     lacking.set(name, unavailableMatcher(catalog));
-    views.push({
-      ...describeEnvironment(name, env.production, catalog, binding),
-      ...(config.egressIp ? { egressIp: config.egressIp } : {}),
-    });
+    views.push(environment.view);
   }
   const upstreams = new Map<string, Upstream>(
     Object.entries(config.environments).map(([name, env]) => [

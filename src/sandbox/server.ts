@@ -5,7 +5,9 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   catalog as defaultCatalog,
   createCatalog,
+  formMediaOf,
   isJsonMediaType,
+  readForm,
   type Catalog,
   type Dataset,
   type Operation,
@@ -14,7 +16,10 @@ import type { Binding } from '../catalog/binding';
 import { PATH_GUID_FIELD, type BoundDataset, type BoundOperation } from '../catalog/placement';
 import {
   answerFor,
+  checkedView,
   decodeRequest,
+  formValues,
+  FormWire,
   envelopeOf,
   listsFor,
   bindingProblems,
@@ -120,18 +125,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     forceCloseConnections: true,
   });
   // An empty body is fine (the workflow advance has none); invalid JSON is a 400 in the service's format.
-  // The service's rule for JSON bodies, shared with the relay (catalog/json-body): anything else is a 415.
+  // The service's rule for JSON bodies, shared with the relay (catalog/json-body); a form is read here and
+  // taken only where the customer's file takes one (runOperation); anything else is a 415.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, raw, done) => {
     const type = req.headers['content-type'];
+    const bytes = raw as Buffer;
+    const form = formMediaOf(type);
+    if (form) {
+      const read = readForm(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), type);
+      if (!read.ok)
+        return done(Object.assign(new Error(`The form body is not valid: ${read.message}.`), { statusCode: 400 }), undefined);
+      return done(null, new FormWire(form, read.fields));
+    }
     if (!isJsonMediaType(type))
       return done(
         Object.assign(new Error(`Unsupported Media Type: ${type ?? '(none)'}`), { statusCode: 415 }),
         undefined,
       );
-    if (!body) return done(null, undefined);
+    if (!bytes.length) return done(null, undefined);
     try {
-      done(null, JSON.parse(body as string));
+      done(null, JSON.parse(bytes.toString('utf8')));
     } catch (e) {
       done(
         Object.assign(new Error(`The request body is not valid JSON: ${(e as Error).message}`), {
@@ -253,12 +267,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ) {
     const bound = ep.binding as BoundOperation | undefined;
     const fileOp = fileOpOf(ep);
-    const wire = req.body;
+    // A form where the file takes one (as its types), JSON where it takes JSON: anything else is a 415.
+    const form = fileOp?.form?.media ?? bound?.form;
+    const sent = req.body instanceof FormWire ? req.body.media : req.body === undefined ? undefined : 'json';
+    if (sent !== undefined && sent !== (form ?? 'json'))
+      return reply
+        .code(415)
+        .type(JSON_TYPE)
+        .send({ message: `Unsupported Media Type: this operation takes ${form ? `a ${form} form` : 'JSON'}.` });
+    const wire = req.body instanceof FormWire ? formValues(req.body, fileOp?.form?.types ?? {}) : req.body;
     // First what the customer's file says about the body (its own schemas), then the spec's rules on the
     // catalogue's values read back from it.
     const query = new URLSearchParams((req.raw.url ?? '').split('?')[1] ?? '');
     const shapeProblems = fileOp
-      ? [...checkQuery(fileOp, query), ...checkBody(fileOp, wire)]
+      ? [...checkQuery(fileOp, query), ...checkBody(fileOp, req.body instanceof FormWire ? checkedView(wire as Record<string, unknown>) : wire)]
       : bound
         ? bindingProblems(bound, wire)
         : [];

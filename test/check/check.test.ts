@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { bindPaths } from '../catalog/bind-paths';
 import { run, type CheckIo } from '../../src/cli/check';
 import { checkReport, type CheckReport } from '../../src/check/report';
-import { KEY_ID_VAR, KEY_PASSWORD_VAR, readKey } from '../../src/check/key';
+import { KEY_ID_VAR, KEY_PASSWORD_VAR, readKey } from '../../src/connect/key';
 import { startRelay, type Relay } from '../../src/relay';
 import type { Sandbox } from '../../src/sandbox';
 import { key, start } from '../sandbox/helpers';
@@ -183,6 +183,17 @@ describe('grc-sheets check', () => {
     const { code, err } = await check(['--base-url', sandbox.url, '--binding', bad], 'good');
     expect(code).toBe(2);
     expect(err).toMatch(/--binding .*bad\.json: not a grc-sheets binding file/);
+  });
+
+  test("direct with --relay-config: the environment as the relay's configuration declares it, the same datasets as through the relay", async () => {
+    const config = join(dir, 'relay.json');
+    writeFileSync(config, JSON.stringify({ environments: { moved: { baseUrl: sandbox.url, binding: join(dir, 'moved.json'), production: false } } }));
+    const viaRelay = await checkJson(['--relay', relay.url, '--env', 'moved'], 'good');
+    const viaConfig = await checkJson(['--relay-config', config, '--env', 'moved'], 'good');
+    expect(viaConfig.report.target).toEqual({ via: 'direct', url: sandbox.url, environment: 'moved', production: false, binding: viaRelay.report.target.binding });
+    expect(viaConfig.report.datasets.map((d) => [d.id, d.path, d.pathSource, d.result])).toEqual(viaRelay.report.datasets.map((d) => [d.id, d.path, d.pathSource, d.result]));
+    const without = await check(['--relay-config', config], 'good');
+    expect([without.code, without.err]).toEqual([2, expect.stringContaining('--relay-config needs --env NAME')]);
   });
 
   test('a key on the command line is refused, saying why, before anything is called', async () => {

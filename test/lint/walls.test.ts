@@ -60,6 +60,11 @@ const failing: [string, string, string][] = [
   ['src/identity/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
   ['src/taskpane/components/Bad.tsx', "import x from '../../identity/demo-provider';", 'not part of the add-in'],
   ['src/sandbox/bad.ts', "import x from '@fluentui/react-components';", 'UI code belongs in src/taskpane'],
+  ['src/taskpane/connection/bad.ts', "import x from '../../connect/open';", 'not part of the add-in'],
+  ['src/environment/bad.ts', "import x from 'node:fs';", 'no Node built-ins'],
+  ['src/environment/bad.ts', "import x from '../connect/open';", 'not part of the add-in'],
+  ['src/environment/bad.ts', "import x from '../writeback';", 'catalogue and the relay contract only'],
+  ['src/connect/bad.ts', "import x from 'react';", 'UI code belongs in src/taskpane'],
 ];
 const passing: [string, string][] = [
   ['src/client/ok.ts', "import x from '../catalog';"],
@@ -74,6 +79,10 @@ const passing: [string, string][] = [
   ['src/relay/ok.ts', "import x from 'node:http';"],
   ['src/taskpane/components/Ok.tsx', "import x from '@fluentui/react-components';"],
   ['src/taskpane/connection/ok.ts', "import x from '../../contracts/identity';"],
+  ['src/taskpane/connection/ok.ts', "import x from '../../environment/environment';"],
+  ['src/relay/ok.ts', "import x from '../environment/environment';"],
+  ['src/environment/ok.ts', "import { a } from '../catalog'; import { b } from '../contracts/environments'; const x = [a, b];"],
+  ['src/connect/ok.ts', "import { a } from 'node:fs'; import { b } from '../environment/environment'; import { c } from '../relay/config'; const x = [a, b, c];"],
 ];
 
 describe('folder walls', () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectEnvironment } from '../../src/cli/connect';
+import { connectEnvironment } from '../../src/connect/connect';
 import { run as post } from '../../src/cli/post';
 import { run as refresh } from '../../src/cli/refresh';
 import { run as template } from '../../src/cli/template';
@@ -190,7 +190,7 @@ describe('round trip between the add-in and the saved workbook', () => {
 
     // The add-in's Post: the valid rows are done, the invalid one shows its problem; nothing is sent.
     const received = sandbox.store.received.length;
-    const { client, view } = await connectEnvironment({ 'base-url': sandbox.url, env: 'ACC' }, io().io);
+    const { client, bound: { view } } = await connectEnvironment({ 'base-url': sandbox.url, env: 'ACC' }, io().io);
     const plan = await preparePost({ api: client, workbook: wb, table, flow: incidentsFlow, environment: view });
     expect([plan.toSend, plan.toCheck]).toEqual([0, 0]);
     expect(plan.validation.problems).toEqual([expect.objectContaining({ row: 2, column: 'Reporting organization', severity: 'error' })]);

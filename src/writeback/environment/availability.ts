@@ -1,4 +1,4 @@
-import type { Binding } from '../../catalog';
+import type { Binding, Catalog } from '../../catalog';
 import type { AnyFlow } from '../flow';
 
 /** What availability reads of a flow: its operations, steps and datasets. */
@@ -23,6 +23,11 @@ export interface EnvironmentInfo {
   endpoints?: Readonly<Record<string, EndpointInfo>>;
   /** The environment's binding: where the customer's file wants each value (environment/context.ts). None: the catalogue's own shapes. */
   binding?: Binding | null;
+  /**
+   * The catalogue already built from that binding (src/environment, the client's): used as it is, so one
+   * environment has one catalogue. Absent: built here from `binding`.
+   */
+  catalog?: Catalog;
 }
 
 /** A dataset a flow reads that this environment lacks (binding without it) or only guesses (assumed path). */

@@ -133,6 +133,31 @@ print(json.dumps({ws.cell(row=r, column=c + 1).coordinate: ws.cell(row=r, column
     expect(added()).toBe(before + 2);
   }, 90_000);
 
+  it('exits 1 with "ok": false when the relay refuses every row before the service sees it: nothing posted is never "ok"', async () => {
+    // A relay that takes no body of more than 16 bytes: it refuses each row's POST itself (413, nothing
+    // forwarded), the runner tries each row again and leaves it "not sent". Reads (the standing data) go through.
+    const small = await startRelay({ listen: { host: '127.0.0.1', port: 0 }, environments: { acc: { baseUrl: sandbox.url } }, limits: { bodyBytes: 16 }, logLevel: 'silent' });
+    try {
+      const connect = ['--relay', small.url, '--env', 'acc'];
+      const { book, table } = await filled('refused', [['Refused one', null], ['Refused two', null]], connect);
+      const before = added();
+      const cli = io();
+      expect(await post([book, '--table', table, ...connect, '--yes', '--json'], cli.io)).toBe(1);
+      const json = JSON.parse(cli.out.join('\n')) as { ok: boolean; sent: boolean; counts: Record<string, number>; outcomes: { status: string; message: string }[] };
+      expect([json.ok, json.counts['not sent'], json.counts.created]).toEqual([false, 2, 0]);
+      expect(json.outcomes.map((o) => o.status)).toEqual(['not sent', 'not sent']);
+      expect(json.outcomes[0]!.message).toMatch(/^Not sent: .*larger than the relay accepts/);
+      expect(added()).toBe(before);
+      // Without --json the rows are named on stderr and the count on stdout.
+      const plain = io();
+      expect(await post([book, '--table', table, ...connect, '--yes'], plain.io)).toBe(1);
+      expect(plain.err.join('\n')).toMatch(/GrcIncidents: row 2: not sent: Not sent: /);
+      expect(plain.out.join('\n')).toMatch(/0 created, .*2 not sent \(each row's message says why\)/);
+    } finally {
+      await small.close();
+    }
+  }, 90_000);
+
   it('refuses a production environment without --yes-production, before anything is read; with it, the taskpane\'s own rules still apply', async () => {
     const { book, table } = await filled('prd', [['Production row', null]]);
     const before = added();

@@ -7,7 +7,7 @@ import { run, type RefreshIo } from '../../../src/cli/refresh';
 import { run as template } from '../../../src/cli/template';
 import { fillIncidents } from '../../support/incident-book';
 import { openpyxl } from '../../support/outside-readers';
-import { serviceSession } from '../../../src/cli/service-client';
+import { serviceSession } from '../../../src/connect/service-client';
 import { DEMO_POLICY, startSignInDemo } from '../../../src/cli/start-sign-in';
 import { startDemoProvider, type DemoProvider } from '../../../src/identity/demo-provider';
 import { startRelay, type Relay } from '../../../src/relay';

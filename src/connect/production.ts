@@ -35,10 +35,10 @@ export async function sandboxProduction(
  * sandbox on this machine says of itself, or null when nothing says (a post then needs --yes-production).
  */
 export async function knownProduction(
-  connection: Pick<Connection, 'production' | 'directUrl'>,
+  connection: Pick<Connection, 'bound' | 'directUrl'>,
   fetch: typeof globalThis.fetch,
 ): Promise<boolean | null> {
-  if (connection.production !== null) return connection.production;
+  if (connection.bound.production !== null) return connection.bound.production;
   return connection.directUrl ? sandboxProduction(connection.directUrl, fetch) : null;
 }
 

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 
-/** Where the check takes the API key from; never from the command line. */
+/** Where every command (check, refresh, template, post) takes the API key from; never from the command line. */
 export const KEY_ID_VAR = 'GRC_SHEETS_KEY_ID';
 export const KEY_PASSWORD_VAR = 'GRC_SHEETS_KEY_PASSWORD';
 

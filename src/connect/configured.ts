@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { BindingFileError, loadBinding } from '../binding/load';
-import { createCatalog } from '../catalog';
-import type { CheckEnvironment } from '../check/environment';
+import type { Binding } from '../catalog';
 import { applyEnv, parseRelayConfig, RelayConfigError } from '../relay/config';
 
 type Env = Record<string, string | undefined>;
@@ -11,9 +10,13 @@ type Env = Record<string, string | undefined>;
  * production, binding), for a command that calls the service directly from the relay's host: where the
  * environment is, which binding it has and whether it is production come from the one file the relay runs
  * with, not from options a scheduler repeats. `target.production` is null when the file does not set it:
- * the relay takes that as false, a post does not guess.
+ * the relay takes that as false, a post does not guess. open.ts builds the environment from these facts.
  */
-export function configuredEnvironment(file: string, name: string, env: Env): CheckEnvironment {
+export function configuredEnvironment(
+  file: string,
+  name: string,
+  env: Env,
+): { url: string; binding: Binding | null; production: boolean | null } {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -41,17 +44,9 @@ export function configuredEnvironment(file: string, name: string, env: Env): Che
     throw e;
   }
   const declared = applied.environments?.[name]?.production;
-  const url = environment.baseUrl.replace(/\/+$/, '');
   return {
-    baseUrl: url,
-    catalog: createCatalog(binding ?? undefined),
-    target: {
-      via: 'direct',
-      url,
-      environment: name,
-      production: typeof declared === 'boolean' ? declared : null,
-      binding: binding ? { file: binding.source.file, sha256: binding.source.sha256 } : null,
-    },
-    callerIp: null,
+    url: environment.baseUrl.replace(/\/+$/, ''),
+    binding,
+    production: typeof declared === 'boolean' ? declared : null,
   };
 }

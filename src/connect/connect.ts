@@ -1,17 +1,15 @@
 import { createClient, type GrcClient } from '../client';
-import type { Catalog } from '../catalog';
-import { BindingFileError, loadBinding } from '../binding/load';
-import { directEnvironment, EnvironmentError, relayEnvironment } from '../check/environment';
-import { describeEnvironment, type EnvironmentView } from '../contracts/environments';
-import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from '../check/key';
+import { BindingFileError } from '../binding/load';
+import type { Environment } from '../environment/environment';
+import { unreadableFile } from '../cli/exit';
 import { keyFingerprint, type Actor } from '../writeback/audit';
 import { RelayConfigError } from '../relay/config';
-import { configuredEnvironment } from './configured';
-import { EXIT, unreadableFile } from './exit';
+import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from './key';
+import { EnvironmentError, openEnvironment, type EnvironmentSource } from './open';
 import { CLIENT_ID_VAR, CLIENT_SECRET_FILE_VAR, CLIENT_SECRET_VAR, serviceClientFrom, serviceSession, ServiceClientError, type ServiceSession } from './service-client';
 
 /**
- * How the commands that work on a saved workbook (refresh, template) reach an environment: through the
+ * How the commands that work on a saved workbook (refresh, template, post) reach an environment: through the
  * relay (`--relay URL --env NAME`, the relay's binding and fixed address) or straight to the service
  * (`--base-url URL --env NAME [--binding FILE]`, or `--relay-config FILE --env NAME`: the environment as
  * the relay's configuration declares it). `--env` is always given: a table remembers the environment it
@@ -59,18 +57,17 @@ export interface ConnectIo extends KeySource {
 
 export interface Connection {
   client: GrcClient;
-  catalog: Catalog;
-  environment: string;
-  /** Recorded in the binding for readers of the file. */
-  source: string;
-  /** What the relay says of the environment (endpoints, production), or the same built from the binding. */
-  view: EnvironmentView;
   /**
-   * Whether the environment is production, as the relay or the relay's configuration file declares it;
-   * null when nothing declares it (--base-url, or a configuration file without the field), in which case
-   * `view` says false, as before, for the commands that only read.
+   * The environment, built the one way the relay and the taskpane build it (src/environment): its binding,
+   * the catalogue the client was made with, the view write-back reads, and the production flag as declared
+   * (null when nothing declares it: --base-url, or a configuration file without the field; its view then
+   * says false, as before, for the commands that only read).
    */
-  production: boolean | null;
+  bound: Environment;
+  /** The environment's name as the command line gives it. */
+  environment: string;
+  /** Recorded in the workbook's table bindings for readers of the file. */
+  source: string;
   /** The service's URL when it is called directly (not through a relay). */
   directUrl: string | null;
   /** The key's short fingerprint, as the audit sheet names it (never the key). */
@@ -138,13 +135,14 @@ export async function connectEnvironment(
         : `no rule of the relay's policy is for ${service.me.name} (its roles: ${service.me.groups.join(', ') || 'none'}): ask the relay's administrators for a policy rule for its app role, or assign the client a role a rule names. Nothing was read or written.`,
       false,
     );
-  let environment;
+  const source: EnvironmentSource = values.relay
+    ? { via: 'relay', relay: values.relay, name: values.env }
+    : values['relay-config']
+      ? { via: 'relay-config', file: values['relay-config'], name: values.env, env: io.env }
+      : { via: 'direct', baseUrl: values['base-url']!, name: values.env, binding: values.binding ?? null };
+  let opened;
   try {
-    environment = values.relay
-      ? await relayEnvironment(values.relay, values.env, fetchFn)
-      : values['relay-config']
-        ? configuredEnvironment(values['relay-config'], values.env, io.env)
-        : directEnvironment(values['base-url']!, values.binding ? loadBinding(values.binding) : null);
+    opened = await openEnvironment(source, fetchFn);
   } catch (e) {
     if (e instanceof EnvironmentError) throw new ConnectError(e.message, false);
     if (e instanceof RelayConfigError) throw new ConnectError(`--relay-config: ${e.message}`, true);
@@ -154,21 +152,19 @@ export async function connectEnvironment(
   try {
     // With a service token the client's Basic credentials are never sent: the bearer fetch replaces the header.
     const client = createClient({
-      baseUrl: environment.baseUrl,
+      baseUrl: opened.baseUrl,
       credentials: 'key' in given ? given.key : { identifier: '', password: '' },
-      catalog: environment.catalog,
+      catalog: opened.environment.catalog,
       fetch: (input, init) => fetchFn(input, init),
     });
     return {
       client,
-      catalog: environment.catalog,
-      view: describeEnvironment(values.env, environment.target.production ?? false, environment.catalog, null),
-      production: environment.target.production,
-      directUrl: values.relay ? null : environment.baseUrl,
+      bound: opened.environment,
+      directUrl: opened.via === 'relay' ? null : opened.url,
       environment: values.env,
       keyFingerprint: 'key' in given ? await keyFingerprint(given.key.identifier) : (service!.me.keys[values.env] ?? 'key held by the relay'),
       ...(service ? { actor: { subject: service.me.subject, name: service.me.name } } : {}),
-      source: values.relay ? `relay ${values.relay.replace(/\/+$/, '')}` : `direct ${environment.baseUrl}`,
+      source: `${opened.via} ${opened.url}`,
     };
   } catch (e) {
     throw new ConnectError((e as Error).message, true);
@@ -183,31 +179,3 @@ export const processIo = (): ConnectIo => ({
   ...(process.stdin.isTTY ? { tty: { input: process.stdin, output: process.stderr } } : {}),
   fetch: globalThis.fetch,
 });
-
-/** How a workbook command stops: `usage` (exit 2, with its help) or `failed` (exit 1), each naming the command. */
-export function stops(command: string, help: string, io: Pick<ConnectIo, 'stderr'>) {
-  return {
-    usage: (message: string) => {
-      io.stderr(`grc-sheets ${command}: ${message}\n\n${help}`);
-      return EXIT.usage;
-    },
-    failed: (message: string) => {
-      io.stderr(`grc-sheets ${command}: ${message}`);
-      return EXIT.failed;
-    },
-  };
-}
-
-/** connectEnvironment, with a refusal said the command's way: the Connection, or the exit code. */
-export async function connectOrStop(
-  values: Parameters<typeof connectEnvironment>[0],
-  io: ConnectIo,
-  stop: ReturnType<typeof stops>,
-): Promise<Connection | number> {
-  try {
-    return await connectEnvironment(values, io);
-  } catch (e) {
-    if (e instanceof ConnectError) return e.usage ? stop.usage(e.message) : stop.failed(e.message);
-    throw e;
-  }
-}

@@ -146,8 +146,9 @@ const NOT_CONCEPTS = new Set(['old', 'definition', 'value', 'detail']);
 
 /** Another endpoint's vocabulary, from its title: every word a concept ("Audit findings": audit AND finding). */
 function fromTitle(e: Endpoint): Vocabulary {
-  const ws = allWords(e.title.replace(/\([^)]*\)/g, ' ')).filter((w) => !NOT_CONCEPTS.has(w) && !GENERIC.has(w) && !BREAK.has(w));
-  return { concepts: ws.map((w) => C(w)) };
+  const all = allWords(e.title.replace(/\([^)]*\)/g, ' ')).filter((w) => !GENERIC.has(w) && !BREAK.has(w));
+  // "values", "definitions": not a concept, but its own word ("custom field values" is this dataset's phrase).
+  return { concepts: all.filter((w) => !NOT_CONCEPTS.has(w)).map((w) => C(w)), also: all.filter((w) => NOT_CONCEPTS.has(w)) };
 }
 
 /** Canonical words, singular, two-word terms joined. */

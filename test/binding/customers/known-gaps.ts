@@ -11,8 +11,6 @@ export const KNOWN_GAPS: Record<string, string> = {
   // tyrell.swashbuckle.json: integer enums: the bound sandbox does not start (zod: Cannot overwrite keys on object schemas containing refinements; use .safeExtend())
   'tyrell.swashbuckle.json › documented datasets':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) auditseverity refused: not in the file',
-  'tyrell.swashbuckle.json › bindings':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-document bound to .../restore by shape; datastructure not bound to /api/v1/datamanagement/structures',
   'tyrell.swashbuckle.json › incidents':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time (a date sent where the file says date-time)',
   'tyrell.swashbuckle.json › thirdparties':
@@ -22,8 +20,6 @@ export const KNOWN_GAPS: Record<string, string> = {
   // nakatomi.nswag.json: integer enums (x-enumNames): the bound sandbox does not start (zod: Cannot overwrite keys on object schemas containing refinements)
   'nakatomi.nswag.json › documented datasets':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 4 documented DirectData datasets the file does not list are refused',
-  'nakatomi.nswag.json › bindings':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-document bound to .../restore; task-update (v1) not bound',
   'nakatomi.nswag.json › incidents':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time',
   'nakatomi.nswag.json › thirdparties':
@@ -33,13 +29,9 @@ export const KNOWN_GAPS: Record<string, string> = {
   // duff.swagger.yaml: YAML merge keys (<<: *guid) not resolved: import refused, exit 2, 'must NOT have additional properties' x 457, merge keys not named
   'duff.swagger.yaml › documented datasets':
     'YAML merge keys not read: import refused (exit 2); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',
-  'duff.swagger.yaml › bindings':
-    'YAML merge keys not read: import refused (exit 2); then (forecast with h/enums) hyperlink bound to .../Moi, incident-status to .../Restore, formresult-create to /Forms/{formGuid}/Close, all by shape; the formData hyperlink not bound',
   // monarch.aspnet11.json: OpenAPI 3.2.0 refused: 'Unsupported OpenAPI version: 3.2.0', exit 2
   'monarch.aspnet11.json › documented datasets':
     'OpenAPI 3.2.0 refused by the parser (exit 2); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',
-  'monarch.aspnet11.json › bindings':
-    'OpenAPI 3.2.0 refused by the parser (exit 2); then (forecast with h/enums) as monarch10: document -> improvement-measures, status -> restore, form result -> close',
   'monarch.aspnet11.json › incidents':
     'OpenAPI 3.2.0 refused by the parser (exit 2); then (forecast with h/enums) as monarch10: row GUID not the record made, hyperlink 404, select answers as GUIDs',
   'monarch.aspnet11.json › thirdparties':
@@ -47,8 +39,6 @@ export const KNOWN_GAPS: Record<string, string> = {
   'monarch.aspnet11.json › contracts':
     'OpenAPI 3.2.0 refused by the parser (exit 2); then (forecast with h/enums) as monarch10 [forms: the options of a multi-select now go joined in one text value, as the brief of the lead says: never one entry per option for third parties and contracts (the spec rejects duplicate entries), although this file asks for one entry per option]',
   // wayne.swashbuckle-strings.json: /api/v{version}/... paths (asp-versioning, version as a path parameter with a default) are 'a path grc-sheets cannot address': nothing bound
-  'wayne.swashbuckle-strings.json › bindings':
-    'v{version} paths not addressable: 0 writes and 0 lists bound; then (forecast with h/enums) bound, but every write by shape and incident-document to .../Restore',
   'wayne.swashbuckle-strings.json › incidents':
     'v{version} paths not addressable: 0 writes and 0 lists bound; then (forecast with h/enums) 400 customFieldValues.<id>: must be string (Dictionary<Guid, string>)',
   'wayne.swashbuckle-strings.json › thirdparties':
@@ -58,8 +48,6 @@ export const KNOWN_GAPS: Record<string, string> = {
   // umbrella.swashbuckle-v2.json: integer enums (x-enum-varnames): the bound sandbox does not start
   'umbrella.swashbuckle-v2.json › documented datasets':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',
-  'umbrella.swashbuckle-v2.json › bindings':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-hyperlink bound to .../mois and incident-status to .../restore by shape; the real hyperlink (in: formData) not bindable',
   'umbrella.swashbuckle-v2.json › incidents':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) refused on Name (required) although typed: the name of the wrongly bound MOI step',
   'umbrella.swashbuckle-v2.json › thirdparties':
@@ -71,8 +59,6 @@ export const KNOWN_GAPS: Record<string, string> = {
   // oscorp.swashbuckle-autorest.json: integer enums (x-ms-enum): the bound sandbox does not start
   'oscorp.swashbuckle-autorest.json › documented datasets':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) documented DirectData datasets the file does not list are refused',
-  'oscorp.swashbuckle-autorest.json › bindings':
-    'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) incident-document bound to .../mois (Incidents_CreateMoi) by name, incident-status to .../restore by shape',
   'oscorp.swashbuckle-autorest.json › incidents':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) 400 customFields.4.dateValue: not a valid date-time',
   'oscorp.swashbuckle-autorest.json › thirdparties':
@@ -82,8 +68,6 @@ export const KNOWN_GAPS: Record<string, string> = {
   'oscorp.swashbuckle-autorest.json › task full update keeps values':
     'integer enums: the bound sandbox does not start (safeExtend); then (forecast with h/enums) a comment-only update sends score: null, 400 (score is not nullable in the file)',
   // Files that import and run: the checks that find something
-  'gekko.springdoc.json › bindings':
-    '{taskId}:advance not bound; /api/dimensions/business|framework not bound (business dimensions bound to business assessments); incident-document -> .../measures (MOI), incident-status -> .../restore',
   'gekko.springdoc.json › incidents':
     'dimension lists not bound: rows refused no-list on Business and Framework dimensions',
   'gekko.springdoc.json › thirdparties': 'framework dimensions list not bound: refused no-list',
@@ -91,10 +75,6 @@ export const KNOWN_GAPS: Record<string, string> = {
     "bare-uuid answer: the row's GUID is not the record made; dropdown sent as option GUID (wants name), multi-select as two GUID entries (wants 'EU|US')",
   'gekko.springdoc.json › task full update keeps values':
     "comment-only Update sends score: null where the file's score is a plain number: 400; passes with h/fullupdate",
-  'prestige.fastapi.json › bindings':
-    'incident-hyperlink bound to POST .../mois (the real one is form-urlencoded); incident-document -> .../restore; formresult-create -> /forms/{form_id}/close',
-  'monarch.aspnet10.json › bindings':
-    'incident-document -> .../improvement-measures (MOI), incident-status -> .../restore, formresult-create -> /forms/{id}/close',
   'monarch.aspnet10.json › incidents':
     "201 + bare uuid: the row's GUID is not the record made, the hyperlink then 404s; dropdown/multi-select sent as option GUIDs where the description says names",
   'monarch.aspnet10.json › thirdparties':

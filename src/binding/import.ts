@@ -8,6 +8,7 @@ import {
   encoding as encodingSchema,
   createCatalog,
   isValidTemplate,
+  NONE_REASON,
   lastName,
   pointerParts,
   type Binding,
@@ -18,6 +19,7 @@ import {
 } from '../catalog';
 import { findRecords } from './answers';
 import { customFieldsRefusal, fitCustomFields } from './custom-answers';
+import { declinedIds, withDocumented } from './documented';
 import { chooseEncoding } from './encoding';
 import { enumsUnread } from './enum-check';
 import { mapEnumValue } from './enum-map';
@@ -140,7 +142,7 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
     if (l.kind === 'none') {
       delete entry.chosen;
       delete entry.decision;
-      entry.missing = "the admin's overrides bind nothing to it";
+      entry.missing = NONE_REASON;
       applied++;
       continue;
     }
@@ -358,6 +360,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   distinctHeaders(entries);
 
   const list = [...entries.values()];
+  const none = declinedIds(overrideLines, entries);
   const claimed = new Set(list.flatMap((e) => [e.chosen?.f, ...(e.decision?.candidates.map((c) => c.f) ?? [])]).filter(Boolean));
   const extraDatasets: ExtraDataset[] = [];
   const taken = new Set<string>();
@@ -392,8 +395,9 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
       list.filter((e) => e.decision).map((e) => [e.side.e.id, { reason: e.decision!.reason, candidates: e.decision!.candidates.map(candidateRef) }]),
     ),
     missing: Object.fromEntries(list.filter((e) => !e.chosen && !e.decision).map((e) => [e.side.e.id, e.missing ?? 'not in the file'])),
+    ...(none.length ? { none } : {}),
     extraDatasets,
-    consequences: consequencesOf(list, dropped),
+    consequences: withDocumented(consequencesOf(list, dropped), list, none),
   };
   const checked = bindingSchema.safeParse(out);
   if (!checked.success) {

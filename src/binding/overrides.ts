@@ -7,7 +7,8 @@ import { BindingInputError } from './parse';
  * keeps them where the file still supports them (docs/binding.md):
  *
  *   use <catalogue id> = <METHOD> <path> | <operationId>     bind this operation of the file
- *   none <catalogue id>                                      bind nothing (the flow is unavailable)
+ *   none <catalogue id>                                      bind nothing (the flow is unavailable; a documented
+ *                                                            dataset the file does not list is no longer kept)
  *   place <catalogue id> <field> = body <pointer> [<encoding JSON>]
  *   place <catalogue id> <field> = path|query <name> [<encoding JSON>]
  *   unplace <catalogue id> <field>                           do not send it (its column is not offered)

@@ -11,6 +11,7 @@ export * from './binding';
 export * from './placement';
 export { encodeRequest, requestTarget, columnsOf, listsOf, indexList, isEmpty, type Values } from './encode';
 export { readCreatedId, idFromLocation } from './answer';
+export { wireRequest, formatWire, JSON_CONTENT_TYPE, type WireRequest } from './wire';
 export { decodeRecord, recordDecoder, recordsOf } from './decode';
 export { getAt, setAt, pointerOf, pointerParts, escapePointer, lastName } from './pointer';
 export { toJsonSchema, type JsonSchema } from './schema-json';

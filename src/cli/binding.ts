@@ -2,6 +2,7 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BindingInputError, formatReport, importBinding, type ImportResult } from '../binding';
+import { keepsDocumented } from '../catalog';
 import { EXIT, unreadableFile } from './exit';
 import { parseOptions } from './options';
 
@@ -52,6 +53,11 @@ function starterOverrides(result: ImportResult): string {
   for (const c of result.binding.consequences.filter((x) => x.kind === 'enum-unread')) {
     lines.push('', `# ${c.endpoint} ${c.columns.join(', ')}: which of the file's values means each? Fill in and uncomment:`);
     for (const l of c.message.match(/map \S+ \S+ "[^"]*" = \S+/g) ?? []) lines.push(`# ${l}`);
+  }
+  const kept = result.entries.filter((e) => !e.chosen && keepsDocumented(result.binding, e.side.e));
+  if (kept.length) {
+    lines.push('', "# Documented datasets the file does not list: kept at the spec's path. Uncomment to take one away:");
+    for (const e of kept) lines.push(`# none ${e.side.e.id}   # ${e.side.e.title}, GET ${e.side.e.path}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -2,13 +2,11 @@ import type { z } from 'zod';
 import {
   boundOf,
   encodeRequest,
-  FORM_CONTENT_TYPES,
-  formFields,
-  urlencodedText,
   isGuid,
   readCreatedId,
-  requestTarget,
+  wireRequest,
   PATH_GUID_FIELD,
+  type FormField,
   type Answer,
   type BoundOperation,
   type EncodedRequest,
@@ -53,9 +51,11 @@ export async function sendEncoded(
   request: EncodedRequest,
   signal?: AbortSignal,
 ): Promise<Answer> {
+  const wire = wireRequest(request);
   const response = await send(conn, op, {
-    encoded: { method: request.method, target: requestTarget(request) },
-    ...wireBody(request),
+    encoded: { method: wire.method, target: wire.target },
+    ...(wire.body !== undefined ? { body: wire.body, contentType: wire.contentType } : {}),
+    ...(wire.multipart ? { body: multipartData(wire.multipart) } : {}),
     ...(signal ? { signal } : {}),
   });
   let text: string;
@@ -71,28 +71,19 @@ export async function sendEncoded(
   return { status: response.status, headers, body: parse(text) };
 }
 
-/** The body as it goes on the wire: JSON text, or the form the file takes (catalog/form.ts). */
-function wireBody(request: EncodedRequest): { body?: string | FormData; contentType?: string } {
-  if (request.body === undefined) return {};
-  if (request.form === 'urlencoded')
-    return {
-      body: urlencodedText(formFields(request.body)),
-      contentType: `${FORM_CONTENT_TYPES.urlencoded}; charset=utf-8`,
-    };
-  if (request.form === 'multipart') {
-    const form = new FormData();
-    for (const f of formFields(request.body)) {
-      if ('value' in f) form.append(f.name, f.value);
-      else
-        form.append(
-          f.name,
-          new Blob([Uint8Array.from(atob(f.file.base64), (c) => c.charCodeAt(0))], { type: 'application/octet-stream' }),
-          f.file.filename,
-        );
-    }
-    return { body: form };
+/** A multipart form's parts as fetch sends them (it writes the boundary and the Content-Type). */
+function multipartData(fields: readonly FormField[]): FormData {
+  const form = new FormData();
+  for (const f of fields) {
+    if ('value' in f) form.append(f.name, f.value);
+    else
+      form.append(
+        f.name,
+        new Blob([Uint8Array.from(atob(f.file.base64), (c) => c.charCodeAt(0))], { type: 'application/octet-stream' }),
+        f.file.filename,
+      );
   }
-  return { body: JSON.stringify(request.body) };
+  return form;
 }
 
 function parse(text: string): unknown {

@@ -13,6 +13,7 @@ import {
   type Operation,
 } from '../catalog';
 import type { Binding } from '../catalog/binding';
+import { SANDBOX_GAP_MEMBER, type SandboxGap } from '../contracts/sandbox-gap';
 import { PATH_GUID_FIELD, type BoundDataset, type BoundOperation } from '../catalog/placement';
 import {
   answerFor,
@@ -166,7 +167,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return reply.code(status).type(JSON_TYPE).send({ message });
   });
   app.setNotFoundHandler((_req, reply) =>
-    reply.code(404).type(JSON_TYPE).send({ message: ERRORS.notFound.message }),
+    reply.code(404).type(JSON_TYPE).send({ message: ERRORS.notFound.message, [SANDBOX_GAP_MEMBER]: 'no-route' }),
   );
   registerAdminRoutes(app, admin, store);
 
@@ -174,6 +175,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const a = answerOf(outcome);
     return reply.code(a.status).type(JSON_TYPE).send(a.body);
   };
+  /** A 404 about the sandbox itself (contracts/sandbox.ts), not about the service it stands in for. */
+  const sendGap = (reply: FastifyReply, gap: SandboxGap, message: string) =>
+    reply.code(404).type(JSON_TYPE).send({ message, [SANDBOX_GAP_MEMBER]: gap });
   const sendError = (reply: FastifyReply, name: ErrorName, message?: string) => {
     if (name === 'invalidCredentials')
       reply.header('www-authenticate', 'Basic realm="Risk and Controls Management Service"');
@@ -184,8 +188,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const rawPath = (req.raw.url ?? '').split('?')[0]!.slice(API_ROOT.length);
     const m = cat.match(req.method, rawPath);
     if (!m.ok) {
-      if (m.reason === 'method-not-allowed') reply.header('allow', m.allow.join(', '));
-      return sendError(reply, m.reason === 'not-found' ? 'notFound' : 'methodNotAllowed');
+      if (m.reason === 'not-found') return sendGap(reply, 'no-route', ERRORS.notFound.message);
+      reply.header('allow', m.allow.join(', '));
+      return sendError(reply, 'methodNotAllowed');
     }
     const f = plan.current;
     if (f.latencyMs) await delay(f.latencyMs);
@@ -212,7 +217,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
 
   function serveDataset(ep: Dataset, guid: string | undefined, reply: FastifyReply, drop: boolean) {
-    if (!store.has(ep.id)) return sendError(reply, 'notFound');
+    if (!store.has(ep.id))
+      return sendGap(
+        reply,
+        'no-data',
+        `Not found. This practice sandbox has no data for "${ep.title}": only your own service has it.`,
+      );
     let filter: ((r: Record<string, unknown>) => boolean) | undefined;
     if (guid) {
       const g = guid.toLowerCase();
@@ -246,6 +256,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           shape?.texts,
           shape?.notNull,
           shape?.variants,
+          // Without the file, a binding that places nothing in the record knows no more than a bare object.
+          shape ? shape.open : !bound.placements.some((p) => p.in === 'body'),
         )
       : undefined;
     const stream = jsonArrayStream(
@@ -335,7 +347,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (drop)
       return dropText(reply, answer.status, answer.body === undefined ? made : JSON.stringify(answer.body));
     if (answer.body === undefined) return reply.code(answer.status).send();
-    return reply.code(answer.status).type(JSON_TYPE).send(answer.body);
+    if (answer.text) return reply.code(answer.status).type('text/plain; charset=utf-8').send(String(answer.body));
+    // A bare GUID answer is a JSON string ("..."), as ASP.NET writes it; Fastify would send a string as it is.
+    const payload = typeof answer.body === 'string' ? JSON.stringify(answer.body) : answer.body;
+    return reply.code(answer.status).type(JSON_TYPE).send(payload);
   }
 
   const host = options.host ?? '127.0.0.1';

@@ -20,6 +20,8 @@ export interface FileAnswer {
   schema?: unknown;
   /** The file documents a Location header on this answer. */
   location: boolean;
+  /** The body is text/plain only (a bare GUID as text): sent as text, not JSON. */
+  text?: true;
 }
 
 export interface QueryParameter {
@@ -132,6 +134,15 @@ function jsonSchemaOf(doc: Obj, content: unknown): unknown {
   return isObj(entry) ? entry.schema : undefined;
 }
 
+/** A text/plain answer's schema where it is text (a create answering its new GUID as plain text). */
+function textSchemaOf(doc: Obj, content: unknown): unknown {
+  if (!isObj(content)) return undefined;
+  const entry = deref(doc, content['text/plain']);
+  const schema = isObj(entry) ? entry.schema : undefined;
+  const s = deref(doc, schema);
+  return isObj(s) && s.type === 'string' ? schema : undefined;
+}
+
 function successOf(doc: Obj, spec: Spec, op: Obj): FileAnswer {
   const responses = isObj(op.responses) ? op.responses : {};
   const codes = Object.keys(responses)
@@ -143,7 +154,12 @@ function successOf(doc: Obj, spec: Spec, op: Obj): FileAnswer {
   if (!isObj(r)) return { status, location: false };
   const headers = isObj(r.headers) ? Object.keys(r.headers).map((h) => h.toLowerCase()) : [];
   const schema = spec === 'swagger-2.0' ? r.schema : jsonSchemaOf(doc, r.content);
-  return { status, schema, location: headers.includes('location') };
+  const location = headers.includes('location');
+  if (schema === undefined && spec !== 'swagger-2.0') {
+    const text = textSchemaOf(doc, r.content);
+    if (text !== undefined) return { status, schema: text, location, text: true };
+  }
+  return { status, schema, location };
 }
 
 /** A form field's type: what its text is read as. */

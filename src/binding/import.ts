@@ -31,9 +31,11 @@ import {
   matchAll,
   refOf,
   type CatalogueSide,
+  type Decision,
   type FileSide,
   type Scored,
 } from './match';
+import { FLOWS } from '../writeback/flows';
 import { parseOverrides, type Line } from './overrides';
 import { BindingInputError, parseApiFile, type ParsedFile } from './parse';
 import { kindOf, type Schema } from './schema';
@@ -45,6 +47,8 @@ export interface ImportOptions {
   accept?: boolean;
   /** The file name recorded in the binding (default: as given). */
   recordAs?: string;
+  /** The same file, already read by parseApiFile: spares reading it again (a test importing it twice). */
+  parsed?: ParsedFile;
   now?: Date;
 }
 
@@ -52,7 +56,7 @@ export interface ImportOptions {
 export interface Entry {
   side: CatalogueSide;
   chosen?: Scored;
-  decision?: { reason: string; candidates: Scored[] };
+  decision?: Decision;
   missing?: string;
   others: Scored[];
   accepted?: boolean;
@@ -74,6 +78,8 @@ export interface ImportResult {
   /** Decisions still open: what keeps the exit status non-zero. */
   unresolved: string[];
 }
+
+const templateOf = (p: string) => p.replace(/\{[^}]+\}/g, '{}');
 
 function slug(path: string): string {
   const words = path
@@ -267,6 +273,26 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
   return { dropped, applied };
 }
 
+/**
+ * An extra column's header is the file's property name; a flow's template has one column per header, so an
+ * extra column named like one of the flow's own columns (a step's `Name` and the incident's Name) would take
+ * that column's value. Such a header is made distinct by the operation's step: "Name (hyperlink)". (Two
+ * operations' extras of one name, `api-version` on each write, stay one column: one value for both.)
+ */
+function distinctHeaders(entries: ReadonlyMap<string, Entry>): void {
+  for (const flow of FLOWS) {
+    const taken = new Set([...Object.keys(flow.places), ...(flow.controls ?? [])].map((h) => h.toLowerCase()));
+    for (const id of [...flow.operations, ...Object.keys(flow.steps ?? {})]) {
+      const b = entries.get(id)?.chosen?.bound;
+      if (b?.kind !== 'operation') continue;
+      const what = flow.steps?.[id]?.what ?? entries.get(id)!.side.e.title.toLowerCase();
+      for (const x of b.extras) {
+        if (taken.has(x.header.toLowerCase())) x.header = `${x.header} (${what})`;
+      }
+    }
+  }
+}
+
 function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[]): Consequence[] {
   const out: Consequence[] = [];
   for (const e of entries) {
@@ -312,7 +338,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
     overrideLines = parseOverrides(options.overrides, text);
     overridesHash = createHash('sha256').update(text).digest('hex');
   }
-  const parsed = await parseApiFile(file);
+  const parsed = options.parsed ? { ...options.parsed, skipped: [...options.parsed.skipped] } : await parseApiFile(file);
   const files = parsed.operations.filter((op) => isValidTemplate(op.path)).map(fileSide);
   for (const op of parsed.operations)
     if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~, one {parameter} per segment and a custom method's :verb)`);
@@ -320,14 +346,14 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const outcome = matchAll(sides, files);
 
   const entries = new Map<string, Entry>();
-  // --accept takes a near-tie's best candidate that no other endpoint holds.
+  // --accept takes a near-tie's best candidate that no other endpoint holds; never a candidate by shape alone.
   const held = new Set([...outcome.bound.values()].map((s) => s.f));
   for (const side of sides) {
     const id = side.e.id;
     const entry: Entry = { side, others: outcome.others.get(id) ?? [] };
     const chosen = outcome.bound.get(id);
     const decision = outcome.decisions.get(id);
-    const free = decision?.candidates.find((c) => !held.has(c.f) && !c.f.op.deprecated);
+    const free = decision?.shapeOnly ? undefined : decision?.candidates.find((c) => !held.has(c.f) && !c.f.op.deprecated);
     if (chosen) entry.chosen = chosen;
     else if (decision && options.accept && free) {
       held.add(free.f);
@@ -339,14 +365,17 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
     entries.set(id, entry);
   }
   const { dropped, applied } = applyOverrides(overrideLines, entries, files, options.overrides ?? 'overrides');
+  distinctHeaders(entries);
 
   const list = [...entries.values()];
   const none = declinedIds(overrideLines, entries);
   const claimed = new Set(list.flatMap((e) => [e.chosen?.f, ...(e.decision?.candidates.map((c) => c.f) ?? [])]).filter(Boolean));
   const extraDatasets: ExtraDataset[] = [];
   const taken = new Set<string>();
+  // A catalogue dataset's own path is that dataset, bound or not (the admin may have said `none`): never an extra one.
+  const own = new Set(sides.filter((c) => c.e.kind === 'dataset').map((c) => templateOf(c.e.path)));
   for (const f of files) {
-    if (claimed.has(f)) continue;
+    if (claimed.has(f) || own.has(templateOf(f.op.path))) continue;
     const x = extraDatasetOf(f);
     if (!x) continue;
     let id = slug(f.op.path);

@@ -8,6 +8,7 @@ import {
   type PlacementHow,
 } from '../catalog';
 import { findCreatedId, findRecords } from './answers';
+import { evidenceFor, noWordSays } from './evidence';
 import { catFields, type CatField } from './fields';
 import type { FileOperation } from './parse';
 import { fitCustomFields } from './custom-answers';
@@ -15,13 +16,14 @@ import { placeOperation, placeRecord } from './place';
 import { words } from './words';
 
 /**
- * Which operation of the file each catalogue endpoint is. The same method and path is exact. Otherwise a
- * score: the name (operationId, summary, path words and tags against the catalogue's id, title and path,
+ * Which operation of the file each catalogue endpoint is. The catalogue's own path is exact, and wins. Otherwise
+ * only an operation whose words say it is the endpoint (evidence.ts) can be bound, and among those a score
+ * decides: the name (operationId, summary, path words and tags against the catalogue's id, title and path,
  * with synonyms: words.ts), how well the fields fit (place.ts), and how well the method suits (an update by
  * PATCH or PUT, a create by POST). Deprecated operations are never chosen while a current one fits; two
- * current candidates within TIE are a decision for the admin, listed with their reasons.
+ * current candidates within TIE are a decision for the admin, listed with their reasons. Fields that fit
+ * without a word saying so make a candidate for the admin (a decision `--accept` never takes), never a binding.
  */
-export const THRESHOLD = 0.3;
 export const TIE = 0.05;
 
 /** Verbs operation names use for the catalogue's actions. */
@@ -40,7 +42,7 @@ export function opTokens(...texts: (string | undefined)[]): Set<string> {
     const ws = words(t.replace(/\{[^}]*\}/g, ' ').replace(/\bdata\b|data(?=\/)/gi, ' '))
       .map((w) => VERB[w] ?? w)
       .map((w) => (w.length > 4 && w.endsWith('data') ? w.slice(0, -4) : w))
-      .filter((w) => w && !NOISE.has(w));
+      .filter((w) => w && !NOISE.has(w) && !/^v\d*$/.test(w));
     for (let i = 0; i < ws.length; i++) {
       out.add(ws[i]!);
       if (i + 1 < ws.length) out.add(ws[i]! + ws[i + 1]!);
@@ -108,6 +110,8 @@ export const fileSide = (op: FileOperation): FileSide => ({
 
 export interface Scored {
   f: FileSide;
+  /** The words that say it is the endpoint; empty when only its fields fit (never bound by the matcher then). */
+  evidence: string[];
   score: number;
   name: number;
   fit: number;
@@ -139,8 +143,9 @@ export function compatible(c: CatalogueSide, f: FileSide): boolean {
   return true;
 }
 
+/** The catalogue's own path (the spec's documented one, or the one the catalogue assumes), by any write method for an operation. */
 export const exactly = (c: CatalogueSide, f: FileSide): boolean =>
-  (c.e.kind === 'dataset' ? f.op.method === 'GET' : f.op.method === 'POST') && template(f.op.path) === template(c.e.path);
+  (c.e.kind === 'dataset' ? f.op.method === 'GET' : f.op.method !== 'GET') && template(f.op.path) === template(c.e.path);
 
 /** A quick upper bound of the score, before placing fields: to place only the likely candidates. */
 export const nameScore = (c: CatalogueSide, f: FileSide): number => dice(c.tokens, f.tokens);
@@ -159,6 +164,8 @@ function fileRef(op: FileOperation): BoundOperation['file'] {
 export function bindTo(c: CatalogueSide, f: FileSide, how?: PlacementHow): Scored {
   const op = f.op;
   const name = nameScore(c, f);
+  const isExact = exactly(c, f);
+  const evidence = isExact ? [] : evidenceFor(c.e, op).words;
   const reasons: string[] = [];
   let bound: BoundOperation | BoundDataset;
   let fit: number;
@@ -194,7 +201,6 @@ export function bindTo(c: CatalogueSide, f: FileSide, how?: PlacementHow): Score
     }
   }
   const m = methodFit(c, op.method);
-  const isExact = exactly(c, f);
   let score = isExact ? 1 : 0.55 * name + 0.35 * fit + 0.1 * m;
   if (op.deprecated) score *= 0.9;
   // A path parameter nothing in the catalogue fills: the operation is about some other record.
@@ -208,14 +214,14 @@ export function bindTo(c: CatalogueSide, f: FileSide, how?: PlacementHow): Score
   }
   const placedCount = bound.placements.length;
   reasons.splice(0, 0,
-    isExact ? 'same method and path' : `name ${name.toFixed(2)}`,
+    isExact ? 'the catalogue\'s own path' : evidence.length ? `its words say so (${evidence.join(', ')}); name ${name.toFixed(2)}` : noWordSays(c.e),
     `${placedCount} of ${c.fields.length + (c.e.path.includes('{guid}') ? 1 : 0)} fields placed`,
     ...(c.e.kind === 'operation' && op.method !== 'POST' ? [`${op.method}${c.update ? ` (${c.update} update)` : ''}`] : []),
     ...(op.deprecated ? ['deprecated'] : []),
   );
-  const chosenHow: PlacementHow = how ?? (isExact ? 'exact' : 0.55 * name >= 0.35 * fit ? 'name' : 'shape');
+  const chosenHow: PlacementHow = how ?? (isExact ? 'exact' : evidence.length ? 'name' : 'shape');
   bound.how = chosenHow;
-  return { f, score, name, fit, how: chosenHow, reasons, bound, unplaced, unfillable };
+  return { f, evidence, score, name, fit, how: chosenHow, reasons, bound, unplaced, unfillable };
 }
 
 export const refOf = (op: { method: string; path: string }): string => `${op.method} ${op.path}`;
@@ -232,10 +238,17 @@ export function candidateRef(s: Scored): CandidateRef {
   };
 }
 
+export interface Decision {
+  reason: string;
+  candidates: Scored[];
+  /** No word says any candidate is the endpoint, only its fields fit: `--accept` never takes one. */
+  shapeOnly?: boolean;
+}
+
 export interface Outcome {
   bound: Map<string, Scored>;
-  /** Near-ties, or only deprecated operations: the admin decides. */
-  decisions: Map<string, { reason: string; candidates: Scored[] }>;
+  /** Near-ties, or candidates by shape alone: the admin decides. */
+  decisions: Map<string, Decision>;
   missing: Map<string, string>;
   /** Candidates not chosen that the report mentions (deprecated twins, runners-up). */
   others: Map<string, Scored[]>;
@@ -244,34 +257,93 @@ export interface Outcome {
 
 const PER_ENDPOINT = 6;
 
+/**
+ * A candidate by shape alone, worth the admin's look: at least two of the endpoint's fields placed by their
+ * names, and half of them fitting. An endpoint without such fields (advance a task) has none: any bodiless
+ * POST "fits" it.
+ */
+const SHAPE_FIT = 0.5;
+/** How many operations, likeliest by name first, are placed to look for a candidate by shape. */
+const SHAPE_LOOK = 6;
+const worthALook = (s: Scored): boolean =>
+  s.fit >= SHAPE_FIT && s.bound.placements.filter((p) => p.in === 'body' && p.how !== 'shape').length >= 2;
+
+/** A path with its version segment made a wildcard: /v1/Task/{} and /v2/Task/{} are one resource in two versions. */
+const unversioned = (p: string) => template(p).replace(/\/v\d+(?=\/|$)/i, '/v*');
+const pathVersion = (p: string) => /\/(v\d+)(?=\/|$)/i.exec(p)?.[1]?.toLowerCase();
+
+/**
+ * The version an operation says it is: in its name ("Update task data (v2)", Tasks_UpdateV2), or in its path
+ * where the file has the same path in another version (/api/v1/Task/{id} and /api/v2/Task/{id}); a version
+ * every path of a file carries (/api/v1/...) says nothing.
+ */
+function versionsOf(files: readonly FileSide[]): (f: FileSide) => string | undefined {
+  const seen = new Map<string, Set<string>>();
+  for (const f of files) {
+    const v = pathVersion(f.op.path);
+    if (v) seen.set(unversioned(f.op.path), (seen.get(unversioned(f.op.path)) ?? new Set()).add(v));
+  }
+  return (f) => {
+    const named = /\bv(\d+)\b/i.exec(`${f.op.summary ?? ''} ${(f.op.operationId ?? '').replace(/([a-z])(V\d)/g, '$1 $2')}`)?.[0]?.toLowerCase();
+    if (named) return named;
+    return (seen.get(unversioned(f.op.path))?.size ?? 0) > 1 ? pathVersion(f.op.path) : undefined;
+  };
+}
+
 export function matchAll(sides: readonly CatalogueSide[], files: readonly FileSide[]): Outcome {
   const claimed = new Set<FileSide>();
+  // The catalogue's endpoints that are one resource in two versions (task updates v1 and v2): an operation
+  // that says it is one version is never the other.
+  const twins = new Map<string, number>();
+  for (const c of sides) twins.set(unversioned(c.e.path), (twins.get(unversioned(c.e.path)) ?? 0) + 1);
+  const versionOf = versionsOf(files);
+  const otherVersion = (c: CatalogueSide, f: FileSide) => {
+    if ((twins.get(unversioned(c.e.path)) ?? 0) < 2) return false;
+    const v = versionOf(f);
+    return v !== undefined && v !== pathVersion(c.e.path);
+  };
   const bound = new Map<string, Scored>();
-  const decisions = new Map<string, { reason: string; candidates: Scored[] }>();
+  const decisions = new Map<string, Decision>();
   const missing = new Map<string, string>();
   const others = new Map<string, Scored[]>();
   // Exact first: the same method and path is the same operation (every documented endpoint).
   for (const c of sides) {
-    const f = files.find((x) => !claimed.has(x) && !x.op.deprecated && exactly(c, x));
+    // The spec's documented path wins even where the file marks it deprecated (risiko, the older risk dataset).
+    const f = files.find((x) => !claimed.has(x) && !x.op.deprecated && exactly(c, x)) ?? (c.e.documented ? files.find((x) => !claimed.has(x) && exactly(c, x)) : undefined);
     if (!f) continue;
     claimed.add(f);
     bound.set(c.e.id, bindTo(c, f, 'exact'));
   }
   let rest = sides.filter((c) => !bound.has(c.e.id));
-  // For each endpoint, its likely candidates by name, then placed and scored in full.
+  // For each endpoint, the operations whose words say they are it, the likeliest by name first, placed and
+  // scored in full; and, for the admin only, the best few whose fields fit without a word saying so.
   const scored = new Map<CatalogueSide, Scored[]>();
-  for (const c of rest) {
-    const quick = files
-      .filter((f) => !claimed.has(f) && compatible(c, f))
+  const unsaid = new Map<CatalogueSide, FileSide[]>();
+  const byName = (c: CatalogueSide, fs: FileSide[], n: number) =>
+    fs
       .map((f) => ({ f, q: nameScore(c, f) }))
-      .filter((x) => 0.55 * x.q + 0.35 + 0.1 >= THRESHOLD)
       .sort((a, b) => b.q - a.q)
-      .slice(0, PER_ENDPOINT);
-    scored.set(
-      c,
-      quick.map((x) => bindTo(c, x.f)).filter((s) => s.score >= THRESHOLD).sort((a, b) => b.score - a.score),
-    );
+      .slice(0, n)
+      .map((x) => bindTo(c, x.f));
+  for (const c of rest) {
+    const said: FileSide[] = [];
+    const fits: FileSide[] = [];
+    for (const f of files) {
+      if (claimed.has(f) || !compatible(c, f)) continue;
+      const ev = evidenceFor(c.e, f.op);
+      if (ev.words.length && !otherVersion(c, f)) said.push(f);
+      else if (!ev.against && c.e.kind === 'operation' && c.fields.length >= 2) fits.push(f);
+    }
+    // Words that name every concept are enough: a file that documents no answer still names its datasets.
+    scored.set(c, byName(c, said, PER_ENDPOINT).sort((a, b) => b.score - a.score));
+    unsaid.set(c, fits);
   }
+  /** Candidates by shape alone, placed only for an endpoint no operation's words name. */
+  const shapedFor = (c: CatalogueSide): Scored[] =>
+    byName(c, (unsaid.get(c) ?? []).filter((f) => !claimed.has(f) && !f.op.deprecated), SHAPE_LOOK)
+      .filter(worthALook)
+      .sort((a, b) => b.fit - a.fit)
+      .slice(0, 3);
   // Best-first: the endpoint with the strongest candidate claims it, so two endpoints never share one operation.
   while (rest.length) {
     let best: { c: CatalogueSide; list: Scored[] } | undefined;
@@ -282,7 +354,9 @@ export function matchAll(sides: readonly CatalogueSide[], files: readonly FileSi
     const { c, list } = best!;
     rest = rest.filter((x) => x !== c);
     if (!list.length) {
-      missing.set(c.e.id, 'no operation of the file fits');
+      const look = shapedFor(c);
+      if (look.length) decisions.set(c.e.id, { reason: noWordSays(c.e), candidates: look, shapeOnly: true });
+      else missing.set(c.e.id, 'no operation of the file fits');
       continue;
     }
     const current = list.filter((s) => !s.f.op.deprecated);

@@ -91,7 +91,7 @@ function operationLines(e: Entry, overrides: string, examples: ReturnType<typeof
   const flows = usedBy(id);
   const lines = [
     `  ${titleOf(id)} (${id})  ->  ${b.method} ${op.filePath}${op.operationId ? `  [${op.operationId}]` : ''}`,
-    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}${b.kind === 'operation' && b.form ? `; the body is sent as a ${b.form === 'urlencoded' ? 'form (application/x-www-form-urlencoded)' : 'multipart form (multipart/form-data)'}` : ''}`,
+    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : b.how === 'name' && s.evidence.length ? `matched by its words (${s.evidence.join(', ')})` : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}${b.kind === 'operation' && b.form ? `; the body is sent as a ${b.form === 'urlencoded' ? 'form (application/x-www-form-urlencoded)' : 'multipart form (multipart/form-data)'}` : ''}`,
   ];
   const rows: [string, string, string][] = [['file', 'catalogue meaning', 'encoding']];
   const mapped = mappingRows(b);
@@ -160,7 +160,11 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
     const until = keepsDocumented(r.binding, e.side.e)
       ? `kept at the spec's documented path ${e.side.e.path} until you choose`
       : 'unavailable until you choose';
-    const d = [`${titleOf(id)} (${id}): ${e.decision.reason}; ${until}.`];
+    const d = [
+      e.decision.shapeOnly
+        ? `${titleOf(id)} (${id}): ${e.decision.reason}; only the fields of the operations below fit (--accept never takes one); ${until} one, or \`none ${id}\`.`
+        : `${titleOf(id)} (${id}): ${e.decision.reason}; ${until}.`,
+    ];
     e.decision.candidates.forEach((c, i) => {
       const op = c.f.op;
       d.push(

@@ -98,7 +98,7 @@ const SYNONYM: Record<string, string> = {
 /** Words that carry no meaning in a property or operation name. */
 const FILLER = new Set(['the', 'a', 'an', 'of', 'on', 'at', 'for', 'to', 'by', 'in', 'is', 'has', 'value', 'values', 'code']);
 
-function singular(w: string): string {
+export function singular(w: string): string {
   if (w === 'ids') return 'id';
   if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
   if (w.length > 4 && /(ses|xes|ches|shes)$/.test(w)) return w.slice(0, -2);

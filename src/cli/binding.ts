@@ -16,7 +16,8 @@ Options:
   --out FILE        the binding file to write (default binding.json)
   --overrides FILE  the admin's choices, one per line (default <name>.overrides next to --out; applied when it
                     exists, and started with the open decisions as comments when it does not)
-  --accept          take the best candidate where two operations fit nearly equally
+  --accept          take the best candidate where two operations fit nearly equally (never one whose
+                    fields fit while no word says it is the operation: that takes a "use" line)
   -h, --help        this help
 
 Exit status: 0 every endpoint bound or its consequence reported; 1 decisions open (the binding and the report

@@ -1,0 +1,138 @@
+import type { FileWants } from './wants';
+
+/** gekko.springdoc.json: written before it was first imported. */
+export const wants: FileWants = {
+  about:
+    'springdoc-openapi 2 (Spring Boot 3), OpenAPI 3.0.1 JSON: servers at http://localhost:8080 ("Generated server url"), ' +
+    'operationIds = Java method names (create, create_1 .. create_3, findAll_1 ..), */* answers, enums as Java constants ' +
+    '(MONTHS, READY_FOR_REVIEW), LocalDate dates, no nullable markers, a custom-method path {taskId}:advance, an actuator endpoint.',
+  incidents: {
+    operation: 'POST /api/incidents',
+    columns: {
+      Name: '/name',
+      Description: '/description',
+      'Reporting organization': '/reportingOrganizationId',
+      'Affected organizations': '/affectedOrganizationIds/*',
+      'Incident types': '/incidentTypeIds/*',
+      Classification: '/classificationId',
+      'Root cause category': '/rootCauseCategoryId',
+      'Root cause': '/rootCause',
+      'Date detected': { at: '/detectedOn', date: 'date' },
+      'Date occurred': { at: '/occurredOn', date: 'date' },
+      Assessors: '/assessorIds/*',
+      Responsible: '/responsibleIds/*',
+      Informed: '/informedIds/*',
+      'Business dimensions': '/businessDimensionIds/*',
+      'Framework dimensions': '/frameworkDimensionIds/*',
+    },
+    // "by custom field GUID: ... the option name of a dropdown, or the option names of a multi-select separated by '|'"
+    customFields: {
+      shape: 'map',
+      at: '/customFields',
+      multi: 'joined',
+      separator: '|',
+      select: 'name',
+      dates: 'date',
+    },
+    hyperlink: { operation: 'POST /api/incidents/{id}/links', columns: { Hyperlink: '/url' } },
+  },
+  thirdparties: {
+    operation: 'POST /api/third-parties',
+    columns: { Name: '/name', 'LEI code': '/leiCode', 'Framework dimensions': '/frameworkDimensionIds/*' },
+    customFields: {
+      shape: 'entries',
+      at: '/customFields',
+      guid: '/customFieldGuid',
+      value: '/value',
+      date: '/dateValue',
+      multi: 'joined',
+      separator: '|',
+      select: 'name',
+      dates: 'date',
+    },
+  },
+  contracts: {
+    operation: 'POST /api/third-parties/{thirdPartyId}/contracts',
+    columns: {
+      'Third party': 'path',
+      Name: '/name',
+      Services: '/services/*',
+      'Start date': { at: '/startDate', date: 'date' },
+      'End date': { at: '/endDate', date: 'date' },
+      'Notice period': { at: '/noticePeriod', number: true },
+      'Notice period unit': {
+        at: '/noticePeriodUnit',
+        enum: { None: 'NONE', Days: 'DAYS', Weeks: 'WEEKS', Months: 'MONTHS' },
+      },
+    },
+    customFields: {
+      shape: 'entries',
+      at: '/customFields',
+      guid: '/customFieldGuid',
+      value: '/value',
+      date: '/dateValue',
+      multi: 'joined',
+      separator: '|',
+      select: 'name',
+      dates: 'date',
+    },
+  },
+  taskUpdate: {
+    operation: 'PUT /api/v2/tasks/{taskId}',
+    columns: {
+      Task: 'path',
+      Name: '/name',
+      Description: '/description',
+      'Responsible user': '/responsibleUserId',
+      Reviewer: '/reviewerId',
+      'Action date': { at: '/actionDate', date: 'date' },
+      Score: '/score',
+      Comment: '/comment',
+      'Notification periods': '/notificationPeriodIds/*',
+    },
+  },
+  taskScoreStatus: {
+    operation: 'POST /api/v2/tasks/{taskId}/score-status',
+    columns: {
+      Task: 'path',
+      Score: '/score',
+      Comment: '/comment',
+      Status: {
+        at: '/status',
+        enum: {
+          'To do': 'TO_DO',
+          Rejected: 'REJECTED',
+          'Ready for review': 'READY_FOR_REVIEW',
+          'In review': 'IN_REVIEW',
+        },
+      },
+    },
+  },
+  taskAdvance: { operation: 'POST /api/v2/tasks/{taskId}:advance' },
+  bound: {
+    organizations: 'GET /api/organizations',
+    users: 'GET /api/users',
+    businessdimensions: 'GET /api/dimensions/business',
+    frameworkdimensions: 'GET /api/dimensions/framework',
+    incidenttypes: 'GET /api/incident-types',
+    incidentclassifications: 'GET /api/incident-classifications',
+    incidenttypecustomfields: 'GET /api/incident-types/custom-fields',
+    riskrootcausecategory: 'GET /api/root-cause-categories',
+    thirdpartycustomfields: 'GET /api/third-parties/custom-fields',
+    thirdpartycontractcustomfields: 'GET /api/contracts/custom-fields',
+    tasks: 'GET /api/tasks',
+    thirdparty: 'GET /api/third-parties',
+    audit: 'GET /directdata/v1/audit',
+    auditfinding: 'GET /directdata/v1/auditfinding',
+    risk: 'GET /directdata/v3/risk',
+    risiko: 'GET /api/directdata/v1/risiko',
+    incidents: 'GET /directdata/v1/incidents',
+    thirdpartycontractcustomfieldvalues: 'GET /directdata/v1/thirdpartycontractcustomfieldvalues',
+    'task-update': 'PATCH /api/v1/tasks/{taskId}',
+  },
+  neverBound: [
+    'POST /api/incidents/{id}/restore',
+    'POST /api/incidents/{id}/measures',
+    'GET /actuator/health',
+  ],
+};

@@ -1,0 +1,136 @@
+import type { FileWants } from './wants';
+
+/** monarch.aspnet10.json: written before it was first imported. */
+export const wants: FileWants = {
+  about:
+    'Microsoft.AspNetCore.OpenApi on .NET 10, OpenAPI 3.1.1 JSON: nullable as type arrays ["null", ...], numbers as ' +
+    '["integer", "string"] with a pattern (web JSON defaults), string enums without a type (JsonStringEnumConverter), ' +
+    'operationIds from WithName, servers at the requesting host with /api, 201 + bare uuid creates.',
+  incidents: {
+    operation: 'POST /incidents',
+    columns: {
+      Name: '/name',
+      Description: '/description',
+      'Reporting organization': '/reportingOrganization',
+      'Affected organizations': '/affectedOrganizations/*',
+      'Incident types': '/incidentTypes/*',
+      Classification: '/classification',
+      'Root cause category': '/rootCauseCategory',
+      'Root cause': '/rootCause',
+      'Date detected': { at: '/dateDetected', date: 'date' },
+      'Date occurred': { at: '/dateOccurred', date: 'date' },
+      Assessors: '/assessors/*',
+      Responsible: '/responsible/*',
+      Informed: '/informed/*',
+      'Business dimensions': '/businessDimensions/*',
+      'Framework dimensions': '/frameworkDimensions/*',
+    },
+    // "Dropdown answers are the option name; a multi-select takes one entry per selected option."
+    customFields: {
+      shape: 'entries',
+      at: '/customFields',
+      guid: '/customFieldGuid',
+      value: '/value',
+      date: '/dateValue',
+      multi: 'repeated',
+      select: 'name',
+      dates: 'date',
+    },
+    hyperlink: { operation: 'POST /incidents/{id}/hyperlinks', columns: { Hyperlink: '/url' } },
+  },
+  thirdparties: {
+    operation: 'POST /third-parties',
+    columns: { Name: '/name', 'LEI code': '/leiCode', 'Framework dimensions': '/frameworkDimensions/*' },
+    customFields: {
+      shape: 'entries',
+      at: '/customFields',
+      guid: '/customFieldGuid',
+      value: '/value',
+      date: '/dateValue',
+      multi: 'repeated',
+      select: 'name',
+      dates: 'date',
+    },
+  },
+  contracts: {
+    operation: 'POST /contracts',
+    columns: {
+      'Third party': '/thirdParty',
+      Name: '/name',
+      Services: '/services/*',
+      'Start date': { at: '/startDate', date: 'date' },
+      'End date': { at: '/endDate', date: 'date' },
+      'Notice period': { at: '/noticePeriod', number: true },
+      'Notice period unit': {
+        at: '/noticePeriodUnit',
+        enum: { None: 'None', Days: 'Days', Weeks: 'Weeks', Months: 'Months' },
+      },
+    },
+    customFields: {
+      shape: 'entries',
+      at: '/customFields',
+      guid: '/customFieldGuid',
+      value: '/value',
+      date: '/dateValue',
+      multi: 'repeated',
+      select: 'name',
+      dates: 'date',
+    },
+  },
+  taskUpdate: {
+    operation: 'PUT /v2/tasks/{id}',
+    columns: {
+      Task: 'path',
+      Name: '/name',
+      Description: '/description',
+      'Responsible user': '/responsibleUser',
+      Reviewer: '/reviewer',
+      'Action date': { at: '/actionDate', date: 'date' },
+      Score: '/score',
+      Comment: '/comment',
+      'Notification periods': '/notificationPeriods/*',
+    },
+  },
+  taskScoreStatus: {
+    operation: 'POST /v2/tasks/{id}/score-and-status',
+    columns: {
+      Task: 'path',
+      Score: '/score',
+      Comment: '/comment',
+      Status: {
+        at: '/status',
+        enum: {
+          'To do': 'ToDo',
+          Rejected: 'Rejected',
+          'Ready for review': 'ReadyForReview',
+          'In review': 'InReview',
+        },
+      },
+    },
+  },
+  taskAdvance: { operation: 'POST /v2/tasks/{id}/workflow/advance' },
+  bound: {
+    organizations: 'GET /organizations',
+    users: 'GET /users',
+    businessdimensions: 'GET /dimensions/business',
+    frameworkdimensions: 'GET /dimensions/framework',
+    incidenttypes: 'GET /incident-types',
+    incidentclassifications: 'GET /incident-classifications',
+    incidenttypecustomfields: 'GET /incident-types/custom-fields',
+    riskrootcausecategory: 'GET /root-cause-categories',
+    thirdpartycustomfields: 'GET /third-parties/custom-fields',
+    thirdpartycontractcustomfields: 'GET /contracts/custom-fields',
+    tasks: 'GET /tasks',
+    thirdparty: 'GET /third-parties',
+    audit: 'GET /directdata/v1/audit',
+    auditfinding: 'GET /directdata/v1/auditfinding',
+    risk: 'GET /directdata/v3/risk',
+    incidents: 'GET /directdata/v1/incidents',
+    'task-update': 'PATCH /v1/tasks/{id}',
+  },
+  neverBound: [
+    'POST /incidents/{id}/restore',
+    'POST /incidents/{id}/improvement-measures',
+    'POST /forms/{id}/close',
+  ],
+};

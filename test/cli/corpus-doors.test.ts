@@ -623,7 +623,9 @@ function customerProblems(w: World, posted: Posted[]): Record<CliCheck, string[]
       const want: CustomerFlowWants | { operation: string; pathLike?: string } =
         flow !== 'tasks' ? flows[flow] : kind === 'task advance' ? wants.taskAdvance : kind === 'task score and status' ? wants.taskScoreStatus : wants.taskUpdate;
       const say = (what: string) => out[kind].push(`row ${i + 1}: ${what}`);
-      if (outcome?.status !== (flow === 'tasks' ? 'done' : 'created')) return say(`${outcome?.status ?? 'not posted'}: ${outcome?.message ?? ''}`);
+      // A row refused at validation has no outcome: its errors say why.
+      const refusals = (result.problems ?? []).filter((q) => q.row === i && q.severity === 'error').map((q) => `${q.column}: ${q.message}`);
+      if (outcome?.status !== (flow === 'tasks' ? 'done' : 'created')) return say(outcome ? `${outcome.status}: ${outcome.message}` : `refused: ${refusals.join('; ') || 'no outcome'}`);
       const got = requests[i];
       if (!got) return say('no request reached the service');
       const cells = Object.fromEntries(Object.entries(row).filter(([c, v]) => v !== '' && !extras.includes(c) && c !== 'Hyperlink').map(([c, v]) => [c, asCell(v)]));

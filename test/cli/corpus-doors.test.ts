@@ -201,8 +201,29 @@ interface CustomFieldColumn {
   def: Json;
 }
 
+/**
+ * What the corpus wants may say beyond this branch's corpus/wants.ts (the fields h/forms adds there and
+ * test/binding/corpus.test.ts reads): enums by meaning, a flow's date pattern, custom answers as a map keyed by the
+ * field's GUID, multi-select answers joined by a separator, a date pattern for date answers. Read when present.
+ */
+type CorpusFlowWants = FlowWants & {
+  datePattern?: string;
+  enums?: Record<string, Record<string, string | number>>;
+  customFields?: NonNullable<FlowWants['customFields']> & { map?: boolean; separator?: string; datePattern?: string };
+};
+
+/** A date written in a pattern of dd, MM and yyyy (dd-MM-yyyy, dd/MM/yyyy) as ISO, or undefined when it is not one. */
+function readDate(text: string, pattern: string): string | undefined {
+  const order: string[] = [];
+  const re = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/yyyy|MM|dd/g, (t) => (order.push(t), t === 'yyyy' ? '(\\d{4})' : '(\\d{2})'));
+  const m = new RegExp(`^${re}$`).exec(text);
+  if (!m) return undefined;
+  const at = (t: string) => m[order.indexOf(t) + 1]!;
+  return `${at('yyyy')}-${at('MM')}-${at('dd')}`;
+}
+
 /** Each typed value not found in the request where the file wants it: `[column, what]`. */
-function missing(w: World, row: Row, got: Recorded | undefined, wants: FlowWants, extras: ExtraColumn[], cf: CustomFieldColumn[], elsewhere: readonly string[] = []): [string, string][] {
+function missing(w: World, row: Row, got: Recorded | undefined, wants: CorpusFlowWants, extras: ExtraColumn[], cf: CustomFieldColumn[], elsewhere: readonly string[] = []): [string, string][] {
   const out: [string, string][] = [];
   for (const [column, cell] of Object.entries(row)) {
     if (cell === '' || column === 'Task' || column === 'Action' || elsewhere.includes(column)) continue;
@@ -210,7 +231,9 @@ function missing(w: World, row: Row, got: Recorded | undefined, wants: FlowWants
       out.push([column, 'no request was sent']);
       continue;
     }
-    const typed = norm(w, cell);
+    // An enum the file writes by meaning: the typed name is looked for as the file's value of that meaning.
+    const meant = wants.enums?.[column]?.[String(cell)];
+    const typed = norm(w, meant ?? cell);
     const want = wants.columns[column];
     const extra = extras.find((x) => x.header === column);
     const field = cf.find((c) => c.column === column);
@@ -218,17 +241,23 @@ function missing(w: World, row: Row, got: Recorded | undefined, wants: FlowWants
       const guid = [...w.nameOf].find(([, n]) => n.toLowerCase() === typed[0])?.[0];
       if (!guid || !got.path.toLowerCase().includes(guid)) out.push([column, `"${String(cell)}" is not in the path ${got.path}`]);
     } else if (want !== undefined) {
-      const found = (Array.isArray(want) ? want : [want]).flatMap((p) => valuesAt(got.body, p).flatMap((v) => norm(w, v)));
+      const pattern = wants.datePattern;
+      const found = (Array.isArray(want) ? want : [want]).flatMap((p) => valuesAt(got.body, p).flatMap((v) => norm(w, pattern && typeof v === 'string' ? (readDate(v, pattern) ?? v) : v)));
       for (const t of typed) if (!found.includes(t)) out.push([column, `"${t}" not at ${String(want)} (found ${JSON.stringify(found)})`]);
     } else if (extra) {
       const found = extraValues(w, got, extra);
       for (const t of typed) if (!found.includes(t)) out.push([column, `(extra) "${t}" not at ${extra.in} ${extra.at}`]);
     } else if (field && wants.customFields) {
       const p = wants.customFields;
-      const entries = valuesAt(got.body, `${p.at}/*`);
-      const entry = entries.find((e) => getAt(e, p.guid) === field.id);
-      const value = entry && (field.date && p.date ? getAt(entry, p.date) : getAt(entry, p.value));
-      if (!entry || !norm(w, value).includes(typed[0]!)) out.push([column, `(custom field) "${JSON.stringify(cell)}" not in ${p.at} (found ${JSON.stringify(entries)})`]);
+      // Every answer the request holds for the field (a map's member, or its entries), split where the file joins.
+      const answers = p.map
+        ? [Object.entries((getAt(got.body, p.at) ?? {}) as Json).find(([k]) => k.toLowerCase() === field.id.toLowerCase())?.[1]]
+        : valuesAt(got.body, `${p.at}/*`)
+            .filter((e) => getAt(e, p.guid) === field.id)
+            .map((e) => (field.date && p.date ? getAt(e, p.date) : getAt(e, p.value)));
+      const split = (x: unknown): unknown[] => (Array.isArray(x) ? x.flatMap(split) : typeof x === 'string' && p.separator ? x.split(p.separator) : [x]);
+      const found = answers.flatMap(split).flatMap((x) => norm(w, field.date && p.datePattern && typeof x === 'string' ? (readDate(x, p.datePattern) ?? x) : x));
+      for (const t of typed) if (!found.includes(t)) out.push([column, `(custom field) "${t}" not in ${p.at} (found ${JSON.stringify(found)})`]);
     } else if (column === 'Notice period' || column === 'Notice period unit') {
       continue; // a joined property, checked below
     } else out.push([column, 'a column whose value the file has no place for']);

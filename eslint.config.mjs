@@ -16,14 +16,17 @@ const nodeOnly = {
 };
 // src/identity but not src/contracts/identity.ts (the sign-in contract both sides import): no bare `**/identity`.
 const identityFolder = ['**/identity/**', '../identity', '../../identity', '../../../identity'];
-const servers = { group: [...folder('relay'), ...folder('sandbox'), ...folder('cli'), ...folder('check'), ...folder('connect'), ...identityFolder], message: 'Servers and the CLI are not part of the add-in.' };
+const servers = { group: [...folder('relay'), ...folder('cli'), ...folder('check'), ...folder('connect'), ...identityFolder], message: 'Servers and the CLI are not part of the add-in.' };
+// The sandbox too, except the sample of its standing data: pure (no Node), it is what example requests are
+// typed from, in the import report and in the taskpane alike (src/writeback/environment/example.ts).
+const sandbox = { regex: '(^|/)sandbox(/(?!data/sample$).*)?$', message: servers.message };
 const ui_folder = { group: folder('taskpane'), message: 'The taskpane uses the core, never the other way round.' };
 const adapters = {
   group: [...folder('workbook/excel'), ...folder('workbook/memory'), ...folder('workbook/file')],
   message: 'Use a workbook through WorkbookPort (src/workbook/port); the adapters are chosen in src/taskpane/index.tsx.',
 };
 const above = (names, why) => ({ group: names.flatMap(folder), message: why });
-const core = [ui, office, nodeOnly, servers, ui_folder];
+const core = [ui, office, nodeOnly, servers, sandbox, ui_folder];
 const wall = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 const walls = [
   wall(['src/catalog/**'], [...core, above(['client', 'sheet', 'workbook', 'loading', 'writeback'], 'The catalogue is the bottom layer: it imports no other part.')]),
@@ -33,7 +36,7 @@ const walls = [
   wall(['src/loading/**'], [...core, adapters, above(['writeback'], 'Loading does not know write-back.')]),
   wall(['src/workbook/excel/**', 'src/workbook/memory/**'], [...core, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
   // The saved-file adapter runs in Node only (the CLI): files and zlib, but no UI, no Office.js, no use cases.
-  wall(['src/workbook/file/**'], [ui, office, ui_folder, servers, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
+  wall(['src/workbook/file/**'], [ui, office, ui_folder, servers, sandbox, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
   wall(['src/writeback/**'], [...core, adapters]),
   // Inside write-back: flows, rows, checks and the environment are used by a post's run, never the other way.
   wall(
@@ -42,8 +45,8 @@ const walls = [
   ),
   // The one bound-environment builder every door uses (relay, taskpane, commands): in the add-in, so core rules.
   wall(['src/environment/**'], [...core, above(['client', 'sheet', 'workbook', 'loading', 'writeback'], 'The environment is built from the catalogue and the relay contract only.')]),
-  wall(['src/taskpane/**'], [servers, office, nodeOnly, adapters], ['src/taskpane/index.tsx', 'src/taskpane/preview/**']),
-  wall(['src/taskpane/index.tsx', 'src/taskpane/preview/**'], [servers, office, nodeOnly]),
+  wall(['src/taskpane/**'], [servers, sandbox, office, nodeOnly, adapters], ['src/taskpane/index.tsx', 'src/taskpane/preview/**']),
+  wall(['src/taskpane/index.tsx', 'src/taskpane/preview/**'], [servers, sandbox, office, nodeOnly]),
   wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**', 'src/check/**', 'src/connect/**', 'src/identity/**'], [ui, office, ui_folder]),
 ];
 

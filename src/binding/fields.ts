@@ -53,6 +53,29 @@ function fieldOf(name: string, js: JsonSchema, required: boolean): CatField {
 }
 
 let bodyEnums: Map<string, string[] | null> | undefined;
+let anyBodyEnums: Map<string, Set<string>> | undefined;
+
+/**
+ * Every value any write operation's body gives a field of this name (a record's Status: the incident's
+ * and the task's): how a file's named enum in a record reads back in the catalogue's spelling ("ToDo" is
+ * "To do"), where the catalogue's record field is plain text.
+ */
+export function bodyValues(name: string): string[] {
+  if (!anyBodyEnums) {
+    anyBodyEnums = new Map();
+    for (const op of DATASETS_AND_OPERATIONS) {
+      if (op.kind !== 'operation' || !op.body) continue;
+      for (const [k, v] of Object.entries(toJsonSchema(op.body).properties ?? {})) {
+        const inner = v.anyOf?.find((a) => a.type !== 'null') ?? v;
+        if (!Array.isArray(inner.enum)) continue;
+        const set = anyBodyEnums.get(k) ?? new Set<string>();
+        for (const x of inner.enum) set.add(String(x));
+        anyBodyEnums.set(k, set);
+      }
+    }
+  }
+  return [...(anyBodyEnums.get(name) ?? [])];
+}
 
 /**
  * The values a field takes where some write operation's body lists them and no other body lists different

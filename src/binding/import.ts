@@ -5,7 +5,10 @@ import {
   BINDING_VERSION,
   DATASETS_AND_OPERATIONS,
   binding as bindingSchema,
+  encoding as encodingSchema,
+  createCatalog,
   isValidTemplate,
+  NONE_REASON,
   lastName,
   pointerParts,
   type Binding,
@@ -15,7 +18,11 @@ import {
   type ExtraDataset,
 } from '../catalog';
 import { findRecords } from './answers';
+import { customFieldsRefusal, fitCustomFields } from './custom-answers';
+import { declinedIds, withDocumented } from './documented';
 import { chooseEncoding } from './encoding';
+import { enumsUnread } from './enum-check';
+import { mapEnumValue } from './enum-map';
 import {
   bindTo,
   candidateRef,
@@ -123,13 +130,13 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
     if (!entries.has(l.id))
       throw new BindingInputError(`${file}:${l.line}: "${l.id}" is not a catalogue endpoint id (see the report's ids): "${l.text}"`);
   }
-  const order = ['none', 'use', 'place', 'unplace', 'answer', 'default'];
+  const order = ['none', 'use', 'place', 'unplace', 'encode', 'form', 'answer', 'default', 'map'];
   for (const l of [...lines].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))) {
     const entry = entries.get(l.id)!;
     if (l.kind === 'none') {
       delete entry.chosen;
       delete entry.decision;
-      entry.missing = "the admin's overrides bind nothing to it";
+      entry.missing = NONE_REASON;
       applied++;
       continue;
     }
@@ -171,8 +178,15 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
       const encoding =
         l.encoding ??
         (field && chooseEncoding(field, target, (lastName(l.at) || l.at), undefined, () => undefined)) ?? { kind: 'plain' as const };
+      const placement = { field: l.field, in: l.in, at: l.at, fileName: (lastName(l.at) || l.at), encoding, how: 'admin' as const, ...(l.in === 'path' ? { required: true } : {}) };
+      if (!l.encoding) fitCustomFields(l.id, [placement]);
+      const refused = customFieldsRefusal(placement);
+      if (refused) {
+        drop(l, refused);
+        continue;
+      }
       bound.placements = bound.placements.filter((p) => p.field !== l.field);
-      bound.placements.push({ field: l.field, in: l.in, at: l.at, fileName: (lastName(l.at) || l.at), encoding, how: 'admin', ...(l.in === 'path' ? { required: true } : {}) });
+      bound.placements.push(placement);
       if (bound.kind === 'operation') bound.extras = bound.extras.filter((x) => !(x.in === l.in && (x.at === l.at || x.at.startsWith(`${l.at}/`))));
       chosen.unplaced = chosen.unplaced.filter((f) => f !== l.field);
       applied++;
@@ -184,12 +198,53 @@ function applyOverrides(lines: readonly Line[], entries: Map<string, Entry>, fil
       bound.placements = bound.placements.filter((p) => p.field !== l.field);
       chosen.unplaced = [...chosen.unplaced, l.field];
       applied++;
+    } else if (l.kind === 'encode') {
+      const placed = bound.placements.find((p) => p.field === l.field);
+      const extra = bound.kind === 'operation' ? bound.extras.find((x) => x.key === l.field) : undefined;
+      const target = placed ?? extra;
+      if (!target) {
+        drop(l, `${l.field} is neither placed in ${l.id} nor one of its extra columns`);
+        continue;
+      }
+      const merged = encodingSchema.safeParse({ ...target.encoding, ...l.keys });
+      if (!merged.success) {
+        drop(l, `not an encoding for ${l.field} (${target.encoding.kind}): ${merged.error.issues[0]!.message}`);
+        continue;
+      }
+      const refused = customFieldsRefusal({ encoding: merged.data });
+      if (refused) {
+        drop(l, refused);
+        continue;
+      }
+      target.encoding = merged.data;
+      if (placed) placed.how = 'admin';
+      applied++;
+    } else if (l.kind === 'form') {
+      if (bound.kind !== 'operation') {
+        drop(l, `${l.id} is a dataset`);
+        continue;
+      }
+      const deep = [...bound.placements, ...bound.extras].find((p) => p.in === 'body' && pointerParts(p.at).length !== 1);
+      if (l.form !== 'json' && deep) {
+        drop(l, `a form has fields, not nested properties: ${deep.at} cannot be a form field`);
+        continue;
+      }
+      if (l.form === 'json') delete bound.form;
+      else bound.form = l.form;
+      applied++;
     } else if (l.kind === 'answer') {
       if (bound.kind !== 'operation') {
         drop(l, `${l.id} is a dataset`);
         continue;
       }
       bound.answer = l.answer;
+      applied++;
+    } else if (l.kind === 'map') {
+      const why = mapEnumValue(bound, l.field, l.value, l.to);
+      if (why) {
+        drop(l, why);
+        continue;
+      }
       applied++;
     } else {
       const x = bound.kind === 'operation' ? bound.extras.find((e) => e.key === l.key) : undefined;
@@ -220,6 +275,7 @@ function consequencesOf(entries: readonly Entry[], dropped: readonly Dropped[]):
         columns: e.chosen.unplaced,
         message: b.kind === 'dataset' ? 'the file\'s records lack them: these columns stay empty' : 'the file has no place for them: these columns are not offered',
       });
+    out.push(...enumsUnread(id, b, e.side.fields));
     if (b.kind === 'operation') {
       const required = b.extras.filter((x) => x.required && x.default === undefined).map((x) => x.header);
       if (required.length)
@@ -251,7 +307,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const parsed = await parseApiFile(file);
   const files = parsed.operations.filter((op) => isValidTemplate(op.path)).map(fileSide);
   for (const op of parsed.operations)
-    if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~ and {parameters})`);
+    if (!isValidTemplate(op.path)) parsed.skipped.push(`${op.method} ${op.filePath}: a path grc-sheets cannot address (only letters, digits, - _ . ~, one {parameter} per segment and a custom method's :verb)`);
   const sides = (catalogueSides ??= DATASETS_AND_OPERATIONS.map(catalogueSide));
   const outcome = matchAll(sides, files);
 
@@ -277,6 +333,7 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
   const { dropped, applied } = applyOverrides(overrideLines, entries, files, options.overrides ?? 'overrides');
 
   const list = [...entries.values()];
+  const none = declinedIds(overrideLines, entries);
   const claimed = new Set(list.flatMap((e) => [e.chosen?.f, ...(e.decision?.candidates.map((c) => c.f) ?? [])]).filter(Boolean));
   const extraDatasets: ExtraDataset[] = [];
   const taken = new Set<string>();
@@ -309,13 +366,20 @@ export async function importBinding(file: string, options: ImportOptions = {}): 
       list.filter((e) => e.decision).map((e) => [e.side.e.id, { reason: e.decision!.reason, candidates: e.decision!.candidates.map(candidateRef) }]),
     ),
     missing: Object.fromEntries(list.filter((e) => !e.chosen && !e.decision).map((e) => [e.side.e.id, e.missing ?? 'not in the file'])),
+    ...(none.length ? { none } : {}),
     extraDatasets,
-    consequences: consequencesOf(list, dropped),
+    consequences: withDocumented(consequencesOf(list, dropped), list, none),
   };
   const checked = bindingSchema.safeParse(out);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     throw new BindingInputError(`${file}: the binding made from it does not check out at ${issue.path.join('.')}: ${issue.message}`);
+  }
+  // What the relay, the sandbox and the taskpane will build from it: a binding they cannot use is never written.
+  try {
+    createCatalog(checked.data);
+  } catch (e) {
+    throw new BindingInputError(`${file}: the binding made from it cannot be used: ${(e as Error).message}`);
   }
   return {
     binding: checked.data,

@@ -10,6 +10,7 @@ import {
 import { findCreatedId, findRecords } from './answers';
 import { catFields, type CatField } from './fields';
 import type { FileOperation } from './parse';
+import { fitCustomFields } from './custom-answers';
 import { placeOperation, placeRecord } from './place';
 import { words } from './words';
 
@@ -181,7 +182,8 @@ export function bindTo(c: CatalogueSide, f: FileSide, how?: PlacementHow): Score
     unplaced = placed.unplaced;
     unfillable = placed.unfillable;
     const answer = c.creates ? (findCreatedId(op, c.resource) ?? { in: 'body' as const, at: '/Id' }) : null;
-    bound = { kind: 'operation', method: op.method, path: op.path, file: fileRef(op), how: 'name', placements: placed.placements, extras: placed.extras, answer };
+    fitCustomFields(c.e.id, placed.placements);
+    bound = { kind: 'operation', method: op.method, path: op.path, file: fileRef(op), how: 'name', ...(op.form ? { form: op.form } : {}), placements: placed.placements, extras: placed.extras, answer };
     // Without a body schema, the catalogue's names are sent as they are (the file says nothing against it).
     if (c.fields.length && !op.body) {
       bound.placements.push(
@@ -197,7 +199,9 @@ export function bindTo(c: CatalogueSide, f: FileSide, how?: PlacementHow): Score
   if (op.deprecated) score *= 0.9;
   // A path parameter nothing in the catalogue fills: the operation is about some other record.
   // (A record of its own plus a parent's id, /projects/{projectId}/tasks/{taskId}, is a nested path, not another record.)
-  const strayParams = bound.kind === 'operation' && !c.e.path.includes('{guid}') ? bound.extras.filter((x) => x.in === 'path').length : 0;
+  // A parameter inside a segment (v{version}) names no record: it is a version or the like, never stray.
+  const wholeSegment = (name: string) => op.path.split('/').some((x) => x === `{${name}}` || x.startsWith(`{${name}}:`));
+  const strayParams = bound.kind === 'operation' && !c.e.path.includes('{guid}') ? bound.extras.filter((x) => x.in === 'path' && wholeSegment(x.at)).length : 0;
   if (strayParams) {
     score *= 0.5;
     reasons.push(`${strayParams} path parameter${strayParams > 1 ? 's' : ''} no catalogue field fills`);

@@ -1,6 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { FormMedia } from '../catalog';
+import { DocumentError, fixedPath, readApiDocument } from './document';
 import { normalize, type Schema } from './schema';
 
 /**
@@ -41,6 +43,8 @@ export interface FileOperation {
   tags: string[];
   params: FileParameter[];
   body?: Schema;
+  /** The body is a form (its properties the form's fields), not JSON. */
+  form?: FormMedia;
   /** The 2xx answers, 201 and 200 first. */
   answers: FileAnswer[];
   /** Where the operation sits in the file, as a JSON pointer. */
@@ -50,7 +54,7 @@ export interface FileOperation {
 export interface ParsedFile {
   file: string;
   sha256: string;
-  spec: 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
+  spec: 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1' | 'openapi-3.2';
   title?: string;
   apiVersion?: string;
   /** The file's base path (Swagger basePath, or the path of the first OpenAPI server URL). */
@@ -136,6 +140,63 @@ function contentSchema(content: unknown): unknown {
   return undefined;
 }
 
+const FORM_TYPES: Record<string, FormMedia> = {
+  'application/x-www-form-urlencoded': 'urlencoded',
+  'multipart/form-data': 'multipart',
+};
+
+/** Whether a form schema has a file part (a binary string): such a form goes as multipart. */
+const hasFilePart = (schema: unknown): boolean =>
+  isObj(schema) &&
+  isObj(schema.properties) &&
+  Object.values(schema.properties).some(
+    (p) => isObj(p) && ((p.type === 'string' && (p.format === 'binary' || p.format === 'base64')) || p.type === 'file' || (isObj(p.items) && p.items.format === 'binary')),
+  );
+
+/**
+ * The form an operation takes and its fields' schema: urlencoded unless the file offers only multipart or
+ * a field is a file (which only multipart carries).
+ */
+function formOf(offered: readonly string[], schema: Obj): { media: FormMedia; schema: Obj } | undefined {
+  const media = offered.map((t) => FORM_TYPES[t.split(';')[0]!.trim().toLowerCase()]).filter((m): m is FormMedia => !!m);
+  if (!media.length) return undefined;
+  const multipart = hasFilePart(schema) ? media.includes('multipart') : !media.includes('urlencoded');
+  return { media: multipart ? 'multipart' : 'urlencoded', schema };
+}
+
+/** OpenAPI 3: a form request body (when the operation offers no JSON one). */
+function oas3Form(content: unknown): { media: FormMedia; schema: Obj } | undefined {
+  if (!isObj(content)) return undefined;
+  const types = Object.keys(content).filter((t) => FORM_TYPES[t.split(';')[0]!.trim().toLowerCase()]);
+  const pick = (media: FormMedia) => types.find((t) => FORM_TYPES[t.split(';')[0]!.trim().toLowerCase()] === media);
+  const schemaOf = (t: string | undefined) => {
+    const c = t === undefined ? undefined : content[t];
+    return isObj(c) && isObj(c.schema) ? c.schema : undefined;
+  };
+  const schema = schemaOf(pick('urlencoded')) ?? schemaOf(pick('multipart'));
+  return schema ? formOf(types, schema) : undefined;
+}
+
+/**
+ * Swagger 2.0: `in: formData` parameters as one object schema (a `type: file` parameter a binary string),
+ * sent as the operation's (or the file's) `consumes` says: urlencoded unless only multipart is offered or a
+ * parameter is a file. A file that names neither form type still takes form data: urlencoded then.
+ */
+function swaggerForm(params: readonly unknown[], consumes: unknown): { media: FormMedia; schema: Obj } | undefined {
+  const form = params.filter((x): x is Obj => isObj(x) && x.in === 'formData' && typeof x.name === 'string');
+  if (!form.length) return undefined;
+  const properties: Obj = {};
+  const required: string[] = [];
+  for (const p of form) {
+    const { name, in: _in, required: req, ...rest } = p;
+    properties[name as string] = rest.type === 'file' ? { ...rest, type: 'string', format: 'binary' } : rest;
+    if (req === true) required.push(name as string);
+  }
+  const schema: Obj = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  const offered = Array.isArray(consumes) ? consumes.map(String) : [];
+  return formOf(offered.length && offered.some((t) => FORM_TYPES[t.split(';')[0]!.trim().toLowerCase()]) ? offered : [hasFilePart(schema) ? 'multipart/form-data' : 'application/x-www-form-urlencoded'], schema);
+}
+
 const hasLocation = (r: Obj) =>
   isObj(r.headers) && Object.keys(r.headers).some((h) => h.toLowerCase() === 'location');
 
@@ -179,9 +240,12 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
     );
   }
   let raw: Obj;
+  let version: string | undefined;
   try {
-    raw = (await SwaggerParser.parse(file)) as unknown as Obj;
+    // YAML merge keys resolved, OpenAPI 3.2 read as 3.1 (document.ts).
+    ({ doc: raw, version } = await readApiDocument(file));
   } catch (e) {
+    if (e instanceof DocumentError) throw new BindingInputError(`${file}: ${e.message}`);
     throw located(file, e);
   }
   if (!isObj(raw) || (typeof raw.swagger !== 'string' && typeof raw.openapi !== 'string')) {
@@ -195,9 +259,14 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
   checkDuplicateIds(file, raw);
   let api: Obj;
   try {
-    api = (await SwaggerParser.validate(file)) as unknown as Obj;
+    // A 3.2 file is checked by the rules swagger-parser has for every version, not by 3.1's schema, which
+    // refuses what 3.2 adds (a tag's summary, parent and kind; a media type's itemSchema; the query method).
+    const options = version ? { validate: { schema: false, spec: true } } : {};
+    // The document itself (validate dereferences it in place: raw is read again where an error needs it).
+    api = (await SwaggerParser.validate(file, raw as never, options)) as unknown as Obj;
   } catch (e) {
     const msg = (e as Error).message;
+    raw = (await readApiDocument(file)).doc;
     const missing =
       /Missing \$ref pointer "([^"]+)"/.exec(msg) ?? /Error resolving \$ref pointer "([^"]+)"/.exec(msg);
     if (missing) {
@@ -234,23 +303,29 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
       // An operation's own parameter replaces a path-level one of the same name and place.
       const all = [...shared.filter((x) => !own.some((o) => isObj(o) && isObj(x) && o.name === x.name && o.in === x.in)), ...own];
       let rawBody: unknown;
-      if (oas3) rawBody = isObj(op.requestBody) ? contentSchema(op.requestBody.content) : undefined;
-      else {
+      let form: FormMedia | undefined;
+      if (oas3) {
+        rawBody = isObj(op.requestBody) ? contentSchema(op.requestBody.content) : undefined;
+        const f = rawBody === undefined && isObj(op.requestBody) ? oas3Form(op.requestBody.content) : undefined;
+        if (f) [rawBody, form] = [f.schema, f.media];
+      } else {
         const b = all.find((x) => isObj(x) && x.in === 'body') as Obj | undefined;
         rawBody = b?.schema;
-      }
-      if (!oas3 && all.some((x) => isObj(x) && x.in === 'formData')) {
-        skipped.push(`${m.toUpperCase()} ${p}: its body is form data, not JSON`);
-        continue;
+        const f = b ? undefined : swaggerForm(all, op.consumes ?? api.consumes);
+        if (f) [rawBody, form] = [f.schema, f.media];
       }
       if (oas3 && isObj(op.requestBody) && rawBody === undefined && isObj(op.requestBody.content)) {
-        skipped.push(`${m.toUpperCase()} ${p}: its body is not JSON (${Object.keys(op.requestBody.content).join(', ')})`);
+        skipped.push(`${m.toUpperCase()} ${p}: its body is neither JSON nor a form (${Object.keys(op.requestBody.content).join(', ')})`);
         continue;
       }
-      const params = all.map((x) => parameterOf(x, oas3)).filter((x): x is FileParameter => !!x);
+      // A version inside a segment (/api/v{version}/...) is the value the file fixes for it.
+      const fixed = fixedPath(p, all);
+      const params = all
+        .map((x) => parameterOf(x, oas3))
+        .filter((x): x is FileParameter => !!x && !(x.in === 'path' && fixed.filled.includes(x.name)));
       operations.push({
         method: m.toUpperCase() as Method,
-        path: relativePath(basePath, p),
+        path: relativePath(basePath, fixed.path),
         filePath: `${basePath === '/' ? '' : basePath}${p}`,
         ...(typeof op.operationId === 'string' ? { operationId: op.operationId } : {}),
         ...(typeof op.summary === 'string' ? { summary: op.summary } : {}),
@@ -259,6 +334,7 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
         tags: Array.isArray(op.tags) ? op.tags.map(String) : [],
         params,
         ...(rawBody !== undefined ? { body: normalize(rawBody) } : {}),
+        ...(form ? { form } : {}),
         answers: answersOf(op, oas3),
         pointer: `#/paths/${esc(p)}/${m}`,
       });
@@ -268,7 +344,7 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
   return {
     file,
     sha256: createHash('sha256').update(text).digest('hex'),
-    spec: !oas3 ? 'swagger-2.0' : String(raw.openapi).startsWith('3.1') ? 'openapi-3.1' : 'openapi-3.0',
+    spec: !oas3 ? 'swagger-2.0' : version ? 'openapi-3.2' : String(raw.openapi).startsWith('3.1') ? 'openapi-3.1' : 'openapi-3.0',
     ...(typeof info.title === 'string' ? { title: info.title } : {}),
     ...(typeof info.version === 'string' ? { apiVersion: info.version } : {}),
     basePath,

@@ -1,6 +1,9 @@
 import {
   LIST_WORDS,
   PATH_GUID_FIELD,
+  patternHasTime,
+  patternIn,
+  offeredValues,
   pointerOf,
   templateParams,
   type Encoding,
@@ -8,7 +11,7 @@ import {
   type Placement,
   type PlacementHow,
 } from '../catalog';
-import { chooseEncoding, isRefLike, refKeys } from './encoding';
+import { chooseEncoding, enumEncoding, isRefLike, refKeys } from './encoding';
 import { isCustomFields, isReference, type CatField } from './fields';
 import type { FileParameter } from './parse';
 import { isDateFormat, isGuidFormat, kindOf, type Schema } from './schema';
@@ -176,6 +179,9 @@ function paramMeans(name: string, segment: string, what: string): boolean {
   return (own.length === 0 || words(name).every((w) => ['id', 'guid', 'uuid', 'key', 'ref'].includes(w))) && sameWords(baseWords(segment), target);
 }
 
+/** A file part of a form: Swagger's `type: file`, OpenAPI's binary string. */
+const isBinary = (s: Schema): boolean => kindOf(s) === 'string' && (s.format === 'binary' || s.format === 'base64');
+
 function extraCell(s: Schema, name: string): Pick<ExtraColumn, 'cell' | 'values' | 'list' | 'many' | 'encoding' | 'header'> | undefined {
   const k = kindOf(s);
   const listFor = (n: string) => {
@@ -204,14 +210,21 @@ function extraCell(s: Schema, name: string): Pick<ExtraColumn, 'cell' | 'values'
     return { cell: 'text', header: name, encoding: { kind: 'ref', value: 'name', nameAt: keys.nameAt! } };
   }
   if (s.enum?.length) {
-    const values = s.enum.map(String);
-    return { cell: 'text', values, header: name, encoding: { kind: 'enum', values, map: {} } };
+    // Named values (an integer enum whose description says "0 = Phone, 1 = Email") are picked by name.
+    const encoding = enumEncoding([], s);
+    return { cell: 'text', values: offeredValues([], encoding), header: name, encoding };
   }
   const guidNamed = /(guid|uuid)s?$/i.test(name);
   if (k === 'string' && (isGuidFormat(s.format) || guidNamed || (isRefSuffixed(name) && listFor(name)))) {
     const list = listFor(name);
     if (list) return { cell: 'name', list, header: name, encoding: { kind: 'guid', list, value: 'name' } };
     return { cell: 'guid', header: guidNamed ? name : `${name} (GUID)`, encoding: { kind: 'guid', value: 'guid' } };
+  }
+  if (k === 'string' && isBinary(s)) return undefined;
+  const pattern = k === 'string' ? (patternIn(s.format) ?? patternIn(s.description)) : undefined;
+  if (pattern) {
+    const format = patternHasTime(pattern) ? 'date-time' : 'date';
+    return { cell: format, header: name, encoding: { kind: 'date', format, pattern } };
   }
   if (k === 'string' && isDateFormat(s.format)) return { cell: s.format, header: name, encoding: { kind: 'date', format: s.format } };
   if (k === 'number') return s.type === 'integer' ? { cell: 'integer', header: name, encoding: { kind: 'plain', as: 'integer' } } : { cell: 'number', header: name, encoding: { kind: 'plain', as: 'number' } };
@@ -270,6 +283,13 @@ export function placeOperation(fields: readonly CatField[], cataloguePath: strin
   }
   const slots = slotsOf(file.body, 'body');
   const used = new Set<Slot>();
+  // A document's content (the catalogue's base64 text) in the one file part of a form, named by its FileName.
+  const content = fields.find((f) => f.name === 'ContentBase64');
+  const files = slots.filter((s) => s.depth === 1 && isBinary(s.schema));
+  if (content && files.length === 1 && fields.some((f) => f.name === 'FileName')) {
+    used.add(files[0]!);
+    placed.set(content.name, { field: content.name, in: 'body', at: files[0]!.pointer, fileName: files[0]!.name, encoding: { kind: 'file', nameField: 'FileName' }, how: 'shape', ...(files[0]!.required ? { required: true } : {}) });
+  }
   placeInSlots(fields, slots, ctx, used, placed);
   // Query parameters the file names like a catalogue field.
   for (const q of file.params.filter((p) => p.in === 'query')) {
@@ -315,7 +335,9 @@ export function placeOperation(fields: readonly CatField[], cataloguePath: strin
     else if (required) unfillable.push(s.pointer.slice(1));
   }
   const placements = [...placed.values()];
-  const unplaced = fields.filter((f) => !placed.has(f.name) && !placements.some((p) => p.encoding.kind === 'number-unit' && p.encoding.unitField === f.name)).map((f) => f.name);
+  const carried = (f: CatField) =>
+    placements.some((p) => (p.encoding.kind === 'number-unit' && p.encoding.unitField === f.name) || (p.encoding.kind === 'file' && p.encoding.nameField === f.name));
+  const unplaced = fields.filter((f) => !placed.has(f.name) && !carried(f)).map((f) => f.name);
   const fileCount = slots.filter((s) => s.depth === 1).length + pathParams.length;
   const filled = new Set(placements.map((p) => (p.in === 'body' ? p.at.split('/')[1] : `{${p.at}}`))).size;
   const catCount = fields.length + (cataloguePath.includes('{guid}') ? 1 : 0);

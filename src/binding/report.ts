@@ -1,4 +1,9 @@
-import { DATASETS_AND_OPERATIONS, describeEncoding, mappingRows, type BoundOperation } from '../catalog';
+import { DATASETS_AND_OPERATIONS, describeEncoding, formatWire, mappingRows, type Binding, type BoundOperation } from '../catalog';
+import { keepsDocumented } from '../catalog/binding';
+import { environmentFrom, writebackEnvironment } from '../environment/environment';
+import { sampleStanding } from '../sandbox/data/sample';
+import { bindEnvironment } from '../writeback/environment/context';
+import { flowExamples, type ExampleRequest } from '../writeback/environment/example';
 import { FLOWS } from '../writeback/flows';
 import type { Entry, ImportResult } from './import';
 
@@ -42,7 +47,42 @@ function table(rows: [string, string, string][], indent: string): string[] {
   return rows.map(([a, b, c]) => `${indent}${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`.trimEnd());
 }
 
-function operationLines(e: Entry, overrides: string): string[] {
+/** Per flow, the requests one sample row of it sends on an environment bound by this binding. */
+function bindingExamples(binding: Binding): Map<string, { flow: string; examples: ExampleRequest[] }> {
+  const environment = bindEnvironment(writebackEnvironment(environmentFrom({ name: 'the bound environment', binding, production: false })));
+  const sample = sampleStanding();
+  return new Map(FLOWS.map((f) => [f.id, { flow: f.title, examples: flowExamples(f, environment, sample) }]));
+}
+
+/**
+ * The operation's example requests: made by the write-back from a sample row (flowExamples), rendered from
+ * the bytes the client sends (formatWire), so the report cannot show one thing and the post send another.
+ */
+function exampleLines(id: string, examples: ReturnType<typeof bindingExamples>): string[] {
+  const lines: string[] = [];
+  const flows = FLOWS.filter((f) => f.operations.includes(id) || f.steps?.[id]);
+  if (!flows.length) return ['    example request: none (no write-back flow sends it)'];
+  for (const f of flows) {
+    const { flow, examples: all } = examples.get(f.id)!;
+    const mine = all.filter((x) => x.operation === id);
+    if (!mine.length) {
+      lines.push(`    example request: none (the ${flow} write-back cannot post on this binding; see WHAT CANNOT BE BOUND)`);
+      continue;
+    }
+    for (const x of mine) {
+      const from = `a sample row of the ${flow} write-back${x.variant ? ` (${x.variant})` : ''}, typed from the sandbox's standing data`;
+      if (!x.wire) {
+        lines.push(`    example request: the sample row (${from}) is refused here:`, ...x.problems!.map((p) => `      ${p}`));
+        continue;
+      }
+      const to = x.toMade ? ' (to the record the row creates: a sample GUID here)' : '';
+      lines.push(`    example request, exactly as sent for ${from}${to}:`, ...formatWire(x.wire).map((l) => `      ${l}`.trimEnd()));
+    }
+  }
+  return lines;
+}
+
+function operationLines(e: Entry, overrides: string, examples: ReturnType<typeof bindingExamples>): string[] {
   const s = e.chosen!;
   const b = s.bound as BoundOperation;
   const op = s.f.op;
@@ -50,7 +90,7 @@ function operationLines(e: Entry, overrides: string): string[] {
   const flows = usedBy(id);
   const lines = [
     `  ${titleOf(id)} (${id})  ->  ${b.method} ${op.filePath}${op.operationId ? `  [${op.operationId}]` : ''}`,
-    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}`,
+    `    ${e.accepted ? 'taken with --accept (the best of a near-tie)' : HOW[b.how]}${flows.length ? `; used by ${flows.join(', ')}` : ''}${op.deprecated ? '; DEPRECATED in the file' : ''}${b.kind === 'operation' && b.form ? `; the body is sent as a ${b.form === 'urlencoded' ? 'form (application/x-www-form-urlencoded)' : 'multipart form (multipart/form-data)'}` : ''}`,
   ];
   const rows: [string, string, string][] = [['file', 'catalogue meaning', 'encoding']];
   const mapped = mappingRows(b);
@@ -71,6 +111,7 @@ function operationLines(e: Entry, overrides: string): string[] {
     lines.push(
       `    not chosen: ${o.f.op.method} ${o.f.op.filePath}${o.f.op.operationId ? ` [${o.f.op.operationId}]` : ''}${o.f.op.deprecated ? ' (deprecated)' : ''}, score ${o.score.toFixed(2)}; to use it: use ${id} = ${o.f.op.method} ${o.f.op.path}  (in ${overrides})`,
     );
+  lines.push(...exampleLines(id, examples));
   return lines;
 }
 
@@ -90,7 +131,7 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   const overrides = files.overrides ?? 'the overrides file';
   const lines: string[] = [];
   const push = (...l: string[]) => lines.push(...l);
-  const spec = s.spec === 'swagger-2.0' ? 'Swagger 2.0' : s.spec === 'openapi-3.1' ? 'OpenAPI 3.1' : 'OpenAPI 3.0';
+  const spec = s.spec === 'swagger-2.0' ? 'Swagger 2.0' : s.spec === 'openapi-3.1' ? 'OpenAPI 3.1' : s.spec === 'openapi-3.2' ? 'OpenAPI 3.2 (read as 3.1)' : 'OpenAPI 3.0';
   push(
     `grc-sheets binding import: ${s.file}`,
     `  ${spec}${s.title ? `, "${s.title}"` : ''}${s.apiVersion ? ` version ${s.apiVersion}` : ''}; sha256 ${s.sha256.slice(0, 16)}...; ${r.parsed.operations.length} operations`,
@@ -104,7 +145,10 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   for (const e of r.entries) {
     if (!e.decision) continue;
     const id = e.side.e.id;
-    const d = [`${titleOf(id)} (${id}): ${e.decision.reason}; unavailable until you choose.`];
+    const until = keepsDocumented(r.binding, e.side.e)
+      ? `kept at the spec's documented path ${e.side.e.path} until you choose`
+      : 'unavailable until you choose';
+    const d = [`${titleOf(id)} (${id}): ${e.decision.reason}; ${until}.`];
     e.decision.candidates.forEach((c, i) => {
       const op = c.f.op;
       d.push(
@@ -125,6 +169,15 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
       ]);
     }
   }
+  // An enum the file does not name (which number is "Months"): never guessed, the admin maps it.
+  for (const c of r.binding.consequences.filter((x) => x.kind === 'enum-unread')) {
+    const lines = c.message.match(/map \S+ \S+ "[^"]*" = \S+/g) ?? [];
+    const why = c.message.replace(/: rows with them .*$/, '');
+    decisions.push([
+      `${titleOf(c.endpoint)} (${c.endpoint}): ${c.columns.join(', ')}: ${why}; rows with them are refused on that cell until you add to ${overrides}, with the file's value for each:`,
+      ...lines.map((l) => `   ${l}`),
+    ]);
+  }
   for (const d of r.dropped) decisions.push([`${overrides} line ${d.line} "${d.text}" no longer applies: ${d.reason}. Change or remove it.`]);
   push('', `DECISIONS FOR THE ADMIN: ${decisions.length}`);
   if (!decisions.length) push('  none: every endpoint is bound, or unavailable for a reason listed at the end.');
@@ -132,8 +185,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
 
   // 2. Write operations, in the file's words.
   const ops = r.entries.filter((e) => e.chosen && e.chosen.bound.kind === 'operation');
-  push('', `WRITE OPERATIONS: ${ops.length} bound, in the file's words`);
-  for (const e of ops) push(...operationLines(e, overrides));
+  push('', `WRITE OPERATIONS: ${ops.length} bound, in the file's words, each with the request a sample row sends`);
+  const examples = bindingExamples(r.binding);
+  for (const e of ops) push(...operationLines(e, overrides, examples));
 
   // 3. Datasets.
   const ds = r.entries.filter((e) => e.chosen && e.chosen.bound.kind === 'dataset');
@@ -143,7 +197,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
 
   // 4. What cannot be bound, by consequence.
   push('', 'WHAT CANNOT BE BOUND, by consequence');
-  const unbound = r.entries.filter((e) => !e.chosen);
+  // A documented dataset the file does not list stays at the spec's path: not a consequence, said below.
+  const kept = r.entries.filter((e) => !e.chosen && keepsDocumented(r.binding, e.side.e));
+  const unbound = r.entries.filter((e) => !e.chosen && !kept.includes(e));
   const flowsOff = new Map<string, string[]>();
   const stepsOff: string[] = [];
   const datasetsOff: string[] = [];
@@ -194,6 +250,12 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   }
   if (!any) push('  nothing: every catalogue endpoint is bound.');
 
+  push('', `Documented datasets the file does not list: ${kept.length}${kept.length ? ' (documented, not in your API file)' : ''}`);
+  if (kept.length) {
+    push("  Kept at the spec's documented path, so the taskpane, the relay and the check still offer them; the service");
+    push(`  answers there unless it has moved them. To take one away, add to ${overrides}:  none <id>`);
+    for (const e of kept) push(`  ${titleOf(e.side.e.id)} (${e.side.e.id}): GET ${e.side.e.path}`);
+  }
   push('', `Datasets the file has and the catalogue lacks: ${r.binding.extraDatasets.length}`);
   for (const x of r.binding.extraDatasets)
     push(`  ${x.id}: "${x.title}" GET ${x.path} (${x.properties.length} columns, untyped: text)`);
@@ -207,6 +269,9 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
       ? `Result: ${r.unresolved.length} decision${r.unresolved.length > 1 ? 's' : ''} open (exit status 1): add the "use" lines above to ${overrides} and import again, or pass --accept.`
       : 'Result: every endpoint is bound or its consequence is listed (exit status 0).',
   );
+  const unread = r.binding.consequences.filter((c) => c.kind === 'enum-unread');
+  if (unread.length)
+    push(`Until their map lines are in ${overrides}, rows with a value of ${unread.map((c) => `${c.endpoint} ${c.columns.join(', ')}`).join('; ')} are refused on that cell (the file does not say which of its values means it).`);
   if (files.binding) push(`Binding written to ${files.binding}${files.report ? `, this report to ${files.report}` : ''}.`);
   return lines.join('\n') + '\n';
 }

@@ -1,3 +1,5 @@
+import { enumNames } from './enum-names';
+
 /**
  * A customer file's JSON Schemas, normalised to one plain form the importer reads: `allOf` merged,
  * `oneOf`/`anyOf` of objects merged (a property is required only when every variant requires it),
@@ -9,6 +11,8 @@ export interface Schema {
   type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean';
   format?: string;
   enum?: unknown[];
+  /** What the file says each enum value means (value as text -> name): enum-names.ts. */
+  enumNames?: Record<string, string>;
   nullable?: boolean;
   properties?: Record<string, Schema>;
   required?: string[];
@@ -22,6 +26,8 @@ export interface Schema {
   pattern?: string;
   /** oneOf/anyOf of objects: the variants as the file has them (merged above for matching by name). */
   variants?: Schema[];
+  /** oneOf/anyOf of different types that are not all objects (`str | list[str]`): each of them. */
+  alternatives?: Schema[];
 }
 
 type Raw = Record<string, unknown>;
@@ -92,7 +98,7 @@ function build(raw: Raw): Schema {
       if (real.length > 1) out.variants = real;
     }
     // Scalars of different types (string, number or boolean): any of them, so no one type.
-    else if (real.length && new Set(real.map((n) => n.type)).size > 1) out = {};
+    else if (real.length && new Set(real.map((n) => n.type)).size > 1) out = { alternatives: real };
     else if (real.length) out = { ...real[0]! };
   }
   if (Array.isArray(raw.allOf)) {
@@ -117,6 +123,8 @@ function build(raw: Raw): Schema {
   if (isObj(raw.additionalProperties)) out.additionalProperties = normalize(raw.additionalProperties);
   if (typeof raw.format === 'string') out.format = raw.format;
   if (Array.isArray(raw.enum)) out.enum = raw.enum.filter((v) => v !== null);
+  const names = enumNames(raw, out.enum);
+  if (names) out.enumNames = names;
   if (raw.const !== undefined) out.enum = [raw.const];
   if (raw.readOnly === true) out.readOnly = true;
   if (raw.writeOnly === true) out.writeOnly = true;

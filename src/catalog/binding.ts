@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Endpoint } from './endpoint';
 import { boundEndpoint, pathTemplate, type BoundEndpoint, type BoundOperation, type BoundDataset } from './placement';
 
 /**
@@ -39,10 +40,12 @@ export type Decision = z.infer<typeof decision>;
 /**
  * What the binding cannot do, by consequence: a flow or dataset that is unavailable, a file property
  * required that nothing fills (it became a required extra column), a catalogue field the file has no
- * room for (its column is not offered).
+ * room for (its column is not offered), a documented dataset the file does not list (kept at the spec's
+ * path: keepsDocumented).
  */
 export const consequence = z.object({
-  kind: z.enum(['unavailable', 'required-extra', 'field-not-in-file', 'dropped-override']),
+  /** enum-unread: an enum whose values the file does not name (which number is "Months"): the admin maps them. */
+  kind: z.enum(['unavailable', 'required-extra', 'field-not-in-file', 'dropped-override', 'enum-unread', 'documented-not-in-file']),
   /** The catalogue endpoint it is about. */
   endpoint: z.string(),
   /** Catalogue fields or extra column headers it concerns. */
@@ -62,7 +65,8 @@ export const extraDataset = z.object({
 });
 export type ExtraDataset = z.infer<typeof extraDataset>;
 
-export const SPECS = ['swagger-2.0', 'openapi-3.0', 'openapi-3.1'] as const;
+/** openapi-3.2: read as 3.1 (the same schema dialect); swagger-parser does not know 3.2 yet. */
+export const SPECS = ['swagger-2.0', 'openapi-3.0', 'openapi-3.1', 'openapi-3.2'] as const;
 
 export const binding = z
   .object({
@@ -87,6 +91,11 @@ export const binding = z
     decisions: z.record(z.string(), decision),
     /** By catalogue id: endpoints the file has no operation for, with why in a few words. */
     missing: z.record(z.string(), z.string()),
+    /**
+     * Catalogue ids the admin's overrides bind nothing to (`none <id>`): unavailable even where the spec
+     * documents a path (keepsDocumented). Absent in bindings imported before it was recorded.
+     */
+    none: z.array(z.string()).optional(),
     extraDatasets: z.array(extraDataset),
     consequences: z.array(consequence),
   })
@@ -109,4 +118,23 @@ export type { BoundEndpoint, BoundOperation, BoundDataset };
 /** The bound operation or dataset for a catalogue id, or undefined when it is missing or undecided. */
 export function boundFor(b: Binding, id: string): BoundEndpoint | undefined {
   return b.endpoints[id];
+}
+
+/** Why an endpoint is missing when the admin's overrides said `none` for it (the importer writes it in `missing`). */
+export const NONE_REASON = "the admin's overrides bind nothing to it";
+
+/** Whether the admin took the endpoint away with `none <id>`. */
+export function declined(b: Pick<Binding, 'none' | 'missing'>, id: string): boolean {
+  // Bindings imported before `none` was recorded say it only in `missing`.
+  return b.none ? b.none.includes(id) : b.missing[id] === NONE_REASON;
+}
+
+/**
+ * A dataset whose path the spec documents stays available at that path when the customer's API file does
+ * not list it (files often leave DirectData out): audit teams keep their reports the day the admin binds.
+ * Unless the admin says `none` for it. Writes are never kept this way: where they go and what their bodies
+ * look like is the file's to say. Assumed paths still need the file or an override.
+ */
+export function keepsDocumented(b: Pick<Binding, 'endpoints' | 'none' | 'missing'>, e: Endpoint): boolean {
+  return e.kind === 'dataset' && e.documented && !b.endpoints[e.id] && !declined(b, e.id);
 }

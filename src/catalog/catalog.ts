@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Binding, ExtraDataset } from './binding';
+import { keepsDocumented, type Binding, type ExtraDataset } from './binding';
 import { widenBody } from './widen';
 import { DATASETS } from './datasets';
 import type { Dataset, Endpoint, Operation } from './endpoint';
@@ -69,11 +69,18 @@ function place(e: Endpoint, b: Binding): Endpoint {
       );
     if (e.kind === 'dataset' && bound.kind === 'dataset') return { ...e, path: bound.path, binding: bound };
     if (e.kind === 'operation' && bound.kind === 'operation') {
-      // The file's extra enum values are valid bodies on this environment (widen.ts).
-      const body = e.body ? widenBody(e.body, bound) : e.body;
+      // The file's extra enum values are valid bodies on this environment (widen.ts). A binding that cannot
+      // be applied names the endpoint and the field, so the admin knows which line of the import to look at.
+      let body = e.body;
+      try {
+        if (e.body) body = widenBody(e.body, bound);
+      } catch (err) {
+        throw new CatalogConfigError(`binding: "${e.id}" (${bound.method} ${bound.path}): ${(err as Error).message}`);
+      }
       return { ...e, method: bound.method, path: bound.path, binding: bound, body };
     }
   }
+  if (keepsDocumented(b, e) && e.kind === 'dataset') return { ...e, notInFile: true };
   const decision = b.decisions[e.id];
   if (decision) {
     const c = decision.candidates.map((x) => x.ref).join(', ');
@@ -98,9 +105,32 @@ function place(e: Endpoint, b: Binding): Endpoint {
 }
 
 /**
- * The catalogue. With a binding, endpoints move to their bound paths and carry `binding`; ids the binding
- * lists as missing, or ambiguous without a pick, carry `unavailable` and are never matched; the binding's
- * extra datasets are appended as untyped datasets (area 'Other').
+ * A dataset kept at its documented path gives way where the file uses that path for another endpoint: the
+ * file's own operation there is what the service answers.
+ */
+function withoutClashes(endpoints: Endpoint[]): Endpoint[] {
+  const taken = new Map(
+    endpoints.filter((e) => !e.unavailable && !(e.kind === 'dataset' && e.notInFile)).map((e) => [`${e.method} ${e.path}`, e]),
+  );
+  return endpoints.map((e) => {
+    const other = e.kind === 'dataset' && e.notInFile ? taken.get(`${e.method} ${e.path}`) : undefined;
+    if (!other) return e;
+    const { notInFile: _kept, ...rest } = e as Dataset;
+    return {
+      ...rest,
+      unavailable: {
+        reason: 'missing',
+        message: `${e.title}: the service's API file does not list it, and it has ${e.method} ${e.path} (the spec's path for it) as ${other.title}; the admin binds it with a "use" line: ${BINDING_HELP}`,
+      },
+    };
+  });
+}
+
+/**
+ * The catalogue. With a binding, endpoints move to their bound paths and carry `binding`; a documented
+ * dataset the file does not list stays at the spec's path, marked `notInFile` (binding.ts keepsDocumented);
+ * other ids the binding lists as missing, or ambiguous without a pick, carry `unavailable` and are never
+ * matched; the binding's extra datasets are appended as untyped datasets (area 'Other').
  */
 export function createCatalog(b?: Binding): Catalog {
   const base = DATASETS_AND_OPERATIONS;
@@ -114,7 +144,7 @@ export function createCatalog(b?: Binding): Catalog {
     }
   }
   const endpoints: Endpoint[] = b
-    ? [...base.map((e) => place(e, b)), ...b.extraDatasets.map(extraDatasetEndpoint)]
+    ? withoutClashes([...base.map((e) => place(e, b)), ...b.extraDatasets.map(extraDatasetEndpoint)])
     : [...base];
   for (const e of endpoints) {
     if (!isValidTemplate(e.path))

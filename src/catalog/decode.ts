@@ -1,5 +1,7 @@
+import { parseDate } from './date-pattern';
+import { isFilePart } from './form';
 import { getAt, pointerParts } from './pointer';
-import type { BoundDataset, Encoding, Lists } from './placement';
+import { DEFAULT_SEPARATOR, type BoundDataset, type Encoding, type Lists } from './placement';
 
 /**
  * A dataset's records as the customer's file has them -> catalogue-shaped records (the reverse of the
@@ -19,8 +21,14 @@ function decodeValue(e: Encoding, v: unknown, lists: Lists, unitOut: (unit: stri
   const many = (f: (x: unknown) => unknown) => (Array.isArray(v) ? v.map(f) : f(v));
   switch (e.kind) {
     case 'plain':
-    case 'date':
       return v;
+    case 'date':
+      return e.pattern && typeof v === 'string' ? (parseDate(v, e.pattern) ?? v) : v;
+    case 'file':
+      // The file's name goes back to the catalogue's name field, its content stays base64.
+      if (!isFilePart(v)) return v;
+      unitOut(v.filename);
+      return v.base64;
     case 'guid':
       return many((x) =>
         e.value === 'name' && typeof x === 'string' && e.list ? (lists[e.list]?.nameOf(x) ?? x) : x,
@@ -35,13 +43,14 @@ function decodeValue(e: Encoding, v: unknown, lists: Lists, unitOut: (unit: stri
         return name ?? known ?? id;
       });
     case 'enum': {
+      // The file's value (a number too: Swashbuckle's 3) -> the catalogue's value or the file's name for it.
       const back = new Map(Object.entries(e.map).map(([k, w]) => [w, k]));
-      return many((x) => (typeof x === 'string' ? (back.get(x) ?? x) : x));
+      return many((x) => (typeof x === 'string' || typeof x === 'number' ? (back.get(String(x)) ?? x) : x));
     }
     case 'number-unit': {
       const back = new Map(Object.entries(e.units).map(([k, w]) => [w, k]));
       const unit = (u: unknown) => {
-        if (typeof u === 'string') unitOut(back.get(u) ?? u);
+        if (typeof u === 'string' || typeof u === 'number') unitOut(back.get(String(u)) ?? String(u));
       };
       if (e.style === 'object' && isObj(v)) {
         unit(getAt(v, e.unitAt ?? '/unit'));
@@ -64,19 +73,8 @@ function decodeValue(e: Encoding, v: unknown, lists: Lists, unitOut: (unit: stri
       if (m[2]) unit(m[2]);
       return Number(m[1]);
     }
-    case 'custom-fields': {
-      if (e.style === 'map')
-        return isObj(v) ? Object.entries(v).map(([g, x]) => ({ CustomFieldGuid: g, Value: x })) : v;
-      if (!Array.isArray(v)) return v;
-      return v.map((entry) => {
-        if (!isObj(entry)) return entry;
-        const out: Json = { CustomFieldGuid: getAt(entry, e.guidAt ?? '/CustomFieldGuid') };
-        const date = e.dateAt !== undefined ? getAt(entry, e.dateAt) : undefined;
-        if (date !== undefined && date !== null) out.DateValue = date;
-        else out.Value = getAt(entry, e.valueAt ?? '/Value');
-        return out;
-      });
-    }
+    case 'custom-fields':
+      return customFieldAnswers(e, v);
     case 'objects':
       return many((x) => {
         if (!isObj(x) && !e.fields.some((f) => f.at === '')) return x;
@@ -88,6 +86,32 @@ function decodeValue(e: Encoding, v: unknown, lists: Lists, unitOut: (unit: stri
         return out;
       });
   }
+}
+
+/**
+ * Custom field answers in the file's shape -> the catalogue's entries, one per value: a list or a joined
+ * text of several options becomes one entry per option, a date in the file's pattern an ISO date.
+ */
+function customFieldAnswers(e: Extract<Encoding, { kind: 'custom-fields' }>, v: unknown): unknown {
+  const values = (x: unknown): unknown[] => {
+    if (Array.isArray(x)) return x;
+    if (e.multi === 'join' && typeof x === 'string') {
+      const sep = (e.separator ?? DEFAULT_SEPARATOR).trim() || (e.separator ?? DEFAULT_SEPARATOR);
+      return x.split(sep).map((s) => s.trim());
+    }
+    return [x];
+  };
+  const date = (x: unknown) => (e.datePattern && typeof x === 'string' ? (parseDate(x, e.datePattern) ?? x) : x);
+  if (e.style === 'map')
+    return isObj(v) ? Object.entries(v).flatMap(([g, x]) => values(x).map((one) => ({ CustomFieldGuid: g, Value: date(one) }))) : v;
+  if (!Array.isArray(v)) return v;
+  return v.flatMap((entry) => {
+    if (!isObj(entry)) return [entry];
+    const guid = getAt(entry, e.guidAt ?? '/CustomFieldGuid');
+    const dated = e.dateAt !== undefined ? getAt(entry, e.dateAt) : undefined;
+    if (dated !== undefined && dated !== null) return [{ CustomFieldGuid: guid, DateValue: date(dated) }];
+    return values(getAt(entry, e.valueAt ?? '/Value')).map((one) => ({ CustomFieldGuid: guid, Value: date(one) }));
+  });
 }
 
 /**
@@ -121,7 +145,8 @@ export function recordDecoder(ds: BoundDataset, lists: Lists = {}): (record: unk
     for (const p of body) {
       const v = getAt(r, p.at);
       if (v === undefined) continue;
-      const unitField = p.encoding.kind === 'number-unit' ? p.encoding.unitField : undefined;
+      const unitField =
+        p.encoding.kind === 'number-unit' ? p.encoding.unitField : p.encoding.kind === 'file' ? p.encoding.nameField : undefined;
       out[p.field] = decodeValue(p.encoding, v, lists, (u) => {
         if (unitField) out[unitField] = u;
       });

@@ -1,4 +1,4 @@
-import type { BoundOperation, Encoding } from './placement';
+import { DEFAULT_SEPARATOR, type BoundOperation, type Encoding } from './placement';
 
 /**
  * The binding in words a person reads: what the import report prints and the taskpane's flow notice
@@ -19,13 +19,30 @@ export function describeEncoding(e: Encoding): string {
       return `${e.value === 'name' ? 'name' : 'GUID'} -> {${keys}}${many}${e.list ? ` (${e.list})` : ''}`;
     }
     case 'date':
-      return e.format;
+      return e.pattern ? `${e.format} as "${e.pattern}"` : e.format;
     case 'enum':
       return Object.keys(e.map).length ? `one of ${e.values.join('|')} (${Object.entries(e.map).map(([a, b]) => `${a}->${b}`).join(', ')})` : `one of ${e.values.join('|')}`;
     case 'number-unit':
       return `number + ${e.unitField} as ${e.style === 'object' ? `{${e.valueAt?.slice(1)}, ${e.unitAt?.slice(1)}}` : e.style === 'text' ? '"3 Months"' : 'ISO duration "P3M"'}`;
-    case 'custom-fields':
-      return e.style === 'map' ? 'custom fields as {GUID: value}' : `custom fields as [{${e.guidAt?.slice(1)}, ${e.valueAt?.slice(1)}${e.dateAt ? `, ${e.dateAt.slice(1)}` : ''}}]`;
+    case 'custom-fields': {
+      const shape = e.style === 'map' ? 'custom fields as {GUID: value}' : `custom fields as [{${e.guidAt?.slice(1)}, ${e.valueAt?.slice(1)}${e.dateAt ? `, ${e.dateAt.slice(1)}` : ''}}]`;
+      const multi =
+        e.multi === 'array' || e.multi === 'list'
+          ? 'several options as a list'
+          : e.multi === 'join'
+            ? `several options joined by "${e.separator ?? DEFAULT_SEPARATOR}"`
+            : e.multi === 'repeat'
+              ? 'one entry per option'
+              : undefined;
+      const said = [
+        multi,
+        e.options === 'name' ? 'options by name' : undefined,
+        e.datePattern ? `dates as "${e.datePattern}"` : e.dateFormat === 'date-time' ? 'dates as date-time' : undefined,
+      ].filter(Boolean);
+      return said.length ? `${shape}; ${said.join('; ')}` : shape;
+    }
+    case 'file':
+      return `a file part named by ${e.nameField}`;
     case 'objects':
       return `entries [{${e.fields.map((f) => `${f.field}->${f.fileName}`).join(', ')}}]`;
   }
@@ -40,11 +57,17 @@ export interface MappingRow {
   required: boolean;
 }
 
-const where = (p: { in: string; at: string }): string =>
-  p.in === 'body' ? `body ${p.at}` : p.in === 'path' ? `path {${p.at}}` : `query ?${p.at}`;
-
 /** One row per placement and extra column of a bound operation, in the file's words. */
 export function mappingRows(op: BoundOperation): MappingRow[] {
+  // A form's fields are named as fields, not as pointers into a JSON body.
+  const where = (p: { in: string; at: string }): string =>
+    p.in === 'body'
+      ? op.form
+        ? `${op.form} form field ${p.at.slice(1)}`
+        : `body ${p.at}`
+      : p.in === 'path'
+        ? `path {${p.at}}`
+        : `query ?${p.at}`;
   return [
     ...op.placements.map((p) => ({
       file: where(p),

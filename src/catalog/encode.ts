@@ -1,6 +1,8 @@
+import { formatDate } from './date-pattern';
 import { isGuid, isIsoDate } from './fields';
 import { setAt } from './pointer';
 import {
+  DEFAULT_SEPARATOR,
   PATH_GUID_FIELD,
   type BoundOperation,
   type EncodedRequest,
@@ -138,22 +140,30 @@ function lookup(
   return { id: r.id, name: r.name };
 }
 
-function encodeDate(ctx: Ctx, v: unknown, format: 'date' | 'date-time'): Out {
+function encodeDate(ctx: Ctx, v: unknown, format: 'date' | 'date-time', pattern?: string): Out {
   if (typeof v !== 'string' || !isIsoDate(v.trim()))
     return problem(ctx, 'bad-date', `"${String(v)}" is not a date (yyyy-mm-dd)`);
   const s = v.trim().replace(' ', 'T');
+  if (pattern) return formatDate(s, pattern);
   if (format === 'date') return s.slice(0, 10);
   return s.length === 10 ? `${s}T00:00:00Z` : s;
 }
 
-function encodeEnum(ctx: Ctx, v: unknown, values: readonly string[], map: Readonly<Record<string, string>>): Out {
+/** The file's value as it goes out: a number where the file's enum is numbers (an integer must be a JSON number). */
+const enumOut = (s: string, as: 'integer' | 'number' | undefined): string | number => (as && s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s);
+
+function encodeEnum(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'enum' }>): Out {
   if (typeof v !== 'string' && typeof v !== 'number') return problem(ctx, 'bad-value', 'expected one value of the list');
+  const { values, map } = e;
   const s = String(v);
-  if (Object.hasOwn(map, s)) return map[s];
-  if (values.includes(s)) return s;
+  if (Object.hasOwn(map, s)) return enumOut(map[s]!, e.as);
+  const named = Object.keys(map).find((k) => fold(k) === fold(s));
+  if (named !== undefined) return enumOut(map[named]!, e.as);
+  if (values.includes(s)) return enumOut(s, e.as);
   const close = values.find((w) => fold(w) === fold(s));
-  if (close !== undefined) return close;
-  return problem(ctx, 'not-in-list', `"${s}" is not one of ${values.join(', ')}; pick one from the dropdown`);
+  if (close !== undefined) return enumOut(close, e.as);
+  const names = [...Object.keys(map), ...values.filter((x) => !Object.values(map).includes(x))];
+  return problem(ctx, 'not-in-list', `"${s}" is not one of ${names.join(', ')}; pick one from the dropdown`);
 }
 
 const DURATION: Record<string, string> = { year: 'Y', years: 'Y', month: 'M', months: 'M', week: 'W', weeks: 'W', day: 'D', days: 'D' };
@@ -164,12 +174,17 @@ function encodeNumberUnit(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'nu
   const rawUnit = ctx.values[e.unitField];
   ctx.consumed.add(e.unitField);
   const unit = isEmpty(rawUnit) ? undefined : String(rawUnit);
-  const spelled = unit === undefined ? undefined : (e.units[unit] ?? unit);
+  const named = unit === undefined ? undefined : Object.keys(e.units).find((k) => fold(k) === fold(unit));
+  const spelled = unit === undefined ? undefined : (e.units[unit] ?? (named !== undefined ? e.units[named] : unit));
   if (e.style === 'text') return spelled === undefined ? String(n) : `${String(n)} ${spelled}`;
   if (e.style === 'object') {
     const out: Json = {};
     setAt(out, e.valueAt ?? '/value', n);
-    if (spelled !== undefined) setAt(out, e.unitAt ?? '/unit', spelled);
+    if (spelled !== undefined) {
+      if (e.unitAs && !Object.values(e.units).includes(spelled))
+        return problem(ctx, 'not-in-list', `"${unit}" is not one of ${Object.keys(e.units).join(', ')}; pick one from the dropdown`, e.unitField);
+      setAt(out, e.unitAt ?? '/unit', enumOut(spelled, e.unitAs));
+    }
     return out;
   }
   const letter = spelled !== undefined ? (spelled.length === 1 ? spelled : DURATION[fold(spelled)]) : undefined;
@@ -178,10 +193,34 @@ function encodeNumberUnit(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'nu
   return `P${String(n)}${letter.toUpperCase()}`;
 }
 
-function encodeCustomFields(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'custom-fields' }>): Out {
+type CustomFieldsEncoding = Extract<Encoding, { kind: 'custom-fields' }>;
+
+/** One answer's value as the file wants it: a select's option by name where it asks, a date in its format. */
+function answerValue(ctx: Ctx, entry: Json, e: CustomFieldsEncoding): Out {
+  if (entry.DateValue !== undefined && entry.DateValue !== null) {
+    if (!e.dateFormat && !e.datePattern) return entry.DateValue;
+    return encodeDate(ctx, entry.DateValue, e.dateFormat ?? 'date', e.datePattern);
+  }
+  let value = entry.Value;
+  if (e.options === 'name' && typeof value === 'string' && isGuid(value)) {
+    // A select's answer is its option's GUID; the file asks for the option's name.
+    const name = e.optionsList ? ctx.lists[e.optionsList]?.nameOf(value) : undefined;
+    if (name === undefined)
+      return problem(
+        ctx,
+        'no-list',
+        `the API file wants the name of the option ${value} and ${e.optionsList ? `the ${e.optionsList} list does not have it` : 'no list of options is bound'}; type the option's name as the list has it`,
+      );
+    value = name;
+  }
+  if (e.valueAs === 'string' && value !== null && value !== undefined) value = String(value as string);
+  return value;
+}
+
+function encodeCustomFields(ctx: Ctx, v: unknown, e: CustomFieldsEncoding): Out {
   const list = Array.isArray(v) ? v : [v];
-  const entries: unknown[] = [];
-  const map: Json = {};
+  // A field's answers together, in the order given: a multi-select comes as one entry per chosen option.
+  const byField = new Map<string, { date: boolean; values: unknown[] }>();
   let failed = false;
   for (const entry of list) {
     if (!isObj(entry) || typeof entry.CustomFieldGuid !== 'string') {
@@ -191,20 +230,68 @@ function encodeCustomFields(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: '
     for (const k of Object.keys(entry))
       if (!['CustomFieldGuid', 'Value', 'DateValue'].includes(k) && !isEmpty(entry[k]))
         failed = problem(ctx, 'not-placed', `${k} of a custom field answer has no place in the API file`) === FAIL;
-    const isDate = entry.DateValue !== undefined && entry.DateValue !== null;
-    let value: unknown = isDate ? entry.DateValue : entry.Value;
-    if (e.valueAs === 'string' && value !== null && value !== undefined) value = String(value);
-    if (e.style === 'map') {
-      map[entry.CustomFieldGuid] = value;
+    const value = answerValue(ctx, entry, e);
+    if (value === FAIL) {
+      failed = true;
       continue;
     }
-    const out: Json = {};
-    setAt(out, e.guidAt ?? '/CustomFieldGuid', entry.CustomFieldGuid);
-    setAt(out, isDate ? (e.dateAt ?? e.valueAt ?? '/Value') : (e.valueAt ?? '/Value'), value);
-    entries.push(out);
+    const isDate = entry.DateValue !== undefined && entry.DateValue !== null;
+    const group = byField.get(entry.CustomFieldGuid) ?? { date: isDate, values: [] };
+    group.values.push(value);
+    byField.set(entry.CustomFieldGuid, group);
   }
   if (failed) return FAIL;
-  return e.style === 'map' ? map : entries;
+  const multi = e.multi ?? (e.style === 'map' ? undefined : 'repeat');
+  const separator = e.separator ?? DEFAULT_SEPARATOR;
+  /** The one value a field's answers make, or FAIL where the shape cannot hold them all. */
+  const joined = (guid: string, values: unknown[]): Out => {
+    if (multi === 'array') return values;
+    if (values.length === 1) return values[0];
+    if (multi === 'list') return values;
+    if (multi === 'join') return values.map((x) => String(x as string)).join(separator);
+    return problem(
+      ctx,
+      'one-value',
+      `the custom field ${guid} has ${values.length} answers and the API file takes one value per field here; keep one, or ask the admin to bind how the file takes several (docs/binding.md)`,
+    );
+  };
+  if (e.style === 'map') {
+    const map: Json = {};
+    for (const [guid, g] of byField) {
+      const out = joined(guid, g.values);
+      if (out === FAIL) failed = true;
+      else map[guid] = out;
+    }
+    return failed ? FAIL : map;
+  }
+  const entries: unknown[] = [];
+  for (const [guid, g] of byField) {
+    const at = g.date ? (e.dateAt ?? e.valueAt ?? '/Value') : (e.valueAt ?? '/Value');
+    // A separate date slot holds one date; the array is the value slot's.
+    const groups = multi === 'repeat' ? g.values.map((x) => [x]) : [g.values];
+    for (const values of groups) {
+      const value = g.date && e.dateAt !== undefined && values.length === 1 ? values[0] : joined(guid, values);
+      if (value === FAIL) {
+        failed = true;
+        continue;
+      }
+      const out: Json = {};
+      setAt(out, e.guidAt ?? '/CustomFieldGuid', guid);
+      setAt(out, at, value);
+      entries.push(out);
+    }
+  }
+  return failed ? FAIL : entries;
+}
+
+/** A document's base64 content as a file part named by the catalogue's file name field. */
+function encodeFile(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'file' }>): Out {
+  ctx.consumed.add(e.nameField);
+  const name = ctx.values[e.nameField];
+  if (typeof v !== 'string') return problem(ctx, 'bad-value', 'expected the file\'s content');
+  if (typeof name !== 'string' || name.trim() === '')
+    return problem(ctx, 'required', `the API file sends it as a file and needs its name; fill in ${e.nameField}`, e.nameField);
+  return { filename: name.trim(), base64: v };
 }
 
 function encodeObjects(ctx: Ctx, v: unknown, e: Extract<Encoding, { kind: 'objects' }>): Out {
@@ -263,13 +350,15 @@ function encodeValue(ctx: Ctx, e: Encoding, v: unknown): Out {
         return obj;
       });
     case 'date':
-      return encodeDate(ctx, v, e.format);
+      return encodeDate(ctx, v, e.format, e.pattern);
     case 'enum':
-      return each(ctx, v, e.many, (x) => encodeEnum(ctx, x, e.values, e.map));
+      return each(ctx, v, e.many, (x) => encodeEnum(ctx, x, e));
     case 'number-unit':
       return encodeNumberUnit(ctx, v, e);
     case 'custom-fields':
       return encodeCustomFields(ctx, v, e);
+    case 'file':
+      return encodeFile(ctx, v, e);
     case 'objects':
       return encodeObjects(ctx, v, e);
   }
@@ -363,6 +452,7 @@ export function encodeRequest(op: BoundOperation, values: Values, lists: Lists):
   const hasBody = op.method !== 'GET' && (op.placements.some((p) => p.in === 'body') || op.extras.some((x) => x.in === 'body'));
   const request: EncodedRequest = { method: op.method, path, query };
   if (hasBody) request.body = wholeBody !== undefined ? wholeBody : body;
+  if (hasBody && op.form) request.form = op.form;
   return { ok: true, request };
 }
 
@@ -381,12 +471,14 @@ export function columnsOf(op: BoundOperation): { fields: string[]; extras: Extra
   for (const p of op.placements) {
     add(p.field);
     if (p.encoding.kind === 'number-unit') add(p.encoding.unitField);
+    if (p.encoding.kind === 'file') add(p.encoding.nameField);
   }
   return { fields, extras: [...op.extras] };
 }
 
 function listsIn(e: Encoding, out: Set<string>): void {
   if ((e.kind === 'guid' || e.kind === 'ref') && e.list) out.add(e.list);
+  if (e.kind === 'custom-fields' && e.options === 'name' && e.optionsList) out.add(e.optionsList);
   if (e.kind === 'objects') for (const f of e.fields) listsIn(f.encoding, out);
 }
 

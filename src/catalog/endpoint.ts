@@ -65,6 +65,11 @@ export interface Dataset extends Common {
   binding?: BoundDataset;
   /** Set on an older dataset that a newer one replaces (the spec says to use the v3 risk endpoints). */
   supersededBy?: string;
+  /**
+   * Set when this environment's API file does not list the dataset and it is kept at the spec's documented
+   * path (binding.ts keepsDocumented): shown as "documented, not in your API file".
+   */
+  notInFile?: true;
 }
 
 export interface Operation extends Common {

@@ -6,16 +6,30 @@ import { isGuid } from './fields';
  */
 export type PathParams = { guid?: string; [name: string]: string | undefined };
 
+/** A parameter's value, and a literal segment: one safe segment. */
 const SEGMENT = /^[A-Za-z0-9_.~-]+$/;
-const PARAM = /^\{[A-Za-z0-9_.-]+\}$/;
+/**
+ * A Google-style custom method (`/tasks/{id}:advance`, `/tasks:search`): a parameter or a literal, then a
+ * colon and the method's name, a literal of the template. A parameter's value never holds a colon, so the
+ * suffix can always be told from the value.
+ */
+const VERB = '(?::[A-Za-z0-9_.~-]+)?';
+/**
+ * A segment with one parameter: the parameter alone (`{id}`), with a custom method (`{id}:advance`), or
+ * inside literal text (asp-versioning's `v{version}` where the file fixes no value for it).
+ */
+const PARAM = new RegExp(`^[A-Za-z0-9_.~-]*\\{[A-Za-z0-9_.-]+\\}[A-Za-z0-9_.~-]*${VERB}$`);
+const LITERAL = new RegExp(`^[A-Za-z0-9_.~-]+${VERB}$`);
+/** The literal text before and after a segment's parameter. */
+const around = (part: string) => ({ before: part.slice(0, part.indexOf('{')), after: part.slice(part.indexOf('}') + 1) });
 
-/** A path template is literal segments and `{name}` parameters (any number), nothing else. */
+/** A path template is literal segments and `{name}` parameters (any number), each perhaps with a custom method's `:verb`. */
 export function isValidTemplate(path: string): boolean {
   if (!path.startsWith('/')) return false;
   if (path === '/') return true;
   const parts = path.slice(1).split('/');
-  const names = parts.filter((p) => PARAM.test(p));
-  return parts.every((p) => PARAM.test(p) || (SEGMENT.test(p) && p !== '.' && p !== '..')) && new Set(names).size === names.length;
+  const names = parts.filter((p) => PARAM.test(p)).map((p) => p.slice(p.indexOf('{'), p.indexOf('}') + 1));
+  return parts.every((p) => PARAM.test(p) || (LITERAL.test(p) && p !== '.' && p !== '..')) && new Set(names).size === names.length;
 }
 
 /** The parameter names of a template, in order. */
@@ -55,7 +69,7 @@ export function safeSegments(rawPath: string): string[] | null {
     } catch {
       return null;
     }
-    if (!SEGMENT.test(seg) || seg === '.' || seg === '..') return null;
+    if (!LITERAL.test(seg) || seg === '.' || seg === '..') return null;
     out.push(seg);
   }
   return out;
@@ -72,11 +86,15 @@ export function matchTemplate(template: string, segments: readonly string[]): Pa
     const p = parts[i]!;
     const s = segments[i]!;
     if (PARAM.test(p)) {
+      // Text around the parameter (a custom method's `:advance`, the `v` of `v{version}`) is literal.
+      const { before, after } = around(p);
+      if (!s.startsWith(before) || !s.endsWith(after) || s.length <= before.length + after.length) return null;
+      const value = s.slice(before.length, s.length - after.length);
       // The catalogue's own {guid} takes GUIDs only; a customer's parameter any safe segment.
-      if (p === '{guid}' && !isGuid(s)) return null;
-      params[p.slice(1, -1)] = s;
+      if (!SEGMENT.test(value) || (p === '{guid}' && !isGuid(value))) return null;
+      params[p.slice(p.indexOf('{') + 1, p.indexOf('}'))] = value;
       count++;
-      only = s;
+      only = value;
     } else if (p !== s) return null;
   }
   if (count === 1) params.guid = only;

@@ -66,18 +66,43 @@ const refEncoding = z
   })
   .refine((e) => e.idAt !== undefined || e.nameAt !== undefined, 'a ref encoding has idAt or nameAt');
 
-/** An ISO date (yyyy-mm-dd, or a date-time) -> the file's format. */
-const dateEncoding = z.object({ kind: z.literal('date'), format: z.enum(['date', 'date-time']) });
+/**
+ * A date pattern as .NET and Java write them ("dd-MM-yyyy", "dd/MM/yyyy HH:mm", "yyyy-MM-dd'T'HH:mm:ss"):
+ * yyyy, yy, MM, M, dd, d, HH, H, mm, ss, fff; quoted text and other characters as they are (catalog/date-pattern.ts).
+ */
+export const datePattern = z
+  .string()
+  .min(2)
+  .refine((p) => /yy/.test(p) && /M/.test(p) && /d/.test(p), 'a date pattern has a year (yyyy), a month (MM) and a day (dd)');
 
 /**
- * Catalogue value -> the file's spelling. `values` is every value the file allows (also those the
- * catalogue lacks: offered in the dropdown, sent as they are); `map` the catalogue spellings the file
- * writes differently ("Months" -> "MONTHS").
+ * An ISO date (yyyy-mm-dd, or a date-time) -> the file's format; `pattern`: the file's own way of writing
+ * it, from a property's description ("Date in dd-MM-yyyy format") or the admin's override.
+ */
+const dateEncoding = z.object({
+  kind: z.literal('date'),
+  format: z.enum(['date', 'date-time']),
+  pattern: datePattern.optional(),
+});
+
+/**
+ * An enum whose values the file writes as numbers (Swashbuckle's and System.Text.Json's default: 0, 1, 2):
+ * `values` and the map's targets hold them as text ("3"); they go out as JSON numbers.
+ */
+const enumNumbers = z.enum(['integer', 'number']);
+
+/**
+ * Catalogue value -> the file's value of the same meaning. `values` is every value the file allows (also
+ * those the catalogue lacks: offered in the dropdown, sent as they are); `map` the catalogue spellings the
+ * file writes differently ("Months" -> "MONTHS"), and, where the file names its values (a description
+ * "0 = None, 1 = Days", x-enumNames, x-enum-varnames, x-ms-enum), every name -> its value ("Months" -> "3",
+ * "Years" -> "4"): the names are what users pick. `as`: the file's values are numbers.
  */
 const enumEncoding = z.object({
   kind: z.literal('enum'),
   values: z.array(z.string()),
   map: z.record(z.string(), z.string()),
+  as: enumNumbers.optional(),
   many: z.boolean().optional(),
   single: z.boolean().optional(),
 });
@@ -85,7 +110,8 @@ const enumEncoding = z.object({
 /**
  * A number and its unit (two catalogue fields: the placement's field and `unitField`) joined into one
  * property of the file: "3 Months" (text), {"value": 3, "unit": "MONTHS"} (object, `valueAt`/`unitAt`),
- * or an ISO 8601 duration "P3M" (iso-duration). `units`: catalogue unit -> the file's spelling. The unit
+ * or an ISO 8601 duration "P3M" (iso-duration). `units`: catalogue unit (or a unit only the file has, by its
+ * name) -> the file's value. The unit
  * field has no placement of its own; it lands here.
  */
 const numberUnitEncoding = z.object({
@@ -95,14 +121,29 @@ const numberUnitEncoding = z.object({
   valueAt: jsonPointer.optional(),
   unitAt: jsonPointer.optional(),
   units: z.record(z.string(), z.string()),
+  /** The file's units are numbers (an integer enum): `units` holds them as text, they go out as numbers. */
+  unitAs: enumNumbers.optional(),
 });
 
 /**
- * Custom field answers (the catalogue's [{CustomFieldGuid, Value | DateValue}]) in the file's shape:
- * `entries`: an array of objects, the field's GUID at `guidAt` ("/customFieldId", "/field/Guid"), the value
- * at `valueAt`, a date at `dateAt` (absent: at `valueAt` too); `map`: one object keyed by the field's GUID.
- * `valueAs: 'string'`: the file wants every value as a string.
+ * Custom field answers (the catalogue's [{CustomFieldGuid, Value | DateValue}], a multi-select one entry per
+ * chosen option) in the file's shape: `entries`: an array of objects, the field's GUID at `guidAt`
+ * ("/customFieldId", "/field/Guid"), the value at `valueAt`, a date at `dateAt` (absent: at `valueAt` too);
+ * `map`: one object keyed by the field's GUID. `valueAs: 'string'`: the file wants every value as a string.
+ *
+ * `multi`, how the answers of one field go (a multi-select's options): `array`, one entry (or map value)
+ * whose value is an array of them, every answer of such a slot an array (`Values: [string]`); `list`, the
+ * same where the slot takes one value or a list (`str | list[str]`): one answer as it is; `join`, one
+ * value, the options joined with `separator` (default "; "); `repeat`, one entry per option (never for a
+ * map, and only where the file allows it: the spec rejects duplicate entries for third parties). Absent:
+ * as the catalogue has them (entries repeated, a map's one value). Never lossy: a field with several
+ * answers the shape cannot hold is a problem naming it.
+ * `options`: a select's answer as its option's `name` (looked up in `optionsList`, the custom field
+ * definitions dataset) or its `guid` (the default). `dateFormat`/`datePattern`: a date answer as a
+ * date-time or in the file's own pattern.
  */
+export const CUSTOM_FIELD_MULTI = ['array', 'list', 'join', 'repeat'] as const;
+export const DEFAULT_SEPARATOR = '; ';
 const customFieldsEncoding = z.object({
   kind: z.literal('custom-fields'),
   style: z.enum(['entries', 'map']),
@@ -110,7 +151,25 @@ const customFieldsEncoding = z.object({
   valueAt: jsonPointer.optional(),
   dateAt: jsonPointer.optional(),
   valueAs: z.enum(['string', 'any']).optional(),
+  multi: z.enum(CUSTOM_FIELD_MULTI).optional(),
+  separator: z.string().min(1).optional(),
+  options: z.enum(['name', 'guid']).optional(),
+  optionsList: listId.optional(),
+  dateFormat: z.enum(['date', 'date-time']).optional(),
+  datePattern: datePattern.optional(),
 });
+
+/**
+ * A document's content (the catalogue's base64 text) as a file part of a multipart form, its file name
+ * from the catalogue field `nameField` (which has no placement of its own: it lands here).
+ */
+const fileEncoding = z.object({ kind: z.literal('file'), nameField: z.string() });
+
+/** A file part as an encoded body holds it, before the client makes it a part of a multipart form. */
+export interface FilePart {
+  filename: string;
+  base64: string;
+}
 
 export type Encoding =
   | z.infer<typeof plainEncoding>
@@ -120,6 +179,7 @@ export type Encoding =
   | z.infer<typeof enumEncoding>
   | z.infer<typeof numberUnitEncoding>
   | z.infer<typeof customFieldsEncoding>
+  | z.infer<typeof fileEncoding>
   | { kind: 'objects'; fields: SubPlacement[] };
 
 /** One field of an entry of a catalogue list of objects (a task's Hyperlinks: Url, Description). */
@@ -146,6 +206,7 @@ export const encoding: z.ZodType<Encoding> = z.lazy(() =>
     enumEncoding,
     numberUnitEncoding,
     customFieldsEncoding,
+    fileEncoding,
     objectsEncoding,
   ]),
 );
@@ -231,7 +292,19 @@ export type FileOperationRef = z.infer<typeof fileOperation>;
  */
 export const pathTemplate = z
   .string()
-  .regex(/^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z0-9_.-]+\}))+$|^\/$/, 'a path is /literal/segments and {name} parameters');
+  .regex(
+    /^(\/([A-Za-z0-9_.~-]+|[A-Za-z0-9_.~-]*\{[A-Za-z0-9_.-]+\}[A-Za-z0-9_.~-]*)(:[A-Za-z0-9_.~-]+)?)+$|^\/$/,
+    'a path is /literal/segments and {name} parameters, one per segment (v{version}, a custom method: {name}:verb)',
+  );
+
+/**
+ * A body the file takes as a form, not JSON: `urlencoded` (application/x-www-form-urlencoded) or `multipart`
+ * (multipart/form-data). Body placements then sit at `/<form field>`, one segment; a list goes as the field
+ * repeated, a file as a file part.
+ */
+export const FORM_MEDIA = ['urlencoded', 'multipart'] as const;
+export const formMedia = z.enum(FORM_MEDIA);
+export type FormMedia = z.infer<typeof formMedia>;
 
 export const boundOperation = z.object({
   kind: z.literal('operation'),
@@ -239,6 +312,8 @@ export const boundOperation = z.object({
   path: pathTemplate,
   file: fileOperation,
   how: placementHow,
+  /** Absent: a JSON body. */
+  form: formMedia.optional(),
   placements: z.array(placement),
   extras: z.array(extraColumn),
   /** null: the operation creates nothing whose id the write-back needs (updates, status changes). */
@@ -304,6 +379,8 @@ export interface EncodedRequest {
   query: [string, string][];
   /** Absent: no body is sent. */
   body?: unknown;
+  /** The body goes as this kind of form (its top-level members are the form's fields), not as JSON. */
+  form?: FormMedia;
 }
 
 export type EncodeResult = { ok: true; request: EncodedRequest } | { ok: false; problems: EncodeProblem[] };

@@ -28,15 +28,27 @@ export function forbiddenFix(access: Access): string {
   }
 }
 
+/**
+ * A 404 from the service itself: which of three things it is, by where the path comes from. A bound path the
+ * service no longer answers is a service change; a documented path the API file does not list is a dataset this
+ * service does not offer (nothing to re-import); a documented one the file lists means a wrong base URL.
+ */
 export function notFoundFix(
-  pathSource: 'documented' | 'bound' | 'assumed',
-  path: string,
+  t: { id: string; title: string; path: string; pathSource: 'documented' | 'bound' | 'assumed'; notInFile?: boolean },
   via: 'relay' | 'direct',
 ): string {
+  const { pathSource, path } = t;
   const base =
     via === 'relay'
       ? "Check the environment's baseUrl in the relay configuration ends in the API root (e.g. https://grc.example.com/api)."
       : 'Check the --base-url ends in the API root (e.g. https://grc.example.com/api).';
+  if (t.notInFile)
+    return (
+      `${path} is the spec's own path for ${t.title}; your API file does not list it and the service has nothing there: ` +
+      `this service does not offer it (re-importing the same file changes nothing). Ask the service desk whether it has ` +
+      `moved; if your service does not have it, add "none ${t.id}" to the binding's overrides file and import again, ` +
+      `so users are not offered it (${DOCS}). ${base}`
+    );
   if (pathSource === 'bound')
     return (
       `The binding puts it at ${path}, and the service has nothing there: the service changed since the Swagger file ` +
@@ -48,6 +60,21 @@ export function notFoundFix(
       `file and bind the environment (${DOCS}).`
     );
   return `${path} is assumed, not documented: import the service's Swagger file and bind the environment (${DOCS}).`;
+}
+
+/** The practice sandbox's own 404 (contracts/sandbox.ts): nothing about the service or its API file. */
+export function sandboxGapFix(gap: 'no-data' | 'no-route', id: string): string {
+  if (gap === 'no-data')
+    return (
+      'Nothing to fix: this is a gap of the practice sandbox, not a change of the service. The sandbox has data for ' +
+      `the catalogue's datasets only; "${id}" comes from your API file. Run the check against your service's ` +
+      'environment (ACC) to check it.'
+    );
+  return (
+    'The practice sandbox was started without the binding this check uses, or with another one: start it with the ' +
+    `same binding (grc-sheets sandbox --binding FILE, or npm start -- --binding-acc FILE) and check again (${DOCS}). ` +
+    'This says nothing about your service.'
+  );
 }
 
 /** The 401: what the service reports and where the caller's address is approved. */

@@ -6,10 +6,15 @@ import { heldKey } from './held-key';
  * rendered from it). The check only reads: `readOnly` is always true so a script can assert it.
  */
 
-/** How one dataset fared. Only `answers`, `empty`, `not-checked` and `not-in-binding` count as passing. */
+/**
+ * How one dataset fared. Only `answers`, `empty`, `sandbox-lacks`, `not-checked` and `not-in-binding` count as
+ * passing: `sandbox-lacks` is the practice sandbox saying it has no data for a dataset only the customer's own
+ * service has (nothing in the binding to fix).
+ */
 export const DATASET_RESULTS = [
   'answers',
   'empty',
+  'sandbox-lacks',
   'bad-shape',
   'not-found',
   'forbidden',
@@ -23,6 +28,7 @@ export type DatasetResult = (typeof DATASET_RESULTS)[number];
 export const PASSING: ReadonlySet<DatasetResult> = new Set([
   'answers',
   'empty',
+  'sandbox-lacks',
   'not-checked',
   'not-in-binding',
 ]);
@@ -33,6 +39,8 @@ export const datasetCheck = z.object({
   /** Relative to the environment's API root. */
   path: z.string(),
   pathSource: z.enum(['documented', 'bound', 'assumed']),
+  /** A documented dataset the environment's API file does not list, checked at the spec's path. */
+  notInFile: z.boolean().optional(),
   result: z.enum(DATASET_RESULTS),
   /** The HTTP status the service (or relay) answered, when there was an answer. */
   status: z.number().int().optional(),

@@ -1,6 +1,6 @@
 import type { Access } from '../catalog';
 import { isApiError, type DataRecord, type GrcClient } from '../client';
-import { forbiddenFix, notFoundFix, refusedKeyFix } from './advice';
+import { forbiddenFix, notFoundFix, refusedKeyFix, sandboxGapFix } from './advice';
 import { PASSING, READ_ONLY_NOTICE, type CheckReport, type DatasetCheck } from './report';
 
 /** One dataset as the environment's catalogue has it. */
@@ -9,6 +9,8 @@ export interface CheckTarget {
   title: string;
   path: string;
   pathSource: DatasetCheck['pathSource'];
+  /** A documented dataset the binding's API file does not list (kept at the spec's path). */
+  notInFile?: boolean;
   access: Access;
   /** Set when the binding lacks the dataset or leaves it ambiguous. */
   unavailable?: { reason: string; message: string };
@@ -85,6 +87,7 @@ function base(t: CheckTarget, result: DatasetCheck['result'], message: string): 
     title: t.title,
     path: t.path,
     pathSource: t.pathSource,
+    ...(t.notInFile ? { notInFile: true } : {}),
     result,
     firstRecordFits: null,
     message,
@@ -145,10 +148,23 @@ function fromError(
         fix: forbiddenFix(t.access),
       };
     case 'not-found':
+      // The practice sandbox says the gap is its own: the service may well have the dataset.
+      if (e.sandboxGap === 'no-data')
+        return {
+          ...base(t, 'sandbox-lacks', `The practice sandbox has no data for it (404): only your own service has this dataset.`),
+          ...status,
+          fix: sandboxGapFix('no-data', t.id),
+        };
+      if (e.sandboxGap === 'no-route')
+        return {
+          ...base(t, 'not-found', `The practice sandbox has nothing at ${t.path} (404): it runs another binding than this check.`),
+          ...status,
+          fix: sandboxGapFix('no-route', t.id),
+        };
       return {
         ...base(t, 'not-found', `The service has nothing at ${t.path} (404).`),
         ...status,
-        fix: notFoundFix(t.pathSource, t.path, via),
+        fix: notFoundFix(t, via),
       };
     case 'bad-answer': {
       // The client names the first record that does not fit ("Record 3 (...) of ..."): anything after the first means the first fitted.

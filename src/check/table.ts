@@ -4,6 +4,7 @@ import { PASSING, READ_ONLY_NOTICE, type CheckReport, type DatasetCheck } from '
 const LABEL: Record<DatasetCheck['result'], string> = {
   answers: 'ok',
   empty: 'ok (empty)',
+  'sandbox-lacks': 'ok (no data in sandbox)',
   'bad-shape': 'FAIL shape',
   'not-found': 'FAIL 404',
   forbidden: 'FAIL 403',
@@ -23,11 +24,12 @@ export function renderTable(report: CheckReport): string {
   const rows = report.datasets.map((d) => [
     LABEL[d.result],
     `${d.title} (${d.id})`,
-    `${d.path} [${d.pathSource}]`,
+    `${d.path} [${d.notInFile ? 'documented, not in your API file' : d.pathSource}]`,
   ]);
   const widths = [0, 1].map((i) => Math.max(...rows.map((r) => r[i]!.length), i ? 7 : 6));
   const line = (r: string[]) => `${r[0]!.padEnd(widths[0]!)}  ${r[1]!.padEnd(widths[1]!)}  ${r[2]}`.trimEnd();
-  const failures = report.datasets.filter((d) => !PASSING.has(d.result));
+  // Failures, and the practice sandbox's gaps: passing, but the user reads why those datasets had no data.
+  const failures = report.datasets.filter((d) => !PASSING.has(d.result) || d.result === 'sandbox-lacks');
   const s = report.summary;
   return [
     READ_ONLY_NOTICE,

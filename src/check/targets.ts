@@ -8,6 +8,7 @@ export function targetsOf(catalog: Catalog): CheckTarget[] {
     title: d.title,
     path: d.path,
     pathSource: pathSource(d),
+    ...(d.notInFile ? { notInFile: true } : {}),
     access: d.access,
     ...(d.unavailable ? { unavailable: d.unavailable } : {}),
   }));

@@ -2,6 +2,7 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BindingInputError, formatReport, importBinding, type ImportResult } from '../binding';
+import { keepsDocumented } from '../catalog';
 import { EXIT, unreadableFile } from './exit';
 import { parseOptions } from './options';
 
@@ -40,11 +41,22 @@ function starterOverrides(result: ImportResult): string {
     '#   use <id> = <METHOD> <path>        none <id>          unplace <id> <field>',
     '#   place <id> <field> = body <pointer> [<encoding JSON>]      answer <id> = header location',
     '#   default <id> <extra column key> = <JSON value>',
+    '#   map <id> <field> "<catalogue value>" = <the file\'s value, JSON>',
   ];
   for (const e of result.entries) {
     if (!e.decision) continue;
     lines.push('', `# ${e.side.e.title}: ${e.decision.reason}. Uncomment one:`);
     for (const c of e.decision.candidates) lines.push(`# use ${e.side.e.id} = ${c.f.op.method} ${c.f.op.path}`);
+  }
+  // Enums the file does not name: one line per value, the file's value to fill in.
+  for (const c of result.binding.consequences.filter((x) => x.kind === 'enum-unread')) {
+    lines.push('', `# ${c.endpoint} ${c.columns.join(', ')}: which of the file's values means each? Fill in and uncomment:`);
+    for (const l of c.message.match(/map \S+ \S+ "[^"]*" = \S+/g) ?? []) lines.push(`# ${l}`);
+  }
+  const kept = result.entries.filter((e) => !e.chosen && keepsDocumented(result.binding, e.side.e));
+  if (kept.length) {
+    lines.push('', "# Documented datasets the file does not list: kept at the spec's path. Uncomment to take one away:");
+    for (const e of kept) lines.push(`# none ${e.side.e.id}   # ${e.side.e.title}, GET ${e.side.e.path}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -1,3 +1,5 @@
+import type { SandboxGap } from '../contracts/sandbox-gap';
+
 /**
  * The one error type of the client. `code` says what happened in terms a caller can branch on, `message`
  * says what the user can do about it, and `sent` says whether the service may have acted on the request,
@@ -42,6 +44,8 @@ export interface ApiErrorInit {
   retryAfterMs?: number;
   /** Catalogue id of the dataset or operation called. */
   endpoint?: string;
+  /** A 404 the practice sandbox says is about itself (contracts/sandbox.ts), not about the service. */
+  sandboxGap?: SandboxGap;
   cause?: unknown;
 }
 
@@ -53,6 +57,7 @@ export class ApiError extends Error {
   readonly details?: ErrorDetail[];
   readonly retryAfterMs?: number;
   readonly endpoint?: string;
+  readonly sandboxGap?: SandboxGap;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -62,6 +67,7 @@ export class ApiError extends Error {
     if (init.details !== undefined) this.details = init.details;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.endpoint !== undefined) this.endpoint = init.endpoint;
+    if (init.sandboxGap !== undefined) this.sandboxGap = init.sandboxGap;
   }
 }
 

@@ -4,8 +4,9 @@ import {
   encodeRequest,
   isGuid,
   readCreatedId,
-  requestTarget,
+  wireRequest,
   PATH_GUID_FIELD,
+  type FormField,
   type Answer,
   type BoundOperation,
   type EncodedRequest,
@@ -50,9 +51,11 @@ export async function sendEncoded(
   request: EncodedRequest,
   signal?: AbortSignal,
 ): Promise<Answer> {
+  const wire = wireRequest(request);
   const response = await send(conn, op, {
-    encoded: { method: request.method, target: requestTarget(request) },
-    ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    encoded: { method: wire.method, target: wire.target },
+    ...(wire.body !== undefined ? { body: wire.body, contentType: wire.contentType } : {}),
+    ...(wire.multipart ? { body: multipartData(wire.multipart) } : {}),
     ...(signal ? { signal } : {}),
   });
   let text: string;
@@ -66,6 +69,21 @@ export async function sendEncoded(
     headers[k.toLowerCase()] = v;
   });
   return { status: response.status, headers, body: parse(text) };
+}
+
+/** A multipart form's parts as fetch sends them (it writes the boundary and the Content-Type). */
+function multipartData(fields: readonly FormField[]): FormData {
+  const form = new FormData();
+  for (const f of fields) {
+    if ('value' in f) form.append(f.name, f.value);
+    else
+      form.append(
+        f.name,
+        new Blob([Uint8Array.from(atob(f.file.base64), (c) => c.charCodeAt(0))], { type: 'application/octet-stream' }),
+        f.file.filename,
+      );
+  }
+  return form;
 }
 
 function parse(text: string): unknown {

@@ -1,5 +1,6 @@
 import type { Endpoint } from '../catalog';
 import { RELAY_ERROR_HEADER } from '../contracts/environments';
+import { SANDBOX_GAP_MEMBER, sandboxGap, type SandboxGap } from '../contracts/sandbox-gap';
 import { ApiError, type ApiErrorCode, type ErrorDetail, type Sent } from './api-error';
 import { relaySays } from './relay-reference';
 import { retryAfterMs } from './retry-after';
@@ -10,6 +11,8 @@ interface Said {
   details?: ErrorDetail[];
   /** Set when the body was not JSON: a short, single-line excerpt to show the user. */
   excerpt?: string;
+  /** The practice sandbox's mark on a 404 about itself. */
+  gap?: SandboxGap;
 }
 
 const NO_AUTH_SCHEME = 'No authenticationScheme was specified';
@@ -73,6 +76,7 @@ export function errorFromAnswer(
       sent: 'yes',
       message: FORBIDDEN + (said.message && !said.message.startsWith('Forbidden') ? serviceSays : ''),
     });
+  if (status === 404 && said.gap) return sandboxGapError(endpoint, said.gap);
   if (status === 404) {
     const where = endpoint.documented
       ? 'Check that the base URL ends in the API root (for example https://grc.example.com/api).'
@@ -134,6 +138,15 @@ export function errorFromAnswer(
     sent: 'yes',
     message: `The service rejected the request (${status}).${said.message ? ` ${said.message}` : said.excerpt ? ` The answer began: "${said.excerpt}"` : ''}${listed}`,
   });
+}
+
+/** The practice sandbox lacks what was asked for: said so, so nobody re-imports a file over it. */
+function sandboxGapError(endpoint: Endpoint, gap: SandboxGap): ApiError {
+  const message =
+    gap === 'no-data'
+      ? `The practice sandbox has no data for "${endpoint.title}": only your own service has it (it is in your API file, not in the sandbox). Load it from your service's environment.`
+      : `The practice sandbox has nothing at ${endpoint.path}: it was started without this environment's binding, or with another one. Start it with the same binding (grc-sheets sandbox --binding FILE, docs/binding.md).`;
+  return new ApiError({ status: 404, endpoint: endpoint.id, code: 'not-found', sent: 'yes', sandboxGap: gap, message });
 }
 
 /** What to do when a request may have been processed: a read is safe to repeat, a write must be checked. */
@@ -200,9 +213,11 @@ function readBody(body: string): Said {
   const message = [o.message, o.Message, o.title, typeof err === 'object' ? err?.message : undefined].find(
     (m): m is string => typeof m === 'string',
   );
+  const gap = sandboxGap.safeParse(o[SANDBOX_GAP_MEMBER]);
   return {
     ...(message ? { message } : { excerpt: excerpt(trimmed) }),
     details: detailsOf(o.errors ?? o.Errors),
+    ...(gap.success ? { gap: gap.data } : {}),
   };
 }
 

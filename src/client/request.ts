@@ -1,4 +1,4 @@
-import { fillPath, type Endpoint, type PathParams } from '../catalog';
+import { fillPath, JSON_CONTENT_TYPE, type Endpoint, type PathParams } from '../catalog';
 import { ApiError, isApiError } from './api-error';
 import { errorFromAnswer } from './error-answer';
 import { errorFromFailure } from './fetch-failure';
@@ -24,7 +24,9 @@ export async function send(
   endpoint: Endpoint,
   options: {
     params?: PathParams;
-    body?: string;
+    /** Text in `contentType` (catalog/wire.ts; JSON when not given), or a multipart form as FormData (fetch writes its boundary). */
+    body?: string | FormData;
+    contentType?: string;
     signal?: AbortSignal;
     /** An encoded request's method and target (path and query, filled): sent as they are. */
     encoded?: { method: string; target: string };
@@ -46,7 +48,7 @@ export async function send(
     throw new ApiError({ code: 'cancelled', sent: 'no', endpoint: endpoint.id, message: 'Cancelled.' });
 
   const headers: Record<string, string> = { Accept: 'application/json', Authorization: conn.authorization };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
+  if (typeof options.body === 'string') headers['Content-Type'] = options.contentType ?? JSON_CONTENT_TYPE;
   const init: RequestInit = {
     method: options.encoded?.method ?? endpoint.method,
     headers,

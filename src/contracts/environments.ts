@@ -35,6 +35,8 @@ export const endpointView = z.object({
   pathSource: z.enum(PATH_SOURCES),
   /** Set when the binding lacks it or leaves it ambiguous: the relay never forwards it. */
   unavailable: z.object({ reason: z.enum(['missing', 'ambiguous']), message: z.string() }).optional(),
+  /** A documented dataset this environment's API file does not list, kept at the spec's path ("documented, not in your API file"). */
+  notInFile: z.boolean().optional(),
   /** Operations only. */
   write: writeView.optional(),
 });
@@ -76,6 +78,7 @@ export function describeEnvironment(
       path: e.path,
       pathSource: pathSource(e),
       ...(e.unavailable ? { unavailable: e.unavailable } : {}),
+      ...(e.kind === 'dataset' && e.notInFile ? { notInFile: true } : {}),
       ...(e.kind === 'operation' ? { write: writeAvailability(e, { production }) } : {}),
     };
   }

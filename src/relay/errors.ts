@@ -16,6 +16,7 @@ export const RELAY_ERRORS = {
   'query-not-allowed': [400, 'This call takes no query parameters; remove them.'],
   'body-not-allowed': [400, 'A GET request carries no body.'],
   'invalid-json': [400, 'The request body is not valid JSON.'],
+  'invalid-form': [400, 'The request body is not a valid form for this call.'],
   'no-credentials': [
     401,
     'Sign in first: the call needs the API key as HTTP Basic credentials (Authorization: Basic ...).',
@@ -53,6 +54,10 @@ export const RELAY_ERRORS = {
   'method-not-allowed': [405, 'This method is not allowed on this path.'],
   'body-too-large': [413, 'The request body is larger than the relay accepts; send fewer rows per request.'],
   'json-only': [415, 'POST bodies must be JSON (Content-Type: application/json).'],
+  'form-only': [
+    415,
+    "This call takes a form body, as this environment's API file says (Content-Type: application/x-www-form-urlencoded or multipart/form-data, the one its binding names).",
+  ],
   'body-timeout': [408, 'The request body stopped arriving; send it again.'],
   'relay-busy': [
     503,

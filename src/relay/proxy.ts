@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { fillPath, pathSource, type Catalog, type Endpoint } from '../catalog';
+import { boundForm, checkForm } from './form-body';
 import { boundQuery } from './bound-query';
 import { RELAY_ERRORS, sendError } from './errors';
 import { Forwarding } from './forward';
@@ -127,7 +128,10 @@ function onward(
     return send(upstream, endpoint, path, headers, undefined, deps, res, log);
   }
   if (!hasBody(req)) return send(upstream, endpoint, path, headers, undefined, deps, res, log);
-  if (!isJson(req)) return sendError(res, 'json-only', CLOSE);
+  // A body goes as the environment's binding says: JSON, or the form its API file takes (form-body.ts).
+  const form = boundForm(endpoint);
+  if (form ? !checkForm.media(form, req.headers['content-type']) : !isJson(req))
+    return sendError(res, form ? 'form-only' : 'json-only', CLOSE);
   return readBody(req, {
     limit: deps.bodyLimit,
     budget: deps.bodyBudget,
@@ -142,6 +146,11 @@ function onward(
     }
     // The bytes count against the budget until the exchange is over (undici holds the body until then).
     res.once('close', read.release);
+    if (form) {
+      const refused = checkForm.body(endpoint, read.body, req.headers['content-type']);
+      if (refused) return sendError(res, 'invalid-form', { message: `${RELAY_ERRORS['invalid-form'][1]} ${refused}` });
+      return send(upstream, endpoint, path, headers, read.body, deps, res, log);
+    }
     try {
       JSON.parse(read.body.toString('utf8'));
     } catch {

@@ -5,16 +5,22 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   catalog as defaultCatalog,
   createCatalog,
+  formMediaOf,
   isJsonMediaType,
+  readForm,
   type Catalog,
   type Dataset,
   type Operation,
 } from '../catalog';
 import type { Binding } from '../catalog/binding';
+import { SANDBOX_GAP_MEMBER, type SandboxGap } from '../contracts/sandbox-gap';
 import { PATH_GUID_FIELD, type BoundDataset, type BoundOperation } from '../catalog/placement';
 import {
   answerFor,
+  checkedView,
   decodeRequest,
+  formValues,
+  FormWire,
   envelopeOf,
   listsFor,
   bindingProblems,
@@ -120,18 +126,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     forceCloseConnections: true,
   });
   // An empty body is fine (the workflow advance has none); invalid JSON is a 400 in the service's format.
-  // The service's rule for JSON bodies, shared with the relay (catalog/json-body): anything else is a 415.
+  // The service's rule for JSON bodies, shared with the relay (catalog/json-body); a form is read here and
+  // taken only where the customer's file takes one (runOperation); anything else is a 415.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, raw, done) => {
     const type = req.headers['content-type'];
+    const bytes = raw as Buffer;
+    const form = formMediaOf(type);
+    if (form) {
+      const read = readForm(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), type);
+      if (!read.ok)
+        return done(Object.assign(new Error(`The form body is not valid: ${read.message}.`), { statusCode: 400 }), undefined);
+      return done(null, new FormWire(form, read.fields));
+    }
     if (!isJsonMediaType(type))
       return done(
         Object.assign(new Error(`Unsupported Media Type: ${type ?? '(none)'}`), { statusCode: 415 }),
         undefined,
       );
-    if (!body) return done(null, undefined);
+    if (!bytes.length) return done(null, undefined);
     try {
-      done(null, JSON.parse(body as string));
+      done(null, JSON.parse(bytes.toString('utf8')));
     } catch (e) {
       done(
         Object.assign(new Error(`The request body is not valid JSON: ${(e as Error).message}`), {
@@ -152,7 +167,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return reply.code(status).type(JSON_TYPE).send({ message });
   });
   app.setNotFoundHandler((_req, reply) =>
-    reply.code(404).type(JSON_TYPE).send({ message: ERRORS.notFound.message }),
+    reply.code(404).type(JSON_TYPE).send({ message: ERRORS.notFound.message, [SANDBOX_GAP_MEMBER]: 'no-route' }),
   );
   registerAdminRoutes(app, admin, store);
 
@@ -160,6 +175,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const a = answerOf(outcome);
     return reply.code(a.status).type(JSON_TYPE).send(a.body);
   };
+  /** A 404 about the sandbox itself (contracts/sandbox.ts), not about the service it stands in for. */
+  const sendGap = (reply: FastifyReply, gap: SandboxGap, message: string) =>
+    reply.code(404).type(JSON_TYPE).send({ message, [SANDBOX_GAP_MEMBER]: gap });
   const sendError = (reply: FastifyReply, name: ErrorName, message?: string) => {
     if (name === 'invalidCredentials')
       reply.header('www-authenticate', 'Basic realm="Risk and Controls Management Service"');
@@ -170,8 +188,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const rawPath = (req.raw.url ?? '').split('?')[0]!.slice(API_ROOT.length);
     const m = cat.match(req.method, rawPath);
     if (!m.ok) {
-      if (m.reason === 'method-not-allowed') reply.header('allow', m.allow.join(', '));
-      return sendError(reply, m.reason === 'not-found' ? 'notFound' : 'methodNotAllowed');
+      if (m.reason === 'not-found') return sendGap(reply, 'no-route', ERRORS.notFound.message);
+      reply.header('allow', m.allow.join(', '));
+      return sendError(reply, 'methodNotAllowed');
     }
     const f = plan.current;
     if (f.latencyMs) await delay(f.latencyMs);
@@ -198,7 +217,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
 
   function serveDataset(ep: Dataset, guid: string | undefined, reply: FastifyReply, drop: boolean) {
-    if (!store.has(ep.id)) return sendError(reply, 'notFound');
+    if (!store.has(ep.id))
+      return sendGap(
+        reply,
+        'no-data',
+        `Not found. This practice sandbox has no data for "${ep.title}": only your own service has it.`,
+      );
     let filter: ((r: Record<string, unknown>) => boolean) | undefined;
     if (guid) {
       const g = guid.toLowerCase();
@@ -232,6 +256,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           shape?.texts,
           shape?.notNull,
           shape?.variants,
+          // Without the file, a binding that places nothing in the record knows no more than a bare object.
+          shape ? shape.open : !bound.placements.some((p) => p.in === 'body'),
         )
       : undefined;
     const stream = jsonArrayStream(
@@ -253,12 +279,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ) {
     const bound = ep.binding as BoundOperation | undefined;
     const fileOp = fileOpOf(ep);
-    const wire = req.body;
+    // A form where the file takes one (as its types), JSON where it takes JSON: anything else is a 415.
+    const form = fileOp?.form?.media ?? bound?.form;
+    const sent = req.body instanceof FormWire ? req.body.media : req.body === undefined ? undefined : 'json';
+    if (sent !== undefined && sent !== (form ?? 'json'))
+      return reply
+        .code(415)
+        .type(JSON_TYPE)
+        .send({ message: `Unsupported Media Type: this operation takes ${form ? `a ${form} form` : 'JSON'}.` });
+    const wire = req.body instanceof FormWire ? formValues(req.body, fileOp?.form?.types ?? {}) : req.body;
     // First what the customer's file says about the body (its own schemas), then the spec's rules on the
     // catalogue's values read back from it.
     const query = new URLSearchParams((req.raw.url ?? '').split('?')[1] ?? '');
     const shapeProblems = fileOp
-      ? [...checkQuery(fileOp, query), ...checkBody(fileOp, wire)]
+      ? [...checkQuery(fileOp, query), ...checkBody(fileOp, req.body instanceof FormWire ? checkedView(wire as Record<string, unknown>) : wire)]
       : bound
         ? bindingProblems(bound, wire)
         : [];
@@ -313,7 +347,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (drop)
       return dropText(reply, answer.status, answer.body === undefined ? made : JSON.stringify(answer.body));
     if (answer.body === undefined) return reply.code(answer.status).send();
-    return reply.code(answer.status).type(JSON_TYPE).send(answer.body);
+    if (answer.text) return reply.code(answer.status).type('text/plain; charset=utf-8').send(String(answer.body));
+    // A bare GUID answer is a JSON string ("..."), as ASP.NET writes it; Fastify would send a string as it is.
+    const payload = typeof answer.body === 'string' ? JSON.stringify(answer.body) : answer.body;
+    return reply.code(answer.status).type(JSON_TYPE).send(payload);
   }
 
   const host = options.host ?? '127.0.0.1';

@@ -53,6 +53,24 @@ describe('grc-sheets binding import: exit status', () => {
     expect(readFileSync(overridesPathFor(out), 'utf8')).toMatch(/^# grc-sheets binding overrides/);
   });
 
+  it('starts the overrides file with a commented "none" line per documented dataset the file does not list; uncommented, the next import takes it away', async () => {
+    const dir = tmp();
+    const out = join(dir, 'acc.json');
+    const file = join(FIX, 'no-directdata.swashbuckle.json');
+    expect((await cli(['import', file, '--out', out])).code).toBe(0);
+    const started = readFileSync(overridesPathFor(out), 'utf8');
+    expect(started).toMatch(/# Documented datasets the file does not list: kept at the spec's path\. Uncomment to take one away:/);
+    expect(started).toContain('# none audit   # Audits, GET /directdata/v1/audit');
+    expect(started).not.toMatch(/# none auditcontextcustomfields/);
+    writeFileSync(overridesPathFor(out), started.replace('# none audit ', 'none audit '));
+    const again = await cli(['import', file, '--out', out]);
+    expect(again.code).toBe(0);
+    const b = binding.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(b.none).toEqual(['audit']);
+    expect(again.out).toMatch(/Datasets unavailable in the taskpane \(\d+\): Audits, /);
+    expect(again.out).not.toContain('  Audits (audit): GET /directdata/v1/audit');
+  });
+
   it('exits 1 while a decision is open, 0 once the admin writes the "use" line, and keeps the choice on re-import', async () => {
     const dir = tmp();
     const out = join(dir, 'binding.json');

@@ -230,6 +230,8 @@ describe("umbrella.openapi.json (OpenAPI 3.1: the issue's unseen file)", () => {
       valueAt: '/Answer',
       dateAt: '/AnswerDate',
       valueAs: 'string',
+      // One text answer per field: a multi-select's options joined, never one entry each (docs/binding.md).
+      multi: 'join',
     });
     expect(incident.placements.some((p) => p.at === '/Id')).toBe(false);
     expect(incident.extras.map((x) => [x.header, x.cell, x.required])).toEqual([
@@ -398,7 +400,33 @@ describe('deprecated operations', () => {
 });
 
 describe('operations grc-sheets cannot send', () => {
-  it('are listed under "Not bindable" with why: a form-data body, a multipart body', async () => {
+  it('are listed under "Not bindable" with why: a body that is neither JSON nor a form', async () => {
+    const file = join(tmp(), 'xml.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'xml', version: '1' },
+        paths: {
+          '/incidents/{id}/document': {
+            post: {
+              parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+              requestBody: { content: { 'application/xml': { schema: { type: 'object', properties: { file: { type: 'string' } } } } } },
+              responses: { '204': { description: 'ok' } },
+            },
+          },
+        },
+      }),
+    );
+    const r = await importBinding(file);
+    expect(r.parsed.skipped).toEqual(['POST /incidents/{id}/document: its body is neither JSON nor a form (application/xml)']);
+    expect(formatReport(r)).toMatch(/Not bindable:\n {2}POST \/incidents\/\{id\}\/document: its body is neither JSON nor a form/);
+    expect(r.binding.endpoints['incident-document']).toBeUndefined();
+  });
+});
+
+describe('form bodies', () => {
+  it('binds a multipart document upload: the content as a file part named by the file name', async () => {
     const file = join(tmp(), 'forms.json');
     writeFileSync(
       file,
@@ -408,8 +436,9 @@ describe('operations grc-sheets cannot send', () => {
         paths: {
           '/incidents/{id}/document': {
             post: {
+              summary: 'Add a document to an incident',
               parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-              requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } } },
+              requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } } } },
               responses: { '204': { description: 'ok' } },
             },
           },
@@ -417,9 +446,15 @@ describe('operations grc-sheets cannot send', () => {
       }),
     );
     const r = await importBinding(file);
-    expect(r.parsed.skipped).toEqual(['POST /incidents/{id}/document: its body is not JSON (multipart/form-data)']);
-    expect(formatReport(r)).toMatch(/Not bindable:\n {2}POST \/incidents\/\{id\}\/document: its body is not JSON/);
-    expect(r.binding.endpoints['incident-document']).toBeUndefined();
+    expect(r.parsed.skipped).toEqual([]);
+    const doc = op(r, 'incident-document');
+    expect(doc).toMatchObject({ form: 'multipart' });
+    expect(placementOf(doc, 'ContentBase64')).toMatchObject({ at: '/file', encoding: { kind: 'file', nameField: 'FileName' } });
+    const sent = encodeRequest(doc, { '{guid}': '0f8fad5b-d9cb-469f-a165-70867728950e', FileName: 'a.txt', ContentBase64: 'aGk=' }, {});
+    expect(sent).toEqual({
+      ok: true,
+      request: expect.objectContaining({ form: 'multipart', body: { file: { filename: 'a.txt', base64: 'aGk=' } } }),
+    });
   });
 });
 
@@ -448,5 +483,38 @@ describe('dataset records in the file\'s spellings', () => {
     const r = await importBinding(file);
     const ds = r.binding.endpoints.thirdpartycontract as BoundDataset;
     expect(decodeRecord(ds, { id: G, notice_period_unit: 'months' })).toEqual({ Id: G, NoticePeriodUnit: 'Months' });
+  });
+});
+
+describe('overrides of forms, dates and custom field answers', () => {
+  it('takes the admin\'s form, date pattern and custom field choices from the overrides file, and takes repeated entries for a contract on the admin\'s word', async () => {
+    const overrides = join(tmp(), 'pinewood.overrides');
+    writeFileSync(
+      overrides,
+      [
+        'form incident-hyperlink = multipart',
+        'encode incident-create DateDetected = {"pattern":"yyyyMMdd"}',
+        'encode thirdparty-create CustomFields = {"options":"guid"}',
+        'encode incident-create CustomFields = {"multi":"join","separator":","}',
+        'encode contract-create CustomFields = {"multi":"repeat"}',
+      ].join('\n'),
+    );
+    const r = await importBinding(join(__dirname, 'corpus', 'pinewood.swagger.yaml'), { overrides, accept: true });
+    expect(op(r, 'incident-hyperlink').form).toBe('multipart');
+    expect(placementOf(op(r, 'incident-create'), 'DateDetected')!.encoding).toEqual({ kind: 'date', format: 'date', pattern: 'yyyyMMdd' });
+    expect(placementOf(op(r, 'thirdparty-create'), 'CustomFields')!.encoding).toMatchObject({ multi: 'array', options: 'guid' });
+    expect(placementOf(op(r, 'incident-create'), 'CustomFields')!.encoding).toMatchObject({ style: 'map', multi: 'join', separator: ',' });
+    expect(placementOf(op(r, 'contract-create'), 'CustomFields')!.encoding).toMatchObject({ multi: 'repeat' });
+    expect(r.dropped).toEqual([]);
+    const sent = encodeRequest(op(r, 'incident-create'), { Name: 'x', ReportingOrganization: '0f8fad5b-d9cb-469f-a165-70867728950e', DateDetected: '2026-03-02', 'body:/channel': 'email' }, {});
+    expect(sent.ok && (sent.request.body as { detected_on: string }).detected_on).toBe('20260302');
+  });
+
+  it('refuses a malformed encode or form line with its place in the overrides file', async () => {
+    const bad = join(tmp(), 'bad.overrides');
+    writeFileSync(bad, 'encode incident-create DateDetected = {"kind":"plain"}\n');
+    await expect(importBinding(join(__dirname, 'corpus', 'pinewood.swagger.yaml'), { overrides: bad })).rejects.toThrow(/bad\.overrides:1: .*without "kind"/);
+    writeFileSync(bad, 'form incident-hyperlink = xml\n');
+    await expect(importBinding(join(__dirname, 'corpus', 'pinewood.swagger.yaml'), { overrides: bad })).rejects.toThrow(/bad\.overrides:1: not an overrides line/);
   });
 });

@@ -61,6 +61,40 @@ describe('catalogue with a binding', () => {
     expect(writeAvailability(tp, { production: false })).toMatchObject({ kind: 'unavailable' });
   });
 
+  it('keeps a documented dataset the file does not list at the spec path, marked; not with none, not an assumed one, not a write', () => {
+    const b = bindPaths();
+    for (const id of ['audit', 'auditfinding', 'riskcustomfields', 'tasks', 'task-create']) {
+      delete b.endpoints[id];
+      b.missing[id] = 'no operation of the file fits';
+    }
+    const c = createCatalog(b);
+    for (const id of ['audit', 'auditfinding', 'riskcustomfields']) {
+      const d = c.dataset(id);
+      expect([d.unavailable, d.notInFile, pathSource(d), d.path]).toEqual([undefined, true, 'documented', catalog.dataset(id).path]);
+      expect(c.match('GET', d.path)).toMatchObject({ ok: true, endpoint: { id } });
+    }
+    // Assumed paths and documented writes still need the file or an override.
+    expect(c.dataset('tasks').unavailable).toMatchObject({ reason: 'missing' });
+    expect(c.operation('task-create').unavailable).toMatchObject({ reason: 'missing' });
+
+    const declined = createCatalog({ ...b, missing: { ...b.missing, audit: "the admin's overrides bind nothing to it" }, none: ['audit'] });
+    expect(declined.dataset('audit').unavailable).toMatchObject({ reason: 'missing' });
+    expect(declined.match('GET', '/directdata/v1/audit').ok).toBe(false);
+    expect(declined.dataset('auditfinding').notInFile).toBe(true);
+    // A binding imported before `none` was recorded says it only in `missing`.
+    const older = createCatalog({ ...b, missing: { ...b.missing, audit: "the admin's overrides bind nothing to it" } });
+    expect(older.dataset('audit').unavailable).toMatchObject({ reason: 'missing' });
+  });
+
+  it('a kept documented dataset gives way where the file uses its path for another endpoint', () => {
+    const b = bindPaths({ businessassessment: '/directdata/v1/audit' });
+    delete b.endpoints.audit;
+    b.missing.audit = 'no operation of the file fits';
+    const c = createCatalog(b);
+    expect(c.dataset('audit').unavailable!.message).toMatch(/has GET \/directdata\/v1\/audit .* as Business assessments/);
+    expect(c.match('GET', '/directdata/v1/audit')).toMatchObject({ ok: true, endpoint: { id: 'businessassessment' } });
+  });
+
   it('appends extra datasets as untyped text datasets under Other', () => {
     const c = createCatalog(
       withEntries({

@@ -29,4 +29,29 @@ describe('widenBody: the enum values a customer file adds', () => {
     expect(enumValues(createCatalog(b).operation('contract-create').body, 'NoticePeriodUnit')).toContain('Years');
     expect(enumValues(createCatalog().operation('contract-create').body, 'NoticePeriodUnit')).not.toContain('Years');
   });
+
+  test("a body with a refinement (a task's score and status) widens and keeps its refinement: integer statuses named by the file", () => {
+    const op = structuredClone(boundOf(catalog.operation('task-score-status')) as BoundOperation);
+    op.placements = op.placements.map((p) =>
+      p.field === 'Status'
+        ? {
+            ...p,
+            encoding: {
+              kind: 'enum',
+              values: ['0', '1', '2', '3', '4'],
+              map: { 'To do': '0', Rejected: '1', 'Ready for review': '2', 'In review': '3', Done: '4' },
+              as: 'integer',
+            },
+          }
+        : p,
+    );
+    const b = bindPaths({ 'task-score-status': '/tasks/{guid}/status' });
+    b.endpoints['task-score-status'] = { ...op, path: '/tasks/{guid}/status' };
+    // This threw "Cannot overwrite keys on object schemas containing refinements" and stopped the relay.
+    const wide = createCatalog(b).operation('task-score-status').body!;
+    expect(enumValues(wide, 'Status')).toEqual([...bodies.TASK_STATUSES, 'Done']);
+    expect(wide.safeParse({ Status: 'Done' }).success).toBe(true);
+    expect(wide.safeParse({ Status: '4' }).success).toBe(false);
+    expect(wide.safeParse({}).success).toBe(false);
+  });
 });

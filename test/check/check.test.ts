@@ -145,7 +145,8 @@ describe('grc-sheets check', () => {
     expect(refused[0]!.fix).toContain(`the relay's address ${requested[0]!.ip} under Requested IP addresses`);
   });
 
-  test('a path the binding moved and the service does not have: 404 on that dataset, saying to re-import; the rest answers', async () => {
+  // A service that changed is in gaps.test.ts (a stand-in that answers 404 as a service does).
+  test('a path the binding moved and the (unbound) practice sandbox does not have: 404 on that dataset, saying the sandbox runs another binding; the rest answers', async () => {
     const { code, report } = await checkJson(['--relay', relay.url, '--env', 'moved'], 'good');
     expect(code).toBe(1);
     expect(report.target.binding).toMatchObject({ file: expect.any(String), sha256: expect.any(String) });
@@ -156,7 +157,9 @@ describe('grc-sheets check', () => {
       pathSource: 'bound',
       path: '/directdata/v3/riskmoved',
     });
-    expect(risk.fix).toMatch(/service changed since the Swagger file was imported.*import it again/);
+    expect(risk.message).toMatch(/practice sandbox has nothing at \/directdata\/v3\/riskmoved/);
+    expect(risk.fix).toMatch(/started without the binding this check uses.*grc-sheets sandbox --binding FILE/);
+    expect(risk.fix).not.toMatch(/service changed/);
     expect(report.datasets.find((d) => d.id === 'audit')).toMatchObject({ result: 'answers' });
     expect(report.summary.failed).toBe(1);
   });
@@ -168,7 +171,7 @@ describe('grc-sheets check', () => {
     expect(report.datasets.find((d) => d.id === 'audit')).toMatchObject({ result: 'answers' });
   });
 
-  test('direct with --binding: the binding moves the path, the service has nothing there; a bad binding file is named', async () => {
+  test('direct with --binding: the binding moves the path, the practice sandbox has nothing there; a bad binding file is named', async () => {
     const { report } = await checkJson(
       ['--base-url', sandbox.url, '--binding', join(dir, 'moved.json')],
       'good',
@@ -177,7 +180,7 @@ describe('grc-sheets check', () => {
       result: 'not-found',
       pathSource: 'bound',
     });
-    expect(report.datasets.find((d) => d.id === 'risk')!.fix).toMatch(/--base-url ends in the API root/);
+    expect(report.datasets.find((d) => d.id === 'risk')!.fix).toMatch(/practice sandbox was started without the binding/);
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"format": "something else"}');
     const { code, err } = await check(['--base-url', sandbox.url, '--binding', bad], 'good');

@@ -36,6 +36,20 @@ describe('client errors: the spec error table and the relay', () => {
     expect(e.message).toMatch(/Requested IP addresses/);
   });
 
+  it("a 404 the practice sandbox marks as its own gap says so, not that the service or the binding is wrong", async () => {
+    fake.answer = (_req, res) => json(res, 404, { message: 'Not found.', sandbox: 'no-data' });
+    const lacking = await failureOf(load);
+    expect(lacking).toMatchObject({ code: 'not-found', status: 404, sandboxGap: 'no-data', endpoint: 'risk' });
+    expect(lacking.message).toMatch(/^The practice sandbox has no data for "Risks": only your own service has it/);
+    fake.answer = (_req, res) => json(res, 404, { message: 'Not found.', sandbox: 'no-route' });
+    const elsewhere = await failureOf(load);
+    expect(elsewhere).toMatchObject({ code: 'not-found', sandboxGap: 'no-route' });
+    expect(elsewhere.message).toMatch(/started without this environment's binding/);
+    // The service's own 404 carries no mark: no gap is claimed.
+    fake.answer = (_req, res) => json(res, 404, { message: 'Not found.' });
+    expect((await failureOf(load)).sandboxGap).toBeUndefined();
+  });
+
   it('403 Forbidden to execute action → forbidden', async () => {
     fake.answer = (_req, res) => json(res, 403, { message: 'Forbidden to execute action.' });
     const e = await failureOf(create);

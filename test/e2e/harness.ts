@@ -19,6 +19,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { Binding } from '../../src/catalog/binding';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy';
 
 export const DIST = join(__dirname, '..', '..', 'dist');
 export const SCREENSHOTS = join(__dirname, 'screenshots');
@@ -39,6 +40,8 @@ export interface Stack {
   acc: Sandbox;
   prd: Sandbox;
   relay: Relay;
+  /** With `recordAcc`: the proxy between the relay and the ACC sandbox, and every request it saw. */
+  accProxy?: RecordingProxy;
   close(): Promise<void>;
 }
 
@@ -48,14 +51,19 @@ export interface StackOptions {
   seed?: number;
   /** A binding per environment: its sandbox is shaped by it and the relay is given it as a file. */
   bindings?: { acc?: Binding; prd?: Binding };
+  /** The API file each binding was imported from: its sandbox checks bodies against the file's own schemas. */
+  apiFiles?: { acc?: string; prd?: string };
+  /** A recording proxy between the relay and the ACC sandbox: what went over the wire, byte for byte. */
+  recordAcc?: boolean;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const staticDir = requireDist();
   const common = { host: '127.0.0.1', port: 0, scale: options.scale ?? 200, seed: options.seed ?? 7 };
   const { acc: accBinding, prd: prdBinding } = options.bindings ?? {};
-  const acc = await startSandbox({ ...common, environment: 'ACC', ...(accBinding ? { binding: accBinding } : {}) });
-  const prd = await startSandbox({ ...common, environment: 'PRD', ...(prdBinding ? { binding: prdBinding } : {}) });
+  const apiFile = (file: string | undefined) => (file ? { apiFile: file } : {});
+  const acc = await startSandbox({ ...common, environment: 'ACC', ...(accBinding ? { binding: accBinding } : {}), ...apiFile(options.apiFiles?.acc) });
+  const prd = await startSandbox({ ...common, environment: 'PRD', ...(prdBinding ? { binding: prdBinding } : {}), ...apiFile(options.apiFiles?.prd) });
   const bindingDir = options.bindings ? mkdtempSync(join(tmpdir(), 'grc-sheets-bindings-')) : null;
   const bindingFile = (name: string, b: Binding | undefined) => {
     if (!b || !bindingDir) return {};
@@ -63,10 +71,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     writeFileSync(file, JSON.stringify(b));
     return { binding: file };
   };
+  const accProxy = options.recordAcc ? await startRecordingProxy(acc.url) : undefined;
   const relay = await startRelay({
     listen: { host: '127.0.0.1', port: 0 },
     environments: {
-      'sandbox-acc': { baseUrl: acc.url, production: false, ...bindingFile('acc', accBinding) },
+      'sandbox-acc': { baseUrl: accProxy ? `${accProxy.url}${new URL(acc.url).pathname}` : acc.url, production: false, ...bindingFile('acc', accBinding) },
       'sandbox-prd': { baseUrl: prd.url, production: true, ...bindingFile('prd', prdBinding) },
     },
     staticDir,
@@ -78,8 +87,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     acc,
     prd,
     relay,
+    ...(accProxy ? { accProxy } : {}),
     async close() {
       await relay.close();
+      await accProxy?.close();
       await Promise.all([acc.close(), prd.close()]);
       if (bindingDir) rmSync(bindingDir, { recursive: true, force: true });
     },

@@ -8,6 +8,7 @@
  * it once per file (see /work/coord/writeback-harness.md).
  */
 import {
+  formatDate,
   getAt,
   templateParams,
   type Answer,
@@ -302,7 +303,13 @@ function checkRow(
       const items = typeof cell === 'string' && cell.includes(';') ? cell.split(';').map((s) => s.trim()) : [String(cell)];
       const expected = p.extra ? items : atoms(p.value).length ? atoms(p.value).map(String) : items;
       const fileSpelled = (s: string) =>
-        encoding?.kind === 'enum' ? (encoding.map[s] ?? s) : encoding?.kind === 'number-unit' ? (encoding.units[s] ?? s) : s;
+        encoding?.kind === 'enum'
+          ? (encoding.map[s] ?? s)
+          : encoding?.kind === 'number-unit'
+            ? (encoding.units[s] ?? s)
+            : encoding?.kind === 'date' && encoding.pattern
+              ? formatDate(s, encoding.pattern)
+              : s;
       const missing = expected.filter(
         (s) => ![...spellings(s, lists), fileSpelled(s).toLowerCase()].some((w) => text.includes(w.replace(/"/g, ''))),
       );

@@ -29,6 +29,8 @@ export function recordEncoder(
   texts: RecordShape['texts'] = [],
   notNull: RecordShape['notNull'] = [],
   variants: RecordShape['variants'] = [],
+  /** The file documents no properties for the record (RecordShape.open): the catalogue's fields are served. */
+  open = false,
 ): (record: Json) => Json {
   const body = ds.placements.filter((p) => p.in === 'body');
   const ownId = idAt && !body.some((p) => p.field === 'Id' || p.field === 'GUID') ? idAt : undefined;
@@ -51,7 +53,7 @@ export function recordEncoder(
     }));
   const lists = storeLists(store, [...new Set(ops.flatMap(listsOf))]);
   return (r) => {
-    const out: Json = template ? (structuredClone(template) as Json) : {};
+    const out: Json = open ? { ...r } : template ? (structuredClone(template) as Json) : {};
     const id = r.Id ?? r.GUID;
     if (ownId && typeof id === 'string') setAt(out, ownId, id);
     for (const [field, key] of pairs) if (r[field] !== undefined) out[key] = r[field];
@@ -142,6 +144,12 @@ export interface RecordShape {
    * value with the members of more than one is cut to the first shape it fills, as the service would write one.
    */
   variants: { key: string; many: boolean; shapes: { keys: string[]; required: string[] }[] }[];
+  /**
+   * The file documents the answer but not what a record holds (a bare `object`, `{}`, or no schema: what
+   * Swashbuckle writes for `object` and for an undocumented `200: Success`): the records are the catalogue's
+   * own, as the service that the spec describes sends them, rather than empty objects.
+   */
+  open?: true;
 }
 
 /**
@@ -154,7 +162,8 @@ export function recordTemplate(
   op: FileOperation | undefined,
   seed: string,
 ): RecordShape | undefined {
-  if (!file || !op?.record) return undefined;
+  if (!file || !op) return undefined;
+  if (documentsNothing(file, op.record)) return { template: {}, texts: [], notNull: [], variants: [], open: true };
   const t = sampleOf(file.answerDoc, op.record, { all: true, seed });
   if (!isObj(t)) return undefined;
   const texts: RecordShape['texts'] = [];
@@ -173,6 +182,15 @@ export function recordTemplate(
     else if (p.type === 'array' && isText(flatten(file.answerDoc, p.items))) texts.push({ key, many: true });
   }
   return { template: t, idAt: idPath(file.answerDoc, op.record), texts, notNull, variants };
+}
+
+/** A record schema with no properties that is still open to any (an object without `additionalProperties: false`). */
+function documentsNothing(file: ApiFile, record: unknown): boolean {
+  if (record === undefined) return true;
+  const s = flatten(file.answerDoc, record);
+  if (s.type !== undefined && s.type !== 'object') return false;
+  if (s.oneOf !== undefined || s.anyOf !== undefined || s.additionalProperties === false) return false;
+  return !isObj(s.properties) || Object.keys(s.properties).length === 0;
 }
 
 /** The start and end of a records answer wrapped in an envelope at `pointer` (`/data` -> `{"data":` ... `}`). */

@@ -1,7 +1,9 @@
+import { fixedPath, readApiDocument } from '../../binding/document';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { FormMedia } from '../../catalog';
 import { convertDocument, convertSchema, type Spec } from './dialect';
 
 /**
@@ -18,6 +20,8 @@ export interface FileAnswer {
   schema?: unknown;
   /** The file documents a Location header on this answer. */
   location: boolean;
+  /** The body is text/plain only (a bare GUID as text): sent as text, not JSON. */
+  text?: true;
 }
 
 export interface QueryParameter {
@@ -41,6 +45,11 @@ export interface FileOperation {
   checkBody?: () => ValidateFunction;
   /** Whether the file marks the body required. */
   bodyRequired: boolean;
+  /**
+   * The body is a form: which one, and each field's type, so its text values are read as the file's types
+   * (a number, a yes/no, a list) before `checkBody` checks them.
+   */
+  form?: { media: FormMedia; types: Record<string, FormFieldType> };
   /** The query parameters the file documents, each with a checker of its (typed) value. */
   query: QueryParameter[];
   answer: FileAnswer;
@@ -125,6 +134,15 @@ function jsonSchemaOf(doc: Obj, content: unknown): unknown {
   return isObj(entry) ? entry.schema : undefined;
 }
 
+/** A text/plain answer's schema where it is text (a create answering its new GUID as plain text). */
+function textSchemaOf(doc: Obj, content: unknown): unknown {
+  if (!isObj(content)) return undefined;
+  const entry = deref(doc, content['text/plain']);
+  const schema = isObj(entry) ? entry.schema : undefined;
+  const s = deref(doc, schema);
+  return isObj(s) && s.type === 'string' ? schema : undefined;
+}
+
 function successOf(doc: Obj, spec: Spec, op: Obj): FileAnswer {
   const responses = isObj(op.responses) ? op.responses : {};
   const codes = Object.keys(responses)
@@ -136,21 +154,97 @@ function successOf(doc: Obj, spec: Spec, op: Obj): FileAnswer {
   if (!isObj(r)) return { status, location: false };
   const headers = isObj(r.headers) ? Object.keys(r.headers).map((h) => h.toLowerCase()) : [];
   const schema = spec === 'swagger-2.0' ? r.schema : jsonSchemaOf(doc, r.content);
-  return { status, schema, location: headers.includes('location') };
+  const location = headers.includes('location');
+  if (schema === undefined && spec !== 'swagger-2.0') {
+    const text = textSchemaOf(doc, r.content);
+    if (text !== undefined) return { status, schema: text, location, text: true };
+  }
+  return { status, schema, location };
 }
 
-function bodyOf(doc: Obj, spec: Spec, op: Obj, pathItem: Obj): { schema?: unknown; required: boolean } {
+/** A form field's type: what its text is read as. */
+export type FormFieldType =
+  | { type: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'file' }
+  | { type: 'array'; items: FormFieldType };
+
+function fieldType(doc: Obj, schema: unknown): FormFieldType {
+  const s = deref(doc, schema);
+  if (!isObj(s)) return { type: 'string' };
+  const t = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
+  if (t === 'file' || (t === 'string' && s.format === 'binary')) return { type: 'file' };
+  if (t === 'array') return { type: 'array', items: fieldType(doc, s.items) };
+  if (t === 'number' || t === 'integer' || t === 'boolean' || t === 'object') return { type: t };
+  if (!t && isObj(s.properties)) return { type: 'object' };
+  return { type: 'string' };
+}
+
+const FORM_TYPES: Record<string, FormMedia> = {
+  'application/x-www-form-urlencoded': 'urlencoded',
+  'multipart/form-data': 'multipart',
+};
+const formOf = (t: string) => FORM_TYPES[t.split(';')[0]!.trim().toLowerCase()];
+
+interface Body {
+  schema?: unknown;
+  required: boolean;
+  form?: { media: FormMedia; types: Record<string, FormFieldType> };
+}
+
+/**
+ * The operation's body: JSON, or a form (Swagger 2.0 `in: formData` parameters, an OpenAPI 3 form request
+ * body): its fields as one object schema, a file part a binary string (what the sandbox checks is the
+ * part's file name). Urlencoded unless the file offers only multipart or a field is a file: the binding's
+ * rule (binding/parse.ts), so both read a file alike.
+ */
+function bodyOf(doc: Obj, spec: Spec, op: Obj, pathItem: Obj, consumes: unknown): Body {
   if (spec === 'swagger-2.0') {
     const params = [
       ...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
       ...(Array.isArray(op.parameters) ? op.parameters : []),
-    ];
-    const body = params.map((p) => deref(doc, p)).find((p) => isObj(p) && p.in === 'body') as Obj | undefined;
-    return body ? { schema: body.schema, required: body.required === true } : { required: false };
+    ].map((p) => deref(doc, p));
+    const body = params.find((p) => isObj(p) && p.in === 'body') as Obj | undefined;
+    if (body) return { schema: body.schema, required: body.required === true };
+    const fields = params.filter((p): p is Obj => isObj(p) && p.in === 'formData' && typeof p.name === 'string');
+    if (!fields.length) return { required: false };
+    const properties: Obj = {};
+    const types: Record<string, FormFieldType> = {};
+    for (const p of fields) {
+      const own = convertSchema(
+        Object.fromEntries(PARAMETER_SCHEMA_KEYS.filter((k) => k in p).map((k) => [k, p[k]])),
+        spec,
+        'request',
+      ) as Obj;
+      const isFile = p.type === 'file';
+      properties[p.name as string] = isFile ? { type: 'string', format: 'binary' } : own;
+      types[p.name as string] = isFile ? { type: 'file' } : fieldType(doc, own);
+    }
+    const required = fields.filter((p) => p.required === true).map((p) => p.name as string);
+    const offered = (Array.isArray(op.consumes) ? op.consumes : Array.isArray(consumes) ? consumes : []).map(String);
+    const media = offered.map(formOf).filter(Boolean);
+    const hasFile = Object.values(types).some((t) => t.type === 'file');
+    const multipart = media.length ? (hasFile ? media.includes('multipart') : !media.includes('urlencoded')) : hasFile;
+    return {
+      schema: { type: 'object', properties, ...(required.length ? { required } : {}) },
+      required: required.length > 0,
+      form: { media: multipart ? 'multipart' : 'urlencoded', types },
+    };
   }
   const rb = deref(doc, op.requestBody);
   if (!isObj(rb)) return { required: false };
-  return { schema: jsonSchemaOf(doc, rb.content), required: rb.required === true };
+  const json = jsonSchemaOf(doc, rb.content);
+  if (json !== undefined || !isObj(rb.content)) return { schema: json, required: rb.required === true };
+  const content = rb.content;
+  const offered = Object.keys(content).filter(formOf);
+  const at = (m: FormMedia) => offered.find((t) => formOf(t) === m);
+  const chosen = at('urlencoded') ?? at('multipart');
+  const entry = chosen ? deref(doc, content[chosen]) : undefined;
+  const schema = isObj(entry) ? deref(doc, entry.schema) : undefined;
+  if (!isObj(schema)) return { required: rb.required === true };
+  const types: Record<string, FormFieldType> = {};
+  for (const [name, p] of Object.entries(isObj(schema.properties) ? schema.properties : {})) types[name] = fieldType(doc, p);
+  const hasFile = Object.values(types).some((t) => t.type === 'file');
+  const media: FormMedia = hasFile ? (at('multipart') ? 'multipart' : 'urlencoded') : at('urlencoded') ? 'urlencoded' : 'multipart';
+  return { schema, required: rb.required === true, form: { media, types } };
 }
 
 /** Swagger 2.0 writes a non-body parameter's schema on the parameter itself. */
@@ -170,6 +264,8 @@ const PARAMETER_SCHEMA_KEYS = [
   'maxItems',
   'x-nullable',
 ];
+
+const paramsOf = (o: unknown): unknown[] => (isObj(o) && Array.isArray(o.parameters) ? o.parameters : []);
 
 function queryOf(
   doc: Obj,
@@ -280,9 +376,12 @@ function listIn(doc: Obj, schema: unknown): { items: unknown; at: string[] } | u
 export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
   let raw: Obj;
   try {
-    raw = (await SwaggerParser.bundle(
-      typeof source === 'string' ? source : (structuredClone(source) as never),
-    )) as unknown as Obj;
+    // YAML merge keys resolved and OpenAPI 3.2 read as 3.1 (its dialect), as the importer reads the file.
+    raw = (
+      typeof source === 'string'
+        ? await SwaggerParser.bundle(source, (await readApiDocument(source)).doc as never, {})
+        : await SwaggerParser.bundle(structuredClone(source) as never)
+    ) as unknown as Obj;
   } catch (e) {
     const name = typeof source === 'string' ? source : 'the API file';
     // The parser's first line names the place (line:column); the snippet under it is for a terminal.
@@ -302,7 +401,7 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
     for (const method of METHODS) {
       const op = item[method];
       if (!isObj(op)) continue;
-      const body = bodyOf(requestDoc, spec, requestItem[method] as Obj, requestItem);
+      const body = bodyOf(requestDoc, spec, requestItem[method] as Obj, requestItem, requestDoc.consumes);
       const query = queryOf(requestDoc, spec, requestItem[method] as Obj, requestItem).map((q) => {
         const s = deref(requestDoc, q.schema);
         const t = isObj(s) ? (Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type) : undefined;
@@ -317,7 +416,8 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
       const answer = successOf(answerDoc, spec, op);
       const list = method === 'get' && answer.schema ? listIn(answerDoc, answer.schema) : undefined;
       operations.push({
-        key: `${method.toUpperCase()} ${pathKey(`/${base}/${path}`)}`,
+        // The path as the importer binds it: a version inside a segment filled with its fixed value.
+        key: `${method.toUpperCase()} ${pathKey(`/${base}/${fixedPath(path, [...paramsOf(requestItem), ...paramsOf(requestItem[method])], (p) => deref(requestDoc, p)).path}`)}`,
         method: method.toUpperCase(),
         path,
         operationId: typeof op.operationId === 'string' ? op.operationId : undefined,
@@ -327,6 +427,7 @@ export async function loadApiFile(source: string | Obj): Promise<ApiFile> {
             ? undefined
             : once(() => requestCompile(body.schema, `the request body of ${method.toUpperCase()} ${path}`)),
         bodyRequired: body.required,
+        ...(body.form ? { form: body.form } : {}),
         query,
         answer,
         record: list?.items,

@@ -164,6 +164,26 @@ export function idPath(doc: Obj, schema: unknown): string[] | undefined {
   return undefined;
 }
 
+/**
+ * Where a create's answer schema puts the new record's id: [] when the answer is the id itself (a bare
+ * `{"type": "string", "format": "uuid"}`, Swashbuckle's habit, or text the binding reads the id from), the place the binding reads it from where the
+ * file has text there (an envelope such as `{Result, Messages}`), else the id-named property (idPath), else
+ * the one uuid-formatted text; undefined when the schema has no place for it.
+ */
+export function answerIdAt(doc: Obj, schema: unknown, bound?: string[]): string[] | undefined {
+  const s = flatten(doc, schema);
+  if (typeOf(s) === 'string') return s.format === 'uuid' || s.format === 'guid' || bound?.length === 0 ? [] : undefined;
+  if (bound?.length) {
+    let at: Obj | undefined = s;
+    for (const p of bound) at = at && isObj(at.properties) ? flatten(doc, at.properties[p]) : undefined;
+    if (at && typeOf(at) === 'string') return bound;
+  }
+  const named = idPath(doc, schema);
+  if (named) return named;
+  const guids = Object.entries(isObj(s.properties) ? s.properties : {}).filter(([, p]) => flatten(doc, p).format === 'uuid');
+  return guids.length === 1 ? [guids[0]![0]] : undefined;
+}
+
 export function setAt(target: Obj, path: string[], value: unknown): void {
   let at = target;
   for (const p of path.slice(0, -1)) {

@@ -2,7 +2,7 @@ import { Badge, Caption1, SearchBox, Text, makeStyles, tokens } from '@fluentui/
 import { useMemo, useState } from 'react';
 import { pathSource, type Catalog, type Dataset } from '../../catalog';
 import { groupDatasets } from '../datasets/groups';
-import { ASSUMED_EXPLAINED, SOURCE_BADGE, UNTYPED_EXPLAINED, type PathSource } from '../datasets/source';
+import { ASSUMED_EXPLAINED, SOURCE_BADGE, UNTYPED_EXPLAINED, sourceOf, type PathSource } from '../datasets/source';
 import type { ScreenProps } from '../screen';
 import { LoadPanel } from './LoadPanel';
 
@@ -92,7 +92,7 @@ export function DatasetsScreen(props: Props) {
                         old: use {props.catalog.dataset(d.supersededBy).title}
                       </Badge>
                     )}
-                    {!d.unavailable && <SourceBadge source={pathSource(d)} />}
+                    {!d.unavailable && <SourceBadge source={sourceOf(d)} />}
                     {d.unavailable && (
                       <Badge appearance="tint" color="danger" size="small" data-testid={`unavailable-${d.id}`}>
                         not available here
@@ -127,7 +127,7 @@ function SourceBadge({ source }: { source: PathSource }) {
   return (
     <Badge
       appearance="tint"
-      color={source === 'assumed' ? 'informative' : 'success'}
+      color={source === 'bound' ? 'success' : source === 'not-in-file' ? 'warning' : 'informative'}
       size="small"
       title={tooltip}
       aria-describedby={source === 'assumed' ? ASSUMED_HELP_ID : undefined}

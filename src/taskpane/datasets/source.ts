@@ -1,10 +1,23 @@
+import { pathSource, type Dataset } from '../../catalog';
+
 /**
  * Where a dataset's path comes from, in words a user understands (issue 10: "assumed path" needs saying).
- * `documented` needs no mark: the service's documentation shows the path.
+ * `documented` needs no mark: the service's documentation shows the path. `not-in-file`: documented, but the
+ * API file imported for this environment does not list it (kept at the documented path, issue 24).
  */
-export type PathSource = 'documented' | 'bound' | 'assumed';
+export type PathSource = 'documented' | 'bound' | 'assumed' | 'not-in-file';
+
+export function sourceOf(d: Dataset): PathSource {
+  return d.notInFile ? 'not-in-file' : pathSource(d);
+}
 
 export const SOURCE_BADGE: Record<Exclude<PathSource, 'documented'>, { label: string; tooltip: string }> = {
+  'not-in-file': {
+    label: 'documented, not in your API file',
+    tooltip:
+      "The service's documentation shows this path, but the API file your administrator imported for this environment does not list it. " +
+      "grc-sheets keeps it at the documented path. If loading fails with 'not found', this service does not offer it: your administrator can take it off the list ('none' in the binding's overrides file, docs/binding.md).",
+  },
   assumed: {
     label: 'assumed path',
     tooltip:

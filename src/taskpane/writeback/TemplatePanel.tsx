@@ -2,6 +2,7 @@ import { Button, Field, Select } from '@fluentui/react-components';
 import { FLOWS, flowAvailability, flowById, type FlowId } from '../../writeback';
 import { ErrorBar } from '../components/ErrorBar';
 import type { Session } from '../screen';
+import { FlowExample } from './FlowExample';
 import { FlowMapping } from './FlowMapping';
 import { FlowNotice } from './FlowNotice';
 import { usePanelStyles } from './styles';
@@ -39,12 +40,14 @@ export function TemplatePanel({ wb, session }: { wb: Writeback; session: Session
         <FlowNotice flowTitle={wb.flow.title} environment={environment} availability={wb.availability} />
       )}
       {wb.mapping && <FlowMapping flowTitle={wb.flow.title} environment={environment} mapping={wb.mapping} />}
+      <FlowExample flowTitle={wb.flow.title} environment={environment} examples={wb.examples} />
       <Field label="Table">
         <Select
           value={table}
           onChange={(_, d) => wb.chooseTable(d.value)}
           disabled={busy !== null}
           data-testid="wb-table"
+          className={s.fit}
         >
           <option value="">
             {names.length ? 'Choose a table' : 'No write-back table yet: make a template'}

@@ -2,14 +2,17 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../../client';
 import { cellAddress, firstBodyRow, parseCell } from '../../workbook/address';
 import {
+  bindEnvironment,
   createTemplate,
   flowAvailability,
+  flowExamples,
   flowMapping,
   flowById,
   markProblems,
   preparePost,
   tableRecords,
   writeAudit,
+  type ExampleRequest,
   type FlowId,
   type FormulaText,
   type ProblemGroup,
@@ -92,6 +95,25 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     () => (session?.environment.binding && !unavailable ? flowMapping(flow, session.environment) : null),
     [flow, session?.environment, unavailable],
   );
+  // The request a sample row sends here, made like the import report's from the sandbox's standing data,
+  // which is loaded as a chunk of its own when the screen first needs it.
+  const [examples, setExamples] = useState<ExampleRequest[]>([]);
+  const environmentInfo = session?.environment;
+  useEffect(() => {
+    setExamples([]);
+    if (!environmentInfo || unavailable) return;
+    let live = true;
+    import(/* webpackChunkName: "sample" */ '../../sandbox/data/sample').then(
+      ({ sampleStanding }) => {
+        if (live) setExamples(flowExamples(flow, bindEnvironment(environmentInfo), sampleStanding()));
+      },
+      // Without the chunk (a deployment that lost it) the screen works as before, without the example.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [flow, environmentInfo, unavailable]);
 
   function chooseTable(name: string) {
     setTable(name);
@@ -295,6 +317,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     availability,
     unavailable,
     mapping,
+    examples,
     records,
     table,
     flowId,

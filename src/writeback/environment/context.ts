@@ -5,6 +5,7 @@ import {
   createCatalog,
   indexList,
   listsOf,
+  offeredValues,
   type BoundOperation,
   type Catalog,
   type ExtraColumn,
@@ -69,11 +70,12 @@ export function bindEnvironment(info: EnvironmentInfo): BoundEnvironment {
     },
     bodySchema: (id) => catalog.operation(id).body,
     enumValues(id, field, own) {
-      const e = operation(id).placements.find((p) => p.field === field)?.encoding;
-      if (e?.kind !== 'enum') return [...own];
+      // The field's own placement, or the number it is the unit of (a notice period {length, unit}).
+      const e = operation(id).placements.find(
+        (p) => p.field === field || (p.encoding.kind === 'number-unit' && p.encoding.unitField === field),
+      )?.encoding;
       // The file's spellings of the catalogue's own values are the same values (mapped when sent).
-      const spelled = new Set(Object.values(e.map));
-      return [...own, ...e.values.filter((v) => !own.includes(v) && !spelled.has(v))];
+      return e ? offeredValues(own, e) : [...own];
     },
   };
 }
@@ -105,12 +107,24 @@ export function listsNeeded(flow: FlowNeeds, environment: BoundEnvironment): str
   return [...out];
 }
 
-/** A dataset's records as a list of names: `Id` (or `GUID`, `Guid`) and `Name`. */
+/**
+ * A dataset's records as a list of names: `Id` (or `GUID`, `Guid`) and `Name`; custom field definitions'
+ * answer options too, so a select's answer (its option's GUID) can go by the option's name where the file
+ * asks for it (catalog placement `options: 'name'`).
+ */
 function listOf(records: readonly Readonly<Record<string, unknown>>[]) {
   return indexList(
     records.flatMap((r) => {
       const id = r.Id ?? r.GUID ?? r.Guid;
-      return typeof id === 'string' && typeof r.Name === 'string' ? [{ id, name: r.Name }] : [];
+      const own = typeof id === 'string' && typeof r.Name === 'string' ? [{ id, name: r.Name }] : [];
+      const options = Array.isArray(r.AnswerOptions)
+        ? (r.AnswerOptions as unknown[]).flatMap((o) =>
+            typeof o === 'object' && o !== null && typeof (o as { Id?: unknown }).Id === 'string'
+              ? [{ id: (o as { Id: string }).Id, name: String((o as { Name?: unknown }).Name ?? (o as { Value?: unknown }).Value ?? '') }]
+              : [],
+          )
+        : [];
+      return [...own, ...options.filter((o) => o.name !== '')];
     }),
   );
 }

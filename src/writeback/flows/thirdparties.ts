@@ -38,7 +38,8 @@ export function readCustomFields(
     const v = readCustomField(f, row(f.column));
     if (!v.ok) r.error(f.column, v.code, v.message);
     else if (v.value !== undefined) out.push(...v.value);
-    else if (f.required)
+    // Only on a column the table has: where the file has no place for custom fields the template offers none.
+    else if (f.required && row(f.column) !== undefined)
       r.problems.push(
         cellWarning(
           f.column,

@@ -8,10 +8,17 @@
  */
 export interface CustomFieldPlace {
   at: string;
+  /** Entries: where the field's GUID is in one. A map keyed by the field's GUID has none (`map`). */
   guid: string;
   value: string;
   /** Absent: dates go in `value` as text. */
   date?: string;
+  /** The answers are a map keyed by the field's GUID: `at` is the map, the value is the field's member. */
+  map?: boolean;
+  /** Several options of a multi-select in one text, separated by this (the file's description says). */
+  separator?: string;
+  /** How a date answer is written (a pattern such as dd-MM-yyyy): read back before comparing. */
+  datePattern?: string;
 }
 
 export interface FlowWants {
@@ -22,6 +29,10 @@ export interface FlowWants {
   hyperlink?: string;
   /** The notice period number and unit joined in one text property (vandelay). */
   joinedNotice?: string;
+  /** The file writes this flow's dates in its own pattern (pinewood's dd-MM-yyyy): read back before comparing. */
+  datePattern?: string;
+  /** Column -> typed value -> the file's value of that meaning (an integer enum: "Months" -> 3). */
+  enums?: Record<string, Record<string, string | number>>;
 }
 
 export type FileWants = Partial<Record<'incidents' | 'thirdparties' | 'contracts' | 'tasks', FlowWants>>;
@@ -33,6 +44,115 @@ const people = (prefix: string, suffix = '', pascal = false) => ({
 });
 
 export const WANTS: Record<string, FileWants> = {
+  'juniper.openapi.yaml': {
+    incidents: {
+      columns: {
+        Name: '/Subject',
+        Description: '/Description',
+        'Reporting organization': '/ReportingOrganisation/Guid',
+        'Affected organizations': '/AffectedOrganisations/*/Guid',
+        'Incident types': '/IncidentTypes/*/Guid',
+        Classification: '/Classification/Guid',
+        'Root cause category': '/RootCauseCategory/Guid',
+        'Root cause': '/RootCause',
+        'Date detected': '/DetectionDate',
+        'Date occurred': '/OccurrenceDate',
+        ...people('', '', true),
+      },
+      datePattern: 'dd/MM/yyyy',
+      customFields: { at: '/CustomFields', guid: '', value: '', map: true, separator: '|' },
+      hyperlink: '/Link',
+    },
+    thirdparties: {
+      columns: { Name: '/Name', 'LEI code': '/LEICode' },
+      customFields: { at: '/CustomFieldAnswers', guid: '/CustomFieldGuid', value: '/Values' },
+    },
+    contracts: {
+      columns: {
+        'Third party': '/ThirdParty/Guid',
+        Name: '/Name',
+        Services: '/Services/*',
+        'Start date': '/ContractStartDate',
+        'End date': '/ContractEndDate',
+        'Notice period': '/NoticePeriod',
+        'Notice period unit': '/NoticePeriodUnit',
+      },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
+    },
+    tasks: {
+      columns: {
+        Name: '/Name',
+        Description: '/Description',
+        'Responsible user': '/ResponsibleUser',
+        Reviewer: '/Reviewer',
+        'Action date': '/ActionDate',
+        Score: '/Score',
+        Comment: '/Comment',
+        'Notification periods': '/NotificationPeriods/*',
+      },
+    },
+  },
+  'pinewood.swagger.yaml': {
+    incidents: {
+      columns: {
+        Name: '/title',
+        Description: '/summary',
+        'Reporting organization': '/reporting_organisation_id',
+        'Affected organizations': '/affected_organisation_ids/*',
+        'Incident types': '/incident_type_ids/*',
+        Classification: '/classification_id',
+        'Root cause category': '/root_cause_category_id',
+        'Root cause': '/root_cause',
+        'Date detected': '/detected_on',
+        'Date occurred': '/occurred_on',
+        ...people(''),
+      },
+      datePattern: 'dd-MM-yyyy',
+      customFields: { at: '/custom_fields', guid: '', value: '', map: true },
+      hyperlink: '/link',
+    },
+    thirdparties: {
+      columns: {
+        Name: '/vendor_name',
+        'LEI code': '/lei',
+        'Framework dimensions': '/framework_dimensions/*',
+      },
+      customFields: { at: '/custom_field_values', guid: '/field_id', value: '/values' },
+    },
+    contracts: {
+      columns: {
+        'Third party': 'path',
+        Name: '/title',
+        Services: '/services/*',
+        'Start date': '/start_date',
+        'End date': '/end_date',
+        'Notice period': '/notice_period',
+        'Notice period unit': '/notice_period_unit',
+      },
+      customFields: {
+        at: '/custom_fields',
+        guid: '/custom_field_id',
+        value: '/value',
+        date: '/date_value',
+        separator: ';',
+      },
+    },
+    tasks: {
+      columns: {
+        Name: '/title',
+        Description: '/description',
+        'Action date': '/action_date',
+        Score: '/score',
+        Comment: '/comment',
+        'Notification periods': '/notification_periods/*',
+      },
+    },
+  },
   'northwind.swagger.yaml': {
     incidents: {
       columns: {
@@ -422,6 +542,70 @@ export const WANTS: Record<string, FileWants> = {
         'Notice period': '/NoticePeriod',
         'Notice period unit': '/NoticePeriodUnit',
       },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
+    },
+    tasks: {
+      columns: {
+        Name: '/Name',
+        Description: '/Description',
+        'Responsible user': '/ResponsibleUser',
+        Reviewer: '/Reviewer',
+        'Action date': '/ActionDate',
+        Score: '/Score',
+        Comment: '/Comment',
+        'Notification periods': '/NotificationPeriods/*',
+      },
+    },
+  },
+  'larkspur.swashbuckle.json': {
+    incidents: {
+      columns: {
+        Name: '/Subject',
+        Description: '/Description',
+        'Reporting organization': '/ReportingOrganisation/Guid',
+        'Affected organizations': '/AffectedOrganisations/*/Guid',
+        'Incident types': '/IncidentTypes/*/Guid',
+        Classification: '/Classification/Guid',
+        'Root cause category': '/RootCauseCategory/Guid',
+        'Root cause': '/RootCause',
+        'Date detected': '/DetectionDate',
+        'Date occurred': '/OccurrenceDate',
+        ...people('', '', true),
+      },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
+      hyperlink: '/Link',
+    },
+    thirdparties: {
+      columns: { Name: '/Name', 'LEI code': '/LEICode' },
+      customFields: {
+        at: '/CustomFieldAnswers',
+        guid: '/CustomFieldGuid',
+        value: '/Answer',
+        date: '/AnswerDate',
+      },
+    },
+    contracts: {
+      columns: {
+        'Third party': '/ThirdParty/Guid',
+        Name: '/Name',
+        Services: '/Services/*',
+        'Start date': '/ContractStartDate',
+        'End date': '/ContractEndDate',
+        'Notice period': '/NoticePeriod',
+        'Notice period unit': '/NoticePeriodUnit',
+      },
+      // The file's NoticePeriodUnit schema: integers, described "0 = None ... 3 = Months".
+      enums: { 'Notice period unit': { None: 0, Days: 1, Weeks: 2, Months: 3 } },
       customFields: {
         at: '/CustomFieldAnswers',
         guid: '/CustomFieldGuid',

@@ -62,3 +62,15 @@ test('with a binding: bound paths marked as from the API file, what it lacks not
   expect(item(html, 'x-vendors')).toContain('text columns');
   expect(item(html, 'x-vendors')).toContain('from API file');
 });
+
+test('a documented dataset the API file does not list stays loadable, marked "documented, not in your API file" with what to do', () => {
+  const b = bindPaths();
+  const { audit: _gone, ...endpoints } = b.endpoints;
+  const html = render(createCatalog({ ...b, endpoints, missing: { ...b.missing, audit: 'no operation of the file fits' } }));
+  const audit = item(html, 'audit');
+  expect(audit).toContain('documented, not in your API file');
+  expect(audit).toMatch(/title="The service(&#x27;|')s documentation shows this path, but the API file/);
+  expect(audit).not.toContain('disabled');
+  expect(audit).not.toContain('not available here');
+  expect(item(html, 'auditfinding')).not.toContain('not in your API file');
+});

@@ -1,0 +1,96 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { importBinding } from '../../src/binding';
+import { createCatalog, type Binding } from '../../src/catalog';
+import { createClient, type GrcClient } from '../../src/client';
+import { environmentList, type EnvironmentView } from '../../src/contracts/environments';
+import { startRelay, type Relay } from '../../src/relay';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { createMemoryWorkbook } from '../../src/workbook/memory';
+import type { Cell } from '../../src/workbook/port';
+import type { AnyFlow } from '../../src/writeback/flow';
+import { preparePost } from '../../src/writeback/post';
+import { createTemplate } from '../../src/writeback/template';
+
+/**
+ * One customer's world for end-to-end tests: its API file imported, the bound sandbox standing in for its
+ * service (bodies checked against the file's own schemas), a relay started from the binding file, a client
+ * through the relay, and rows posted through a template of a write-back flow as a user would.
+ */
+type Json = Record<string, unknown>;
+export type Row = Record<string, Cell>;
+
+export interface World {
+  binding: Binding;
+  sandbox: Sandbox;
+  relay: Relay;
+  client: GrcClient;
+  acc: EnvironmentView;
+  /** Every standing name by GUID: what a GUID in a request is compared by. */
+  nameOf: Map<string, string>;
+}
+
+/** Imports the file as `binding import --accept` would; starts its bound sandbox and a relay on that binding. */
+export async function startWorld(file: string): Promise<World> {
+  const { binding } = await importBinding(file, { accept: true });
+  const bindingFile = join(mkdtempSync(join(tmpdir(), 'corpus-')), 'binding.json');
+  writeFileSync(bindingFile, JSON.stringify(binding));
+  const sandbox = await startSandbox({ scale: 40, seed: 11, binding, apiFile: file });
+  const relay = await startRelay({
+    listen: { host: '127.0.0.1', port: 0 },
+    environments: { acc: { baseUrl: sandbox.url, binding: bindingFile } },
+    logLevel: 'silent',
+  });
+  const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+  const client = createClient({
+    baseUrl: `${relay.url}/api/acc`,
+    credentials: sandbox.demoKey!,
+    catalog: createCatalog(acc!.binding ?? undefined),
+  });
+  const nameOf = new Map<string, string>();
+  for (const list of [
+    'organizations',
+    'users',
+    'incidenttypes',
+    'incidentclassifications',
+    'riskrootcausecategory',
+    'businessdimensions',
+    'frameworkdimensions',
+    'thirdparty',
+  ])
+    for (const r of sandbox.store.list<Json>(list)) {
+      const id = (r.Id ?? r.GUID) as string;
+      if (typeof r.Name === 'string') nameOf.set(id.toLowerCase(), r.Name);
+    }
+  // A dropdown answer may go as its option's GUID: the option's name is what the user typed.
+  for (const list of ['incidenttypecustomfields', 'thirdpartycustomfields', 'thirdpartycontractcustomfields'])
+    for (const d of sandbox.store.list<Json>(list))
+      for (const o of (d.AnswerOptions as { Id: string; Name: string }[] | undefined) ?? [])
+        nameOf.set(o.Id.toLowerCase(), o.Name);
+  return { binding, sandbox, relay, client, acc: acc!, nameOf };
+}
+
+export async function stopWorld(w: World | undefined) {
+  if (!w) return;
+  await w.relay.close();
+  await w.sandbox.close();
+}
+
+/** Writes the rows into a new template of the flow and posts them through the relay; validation must pass. */
+export async function post(w: World, flow: AnyFlow, rows: (columns: readonly string[]) => Row[]) {
+  const workbook = createMemoryWorkbook();
+  const shape = await createTemplate({ api: w.client, workbook, flow, environment: w.acc });
+  const typed = rows(shape.columns);
+  await workbook.writeRows(
+    shape.name,
+    0,
+    typed.map((r) => shape.columns.map((c) => r[c] ?? null)),
+  );
+  const plan = await preparePost({ api: w.client, workbook, table: shape.name, flow, environment: w.acc });
+  const errors = plan.validation.problems.filter((p) => p.severity === 'error');
+  expect(errors.map((p) => `${p.row}:${p.column}:${p.code}: ${p.message}`)).toEqual([]);
+  return { typed, columns: shape.columns, summary: await plan.run() };
+}
+

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { request } from 'undici';
-import { createCatalog, getAt, isGuid, leiWithCheckDigits, type Binding } from '../../src/catalog';
+import { createCatalog, leiWithCheckDigits, type Binding } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
 import { environmentList, type EnvironmentView } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
@@ -20,17 +20,18 @@ import { thirdPartiesFlow } from '../../src/writeback/flows/thirdparties';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
 import { KNOWN_GAPS } from './customers/known-gaps';
-import { wants as duff } from './customers/duff.swagger.wants';
-import { wants as gekko } from './customers/gekko.springdoc.wants';
-import { wants as monarch10 } from './customers/monarch.aspnet10.wants';
-import { wants as monarch11 } from './customers/monarch.aspnet11.wants';
-import { wants as nakatomi } from './customers/nakatomi.nswag.wants';
-import { wants as oscorp } from './customers/oscorp.swashbuckle-autorest.wants';
-import { wants as prestige } from './customers/prestige.fastapi.wants';
-import { wants as tyrell } from './customers/tyrell.swashbuckle.wants';
-import { wants as umbrella } from './customers/umbrella.swashbuckle-v2.wants';
-import { wants as wayne } from './customers/wayne.swashbuckle-strings.wants';
-import type { ColumnWant, CustomFieldsWant, DateWant, FileWants, FlowWants, Place } from './customers/wants';
+import {
+  asWant,
+  checkAgainstGaps,
+  columnProblems,
+  CUSTOMER_WANTS as FILES,
+  customFieldCells,
+  customFieldProblems,
+  norm,
+  pathProblems,
+  valuesAt,
+  type TypedField,
+} from './customers/read-wants';
 
 /**
  * The customer files of test/binding/customers/ (written from the generators' conventions by someone who had
@@ -48,18 +49,10 @@ import type { ColumnWant, CustomFieldsWant, DateWant, FileWants, FlowWants, Plac
 type Json = Record<string, unknown>;
 type Row = Record<string, Cell>;
 
-const FILES: Record<string, FileWants> = {
-  'tyrell.swashbuckle.json': tyrell,
-  'wayne.swashbuckle-strings.json': wayne,
-  'nakatomi.nswag.json': nakatomi,
-  'gekko.springdoc.json': gekko,
-  'prestige.fastapi.json': prestige,
-  'duff.swagger.yaml': duff,
-  'monarch.aspnet10.json': monarch10,
-  'monarch.aspnet11.json': monarch11,
-  'umbrella.swashbuckle-v2.json': umbrella,
-  'oscorp.swashbuckle-autorest.json': oscorp,
-};
+/** Runs one check against customers/known-gaps.ts. */
+const check = (file: string, name: string, problems: () => Promise<string[]> | string[]) =>
+  checkAgainstGaps(KNOWN_GAPS, 'customers/known-gaps.ts', file, name, problems);
+
 
 /** DirectData datasets the spec documents by path: an audit team's reports must not go when the admin binds. */
 const DOCUMENTED = [
@@ -139,214 +132,6 @@ async function startWorld(file: string, bindingFile: string): Promise<World> {
   }
 }
 
-/**
- * Runs one check: its problems must be none, unless the check is a known gap, which must still show problems.
- * A crash of the product is a problem like any other (it is listed, not thrown past the table).
- */
-async function check(file: string, name: string, problems: () => Promise<string[]> | string[]) {
-  let found: string[];
-  try {
-    found = await problems();
-  } catch (e) {
-    found = [`crashed: ${(e as Error).message.split('\n').slice(0, 3).join(' / ')}`];
-  }
-  const key = `${file} › ${name}`;
-  if (KNOWN_GAPS[key] !== undefined) {
-    if (found.length === 0)
-      throw new Error(
-        `${key} passes now: remove it from customers/known-gaps.ts (it said: ${KNOWN_GAPS[key]})`,
-      );
-  } else expect(found).toEqual([]);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Reading a request where the wants say
-
-/** Every value at a pointer whose `*` segments stand for every entry of an array. */
-function valuesAt(body: unknown, pointer: string): unknown[] {
-  const star = pointer.indexOf('/*');
-  if (star < 0) {
-    const v = getAt(body, pointer);
-    return v === undefined ? [] : [v];
-  }
-  const list = getAt(body, pointer.slice(0, star));
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((e) => valuesAt(e, pointer.slice(star + 2)));
-}
-
-/** A typed value as the service would compare it: names for GUIDs, lower case; a list cell as its items. */
-function norm(w: World, v: unknown): string[] {
-  const one = (x: unknown): string => {
-    let s = typeof x === 'string' ? x : JSON.stringify(x);
-    if (isGuid(s)) s = w.nameOf.get(s.toLowerCase()) ?? s;
-    return s.trim().toLowerCase();
-  };
-  if (Array.isArray(v)) return v.flatMap((x) => norm(w, x));
-  if (typeof v === 'string' && v.includes(';')) return v.split(';').map(one);
-  return v === undefined || v === null ? [] : [one(v)];
-}
-
-/** A typed ISO date (yyyy-mm-dd) as the file wants it. */
-function dateAs(iso: string, want: DateWant): RegExp {
-  const [y, m, d] = iso.slice(0, 10).split('-');
-  switch (want) {
-    case 'date':
-      return new RegExp(`^${y}-${m}-${d}$`);
-    case 'date-time':
-      return new RegExp(`^${y}-${m}-${d}T\\d{2}:\\d{2}`);
-    case 'dd-MM-yyyy':
-      return new RegExp(`^${d}-${m}-${y}$`);
-    case 'dd/MM/yyyy':
-      return new RegExp(`^${d}/${m}/${y}$`);
-  }
-}
-
-const asWant = (p: Place): ColumnWant => (typeof p === 'string' || Array.isArray(p) ? { at: p } : p);
-
-/** The typed cells of a row that are not where the flow's wants say, each in words. */
-function columnProblems(
-  w: World,
-  row: Row,
-  got: Received,
-  wants: FlowWants,
-  skip: readonly string[] = [],
-): string[] {
-  const out: string[] = [];
-  for (const [column, cell] of Object.entries(row)) {
-    if (cell === null || cell === '' || column === 'Action' || skip.includes(column)) continue;
-    const place = wants.columns[column];
-    if (place === undefined) {
-      out.push(`${column}: the wants have no place for this column (typed ${JSON.stringify(cell)})`);
-      continue;
-    }
-    if (place === 'path') {
-      const typed = String(cell).toLowerCase();
-      const guid = isGuid(typed) ? typed : [...w.nameOf].find(([, n]) => n.toLowerCase() === typed)?.[0];
-      if (!guid || !got.path.toLowerCase().includes(guid))
-        out.push(`${column}: "${cell}" is not in the path ${got.path}`);
-      continue;
-    }
-    const want = asWant(place);
-    const pointers = Array.isArray(want.at) ? want.at : [want.at];
-    const found = pointers.flatMap((p) => valuesAt(got.body, p));
-    const where = pointers.join(' or ');
-    if (want.enum) {
-      const expected = want.enum[String(cell)];
-      if (!found.some((v) => v === expected))
-        out.push(
-          `${column}: wants ${JSON.stringify(expected)} for "${cell}" at ${where}, found ${JSON.stringify(found)}`,
-        );
-    } else if (want.date) {
-      const re = dateAs(String(cell), want.date);
-      if (!found.some((v) => typeof v === 'string' && re.test(v)))
-        out.push(`${column}: wants "${cell}" as ${want.date} at ${where}, found ${JSON.stringify(found)}`);
-    } else if (want.number) {
-      if (!found.some((v) => v === cell))
-        out.push(`${column}: wants the number ${String(cell)} at ${where}, found ${JSON.stringify(found)}`);
-    } else {
-      const have = found.flatMap((v) => norm(w, v));
-      for (const t of norm(w, cell))
-        if (!have.includes(t)) out.push(`${column}: "${t}" not at ${where} (found ${JSON.stringify(found)})`);
-    }
-  }
-  return out;
-}
-
-interface TypedField {
-  column: string;
-  def: Json;
-  cell: Cell;
-}
-
-/** Custom field definitions of a dataset with the template column each has, and a typed value for each. */
-function customFieldCells(
-  w: World,
-  dataset: string,
-  columns: readonly string[],
-  only?: (d: Json) => boolean,
-) {
-  const fields: TypedField[] = [];
-  for (const d of w.sandbox.store.list<Json>(dataset)) {
-    const name = d.Name as string;
-    const column = columns.find((c) => c === name || c.startsWith(`${name} [`));
-    if (!column || (only && !only(d))) continue;
-    const options = ((d.AnswerOptions as { Name: string }[] | undefined) ?? []).map((o) => o.Name);
-    const cell: Cell =
-      d.Type === 'Date'
-        ? '2026-02-14'
-        : d.Type === 'Number'
-          ? 42
-          : d.Type === 'Checkbox'
-            ? true
-            : d.Type === 'MultiSelect'
-              ? `${options[0]};${options[2] ?? options[1]}`
-              : d.Type === 'Dropdown'
-                ? options[1]!
-                : `cf ${name}`;
-    fields.push({ column, def: d, cell });
-  }
-  return fields;
-}
-
-/** Where a custom field's answer is not as the wants say: shape, multi-select, select by name or GUID, dates. */
-function customFieldProblems(got: Received, want: CustomFieldsWant, fields: TypedField[]): string[] {
-  const out: string[] = [];
-  for (const f of fields) {
-    const id = (f.def.Id as string).toLowerCase();
-    const type = f.def.Type as string;
-    const isDate = type === 'Date';
-    const options = (f.def.AnswerOptions as { Id: string; Name: string }[] | undefined) ?? [];
-    const wire = (name: string) => {
-      const o = options.find((x) => x.Name === name);
-      return want.select === 'guid' ? (o?.Id ?? name).toLowerCase() : name;
-    };
-    let answers: unknown[];
-    if (want.shape === 'map') {
-      const map = (getAt(got.body, want.at) ?? {}) as Json;
-      const key = Object.keys(map).find((k) => k.toLowerCase() === id);
-      answers = key === undefined ? [] : [map[key]];
-    } else {
-      answers = valuesAt(got.body, `${want.at}/*`)
-        .filter((e) => String(getAt(e, want.guid!)).toLowerCase() === id)
-        .map((e) => getAt(e, isDate && want.date ? want.date : want.value!))
-        .filter((v) => v !== undefined && v !== null);
-    }
-    const scalar = (v: unknown) => (typeof v === 'string' && isGuid(v) ? v.toLowerCase() : String(v));
-    const unwrap = (v: unknown) => (want.alwaysArray && Array.isArray(v) && v.length === 1 ? v[0] : v);
-    let ok: boolean;
-    let expected: unknown;
-    if (type === 'MultiSelect') {
-      const names = String(f.cell).split(';');
-      const items = names.map(wire);
-      const sameSet = (xs: unknown[]) =>
-        xs.length === items.length && items.every((i) => xs.map(scalar).includes(i));
-      if (want.multi === 'array') {
-        expected = items;
-        ok = answers.length === 1 && Array.isArray(answers[0]) && sameSet(answers[0] as unknown[]);
-      } else if (want.multi === 'repeated') {
-        expected = items.map((i) => (want.alwaysArray ? [i] : i));
-        ok = sameSet(answers.map(unwrap));
-      } else {
-        expected = items.join(want.separator);
-        ok = answers.length === 1 && sameSet(String(unwrap(answers[0])).split(want.separator!));
-      }
-    } else {
-      const value = isDate ? null : type === 'Dropdown' ? wire(String(f.cell)) : String(f.cell);
-      expected = isDate ? `${String(f.cell)} as ${want.dates}` : want.alwaysArray ? [value] : value;
-      const one = answers.length === 1 ? answers[0] : undefined;
-      const v = want.alwaysArray ? (Array.isArray(one) && one.length === 1 ? one[0] : undefined) : one;
-      ok = isDate
-        ? typeof v === 'string' && dateAs(String(f.cell), want.dates).test(v)
-        : v !== undefined && scalar(v) === value;
-    }
-    if (!ok)
-      out.push(
-        `${f.column} (${type} custom field): wants ${JSON.stringify(expected)} ${want.shape === 'map' ? `under ${want.at}/<field GUID>` : `in ${want.at}`}, found ${JSON.stringify(answers)}`,
-      );
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Posting rows through the relay, as the taskpane and the CLI do
 
@@ -405,11 +190,6 @@ function createdFor(
   };
 }
 
-/** A problem when the request did not go to the path the wants say (see FlowWants.pathLike). */
-const pathProblems = (got: Received, want: { pathLike?: string }): string[] =>
-  want.pathLike && !new RegExp(want.pathLike).test(got.path)
-    ? [`sent to ${got.path}, wants a path like ${want.pathLike}`]
-    : [];
 
 /** The binding's operation for a catalogue id, as "METHOD /path" the way the file spells it. */
 function boundAs(w: World, id: string): string | undefined {

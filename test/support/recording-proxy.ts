@@ -55,7 +55,15 @@ async function bodyOf(contentType: string, text: string): Promise<unknown> {
   return null;
 }
 
-export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+export interface ProxyOptions {
+  /**
+   * Called as each request goes on to the target; what it returns is called once the target has answered (a
+   * watch on the service's state, such as test/support/blanking.ts).
+   */
+  around?: (method: string, path: string) => () => void;
+}
+
+export async function startRecordingProxy(target: string, options: ProxyOptions = {}): Promise<RecordingProxy> {
   const to = new URL(target);
   const recorded: Recorded[] = [];
   const server: Server = createServer((req, res) => {
@@ -65,9 +73,11 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       const raw = Buffer.concat(chunks);
       const [path, query = ''] = (req.url ?? '/').split('?');
       const headers: IncomingHttpHeaders = { ...req.headers, host: to.host };
+      const answered = options.around?.(req.method ?? 'GET', req.url ?? '/');
       const upstream = request(
         { host: to.hostname, port: to.port, method: req.method, path: req.url, headers },
         (answer) => {
+          answered?.();
           const contentType = String(req.headers['content-type'] ?? '');
           const text = raw.toString('utf8');
           void bodyOf(contentType, text).then((body) => {

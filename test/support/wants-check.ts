@@ -112,8 +112,9 @@ function customFieldValues(nameOf: ReadonlyMap<string, string>, body: unknown, p
     : valuesAt(body, `${p.at}/*`)
         .filter((e) => getAt(e, p.guid) === field.id)
         .map((e) => (field.date && p.date ? getAt(e, p.date) : getAt(e, p.value)));
+  // Where the file names no separator, joined options go with docs/binding.md's default "; ".
   const split = (x: unknown): unknown[] =>
-    Array.isArray(x) ? x.flatMap(split) : typeof x === 'string' && p.separator ? x.split(p.separator) : [x];
+    Array.isArray(x) ? x.flatMap(split) : typeof x === 'string' ? x.split(p.separator ?? '; ') : [x];
   return answers.flatMap((v) =>
     split(v).flatMap((x) => norm(nameOf, field.date && p.datePattern && typeof x === 'string' ? (parseDate(x, p.datePattern) ?? x) : x)),
   );

@@ -59,7 +59,8 @@ export function customFieldColumns(sandbox: Sandbox, dataset: string, columns: r
 /** A typed value as the service would compare it: names for GUIDs, ISO dates without a time, lower case. */
 export function norm(nameOf: ReadonlyMap<string, string>, v: unknown): string[] {
   const one = (x: unknown): string => {
-    let s = typeof x === 'string' ? x : JSON.stringify(x);
+    // Trimmed first: a joined answer ("<guid>; <guid>") splits into GUIDs with a space before them.
+    let s = (typeof x === 'string' ? x : JSON.stringify(x)).trim();
     if (isGuid(s)) s = nameOf.get(s.toLowerCase()) ?? s;
     if (/^\d{4}-\d{2}-\d{2}T00:00:00(\.000)?Z?$/.test(s)) s = s.slice(0, 10);
     return s.trim().toLowerCase();

@@ -13,13 +13,13 @@ import type { Cell } from '../../src/workbook/port';
 import type { AnyFlow } from '../../src/writeback/flow';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
+import { namesByGuid } from '../support/wants-check';
 
 /**
  * One customer's world for end-to-end tests: its API file imported, the bound sandbox standing in for its
  * service (bodies checked against the file's own schemas), a relay started from the binding file, a client
  * through the relay, and rows posted through a template of a write-back flow as a user would.
  */
-type Json = Record<string, unknown>;
 export type Row = Record<string, Cell>;
 
 export interface World {
@@ -49,26 +49,8 @@ export async function startWorld(file: string): Promise<World> {
     credentials: sandbox.demoKey!,
     catalog: createCatalog(acc!.binding ?? undefined),
   });
-  const nameOf = new Map<string, string>();
-  for (const list of [
-    'organizations',
-    'users',
-    'incidenttypes',
-    'incidentclassifications',
-    'riskrootcausecategory',
-    'businessdimensions',
-    'frameworkdimensions',
-    'thirdparty',
-  ])
-    for (const r of sandbox.store.list<Json>(list)) {
-      const id = (r.Id ?? r.GUID) as string;
-      if (typeof r.Name === 'string') nameOf.set(id.toLowerCase(), r.Name);
-    }
   // A dropdown answer may go as its option's GUID: the option's name is what the user typed.
-  for (const list of ['incidenttypecustomfields', 'thirdpartycustomfields', 'thirdpartycontractcustomfields'])
-    for (const d of sandbox.store.list<Json>(list))
-      for (const o of (d.AnswerOptions as { Id: string; Name: string }[] | undefined) ?? [])
-        nameOf.set(o.Id.toLowerCase(), o.Name);
+  const nameOf = namesByGuid(sandbox);
   return { binding, sandbox, relay, client, acc: acc!, nameOf };
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -192,8 +192,11 @@ function packages(): string | undefined {
     try {
       const tmp = mkdtempSync(join(tmpdir(), 'realworld-pack-'));
       const tgz = execFileSync('npm', ['pack', pkg, '--silent', '--pack-destination', tmp], { stdio: 'pipe', timeout: 300_000 }).toString().trim().split('\n').pop()!;
+      // Unpacked beside the cache and moved in whole, so that an interrupted run leaves no half package.
+      execFileSync('tar', ['xzf', join(tmp, tgz), '-C', tmp], { stdio: 'pipe' });
       mkdirSync(into, { recursive: true });
-      execFileSync('tar', ['xzf', join(tmp, tgz), '-C', into], { stdio: 'pipe' });
+      rmSync(join(into, 'package'), { recursive: true, force: true });
+      renameSync(join(tmp, 'package'), join(into, 'package'));
       rmSync(tmp, { recursive: true, force: true });
     } catch (e) {
       return `the package ${pkg} could not be fetched into ${PACKAGES_CACHE}: ${(e as Error).message.split('\n')[0]}`;

@@ -230,6 +230,17 @@ function parameterOf(p: unknown, oas3: boolean): FileParameter | undefined {
   };
 }
 
+/**
+ * An HTTP security scheme's name is case-insensitive (RFC 7235), and ASP.NET generators write "Bearer", but the
+ * OpenAPI 3.0 schema swagger-parser checks against takes only "bearer" beside a bearerFormat: without this a
+ * valid file is refused over a scheme the binding never reads.
+ */
+function lowerHttpSchemes(raw: Obj): void {
+  const schemes = isObj(raw.components) && isObj(raw.components.securitySchemes) ? raw.components.securitySchemes : {};
+  for (const s of Object.values(schemes))
+    if (isObj(s) && s.type === 'http' && typeof s.scheme === 'string') s.scheme = s.scheme.toLowerCase();
+}
+
 export async function parseApiFile(file: string): Promise<ParsedFile> {
   let text: string;
   try {
@@ -257,6 +268,7 @@ export async function parseApiFile(file: string): Promise<ParsedFile> {
   if (oas3 && !String(raw.openapi).startsWith('3.'))
     throw new BindingInputError(`${file}: openapi "${String(raw.openapi)}" is not supported (3.x is)`);
   checkDuplicateIds(file, raw);
+  if (oas3) lowerHttpSchemes(raw);
   let api: Obj;
   try {
     // A 3.2 file is checked by the rules swagger-parser has for every version, not by 3.1's schema, which

@@ -425,6 +425,23 @@ describe('operations grc-sheets cannot send', () => {
   });
 });
 
+describe('security schemes as ASP.NET writes them', () => {
+  it('reads a 3.0 file whose HTTP scheme is "Bearer" beside a bearerFormat (the name is case-insensitive; Digdir\'s Dialogporten file has it)', async () => {
+    const file = join(tmp(), 'bearer.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.0.0',
+        info: { title: 'bearer', version: '1' },
+        components: { securitySchemes: { JWTBearerAuth: { type: 'http', scheme: 'Bearer', bearerFormat: 'JWT' } } },
+        paths: { '/risks': { get: { responses: { '200': { description: 'ok' } } } } },
+      }),
+    );
+    const r = await importBinding(file);
+    expect(r.parsed.operations.map((o) => `${o.method} ${o.path}`)).toEqual(['GET /risks']);
+  });
+});
+
 describe('form bodies', () => {
   it('binds a multipart document upload: the content as a file part named by the file name', async () => {
     const file = join(tmp(), 'forms.json');

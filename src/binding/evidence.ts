@@ -168,12 +168,19 @@ function canonical(raw: string[]): string[] {
 /** Words every vocabulary names things with: never read as a verb ("add_incident_link", "incident report"). */
 const NOUNS = new Set(Object.values(VOCABULARY).flatMap((v) => [...v.concepts.flatMap((c) => c.any), ...(v.also ?? [])]));
 
+/** Phrases by text: a file repeats its tags, path segments and generated names across operations. */
+const phraseMemo = new Map<string, string[][]>();
+
 /**
  * A text's phrases: runs of words between breaks (articles, prepositions, verbs): "Add a hyperlink to an
  * incident report" is [hyperlink], [incident, report]; "CreateWirelessGatewayTask" is [wireless, gateway, task].
  */
 function phrases(text: string): string[][] {
-  const out: string[][] = [];
+  let out = phraseMemo.get(text);
+  if (out) return out;
+  if (phraseMemo.size > 100_000) phraseMemo.clear();
+  out = [];
+  phraseMemo.set(text, out);
   // In a name with capitals, `_` and `.` separate parts (Incidents_AddHyperlink, directory.users.list); in a
   // lower-case one `_` separates words (create_vendor_agreement).
   // Punctuation ends a phrase too: "Create a contract (old)".

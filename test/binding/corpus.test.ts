@@ -19,7 +19,7 @@ import { tasksFlow } from '../../src/writeback/flows/tasks';
 import { thirdPartiesFlow } from '../../src/writeback/flows/thirdparties';
 import { checkNothingDropped } from '../writeback/nothing-dropped';
 import { WANTS, type CustomFieldPlace, type FlowWants } from './corpus/wants';
-import { post, startWorld, stopWorld, type Row, type World } from './world';
+import { listCell, post, startWorld, stopWorld, type Row, type World } from './world';
 
 /**
  * Every customer file of the corpus (test/binding/corpus/README.md), the whole way: the file is imported as
@@ -216,35 +216,6 @@ function customFieldCells(
 }
 
 const available = (w: World, id: string) => op(w, id) !== undefined;
-/** The catalogue field behind each template column whose value is a name from a standing list. */
-const LIST_COLUMNS: Record<string, [field: string, list: string]> = {
-  'Reporting organization': ['ReportingOrganization', 'organizations'],
-  'Affected organizations': ['AffectedOrganizations', 'organizations'],
-  'Incident types': ['IncidentTypes', 'incidenttypes'],
-  Classification: ['Classification', 'incidentclassifications'],
-  'Root cause category': ['RootCauseCategory', 'riskrootcausecategory'],
-  Assessors: ['Assessors', 'users'],
-  Responsible: ['Responsible', 'users'],
-  Informed: ['Informed', 'users'],
-  'Business dimensions': ['BusinessDimensions', 'businessdimensions'],
-  'Framework dimensions': ['FrameworkDimensions', 'frameworkdimensions'],
-  'Third party': ['ThirdPartyGuid', 'thirdparty'],
-  'Responsible user': ['ResponsibleUser', 'users'],
-  Reviewer: ['Reviewer', 'users'],
-};
-
-/**
- * What a user types in a list column: the record's name; but where the file wants the record's GUID and
- * has no dataset to look a name up in, its GUID (the column's header says so).
- */
-function listCell(w: World, operation: string, column: string, n = 0): string {
-  const [field, list] = LIST_COLUMNS[column]!;
-  const r = w.sandbox.store.list<Json>(list).filter((x) => x.Deleted !== true && x.Archived !== true)[n]!;
-  const placed = op(w, operation)?.placements.find((p) => p.field === field);
-  const wantsGuid = placed && (placed.encoding.kind === 'guid' || placed.encoding.kind === 'ref');
-  return wantsGuid && !w.binding.endpoints[list] ? ((r.Id ?? r.GUID) as string) : (r.Name as string);
-}
-
 describe.each(FILES)('the customer file %s, end to end', (file) => {
   const wants = WANTS[file]!;
   let w: World | undefined;

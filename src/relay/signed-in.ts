@@ -120,7 +120,7 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
       (require('./sign-out-channel') as typeof import('./sign-out-channel')).createSignOutChannel(
         store,
         deps.logger,
-        (hash, until) => checker.revokeHash(hash, until),
+        (hash, until) => checker.revokeKey(hash, until),
       )
     : null;
   const inFlight = new Map<string, number>();

@@ -6,7 +6,7 @@ import { boundForm, checkForm } from './form-body';
 import { boundQuery } from './bound-query';
 import { RELAY_ERRORS, sendError } from './errors';
 import { Forwarding } from './forward';
-import { basicAuthorization, upstreamRequestHeaders } from './headers';
+import { basicAuthorization, passesLocation, upstreamRequestHeaders } from './headers';
 import { keyTag, type CallLog } from './log';
 import type { BodyBudget } from './body-budget';
 import { hasBody, isJson, readBody } from './request-body';
@@ -201,6 +201,7 @@ function send(
     address,
     deps.clientStallUnderLoadMs,
   );
+  forwarding.passLocation = passesLocation(endpoint);
   forwarding.start();
   // This call waits for a connection while a client that has stopped reading holds one: cut that client
   // (longest stalled first) rather than keep this caller waiting up to clientWriteTimeoutMs. No cost in

@@ -16,7 +16,7 @@ import { BindingFileError, loadBinding } from '../binding/load';
 import { createBodyBudget } from './body-budget';
 import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
 import { configFileProblems } from './config-files';
-import { createCors } from './cors';
+import { corsMethods, createCors } from './cors';
 import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
 import { createRelayLogger } from './log';
 import { Forwarding } from './forward';
@@ -138,7 +138,7 @@ export async function startRelay(
   );
   const environmentList = JSON.stringify(views);
   const scheme = config.tls ? 'https' : 'http';
-  const cors = createCors(config.allowedOrigins, scheme);
+  const cors = createCors(config.allowedOrigins, scheme, corsMethods(catalogs));
   const { store, ...rate } = config.limits.rateLimit;
   const limiter: RateLimiter = store
     ? sharedRateLimiter().createSharedRateLimiter(rate, store, logger)

@@ -144,25 +144,53 @@ describe('relay environments from bindings', () => {
       const [prd] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
       expect(prd!.endpoints['task-update-v2']).toMatchObject({ method: 'PUT', path: '/projects/{projectId}/tasks/{taskId}' });
       expect(prd!.binding!.endpoints['task-update']).toMatchObject({ method: 'PATCH' });
+      // This environment's binding uses PUT and PATCH, so the preflight advertises them.
+      const preflight = await request(`${relay.url}/api/prd/tasks/${task}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://addin.example.com', 'access-control-request-method': 'PATCH' },
+      });
+      await preflight.body.text();
+      expect(preflight.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH');
     } finally {
       await relay.close();
     }
   });
 
-  it("passes the service's Location header through (where a create's id may be)", async () => {
+  it("passes the service's Location only on a write's answer whose id is read from it, never on a GET", async () => {
     const b = bindPaths({ 'incident-create': '/incidentdata/v1/incidents' });
     (b.endpoints['incident-create'] as BoundOperation).answer = { in: 'header', at: 'location' };
-    const { relay } = await startTestRelay(upstream, { environments: { acc: { baseUrl: `${upstream.url}/api`, binding: writeBinding(b) } } });
+    (b.endpoints['task-create'] as BoundOperation).answer = { in: 'body', at: '/Id' };
+    const { relay } = await startTestRelay(upstream, {
+      environments: { acc: { baseUrl: `${upstream.url}/api`, binding: writeBinding(b) } },
+      allowedOrigins: ['https://addin.example.com'],
+    });
     const before = upstream.handler;
+    const where = '/api/incidentdata/v1/incidents/0f8fad5b-d9cb-469f-a165-70867728950e';
     upstream.handler = (_req, res) => {
-      res.writeHead(201, { location: '/api/incidentdata/v1/incidents/0f8fad5b-d9cb-469f-a165-70867728950e' });
-      res.end();
+      res.writeHead(201, { location: where, 'content-type': 'application/json' });
+      res.end('[]');
     };
     try {
-      const res = await post(`${relay.url}/api/acc/incidentdata/v1/incidents`);
-      await res.body.text();
-      expect(res.statusCode).toBe(201);
-      expect(res.headers.location).toBe('/api/incidentdata/v1/incidents/0f8fad5b-d9cb-469f-a165-70867728950e');
+      const created = await post(`${relay.url}/api/acc/incidentdata/v1/incidents`);
+      await created.body.text();
+      expect(created.statusCode).toBe(201);
+      expect(created.headers.location).toBe(where);
+      // A read's answer: the service's Location stays at the relay.
+      const read = await request(`${relay.url}/api/acc${catalog.dataset('risk').path}`, { headers: { authorization: AUTH } });
+      await read.body.text();
+      expect(read.statusCode).toBe(201);
+      expect(read.headers.location).toBeUndefined();
+      // A write whose binding reads the id from the body: not passed either.
+      const task = await post(`${relay.url}/api/acc${catalog.operation('task-create').path}`, '{"Name":"x"}');
+      await task.body.text();
+      expect(task.headers.location).toBeUndefined();
+      // Preflights advertise what the environments use: this binding has no PUT or PATCH.
+      const preflight = await request(`${relay.url}/api/acc/incidentdata/v1/incidents`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://addin.example.com', 'access-control-request-method': 'POST' },
+      });
+      await preflight.body.text();
+      expect(preflight.headers['access-control-allow-methods']).toBe('GET, POST');
     } finally {
       upstream.handler = before;
       await relay.close();

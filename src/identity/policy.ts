@@ -253,7 +253,10 @@ export class Policy {
       out.flows[env] = here.some((r) => r.flowNames === '*')
         ? '*'
         : [...new Set(here.flatMap((r) => r.flowNames as string[]))].sort();
-      out.production[env] = !production || here.some((r) => r.rule.production);
+      // Posting at all needs a write flow; on production, one from a rule with production: true.
+      out.production[env] = here.some(
+        (r) => (r.operations === '*' || r.operations.size > 0) && (!production || r.rule.production),
+      );
     }
     return out;
   }

@@ -71,11 +71,14 @@ const API_HEADERS: Record<string, string> = {
 
 const HEALTHY = JSON.stringify({ status: 'ok' });
 
-/** /healthz of a relay holding keys: still 200 (the relay serves), `warn` while a key expires soon or cannot be read. */
-function keysHealth(keys: HeldKeys): string {
+/**
+ * /healthz of a relay holding keys: still 200 (the relay serves), `warn` while a key expires soon or cannot
+ * be read. The keys themselves (fingerprint, expiry) only where the configuration says so: anyone may ask.
+ */
+function keysHealth(keys: HeldKeys, showKeys: boolean): string {
   const health = keys.health();
   const warn = Object.values(health).some((h) => h.status !== 'ok');
-  return JSON.stringify({ status: warn ? 'warn' : 'ok', keys: health });
+  return JSON.stringify({ status: warn ? 'warn' : 'ok', ...(showKeys ? { keys: health } : {}) });
 }
 
 /**
@@ -235,7 +238,9 @@ export async function startRelay(
       res.end(environmentList);
       return;
     }
-    if (rawPath.startsWith('/api/auth/') || rawPath === ME_PATH) return identityRoute(req, res, rawPath, log);
+    // /api/me/ and below are no environment's paths: the identity routes answer them (404).
+    if (rawPath.startsWith('/api/auth/') || rawPath === ME_PATH || rawPath.startsWith(`${ME_PATH}/`))
+      return identityRoute(req, res, rawPath, log);
     // The environment segment is compared raw: an encoded name is no name.
     const slash = rawPath.indexOf('/', 5);
     if (slash < 0) return sendError(res, 'not-found');
@@ -297,7 +302,7 @@ export async function startRelay(
     if (rawPath === '/healthz') {
       res.setHeader('content-type', 'application/json; charset=utf-8');
       res.setHeader('cache-control', 'no-store');
-      res.end(keys ? keysHealth(keys) : HEALTHY);
+      res.end(keys ? keysHealth(keys, config.healthShowsKeys) : HEALTHY);
       return;
     }
     if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(req, res, rawPath, query, log);

@@ -92,11 +92,25 @@ test('GET /api/me says who the relay takes the caller for and what the policy al
   expect(body.may.datasets.acc).toEqual(expect.arrayContaining(['risk', 'risiko', 'riskcustomfields']));
   expect(body.may.datasets.acc).not.toContain('incidents');
   expect(body.may.flows.acc).toEqual([]);
-  expect(body.may.production).toEqual({ acc: true, prd: false });
+  // No write flow: posting is not allowed anywhere (the taskpane offers no post), production or not.
+  expect(body.may.production).toEqual({ acc: false, prd: false });
   expect(body.keys.acc).toMatch(/^key:[0-9a-f]{12}$/);
   const caseys = me.parse((await r.call('/api/me', casey)).json());
   expect(caseys.may.datasets.acc).toBe('*');
   expect(caseys.may.flows.acc).toEqual(['incidents', 'task-create']);
+  expect(caseys.may.production).toEqual({ acc: true, prd: false });
+});
+
+test('/api/me/ and below are a plain 404, not an environment named "me"', async () => {
+  for (const path of ['/api/me/', '/api/me/x']) {
+    const answer = await r.call(path, riley);
+    expect([answer.status, answer.headers.get('x-grc-relay-error')]).toEqual([404, 'not-found']);
+  }
+});
+
+test('/healthz says the status only: no key fingerprints without healthShowsKeys', async () => {
+  const answer = await r.call('/healthz', null);
+  expect(answer.json()).toEqual({ status: 'ok' });
 });
 
 test('the fingerprint in /api/me is the audit fingerprint of the held key (src/writeback/audit.ts)', async () => {

@@ -31,7 +31,8 @@ import { AUTH_CONFIG_PATH, ME_PATH, SIGN_OUT_PATH, type AuthConfig } from '../co
 import type { TokenStats } from '../identity/token-check';
 import { HeldKeys } from './held-keys';
 import { PolicyFile, policyVocabulary } from './policy-file';
-import { bearerToken, createSignIn, type SignIn } from './signed-in';
+import { createSignIn, type SignIn } from './signed-in';
+import { environmentRoutes } from './environment-routes';
 
 export interface Relay {
   /** Where the relay listens, e.g. `http://127.0.0.1:8443`. */
@@ -139,7 +140,6 @@ export async function startRelay(
       createUpstream(name, env, config.limits.upstreamTimeoutMs),
     ]),
   );
-  const environmentList = JSON.stringify(views);
   const scheme = config.tls ? 'https' : 'http';
   const cors = createCors(config.allowedOrigins, scheme, corsMethods(catalogs));
   const { store, ...rate } = config.limits.rateLimit;
@@ -174,6 +174,7 @@ export async function startRelay(
   const authConfig: string = JSON.stringify(
     signIn?.authConfig ?? ({ personalKeys: config.personalKeys, signIn: null } satisfies AuthConfig),
   );
+  const environments = environmentRoutes(views, signIn, config.personalKeys);
   const files: StaticFiles | null = config.staticDir
     ? await createStaticFiles(config.staticDir, signIn?.providerOrigins ?? [])
     : null;
@@ -229,15 +230,8 @@ export async function startRelay(
     query: string,
     log: CallLog,
   ): Forwarding | Promise<Forwarding | void> | void {
-    if (rawPath === ENVIRONMENTS_PATH) {
-      if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
-      if (query !== '') return sendError(res, 'query-not-allowed');
-      // A signed-in caller sees the environments the policy gives them.
-      if (signIn && bearerToken(req.headers.authorization)) return signIn.environments(req, res, views, log);
-      res.setHeader('content-type', 'application/json; charset=utf-8');
-      res.end(environmentList);
-      return;
-    }
+    if (rawPath === ENVIRONMENTS_PATH || rawPath.startsWith(`${ENVIRONMENTS_PATH}/`))
+      return environments(req, res, rawPath, query, log);
     // /api/me/ and below are no environment's paths: the identity routes answer them (404).
     if (rawPath.startsWith('/api/auth/') || rawPath === ME_PATH || rawPath.startsWith(`${ME_PATH}/`))
       return identityRoute(req, res, rawPath, log);

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Endpoint } from '../catalog';
-import type { EnvironmentView } from '../contracts/environments';
 import type { AuthConfig, Me } from '../contracts/identity';
 import { TokenChecker, type Person, type TokenCheck } from '../identity/token-check';
 import type { RelayConfig } from './config';
@@ -48,13 +47,15 @@ export interface SignIn {
   ): Forwarding | Promise<Forwarding | void> | void;
   me(req: IncomingMessage, res: ServerResponse, log: CallLog): void | Promise<void>;
   signOut(req: IncomingMessage, res: ServerResponse, log: CallLog): void | Promise<void>;
-  /** The environments the signed-in caller may use, or the refusal sent. */
+  /** Answers with the environments the signed-in caller may use (those with a held key), or sends the refusal. */
   environments(
     req: IncomingMessage,
     res: ServerResponse,
-    views: readonly EnvironmentView[],
     log: CallLog,
+    answer: (allowed: ReadonlySet<string>) => void,
   ): void | Promise<void>;
+  /** Whom a refused person should ask (the policy's contact). */
+  contact(): string;
   stop(): void;
 }
 
@@ -233,17 +234,14 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
         res.end();
       });
     },
-    environments(req, res, views, log) {
+    environments(req, res, log, answer) {
       const token = tokenOf(req, res);
       if (!token) return;
-      return withPerson(res, token, log, (person) => {
-        const allowed = new Set(deps.policy.current.may(person.groups, usable()).environments);
-        sendJson(
-          res,
-          views.filter((v) => allowed.has(v.name)),
-        );
-      });
+      return withPerson(res, token, log, (person) =>
+        answer(new Set(deps.policy.current.may(person.groups, usable()).environments)),
+      );
     },
+    contact: () => deps.policy.current.contact,
     stop() {
       checker.stop();
       channel?.stop();

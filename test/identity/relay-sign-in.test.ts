@@ -5,7 +5,7 @@
  */
 import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-provider';
 import { authConfig, me, policyRefusal } from '../../src/contracts/identity';
-import { environmentList } from '../../src/contracts/environments';
+import { environmentSummaries, environmentView } from '../../src/contracts/environments';
 import { AUTH } from '../relay/helpers';
 import { CONTACT, leaks, SENTINEL_BASIC, startSignedInRelay, type SignedInRelay } from './harness';
 import { REDIRECT_URI, signIn } from './sign-in';
@@ -120,11 +120,40 @@ test('the fingerprint in /api/me is the audit fingerprint of the held key (src/w
   expect(body.keys.prd).toBe(await keyFingerprint(SENTINEL_IDENTIFIER));
 });
 
-test('GET /api/environments with a token lists what the policy gives; without, all', async () => {
-  const signedIn = environmentList.parse((await r.call('/api/environments', riley)).json());
-  expect(signedIn.map((e) => e.name)).toEqual(['acc', 'prd']);
-  const anyone = environmentList.parse((await r.call('/api/environments', null)).json());
-  expect(anyone.map((e) => e.name)).toEqual(['acc', 'prd']);
+test('GET /api/environments: names and production flags only, with or without a token; a view needs the policy', async () => {
+  const signedIn = environmentSummaries.parse((await r.call('/api/environments', riley)).json());
+  expect(signedIn).toEqual([
+    { name: 'acc', production: false },
+    { name: 'prd', production: true },
+  ]);
+  // Anonymous: what the sign-in page needs, no binding and no server path.
+  const anyone = await r.call('/api/environments', null);
+  expect(anyone.json()).toEqual(signedIn);
+  expect(anyone.body).not.toMatch(/binding|endpoints|\/tmp\//);
+  const view = environmentView.parse((await r.call('/api/environments/acc', riley)).json());
+  expect(view.name).toBe('acc');
+  expect(Object.keys(view.endpoints)).toContain('risk');
+  // Typed keys are taken here, so a typed-key user (anonymous to the relay until the service sees the key) gets the view.
+  expect((await r.call('/api/environments/acc', null)).status).toBe(200);
+});
+
+test('with personal keys off an anonymous caller gets no view; a person gets only their environments', async () => {
+  const narrow = await startSignedInRelay(
+    provider,
+    { personalKeys: false },
+    { policy: { contact: CONTACT, rules: [{ name: 'acc-only', groups: ['reporting'], environments: ['acc'], datasets: '*' }] } },
+  );
+  try {
+    const anonymous = await narrow.call('/api/environments/acc', null);
+    expect([anonymous.status, anonymous.headers.get('x-grc-relay-error')]).toEqual([401, 'sign-in-required']);
+    expect(environmentSummaries.parse((await narrow.call('/api/environments', riley)).json()).map((e) => e.name)).toEqual(['acc']);
+    expect((await narrow.call('/api/environments/acc', riley)).status).toBe(200);
+    const refused = await narrow.call('/api/environments/prd', riley);
+    expect(refused.status).toBe(403);
+    expect(policyRefusal.parse(refused.json()).error.ask).toBe(CONTACT);
+  } finally {
+    await narrow.close();
+  }
 });
 
 test('a typed key still passes through while personal keys are on', async () => {

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import type { Binding } from '../../src/catalog/binding';
 import { catalog, type BoundOperation } from '../../src/catalog';
-import { environmentList, RELAY_ERROR_HEADER } from '../../src/contracts/environments';
+import { RELAY_ERROR_HEADER } from '../../src/contracts/environments';
 import { RelayConfigError, startRelay } from '../../src/relay';
 import { bindPaths } from '../catalog/bind-paths';
-import { AUTH, captureLog, errorCode, startFakeUpstream, startTestRelay, type FakeUpstream } from './helpers';
+import { AUTH, captureLog, errorCode, relayViews, startFakeUpstream, startTestRelay, type FakeUpstream } from './helpers';
 
 let upstream: FakeUpstream;
 beforeAll(async () => {
@@ -141,7 +141,7 @@ describe('relay environments from bindings', () => {
       expect(post.headers.allow).toBe('PATCH');
       await post.body.text();
       expect(upstream.requests).toHaveLength(2);
-      const [prd] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+      const [prd] = await relayViews(relay.url);
       expect(prd!.endpoints['task-update-v2']).toMatchObject({ method: 'PUT', path: '/projects/{projectId}/tasks/{taskId}' });
       expect(prd!.binding!.endpoints['task-update']).toMatchObject({ method: 'PATCH' });
       // This environment's binding uses PUT and PATCH, so the preflight advertises them.
@@ -209,7 +209,7 @@ describe('relay environments from bindings', () => {
       expect(errorCode(body)).toBe('endpoint-unavailable');
       expect(body).toContain("API file has no such operation");
       expect(upstream.requests).toHaveLength(0);
-      const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+      const [acc] = await relayViews(relay.url);
       expect(acc!.endpoints['incident-create']).toMatchObject({
         unavailable: { reason: 'missing' },
         write: { kind: 'unavailable' },
@@ -222,9 +222,7 @@ describe('relay environments from bindings', () => {
   it('tells the taskpane per environment where each path comes from and whether a write may be sent', async () => {
     const { relay } = await startWithBoundProduction();
     try {
-      const res = await request(`${relay.url}/api/environments`);
-      const list = environmentList.parse(await res.body.json());
-      const [acc, prd] = list;
+      const [acc, prd] = await relayViews(relay.url);
       expect(acc!.binding).toBeNull();
       expect(acc!.endpoints['incident-create']).toMatchObject({
         pathSource: 'assumed',

@@ -43,7 +43,8 @@ export interface SignIn {
     endpoint: Endpoint,
     headers: Record<string, string>,
     log: CallLog,
-    onward: () => Forwarding | Promise<Forwarding | void> | void,
+    /** `implied`: the person may read only these fields (a flow's implied read): the answer is cut to them. */
+    onward: (implied?: readonly string[]) => Forwarding | Promise<Forwarding | void> | void,
   ): Forwarding | Promise<Forwarding | void> | void;
   me(req: IncomingMessage, res: ServerResponse, log: CallLog): void | Promise<void>;
   signOut(req: IncomingMessage, res: ServerResponse, log: CallLog): void | Promise<void>;
@@ -171,7 +172,9 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
             return sendError(res, 'person-rate-limited', {
               headers: { 'retry-after': String(Math.ceil(wait / 1000)) },
             });
-          const refusal = deps.policy.current.decide(person.groups, env, endpoint, person.groupsOverage);
+          const decision = deps.policy.current.decide(person.groups, env, endpoint, person.groupsOverage);
+          const implied = decision && 'implied' in decision ? decision : null;
+          const refusal = decision && 'message' in decision ? decision : null;
           if (refusal)
             return sendError(res, 'policy-refused', {
               // A scheduler's log shows the message only: it names the service client the relay took it for.
@@ -192,7 +195,8 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
           });
           headers.authorization = key.basic;
           log.key = key.tag;
-          return onward();
+          if (implied) log.implied = implied.rule;
+          return onward(implied?.implied);
         };
         const wait = deps.personLimiter.take(`person:${person.subject}`);
         return typeof wait === 'number' ? go(wait) : wait.then(go);

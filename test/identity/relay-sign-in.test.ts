@@ -7,7 +7,7 @@ import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-pr
 import { authConfig, me, policyRefusal } from '../../src/contracts/identity';
 import { environmentSummaries, environmentView } from '../../src/contracts/environments';
 import { AUTH } from '../relay/helpers';
-import { CONTACT, leaks, SENTINEL_BASIC, startSignedInRelay, type SignedInRelay } from './harness';
+import { CONTACT, leaks, logLine, SENTINEL_BASIC, startSignedInRelay, type SignedInRelay } from './harness';
 import { REDIRECT_URI, signIn } from './sign-in';
 
 let provider: DemoProvider;
@@ -242,5 +242,46 @@ test('an issuer configured unlike the provider says so at start, and every token
     expect(wrong.upstream.requests).toHaveLength(0);
   } finally {
     await wrong.close();
+  }
+});
+
+test('a rule naming only a write flow: its reads serve the GUID, name and identifier only, the rest of the dataset and other datasets are refused; start lists the implied reads', async () => {
+  const writer = await startSignedInRelay(
+    provider,
+    {},
+    { policy: { contact: CONTACT, rules: [{ name: 'incident-writers', groups: ['reporting'], environments: ['acc'], flows: ['incidents'] }] } },
+  );
+  const users = [
+    { Id: '0f8fad5b-d9cb-469f-a165-70867728950e', Name: 'Ada Lovelace', Email: 'ada@example.test', Deleted: false },
+    { Id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', Name: 'Alan Turing', Email: 'alan@example.test', Deleted: true },
+  ];
+  writer.upstream.handler = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', location: '/elsewhere' });
+    res.end(JSON.stringify(users));
+  };
+  try {
+    const answer = await writer.call('/api/acc/directdata/v1/users', riley);
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toEqual(users.map(({ Email: _e, ...rest }) => rest));
+    expect(answer.body).not.toContain('@example.test');
+    // The held key went upstream, as for any call.
+    expect(writer.upstream.requests.at(-1)!.headers.authorization).toBe(SENTINEL_BASIC);
+    const line = JSON.parse(await logLine(writer.log, /"path":"\/api\/acc\/directdata\/v1\/users"/)) as Record<string, unknown>;
+    expect(line).toMatchObject({ implied: 'rule "incident-writers" (flows)', person: 'riley' });
+    // A dataset the flow does not read is refused as before; /api/me gives no dataset to load as a table.
+    expect((await writer.call('/api/acc/directdata/v3/risk', riley)).status).toBe(403);
+    expect(me.parse((await writer.call('/api/me', riley)).json()).may.datasets.acc).toEqual([]);
+    // What the rule grants is in the log from the start, implied reads included.
+    const grants = JSON.parse(await logLine(writer.log, /what each rule grants/)) as { grants: string[] };
+    expect(grants.grants[0]).toContain('users (Id, GUID, Guid, Identifier, Name, Deleted, Archived)');
+    // An answer that cannot be cut is not passed on at all.
+    writer.upstream.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"not":"a list"}');
+    };
+    const uncut = await writer.call('/api/acc/directdata/v1/users', riley);
+    expect([uncut.status, uncut.headers.get('x-grc-relay-error')]).toEqual([502, 'upstream-failed']);
+  } finally {
+    await writer.close();
   }
 });

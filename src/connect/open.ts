@@ -1,8 +1,7 @@
 import { loadBinding } from '../binding/load';
 import type { Binding } from '../catalog';
 import { environmentFrom, relayListed, type Environment } from '../environment/environment';
-import { readRelayList, relayBaseUrl } from '../environment/relay-list';
-import { ENVIRONMENTS_PATH } from '../contracts/environments';
+import { readRelayEnvironment, readRelayList, relayBaseUrl, type RelayAnswer } from '../environment/relay-list';
 import { configuredEnvironment } from './configured';
 
 /**
@@ -44,21 +43,15 @@ export async function openEnvironment(source: EnvironmentSource, fetchFn: typeof
   if (source.via === 'relay') {
     const root = source.relay.replace(/\/+$/, '');
     const list = await readRelayList(root, fetchFn);
-    if (!list.ok) {
-      switch (list.problem) {
-        case 'unreachable':
-          throw new EnvironmentError(`cannot reach the relay at ${root}: ${list.detail}`);
-        case 'status':
-          throw new EnvironmentError(`the relay at ${root} answered ${list.status} to GET ${ENVIRONMENTS_PATH}`);
-        case 'not-a-relay':
-          throw new EnvironmentError(`${list.url} is not the answer of a grc-sheets relay of this version`);
-      }
-    }
-    const view = list.environments.find((e) => e.name === source.name);
-    if (!view)
+    if (!list.ok) throw relayProblem(root, list);
+    if (!list.environments.some((e) => e.name === source.name))
       throw new EnvironmentError(
         `the relay has no environment "${source.name}"; it has ${list.environments.map((e) => e.name).join(', ') || 'none'}`,
       );
+    // The binding comes with the one environment's view, not with the list.
+    const one = await readRelayEnvironment(root, source.name, fetchFn);
+    if (!one.ok) throw relayProblem(root, one);
+    const { view } = one;
     return { environment: relayListed(view), baseUrl: relayBaseUrl(root, source.name), via: 'relay', url: root, callerIp: view.egressIp ?? null };
   }
   if (source.via === 'relay-config') {
@@ -71,4 +64,18 @@ export async function openEnvironment(source: EnvironmentSource, fetchFn: typeof
   // Nothing declares a base URL's production flag: production.ts asks the sandbox, a post asks the user.
   const environment = environmentFrom({ name: source.name ?? '', binding, production: null });
   return { environment, baseUrl: url, via: 'direct', url, callerIp: null };
+}
+
+/** What the relay answered instead of an environment, in the command's words. */
+function relayProblem(root: string, answer: Extract<RelayAnswer<object>, { ok: false }>): EnvironmentError {
+  switch (answer.problem) {
+    case 'unreachable':
+      return new EnvironmentError(`cannot reach the relay at ${root}: ${answer.detail}`);
+    case 'status':
+      return new EnvironmentError(
+        `the relay at ${root} answered ${answer.status} to GET ${answer.url.slice(root.length)}${answer.message ? `: ${answer.message}` : ''}`,
+      );
+    case 'not-a-relay':
+      return new EnvironmentError(`${answer.url} is not the answer of a grc-sheets relay of this version`);
+  }
 }

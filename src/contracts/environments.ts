@@ -12,8 +12,11 @@ import { HTTP_METHODS } from '../catalog/placement';
  * the service may answer `{"error": {"code"}}` too, and that answer must stay the service's. */
 export const RELAY_ERROR_HEADER = 'x-grc-relay-error';
 
-/** The relay's route that lists its environments (not a service path). */
+/** The relay's route that lists its environments (not a service path): summaries (environmentSummaries). */
 export const ENVIRONMENTS_PATH = '/api/environments';
+
+/** The relay's route of one environment's whole view (environmentView): fetched when a door connects to it. */
+export const environmentPath = (name: string): string => `${ENVIRONMENTS_PATH}/${encodeURIComponent(name)}`;
 
 export const PATH_SOURCES = ['documented', 'bound', 'assumed'] as const;
 
@@ -58,9 +61,37 @@ export const environmentView = z.object({
 });
 export type EnvironmentView = z.infer<typeof environmentView>;
 
+/**
+ * One environment as GET /api/environments lists it: what the taskpane needs at start, and all an
+ * anonymous caller of a sign-in relay learns. The binding comes with the view (environmentPath).
+ */
+export const environmentSummary = environmentView.pick({ name: true, production: true, egressIp: true });
+export type EnvironmentSummary = z.infer<typeof environmentSummary>;
+
 /** The answer of GET /api/environments. */
-export const environmentList = z.array(environmentView);
-export type EnvironmentList = z.infer<typeof environmentList>;
+export const environmentSummaries = z.array(environmentSummary);
+
+export const summaryOf = (view: EnvironmentView): EnvironmentSummary => ({
+  name: view.name,
+  production: view.production,
+  ...(view.egressIp ? { egressIp: view.egressIp } : {}),
+});
+
+/** A path's last segment: where the relay read a binding's API file is the relay host's business. */
+const baseName = (file: string) => file.split(/[\\/]/).pop() ?? '';
+
+/** The view as the relay serves it: the binding's source files by base name only. */
+export function servedView(view: EnvironmentView): EnvironmentView {
+  const b = view.binding;
+  if (!b) return view;
+  const { overrides } = b.source;
+  const source = {
+    ...b.source,
+    file: baseName(b.source.file),
+    ...(overrides ? { overrides: { ...overrides, file: baseName(overrides.file) } } : {}),
+  };
+  return { ...view, binding: { ...b, source } };
+}
 
 /** What the relay says about one environment, from the catalogue it built from that environment's binding. */
 export function describeEnvironment(

@@ -40,7 +40,7 @@ export const may = z.object({
   datasets: z.record(z.string(), z.union([z.literal('*'), z.array(z.string())])),
   /** Per environment: the write-back flows (flow ids, and single operation ids) this person may post, or '*'. */
   flows: z.record(z.string(), z.union([z.literal('*'), z.array(z.string())])),
-  /** Per environment: true where this person may post (production environments need a rule with production: true). */
+  /** Per environment: true where this person may post: a rule with a write flow gives it (on production, a rule with production: true too). */
   production: z.record(z.string(), z.boolean()),
 });
 export type May = z.infer<typeof may>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { May } from '../contracts/identity';
+import { impliedFields } from './implied-reads';
 
 /**
  * The relay's policy: which signed-in people (by the groups or roles claim of their token) may use which
@@ -56,6 +57,16 @@ export interface Refusal {
   message: string;
 }
 
+/**
+ * A read the policy allows only because a write flow needs it (the rule does not name the dataset): the
+ * relay serves these fields of each record, no others (implied-reads.ts).
+ */
+export interface ImpliedRead {
+  implied: readonly string[];
+  /** The rules that imply it, for the log. */
+  rule: string;
+}
+
 export class PolicyError extends Error {
   override name = 'PolicyError';
 }
@@ -64,6 +75,8 @@ interface CompiledRule {
   rule: PolicyRule;
   environments: ReadonlySet<string> | '*';
   datasets: ReadonlySet<string> | '*';
+  /** Datasets the rule's flows read that it does not name: the fields served of each, or '*'. */
+  implied: ReadonlyMap<string, readonly string[] | '*'>;
   operations: ReadonlySet<string> | '*';
   /** The flow and operation names as written, for /api/me. */
   flowNames: readonly string[] | '*';
@@ -148,13 +161,16 @@ export class Policy {
         });
       }
       let operations: Set<string> | '*' = '*';
+      const implied = new Map<string, readonly string[] | '*'>();
       if (rule.flows !== '*') {
         operations = new Set();
         rule.flows.forEach((f, j) => {
           const flow = vocabulary.flows.get(f);
           if (flow) {
             for (const op of flow.operations) (operations as Set<string>).add(op);
-            if (datasets !== '*') for (const d of flow.reads) (datasets as Set<string>).add(d);
+            // Least privilege: what the flow reads is served only as far as it uses it, unless the rule names it.
+            if (datasets !== '*')
+              for (const d of flow.reads) if (!datasets.has(d)) implied.set(d, impliedFields(d));
           } else if (vocabulary.operations.has(f)) (operations as Set<string>).add(f);
           else
             problems.push(
@@ -170,7 +186,7 @@ export class Policy {
         problems.push(
           `  ${at}.production: true, but none of its environments is a production one; give it the production environment or drop the flag`,
         );
-      return { rule, environments, datasets, operations, flowNames: rule.flows };
+      return { rule, environments, datasets, implied, operations, flowNames: rule.flows };
     });
     if (problems.length) throw new PolicyError(`invalid policy in ${source}:\n${problems.join('\n')}`);
     return new Policy(parsed.data.contact, compiled, vocabulary);
@@ -193,15 +209,15 @@ export class Policy {
   }
 
   /**
-   * null when the person may make this call; else the refusal. `endpoint` is the catalogue's endpoint
-   * (kind and id); `production` is the environment's flag.
+   * null when the person may make this call; an ImpliedRead when they may read only the fields a flow of
+   * theirs uses; else the refusal. `endpoint` is the catalogue's endpoint (kind and id).
    */
   decide(
     groups: readonly string[],
     env: string,
     endpoint: { kind: 'dataset' | 'operation'; id: string; title: string },
     groupsOverage = false,
-  ): Refusal | null {
+  ): Refusal | ImpliedRead | null {
     const mine = this.mine(groups);
     if (mine.length === 0)
       return {
@@ -216,6 +232,15 @@ export class Policy {
       return this.refuse(mine, 'environments', `Your rules do not give you the environment "${env}".`);
     if (endpoint.kind === 'dataset') {
       if (here.some((r) => r.datasets === '*' || r.datasets.has(endpoint.id))) return null;
+      const implying = here.filter((r) => r.implied.has(endpoint.id));
+      if (implying.length > 0) {
+        const fields = implying.map((r) => r.implied.get(endpoint.id)!);
+        if (fields.includes('*')) return null;
+        return {
+          implied: [...new Set(fields.flat())],
+          rule: `${implying.length === 1 ? 'rule' : 'rules'} ${implying.map((r) => `"${r.rule.name}"`).join(', ')} (flows)`,
+        };
+      }
       return this.refuse(
         here,
         'datasets',
@@ -238,6 +263,25 @@ export class Policy {
     return null;
   }
 
+  /**
+   * What each rule grants, one line per rule, implied reads included: logged at start and at each reload,
+   * so the policy file's reader sees what a flow brings.
+   */
+  grants(): string[] {
+    const list = (v: ReadonlySet<string> | readonly string[] | '*') => (v === '*' ? 'all' : [...v].join(', ') || 'none');
+    return this.rules.map((r) => {
+      const implied = [...r.implied].map(([d, f]) => `${d} (${f === '*' ? 'whole records' : f.join(', ')})`);
+      return [
+        `rule "${r.rule.name}" (groups ${r.rule.groups.join(', ')})`,
+        `environments: ${list(r.environments)}`,
+        `datasets: ${list(r.datasets)}`,
+        `flows: ${list(r.flowNames)}${r.operations === '*' ? '' : ` (operations ${list(r.operations)})`}`,
+        `implied reads: ${implied.join('; ') || 'none'}`,
+        `production posting: ${r.rule.production ? 'yes' : 'no'}`,
+      ].join('; ');
+    });
+  }
+
   /** What the person may do, for the taskpane (GET /api/me); `usable` are the environments with a held key. */
   may(groups: readonly string[], usable: ReadonlySet<string>): May {
     const out: May = { environments: [], datasets: {}, flows: {}, production: {} };
@@ -253,7 +297,10 @@ export class Policy {
       out.flows[env] = here.some((r) => r.flowNames === '*')
         ? '*'
         : [...new Set(here.flatMap((r) => r.flowNames as string[]))].sort();
-      out.production[env] = !production || here.some((r) => r.rule.production);
+      // Posting at all needs a write flow; on production, one from a rule with production: true.
+      out.production[env] = here.some(
+        (r) => (r.operations === '*' || r.operations.size > 0) && (!production || r.rule.production),
+      );
     }
     return out;
   }

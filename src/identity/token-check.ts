@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
+import { canonicalJwt, tokenKey } from './token-spelling';
 
 /**
  * Checks the access tokens signed-in people send, for any OpenID provider: the provider's keys come from
@@ -7,7 +7,8 @@ import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } f
  * once per jwksCooldownSeconds, so a rotation at the provider needs nothing here); the issuer, the audience, expiry and
  * not-before (with a small clock skew), and the algorithm (from an asymmetric allowlist) are checked. A
  * token that passed is remembered until it expires, so a person's calls after the first cost a map lookup.
- * Sign-out revokes a token until it expires, here and (revokeHash) at the relays told of it.
+ * Sign-out revokes a token until it expires, here and (revokeKey) at the relays told of it: by what it
+ * signs, not by its text, and only the canonical spelling of a token is accepted (token-spelling.ts).
  */
 
 export interface TokenSettings {
@@ -61,11 +62,6 @@ const DISCOVERY_RETRY_MS = 5_000;
 const MAX_REMEMBERED = 20_000;
 /** A token older than this (by iat) is refused whatever its exp: and iat in the future is caught by it. */
 const MAX_TOKEN_AGE_SECONDS = 24 * 3600;
-
-/** What a sign-out is known by outside this process: never the token itself. */
-export function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
-}
 
 export class IdentityDiscoveryError extends Error {
   override name = 'IdentityDiscoveryError';
@@ -169,7 +165,7 @@ export class TokenChecker {
   private discovered: Promise<{ doc: Discovery; keys: ReturnType<typeof createRemoteJWKSet> }> | undefined;
   private readonly passed = new Map<string, Person>();
   private readonly checking = new Map<string, Promise<TokenCheck>>();
-  /** Signed-out tokens by tokenHash, until their exp (ms): what relays tell each other of sign-outs. */
+  /** Signed-out tokens by tokenKey, until their exp (ms): what relays tell each other of sign-outs. */
   private readonly revoked = new Map<string, number>();
   private readonly sweep: NodeJS.Timeout;
 
@@ -229,6 +225,7 @@ export class TokenChecker {
 
   /** Synchronous for a token that already passed (the common case); a promise for a new one. */
   check(token: string): TokenCheck | Promise<TokenCheck> {
+    // Only canonical tokens are ever remembered, so a cache hit needs no spelling check.
     const known = this.passed.get(token);
     if (known !== undefined) {
       if (known.expiresAt * 1000 > this.now() - this.settings.clockSkewSeconds * 1000) {
@@ -237,7 +234,14 @@ export class TokenChecker {
       }
       this.passed.delete(token);
     }
-    if (this.revoked.has(tokenHash(token)))
+    if (!canonicalJwt(token))
+      return {
+        ok: false,
+        code: 'token-invalid',
+        message:
+          'The token is not spelt as the provider issues tokens (each part canonical base64url, no padding): send the token exactly as received.',
+      };
+    if (this.revoked.has(tokenKey(token)))
       return {
         ok: false,
         code: 'signed-out',
@@ -285,7 +289,7 @@ export class TokenChecker {
           };
       const names = payload._claim_names as Record<string, unknown> | undefined;
       if (names && this.settings.groupsClaim in names) person.groupsOverage = true;
-      if (this.revoked.has(tokenHash(token)))
+      if (this.revoked.has(tokenKey(token)))
         return {
           ok: false,
           code: 'signed-out',
@@ -302,18 +306,20 @@ export class TokenChecker {
 
   /** Sign-out: this token is refused from now until it expires. Returns what other relays need to know. */
   revoke(token: string, person: Person): { hash: string; until: number } {
-    const hash = tokenHash(token);
+    const hash = tokenKey(token);
     const until = person.expiresAt * 1000 + this.settings.clockSkewSeconds * 1000;
-    this.passed.delete(token);
-    this.revoked.set(hash, until);
+    this.revokeKey(hash, until);
     return { hash, until };
   }
 
-  /** A sign-out another relay saw: the token with this hash is refused here too. */
-  revokeHash(hash: string, until: number): void {
+  /**
+   * A sign-out (here or at another relay): every remembered token with this key is forgotten, so every
+   * spelling and signature of it that passed before is refused from now on too.
+   */
+  revokeKey(hash: string, until: number): void {
     if (this.revoked.has(hash)) return;
     this.revoked.set(hash, until);
-    for (const token of this.passed.keys()) if (tokenHash(token) === hash) this.passed.delete(token);
+    for (const token of this.passed.keys()) if (tokenKey(token) === hash) this.passed.delete(token);
   }
 
   private forgetExpired(): void {

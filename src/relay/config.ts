@@ -213,6 +213,11 @@ export const relayConfig = z.strictObject({
   personalKeys: z.boolean().default(true),
   /** Days before a held key's recorded expiry from which the relay warns (log and /healthz). */
   keyExpiryWarningDays: z.number().int().min(1).max(365).default(30),
+  /**
+   * true: /healthz also shows each held key's fingerprint and recorded expiry (what `grc-sheets check
+   * --relay` reports). Off by default: /healthz needs no credentials, so it says only ok or warn.
+   */
+  healthShowsKeys: z.boolean().default(false),
 })
   .superRefine((c, ctx) => {
     if (c.identity && !c.policy)

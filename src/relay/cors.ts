@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Catalog } from '../catalog';
+import { HTTP_METHODS } from '../catalog/placement';
+import { sendError } from './errors';
 
 /**
  * CORS for the configured origins only, exact match. Authorization is listed by name (a wildcard never
  * covers it) and Allow-Credentials is never sent: the taskpane sets Authorization from script, it uses no
  * cookies.
  */
-export const ALLOWED_METHODS = 'GET, POST, PUT, PATCH';
 export const ALLOWED_HEADERS = 'Authorization, Content-Type';
 /** X-Grc-Relay-Error must be readable cross-origin: without it the taskpane would take a relay refusal for the service's. */
 const EXPOSED_HEADERS = 'Retry-After, X-Request-Id, X-Grc-Relay-Error, Location';
@@ -31,7 +33,23 @@ export interface Cors {
 const RAW_SCAN_BYTES = 16 * 1024;
 const RAW_ORIGIN = /\r\norigin:[ \t]*([^\r\n]*?)[ \t]*(?=\r\n)/gi;
 
-export function createCors(allowedOrigins: readonly string[], scheme: 'http' | 'https'): Cors {
+/**
+ * The methods a preflight advertises: GET and POST (the relay's own routes: sign-out is a POST), and each
+ * method the configured environments' catalogues bind a call to (a customer's file may update with PUT or
+ * PATCH). Nothing a configured environment does not use.
+ */
+export function corsMethods(catalogs: readonly Catalog[]): string {
+  const methods = new Set<string>(['GET', 'POST']);
+  for (const c of catalogs) for (const e of c.endpoints) if (!e.unavailable) methods.add(e.method);
+  return HTTP_METHODS.filter((m) => methods.has(m)).join(', ');
+}
+
+export function createCors(
+  allowedOrigins: readonly string[],
+  scheme: 'http' | 'https',
+  /** corsMethods of the configured environments. */
+  allowedMethods = 'GET, POST',
+): Cors {
   const allowed = new Set(allowedOrigins);
 
   /** Same-origin calls from the add-in the relay serves itself carry Origin too (on POST); they need no CORS. */
@@ -60,13 +78,18 @@ export function createCors(allowedOrigins: readonly string[], scheme: 'http' | '
     preflight(req, res) {
       res.setHeader('vary', 'Origin');
       const origin = allowedOrigin(req);
-      if (origin) {
-        res.setHeader('access-control-allow-origin', origin);
-        res.setHeader('access-control-allow-methods', ALLOWED_METHODS);
-        res.setHeader('access-control-allow-headers', ALLOWED_HEADERS);
-        res.setHeader('access-control-max-age', MAX_AGE_SECONDS);
+      // A refusal says why in the relay's error format (readable by whoever sent it outside a browser).
+      if (!origin) {
+        if (typeof req.headers.origin === 'string') return sendError(res, 'origin-not-allowed');
+        return sendError(res, 'origin-not-allowed', {
+          message: 'OPTIONS is answered only as a CORS preflight (with an Origin header) from a web page the relay allows (allowedOrigins).',
+        });
       }
-      res.statusCode = origin ? 204 : 403;
+      res.setHeader('access-control-allow-origin', origin);
+      res.setHeader('access-control-allow-methods', allowedMethods);
+      res.setHeader('access-control-allow-headers', ALLOWED_HEADERS);
+      res.setHeader('access-control-max-age', MAX_AGE_SECONDS);
+      res.statusCode = 204;
       res.setHeader('content-length', 0);
       res.end();
     },

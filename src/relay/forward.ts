@@ -25,6 +25,8 @@ export class Forwarding implements Dispatcher.DispatchHandler {
   private stall: NodeJS.Timeout | null = null;
   /** When the latest pause began (ms, performance.now()). */
   private pausedAt = 0;
+  /** The service's Location goes to the caller (headers.ts passesLocation): set by proxy.ts. */
+  passLocation = false;
 
   /** `retryOnce`: a GET is tried once more when the connection fails before any answer; a POST never is. */
   constructor(
@@ -130,7 +132,7 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     const length = headers['content-length'];
     this.expected = typeof length === 'string' ? Number(length) : -1;
     res.statusCode = statusCode;
-    copyResponseHeaders(headers, res);
+    copyResponseHeaders(headers, res, this.passLocation);
   }
 
   onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Endpoint } from '../catalog';
 
 /** RFC 9110 §7.6.1 hop-by-hop headers, plus Proxy-Authorization, which is meant for us, not the service. */
 export const HOP_BY_HOP = new Set([
@@ -39,9 +40,20 @@ const RESPONSE_ALLOW = new Set([
   'last-modified',
   'retry-after',
   'date',
-  // Where a create's answer holds the new id when the customer's API file says so (binding AnswerPlacement).
+  // Only on a write's answer whose new id is read from it (passesLocation).
   'location',
 ]);
+
+/**
+ * Whether the service's Location reaches the caller: only on a write's answer where the new id is read
+ * from it (the binding places the answer in the Location header, or places nothing and readCreatedId
+ * looks there first). Never on a read: a GET's Location would only show the service's internal paths.
+ */
+export function passesLocation(endpoint: Endpoint): boolean {
+  if (endpoint.kind !== 'operation' || endpoint.method === 'GET') return false;
+  const answer = endpoint.binding?.answer;
+  return !answer || answer.in === 'header';
+}
 
 /** Header names listed in Connection: the sender marked them hop-by-hop, so they go no further. */
 function connectionNamed(value: string | string[] | undefined): Set<string> {
@@ -118,15 +130,16 @@ export function safeHeaderValue(key: string, value: string): string | null {
   return encoded !== null && SAFE_VALUE.test(encoded) ? encoded : null;
 }
 
-/** Sets on the caller's answer the service's headers it may see. */
+/** Sets on the caller's answer the service's headers it may see; Location only when `location` (passesLocation). */
 export function copyResponseHeaders(
   headers: Record<string, string | string[] | undefined>,
   res: ServerResponse,
+  location = false,
 ): void {
   const named = connectionNamedIn(headers);
   for (const key of RESPONSE_ALLOW) {
     const value = headers[key];
-    if (value === undefined || HOP_BY_HOP.has(key) || named.has(key)) continue;
+    if (value === undefined || HOP_BY_HOP.has(key) || named.has(key) || (key === 'location' && !location)) continue;
     const safe = safeHeaderValue(key, Array.isArray(value) ? value.join(', ') : value);
     if (safe !== null) res.setHeader(key, safe);
   }

@@ -13,6 +13,8 @@ export interface CallLog {
   person?: string;
   personName?: string;
   upstreamError?: string;
+  /** Set when the answer was cut to the fields a write flow implies (the rules that imply it). */
+  implied?: string;
   bytes: number;
 }
 
@@ -126,7 +128,7 @@ export function createRelayLogger(level: string, destination?: DestinationStream
         call.key === undefined ? '' : `,"key":"${call.key}"`
       }${call.person === undefined ? '' : `,"person":${asciiJson(call.person)},"personName":${asciiJson(call.personName ?? '')}`},"status":${typeof line.status === 'number' ? line.status : `"${line.status}"`},"bytes":${call.bytes},"durationMs":${line.durationMs}${
         call.upstreamError === undefined ? '' : `,"upstreamError":${asciiJson(call.upstreamError)}`
-      },"msg":"request"}\n`;
+      }${call.implied === undefined ? '' : `,"implied":${asciiJson(call.implied)}`},"msg":"request"}\n`;
       // The line is ASCII (asciiJson), one byte a character: copied into the block as latin1, no encoding.
       if (!blocks) return void dest.write(text);
       if (used + text.length > ACCESS_BLOCK) release();

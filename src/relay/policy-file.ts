@@ -64,7 +64,9 @@ export class PolicyFile {
 
   static load(path: string, vocabulary: PolicyVocabulary, logger: Logger): PolicyFile {
     try {
-      return new PolicyFile(path, vocabulary, logger, read(path, vocabulary));
+      const file = new PolicyFile(path, vocabulary, logger, read(path, vocabulary));
+      file.logGrants('policy read');
+      return file;
     } catch (e) {
       if (e instanceof PolicyError) throw new RelayConfigError(e.message);
       throw e;
@@ -75,6 +77,7 @@ export class PolicyFile {
     try {
       this.current = read(this.path, this.vocabulary);
       this.logger.info({ policy: this.path, rules: this.current.ruleCount, reason }, 'policy reloaded');
+      this.logGrants(reason);
     } catch (e) {
       if (!(e instanceof PolicyError)) throw e;
       this.logger.error(
@@ -82,6 +85,11 @@ export class PolicyFile {
         `policy not reloaded, the previous one stays in force: ${e.message}`,
       );
     }
+  }
+
+  /** What each rule grants, implied reads included: what the policy file does not spell out. */
+  private logGrants(reason: string): void {
+    this.logger.info({ policy: this.path, reason, grants: this.current.grants() }, 'policy: what each rule grants');
   }
 
   /** Watches the policy's folder (an edit by rename replaces the file). */

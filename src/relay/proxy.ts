@@ -6,7 +6,8 @@ import { boundForm, checkForm } from './form-body';
 import { boundQuery } from './bound-query';
 import { RELAY_ERRORS, sendError } from './errors';
 import { Forwarding } from './forward';
-import { basicAuthorization, upstreamRequestHeaders } from './headers';
+import { projectedRead } from './projected-read';
+import { basicAuthorization, passesLocation, upstreamRequestHeaders } from './headers';
 import { keyTag, type CallLog } from './log';
 import type { BodyBudget } from './body-budget';
 import { hasBody, isJson, readBody } from './request-body';
@@ -103,8 +104,10 @@ export function proxy(
     const token = deps.signIn ? bearerToken(headers.authorization) : null;
     if (token === null) return sendError(res, deps.signIn ? 'sign-in-required' : 'no-credentials');
     // The token never goes upstream: the held key replaces it once the checks pass.
-    return deps.signIn!.call(res, token, envName, endpoint, headers, log, () =>
-      onward(req, res, upstream, endpoint, path, headers, deps, log),
+    return deps.signIn!.call(res, token, envName, endpoint, headers, log, (implied) =>
+      implied && endpoint.kind === 'dataset' && !hasBody(req)
+        ? projectedRead(res, upstream, endpoint, path, headers, implied, deps.timeoutMs, log)
+        : onward(req, res, upstream, endpoint, path, headers, deps, log),
     );
   }
   if (!deps.personalKeys) return sendError(res, 'personal-keys-off');
@@ -201,6 +204,7 @@ function send(
     address,
     deps.clientStallUnderLoadMs,
   );
+  forwarding.passLocation = passesLocation(endpoint);
   forwarding.start();
   // This call waits for a connection while a client that has stopped reading holds one: cut that client
   // (longest stalled first) rather than keep this caller waiting up to clientWriteTimeoutMs. No cost in

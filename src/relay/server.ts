@@ -16,7 +16,7 @@ import { BindingFileError, loadBinding } from '../binding/load';
 import { createBodyBudget } from './body-budget';
 import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
 import { configFileProblems } from './config-files';
-import { createCors } from './cors';
+import { corsMethods, createCors } from './cors';
 import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
 import { createRelayLogger } from './log';
 import { Forwarding } from './forward';
@@ -31,7 +31,8 @@ import { AUTH_CONFIG_PATH, ME_PATH, SIGN_OUT_PATH, type AuthConfig } from '../co
 import type { TokenStats } from '../identity/token-check';
 import { HeldKeys } from './held-keys';
 import { PolicyFile, policyVocabulary } from './policy-file';
-import { bearerToken, createSignIn, type SignIn } from './signed-in';
+import { createSignIn, type SignIn } from './signed-in';
+import { environmentRoutes } from './environment-routes';
 
 export interface Relay {
   /** Where the relay listens, e.g. `http://127.0.0.1:8443`. */
@@ -71,11 +72,14 @@ const API_HEADERS: Record<string, string> = {
 
 const HEALTHY = JSON.stringify({ status: 'ok' });
 
-/** /healthz of a relay holding keys: still 200 (the relay serves), `warn` while a key expires soon or cannot be read. */
-function keysHealth(keys: HeldKeys): string {
+/**
+ * /healthz of a relay holding keys: still 200 (the relay serves), `warn` while a key expires soon or cannot
+ * be read. The keys themselves (fingerprint, expiry) only where the configuration says so: anyone may ask.
+ */
+function keysHealth(keys: HeldKeys, showKeys: boolean): string {
   const health = keys.health();
   const warn = Object.values(health).some((h) => h.status !== 'ok');
-  return JSON.stringify({ status: warn ? 'warn' : 'ok', keys: health });
+  return JSON.stringify({ status: warn ? 'warn' : 'ok', ...(showKeys ? { keys: health } : {}) });
 }
 
 /**
@@ -136,9 +140,8 @@ export async function startRelay(
       createUpstream(name, env, config.limits.upstreamTimeoutMs),
     ]),
   );
-  const environmentList = JSON.stringify(views);
   const scheme = config.tls ? 'https' : 'http';
-  const cors = createCors(config.allowedOrigins, scheme);
+  const cors = createCors(config.allowedOrigins, scheme, corsMethods(catalogs));
   const { store, ...rate } = config.limits.rateLimit;
   const limiter: RateLimiter = store
     ? sharedRateLimiter().createSharedRateLimiter(rate, store, logger)
@@ -171,6 +174,7 @@ export async function startRelay(
   const authConfig: string = JSON.stringify(
     signIn?.authConfig ?? ({ personalKeys: config.personalKeys, signIn: null } satisfies AuthConfig),
   );
+  const environments = environmentRoutes(views, signIn, config.personalKeys);
   const files: StaticFiles | null = config.staticDir
     ? await createStaticFiles(config.staticDir, signIn?.providerOrigins ?? [])
     : null;
@@ -226,16 +230,11 @@ export async function startRelay(
     query: string,
     log: CallLog,
   ): Forwarding | Promise<Forwarding | void> | void {
-    if (rawPath === ENVIRONMENTS_PATH) {
-      if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
-      if (query !== '') return sendError(res, 'query-not-allowed');
-      // A signed-in caller sees the environments the policy gives them.
-      if (signIn && bearerToken(req.headers.authorization)) return signIn.environments(req, res, views, log);
-      res.setHeader('content-type', 'application/json; charset=utf-8');
-      res.end(environmentList);
-      return;
-    }
-    if (rawPath.startsWith('/api/auth/') || rawPath === ME_PATH) return identityRoute(req, res, rawPath, log);
+    if (rawPath === ENVIRONMENTS_PATH || rawPath.startsWith(`${ENVIRONMENTS_PATH}/`))
+      return environments(req, res, rawPath, query, log);
+    // /api/me/ and below are no environment's paths: the identity routes answer them (404).
+    if (rawPath.startsWith('/api/auth/') || rawPath === ME_PATH || rawPath.startsWith(`${ME_PATH}/`))
+      return identityRoute(req, res, rawPath, log);
     // The environment segment is compared raw: an encoded name is no name.
     const slash = rawPath.indexOf('/', 5);
     if (slash < 0) return sendError(res, 'not-found');
@@ -297,7 +296,7 @@ export async function startRelay(
     if (rawPath === '/healthz') {
       res.setHeader('content-type', 'application/json; charset=utf-8');
       res.setHeader('cache-control', 'no-store');
-      res.end(keys ? keysHealth(keys) : HEALTHY);
+      res.end(keys ? keysHealth(keys, config.healthShowsKeys) : HEALTHY);
       return;
     }
     if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(req, res, rawPath, query, log);

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Endpoint } from '../catalog';
-import type { EnvironmentView } from '../contracts/environments';
 import type { AuthConfig, Me } from '../contracts/identity';
 import { TokenChecker, type Person, type TokenCheck } from '../identity/token-check';
 import type { RelayConfig } from './config';
@@ -44,17 +43,20 @@ export interface SignIn {
     endpoint: Endpoint,
     headers: Record<string, string>,
     log: CallLog,
-    onward: () => Forwarding | Promise<Forwarding | void> | void,
+    /** `implied`: the person may read only these fields (a flow's implied read): the answer is cut to them. */
+    onward: (implied?: readonly string[]) => Forwarding | Promise<Forwarding | void> | void,
   ): Forwarding | Promise<Forwarding | void> | void;
   me(req: IncomingMessage, res: ServerResponse, log: CallLog): void | Promise<void>;
   signOut(req: IncomingMessage, res: ServerResponse, log: CallLog): void | Promise<void>;
-  /** The environments the signed-in caller may use, or the refusal sent. */
+  /** Answers with the environments the signed-in caller may use (those with a held key), or sends the refusal. */
   environments(
     req: IncomingMessage,
     res: ServerResponse,
-    views: readonly EnvironmentView[],
     log: CallLog,
+    answer: (allowed: ReadonlySet<string>) => void,
   ): void | Promise<void>;
+  /** Whom a refused person should ask (the policy's contact). */
+  contact(): string;
   stop(): void;
 }
 
@@ -120,7 +122,7 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
       (require('./sign-out-channel') as typeof import('./sign-out-channel')).createSignOutChannel(
         store,
         deps.logger,
-        (hash, until) => checker.revokeHash(hash, until),
+        (hash, until) => checker.revokeKey(hash, until),
       )
     : null;
   const inFlight = new Map<string, number>();
@@ -170,7 +172,9 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
             return sendError(res, 'person-rate-limited', {
               headers: { 'retry-after': String(Math.ceil(wait / 1000)) },
             });
-          const refusal = deps.policy.current.decide(person.groups, env, endpoint, person.groupsOverage);
+          const decision = deps.policy.current.decide(person.groups, env, endpoint, person.groupsOverage);
+          const implied = decision && 'implied' in decision ? decision : null;
+          const refusal = decision && 'message' in decision ? decision : null;
           if (refusal)
             return sendError(res, 'policy-refused', {
               // A scheduler's log shows the message only: it names the service client the relay took it for.
@@ -191,7 +195,8 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
           });
           headers.authorization = key.basic;
           log.key = key.tag;
-          return onward();
+          if (implied) log.implied = implied.rule;
+          return onward(implied?.implied);
         };
         const wait = deps.personLimiter.take(`person:${person.subject}`);
         return typeof wait === 'number' ? go(wait) : wait.then(go);
@@ -233,17 +238,14 @@ export async function createSignIn(deps: SignInDeps): Promise<SignIn> {
         res.end();
       });
     },
-    environments(req, res, views, log) {
+    environments(req, res, log, answer) {
       const token = tokenOf(req, res);
       if (!token) return;
-      return withPerson(res, token, log, (person) => {
-        const allowed = new Set(deps.policy.current.may(person.groups, usable()).environments);
-        sendJson(
-          res,
-          views.filter((v) => allowed.has(v.name)),
-        );
-      });
+      return withPerson(res, token, log, (person) =>
+        answer(new Set(deps.policy.current.may(person.groups, usable()).environments)),
+      );
     },
+    contact: () => deps.policy.current.contact,
     stop() {
       checker.stop();
       channel?.stop();

@@ -3,10 +3,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { request } from 'undici';
 import { createCatalog, leiWithCheckDigits, type Binding } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
-import { environmentList, type EnvironmentView } from '../../src/contracts/environments';
+import { type EnvironmentView } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { Received } from '../../src/sandbox/store';
@@ -32,6 +31,7 @@ import {
   valuesAt,
   type TypedField,
 } from './customers/read-wants';
+import { relayViews } from '../relay/helpers';
 
 /**
  * The customer files of test/binding/customers/ (written from the generators' conventions by someone who had
@@ -104,7 +104,7 @@ async function startWorld(file: string, bindingFile: string): Promise<World> {
       environments: { acc: { baseUrl: sandbox.url, binding: bindingFile } },
       logLevel: 'silent',
     });
-    const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+    const [acc] = await relayViews(relay.url);
     const client = createClient({
       baseUrl: `${relay.url}/api/acc`,
       credentials: sandbox.demoKey!,

@@ -6,7 +6,7 @@ import { importBinding, type ImportResult } from '../../src/binding/import';
 import { formatReport } from '../../src/binding/report';
 import { catalog, createCatalog, encodeRequest, readCreatedId, type Binding, type BoundOperation } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
-import { environmentList, RELAY_ERROR_HEADER } from '../../src/contracts/environments';
+import { RELAY_ERROR_HEADER } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { run as refresh } from '../../src/cli/refresh';
@@ -16,6 +16,7 @@ import { saveFakeExcel } from '../support/excel-file';
 import { cliIo } from '../support/sandbox';
 import { FakeExcel, supports } from '../workbook/excel/fakeExcel';
 import { captureLog, errorCode } from '../relay/helpers';
+import { relayViews } from '../relay/helpers';
 
 /**
  * Issue 24, "a binding takes documented datasets away": a customer's file written as Swashbuckle writes an
@@ -107,7 +108,7 @@ describe('a documented dataset the file does not list', () => {
       expect(count).toBeGreaterThan(0);
     }
     // The relay's environment view, which the taskpane builds its catalogue from, marks them.
-    const view = environmentList.parse(await (await fetch(`${relay.url}/api/environments`)).json()).find((e) => e.name === 'acc')!;
+    const view = (await relayViews(relay.url)).find((e) => e.name === 'acc')!;
     expect(view.endpoints.audit).toMatchObject({ path: '/directdata/v1/audit', pathSource: 'documented', notInFile: true });
     expect(view.endpoints.audit!.unavailable).toBeUndefined();
     expect(view.endpoints.users!.notInFile).toBeUndefined();

@@ -12,12 +12,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { importBinding } from '../../src/binding';
 import { createCatalog, encodeRequest, isGuid, type Binding, type BoundOperation } from '../../src/catalog';
 import { boundOf } from '../../src/catalog/identity';
 import { createClient, type GrcClient } from '../../src/client';
-import { environmentList, type EnvironmentView } from '../../src/contracts/environments';
+import { type EnvironmentView } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
@@ -27,6 +26,7 @@ import { markProblems } from '../../src/writeback/rows/marks';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
 import { startBlankingGuard, type BlankingGuard } from '../support/blanking-guard';
+import { relayViews } from '../relay/helpers';
 
 type Json = Record<string, unknown>;
 type Row = Record<string, Cell>;
@@ -72,7 +72,7 @@ async function startWorld(file: string, overrides?: string): Promise<World> {
     environments: { acc: { baseUrl: guard.url, ...(binding ? { binding: bindingFile } : {}) } },
     logLevel: 'silent',
   });
-  const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+  const [acc] = await relayViews(relay.url);
   const client = createClient({
     baseUrl: `${relay.url}/api/acc`,
     credentials: sandbox.demoKey!,

@@ -6,9 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { environmentList } from '../../src/contracts/environments';
 import { bindPaths } from '../catalog/bind-paths';
 import { startCli, stopCli } from '../support/start-cli';
+import { relayViews } from '../relay/helpers';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -35,7 +35,7 @@ test('start shapes the ACC sandbox and relay by --binding-acc and leaves PRD on 
   ]);
   try {
     const origin = /Relay environments: +(http:\/\/\S+)\/api\/environments/.exec(banner)![1]!;
-    const [acc, prd] = environmentList.parse(await (await fetch(`${origin}/api/environments`)).json());
+    const [acc, prd] = await relayViews(origin);
     expect(acc!.endpoints['incident-create']).toMatchObject({
       pathSource: 'bound',
       path: '/incidentdata/v1/incidents',

@@ -1,11 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { importBinding } from '../../src/binding';
 import { createCatalog, type Binding, type BoundOperation } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
-import { environmentList, type EnvironmentView } from '../../src/contracts/environments';
+import { type EnvironmentView } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
@@ -14,6 +13,7 @@ import type { AnyFlow } from '../../src/writeback/flow';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
 import { namesByGuid } from '../support/wants-check';
+import { relayViews } from '../relay/helpers';
 
 /**
  * One customer's world for end-to-end tests: its API file imported, the bound sandbox standing in for its
@@ -43,7 +43,7 @@ export async function startWorld(file: string): Promise<World> {
     environments: { acc: { baseUrl: sandbox.url, binding: bindingFile } },
     logLevel: 'silent',
   });
-  const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+  const [acc] = await relayViews(relay.url);
   const client = createClient({
     baseUrl: `${relay.url}/api/acc`,
     credentials: sandbox.demoKey!,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { importBinding } from '../../src/binding';
 import { formatWire, type Binding, type FormField } from '../../src/catalog';
+import { environmentPath } from '../../src/contracts/environments';
 import { DEFAULT_SEED, sampleStanding } from '../../src/sandbox/data/sample';
 import type { Cell } from '../../src/workbook/port';
 import { bindEnvironment, flowById, type EnvironmentInfo, type FlowId } from '../../src/writeback';
@@ -144,8 +145,8 @@ export function doorTests(files: readonly string[], shots: { file: string; flow:
       stack = await startStack({ scale: 20, seed: DEFAULT_SEED, bindings: { acc: binding }, apiFiles: { acc: corpus(file) }, recordAcc: true });
       page = await openPreview(browser, stack);
       if ((await connect(page, 'sandbox-acc', stack.acc.demoKey!)) !== 'ok') throw new Error(`the demo key did not connect: ${await page.getByTestId('connect-form').innerText()}`);
-      const res = await fetch(`${stack.url}/api/environments`);
-      acc = ((await res.json()) as EnvironmentInfo[]).find((e) => e.name === 'sandbox-acc')!;
+      const res = await fetch(`${stack.url}${environmentPath('sandbox-acc')}`);
+      acc = (await res.json()) as EnvironmentInfo;
     }, 60_000);
     afterAll(async () => {
       await page?.close();

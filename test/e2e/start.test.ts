@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { startCli, stopCli } from '../support/start-cli';
 import { requireDist } from './harness';
+import { relayViews } from '../relay/helpers';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -28,12 +29,7 @@ test('without certificates it serves the preview over HTTP and prints the demo k
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/office-loader\.[0-9a-f]{8}\.js/);
     const origin = new URL(preview!).origin;
-    const environments = (await (await fetch(`${origin}/api/environments`)).json()) as {
-      name: string;
-      production: boolean;
-      binding: unknown;
-      endpoints: Record<string, { pathSource: string }>;
-    }[];
+    const environments = await relayViews(origin);
     // No binding given: both bound to the sandbox's own Swagger file, so nothing is assumed.
     expect(environments.map((e) => [e.name, e.production, e.binding !== null])).toEqual([
       ['sandbox-acc', false, true],

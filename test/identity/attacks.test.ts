@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-provider';
 import { startRelay } from '../../src/relay';
 import { leaks, logLine, POLICY, startSignedInRelay, type SignedInRelay } from './harness';
-import { claimsOf, REDIRECT_URI, signIn } from './sign-in';
+import { claimsOf, REDIRECT_URI, respelt, signIn } from './sign-in';
 
 let provider: DemoProvider;
 let r: SignedInRelay;
@@ -160,6 +160,25 @@ test('a token used after sign-out', async () => {
   expect((await r.call('/api/me', token)).status).toBe(401);
   // Only that sign-in ended: another session of the same person goes on.
   expect((await r.call(RISK, other)).status).toBe(200);
+});
+
+test('another spelling of a token is refused, before and after sign-out, and a sign-out covers every spelling', async () => {
+  const token = await riley();
+  const { lastCharacter, padded } = respelt(token);
+  // Same decoded bytes as the genuine token, so a lenient decoder would verify them: refused for their spelling.
+  for (const variant of [lastCharacter, padded]) await refused(variant, 'token-invalid', /not spelt as the provider issues/);
+  // Padding inside the token is not even token68 (the Authorization syntax): no token at all.
+  const before = r.upstream.requests.length;
+  const payloadPadded = await r.call(RISK, token.replace('.', '=.'));
+  expect([payloadPadded.status, payloadPadded.headers.get('x-grc-relay-error')]).toEqual([401, 'sign-in-required']);
+  expect(r.upstream.requests.length).toBe(before);
+  expect((await r.call(RISK, token)).status).toBe(200);
+  // Signing out with a non-canonical spelling is refused (it is no token); the genuine one still works.
+  expect((await r.call('/api/auth/sign-out', padded, { method: 'POST' })).status).toBe(401);
+  expect((await r.call(RISK, token)).status).toBe(200);
+  expect((await r.call('/api/auth/sign-out', token, { method: 'POST' })).status).toBe(204);
+  for (const variant of [token, lastCharacter, padded]) expect((await r.call(RISK, variant)).status).toBe(401);
+  await refused(token, 'signed-out');
 });
 
 test('a group removed from the policy while the session lives: the next call is refused', async () => {

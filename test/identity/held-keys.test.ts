@@ -38,7 +38,7 @@ async function relayWith(
   processEnv?: NodeJS.ProcessEnv,
   extra: Record<string, unknown> = {},
 ) {
-  const r = await startSignedInRelay(provider, extra, { processEnv });
+  const r = await startSignedInRelay(provider, { healthShowsKeys: true, ...extra }, { processEnv });
   opened.push(r);
   return r;
 }
@@ -145,6 +145,7 @@ test('expiry: warned in the log and /healthz before the date the admin recorded'
   const probe = await relayWith({});
   const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   const r = await startSignedInRelay(provider, {
+    healthShowsKeys: true,
     environments: {
       acc: { baseUrl: `${probe.upstream.url}/api`, key: { file: probe.keyFile, expires: day(10) } },
       prd: {

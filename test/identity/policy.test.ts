@@ -61,7 +61,7 @@ describe('validation', () => {
     ).toThrow(/contact:.*\n.*rules\.0\.groups:.*\n.*rules\.0\.environments:/s);
   });
 
-  test('a flow brings the datasets it reads; areas expand to their ids; a rule contact overrides the policy contact', () => {
+  test('a flow brings only the fields of the datasets it reads (least privilege); the grants list them; a rule contact overrides the policy contact', () => {
     const policy = Policy.parse(
       {
         contact: 'team',
@@ -79,7 +79,20 @@ describe('validation', () => {
       vocabulary,
     );
     const may = policy.may(['w'], new Set(['acc', 'prd']));
-    expect(may.datasets.acc).toEqual(expect.arrayContaining(['incidents', 'organizations']));
+    // Nothing to load as a table: the flow's reads are implied, not given.
+    expect(may.datasets.acc).toEqual([]);
+    const users = policy.decide(['w'], 'acc', { kind: 'dataset', id: 'users', title: 'Users' });
+    expect(users).toEqual({ implied: ['Id', 'GUID', 'Guid', 'Identifier', 'Name', 'Deleted', 'Archived'], rule: 'rule "w" (flows)' });
+    expect(users).not.toHaveProperty('implied', expect.arrayContaining(['Email']));
+    expect(policy.decide(['w'], 'acc', { kind: 'dataset', id: 'incidents', title: 'Incidents' })).toMatchObject({
+      implied: expect.arrayContaining(['Name', 'ReportingOrganization', 'DateRegistered']),
+    });
+    // Custom field definitions are read whole: the columns and checks are made of them.
+    expect(policy.decide(['w'], 'acc', { kind: 'dataset', id: 'incidenttypecustomfields', title: 'x' })).toBeNull();
+    const [grant] = policy.grants();
+    expect(grant).toMatch(/^rule "w" \(groups w\); environments: all; datasets: none; flows: incidents \(operations incident-create, incident-hyperlink\); implied reads: .*; production posting: no$/);
+    expect(grant).toContain('users (Id, GUID, Guid, Identifier, Name, Deleted, Archived)');
+    expect(grant).toContain('incidenttypecustomfields (whole records)');
     expect(policy.decide(['w'], 'acc', { kind: 'dataset', id: 'risk', title: 'Risks' })).toEqual({
       rule: 'rule "w" (datasets)',
       ask: 'incident desk',
@@ -102,7 +115,7 @@ test('a token without groups (Entra ID overage) is refused with what the admin c
     ask: 'team',
     message: expect.stringMatching(/too many.*app roles/),
   });
-  expect(policy.decide([], 'acc', dataset)?.message).toBe(
+  expect(policy.decide([], 'acc', dataset)).toHaveProperty('message',
     "No rule of the relay's policy is for your groups.",
   );
   expect(policy.may([], new Set(['acc']))).toEqual({

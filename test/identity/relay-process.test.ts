@@ -23,6 +23,7 @@ function setup() {
     JSON.stringify({
       listen: { host: '127.0.0.1', port: 0 },
       environments: { acc: { baseUrl: 'http://127.0.0.1:9/api', key: { file: keyFile } } },
+      healthShowsKeys: true,
     }),
   );
   return { dir, keyFile, config };

@@ -5,9 +5,9 @@
  */
 import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-provider';
 import { authConfig, me, policyRefusal } from '../../src/contracts/identity';
-import { environmentList } from '../../src/contracts/environments';
+import { environmentSummaries, environmentView } from '../../src/contracts/environments';
 import { AUTH } from '../relay/helpers';
-import { CONTACT, leaks, SENTINEL_BASIC, startSignedInRelay, type SignedInRelay } from './harness';
+import { CONTACT, leaks, logLine, SENTINEL_BASIC, startSignedInRelay, type SignedInRelay } from './harness';
 import { REDIRECT_URI, signIn } from './sign-in';
 
 let provider: DemoProvider;
@@ -92,11 +92,25 @@ test('GET /api/me says who the relay takes the caller for and what the policy al
   expect(body.may.datasets.acc).toEqual(expect.arrayContaining(['risk', 'risiko', 'riskcustomfields']));
   expect(body.may.datasets.acc).not.toContain('incidents');
   expect(body.may.flows.acc).toEqual([]);
-  expect(body.may.production).toEqual({ acc: true, prd: false });
+  // No write flow: posting is not allowed anywhere (the taskpane offers no post), production or not.
+  expect(body.may.production).toEqual({ acc: false, prd: false });
   expect(body.keys.acc).toMatch(/^key:[0-9a-f]{12}$/);
   const caseys = me.parse((await r.call('/api/me', casey)).json());
   expect(caseys.may.datasets.acc).toBe('*');
   expect(caseys.may.flows.acc).toEqual(['incidents', 'task-create']);
+  expect(caseys.may.production).toEqual({ acc: true, prd: false });
+});
+
+test('/api/me/ and below are a plain 404, not an environment named "me"', async () => {
+  for (const path of ['/api/me/', '/api/me/x']) {
+    const answer = await r.call(path, riley);
+    expect([answer.status, answer.headers.get('x-grc-relay-error')]).toEqual([404, 'not-found']);
+  }
+});
+
+test('/healthz says the status only: no key fingerprints without healthShowsKeys', async () => {
+  const answer = await r.call('/healthz', null);
+  expect(answer.json()).toEqual({ status: 'ok' });
 });
 
 test('the fingerprint in /api/me is the audit fingerprint of the held key (src/writeback/audit.ts)', async () => {
@@ -106,11 +120,40 @@ test('the fingerprint in /api/me is the audit fingerprint of the held key (src/w
   expect(body.keys.prd).toBe(await keyFingerprint(SENTINEL_IDENTIFIER));
 });
 
-test('GET /api/environments with a token lists what the policy gives; without, all', async () => {
-  const signedIn = environmentList.parse((await r.call('/api/environments', riley)).json());
-  expect(signedIn.map((e) => e.name)).toEqual(['acc', 'prd']);
-  const anyone = environmentList.parse((await r.call('/api/environments', null)).json());
-  expect(anyone.map((e) => e.name)).toEqual(['acc', 'prd']);
+test('GET /api/environments: names and production flags only, with or without a token; a view needs the policy', async () => {
+  const signedIn = environmentSummaries.parse((await r.call('/api/environments', riley)).json());
+  expect(signedIn).toEqual([
+    { name: 'acc', production: false },
+    { name: 'prd', production: true },
+  ]);
+  // Anonymous: what the sign-in page needs, no binding and no server path.
+  const anyone = await r.call('/api/environments', null);
+  expect(anyone.json()).toEqual(signedIn);
+  expect(anyone.body).not.toMatch(/binding|endpoints|\/tmp\//);
+  const view = environmentView.parse((await r.call('/api/environments/acc', riley)).json());
+  expect(view.name).toBe('acc');
+  expect(Object.keys(view.endpoints)).toContain('risk');
+  // Typed keys are taken here, so a typed-key user (anonymous to the relay until the service sees the key) gets the view.
+  expect((await r.call('/api/environments/acc', null)).status).toBe(200);
+});
+
+test('with personal keys off an anonymous caller gets no view; a person gets only their environments', async () => {
+  const narrow = await startSignedInRelay(
+    provider,
+    { personalKeys: false },
+    { policy: { contact: CONTACT, rules: [{ name: 'acc-only', groups: ['reporting'], environments: ['acc'], datasets: '*' }] } },
+  );
+  try {
+    const anonymous = await narrow.call('/api/environments/acc', null);
+    expect([anonymous.status, anonymous.headers.get('x-grc-relay-error')]).toEqual([401, 'sign-in-required']);
+    expect(environmentSummaries.parse((await narrow.call('/api/environments', riley)).json()).map((e) => e.name)).toEqual(['acc']);
+    expect((await narrow.call('/api/environments/acc', riley)).status).toBe(200);
+    const refused = await narrow.call('/api/environments/prd', riley);
+    expect(refused.status).toBe(403);
+    expect(policyRefusal.parse(refused.json()).error.ask).toBe(CONTACT);
+  } finally {
+    await narrow.close();
+  }
 });
 
 test('a typed key still passes through while personal keys are on', async () => {
@@ -199,5 +242,46 @@ test('an issuer configured unlike the provider says so at start, and every token
     expect(wrong.upstream.requests).toHaveLength(0);
   } finally {
     await wrong.close();
+  }
+});
+
+test('a rule naming only a write flow: its reads serve the GUID, name and identifier only, the rest of the dataset and other datasets are refused; start lists the implied reads', async () => {
+  const writer = await startSignedInRelay(
+    provider,
+    {},
+    { policy: { contact: CONTACT, rules: [{ name: 'incident-writers', groups: ['reporting'], environments: ['acc'], flows: ['incidents'] }] } },
+  );
+  const users = [
+    { Id: '0f8fad5b-d9cb-469f-a165-70867728950e', Name: 'Ada Lovelace', Email: 'ada@example.test', Deleted: false },
+    { Id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', Name: 'Alan Turing', Email: 'alan@example.test', Deleted: true },
+  ];
+  writer.upstream.handler = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', location: '/elsewhere' });
+    res.end(JSON.stringify(users));
+  };
+  try {
+    const answer = await writer.call('/api/acc/directdata/v1/users', riley);
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toEqual(users.map(({ Email: _e, ...rest }) => rest));
+    expect(answer.body).not.toContain('@example.test');
+    // The held key went upstream, as for any call.
+    expect(writer.upstream.requests.at(-1)!.headers.authorization).toBe(SENTINEL_BASIC);
+    const line = JSON.parse(await logLine(writer.log, /"path":"\/api\/acc\/directdata\/v1\/users"/)) as Record<string, unknown>;
+    expect(line).toMatchObject({ implied: 'rule "incident-writers" (flows)', person: 'riley' });
+    // A dataset the flow does not read is refused as before; /api/me gives no dataset to load as a table.
+    expect((await writer.call('/api/acc/directdata/v3/risk', riley)).status).toBe(403);
+    expect(me.parse((await writer.call('/api/me', riley)).json()).may.datasets.acc).toEqual([]);
+    // What the rule grants is in the log from the start, implied reads included.
+    const grants = JSON.parse(await logLine(writer.log, /what each rule grants/)) as { grants: string[] };
+    expect(grants.grants[0]).toContain('users (Id, GUID, Guid, Identifier, Name, Deleted, Archived)');
+    // An answer that cannot be cut is not passed on at all.
+    writer.upstream.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"not":"a list"}');
+    };
+    const uncut = await writer.call('/api/acc/directdata/v1/users', riley);
+    expect([uncut.status, uncut.headers.get('x-grc-relay-error')]).toEqual([502, 'upstream-failed']);
+  } finally {
+    await writer.close();
   }
 });

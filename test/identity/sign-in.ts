@@ -137,3 +137,18 @@ export function claimsOf(jwt: string): Record<string, unknown> {
     unknown
   >;
 }
+
+/**
+ * Other spellings of the same token, which a lenient base64url decoder reads as the same bytes: the last
+ * character of the signature changed in its unused bits (the probe's g -> h), and `==` appended.
+ */
+export function respelt(token: string): { lastCharacter: string; padded: string } {
+  const signature = token.slice(token.lastIndexOf('.') + 1);
+  const bytes = Buffer.from(signature, 'base64url');
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const twin = [...alphabet].find(
+    (c) => c !== signature.at(-1) && Buffer.from(signature.slice(0, -1) + c, 'base64url').equals(bytes),
+  );
+  if (!twin) throw new Error('this signature has no unused bits to re-spell');
+  return { lastCharacter: token.slice(0, -1) + twin, padded: `${token}==` };
+}

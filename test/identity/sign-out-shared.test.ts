@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-provider';
 import { startSignedInRelay, type SignedInRelay } from './harness';
-import { REDIRECT_URI, signIn } from './sign-in';
+import { REDIRECT_URI, respelt, signIn } from './sign-in';
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const RISK = '/api/acc/directdata/v3/risk';
@@ -71,5 +71,7 @@ test('a token signed out at one relay is refused at the other, even where it was
   expect((await a.call('/api/auth/sign-out', token, { method: 'POST' })).status).toBe(204);
   expect((await a.call(RISK, token)).status).toBe(401);
   expect(await refusedAt(b, token)).toBe('signed-out');
+  // What was shared is the token's content key, not its text: no spelling of it gets through at b either.
+  for (const variant of Object.values(respelt(token))) expect((await b.call(RISK, variant)).status).toBe(401);
   expect((await b.call(RISK, other)).status).toBe(200);
 });

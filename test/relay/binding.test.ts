@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import type { Binding } from '../../src/catalog/binding';
 import { catalog, type BoundOperation } from '../../src/catalog';
-import { environmentList, RELAY_ERROR_HEADER } from '../../src/contracts/environments';
+import { RELAY_ERROR_HEADER } from '../../src/contracts/environments';
 import { RelayConfigError, startRelay } from '../../src/relay';
 import { bindPaths } from '../catalog/bind-paths';
-import { AUTH, captureLog, errorCode, startFakeUpstream, startTestRelay, type FakeUpstream } from './helpers';
+import { AUTH, captureLog, errorCode, relayViews, startFakeUpstream, startTestRelay, type FakeUpstream } from './helpers';
 
 let upstream: FakeUpstream;
 beforeAll(async () => {
@@ -141,28 +141,56 @@ describe('relay environments from bindings', () => {
       expect(post.headers.allow).toBe('PATCH');
       await post.body.text();
       expect(upstream.requests).toHaveLength(2);
-      const [prd] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+      const [prd] = await relayViews(relay.url);
       expect(prd!.endpoints['task-update-v2']).toMatchObject({ method: 'PUT', path: '/projects/{projectId}/tasks/{taskId}' });
       expect(prd!.binding!.endpoints['task-update']).toMatchObject({ method: 'PATCH' });
+      // This environment's binding uses PUT and PATCH, so the preflight advertises them.
+      const preflight = await request(`${relay.url}/api/prd/tasks/${task}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://addin.example.com', 'access-control-request-method': 'PATCH' },
+      });
+      await preflight.body.text();
+      expect(preflight.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH');
     } finally {
       await relay.close();
     }
   });
 
-  it("passes the service's Location header through (where a create's id may be)", async () => {
+  it("passes the service's Location only on a write's answer whose id is read from it, never on a GET", async () => {
     const b = bindPaths({ 'incident-create': '/incidentdata/v1/incidents' });
     (b.endpoints['incident-create'] as BoundOperation).answer = { in: 'header', at: 'location' };
-    const { relay } = await startTestRelay(upstream, { environments: { acc: { baseUrl: `${upstream.url}/api`, binding: writeBinding(b) } } });
+    (b.endpoints['task-create'] as BoundOperation).answer = { in: 'body', at: '/Id' };
+    const { relay } = await startTestRelay(upstream, {
+      environments: { acc: { baseUrl: `${upstream.url}/api`, binding: writeBinding(b) } },
+      allowedOrigins: ['https://addin.example.com'],
+    });
     const before = upstream.handler;
+    const where = '/api/incidentdata/v1/incidents/0f8fad5b-d9cb-469f-a165-70867728950e';
     upstream.handler = (_req, res) => {
-      res.writeHead(201, { location: '/api/incidentdata/v1/incidents/0f8fad5b-d9cb-469f-a165-70867728950e' });
-      res.end();
+      res.writeHead(201, { location: where, 'content-type': 'application/json' });
+      res.end('[]');
     };
     try {
-      const res = await post(`${relay.url}/api/acc/incidentdata/v1/incidents`);
-      await res.body.text();
-      expect(res.statusCode).toBe(201);
-      expect(res.headers.location).toBe('/api/incidentdata/v1/incidents/0f8fad5b-d9cb-469f-a165-70867728950e');
+      const created = await post(`${relay.url}/api/acc/incidentdata/v1/incidents`);
+      await created.body.text();
+      expect(created.statusCode).toBe(201);
+      expect(created.headers.location).toBe(where);
+      // A read's answer: the service's Location stays at the relay.
+      const read = await request(`${relay.url}/api/acc${catalog.dataset('risk').path}`, { headers: { authorization: AUTH } });
+      await read.body.text();
+      expect(read.statusCode).toBe(201);
+      expect(read.headers.location).toBeUndefined();
+      // A write whose binding reads the id from the body: not passed either.
+      const task = await post(`${relay.url}/api/acc${catalog.operation('task-create').path}`, '{"Name":"x"}');
+      await task.body.text();
+      expect(task.headers.location).toBeUndefined();
+      // Preflights advertise what the environments use: this binding has no PUT or PATCH.
+      const preflight = await request(`${relay.url}/api/acc/incidentdata/v1/incidents`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://addin.example.com', 'access-control-request-method': 'POST' },
+      });
+      await preflight.body.text();
+      expect(preflight.headers['access-control-allow-methods']).toBe('GET, POST');
     } finally {
       upstream.handler = before;
       await relay.close();
@@ -181,7 +209,7 @@ describe('relay environments from bindings', () => {
       expect(errorCode(body)).toBe('endpoint-unavailable');
       expect(body).toContain("API file has no such operation");
       expect(upstream.requests).toHaveLength(0);
-      const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+      const [acc] = await relayViews(relay.url);
       expect(acc!.endpoints['incident-create']).toMatchObject({
         unavailable: { reason: 'missing' },
         write: { kind: 'unavailable' },
@@ -194,9 +222,7 @@ describe('relay environments from bindings', () => {
   it('tells the taskpane per environment where each path comes from and whether a write may be sent', async () => {
     const { relay } = await startWithBoundProduction();
     try {
-      const res = await request(`${relay.url}/api/environments`);
-      const list = environmentList.parse(await res.body.json());
-      const [acc, prd] = list;
+      const [acc, prd] = await relayViews(relay.url);
       expect(acc!.binding).toBeNull();
       expect(acc!.endpoints['incident-create']).toMatchObject({
         pathSource: 'assumed',

@@ -12,6 +12,13 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRelay, type Relay, type RelayConfigInput } from '../../src/relay';
+import {
+  ENVIRONMENTS_PATH,
+  environmentPath,
+  environmentSummaries,
+  environmentView,
+  type EnvironmentView,
+} from '../../src/contracts/environments';
 
 export const IDENTIFIER = 'relay-test-identifier-7Q2';
 export const PASSWORD = 'relay-test-password-Zx9!';
@@ -185,4 +192,15 @@ export function errorCode(body: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Every environment's whole view as a door reads it: GET /api/environments (the summaries), then
+ * GET /api/environments/<name> for each (the binding and each call's availability).
+ */
+export async function relayViews(relayUrl: string, headers: Record<string, string> = {}): Promise<EnvironmentView[]> {
+  const list = environmentSummaries.parse(await (await fetch(`${relayUrl}${ENVIRONMENTS_PATH}`, { headers })).json());
+  return Promise.all(
+    list.map(async (e) => environmentView.parse(await (await fetch(`${relayUrl}${environmentPath(e.name)}`, { headers })).json())),
+  );
 }

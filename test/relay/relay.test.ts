@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { Agent } from 'undici';
 import { run } from '../../src/cli/relay';
-import { environmentList } from '../../src/contracts/environments';
+import { environmentSummaries } from '../../src/contracts/environments';
 import { loadRelayConfig, parseRelayConfig, RelayConfigError } from '../../src/relay';
 import { bindPaths } from '../catalog/bind-paths';
 import {
@@ -16,6 +16,7 @@ import {
   startFakeUpstream,
   startTestRelay,
   type FakeUpstream,
+  relayViews,
 } from './helpers';
 
 let upstream: FakeUpstream;
@@ -42,16 +43,31 @@ function staticDir(): string {
 }
 
 describe('relay', () => {
-  it('lists the configured environments for the picker', async () => {
+  it('lists the configured environments for the picker (names and production only), each view on its own route', async () => {
     const { relay } = await startTestRelay(upstream);
     try {
       const res = await request(`${relay.url}/api/environments`);
       expect(res.statusCode).toBe(200);
-      const list = environmentList.parse(await res.body.json());
-      expect(list.map((e) => [e.name, e.production, e.binding])).toEqual([
+      const body = await res.body.json();
+      // What the taskpane needs at start, nothing more: no binding, no endpoints.
+      expect(body).toEqual([
+        { name: 'acc', production: false },
+        { name: 'prd', production: true },
+      ]);
+      expect(environmentSummaries.parse(body)).toHaveLength(2);
+      const views = await relayViews(relay.url);
+      expect(views.map((e) => [e.name, e.production, e.binding])).toEqual([
         ['acc', false, null],
         ['prd', true, null],
       ]);
+      for (const path of ['/api/environments/nope', '/api/environments/acc/x', '/api/environments/%61cc']) {
+        const missing = await request(`${relay.url}${path}`);
+        expect([missing.statusCode, missing.headers['x-grc-relay-error']]).toEqual([404, 'unknown-environment']);
+        await missing.body.text();
+      }
+      const posted = await request(`${relay.url}/api/environments/acc`, { method: 'POST' });
+      expect(posted.statusCode).toBe(405);
+      await posted.body.text();
     } finally {
       await relay.close();
     }

@@ -266,7 +266,8 @@ describe('relay security', () => {
     );
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
-    expect(res.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH');
+    // The catalogue's own (unbound) calls are GET and POST only: PUT and PATCH are not advertised.
+    expect(res.headers['access-control-allow-methods']).toBe('GET, POST');
     expect(res.headers['access-control-allow-headers']).toBe('Authorization, Content-Type');
     expect(res.headers.vary).toBe('Origin');
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
@@ -288,7 +289,17 @@ describe('relay security', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers['access-control-allow-headers']).toBeUndefined();
     expect(res.status).toBe(403);
+    // Not a bare 403: the relay's error, saying what to do.
+    expect(res.headers['x-grc-relay-error']).toBe('origin-not-allowed');
+    expect(JSON.parse(res.body).error.message).toMatch(/allowedOrigins/);
     expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('answers an OPTIONS that is no preflight (no Origin) with a clear refusal', async () => {
+    const res = await get(RISK, {}, 'OPTIONS');
+    expect(res.status).toBe(403);
+    expect(res.headers['x-grc-relay-error']).toBe('origin-not-allowed');
+    expect(JSON.parse(res.body).error.message).toMatch(/only as a CORS preflight/);
   });
 
   it('adds Allow-Origin to an answer for an allowed origin and refuses a call from any other page', async () => {

@@ -1,11 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { formatReport, importBinding } from '../../src/binding';
 import { createCatalog, formatWire, type Binding } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
-import { environmentList, type EnvironmentView } from '../../src/contracts/environments';
+import { type EnvironmentView } from '../../src/contracts/environments';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { sampleStanding } from '../../src/sandbox/data/sample';
@@ -14,6 +13,7 @@ import { bindEnvironment, FLOWS, type AnyFlow } from '../../src/writeback';
 import { flowExamples, type ExampleRequest } from '../../src/writeback/environment/example';
 import { preparePost } from '../../src/writeback/post';
 import { createTemplate } from '../../src/writeback/template';
+import { relayViews } from '../relay/helpers';
 
 /**
  * The example request the import report and the taskpane show is what the service receives: for customer
@@ -42,7 +42,7 @@ async function startWorld(file: string): Promise<World> {
     environments: { acc: { baseUrl: sandbox.url, binding: bindingFile } },
     logLevel: 'silent',
   });
-  const [acc] = environmentList.parse(await (await request(`${relay.url}/api/environments`)).body.json());
+  const [acc] = await relayViews(relay.url);
   const client = createClient({
     baseUrl: `${relay.url}/api/acc`,
     credentials: sandbox.demoKey!,

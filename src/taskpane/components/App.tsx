@@ -1,10 +1,10 @@
 import { FluentProvider, Spinner, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { Suspense, lazy, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
 import { allows } from '../connection/access';
 import { forgetRememberedPasswords, type Credentials } from '../connection/credentials';
-import type { Environment, EnvironmentsResult } from '../connection/environments';
+import type { EnvironmentChoice, EnvironmentsResult } from '../connection/environments';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
 import type { AuthConfigResult } from '../connection/relayIdentity';
 import type { HostInfo } from '../host';
@@ -170,8 +170,16 @@ export function App({ host, workbook, origin, fetch: fetchFn, storage, signInWin
   const onActivity = useCallback((entry: ActivityEntry) => setActivity((list) => [entry, ...list]), []);
   const onWorkbookChanged = useCallback(() => setWorkbookVersion((v) => v + 1), []);
 
-  async function connect(environment: Environment, credentials: Credentials): Promise<UserMessage | null> {
+  async function connect(choice: EnvironmentChoice, credentials: Credentials): Promise<UserMessage | null> {
     const rt = runtime ?? (await loadRuntime());
+    // The environment's binding is read now, for the one being connected to, not with the list at start.
+    const read = await rt.fetchEnvironment(origin, choice.name, fetchFn);
+    if (!read.ok) {
+      const message: UserMessage = { title: `Could not read ${choice.name}'s settings`, detail: read.message };
+      onActivity({ at: new Date(), action: 'connect', environment: choice.name, outcome: 'failed', message: messageText(message) });
+      return message;
+    }
+    const { environment } = read;
     // The environment's own catalogue: its binding's paths and property names.
     const client = rt.createClient({ baseUrl: rt.environmentBaseUrl(origin, environment.name), credentials, fetch: fetchFn, catalog: rt.catalogFor(environment) });
     const entry = { at: new Date(), action: 'connect', environment: environment.name } as const;
@@ -203,11 +211,23 @@ export function App({ host, workbook, origin, fetch: fetchFn, storage, signInWin
   const signInConfig = auth?.ok ? auth.config.signIn : null;
   const signIn = useSignIn(signInConfig, origin, fetchFn, signInWindow, onPerson);
   const person = signIn.state.kind === 'signed-in' ? signIn.state.person : null;
+  // Who is signed in now: a choice whose environment arrives after a sign-out or a change of person is dropped.
+  const currentPerson = useRef(person);
+  currentPerson.current = person;
 
   /** Signed in: the environment's client sends the person's token; the relay adds the key it holds. */
-  function choose(environment: Environment) {
+  async function choose(choice: EnvironmentChoice) {
     if (!person || !runtime) return;
     const { me } = person;
+    // The view (binding) of the chosen environment, read with the person's sign-in.
+    const read = await runtime.fetchEnvironment(origin, choice.name, person.fetch);
+    if (currentPerson.current !== person) return;
+    if (!read.ok) {
+      setSession(null);
+      onActivity({ at: new Date(), action: 'connect', outcome: 'failed', environment: choice.name, message: read.message });
+      return;
+    }
+    const { environment } = read;
     // The client's Basic credentials are never sent: the signed-in fetch replaces the Authorization header.
     const client = runtime.createClient({ baseUrl: runtime.environmentBaseUrl(origin, environment.name), credentials: { identifier: '', password: '' }, fetch: person.fetch, catalog: runtime.catalogFor(environment) });
     setSession({
@@ -229,7 +249,7 @@ export function App({ host, workbook, origin, fetch: fetchFn, storage, signInWin
     if (!person || !envChoices) return;
     const mine = envChoices.filter((e) => person.me.may.environments.includes(e.name));
     const first = mine.find((e) => !e.production) ?? mine[0];
-    if (first) choose(first);
+    if (first) void choose(first);
     // choose is re-made each render; the choice is made once per person.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [person, envChoices]);

@@ -1,7 +1,7 @@
 import { Button, Caption1, Divider, Field, Input, Select, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Credentials } from '../connection/credentials';
-import type { Environment, EnvironmentsResult } from '../connection/environments';
+import type { EnvironmentChoice, EnvironmentsResult } from '../connection/environments';
 import type { UserMessage } from '../connection/messages';
 import type { AuthConfigResult } from '../connection/relayIdentity';
 import type { Session } from '../screen';
@@ -23,9 +23,9 @@ export interface Props {
   session: Session | null;
   signIn: SignIn;
   /** Signed in: work in this environment (the relay holds its key). */
-  choose(environment: Environment): void;
+  choose(environment: EnvironmentChoice): void;
   /** Personal key: tests the key; resolves null when it works, or what went wrong. */
-  connect(environment: Environment, credentials: Credentials): Promise<UserMessage | null>;
+  connect(environment: EnvironmentChoice, credentials: Credentials): Promise<UserMessage | null>;
   disconnect(): void;
 }
 
@@ -55,7 +55,7 @@ export function ConnectScreen(props: Props) {
   );
 }
 
-function PersonalKeyForm({ list, session, connect, disconnect }: Props & { list: Environment[] }) {
+function PersonalKeyForm({ list, session, connect, disconnect }: Props & { list: EnvironmentChoice[] }) {
   const s = useStyles();
   const [name, setName] = useState('');
   const [identifier, setIdentifier] = useState('');

@@ -1,5 +1,5 @@
 import { Button, Caption1, Field, Select, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
-import type { Environment } from '../connection/environments';
+import type { EnvironmentChoice } from '../connection/environments';
 import type { SignInConfig } from '../connection/access';
 import type { Session } from '../screen';
 import type { SignIn } from '../signin/useSignIn';
@@ -20,9 +20,9 @@ export interface Props {
   config: SignInConfig;
   signIn: SignIn;
   /** The relay's environments; the ones the person may use are offered. */
-  environments: readonly Environment[];
+  environments: readonly EnvironmentChoice[];
   session: Session | null;
-  choose(environment: Environment): void;
+  choose(environment: EnvironmentChoice): void;
 }
 
 /**

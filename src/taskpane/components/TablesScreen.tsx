@@ -2,7 +2,7 @@ import { Button, Caption1, Checkbox, MessageBar, MessageBarActions, MessageBarBo
 import type { EditReport } from '../../loading/load';
 import { useEffect, useRef, useState } from 'react';
 import type { Catalog } from '../../catalog';
-import type { Environment } from '../connection/environments';
+import type { EnvironmentChoice } from '../connection/environments';
 import type { UserMessage } from '../connection/messages';
 import type { ScreenProps } from '../screen';
 import { readTablesOrError, type TableBinding } from '../tables/bindings';
@@ -34,7 +34,7 @@ const useStyles = makeStyles({
 export interface Props extends ScreenProps {
   catalog: Catalog;
   /** The relay's environments: which of them is production. */
-  environments: readonly Environment[];
+  environments: readonly EnvironmentChoice[];
 }
 
 type Status =

@@ -7,5 +7,5 @@
 export { catalog } from '../../catalog';
 export { createClient, isApiError } from '../../client';
 export { catalogFor } from './catalog';
-export { environmentBaseUrl, fetchEnvironments } from './environments';
+export { environmentBaseUrl, fetchEnvironment, fetchEnvironments } from './environments';
 export { fetchAuthConfig } from './relayIdentity';

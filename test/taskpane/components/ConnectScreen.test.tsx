@@ -1,10 +1,10 @@
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { renderToString } from 'react-dom/server';
 import { ConnectScreen, type Props } from '../../../src/taskpane/components/ConnectScreen';
-import type { Environment } from '../../../src/taskpane/connection/environments';
+import type { EnvironmentChoice } from '../../../src/taskpane/connection/environments';
 import type { SignIn, SignInState } from '../../../src/taskpane/signin/useSignIn';
 
-const env = (name: string, production = false): Environment => ({ name, production, binding: null, endpoints: {} });
+const env = (name: string, production = false): EnvironmentChoice => ({ name, production });
 const environments = { ok: true as const, environments: [env('acc'), env('prd', true)] };
 const signInConfig = { issuer: 'https://login.example.com/tenant/v2.0', clientId: 'c', scopes: 'openid' };
 

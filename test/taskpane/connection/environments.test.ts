@@ -2,14 +2,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { catalog } from '../../../src/catalog';
 import { describeEnvironment } from '../../../src/contracts/environments';
-import { environmentBaseUrl, fetchEnvironments } from '../../../src/taskpane/connection/environments';
+import { environmentBaseUrl, fetchEnvironment, fetchEnvironments } from '../../../src/taskpane/connection/environments';
 
 let server: Server;
 let origin: string;
 let answer: { status: number; body: string };
+let view: { status: number; body: string };
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/api/environments/ACC') {
+      res.writeHead(view.status, { 'content-type': 'application/json' }).end(view.body);
+      return;
+    }
     if (req.url !== '/api/environments') {
       res.writeHead(404).end();
       return;
@@ -22,13 +27,21 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-test("the relay's environments are read with their production flag, binding and endpoints (the shared contract)", async () => {
+test("the relay's environments are read as names and production flags; one environment's view when connecting", async () => {
   const list = [
-    describeEnvironment('ACC', false, catalog, null),
-    describeEnvironment('PRD', true, catalog, null),
+    { name: 'ACC', production: false },
+    { name: 'PRD', production: true },
   ];
   answer = { status: 200, body: JSON.stringify(list) };
   await expect(fetchEnvironments(origin)).resolves.toEqual({ ok: true, environments: list });
+  const acc = describeEnvironment('ACC', false, catalog, null);
+  view = { status: 200, body: JSON.stringify(acc) };
+  await expect(fetchEnvironment(origin, 'ACC')).resolves.toEqual({ ok: true, environment: acc });
+  // The relay's refusal is shown in its own words (a sign-in relay's policy).
+  view = { status: 403, body: JSON.stringify({ error: { code: 'policy-refused', message: 'Your rules do not give you the environment "ACC".' } }) };
+  await expect(fetchEnvironment(origin, 'ACC')).resolves.toEqual({ ok: false, message: 'Your rules do not give you the environment "ACC".' });
+  view = { status: 200, body: JSON.stringify({ ...acc, name: 'PRD' }) };
+  await expect(fetchEnvironment(origin, 'ACC')).resolves.toEqual({ ok: false, message: expect.stringContaining('not in the expected form') });
 });
 
 test('a relay error status is reported with the URL to check', async () => {
@@ -38,7 +51,7 @@ test('a relay error status is reported with the URL to check', async () => {
 });
 
 test('a list in the wrong form is refused rather than half shown', async () => {
-  answer = { status: 200, body: JSON.stringify([{ name: 'ACC' }]) };
+  answer = { status: 200, body: JSON.stringify([{ name: 'ACC', production: 'no' }]) };
   await expect(fetchEnvironments(origin)).resolves.toEqual({ ok: false, message: expect.stringContaining('not in the expected form') });
 });
 

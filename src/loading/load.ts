@@ -10,6 +10,8 @@ import { makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, 
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell, sheetCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
+import { dateColumns, evidenceOf, loadTotaller, totalsOfRows } from '../evidence/record';
+import { recordEvidence } from '../evidence/sheet';
 import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
 
 export type { DataRecord };
@@ -39,7 +41,7 @@ export interface DatasetSource {
       /** The download waits for a returned promise: how a slow workbook holds the stream back. */
       onBatch?(records: DataRecord[]): void | Promise<void>;
     },
-  ): Promise<{ bytes: number; count: number }>;
+  ): Promise<{ bytes: number; count: number; statement?: string }>;
 }
 
 export type LoadPhase = 'preparing' | 'downloading' | 'writing' | 'done';
@@ -93,6 +95,8 @@ export interface LoadSuccess {
   writes: WriteStats;
   /** A refresh's changes against what the table held (none for a first load). */
   changes?: RefreshChanges;
+  /** The Evidence sheet could not be written (the load itself succeeded): what happened. */
+  evidenceProblem?: string;
 }
 
 export interface RefreshChanges {
@@ -305,6 +309,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
   const fp = options.fingerprints?.();
   let printer: ReturnType<typeof rowPrinter> | null = null;
+  let totals: ReturnType<typeof loadTotaller> | null = null;
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -324,7 +329,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const builder = new RowBuilder(columnsOf(dataset.record));
     const names = builder.columns.map((c) => c.name);
-    printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest);
+    printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest, names, dateColumns(builder.columns));
+    totals = loadTotaller(builder.columns);
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -387,8 +393,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       fp?.add(records);
       const { rows, added } = builder.add(records);
       // Fields the catalogue does not know change the columns mid-load: no cell print this time.
-      if (added.length) printer = null;
+      if (added.length) printer = totals = null;
       printer?.addRows(rows);
+      if (totals) for (const r of rows) totals.add(r);
       if (at.col + builder.columns.length > MAX_COLUMNS) {
         writeError = new Refusal('target-refused', `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`);
         ctl.abort(writeError);
@@ -421,10 +428,11 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest) } : {}) });
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.statement) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
+    const evidenceProblem = await recordEvidence(workbook, saved.binding);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
-    return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
+    return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes, ...(evidenceProblem ? { evidenceProblem } : {}) };
   } catch (e) {
     const error = toLoadError(e, signal, table?.name);
     await removePartial(workbook, table, createdSheet);
@@ -510,6 +518,7 @@ async function replaceTable(
   const keyColumns = recordKeyColumns(builder.columns);
   let compared: BeforeRefresh['compared'];
   let incomingPrints: RowPrints;
+  let statement: string | undefined;
   try {
     report({});
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
@@ -518,7 +527,7 @@ async function replaceTable(
     // Too many rows is known while downloading: from there on the rows are dropped, not held, and the
     // rest is only counted, so the refusal says how many there are.
     let count = 0;
-    await client.download(datasetId, {
+    const downloaded = await client.download(datasetId, {
       params,
       ...(signal ? { signal } : {}),
       onBatch: (records) => {
@@ -543,13 +552,15 @@ async function replaceTable(
     if (over) throw new Refusal('target-not-empty', over);
     // What the table holds now: checked against its cell print (hand edits), then compared with what comes.
     const incoming: TableRows = { columns: builder.columns.map((c) => c.name), rows };
-    incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, options.digest);
+    incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, options.digest, dateColumns(builder.columns));
+    statement = downloaded.statement;
     const before = await readBeforeRefresh({
       workbook,
       table: existing,
       incoming,
       incomingPrints,
       keyColumns,
+      dates: dateColumns(builder.columns),
       ...(previous.cells && !options.overwriteEdits ? { stored: { print: previous.cells, fields: previous.columns } } : {}),
       ...(options.digest ? { digest: options.digest } : {}),
       limit: CHANGE_ROWS_LIMIT,
@@ -582,7 +593,7 @@ async function replaceTable(
     await workbook.setRowCount(existing.name, rows.length);
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
     const changes = await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false);
-    const cells = makeCellPrint(incomingPrints, keyColumns, options.digest);
+    const cells = makeCellPrint(incomingPrints, keyColumns, options.digest, dateColumns(builder.columns));
     const saved = await saveBinding(workbook, {
       table: shape.name,
       // A host without table ids (the saved file) keeps the id Excel gave the table.
@@ -596,10 +607,12 @@ async function replaceTable(
       columns: builder.columns.map((c) => c.name),
       ...(fp ? { fingerprint: fp.done() } : {}),
       cells,
+      evidence: evidenceOf(totalsOfRows(builder.columns, rows), statement),
     });
     if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
+    const evidenceProblem = await recordEvidence(workbook, saved.binding);
     report({ phase: 'done', rows: rows.length });
-    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes, changes };
+    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes, changes, ...(evidenceProblem ? { evidenceProblem } : {}) };
   } catch (e) {
     const error = toLoadError(e, undefined, existing.name);
     // Which of the two it is decides what the user does: refresh again, or load again.

@@ -17,13 +17,15 @@ export const EVIDENCE_SHEET = 'Evidence';
 export const EVIDENCE_TABLE = 'GrcEvidence';
 
 const NOW = 'In Excel now';
+// The file format's spelling of "this row" ([@Total] is Excel's display of it, not stored in files).
+const at = (column: string) => `${EVIDENCE_TABLE}[[#This Row],[${column}]]`;
 const MEASURES = ['records', 'sum', 'non-empty', 'earliest', 'latest'] as const;
 export type Measure = (typeof MEASURES)[number];
-const ref = 'INDIRECT([@Reference])';
-const NOW_FORMULA = `=IFERROR(CHOOSE(MATCH([@Total],{"records","sum","non-empty","earliest","latest"},0),ROWS(${ref}),SUBTOTAL(109,${ref}),COUNTA(${ref}),MIN(${ref}),MAX(${ref})),"column not found")`;
+const ref = `INDIRECT(${at('Reference')})`;
+const NOW_FORMULA = `=IFERROR(CHOOSE(MATCH(${at('Total')},{"records","sum","non-empty","earliest","latest"},0),ROWS(${ref}),SUBTOTAL(109,${ref}),COUNTA(${ref}),MIN(${ref}),MAX(${ref})),"column not found")`;
 // Dates agree to the millisecond (1e-7 of a day is 8.6 ms); sums to 9 significant digits (Excel adds in
 // doubles, the recorded sum is exact).
-const SAME_FORMULA = `=IF(ISNUMBER([@[${NOW}]]),IF(ABS([@[${NOW}]]-[@Recorded])<=IF(OR([@Total]="earliest",[@Total]="latest"),0.0000001,0.000000001*MAX(1,ABS([@Recorded]))),"yes","NO"),"NO")`;
+const SAME_FORMULA = `=IF(ISNUMBER(${at(NOW)}),IF(ABS(${at(NOW)}-${at('Recorded')})<=IF(OR(${at('Total')}="earliest",${at('Total')}="latest"),0.0000001,0.000000001*MAX(1,ABS(${at('Recorded')}))),"yes","NO"),"NO")`;
 
 export const EVIDENCE_COLUMNS: ColumnSpec[] = [
   { name: 'Time', format: 'datetime', width: 120 },

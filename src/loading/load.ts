@@ -308,8 +308,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
   const fp = options.fingerprints?.();
-  let printer: ReturnType<typeof rowPrinter> | null = null;
-  let totals: ReturnType<typeof loadTotaller> | null = null;
+  let printer = null as ReturnType<typeof rowPrinter> | null;
+  let totals = null as ReturnType<typeof loadTotaller> | null;
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -328,9 +328,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const builder = new RowBuilder(columnsOf(dataset.record));
-    const names = builder.columns.map((c) => c.name);
-    printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest, names, dateColumns(builder.columns));
-    totals = loadTotaller(builder.columns);
+    // Made at the first batch, with the fields the service sends that the catalogue does not know.
+    let printsMade = false;
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -392,8 +391,17 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       }
       fp?.add(records);
       const { rows, added } = builder.add(records);
-      // Fields the catalogue does not know change the columns mid-load: no cell print this time.
-      if (added.length) printer = totals = null;
+      if (!printsMade) {
+        printsMade = true;
+        const names = builder.columns.map((c) => c.name);
+        printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest, names, dateColumns(builder.columns));
+        totals = loadTotaller(builder.columns);
+        // Fields the catalogue does not know that appear after the first batch change the columns mid-load:
+        // no cell print this time.
+      } else if (added.length) {
+        printer = null;
+        totals = null;
+      }
       printer?.addRows(rows);
       if (totals) for (const r of rows) totals.add(r);
       if (at.col + builder.columns.length > MAX_COLUMNS) {

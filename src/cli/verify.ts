@@ -61,7 +61,7 @@ export interface AuditFinding {
 
 const MAX_ROWS_LISTED = 100;
 
-async function verifyTable(workbook: FileWorkbook, b: Binding, shape: TableShape, jwks: JSONWebKeySet | null): Promise<TableFinding> {
+export async function verifyTable(workbook: FileWorkbook, b: Binding, shape: TableShape, jwks: JSONWebKeySet | null): Promise<TableFinding> {
   const statement = await statementFinding(b, jwks);
   const signedOk = statement.status === 'verified' || statement.status === 'unchecked' || statement.status === 'unsigned';
   if (!b.cells && !b.evidence) {

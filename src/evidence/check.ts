@@ -23,7 +23,7 @@ export interface StatementFinding {
    * unsigned: the load kept none; forged / unknown-key / malformed: the signature; other-load: a valid
    * statement of another table or another load.
    */
-  status: 'verified' | 'unchecked' | 'unsigned' | 'forged' | 'unknown-key' | 'malformed' | 'other-load';
+  status: 'verified' | 'unchecked' | 'unsigned' | 'forged' | 'unknown-key' | 'malformed' | 'other-load' | 'refused-at-load';
   message: string;
   kid?: string;
   claims?: ReadStatement;
@@ -70,6 +70,7 @@ function otherLoad(b: Binding, s: ReadStatement): string | null {
 
 export async function statementFinding(b: Binding, jwks: JSONWebKeySet | null): Promise<StatementFinding> {
   const jws = b.evidence?.statement;
+  if (b.evidence?.problem) return { status: 'refused-at-load', message: `the client found the relay's statement of the last load wrong (${b.evidence.problem}): what was loaded may not be what the service sent` };
   if (!jws) return { status: 'unsigned', message: 'no statement signed by a relay kept (the load went through a relay that signs none)' };
   if (!jwks) {
     const claims = statementClaims(jws);

@@ -19,6 +19,8 @@ export const tableEvidence = z.strictObject({
    * table's load, or from an older load of this table, has another.
    */
   requestId: z.string().optional(),
+  /** Why the load kept no statement: the client's check of it failed (hash mismatch, unavailable ...). */
+  problem: z.string().optional(),
 });
 export type TableEvidence = z.infer<typeof tableEvidence>;
 
@@ -43,10 +45,26 @@ export const dateColumns = (columns: readonly { name: string; kind: string }[]):
 /** Control totals fed the rows a load writes, in the order of `columns`. */
 export const loadTotaller = (columns: readonly { name: string; kind: string }[]): Totaller => totaller(columns.map((c) => ({ name: c.name, kind: totalKindOf(c.kind) })));
 
-/** The evidence of one load: its totals and, when the download came with one, the relay's statement. */
-export function evidenceOf(totals: ControlTotals, statement: string | undefined): TableEvidence {
+/**
+ * What the client says of a download's statement (src/client/statement-check.ts, EvidenceCheck): the
+ * compact JWS when its signature and its hash, length and records are the bytes received; otherwise why not.
+ */
+export interface DownloadEvidence {
+  ok: boolean;
+  statement?: string;
+  code?: string;
+  message?: string;
+}
+
+/**
+ * The evidence of one load: its totals and, when the client checked it, the relay's statement. A statement
+ * the client found wrong is not kept (verify would only call it what the client already did): the reason is.
+ */
+export function evidenceOf(totals: ControlTotals, download: DownloadEvidence | undefined): TableEvidence {
+  const statement = download?.ok ? download.statement : undefined;
   const claims = statement ? statementClaims(statement) : null;
-  return { totals, ...(statement ? { statement } : {}), ...(claims ? { requestId: claims.requestId } : {}) };
+  const problem = download && !download.ok && download.code !== 'unsigned' ? `${download.code ?? 'error'}: ${download.message ?? ''}`.trim() : undefined;
+  return { totals, ...(statement ? { statement } : {}), ...(claims ? { requestId: claims.requestId } : {}), ...(problem ? { problem } : {}) };
 }
 
 /** Totals of rows already held (a refresh writes them all at once). */

@@ -77,6 +77,7 @@ export function evidenceRows(b: Binding, signature: string): Cell[][] {
 
 /** Signature status in words, as the Evidence sheet and the Tables card show it at load time. */
 export function signatureAtLoad(b: Binding): string {
+  if (b.evidence?.problem) return `NOT signed: ${b.evidence.problem}`;
   if (!b.evidence?.statement) return 'not signed (the relay gave no statement)';
   const claims = statementClaims(b.evidence.statement);
   return claims ? `signed by the relay ${claims.time}` : 'statement unreadable';

@@ -10,7 +10,7 @@ import { makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, 
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell, sheetCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
-import { dateColumns, evidenceOf, loadTotaller, totalsOfRows } from '../evidence/record';
+import { dateColumns, evidenceOf, loadTotaller, totalsOfRows, type DownloadEvidence } from '../evidence/record';
 import { recordEvidence } from '../evidence/sheet';
 import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
 
@@ -41,7 +41,7 @@ export interface DatasetSource {
       /** The download waits for a returned promise: how a slow workbook holds the stream back. */
       onBatch?(records: DataRecord[]): void | Promise<void>;
     },
-  ): Promise<{ bytes: number; count: number; statement?: string }>;
+  ): Promise<{ bytes: number; count: number; evidence?: DownloadEvidence }>;
 }
 
 export type LoadPhase = 'preparing' | 'downloading' | 'writing' | 'done';
@@ -436,7 +436,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.statement) } : {}) });
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     const evidenceProblem = await recordEvidence(workbook, saved.binding);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
@@ -526,7 +526,7 @@ async function replaceTable(
   const keyColumns = recordKeyColumns(builder.columns);
   let compared: BeforeRefresh['compared'];
   let incomingPrints: RowPrints;
-  let statement: string | undefined;
+  let statement: DownloadEvidence | undefined;
   try {
     report({});
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
@@ -561,7 +561,7 @@ async function replaceTable(
     // What the table holds now: checked against its cell print (hand edits), then compared with what comes.
     const incoming: TableRows = { columns: builder.columns.map((c) => c.name), rows };
     incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, options.digest, dateColumns(builder.columns));
-    statement = downloaded.statement;
+    statement = downloaded.evidence;
     const before = await readBeforeRefresh({
       workbook,
       table: existing,

@@ -56,7 +56,7 @@ export function signingClient(key: RelayKey, records: (datasetId: string) => rea
       const payload = readStatement(datasetId, path(datasetId), records(datasetId));
       const statement = await key.sign(payload);
       signed.push({ statement, payload });
-      return { ...got, statement };
+      return { ...got, evidence: { ok: true, statement, kid: key.kid, claims: payload } };
     },
   };
   return { client, signed };

@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/verify';
+import { run as evidence } from '../../src/cli/evidence';
+import { nodeFingerprints } from '../../src/cli/digest';
 import { readBindings, saveBinding, type Binding } from '../../src/loading/bindings';
 import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
 import { context } from '../../src/sandbox/data/context';
@@ -11,7 +13,7 @@ import { risk } from '../../src/sandbox/data/risks';
 import { EVIDENCE_TABLE } from '../../src/evidence/sheet';
 import { openFileWorkbook, writeEmptyWorkbook } from '../../src/workbook/file';
 import { libreOfficeSheets, PUT_ADDIN_PART_BACK } from '../support/outside-readers';
-import { relayKey, signingClient, type RelayKey } from './relay-key';
+import { answerBytes, relayKey, signingClient, type RelayKey } from './relay-key';
 
 /**
  * `grc-sheets verify` on real saved workbooks holding evidence: two tables loaded through a relay that
@@ -84,7 +86,7 @@ describe('grc-sheets verify: evidence on saved workbooks', () => {
     const wb = openFileWorkbook(empty);
     const { client, signed } = signingClient(relay, (id) => data[id]!, pathOf);
     for (const datasetId of ['incidents', 'risk']) {
-      const out = await loadDataset({ client, workbook: wb, environment: 'ACC', datasetId, target: { kind: 'new-sheet' } });
+      const out = await loadDataset({ client, workbook: wb, environment: 'ACC', datasetId, target: { kind: 'new-sheet' }, fingerprints: nodeFingerprints });
       if (!out.ok) throw new Error(out.error.message);
     }
     book = join(dir, 'book.xlsx');
@@ -202,6 +204,36 @@ describe('grc-sheets verify: evidence on saved workbooks', () => {
     const other = await verify(await withBinding('foreign.xlsx', 'tbl_incidents', (x) => ({ ...x, evidence: { ...x.evidence!, statement: foreign } })));
     expect(other.code).toBe(1);
     expect(other.incidents).toMatchObject({ status: 'statement', statement: { status: 'unknown-key', message: expect.stringContaining('another-relay-1') } });
+  });
+
+  it('writes a standalone evidence file that an independent Python verifier (python3-jwt) checks against the JWKS and the saved answer', async () => {
+    const file = join(dir, 'incidents-evidence.json');
+    const out: string[] = [];
+    expect(await evidence([book, '--table', 'tbl_incidents', '--jwks', jwks, '--out', file], { stdout: (t) => out.push(t), stderr: (t) => out.push(t) })).toBe(0);
+    const written = JSON.parse(readFileSync(file, 'utf8')) as { summary: string[]; publicKey: { kid: string }; totals: { records: number }; statement: string };
+    expect(written.publicKey.kid).toBe('relay-2026-11');
+    expect(written.totals.records).toBe(150);
+    expect(written.summary.join('\n')).toMatch(/The relay signed \(key relay-2026-11\) at .* answered \/directdata\/v1\/incidents with status 200: .* 150 records, for Ann Auditor \(ann@example.com\)/);
+    expect(written.summary.join('\n')).toMatch(/DateRegistered: 150 non-empty, earliest \d{4}-\d\d-\d\dT/);
+    const answer = join(dir, 'incidents-answer.json');
+    writeFileSync(answer, answerBytes(data.incidents!));
+    const python = (args: string[]) => {
+      try {
+        return { code: 0, found: JSON.parse(execFileSync('/usr/bin/python3', [join(__dirname, 'verify_statement.py'), ...args], { stdio: 'pipe' }).toString()) };
+      } catch (e) {
+        const err = e as { status: number; stdout: Buffer };
+        return { code: err.status, found: JSON.parse(err.stdout.toString()) };
+      }
+    };
+    expect(python([jwks, file, answer])).toMatchObject({ code: 0, found: { signature: 'valid', problems: [], claims: { records: 150, dataset: 'incidents' } } });
+    // One byte of the answer changed: the hash and the record fingerprint no longer agree.
+    const changed = join(dir, 'incidents-answer-changed.json');
+    writeFileSync(changed, readFileSync(answer, 'utf8').replace('Generated incident 1.', 'Generated incident 7.'));
+    expect(python([jwks, file, changed])).toMatchObject({ code: 1, found: { signature: 'valid', problems: ['sha256', 'fingerprint'] } });
+    const [head, payload, sig] = written.statement.split('.');
+    const forged = join(dir, 'forged-evidence.json');
+    writeFileSync(forged, JSON.stringify({ ...written, statement: `${head}.${Buffer.from(Buffer.from(payload!, 'base64url').toString().replace('"records":150', '"records":151')).toString('base64url')}.${sig}` }));
+    expect(python([jwks, forged, answer])).toMatchObject({ code: 1, found: { signature: 'invalid' } });
   });
 
   it('says exit 2 for keys that cannot be read', async () => {

@@ -1,12 +1,12 @@
 import { nodeDigest } from './digest';
 import { existsSync, readFileSync } from 'node:fs';
 import type { JSONWebKeySet } from 'jose';
-import { statementFinding, totalsFinding, totalsScanner, type StatementFinding, type TotalsFinding } from '../evidence/check';
+import { statementFinding, type StatementFinding, type TotalsFinding } from '../evidence/check';
+import { scanEvidence } from '../evidence/state';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BINDINGS_KEY, readBindings, type Binding } from '../loading/bindings';
 import type { TableShape } from '../workbook/port';
-import { makeCellPrint, rowPrinter, suspectRows } from '../loading/tableprint';
 import { parseCell, sheetCell } from '../workbook/address';
 import { isFileProblem, openFileWorkbook, type FileWorkbook } from '../workbook/file';
 import { AUDIT_TABLE } from '../writeback/audit';
@@ -68,40 +68,28 @@ export async function verifyTable(workbook: FileWorkbook, b: Binding, shape: Tab
     return { table: b.table, status: 'unverifiable', cells: 'absent', statement, message: `Table ${b.table} has no cell fingerprint (loaded by a version that kept none): it cannot be verified. Refresh it once to make one.` };
   }
   // One streamed scan for the print and the totals: a table of a million rows is verified without holding it.
-  const keys = b.cells?.keys ?? [];
-  const recorded = b.evidence?.totals;
-  const columns = [...new Set([...b.columns, ...keys, ...(recorded?.columns.map((c) => c.name) ?? [])])];
-  const printer = b.cells ? rowPrinter(columns, b.columns, keys, nodeDigest, shape.columns, b.cells.dates) : null;
-  const totals = recorded ? totalsScanner(recorded, columns, shape.columns) : null;
-  await workbook.scanRows(shape.name, columns, (cells) => {
-    printer?.add(cells);
-    totals?.add(cells);
-  });
-  const totalsNow = totalsFinding(b, totals?.done() ?? null, columns.filter((c) => !shape.columns.includes(c)));
-  const now = printer?.prints();
-  const cellsOk = !b.cells || !now || makeCellPrint(now, keys, nodeDigest, b.cells.dates).sha256 === b.cells.sha256;
+  const scan = await scanEvidence(workbook, b, shape, nodeDigest);
+  const totalsNow = scan.totals;
+  const cellsOk = scan.cells !== 'edited';
   const parts = [totalsNow.status !== 'absent' ? totalsNow.message : '', statement.message].filter(Boolean).join('; ');
   if (cellsOk && totalsNow.status !== 'differ') {
-    const base = { table: b.table, cells: b.cells ? ('verified' as const) : ('absent' as const), totals: totalsNow, statement };
+    const base = { table: b.table, cells: scan.cells, totals: totalsNow, statement };
     if (!signedOk) return { ...base, status: 'statement', message: `Table ${b.table}: the cells are as loaded ${b.loadedAt}, but ${statement.message}.` };
     return { ...base, status: 'verified', message: `Table ${b.table}: ${b.rowCount.toLocaleString('en-US')} rows as loaded ${b.loadedAt} from ${b.environment}; ${parts}.` };
   }
-  let rows: string[] = [];
+  const rows = scan.rows;
   let where = '';
-  if (b.cells && now && !cellsOk) {
-    const at = parseCell(shape.topLeft);
-    const suspects = suspectRows(b.cells, now, nodeDigest).rows;
-    rows = suspects.map((r) => sheetCell(shape.sheet, at.row + 1 + r, at.col));
-    where = ` The edits are in ${suspects.length.toLocaleString('en-US')} rows starting ${rows.slice(0, 5).join(', ')}${rows.length > 5 ? ' ...' : ''}.`;
-    if (now.digests.length !== b.cells.count) where += ` It had ${b.cells.count.toLocaleString('en-US')} rows after that load and has ${now.digests.length.toLocaleString('en-US')} now.`;
+  if (scan.cells === 'edited') {
+    where = `: the edits are in ${rows.length.toLocaleString('en-US')} rows starting ${rows.slice(0, 5).join(', ')}${rows.length > 5 ? ' ...' : ''}.`;
+    if (scan.countNow !== scan.countThen) where += ` It had ${scan.countThen.toLocaleString('en-US')} rows after that load and has ${scan.countNow.toLocaleString('en-US')} now.`;
   }
   return {
     table: b.table,
     status: 'edited',
-    cells: b.cells ? (cellsOk ? 'verified' : 'edited') : 'absent',
+    cells: scan.cells,
     totals: totalsNow,
     statement,
-    message: `Table ${b.table} was changed since it was loaded ${b.loadedAt}.${where}${totalsNow.status === 'differ' ? ` Its ${totalsNow.message}.` : ''}${signedOk ? '' : ` And ${statement.message}.`} A refresh in the add-in names the cells with their loaded values.`,
+    message: `Table ${b.table} was changed since it was loaded ${b.loadedAt}${where || '.'}${totalsNow.status === 'differ' ? ` Its ${totalsNow.message}.` : ''}${signedOk ? '' : ` And ${statement.message}.`} A refresh in the add-in names the cells with their loaded values.`,
     rows: rows.slice(0, MAX_ROWS_LISTED),
   };
 }

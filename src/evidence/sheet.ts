@@ -19,8 +19,7 @@ export const EVIDENCE_TABLE = 'GrcEvidence';
 const NOW = 'In Excel now';
 // The file format's spelling of "this row" ([@Total] is Excel's display of it, not stored in files).
 const at = (column: string) => `${EVIDENCE_TABLE}[[#This Row],[${column}]]`;
-const MEASURES = ['records', 'sum', 'non-empty', 'earliest', 'latest'] as const;
-export type Measure = (typeof MEASURES)[number];
+export type Measure = 'records' | 'sum' | 'non-empty' | 'earliest' | 'latest';
 const ref = `INDIRECT(${at('Reference')})`;
 const NOW_FORMULA = `=IFERROR(CHOOSE(MATCH(${at('Total')},{"records","sum","non-empty","earliest","latest"},0),ROWS(${ref}),SUBTOTAL(109,${ref}),COUNTA(${ref}),MIN(${ref}),MAX(${ref})),"column not found")`;
 // Dates agree to the millisecond (1e-7 of a day is 8.6 ms); sums to 9 significant digits (Excel adds in

@@ -4,6 +4,7 @@ import { createExcelWorkbook } from '../../src/workbook/excel';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { WorkbookPort } from '../../src/workbook/port';
 import { FakeExcel, supports } from '../workbook/excel/fakeExcel';
+import { readTableBindings } from '../../src/taskpane/tables/bindings';
 import { relayKey, signingClient } from './relay-key';
 
 /**
@@ -47,5 +48,19 @@ describe('the Evidence sheet in each host', () => {
     const half = measures(t).length / 2;
     expect(measures(t).slice(half)).toEqual(measures(t).slice(0, half));
     expect(measures(t)[0]).toBe('records Id 40');
+  });
+});
+
+describe("the Tables card's evidence state", () => {
+  it('says signed by the relay and unchanged since, then names what changed after a hand edit', async () => {
+    const workbook = createMemoryWorkbook();
+    const { client } = signingClient(await relayKey('relay-1'), () => risks, () => '/directdata/v3/risk');
+    expect(await loadDataset({ client, workbook, environment: 'ACC', datasetId: 'risk', target: { kind: 'new-sheet' } })).toMatchObject({ ok: true });
+    const [card] = await readTableBindings(workbook);
+    expect(card!.evidence).toEqual({ kind: 'unchanged', text: expect.stringMatching(/^Signed by the relay on .+, unchanged since\.$/) });
+    const { columns } = await workbook.readRows('tbl_risk', 0, 1);
+    await workbook.writeRows('tbl_risk', 2, [[99]], columns.indexOf('GrossImpact'));
+    const [after] = await readTableBindings(workbook);
+    expect(after!.evidence).toEqual({ kind: 'changed', text: expect.stringMatching(/Changed since load: cells differ in \d+ rows starting Risks!A\d+.*GrossImpact: sum was 20, now 118\.5/) });
   });
 });

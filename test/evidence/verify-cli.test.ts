@@ -138,9 +138,11 @@ describe('grc-sheets verify: evidence on saved workbooks', () => {
   it('still verifies after openpyxl saved it (date-times compared at the millisecond) and after LibreOffice did', async () => {
     const py = openpyxlEdit('openpyxl-saved.xlsx', '');
     // openpyxl rewrites date-time serials: some differ from what the load wrote even at 15 digits.
-    const [before, after] = [book, py].map((f) => openFileWorkbook(f));
+    const before = openFileWorkbook(book);
+    const after = openFileWorkbook(py);
     const [was, now] = [await before.readRows('tbl_incidents'), await after.readRows('tbl_incidents')];
-    [before, after].forEach((w) => w.close());
+    before.close();
+    after.close();
     const at = was.columns.indexOf('DateRegistered');
     expect(was.rows.filter((r, i) => plainCell(r[at]) !== plainCell(now.rows[i]![at])).length).toBeGreaterThan(0);
     expect(await verify(py)).toMatchObject({ code: 0, report: { verified: true } });

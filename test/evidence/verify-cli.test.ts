@@ -245,6 +245,20 @@ describe('grc-sheets verify: evidence on saved workbooks', () => {
     expect(python([jwks, forged, answer])).toMatchObject({ code: 1, found: { signature: 'invalid' } });
   });
 
+  it('gives the control totals docs/evidence.md says an auditor recomputes with openpyxl', async () => {
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'evidence.md'), 'utf8');
+    const script = /```python\n(import datetime, json, math, sys[\s\S]*?)```/.exec(doc)![1]!;
+    const wb = openFileWorkbook(book);
+    const bindings = await readBindings(wb);
+    wb.close();
+    for (const [table, sheet] of [['tbl_incidents', 'Incidents'], ['tbl_risk', 'Risks']] as const) {
+      const { method: _method, ...recorded } = bindings.get(table)!.evidence!.totals;
+      const recomputed = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, book, sheet, JSON.stringify(recorded)]).toString());
+      expect(recomputed).toEqual(recorded);
+    }
+    expect(bindings.get('tbl_risk')!.evidence!.totals.columns.filter((c) => c.sum !== undefined && c.sum !== '0').length).toBeGreaterThan(0);
+  });
+
   it('says exit 2 for keys that cannot be read', async () => {
     const err: string[] = [];
     expect(await run([book, '--jwks', join(dir, 'none.json')], { stdout: () => undefined, stderr: (t) => err.push(t) })).toBe(2);

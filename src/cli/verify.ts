@@ -1,7 +1,8 @@
 import { nodeDigest } from './digest';
 import { existsSync, readFileSync } from 'node:fs';
 import type { JSONWebKeySet } from 'jose';
-import { statementFinding, type StatementFinding, type TotalsFinding } from '../evidence/check';
+import { statementFinding, type StatementFinding } from '../evidence/check';
+import type { TotalsFinding } from '../evidence/totals-check';
 import { scanEvidence } from '../evidence/state';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';

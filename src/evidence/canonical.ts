@@ -46,13 +46,37 @@ export class DecimalSum {
   private units = 0n;
   /** Digits after the point `units` is counted in. */
   private scale = 0;
+  // Whole numbers add up exactly in a double below 2^53; other values are counted by value and turned
+  // into decimals once each (a column repeats its values: scores, amounts), so a row costs no BigInt.
+  private whole = 0;
+  private counts = new Map<number, number>();
+  /** A cell's number as the sheet holds it; counted at 15 significant digits. */
   add(n: number): void {
     if (!Number.isFinite(n)) return;
-    const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(n.toExponential());
-    if (!m) return;
-    const digits = m[2]! + (m[3] ?? '');
-    const scale = digits.length - 1 - Number(m[4]);
-    let value = BigInt(m[1]! + digits);
+    if (Number.isInteger(n) && Math.abs(n) < 2 ** 52) {
+      this.whole += n;
+      if (Math.abs(this.whole) >= 2 ** 52) this.flushWhole();
+      return;
+    }
+    this.counts.set(n, (this.counts.get(n) ?? 0) + 1);
+    if (this.counts.size > 50_000) this.flushCounts();
+  }
+  private flushWhole(): void {
+    this.addDecimal(BigInt(this.whole), 0);
+    this.whole = 0;
+  }
+  private flushCounts(): void {
+    for (const [raw, count] of this.counts) {
+      // Excel's 15 significant digits, as the fingerprints count a figure.
+      const n = Number(raw.toPrecision(15));
+      const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(n.toExponential());
+      if (!m) continue;
+      const digits = m[2]! + (m[3] ?? '');
+      this.addDecimal(BigInt(m[1]! + digits) * BigInt(count), digits.length - 1 - Number(m[4]));
+    }
+    this.counts.clear();
+  }
+  private addDecimal(value: bigint, scale: number): void {
     if (scale > this.scale) {
       this.units *= 10n ** BigInt(scale - this.scale);
       this.scale = scale;
@@ -60,6 +84,8 @@ export class DecimalSum {
     this.units += value;
   }
   text(): string {
+    this.flushWhole();
+    this.flushCounts();
     return decimalText(this.units, this.scale);
   }
 }

@@ -3,20 +3,12 @@ import type { Binding } from '../loading/bindings';
 import type { ReadStatement } from '../contracts/evidence';
 import { statementClaims } from './record';
 import { checkSignature } from './signature';
-import { totalsDiffer, totaller, type ControlTotals } from './totals';
-import type { Cell } from '../sheet/cell-types';
 
 /**
- * What `grc-sheets verify` finds of a table's evidence besides its cell print: the control totals
- * recomputed from the cells, and the relay's statement: its signature, and that it is the statement of
- * this table's last load (docs/evidence.md, "Verify").
+ * What `grc-sheets verify` finds of a table's statement: its signature, and that it is the statement of
+ * this table's last load (docs/evidence.md, "Verify"). The totals are totals-check.ts (without jose, which
+ * the taskpane does not load).
  */
-export interface TotalsFinding {
-  status: 'verified' | 'differ' | 'absent';
-  message: string;
-  differ?: { total: string; recorded: string; now: string }[];
-}
-
 export interface StatementFinding {
   /**
    * verified: signed by a published key and about this load; unchecked: signed, no keys given (--jwks);
@@ -27,28 +19,6 @@ export interface StatementFinding {
   message: string;
   kid?: string;
   claims?: ReadStatement;
-}
-
-/** Feeds a table's cells (in the order of `columns`) to totals over the recorded totals' columns. */
-export function totalsScanner(recorded: ControlTotals, columns: readonly string[], present: readonly string[]) {
-  const at = recorded.columns.map((c) => (present.includes(c.name) ? columns.indexOf(c.name) : -1));
-  const t = totaller(recorded.columns.map((c) => ({ name: c.name, kind: c.kind })));
-  const row = new Array<Cell>(at.length);
-  return {
-    add(cells: readonly Cell[]) {
-      for (let i = 0; i < at.length; i++) row[i] = at[i]! < 0 ? null : cells[at[i]!]!;
-      t.add(row);
-    },
-    done: () => t.done(),
-  };
-}
-
-export function totalsFinding(b: Binding, now: ControlTotals | null, missingColumns: readonly string[]): TotalsFinding {
-  const recorded = b.evidence?.totals;
-  if (!recorded || !now) return { status: 'absent', message: 'no control totals kept (loaded before they were)' };
-  const differ = totalsDiffer(recorded, now).map((d) => (missingColumns.some((m) => d.total.startsWith(`${m}:`)) ? { ...d, now: `${d.now} (column gone)` } : d));
-  if (!differ.length) return { status: 'verified', message: `${recorded.columns.length + 1} control totals add up` };
-  return { status: 'differ', differ, message: `control totals differ: ${differ.slice(0, 6).map((d) => `${d.total} was ${d.recorded}, now ${d.now}`).join('; ')}${differ.length > 6 ? ` and ${differ.length - 6} more` : ''}` };
 }
 
 /** Seconds a load may take between the relay's last byte and the binding's `loadedAt` (a large refresh writes for minutes). */

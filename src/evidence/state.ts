@@ -2,7 +2,7 @@ import type { Binding } from '../loading/bindings';
 import { makeCellPrint, rowPrinter, suspectRows, type TextDigest } from '../loading/tableprint';
 import { parseCell, sheetCell } from '../workbook/address';
 import type { TableShape, WorkbookPort } from '../workbook/port';
-import { totalsFinding, totalsScanner, type TotalsFinding } from './check';
+import { totalsFinding, totalsScanner, type TotalsFinding } from './totals-check';
 import { statementClaims } from './record';
 
 /**

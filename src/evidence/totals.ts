@@ -40,6 +40,8 @@ export function totalKindOf(kind: string): TotalKind {
   return kind === 'number' ? 'number' : kind === 'date' || kind === 'datetime' ? 'date' : 'other';
 }
 
+const plainNumber = (n: number) => plainCell(n) as number;
+
 export interface Totaller {
   /** One row's cells, in the order of the columns the totaller was made with. */
   add(cells: readonly Cell[]): void;
@@ -52,16 +54,21 @@ export function totaller(columns: readonly { name: string; kind: TotalKind }[]):
   const sums = columns.map((c) => (c.kind === 'number' ? new DecimalSum() : null));
   const low: (number | null)[] = columns.map(() => null);
   const high: (number | null)[] = columns.map(() => null);
+  const isDate = columns.map((c) => c.kind === 'date');
   return {
     add(cells) {
       records++;
       for (let i = 0; i < columns.length; i++) {
-        const c = plainCell(cells[i]);
-        if (c === null) continue;
+        // plainCell's rules, spelled out for speed (a load totals every cell): empty text is empty, and a
+        // fraction counts at 15 significant digits, rounded where it is summed (DecimalSum) or at the end
+        // (earliest, latest: rounding keeps the order).
+        const c = cells[i];
+        if (c === null || c === undefined || c === '') continue;
         nonEmpty[i]!++;
         if (typeof c !== 'number') continue;
         sums[i]?.add(c);
-        if (columns[i]!.kind === 'date' && serialText(c) !== null) {
+        // The serials serialText writes (0 up to 9999-12-31).
+        if (isDate[i] && c >= 0 && c < 2_958_466) {
           if (low[i] === null || c < low[i]!) low[i] = c;
           if (high[i] === null || c > high[i]!) high[i] = c;
         }
@@ -76,7 +83,7 @@ export function totaller(columns: readonly { name: string; kind: TotalKind }[]):
           kind: c.kind,
           nonEmpty: nonEmpty[i]!,
           ...(sums[i] ? { sum: sums[i]!.text() } : {}),
-          ...(low[i] !== null ? { earliest: serialText(low[i]!)!, latest: serialText(high[i]!)! } : {}),
+          ...(low[i] !== null ? { earliest: serialText(plainNumber(low[i]!))!, latest: serialText(plainNumber(high[i]!))! } : {}),
         })),
       };
     },

@@ -328,8 +328,15 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const builder = new RowBuilder(columnsOf(dataset.record));
-    // Made at the first batch, with the fields the service sends that the catalogue does not know.
+    // Made at the first batch, with the fields the service sends that the catalogue does not know (or at
+    // the end, for an empty answer).
     let printsMade = false;
+    const makePrints = () => {
+      printsMade = true;
+      const names = builder.columns.map((c) => c.name);
+      printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest, names, dateColumns(builder.columns));
+      totals = loadTotaller(builder.columns);
+    };
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -391,14 +398,10 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       }
       fp?.add(records);
       const { rows, added } = builder.add(records);
-      if (!printsMade) {
-        printsMade = true;
-        const names = builder.columns.map((c) => c.name);
-        printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest, names, dateColumns(builder.columns));
-        totals = loadTotaller(builder.columns);
-        // Fields the catalogue does not know that appear after the first batch change the columns mid-load:
-        // no cell print this time.
-      } else if (added.length) {
+      // Fields the catalogue does not know that appear after the first batch change the columns mid-load:
+      // no cell print this time.
+      if (!printsMade) makePrints();
+      else if (added.length) {
         printer = null;
         totals = null;
       }
@@ -435,6 +438,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (written !== received) throw new WorkbookError('host', `Only ${written} of ${received} rows reached the workbook.`);
     if (signal?.aborted) throw signal.reason;
 
+    if (!printsMade) makePrints();
     const shape = (await workbook.findTable(created.name)) ?? created;
     const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);

@@ -64,3 +64,10 @@ describe("the Tables card's evidence state", () => {
     expect(after!.evidence).toEqual({ kind: 'changed', text: expect.stringMatching(/Changed since load: cells differ in \d+ rows starting Risks!A\d+.*GrossImpact: sum was 20, now 118\.5/) });
   });
 });
+
+it('an empty answer still keeps its prints and totals (nothing to count is evidence too)', async () => {
+  const workbook = createMemoryWorkbook();
+  const { client } = signingClient(await relayKey('relay-1'), () => [], () => '/directdata/v3/risk');
+  const out = await loadDataset({ client, workbook, environment: 'ACC', datasetId: 'risk', target: { kind: 'new-sheet' } });
+  expect(out).toMatchObject({ ok: true, binding: { cells: { count: 0 }, evidence: { totals: { records: 0 }, statement: expect.any(String) } } });
+});

@@ -38,6 +38,18 @@ const NEEDS = [
     path: (env) => env.PYTHON3 || '/usr/bin/python3',
     probe: ['-c', 'import openpyxl'],
   },
+  {
+    pkg: 'python3-jwt',
+    for: 'the independent verifier of relay statements (test/evidence)',
+    path: (env) => env.PYTHON3 || '/usr/bin/python3',
+    probe: ['-c', 'import jwt'],
+  },
+  {
+    pkg: 'python3-cryptography',
+    for: 'the independent verifier of relay statements (Ed25519 keys)',
+    path: (env) => env.PYTHON3 || '/usr/bin/python3',
+    probe: ['-c', 'from cryptography.hazmat.primitives.asymmetric import ed25519'],
+  },
 ];
 
 function executable(file) {

@@ -31,8 +31,12 @@ const COMMANDS: Record<string, Command> = {
     load: lazy(() => require('./refresh')),
   },
   verify: {
-    summary: 'check a saved workbook: tables against their fingerprints, the audit chain (verify BOOK.xlsx)',
+    summary: 'check a saved workbook: tables against their fingerprints, totals and signed statements, the audit chain (verify BOOK.xlsx)',
     load: lazy(() => require('./verify')),
+  },
+  evidence: {
+    summary: "write one table's evidence for the audit file (evidence BOOK.xlsx --table T --out FILE)",
+    load: lazy(() => require('./evidence')),
   },
   template: {
     summary: "write the add-in's write-back template into a workbook file (template --flow F BOOK.xlsx)",

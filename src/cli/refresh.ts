@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { refreshTable, type EditReport, type LoadOutcome, type LoadProgress, type RefreshChanges } from '../loading/load';
 import { readBindings } from '../loading/bindings';
+import { stateAfterLoad } from '../evidence/state';
 import type { Fingerprint } from '../loading/fingerprint';
 import { nodeDigest, nodeFingerprints } from './digest';
 import { batchHeap } from './heap';
@@ -58,6 +59,9 @@ interface TableSummary {
   fingerprint?: Fingerprint;
   truncatedCells?: number;
   changes?: RefreshChanges;
+  /** Signed by the relay or not, as the Tables card says it (src/evidence/state.ts); and an Evidence sheet that could not be written. */
+  evidence?: string;
+  evidenceProblem?: string;
   error?: { code: string; message: string; edits?: EditReport[] };
 }
 
@@ -140,7 +144,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     for (const { table, outcome } of results) {
       summaries.push(
         outcome.ok
-          ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.binding.fingerprint ? { fingerprint: outcome.binding.fingerprint } : {}), ...(outcome.changes ? { changes: outcome.changes } : {}) }
+          ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.binding.fingerprint ? { fingerprint: outcome.binding.fingerprint } : {}), ...(outcome.changes ? { changes: outcome.changes } : {}), evidence: stateAfterLoad(outcome.binding).text, ...(outcome.evidenceProblem ? { evidenceProblem: outcome.evidenceProblem } : {}) }
           : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.message.replace(/ The refresh of \S+ stopped while replacing rows:.*$/, ''), ...(outcome.error.edits ? { edits: outcome.error.edits } : {}) } },
       );
     }
@@ -171,8 +175,10 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     io.stdout(JSON.stringify({ file: path, environment: connection.environment, saved, ...(backup ? { backup } : {}), seconds, tables: summaries }, null, 2));
   } else {
     for (const s of summaries) {
-      if (s.ok) io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} rows${s.changes ? `; ${s.changes.text}` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}`);
-      else io.stderr(`${s.table}: ${s.error!.message}`);
+      if (s.ok) {
+        io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} rows${s.changes ? `; ${s.changes.text}` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}. ${s.evidence}`);
+        if (s.evidenceProblem) io.stderr(`${s.table}: ${s.evidenceProblem}`);
+      } else io.stderr(`${s.table}: ${s.error!.message}`);
     }
     io.stdout(saved ? `${positionals[0]} saved in ${seconds.toFixed(1)} s${backup ? `; the previous file is ${backup}` : ''}.` : `${positionals[0]} was not changed.`);
   }

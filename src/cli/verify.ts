@@ -1,9 +1,13 @@
 import { nodeDigest } from './digest';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import type { JSONWebKeySet } from 'jose';
+import { statementFinding, type StatementFinding } from '../evidence/check';
+import type { TotalsFinding } from '../evidence/totals-check';
+import { scanEvidence } from '../evidence/state';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BINDINGS_KEY, readBindings } from '../loading/bindings';
-import { makeCellPrint, rowPrinter, suspectRows } from '../loading/tableprint';
+import { BINDINGS_KEY, readBindings, type Binding } from '../loading/bindings';
+import type { TableShape } from '../workbook/port';
 import { parseCell, sheetCell } from '../workbook/address';
 import { isFileProblem, openFileWorkbook, type FileWorkbook } from '../workbook/file';
 import { AUDIT_TABLE } from '../writeback/audit';
@@ -11,31 +15,42 @@ import { AUDIT_HEAD_KEY, checkChain } from '../writeback/auditchain';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
 
-const HELP = `Usage: grc-sheets verify BOOK.xlsx [--json]
+const HELP = `Usage: grc-sheets verify BOOK.xlsx [--jwks FILE|URL] [--json]
 
 Checks a saved workbook without Excel and without the service:
 - every table the add-in loaded against the cell fingerprint its last load or refresh kept: a figure
   edited by hand since, a row added or deleted, shows as the rows it is in (sheet addresses);
+- its control totals (records, sums, non-empty cells, earliest and latest dates) recomputed from the
+  cells, each total that differs named;
+- the relay's signed statement of its last load: the signature against the relay's keys (--jwks), and
+  that it is the statement of this table's last load (dataset, records, request, time);
 - the write-back audit sheet's hash chain: an entry edited, removed or inserted afterwards shows as the
   first entry that no longer links, and entries cut off the end against the chain's head.
-The canonical forms, to recompute by other means, are in docs/workbook.md.
+The canonical forms, to recompute by other means, are in docs/workbook.md and docs/evidence.md.
 
 Options:
+  --jwks FILE|URL  the relay's public keys (its /.well-known/jwks.json, saved or fetched); without
+                   it, signatures are not checked (said per table)
   --json           print what was found as JSON
   -h, --help       this text
 
 Exit codes: 0 everything verifies; 1 something does not verify (a table edited or without a
-fingerprint, an audit chain broken), each named in the output; 2 wrong options, or a file that is missing
-or cannot be read as a workbook (not a workbook, encrypted ...).`;
+fingerprint, totals that differ, a statement that does not verify or belongs to another load, an audit
+chain broken), each named in the output; 2 wrong options, a file that is missing or cannot be read as a
+workbook (not a workbook, encrypted ...), or keys (--jwks) that cannot be read.`;
 
 
 export interface TableFinding {
   table: string;
   /** verified: matches its fingerprint; edited: does not; unverifiable: no fingerprint kept; missing: table gone. */
-  status: 'verified' | 'edited' | 'unverifiable' | 'missing';
+  status: 'verified' | 'edited' | 'unverifiable' | 'missing' | 'statement';
   message: string;
   /** edited: the sheet rows (Sheet!A1 of their first cell) holding the edits, at most 100. */
   rows?: string[];
+  /** The cell fingerprint alone: verified, edited, or absent (no print kept). */
+  cells?: 'verified' | 'edited' | 'absent';
+  totals?: TotalsFinding;
+  statement?: StatementFinding;
 }
 
 export interface AuditFinding {
@@ -47,7 +62,40 @@ export interface AuditFinding {
 
 const MAX_ROWS_LISTED = 100;
 
-async function verifyTables(workbook: FileWorkbook): Promise<TableFinding[]> {
+export async function verifyTable(workbook: FileWorkbook, b: Binding, shape: TableShape, jwks: JSONWebKeySet | null): Promise<TableFinding> {
+  const statement = await statementFinding(b, jwks);
+  const signedOk = statement.status === 'verified' || statement.status === 'unchecked' || statement.status === 'unsigned';
+  if (!b.cells && !b.evidence) {
+    return { table: b.table, status: 'unverifiable', cells: 'absent', statement, message: `Table ${b.table} has no cell fingerprint (loaded by a version that kept none): it cannot be verified. Refresh it once to make one.` };
+  }
+  // One streamed scan for the print and the totals: a table of a million rows is verified without holding it.
+  const scan = await scanEvidence(workbook, b, shape, nodeDigest);
+  const totalsNow = scan.totals;
+  const cellsOk = scan.cells !== 'edited';
+  const parts = [totalsNow.status !== 'absent' ? totalsNow.message : '', statement.message].filter(Boolean).join('; ');
+  if (cellsOk && totalsNow.status !== 'differ') {
+    const base = { table: b.table, cells: scan.cells, totals: totalsNow, statement };
+    if (!signedOk) return { ...base, status: 'statement', message: `Table ${b.table}: the cells are as loaded ${b.loadedAt}, but ${statement.message}.` };
+    return { ...base, status: 'verified', message: `Table ${b.table}: ${b.rowCount.toLocaleString('en-US')} rows as loaded ${b.loadedAt} from ${b.environment}; ${parts}.` };
+  }
+  const rows = scan.rows;
+  let where = '';
+  if (scan.cells === 'edited') {
+    where = `: the edits are in ${rows.length.toLocaleString('en-US')} rows starting ${rows.slice(0, 5).join(', ')}${rows.length > 5 ? ' ...' : ''}.`;
+    if (scan.countNow !== scan.countThen) where += ` It had ${scan.countThen.toLocaleString('en-US')} rows after that load and has ${scan.countNow.toLocaleString('en-US')} now.`;
+  }
+  return {
+    table: b.table,
+    status: 'edited',
+    cells: scan.cells,
+    totals: totalsNow,
+    statement,
+    message: `Table ${b.table} was changed since it was loaded ${b.loadedAt}${where || '.'}${totalsNow.status === 'differ' ? ` Its ${totalsNow.message}.` : ''}${signedOk ? '' : ` And ${statement.message}.`} A refresh in the add-in names the cells with their loaded values.`,
+    rows: rows.slice(0, MAX_ROWS_LISTED),
+  };
+}
+
+async function verifyTables(workbook: FileWorkbook, jwks: JSONWebKeySet | null): Promise<TableFinding[]> {
   const out: TableFinding[] = [];
   if ((await workbook.getSetting(BINDINGS_KEY)) === undefined) {
     // Tables named as the add-in names them, but no records of the add-in: its settings part was dropped.
@@ -62,29 +110,7 @@ async function verifyTables(workbook: FileWorkbook): Promise<TableFinding[]> {
       out.push({ table: b.table, status: 'missing', message: `Table ${b.table} (${b.datasetId}) is in the add-in's records but not in the workbook: it was deleted or renamed outside Excel.` });
       continue;
     }
-    if (!b.cells) {
-      out.push({ table: b.table, status: 'unverifiable', message: `Table ${b.table} has no cell fingerprint (loaded by a version that kept none): it cannot be verified. Refresh it once to make one.` });
-      continue;
-    }
-    // Streamed: a table of a million rows is verified without holding it.
-    const columns = [...new Set([...b.columns, ...b.cells.keys])];
-    const printer = rowPrinter(columns, b.columns, b.cells.keys, nodeDigest, shape.columns);
-    await workbook.scanRows(shape.name, columns, (cells) => printer.add(cells));
-    const now = printer.prints();
-    if (makeCellPrint(now, b.cells.keys, nodeDigest).sha256 === b.cells.sha256) {
-      out.push({ table: b.table, status: 'verified', message: `Table ${b.table}: ${b.cells.count.toLocaleString('en-US')} rows as loaded ${b.loadedAt} from ${b.environment}.` });
-      continue;
-    }
-    const at = parseCell(shape.topLeft);
-    const { rows } = suspectRows(b.cells, now, nodeDigest);
-    const addresses = rows.map((r) => sheetCell(shape.sheet, at.row + 1 + r, at.col));
-    const counted = now.digests.length !== b.cells.count ? ` It had ${b.cells.count.toLocaleString('en-US')} rows after that load and has ${now.digests.length.toLocaleString('en-US')} now.` : '';
-    out.push({
-      table: b.table,
-      status: 'edited',
-      message: `Table ${b.table} was changed since it was loaded ${b.loadedAt}: the edits are in ${rows.length.toLocaleString('en-US')} rows starting ${addresses.slice(0, 5).join(', ')}${rows.length > 5 ? ' ...' : ''}.${counted} A refresh in the add-in names the cells with their loaded values.`,
-      rows: addresses.slice(0, MAX_ROWS_LISTED),
-    });
+    out.push(await verifyTable(workbook, b, shape, jwks));
   }
   return out;
 }
@@ -118,9 +144,30 @@ async function verifyAudit(workbook: FileWorkbook): Promise<AuditFinding> {
     : { status: 'verified', entries, message: `The write-back audit's ${entries.toLocaleString('en-US')} entries form an unbroken chain.${before}` };
 }
 
+/** The relay's keys from a saved file or its URL; a message when they cannot be had. */
+export async function readJwks(from: string): Promise<JSONWebKeySet | string> {
+  let text: string;
+  try {
+    if (/^https?:\/\//i.test(from)) {
+      const res = await fetch(from, { signal: AbortSignal.timeout(15_000) });
+      if (!res.ok) return `the relay's keys at ${from} could not be fetched: HTTP ${res.status}`;
+      text = await res.text();
+    } else text = readFileSync(from, 'utf8');
+  } catch (e) {
+    return `the relay's keys (--jwks ${from}) cannot be read: ${(e as Error).message}`;
+  }
+  try {
+    const parsed = JSON.parse(text) as JSONWebKeySet;
+    if (!parsed || !Array.isArray(parsed.keys)) throw new Error('no "keys" array');
+    return parsed;
+  } catch (e) {
+    return `--jwks ${from} is not a JWKS (the relay's /.well-known/jwks.json): ${(e as Error).message}`;
+  }
+}
+
 export async function run(argv: string[], io: { stdout(t: string): void; stderr(t: string): void } = { stdout: (t) => process.stdout.write(`${t}\n`), stderr: (t) => process.stderr.write(`${t}\n`) }): Promise<number> {
   const values = parseOptions('verify', HELP, () => {
-    const parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } }, strict: true });
+    const parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false }, jwks: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
     return { ...parsed.values, positionals: parsed.positionals };
   });
   if (typeof values === 'number') return values;
@@ -132,6 +179,15 @@ export async function run(argv: string[], io: { stdout(t: string): void; stderr(
   if (!existsSync(path)) {
     io.stderr(`grc-sheets verify: there is no file ${values.positionals[0]}\n\n${HELP}`);
     return EXIT.usage;
+  }
+  let jwks: JSONWebKeySet | null = null;
+  if (values.jwks !== undefined) {
+    const got = await readJwks(values.jwks);
+    if (typeof got === 'string') {
+      io.stderr(`grc-sheets verify: ${got}`);
+      return EXIT.usage;
+    }
+    jwks = got;
   }
   let workbook: FileWorkbook;
   let tables: TableFinding[];
@@ -146,7 +202,7 @@ export async function run(argv: string[], io: { stdout(t: string): void; stderr(
     throw e;
   }
   try {
-    tables = await verifyTables(workbook);
+    tables = await verifyTables(workbook, jwks);
     audit = await verifyAudit(workbook);
   } catch (e) {
     if (isFileProblem(e)) {

@@ -3,6 +3,7 @@ import type { TableShape, WorkbookPort } from '../workbook/port';
 import { updateSetting } from '../workbook/settings';
 import { fingerprint } from './fingerprint';
 import { cellPrint } from './tableprint';
+import { tableEvidence } from '../evidence/record';
 
 /**
  * What each loaded table holds, stored in the workbook's settings so a refresh (by anyone who opens the
@@ -30,6 +31,8 @@ export const binding = z.strictObject({
   fingerprint: fingerprint.optional(),
   /** What the table's cells held after it (tableprint.ts): hand edits since are found against it. */
   cells: cellPrint.optional(),
+  /** Control totals and the relay's signed statement of the last load or refresh (src/evidence/record.ts). */
+  evidence: tableEvidence.optional(),
 });
 export type Binding = z.infer<typeof binding>;
 

@@ -10,6 +10,8 @@ import { makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, 
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell, sheetCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
+import { dateColumns, evidenceOf, loadTotaller, totalsOfRows, type DownloadEvidence } from '../evidence/record';
+import { recordEvidence } from '../evidence/sheet';
 import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
 
 export type { DataRecord };
@@ -39,7 +41,7 @@ export interface DatasetSource {
       /** The download waits for a returned promise: how a slow workbook holds the stream back. */
       onBatch?(records: DataRecord[]): void | Promise<void>;
     },
-  ): Promise<{ bytes: number; count: number }>;
+  ): Promise<{ bytes: number; count: number; evidence?: DownloadEvidence }>;
 }
 
 export type LoadPhase = 'preparing' | 'downloading' | 'writing' | 'done';
@@ -93,6 +95,8 @@ export interface LoadSuccess {
   writes: WriteStats;
   /** A refresh's changes against what the table held (none for a first load). */
   changes?: RefreshChanges;
+  /** The Evidence sheet could not be written (the load itself succeeded): what happened. */
+  evidenceProblem?: string;
 }
 
 export interface RefreshChanges {
@@ -304,7 +308,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
   const fp = options.fingerprints?.();
-  let printer: ReturnType<typeof rowPrinter> | null = null;
+  let printer = null as ReturnType<typeof rowPrinter> | null;
+  let totals = null as ReturnType<typeof loadTotaller> | null;
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -323,8 +328,15 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const builder = new RowBuilder(columnsOf(dataset.record));
-    const names = builder.columns.map((c) => c.name);
-    printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest);
+    // Made at the first batch, with the fields the service sends that the catalogue does not know (or at
+    // the end, for an empty answer).
+    let printsMade = false;
+    const makePrints = () => {
+      printsMade = true;
+      const names = builder.columns.map((c) => c.name);
+      printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest, names, dateColumns(builder.columns));
+      totals = loadTotaller(builder.columns);
+    };
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -386,9 +398,15 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       }
       fp?.add(records);
       const { rows, added } = builder.add(records);
-      // Fields the catalogue does not know change the columns mid-load: no cell print this time.
-      if (added.length) printer = null;
+      // Fields the catalogue does not know that appear after the first batch change the columns mid-load:
+      // no cell print this time.
+      if (!printsMade) makePrints();
+      else if (added.length) {
+        printer = null;
+        totals = null;
+      }
       printer?.addRows(rows);
+      if (totals) for (const r of rows) totals.add(r);
       if (at.col + builder.columns.length > MAX_COLUMNS) {
         writeError = new Refusal('target-refused', `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`);
         ctl.abort(writeError);
@@ -420,11 +438,13 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (written !== received) throw new WorkbookError('host', `Only ${written} of ${received} rows reached the workbook.`);
     if (signal?.aborted) throw signal.reason;
 
+    if (!printsMade) makePrints();
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest) } : {}) });
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
+    const evidenceProblem = await recordEvidence(workbook, saved.binding);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
-    return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
+    return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes, ...(evidenceProblem ? { evidenceProblem } : {}) };
   } catch (e) {
     const error = toLoadError(e, signal, table?.name);
     await removePartial(workbook, table, createdSheet);
@@ -510,6 +530,7 @@ async function replaceTable(
   const keyColumns = recordKeyColumns(builder.columns);
   let compared: BeforeRefresh['compared'];
   let incomingPrints: RowPrints;
+  let statement: DownloadEvidence | undefined;
   try {
     report({});
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
@@ -518,7 +539,7 @@ async function replaceTable(
     // Too many rows is known while downloading: from there on the rows are dropped, not held, and the
     // rest is only counted, so the refusal says how many there are.
     let count = 0;
-    await client.download(datasetId, {
+    const downloaded = await client.download(datasetId, {
       params,
       ...(signal ? { signal } : {}),
       onBatch: (records) => {
@@ -543,13 +564,15 @@ async function replaceTable(
     if (over) throw new Refusal('target-not-empty', over);
     // What the table holds now: checked against its cell print (hand edits), then compared with what comes.
     const incoming: TableRows = { columns: builder.columns.map((c) => c.name), rows };
-    incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, options.digest);
+    incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, options.digest, dateColumns(builder.columns));
+    statement = downloaded.evidence;
     const before = await readBeforeRefresh({
       workbook,
       table: existing,
       incoming,
       incomingPrints,
       keyColumns,
+      dates: dateColumns(builder.columns),
       ...(previous.cells && !options.overwriteEdits ? { stored: { print: previous.cells, fields: previous.columns } } : {}),
       ...(options.digest ? { digest: options.digest } : {}),
       limit: CHANGE_ROWS_LIMIT,
@@ -582,7 +605,7 @@ async function replaceTable(
     await workbook.setRowCount(existing.name, rows.length);
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
     const changes = await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false);
-    const cells = makeCellPrint(incomingPrints, keyColumns, options.digest);
+    const cells = makeCellPrint(incomingPrints, keyColumns, options.digest, dateColumns(builder.columns));
     const saved = await saveBinding(workbook, {
       table: shape.name,
       // A host without table ids (the saved file) keeps the id Excel gave the table.
@@ -596,10 +619,12 @@ async function replaceTable(
       columns: builder.columns.map((c) => c.name),
       ...(fp ? { fingerprint: fp.done() } : {}),
       cells,
+      evidence: evidenceOf(totalsOfRows(builder.columns, rows), statement),
     });
     if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
+    const evidenceProblem = await recordEvidence(workbook, saved.binding);
     report({ phase: 'done', rows: rows.length });
-    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes, changes };
+    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes, changes, ...(evidenceProblem ? { evidenceProblem } : {}) };
   } catch (e) {
     const error = toLoadError(e, undefined, existing.name);
     // Which of the two it is decides what the user does: refresh again, or load again.

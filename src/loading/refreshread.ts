@@ -27,6 +27,8 @@ export interface ReadBefore {
   incoming: TableRows;
   incomingPrints: RowPrints;
   keyColumns: readonly string[];
+  /** The incoming's date and date-time columns, compared at the millisecond (tableprint.ts, method 2). */
+  dates?: readonly string[];
   /** Check for hand edits against this print over these fields (the binding's columns). */
   stored?: { print: CellPrint; fields: readonly string[] };
   digest?: TextDigest;
@@ -50,10 +52,11 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   // Pass 1: keys and digests. The stored print's digests are the compared ones when fields and keys agree.
   // The incoming rows are known by now, so a row that differs from the incoming row with its key is seen
   // here, and its old cells are kept (up to KEPT_ROWS): a refresh where little changed reads the table once.
-  const compare = rowPrinter(columns, fields, keyColumns, o.digest, table.columns);
-  const printSame = stored && same(printFields, fields) && same(stored.print.keys, keyColumns);
-  const print = stored && !printSame ? rowPrinter(columns, printFields, stored.print.keys, o.digest, table.columns) : null;
-  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, o.digest);
+  const dates = o.dates ?? [];
+  const compare = rowPrinter(columns, fields, keyColumns, o.digest, table.columns, dates);
+  const printSame = stored && same(printFields, fields) && same(stored.print.keys, keyColumns) && same(stored.print.dates ?? [], dates);
+  const print = stored && !printSame ? rowPrinter(columns, printFields, stored.print.keys, o.digest, table.columns, stored.print.dates) : null;
+  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, o.digest, dates);
   const newByKey = new Map<string, number>();
   // A key several incoming rows have (a typed "a #2" meets a numbered one): its old row is compared with each.
   const repeated = new Set<string>();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Cell } from '../workbook/port';
 import { own, plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
 import { sha256Hex } from './sha256';
+import { dateCell } from '../evidence/canonical';
 
 /**
  * A fingerprint of a table's cells as a load or refresh left them, so a later refresh (or `grc-sheets
@@ -17,17 +18,24 @@ import { sha256Hex } from './sha256';
  *   UTF-16 code units) of the row's record key, modulo B; each bucket's hash is the first 8 hex digits of
  *   the SHA-256 of its sorted row digests, each followed by "\n"; `buckets` is them all in bucket order.
  *   They say which records an edit is in without keeping a copy of the table.
+ * Method 2 (`sha256/cell-rows/2`, every print made since evidence was kept) differs in one thing: a number
+ * in one of the print's `dates` columns is its canonical date text (src/evidence/canonical.ts), so a tool
+ * that rewrites a date-time serial's last digit (openpyxl) does not make it an edit. Method 1 prints (no
+ * `dates`) are checked as they were made.
  */
-export const CELL_PRINT_METHOD = 'sha256/cell-rows/1';
+export const CELL_PRINT_METHOD_1 = 'sha256/cell-rows/1';
+export const CELL_PRINT_METHOD = 'sha256/cell-rows/2';
 const BUCKET_ROWS = 32;
 
 export const cellPrint = z.strictObject({
-  method: z.literal(CELL_PRINT_METHOD),
+  method: z.enum([CELL_PRINT_METHOD_1, CELL_PRINT_METHOD]),
   count: z.number().int().nonnegative(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   /** The record key columns (recordkey.ts); empty: rows are keyed by position. */
   keys: z.array(z.string()),
   buckets: z.string().regex(/^([0-9a-f]{8})*$/),
+  /** Method 2: the date and date-time columns, compared at the millisecond. */
+  dates: z.array(z.string()).optional(),
 });
 export type CellPrint = z.infer<typeof cellPrint>;
 
@@ -65,15 +73,19 @@ export interface RowPrints {
  * scan of the table (its cells given in the order of `columns`), or rows as a load writes them. A key
  * column that is not among `present` (the table lacks it) keys every row by position, as `rowKeys` does.
  */
-export function rowPrinter(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn, present: readonly string[] = columns) {
+export function rowPrinter(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn, present: readonly string[] = columns, dates: readonly string[] = []) {
   const keys: string[] = [];
   const digests: string[] = [];
   const at = fields.map((f) => (present.includes(f) ? columns.indexOf(f) : -1));
   const keyAt = keyColumns.map((k) => (present.includes(k) ? columns.indexOf(k) : -1));
   const usable = keyAt.every((i) => i >= 0) ? keyAt : [];
   const line = new Array<Cell>(at.length);
+  const isDate = fields.map((f) => dates.includes(f));
   const digestOf = (cells: readonly Cell[]) => {
-    for (let i = 0; i < at.length; i++) line[i] = at[i]! < 0 ? null : plainCell(cells[at[i]!]);
+    for (let i = 0; i < at.length; i++) {
+      const c = at[i]! < 0 ? null : plainCell(cells[at[i]!]);
+      line[i] = isDate[i] ? dateCell(c) : c;
+    }
     return digest(lineOf(line));
   };
   const add = (cells: readonly Cell[]) => {
@@ -98,8 +110,8 @@ export function rowPrinter(columns: readonly string[], fields: readonly string[]
 }
 
 /** Row digests over `fields` (columns missing from the table count as empty), with each row's key. */
-export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn): RowPrints {
-  const p = rowPrinter(t.columns, fields, keyColumns, digest);
+export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn, dates: readonly string[] = []): RowPrints {
+  const p = rowPrinter(t.columns, fields, keyColumns, digest, t.columns, dates);
   p.addRows(t.rows);
   return p.prints();
 }
@@ -120,13 +132,15 @@ function bucketHashes(p: RowPrints, buckets: number, digest: TextDigest): string
   return groups.map((g) => hashOfDigests(g, digest).slice(0, 8));
 }
 
-export function makeCellPrint(p: RowPrints, keyColumns: readonly string[], digest: TextDigest = builtIn): CellPrint {
+/** A print of rows made over `dates` (method 2); without `dates`, a method 1 print (tests of old workbooks). */
+export function makeCellPrint(p: RowPrints, keyColumns: readonly string[], digest: TextDigest = builtIn, dates?: readonly string[]): CellPrint {
   return {
-    method: CELL_PRINT_METHOD,
+    method: dates ? CELL_PRINT_METHOD : CELL_PRINT_METHOD_1,
     count: p.digests.length,
     sha256: hashOfDigests([...p.digests], digest),
     keys: [...keyColumns],
     buckets: bucketHashes(p, bucketCount(p.digests.length), digest).join(''),
+    ...(dates ? { dates: [...dates] } : {}),
   };
 }
 
@@ -210,7 +224,7 @@ export function findEdits(
   const inKeys = rowKeys(incoming, stored.keys);
   const inByKey = new Map<string, number>();
   inKeys.forEach((k, i) => inByKey.set(k, i));
-  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], digest).digests[0]!;
+  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], digest, stored.dates).digests[0]!;
   const iAt = fields.map((f) => incoming.columns.indexOf(f));
   const cells: EditedCell[] = [];
   const byBucket = new Map<number, number[]>();

@@ -43,6 +43,9 @@ function machine(installed: string[], apt: 'works' | 'fails' | 'absent' = 'works
     'libreoffice-calc-nogui': ['soffice', 'exit 0'],
     // python3 with openpyxl: the probe `python3 -c "import openpyxl"` succeeds.
     'python3-openpyxl': ['python3', 'exit 0'],
+    // The same python3 answers the probes for jwt and cryptography.
+    'python3-jwt': ['python3', 'exit 0'],
+    'python3-cryptography': ['python3', 'exit 0'],
   };
   for (const pkg of installed) tool(join(bin, programs[pkg]![0]), programs[pkg]![1]);
   if (!installed.includes('python3-openpyxl')) tool(join(bin, 'python3'), 'exit 1'); // python3 without openpyxl
@@ -82,7 +85,7 @@ function preflight(m: Machine, options: { uid?: number; script?: string } = {}) 
 }
 
 const aptCalls = (m: Machine) => (existsSync(m.log) ? readFileSync(m.log, 'utf8').trim().split('\n') : []);
-const ALL = ['chromium', 'redis-server', 'libreoffice-calc-nogui', 'python3-openpyxl'];
+const ALL = ['chromium', 'redis-server', 'libreoffice-calc-nogui', 'python3-openpyxl', 'python3-jwt', 'python3-cryptography'];
 
 describe('npm test preflight', () => {
   it('everything there: says nothing, calls no apt-get, exit 0', () => {
@@ -96,13 +99,13 @@ describe('npm test preflight', () => {
     const r = preflight(m);
     expect(r.lines).toEqual([
       expect.stringMatching(
-        /^npm test: installing chromium redis-server python3-openpyxl with apt-get \(needed by the browser tests/,
+        /^npm test: installing chromium redis-server python3-openpyxl python3-jwt python3-cryptography with apt-get \(needed by the browser tests/,
       ),
     ]);
     expect(r.code).toBe(0);
     expect(aptCalls(m)).toEqual([
       'apt-get update -qq DEBIAN_FRONTEND=noninteractive',
-      'apt-get install -y -qq chromium redis-server python3-openpyxl DEBIAN_FRONTEND=noninteractive',
+      'apt-get install -y -qq chromium redis-server python3-openpyxl python3-jwt python3-cryptography DEBIAN_FRONTEND=noninteractive',
     ]);
     expect(preflight(m)).toEqual({ code: 0, lines: [], out: '' }); // and the next run finds them
   });
@@ -133,7 +136,7 @@ describe('npm test preflight', () => {
 
   it('python3 without openpyxl counts as missing python3-openpyxl', () => {
     const m = machine(['chromium', 'redis-server', 'libreoffice-calc-nogui'], 'absent');
-    expect(preflight(m).lines).toEqual([expect.stringMatching(/^npm test needs python3-openpyxl \(/)]);
+    expect(preflight(m).lines).toEqual([expect.stringMatching(/^npm test needs python3-openpyxl, python3-jwt, python3-cryptography \(/)]);
   });
 
   it('apt-get fails: one line with its reason and what to install, exit 1', () => {

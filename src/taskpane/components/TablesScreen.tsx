@@ -156,6 +156,14 @@ export function TablesScreen(props: Props) {
                 <dd className={s.value}>{b.sheet}</dd>
                 <dt className={s.term}>Source</dt>
                 <dd className={s.value}>{b.source}</dd>
+                {b.evidence && (
+                  <>
+                    <dt className={s.term}>Evidence</dt>
+                    <dd className={`${s.value} ${b.evidence.kind === 'changed' ? s.production : ''}`} data-testid="evidence">
+                      {b.evidence.text}
+                    </dd>
+                  </>
+                )}
               </dl>
               {st?.kind === 'refreshing' && (
                 <div role="status">

@@ -1,4 +1,5 @@
 import { reconcileBindings } from '../../loading/bindings';
+import { evidenceState, type EvidenceState } from '../../evidence/state';
 import type { WorkbookPort } from '../../workbook/port';
 
 /** A loaded table as the Tables screen lists it: the stored binding joined with where the table is now. */
@@ -11,14 +12,19 @@ export interface TableBinding {
   rows: number;
   /** Where the table is. */
   sheet: string;
+  /** Signed by the relay or not, and whether the cells still are what the last load wrote (src/evidence/state.ts). */
+  evidence?: EvidenceState;
 }
 
 /** The loaded tables still in the workbook, under their current names; a deleted table's binding is removed. */
 export async function readTableBindings(workbook: WorkbookPort): Promise<TableBinding[]> {
   const { bindings, tables } = await reconcileBindings(workbook);
-  return [...bindings.values()].map((b) => {
+  const out: TableBinding[] = [];
+  for (const b of bindings.values()) {
     const shape = tables.get(b.table);
-    return {
+    // One streamed read of each table: the card says whether it still is what was loaded.
+    const evidence = shape ? await evidenceState(workbook, b, shape).catch(() => undefined) : undefined;
+    out.push({
       table: b.table,
       dataset: b.datasetId,
       environment: b.environment,
@@ -26,8 +32,10 @@ export async function readTableBindings(workbook: WorkbookPort): Promise<TableBi
       loadedAt: b.loadedAt,
       rows: b.rowCount,
       sheet: shape ? `${shape.sheet}!${shape.topLeft}` : 'table not found in the workbook',
-    };
-  });
+      ...(evidence ? { evidence } : {}),
+    });
+  }
+  return out;
 }
 
 /** The Tables screen's first read, as a value: an Excel error becomes a message, never a pane stuck reading. */

@@ -805,6 +805,13 @@ class FakeTable extends Loadable {
         if (!last?.validation) continue;
         for (let r = t.body; r < b.rows - 1; r++) Object.assign(this.ctx.xl.cell(t.sheet, t.row + 1 + r, t.col + c), { validation: last.validation, validationAlert: last.validationAlert });
       }
+      // And its calculated columns (one formula in every body row) fill the new rows, as Excel does.
+      for (let c = 0; c < t.width; c++) {
+        const cells = Array.from({ length: t.body }, (_, r) => t.sheet.cells.get(a1(t.row + 1 + r, t.col + c)));
+        const f = cells[0];
+        if (!f?.formula || !cells.every((x) => x?.formula && x.value === f.value)) continue;
+        for (let r = t.body; r < b.rows - 1; r++) Object.assign(this.ctx.xl.cell(t.sheet, t.row + 1 + r, t.col + c), { value: f.value, formula: true });
+      }
       t.width = b.cols;
       t.body = b.rows - 1;
     });

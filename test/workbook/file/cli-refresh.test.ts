@@ -50,7 +50,7 @@ with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED
     expect([code, err]).toEqual([0, []]);
     const summary = JSON.parse(out.join('\n')) as { saved: boolean; backup: string; tables: { table: string; ok: boolean; rows: number; fingerprint: { sha256: string } }[] };
     expect(summary.saved).toBe(true);
-    expect(summary.tables).toEqual([{ table: 'tbl_risk', ok: true, rows: 120, truncatedCells: 0, fingerprint: { method: 'sha256/jcs-lines/1', count: 120, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }, changes: expect.objectContaining({ text: expect.any(String) }) }]);
+    expect(summary.tables).toEqual([{ table: 'tbl_risk', ok: true, rows: 120, truncatedCells: 0, fingerprint: { method: 'sha256/jcs-lines/1', count: 120, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }, changes: expect.objectContaining({ text: expect.any(String) }), evidence: expect.stringMatching(/^Not signed by a relay; loaded .+, unchanged since\.$/) }]);
     // An auditor recomputes the fingerprint from the service's answer with Python alone.
     const answer = await fetch(`${sandbox.url}/directdata/v3/risk`, { headers: { authorization: `Basic ${Buffer.from(`${sandbox.demoKey!.identifier}:${sandbox.demoKey!.password}`).toString('base64')}` } }).then((r) => r.text());
     const recomputed = execFileSync('/usr/bin/python3', ['-c', "import hashlib, json, sys\nh = hashlib.sha256()\nfor r in json.load(sys.stdin):\n    h.update((json.dumps(r, sort_keys=True, separators=(',', ':'), ensure_ascii=False) + '\\n').encode())\nprint(h.hexdigest())"], { input: answer }).toString().trim();
@@ -128,7 +128,7 @@ shutil.move(tmp, src)`;
     expect(drawn[0]!.startsWith('\r\x1b[2Ktbl_risk: ')).toBe(true);
     expect(drawn[drawn.length - 1]).toBe('\r\x1b[2K');
     // The fixture's table has no Id column yet: its rows are keyed by position, so all show as replaced.
-    expect(cli.out.join('\n')).toMatch(/^tbl_risk: 120 rows; 120 added, 10 removed, 0 changed\n\S*progress\.xlsx saved in \d+\.\d s\.$/);
+    expect(cli.out.join('\n')).toMatch(/^tbl_risk: 120 rows; 120 added, 10 removed, 0 changed\. Not signed by a relay; loaded [^\n]+, unchanged since\.\n\S*progress\.xlsx saved in \d+\.\d s\.$/);
   });
 
   it('refuses a workbook that is open in Excel, and leaves it as it was', async () => {

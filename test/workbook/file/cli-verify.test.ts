@@ -73,7 +73,7 @@ describe('grc-sheets verify on saved workbooks', () => {
     const wb = openFileWorkbook(book);
     const b = (await readBindings(wb)).get('tbl_risk')!;
     wb.close();
-    const recomputed = execFileSync('/usr/bin/python3', ['-c', script, book, 'Risks', JSON.stringify(b.columns)]).toString().trim();
+    const recomputed = execFileSync('/usr/bin/python3', ['-c', script, book, 'Risks', JSON.stringify(b.columns), JSON.stringify(b.cells!.dates ?? [])]).toString().trim();
     expect(recomputed).toBe(b.cells!.sha256);
   });
 

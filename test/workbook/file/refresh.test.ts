@@ -39,12 +39,12 @@ describe('refreshing a saved workbook', () => {
     const report = workbook.saveTo(output);
     workbook.close();
 
-    // The refresh's change report adds the Changes sheet (a new sheet and table: the package's content
-    // types and the workbook's relationships list them).
+    // The refresh's change report adds the Changes sheet, and its evidence the Evidence sheet (new sheets
+    // and tables: the package's content types and the workbook's relationships list them).
     expect(report.rewritten.sort()).toEqual(
       ['[Content_Types].xml', 'xl/_rels/workbook.xml.rels', 'xl/pivotCache/pivotCacheDefinition1.xml', 'xl/styles.xml', 'xl/tables/table1.xml', 'xl/webextensions/webextension1.xml', 'xl/workbook.xml', 'xl/worksheets/sheet1.xml'].sort(),
     );
-    expect(report.added.sort()).toEqual(['xl/tables/table2.xml', 'xl/worksheets/_rels/sheet4.xml.rels', 'xl/worksheets/sheet4.xml']);
+    expect(report.added.sort()).toEqual(['xl/tables/table2.xml', 'xl/tables/table3.xml', 'xl/worksheets/_rels/sheet4.xml.rels', 'xl/worksheets/_rels/sheet5.xml.rels', 'xl/worksheets/sheet4.xml', 'xl/worksheets/sheet5.xml']);
     expect(report.removed).toEqual([]);
     const before = entryHashes(input);
     const after = entryHashes(output);

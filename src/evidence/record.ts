@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { readStatement, type ReadStatement } from '../contracts/evidence';
+import type { Cell } from '../sheet/cell-types';
+import { controlTotals, totaller, totalKindOf, type ControlTotals, type Totaller } from './totals';
+
+/**
+ * The evidence a table's binding keeps of its last load or refresh (docs/evidence.md): the control totals
+ * of the rows it wrote and, when it was loaded through a relay that signs, the relay's read statement of
+ * the download as the relay signed it (a compact JWS: only the relay's key makes a valid one, so editing
+ * the workbook cannot make one up). The record fingerprint and the cell print stay where they were
+ * (binding.fingerprint, binding.cells).
+ */
+export const tableEvidence = z.strictObject({
+  totals: controlTotals,
+  /** The relay's read statement of this load's download, compact JWS. */
+  statement: z.string().optional(),
+  /**
+   * The statement's request id, kept beside it when the load took it: a statement copied in from another
+   * table's load, or from an older load of this table, has another.
+   */
+  requestId: z.string().optional(),
+  /** Why the load kept no statement: the client's check of it failed (hash mismatch, unavailable ...). */
+  problem: z.string().optional(),
+});
+export type TableEvidence = z.infer<typeof tableEvidence>;
+
+/** A compact JWS's payload read without checking its signature (what it claims; verify.ts checks it). */
+export function statementClaims(jws: string): ReadStatement | null {
+  const part = jws.split('.')[1];
+  if (!part) return null;
+  try {
+    const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
+    // atob: the taskpane has no Buffer.
+    const bytes = Uint8Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (ch) => ch.charCodeAt(0));
+    const parsed = readStatement.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The date and date-time columns of a column model: compared at the millisecond. */
+export const dateColumns = (columns: readonly { name: string; kind: string }[]): string[] => columns.filter((c) => totalKindOf(c.kind) === 'date').map((c) => c.name);
+
+/** Control totals fed the rows a load writes, in the order of `columns`. */
+export const loadTotaller = (columns: readonly { name: string; kind: string }[]): Totaller => totaller(columns.map((c) => ({ name: c.name, kind: totalKindOf(c.kind) })));
+
+/**
+ * What the client says of a download's statement (src/client/statement-check.ts, EvidenceCheck): the
+ * compact JWS when its signature and its hash, length and records are the bytes received; otherwise why not.
+ */
+export interface DownloadEvidence {
+  ok: boolean;
+  statement?: string;
+  code?: string;
+  message?: string;
+}
+
+/**
+ * The evidence of one load: its totals and, when the client checked it, the relay's statement. A statement
+ * the client found wrong is not kept (verify would only call it what the client already did): the reason is.
+ */
+export function evidenceOf(totals: ControlTotals, download: DownloadEvidence | undefined): TableEvidence {
+  const statement = download?.ok ? download.statement : undefined;
+  const claims = statement ? statementClaims(statement) : null;
+  const problem = download && !download.ok && download.code !== 'unsigned' ? `${download.code ?? 'error'}: ${download.message ?? ''}`.trim() : undefined;
+  return { totals, ...(statement ? { statement } : {}), ...(claims ? { requestId: claims.requestId } : {}), ...(problem ? { problem } : {}) };
+}
+
+/** Totals of rows already held (a refresh writes them all at once). */
+export function totalsOfRows(columns: readonly { name: string; kind: string }[], rows: readonly (readonly Cell[])[]): ControlTotals {
+  const t = loadTotaller(columns);
+  for (const r of rows) t.add(r);
+  return t.done();
+}

@@ -9,6 +9,7 @@ import { Forwarding } from './forward';
 import { basicAuthorization, upstreamRequestHeaders } from './headers';
 import { keyTag, type CallLog } from './log';
 import type { BodyBudget } from './body-budget';
+import type { Caller, Evidence } from './evidence';
 import { hasBody, isJson, readBody } from './request-body';
 import type { Upstream } from './upstream';
 import { bearerToken, type SignIn } from './signed-in';
@@ -36,6 +37,8 @@ export interface ProxyDeps {
   signIn?: SignIn;
   /** false: a typed key (Basic) is refused. */
   personalKeys: boolean;
+  /** Signs statements of dataset downloads and writes (evidence.ts). */
+  evidence?: Evidence;
 }
 
 /** A request refused before its body is read to the end: the connection cannot carry another request. */
@@ -104,12 +107,14 @@ export function proxy(
     if (token === null) return sendError(res, deps.signIn ? 'sign-in-required' : 'no-credentials');
     // The token never goes upstream: the held key replaces it once the checks pass.
     return deps.signIn!.call(res, token, envName, endpoint, headers, log, () =>
-      onward(req, res, upstream, endpoint, path, headers, deps, log),
+      onward(req, res, upstream, endpoint, path, headers, deps, log,
+        deps.evidence?.personCaller(deps.signIn!.checker, token, envName, endpoint, log)),
     );
   }
   if (!deps.personalKeys) return sendError(res, 'personal-keys-off');
   log.key = connectionKeyTag(req.socket, authorization);
-  return onward(req, res, upstream, endpoint, path, headers, deps, log);
+  return onward(req, res, upstream, endpoint, path, headers, deps, log,
+    deps.evidence?.keyCaller(authorization, log.key ?? ''));
 }
 
 /** Sends a checked call: a GET at once, a POST once its body is read and is JSON. */
@@ -122,12 +127,13 @@ function onward(
   headers: Record<string, string>,
   deps: ProxyDeps,
   log: CallLog,
+  caller: Caller | undefined,
 ): Forwarding | Promise<Forwarding | void> | void {
   if (endpoint.method === 'GET') {
     if (hasBody(req)) return sendError(res, 'body-not-allowed', CLOSE);
-    return send(upstream, endpoint, path, headers, undefined, deps, res, log);
+    return send(upstream, endpoint, path, headers, undefined, deps, res, log, caller);
   }
-  if (!hasBody(req)) return send(upstream, endpoint, path, headers, undefined, deps, res, log);
+  if (!hasBody(req)) return send(upstream, endpoint, path, headers, undefined, deps, res, log, caller);
   // A body goes as the environment's binding says: JSON, or the form its API file takes (form-body.ts).
   const form = boundForm(endpoint);
   if (form ? !checkForm.media(form, req.headers['content-type']) : !isJson(req))
@@ -149,14 +155,14 @@ function onward(
     if (form) {
       const refused = checkForm.body(endpoint, read.body, req.headers['content-type']);
       if (refused) return sendError(res, 'invalid-form', { message: `${RELAY_ERRORS['invalid-form'][1]} ${refused}` });
-      return send(upstream, endpoint, path, headers, read.body, deps, res, log);
+      return send(upstream, endpoint, path, headers, read.body, deps, res, log, caller);
     }
     try {
       JSON.parse(read.body.toString('utf8'));
     } catch {
       return sendError(res, 'invalid-json');
     }
-    return send(upstream, endpoint, path, headers, read.body, deps, res, log);
+    return send(upstream, endpoint, path, headers, read.body, deps, res, log, caller);
   });
 }
 
@@ -169,6 +175,7 @@ function send(
   deps: ProxyDeps,
   res: ServerResponse,
   log: CallLog,
+  caller: Caller | undefined,
 ): Forwarding | undefined {
   const address = res.req.socket.remoteAddress ?? 'unknown';
   const mine = deps.inFlight.get(address) ?? 0;
@@ -201,6 +208,7 @@ function send(
     address,
     deps.clientStallUnderLoadMs,
   );
+  if (caller) forwarding.tap = deps.evidence!.tap(res, caller, upstream.name, endpoint, path, headers, body);
   forwarding.start();
   // This call waits for a connection while a client that has stopped reading holds one: cut that client
   // (longest stalled first) rather than keep this caller waiting up to clientWriteTimeoutMs. No cost in

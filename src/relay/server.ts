@@ -17,6 +17,8 @@ import { createBodyBudget } from './body-budget';
 import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
 import { configFileProblems } from './config-files';
 import { createCors } from './cors';
+import { JWKS_PATH, STATEMENTS_PATH } from '../contracts/evidence';
+import { createEvidence, type Evidence } from './evidence';
 import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
 import { createRelayLogger } from './log';
 import { Forwarding } from './forward';
@@ -29,7 +31,7 @@ import { unavailableMatcher } from './unavailable';
 import { createUpstream, type Upstream } from './upstream';
 import { AUTH_CONFIG_PATH, ME_PATH, SIGN_OUT_PATH, type AuthConfig } from '../contracts/identity';
 import type { TokenStats } from '../identity/token-check';
-import { HeldKeys } from './held-keys';
+import { HeldKeyError, HeldKeys } from './held-keys';
 import { PolicyFile, policyVocabulary } from './policy-file';
 import { bearerToken, createSignIn, type SignIn } from './signed-in';
 
@@ -171,6 +173,14 @@ export async function startRelay(
   const authConfig: string = JSON.stringify(
     signIn?.authConfig ?? ({ personalKeys: config.personalKeys, signIn: null } satisfies AuthConfig),
   );
+  let evidence: Evidence;
+  try {
+    evidence = createEvidence(config, logger, policy, options.processEnv ?? process.env, options.now);
+  } catch (e) {
+    if (e instanceof HeldKeyError) throw new RelayConfigError(e.message);
+    throw e;
+  }
+  await evidence.ready;
   const files: StaticFiles | null = config.staticDir
     ? await createStaticFiles(config.staticDir, signIn?.providerOrigins ?? [])
     : null;
@@ -188,14 +198,17 @@ export async function startRelay(
     inFlightLimit: config.limits.callsInFlightPerAddress,
     ...(signIn ? { signIn } : {}),
     personalKeys: config.personalKeys,
+    evidence,
   };
   const reload = (reason: string) => {
     keys?.reload(reason);
     policy?.reload(reason);
+    evidence.reload(reason);
   };
   const onHangUp = () => reload('SIGHUP');
+  evidence.start();
   // Only a relay with something to re-read takes SIGHUP over from Node (whose default is to stop).
-  if (keys || policy) {
+  if (keys || policy || config.evidence.key) {
     process.on('SIGHUP', onHangUp);
     keys?.start();
     policy?.start();
@@ -206,6 +219,7 @@ export async function startRelay(
     policy?.stop();
     signIn?.stop();
     personLimiter?.stop();
+    evidence.stop();
   };
 
   let closing = false;
@@ -236,6 +250,10 @@ export async function startRelay(
       return;
     }
     if (rawPath.startsWith('/api/auth/') || rawPath === ME_PATH) return identityRoute(req, res, rawPath, log);
+    if (rawPath.startsWith(STATEMENTS_PATH))
+      return rawPath[STATEMENTS_PATH.length] === '/'
+        ? evidence.statement(req, res, rawPath, signIn?.checker ?? null)
+        : sendError(res, 'not-found');
     // The environment segment is compared raw: an encoded name is no name.
     const slash = rawPath.indexOf('/', 5);
     if (slash < 0) return sendError(res, 'not-found');
@@ -301,6 +319,7 @@ export async function startRelay(
       return;
     }
     if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(req, res, rawPath, query, log);
+    if (rawPath === JWKS_PATH) return evidence.jwks(req, res);
     if (files && (req.method === 'GET' || req.method === 'HEAD'))
       return files.serve(req, res, rawPath).then((served) => served || sendError(res, 'not-found'));
     sendError(res, 'not-found');

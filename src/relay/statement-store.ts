@@ -1,0 +1,102 @@
+import type { Logger } from 'pino';
+
+/**
+ * Signed statements wait here for the client that made the request, for `ttlMs` (they live on in the
+ * workbook, not here). In memory, oldest first, at most `kept` of them (the oldest go early under a flood of
+ * calls); with a Redis store (the relays' shared `limits.rateLimit.store`) each is also written there, so
+ * the relay behind a load balancer that the client's next request reaches finds it.
+ */
+
+export interface StoredStatement {
+  /** Who may fetch it: the caller of the request it is about (statement-routes.ts callerOf). */
+  owner: string;
+  /** The compact JWS. */
+  jws: string;
+}
+
+export interface StatementStore {
+  /** Resolves once Redis, if any, is ready or has failed (the relay starts either way). */
+  readonly ready: Promise<void>;
+  /** Kept in memory at once; written to Redis without waiting (its command goes out before the answer's end). */
+  put(id: string, statement: StoredStatement): void;
+  get(id: string): StoredStatement | undefined | Promise<StoredStatement | undefined>;
+  stop(): void;
+}
+
+const PREFIX = 'grc-relay:statement:';
+
+export function createStatementStore(
+  ttlMs: number,
+  kept: number,
+  logger: Logger,
+  redisUrl?: string,
+  now: () => number = Date.now,
+): StatementStore {
+  const memory = new Map<string, StoredStatement & { until: number }>();
+  // Loaded only by relays that share a store (ioredis costs every relay that loads it; see server.ts).
+  const redis = redisUrl
+    ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+      new (require('ioredis') as typeof import('ioredis')).default(redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        commandTimeout: 250,
+        retryStrategy: (times: number) => Math.min(times * 200, 2_000),
+      })
+    : null;
+  const where = redisUrl?.replace(/\/\/[^@/]*@/, '//');
+  let warned = false;
+  const unshared = (e: unknown) => {
+    if (warned) return;
+    warned = true;
+    logger.warn(
+      { store: where, err: { message: (e as Error)?.message } },
+      'statements not shared with the other relays (Redis unreachable): a client whose next call reaches another relay cannot fetch its statement',
+    );
+  };
+  redis?.on('error', unshared);
+  redis?.on('ready', () => (warned = false));
+
+  /** Drops expired statements from the front (insertion order is expiry order: one TTL for all). */
+  const sweep = (t: number) => {
+    for (const [id, s] of memory) {
+      if (s.until > t && memory.size <= kept) break;
+      memory.delete(id);
+    }
+  };
+
+  const ready = redis
+    ? new Promise<void>((resolve) => {
+        redis.once('ready', resolve);
+        redis.once('error', () => resolve());
+      })
+    : Promise.resolve();
+
+  return {
+    ready,
+    put(id, statement) {
+      const t = now();
+      memory.set(id, { ...statement, until: t + ttlMs });
+      sweep(t);
+      redis?.set(PREFIX + id, JSON.stringify(statement), 'PX', ttlMs).catch(unshared);
+    },
+    get(id) {
+      const here = memory.get(id);
+      if (here && here.until > now()) return { owner: here.owner, jws: here.jws };
+      if (!redis || redis.status !== 'ready') return undefined;
+      return redis.get(PREFIX + id).then(
+        (text) => {
+          if (!text) return undefined;
+          const s = JSON.parse(text) as StoredStatement;
+          return typeof s.owner === 'string' && typeof s.jws === 'string' ? s : undefined;
+        },
+        (e: unknown) => {
+          unshared(e);
+          return undefined;
+        },
+      );
+    },
+    stop() {
+      redis?.disconnect();
+    },
+  };
+}

@@ -8,7 +8,7 @@ import {
   statementPayload,
   type StatementPayload,
 } from '../contracts/evidence';
-import { Sha256 } from '../loading/sha256';
+import { Sha256 } from './sha256';
 import type { Connection } from './request';
 
 /**

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
 import { request } from 'undici';
 import { boundOf, catalog, encodeRequest, type BoundOperation } from '../../src/catalog';
+import { createClient } from '../../src/client';
 import {
   JWKS_PATH,
   STATEMENT_ID_HEADER,
@@ -134,6 +135,22 @@ describe('the relay signs what the service sent', () => {
     if (!result.evidence.ok) throw new Error(result.evidence.message);
     expect(result.evidence.claims).toMatchObject({ length: result.bytes });
     expect((await verified(result.evidence.statement)).kid).toBe(result.evidence.kid);
+  });
+
+  it('a client whose bytes were changed on the way sees that they differ from the signed ones', async () => {
+    // One character of the answer changed between the relay and the client (same length, still JSON).
+    const tampering = createClient({
+      baseUrl: `${relay.url}/api/acc`,
+      credentials: { identifier: sandbox.demoKey!.identifier, password: sandbox.demoKey!.password },
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (!input.includes('/directdata/')) return response;
+        const text = (await response.text()).replace('"Name":"', '"Name":"X');
+        return new Response(text.replace(/"Name":"X./, '"Name":"X'), { status: response.status, headers: response.headers });
+      },
+    });
+    const result = await tampering.download('incidents');
+    expect(result.evidence).toMatchObject({ ok: false, code: 'hash-mismatch', claims: { length: result.bytes } });
   });
 
   it('a client straight to the service has no statement, and says so', async () => {

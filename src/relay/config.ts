@@ -134,6 +134,8 @@ const identity = z.strictObject({
  * listing; how long statements wait on the relay for their client.
  */
 const evidence = z.strictObject({
+  /** false: the relay signs nothing (no statement header, no hashing): what signing costs is then measurable. */
+  enabled: z.boolean().default(true),
   /** Without it the relay makes a key at start (demo): its statements verify only while it runs. */
   key: z
     .strictObject({

@@ -198,7 +198,7 @@ export async function startRelay(
     inFlightLimit: config.limits.callsInFlightPerAddress,
     ...(signIn ? { signIn } : {}),
     personalKeys: config.personalKeys,
-    evidence,
+    ...(config.evidence.enabled ? { evidence } : {}),
   };
   const reload = (reason: string) => {
     keys?.reload(reason);

@@ -120,6 +120,9 @@ export function createEvidence(
       if (!read && endpoint.method === 'GET') return null;
       const id = randomUUID();
       res.setHeader(STATEMENT_ID_HEADER, id);
+      // A taskpane on an allowed origin must be able to read the id (cors.ts set the list for this answer).
+      const exposed = res.getHeader('access-control-expose-headers');
+      if (typeof exposed === 'string') res.setHeader('access-control-expose-headers', `${exposed}, ${STATEMENT_ID_HEADER}`);
       headers['accept-encoding'] = 'identity';
       const common = {
         environment: { name: env, host: hosts.get(env) ?? '' },

@@ -83,6 +83,7 @@ beforeAll(async () => {
     {
       listen: { host: '127.0.0.1', port: 0 },
       environments: { acc: { baseUrl: sandbox.url } },
+      allowedOrigins: ['https://addin.example.com'],
       evidence: { key: { file: keyFile } },
     },
     { logDestination: log },
@@ -159,9 +160,13 @@ describe('the relay signs what the service sent', () => {
   });
 
   it('gives a statement to its caller only', async () => {
-    const through = await request(`${relay.url}/api/acc/directdata/v1/auditworkflow`, { headers: { authorization: auth } });
+    const through = await request(`${relay.url}/api/acc/directdata/v1/auditworkflow`, {
+      headers: { authorization: auth, origin: 'https://addin.example.com' },
+    });
     await through.body.arrayBuffer();
     const id = through.headers[STATEMENT_ID_HEADER] as string;
+    // A taskpane on an allowed origin can read the id.
+    expect(String(through.headers['access-control-expose-headers']).toLowerCase()).toContain(STATEMENT_ID_HEADER);
     const other = `Basic ${Buffer.from(`${sandbox.demoKey!.identifier}:another-password`).toString('base64')}`;
     const refused = await statementOf(id, other);
     expect(refused.status).toBe(403);

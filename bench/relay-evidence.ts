@@ -26,6 +26,8 @@ export interface EvidenceBenchDeps {
   startRelay(configFile: string): Promise<{ pid: number }>;
   /** One large download with curl from the load generator's core: MB/s. */
   download(url: string): number;
+  /** Small GETs with wrk from the load generator's core (a warm-up second first): req/s and latency. */
+  smallGets(url: string): { rps: number; p50: number; p99: number };
   auth: string;
 }
 
@@ -88,6 +90,14 @@ export async function evidenceBench(deps: EvidenceBenchDeps): Promise<string> {
   const perRound = mbps.on.map((on, i) => 1 - on / mbps.off[i]!);
   const overhead = 1 - median(mbps.on) / median(mbps.off);
 
+  // Small GETs (8 records), each signed with evidence on: what a statement costs per call.
+  const gets = { on: [] as number[], off: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+    for (const which of order)
+      gets[which].push(deps.smallGets(`http://127.0.0.1:${ports[which]}/api/acc/directdata/v1/auditworkflow`).rps);
+  }
+
   // 200 downloads at once, each from its own loopback address (200 people), each fetching its statement.
   const small = '/api/acc/directdata/v1/auditworkflow';
   const downloads = await Promise.all(
@@ -138,6 +148,7 @@ export async function evidenceBench(deps: EvidenceBenchDeps): Promise<string> {
     `| large download, evidence on (SHA-256 + record count while streaming, statement signed) | ${f(median(mbps.on))} MB/s | | |`,
     `| large download, evidence off (\`evidence.enabled: false\`) | ${f(median(mbps.off))} MB/s | | |`,
     `| overhead of hashing and counting (1 - on/off, medians) | ${f(overhead * 100, 1)}% | at most ${GOAL_OVERHEAD * 100}% | ${verdict(overhead <= GOAL_OVERHEAD)} |`,
+    `| small GETs (8 records), evidence on / off | ${f(median(gets.on))} / ${f(median(gets.off))} req/s (${f((1 - median(gets.on) / median(gets.off)) * 100, 1)}% fewer) | | |`,
     `| statement fetch, p50 / p99 (${fetchMs.length} fetches) | ${f(p(0.5), 2)} / ${f(p(0.99), 2)} ms | p99 under ${GOAL_FETCH_P99_MS} ms | ${verdict(p(0.99) < GOAL_FETCH_P99_MS)} |`,
     `| ${CONCURRENT} concurrent downloads: distinct statements, each verified as its own | ${ids.size} ids, ${own} own | ${CONCURRENT} | ${verdict(ids.size === CONCURRENT && own === CONCURRENT)} |`,
     '',

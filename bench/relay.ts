@@ -465,6 +465,10 @@ export default async function (): Promise<string> {
       freePort,
       auth: AUTH,
       download: (url) => download('0', url),
+      smallGets(url) {
+        smallGets('0', url, 1);
+        return smallGets('0', url, WRK_SECONDS);
+      },
       async startRelay(configFile) {
         const started = await startPinned(
           '1',

@@ -67,7 +67,8 @@ export interface Evidence {
 export function createEvidence(
   config: RelayConfig,
   logger: Logger,
-  policy: PolicyFile | null,
+  /** The policy file, once the relay has loaded it (null without sign-in). */
+  policy: () => PolicyFile | null,
   processEnv: NodeJS.ProcessEnv,
   now?: () => number,
 ): Evidence {
@@ -86,15 +87,21 @@ export function createEvidence(
     now,
   );
   const hosts = new Map(Object.entries(config.environments).map(([name, e]) => [name, new URL(e.baseUrl).host]));
+  /** The claims with the statement id, and when it is signed (`iat`, seconds), as JSON. */
+  const signed = (claims: string) => keys.sign(`${claims.slice(0, -1)},"iat":${Math.floor((now ?? Date.now)() / 1000)}}`);
+  // Signing costs more than forwarding a small answer, and most statements are never fetched: this relay
+  // signs one when its caller first fetches it. Statements shared through Redis are signed at once, so
+  // Redis holds only signed ones and any relay with the key can hand them out.
   const sink = {
     issue(id: string, owner: string, payload: object) {
-      store.put(id, { owner, jws: keys.sign({ ...payload, jti: id, iat: Math.floor((now ?? Date.now)() / 1000) }) });
+      const claims = JSON.stringify({ ...payload, jti: id });
+      store.put(id, store.shared ? { owner, jws: signed(claims) } : { owner, claims });
     },
   };
 
   /** The rule that let a signed-in person through, named by the groups whose rules allow the call. */
   function ruleFor(person: Person, env: string, endpoint: Endpoint): string {
-    const current = policy?.current;
+    const current = policy()?.current;
     if (!current) return 'signed in';
     const allowing = person.groups.filter((g) => current.decide([g], env, endpoint) === null);
     return `policy: ${allowing.length === 1 ? 'group' : 'groups'} ${allowing.map((g) => `"${g}"`).join(', ')}`;
@@ -165,6 +172,8 @@ export function createEvidence(
         const reply = (s: Awaited<typeof found>) => {
           if (!s) return sendError(res, 'statement-not-found');
           if (s.owner !== owner) return sendError(res, 'statement-not-yours');
+          // Signed once: a second fetch gets the same statement.
+          s.jws ??= signed(s.claims!);
           res.setHeader('content-type', 'application/json; charset=utf-8');
           res.end(JSON.stringify({ statement: s.jws }));
         };

@@ -141,6 +141,15 @@ export async function startRelay(
   const environmentList = JSON.stringify(views);
   const scheme = config.tls ? 'https' : 'http';
   const cors = createCors(config.allowedOrigins, scheme);
+  // First of what the relay starts: a signing key it cannot use stops it before anything else is open.
+  let evidence: Evidence;
+  try {
+    evidence = createEvidence(config, logger, () => policy, options.processEnv ?? process.env, options.now);
+  } catch (e) {
+    if (e instanceof HeldKeyError) throw new RelayConfigError(e.message);
+    throw e;
+  }
+  await evidence.ready;
   const { store, ...rate } = config.limits.rateLimit;
   const limiter: RateLimiter = store
     ? sharedRateLimiter().createSharedRateLimiter(rate, store, logger)
@@ -173,14 +182,6 @@ export async function startRelay(
   const authConfig: string = JSON.stringify(
     signIn?.authConfig ?? ({ personalKeys: config.personalKeys, signIn: null } satisfies AuthConfig),
   );
-  let evidence: Evidence;
-  try {
-    evidence = createEvidence(config, logger, policy, options.processEnv ?? process.env, options.now);
-  } catch (e) {
-    if (e instanceof HeldKeyError) throw new RelayConfigError(e.message);
-    throw e;
-  }
-  await evidence.ready;
   const files: StaticFiles | null = config.staticDir
     ? await createStaticFiles(config.staticDir, signIn?.providerOrigins ?? [])
     : null;

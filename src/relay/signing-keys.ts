@@ -160,10 +160,10 @@ export class SigningKeys {
     return this.current.kid;
   }
 
-  /** A compact JWS of `payload` with the current key; `kid` and `typ` in its protected header. */
-  sign(payload: object): string {
+  /** A compact JWS of `payload` (JSON text) with the current key; `kid` and `typ` in its protected header. */
+  sign(payload: string): string {
     const { alg, kid, privateKey } = this.current;
-    const input = `${b64url(JSON.stringify({ alg, kid, typ: STATEMENT_TYPE }))}.${b64url(JSON.stringify(payload))}`;
+    const input = `${b64url(JSON.stringify({ alg, kid, typ: STATEMENT_TYPE }))}.${b64url(payload)}`;
     const signature =
       alg === 'EdDSA'
         ? sign(null, Buffer.from(input), privateKey)

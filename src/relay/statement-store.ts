@@ -8,15 +8,19 @@ import type { Logger } from 'pino';
  */
 
 export interface StoredStatement {
-  /** Who may fetch it: the caller of the request it is about (statement-routes.ts callerOf). */
+  /** Who may fetch it: the caller of the request it is about (evidence.ts Caller). */
   owner: string;
-  /** The compact JWS. */
-  jws: string;
+  /** The compact JWS; absent while only this relay holds the statement (signed when first fetched). */
+  jws?: string;
+  /** The claims as JSON, to sign when first fetched. */
+  claims?: string;
 }
 
 export interface StatementStore {
   /** Resolves once Redis, if any, is ready or has failed (the relay starts either way). */
   readonly ready: Promise<void>;
+  /** Shared with other relays through Redis: what is put must be signed already (Redis holds only signed statements). */
+  readonly shared: boolean;
   /** Kept in memory at once; written to Redis without waiting (its command goes out before the answer's end). */
   put(id: string, statement: StoredStatement): void;
   get(id: string): StoredStatement | undefined | Promise<StoredStatement | undefined>;
@@ -32,7 +36,7 @@ export function createStatementStore(
   redisUrl?: string,
   now: () => number = Date.now,
 ): StatementStore {
-  const memory = new Map<string, StoredStatement & { until: number }>();
+  const memory = new Map<string, { statement: StoredStatement; until: number }>();
   // Loaded only by relays that share a store (ioredis costs every relay that loads it; see server.ts).
   const redis = redisUrl
     ? // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -73,15 +77,17 @@ export function createStatementStore(
 
   return {
     ready,
+    shared: redis !== null,
     put(id, statement) {
       const t = now();
-      memory.set(id, { ...statement, until: t + ttlMs });
+      memory.set(id, { statement, until: t + ttlMs });
       sweep(t);
-      redis?.set(PREFIX + id, JSON.stringify(statement), 'PX', ttlMs).catch(unshared);
+      if (redis && statement.jws)
+        redis.set(PREFIX + id, JSON.stringify({ owner: statement.owner, jws: statement.jws }), 'PX', ttlMs).catch(unshared);
     },
     get(id) {
       const here = memory.get(id);
-      if (here && here.until > now()) return { owner: here.owner, jws: here.jws };
+      if (here && here.until > now()) return here.statement;
       if (!redis || redis.status !== 'ready') return undefined;
       return redis.get(PREFIX + id).then(
         (text) => {

@@ -16,9 +16,6 @@ const CLOSE_BRACKET = 93;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const SPACE = 32;
-const TAB = 9;
-const LF = 10;
-const CR = 13;
 
 export class RecordCounter {
   private depth = 0;
@@ -47,16 +44,28 @@ export class RecordCounter {
       this.escaped = false;
       i = 1;
     }
-    for (; i < n; i++) {
-      const b = buf[i]!;
+    while (i < n) {
       if (inString) {
+        // Most bytes are inside strings: a tight loop to the next quote or backslash.
+        let b = buf[i]!;
+        while (b !== QUOTE && b !== BACKSLASH) {
+          if (++i === n) break;
+          b = buf[i]!;
+        }
+        if (i === n) break;
         if (b === BACKSLASH) {
-          // The escaped byte is skipped; at the end of the chunk it is the next chunk's first.
-          if (++i === n) this.escaped = true;
-        } else if (b === QUOTE) inString = false;
+          // The escaped byte is skipped; when the chunk ends first, it is the next chunk's first.
+          i += 2;
+          if (i > n) this.escaped = true;
+        } else {
+          inString = false;
+          i++;
+        }
         continue;
       }
-      if (b === SPACE || b === LF || b === CR || b === TAB) continue;
+      const b = buf[i++]!;
+      // Outside strings, JSON has no control character but whitespace.
+      if (b <= SPACE) continue;
       if (expect && depth === this.recordDepth) {
         expect = false;
         if (b !== CLOSE_BRACKET) records++;

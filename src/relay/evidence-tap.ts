@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { ReadStatement, StatementWho, WriteReceipt } from '../contracts/evidence';
+import type { ServerResponse } from 'node:http';
+import { STATEMENT_ID_HEADER, type ReadStatement, type StatementWho, type WriteReceipt } from '../contracts/evidence';
 import { RecordCounter } from './record-count';
 
 /**
@@ -31,6 +32,7 @@ export class AnswerTap {
 
   constructor(
     private readonly sink: TapSink,
+    private readonly res: ServerResponse,
     readonly id: string,
     private readonly owner: string,
     private readonly base: ReadBase | WriteBase,
@@ -38,11 +40,15 @@ export class AnswerTap {
     this.counter = base.kind === 'read' ? new RecordCounter() : null;
   }
 
-  /** The service's status and headers. */
+  /** The service's status and headers (before the answer's headers go out). */
   start(status: number, headers: Record<string, string | string[] | undefined>): void {
     this.status = status;
     const encoding = headers['content-encoding'];
-    if (encoding !== undefined && encoding !== 'identity') this.over = true;
+    if (encoding !== undefined && encoding !== 'identity') {
+      // Compressed although asked not to be: not signed, and the answer names no statement.
+      this.over = true;
+      this.res.removeHeader(STATEMENT_ID_HEADER);
+    }
   }
 
   data(chunk: Buffer): void {

@@ -139,6 +139,7 @@ export function createEvidence(
       };
       return new AnswerTap(
         sink,
+        res,
         id,
         caller.owner,
         read

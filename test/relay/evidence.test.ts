@@ -247,6 +247,35 @@ describe('the signing key is read by reference', () => {
     await expect(start({ env: 'SIGNING_KEY' }, {})).rejects.toThrow(/SIGNING_KEY is not set/);
   });
 
+  it("lists earlier keys' public parts named in previousKeys, PEM or JWK", async () => {
+    const pemFile = join(dir, 'old-1.pub.pem');
+    const jwkFile = join(dir, 'old-2.jwk.json');
+    const old1 = generateKeyPairSync('ed25519').publicKey;
+    const old2 = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
+    writeFileSync(pemFile, old1.export({ format: 'pem', type: 'spki' }));
+    writeFileSync(jwkFile, JSON.stringify(old2.export({ format: 'jwk' })));
+    const other = await startRelay(
+      {
+        listen: { host: '127.0.0.1', port: 0 },
+        environments: { acc: { baseUrl: sandbox.url } },
+        evidence: { key: { file: keyFile }, previousKeys: [pemFile, jwkFile] },
+      },
+      { logDestination: { write: () => undefined } },
+    );
+    try {
+      const keys = ((await (await request(other.url + JWKS_PATH)).body.json()) as JSONWebKeySet).keys;
+      // The current key first (keyFile's, whichever it holds now), then the previous ones in order.
+      expect(keys.slice(1).map((k) => [k.kty, k.alg])).toEqual([
+        ['OKP', 'EdDSA'],
+        ['EC', 'ES256'],
+      ]);
+      expect(keys[1]).toMatchObject({ x: old1.export({ format: 'jwk' }).x });
+      expect(keys[2]).toMatchObject({ x: old2.export({ format: 'jwk' }).x });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('reads a key from an environment variable and lists it', async () => {
     const other = await start({ env: 'SIGNING_KEY' }, { SIGNING_KEY: pem('ec') });
     try {

@@ -10,6 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { evidenceBench } from './relay-evidence';
 
 const MB = 1024 * 1024;
 const LARGE_MB = 256;
@@ -456,8 +457,32 @@ export default async function (): Promise<string> {
       `${median(xs, (v) => v).toFixed(2)}x (${Math.min(...xs).toFixed(2)} to ${Math.max(...xs).toFixed(2)})`;
     const range = (xs: number[]) => `${f(Math.min(...xs))} to ${f(Math.max(...xs))}`;
 
-    // Last, on a fresh relay: 1,000 unfinished uploads and 1,000 stalled downloads at once.
+    // What signing costs, on two relays of its own (evidence on and off), with the main relay stopped.
     await stop(relay.child);
+    const evidence = await evidenceBench({
+      dir,
+      upstreamPort,
+      freePort,
+      auth: AUTH,
+      download: (url) => download('0', url),
+      smallGets(url) {
+        smallGets('0', url, 1);
+        return smallGets('0', url, WRK_SECONDS);
+      },
+      async startRelay(configFile) {
+        const started = await startPinned(
+          '1',
+          process.execPath,
+          [...RELAY_NODE_FLAGS, 'bin/grc-sheets.js', 'relay', '--config', configFile],
+          /listening on/,
+          'ignore',
+        );
+        children.push(started.child);
+        return { pid: started.child.pid! };
+      },
+    });
+
+    // Last, on a fresh relay: 1,000 unfinished uploads and 1,000 stalled downloads at once.
     const pressured = await startPinned(
       '1',
       process.execPath,
@@ -502,6 +527,8 @@ export default async function (): Promise<string> {
       '',
       '',
       `Relay memory while streaming ${SLOW_MB} MiB to a client reading at ${SLOW_CLIENT_MBPS} MiB/s (${f(slowSeconds, 1)} s): **peak RSS ${f(hwm)} MB** (kernel VmHWM, reset before the stream; target < 150 MB; sampled every 50 ms: ${f(rssPeakSampled)} MB). RSS before the stream ${f(rssBefore)} MB (startup peak ${f(startupPeak)} MB); after all the runs below ${f(rssAfter)} MB.`,
+      '',
+      evidence,
       '',
       `Method: ${RUNS} rounds with relay and nginx back to back (each first in turn), medians shown; each figure follows one unmeasured call of its kind on the same path (a download; 1 s of wrk), and the relay's and nginx's unmeasured downloads are the cold figures; direct is measured in ${DIRECT_RUNS} rounds of its own after them; curl downloads ${LARGE_MB} MiB; wrk -t1 -c32 -d${WRK_SECONDS}s on an 8-record answer with Basic auth; relay and nginx pinned to core 1, upstream and load generator to core 0 (direct: load generator on core 1); the relay logs every request (one JSON line, written in 64 KiB blocks to /dev/null), nginx writes its access log; the relay's TypeScript is compiled (tsx's cache) before it starts; the relay runs with \`node ${RELAY_NODE_FLAGS.join(' ')}\` (RELAY_NODE_FLAGS to change).`,
     ].join('\n');

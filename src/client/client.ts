@@ -4,6 +4,7 @@ import { basicAuthorization } from './basic-auth';
 import { call, sendEncoded, type CallOptions } from './call';
 import { download, type DownloadOptions, type DownloadResult } from './download';
 import type { Connection, Fetch } from './request';
+import { checkStatement, statementIdOf, type EvidenceCheck } from './statement-check';
 
 export interface ClientOptions {
   /** The environment's API root: `http://127.0.0.1:4010/api` (sandbox), `https://relay/api/<env>` (relay). */
@@ -22,6 +23,11 @@ export interface GrcClient {
   call(operationId: string, options?: CallOptions): Promise<unknown>;
   /** Sends a request encoded through the environment's binding (catalog encodeRequest) as it is; the raw answer. */
   send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal }): Promise<Answer>;
+  /**
+   * The relay's signed receipt of a write `send` made (its answer's headers name it), verified against the
+   * relay's published keys: what the write-back audit row keeps.
+   */
+  receipt(answer: Answer): Promise<EvidenceCheck>;
   /** Loads a small DirectData dataset to prove the base URL and key work; resolves with its record count. */
   testConnection(signal?: AbortSignal): Promise<{ count: number }>;
 }
@@ -44,6 +50,7 @@ export function createClient(options: ClientOptions): GrcClient {
     call: async (operationId, o) => call(conn, available(cat.operation(operationId)), o),
     send: async (operationId, request, o) =>
       sendEncoded(conn, available(cat.operation(operationId)), request, o?.signal),
+    receipt: (answer) => checkStatement(conn, statementIdOf(answer.headers), { kind: 'write' }),
     async testConnection(signal) {
       const { count } = await download(
         conn,

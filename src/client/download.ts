@@ -4,6 +4,7 @@ import { errorFromFailure } from './fetch-failure';
 import { JsonArraySplitter, MalformedAnswer } from './json-array-splitter';
 import { checkRecords } from './record-check';
 import { send, type Connection } from './request';
+import { checkStatement, defaultHasher, statementIdOf, type EvidenceCheck, type Hasher } from './statement-check';
 
 /** One record of a dataset, as the service sent it (fields the catalogue does not know are kept). */
 export type DataRecord = Record<string, unknown>;
@@ -22,6 +23,8 @@ export interface DownloadOptions {
   onProgress?(progress: DownloadProgress): void;
   /** Records as they stream in. The download waits for a returned promise (backpressure). */
   onBatch?(records: DataRecord[]): void | Promise<void>;
+  /** The SHA-256 the bytes are hashed with for the relay's statement: node:crypto's in Node is faster. */
+  hasher?: () => Hasher;
 }
 
 export interface DownloadResult {
@@ -29,6 +32,11 @@ export interface DownloadResult {
   records: DataRecord[];
   bytes: number;
   count: number;
+  /**
+   * The relay's signed statement of this download, checked: its signature against the relay's published
+   * keys, its hash, length and record count against what was received (statement-check.ts).
+   */
+  evidence: EvidenceCheck;
 }
 
 /**
@@ -52,6 +60,9 @@ export async function download(
   if (!response.body)
     throw badAnswer(dataset, 'The answer had no body where a JSON list of records was expected.');
 
+  // The relay names the statement it signs of this answer; the bytes are hashed as they come to check it.
+  const statementId = statementIdOf(response.headers);
+  const hash = statementId ? (options.hasher ?? defaultHasher)() : null;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   const splitter = new JsonArraySplitter();
@@ -109,6 +120,7 @@ export async function download(
       }
       if (chunk.done) break;
       bytes += chunk.value.byteLength;
+      hash?.update(chunk.value);
       if (enveloped) whole += decoder.decode(chunk.value, { stream: true });
       else await take(splitter.push(decoder.decode(chunk.value, { stream: true })));
       progress(bytes, count);
@@ -128,7 +140,12 @@ export async function download(
     if (!finished) await reader.cancel().catch(() => undefined);
   }
   progress(bytes, count);
-  return { records: kept, bytes, count };
+  const evidence = await checkStatement(
+    conn,
+    statementId,
+    { kind: 'read', dataset: dataset.id, sha256: hash?.hex() ?? '', length: bytes, records: count },
+  );
+  return { records: kept, bytes, count, evidence };
 }
 
 function envelopedRecords(dataset: Dataset, text: string, status: number): unknown[] {

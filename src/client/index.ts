@@ -10,6 +10,7 @@ export {
 export { splitRelayReference, type RelayReference } from './relay-reference';
 export type { DataRecord, DownloadOptions, DownloadProgress, DownloadResult } from './download';
 export type { CallOptions } from './call';
+export { checkStatement, type EvidenceCheck, type EvidenceCode, type Hasher } from './statement-check';
 export type { Fetch } from './request';
 export { JsonArraySplitter, MalformedAnswer } from './json-array-splitter';
 export { RETRY, sleep, withRetry, type RetryDecision, type RetryPolicy, type Retried, type Sleep } from './retry';

@@ -64,6 +64,7 @@ function environmentNameProblem(name: string): string | null {
     return 'an environment name is 1 to 32 letters, digits, "-" or "_"';
   if (name === 'environments') return '"environments" is reserved for GET /api/environments';
   if (name === 'auth') return '"auth" is reserved for the sign-in routes (/api/auth/...)';
+  if (name === 'evidence') return '"evidence" is reserved for the signed statements (/api/evidence/...)';
   return null;
 }
 
@@ -125,6 +126,33 @@ const identity = z.strictObject({
     .array(z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']))
     .min(1)
     .default(['RS256']),
+});
+
+/**
+ * What the relay signs (docs/relay.md, "What the relay signs"): the key it signs statements with, read by
+ * reference like a held key (a PEM private key, Ed25519 or P-256); earlier keys' public parts to keep
+ * listing; how long statements wait on the relay for their client.
+ */
+const evidence = z.strictObject({
+  /** false: the relay signs nothing (no statement header, no hashing): what signing costs is then measurable. */
+  enabled: z.boolean().default(true),
+  /** Without it the relay makes a key at start (demo): its statements verify only while it runs. */
+  key: z
+    .strictObject({
+      file: z.string().min(1).optional(),
+      env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name: letters, digits and _').optional(),
+      credential: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a systemd credential name: letters, digits, ".", "-", "_"').optional(),
+    })
+    .refine((k) => [k.file, k.env, k.credential].filter((x) => x !== undefined).length === 1, {
+      message: 'name exactly one of "file", "env" or "credential" (the key itself is never written in this file)',
+    })
+    .optional(),
+  /** Files of earlier signing keys' public parts (PEM or JWK): listed at /.well-known/jwks.json for good. */
+  previousKeys: z.array(z.string().min(1)).default([]),
+  /** How long a key rotated out while the relay runs stays listed (its statements live on in workbooks). */
+  retiredKeysListedDays: z.number().int().min(1).default(400),
+  /** How long a statement can be fetched from the relay after the answer ended. */
+  statementTtlSeconds: z.number().int().min(10).max(86_400).default(900),
 });
 
 export const relayConfig = z.strictObject({
@@ -211,6 +239,7 @@ export const relayConfig = z.strictObject({
   policy: z.string().min(1).optional(),
   /** false: a typed key (Authorization: Basic) is refused; everyone signs in. */
   personalKeys: z.boolean().default(true),
+  evidence: evidence.prefault({}),
   /** Days before a held key's recorded expiry from which the relay warns (log and /healthz). */
   keyExpiryWarningDays: z.number().int().min(1).max(365).default(30),
   /**

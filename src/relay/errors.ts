@@ -100,6 +100,11 @@ export const RELAY_ERRORS = {
     'The relay failed on this request; its administrator can find the cause in the log by the X-Request-Id of this answer.',
   ],
   'shutting-down': [503, 'The relay is restarting; try again in a moment.'],
+  'statement-not-found': [
+    404,
+    'There is no such statement on this relay: it expired (statements wait evidence.statementTtlSeconds after their answer) or was never made.',
+  ],
+  'statement-not-yours': [403, "This statement is about another caller's request: only the caller who made it may fetch it."],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type RelayErrorCode = keyof typeof RELAY_ERRORS;

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { sendError } from './errors';
 import { copyResponseHeaders } from './headers';
+import type { AnswerTap } from './evidence-tap';
 import type { CallLog } from './log';
 import { classifyUpstreamError, type Upstream } from './upstream';
 
@@ -27,6 +28,8 @@ export class Forwarding implements Dispatcher.DispatchHandler {
   private pausedAt = 0;
   /** The service's Location goes to the caller (headers.ts passesLocation): set by proxy.ts. */
   passLocation = false;
+  /** Sees the answer's bytes and its end, for the relay's signed statement (evidence-tap.ts). */
+  tap: AnswerTap | null = null;
 
   /** `retryOnce`: a GET is tried once more when the connection fails before any answer; a POST never is. */
   constructor(
@@ -132,15 +135,19 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     const length = headers['content-length'];
     this.expected = typeof length === 'string' ? Number(length) : -1;
     res.statusCode = statusCode;
+    this.tap?.start(statusCode, headers);
     copyResponseHeaders(headers, res, this.passLocation);
   }
 
   onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {
     const res = this.res;
     this.log.bytes += chunk.length;
+    const tap = this.tap;
+    if (tap !== null) tap.data(chunk);
     // The chunk that completes a known length goes out with the end of the answer (and a small answer
-    // with its headers) in one write instead of two.
+    // with its headers) in one write instead of two; the statement is signed before it goes.
     if (this.log.bytes === this.expected) {
+      tap?.end();
       res.end(chunk);
       if (res.socket?.writableNeedDrain) this.armStall();
     } else if (!res.write(chunk) && !this.draining) {
@@ -160,6 +167,7 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     const res = this.res;
     this.unstall();
     if (!res.writableEnded) {
+      this.tap?.end();
       res.end();
       if (res.socket?.writableNeedDrain) this.armStall();
     }

@@ -10,6 +10,7 @@ import { projectedRead } from './projected-read';
 import { basicAuthorization, passesLocation, upstreamRequestHeaders } from './headers';
 import { keyTag, type CallLog } from './log';
 import type { BodyBudget } from './body-budget';
+import type { Caller, Evidence } from './evidence';
 import { hasBody, isJson, readBody } from './request-body';
 import type { Upstream } from './upstream';
 import { bearerToken, type SignIn } from './signed-in';
@@ -37,6 +38,8 @@ export interface ProxyDeps {
   signIn?: SignIn;
   /** false: a typed key (Basic) is refused. */
   personalKeys: boolean;
+  /** Signs statements of dataset downloads and writes (evidence.ts). */
+  evidence?: Evidence;
 }
 
 /** A request refused before its body is read to the end: the connection cannot carry another request. */
@@ -107,12 +110,14 @@ export function proxy(
     return deps.signIn!.call(res, token, envName, endpoint, headers, log, (implied) =>
       implied && endpoint.kind === 'dataset' && !hasBody(req)
         ? projectedRead(res, upstream, endpoint, path, headers, implied, deps.timeoutMs, log)
-        : onward(req, res, upstream, endpoint, path, headers, deps, log),
+        : onward(req, res, upstream, endpoint, path, headers, deps, log,
+            deps.evidence?.personCaller(deps.signIn!.checker, token, envName, endpoint, log)),
     );
   }
   if (!deps.personalKeys) return sendError(res, 'personal-keys-off');
   log.key = connectionKeyTag(req.socket, authorization);
-  return onward(req, res, upstream, endpoint, path, headers, deps, log);
+  return onward(req, res, upstream, endpoint, path, headers, deps, log,
+    deps.evidence?.keyCaller(authorization, log.key ?? ''));
 }
 
 /** Sends a checked call: a GET at once, a POST once its body is read and is JSON. */
@@ -125,12 +130,13 @@ function onward(
   headers: Record<string, string>,
   deps: ProxyDeps,
   log: CallLog,
+  caller: Caller | undefined,
 ): Forwarding | Promise<Forwarding | void> | void {
   if (endpoint.method === 'GET') {
     if (hasBody(req)) return sendError(res, 'body-not-allowed', CLOSE);
-    return send(upstream, endpoint, path, headers, undefined, deps, res, log);
+    return send(upstream, endpoint, path, headers, undefined, deps, res, log, caller);
   }
-  if (!hasBody(req)) return send(upstream, endpoint, path, headers, undefined, deps, res, log);
+  if (!hasBody(req)) return send(upstream, endpoint, path, headers, undefined, deps, res, log, caller);
   // A body goes as the environment's binding says: JSON, or the form its API file takes (form-body.ts).
   const form = boundForm(endpoint);
   if (form ? !checkForm.media(form, req.headers['content-type']) : !isJson(req))
@@ -152,14 +158,14 @@ function onward(
     if (form) {
       const refused = checkForm.body(endpoint, read.body, req.headers['content-type']);
       if (refused) return sendError(res, 'invalid-form', { message: `${RELAY_ERRORS['invalid-form'][1]} ${refused}` });
-      return send(upstream, endpoint, path, headers, read.body, deps, res, log);
+      return send(upstream, endpoint, path, headers, read.body, deps, res, log, caller);
     }
     try {
       JSON.parse(read.body.toString('utf8'));
     } catch {
       return sendError(res, 'invalid-json');
     }
-    return send(upstream, endpoint, path, headers, read.body, deps, res, log);
+    return send(upstream, endpoint, path, headers, read.body, deps, res, log, caller);
   });
 }
 
@@ -172,6 +178,7 @@ function send(
   deps: ProxyDeps,
   res: ServerResponse,
   log: CallLog,
+  caller: Caller | undefined,
 ): Forwarding | undefined {
   const address = res.req.socket.remoteAddress ?? 'unknown';
   const mine = deps.inFlight.get(address) ?? 0;
@@ -205,6 +212,7 @@ function send(
     deps.clientStallUnderLoadMs,
   );
   forwarding.passLocation = passesLocation(endpoint);
+  if (caller) forwarding.tap = deps.evidence!.tap(res, caller, upstream.name, endpoint, path, headers, body);
   forwarding.start();
   // This call waits for a connection while a client that has stopped reading holds one: cut that client
   // (longest stalled first) rather than keep this caller waiting up to clientWriteTimeoutMs. No cost in

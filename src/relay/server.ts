@@ -17,6 +17,8 @@ import { createBodyBudget } from './body-budget';
 import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
 import { configFileProblems } from './config-files';
 import { corsMethods, createCors } from './cors';
+import { JWKS_PATH, STATEMENTS_PATH } from '../contracts/evidence';
+import { createEvidence, type Evidence } from './evidence';
 import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
 import { createRelayLogger } from './log';
 import { Forwarding } from './forward';
@@ -29,7 +31,7 @@ import { unavailableMatcher } from './unavailable';
 import { createUpstream, type Upstream } from './upstream';
 import { AUTH_CONFIG_PATH, ME_PATH, SIGN_OUT_PATH, type AuthConfig } from '../contracts/identity';
 import type { TokenStats } from '../identity/token-check';
-import { HeldKeys } from './held-keys';
+import { HeldKeyError, HeldKeys } from './held-keys';
 import { PolicyFile, policyVocabulary } from './policy-file';
 import { createSignIn, type SignIn } from './signed-in';
 import { environmentRoutes } from './environment-routes';
@@ -142,6 +144,15 @@ export async function startRelay(
   );
   const scheme = config.tls ? 'https' : 'http';
   const cors = createCors(config.allowedOrigins, scheme, corsMethods(catalogs));
+  // First of what the relay starts: a signing key it cannot use stops it before anything else is open.
+  let evidence: Evidence;
+  try {
+    evidence = createEvidence(config, logger, () => policy, options.processEnv ?? process.env, options.now);
+  } catch (e) {
+    if (e instanceof HeldKeyError) throw new RelayConfigError(e.message);
+    throw e;
+  }
+  await evidence.ready;
   const { store, ...rate } = config.limits.rateLimit;
   const limiter: RateLimiter = store
     ? sharedRateLimiter().createSharedRateLimiter(rate, store, logger)
@@ -192,14 +203,17 @@ export async function startRelay(
     inFlightLimit: config.limits.callsInFlightPerAddress,
     ...(signIn ? { signIn } : {}),
     personalKeys: config.personalKeys,
+    ...(config.evidence.enabled ? { evidence } : {}),
   };
   const reload = (reason: string) => {
     keys?.reload(reason);
     policy?.reload(reason);
+    evidence.reload(reason);
   };
   const onHangUp = () => reload('SIGHUP');
+  evidence.start();
   // Only a relay with something to re-read takes SIGHUP over from Node (whose default is to stop).
-  if (keys || policy) {
+  if (keys || policy || config.evidence.key) {
     process.on('SIGHUP', onHangUp);
     keys?.start();
     policy?.start();
@@ -210,6 +224,7 @@ export async function startRelay(
     policy?.stop();
     signIn?.stop();
     personLimiter?.stop();
+    evidence.stop();
   };
 
   let closing = false;
@@ -235,6 +250,10 @@ export async function startRelay(
     // /api/me/ and below are no environment's paths: the identity routes answer them (404).
     if (rawPath.startsWith('/api/auth/') || rawPath === ME_PATH || rawPath.startsWith(`${ME_PATH}/`))
       return identityRoute(req, res, rawPath, log);
+    if (rawPath.startsWith(STATEMENTS_PATH))
+      return rawPath[STATEMENTS_PATH.length] === '/'
+        ? evidence.statement(req, res, rawPath, signIn?.checker ?? null)
+        : sendError(res, 'not-found');
     // The environment segment is compared raw: an encoded name is no name.
     const slash = rawPath.indexOf('/', 5);
     if (slash < 0) return sendError(res, 'not-found');
@@ -300,6 +319,7 @@ export async function startRelay(
       return;
     }
     if (rawPath === '/api' || rawPath.startsWith('/api/')) return api(req, res, rawPath, query, log);
+    if (rawPath === JWKS_PATH) return evidence.jwks(req, res);
     if (files && (req.method === 'GET' || req.method === 'HEAD'))
       return files.serve(req, res, rawPath).then((served) => served || sendError(res, 'not-found'));
     sendError(res, 'not-found');

@@ -38,7 +38,13 @@ describe('client.download', () => {
     const result = await client().download('risk');
     expect(fake.server.received.at(-1)).toMatchObject({ method: 'GET', url: '/api/directdata/v3/risk' });
     expect(fake.server.received.at(-1)!.headers.accept).toBe('application/json');
-    expect(result).toEqual({ records, bytes: Buffer.byteLength(JSON.stringify(records)), count: 2 });
+    // Straight to a service (no relay): no statement, and the result says so.
+    expect(result).toEqual({
+      records,
+      bytes: Buffer.byteLength(JSON.stringify(records)),
+      count: 2,
+      evidence: { ok: false, code: 'unsigned', message: expect.any(String) },
+    });
     expect(result.records[0]!.SomethingNew).toBe('kept');
   });
 

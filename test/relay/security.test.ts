@@ -405,7 +405,10 @@ describe('relay security', () => {
     const got = Buffer.from(await res.body.arrayBuffer());
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(got.equals(gz)).toBe(true);
-    expect(upstream.requests[0]!.headers['accept-encoding']).toBe('gzip');
+    // A dataset download is asked for uncompressed, so the relay's statement hashes what the client reads
+    // (docs/relay.md, "What the relay signs"); a service that compresses anyway gets no statement.
+    expect(upstream.requests[0]!.headers['accept-encoding']).toBe('identity');
+    expect(res.headers['x-grc-sheets-statement']).toBeUndefined();
   });
 
   it('aborts the upstream request when the client goes away', async () => {

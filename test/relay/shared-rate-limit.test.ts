@@ -3,49 +3,13 @@
  * serving with its own limit and says so in its log. Uses a real redis-server (Debian package redis-server,
  * installed by .ci/run), started here on a free loopback port with nothing written to disk.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { request } from 'undici';
 import type { Relay } from '../../src/relay';
 import { AUTH, captureLog, errorCode, startFakeUpstream, baseConfig, type FakeUpstream } from './helpers';
 import { startRelay } from '../../src/relay';
+import { startRedis } from './redis';
 
 const RISK = '/api/acc/directdata/v3/risk';
-const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(): Promise<{ url: string; process: ChildProcess; stopped: Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('Ready to accept connections')) {
-        child.stdout!.destroy();
-        resolve();
-      }
-    });
-  });
-  return { url: `redis://127.0.0.1:${port}`, process: child, stopped };
-}
 
 /** Resolves when a log line containing `text` has been written. */
 function waitForLine(log: ReturnType<typeof captureLog>, text: string): Promise<string> {

@@ -1,0 +1,201 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Endpoint } from '../catalog';
+import { STATEMENT_ID_HEADER, STATEMENTS_PATH, type StatementWho } from '../contracts/evidence';
+import type { Person, TokenChecker } from '../identity/token-check';
+import type { RelayConfig } from './config';
+import { sendError } from './errors';
+import { AnswerTap, whoOf } from './evidence-tap';
+import { HeldKeyError } from './held-keys';
+import type { CallLog } from './log';
+import type { PolicyFile } from './policy-file';
+import { bearerToken } from './signed-in';
+import { SigningKeys } from './signing-keys';
+import { createStatementStore, type StatementStore } from './statement-store';
+
+/**
+ * The relay as witness (docs/relay.md, "What the relay signs"): every dataset download and every forwarded
+ * write gets a signed statement, fetched by its caller from STATEMENTS_PATH, verified against JWKS_PATH.
+ * This file ties the parts together: who the caller is (and so who may fetch the statement), the tap on the
+ * answer, the two routes.
+ */
+
+/** Who made a call, as the statement names them and as the statement route recognises them. */
+export interface Caller {
+  /** Who may fetch the statement: `key:<SHA-256 of the Authorization header>` or `person:<subject>`. */
+  owner: string;
+  who: StatementWho;
+  rule: string;
+}
+
+/**
+ * Statements kept in memory at once (about 1 KB each): past this the oldest go before their TTL. A client
+ * fetches its statement as soon as its answer has ended, so even a flood of calls leaves it time.
+ */
+const KEPT = 20_000;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export interface Evidence {
+  readonly keys: SigningKeys;
+  /** Resolves once the shared store (Redis), if any, has answered or failed. */
+  readonly ready: Promise<void>;
+  /** The caller of a typed-key call (personal-key mode). */
+  keyCaller(authorization: string, keyTag: string): Caller;
+  /** The caller of a signed-in call, once the sign-in checks have passed (the token check is cached by then). */
+  personCaller(checker: TokenChecker, token: string, env: string, endpoint: Endpoint, log: CallLog): Caller;
+  /**
+   * The tap for a dataset download or a write about to be forwarded, its statement id already on the answer;
+   * null for other calls. Asks the service for an uncompressed answer (what is hashed is what is sent on).
+   */
+  tap(
+    res: ServerResponse,
+    caller: Caller,
+    env: string,
+    endpoint: Endpoint,
+    path: string,
+    headers: Record<string, string>,
+    body: Buffer | undefined,
+  ): AnswerTap | null;
+  /** GET /.well-known/jwks.json */
+  jwks(req: IncomingMessage, res: ServerResponse): void;
+  /** GET `${STATEMENTS_PATH}/<id>`: the caller's own statement. */
+  statement(req: IncomingMessage, res: ServerResponse, rawPath: string, checker: TokenChecker | null): void | Promise<void>;
+  reload(reason: string): void;
+  start(): void;
+  stop(): void;
+}
+
+export function createEvidence(
+  config: RelayConfig,
+  logger: Logger,
+  /** The policy file, once the relay has loaded it (null without sign-in). */
+  policy: () => PolicyFile | null,
+  processEnv: NodeJS.ProcessEnv,
+  now?: () => number,
+): Evidence {
+  let keys: SigningKeys;
+  try {
+    keys = new SigningKeys(config.evidence, logger, processEnv, now);
+  } catch (e) {
+    if (e instanceof HeldKeyError) throw new HeldKeyError(`the relay cannot use its evidence signing key:\n  ${e.message}`);
+    throw e;
+  }
+  const store: StatementStore = createStatementStore(
+    config.evidence.statementTtlSeconds * 1000,
+    KEPT,
+    logger,
+    config.limits.rateLimit.store,
+    now,
+  );
+  const hosts = new Map(Object.entries(config.environments).map(([name, e]) => [name, new URL(e.baseUrl).host]));
+  /** The claims with the statement id, and when it is signed (`iat`, seconds), as JSON. */
+  const signed = (claims: string) => keys.sign(`${claims.slice(0, -1)},"iat":${Math.floor((now ?? Date.now)() / 1000)}}`);
+  // Signing costs more than forwarding a small answer, and most statements are never fetched: this relay
+  // signs one when its caller first fetches it. Statements shared through Redis are signed at once, so
+  // Redis holds only signed ones and any relay with the key can hand them out.
+  const sink = {
+    issue(id: string, owner: string, payload: object) {
+      const claims = JSON.stringify({ ...payload, jti: id });
+      store.put(id, store.shared ? { owner, jws: signed(claims) } : { owner, claims });
+    },
+  };
+
+  /** The rule that let a signed-in person through, named by the groups whose rules allow the call. */
+  function ruleFor(person: Person, env: string, endpoint: Endpoint): string {
+    const current = policy()?.current;
+    if (!current) return 'signed in';
+    const allowing = person.groups.filter((g) => current.decide([g], env, endpoint) === null);
+    return `policy: ${allowing.length === 1 ? 'group' : 'groups'} ${allowing.map((g) => `"${g}"`).join(', ')}`;
+  }
+
+  return {
+    keys,
+    ready: store.ready,
+    keyCaller(authorization, keyTag) {
+      return { owner: `key:${sha256(authorization)}`, who: whoOf(null, keyTag), rule: 'personal key' };
+    },
+    personCaller(checker, token, env, endpoint, log) {
+      const checked = checker.check(token);
+      // The call has just passed the same check, so it is cached; were it not, the log holds the person.
+      const person: Person =
+        !(checked instanceof Promise) && checked.ok
+          ? checked.person
+          : { subject: log.person ?? '', name: log.personName ?? '', groups: [], expiresAt: 0 };
+      return { owner: `person:${person.subject}`, who: whoOf(person, ''), rule: ruleFor(person, env, endpoint) };
+    },
+    tap(res, caller, env, endpoint, path, headers, body) {
+      const read = endpoint.kind === 'dataset';
+      if (!read && endpoint.method === 'GET') return null;
+      const id = randomUUID();
+      res.setHeader(STATEMENT_ID_HEADER, id);
+      // A taskpane on an allowed origin must be able to read the id (cors.ts set the list for this answer).
+      const exposed = res.getHeader('access-control-expose-headers');
+      if (typeof exposed === 'string') res.setHeader('access-control-expose-headers', `${exposed}, ${STATEMENT_ID_HEADER}`);
+      headers['accept-encoding'] = 'identity';
+      const common = {
+        environment: { name: env, host: hosts.get(env) ?? '' },
+        who: caller.who,
+        rule: caller.rule,
+        requestId: String(res.getHeader('x-request-id') ?? ''),
+      };
+      return new AnswerTap(
+        sink,
+        res,
+        id,
+        caller.owner,
+        read
+          ? { kind: 'read', ...common, dataset: endpoint.id, path }
+          : {
+              kind: 'write',
+              ...common,
+              method: endpoint.method,
+              path,
+              bodySha256: createHash('sha256')
+                .update(body ?? Buffer.alloc(0))
+                .digest('hex'),
+            },
+      );
+    },
+    jwks(req, res) {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return sendError(res, 'method-not-allowed', { headers: { allow: 'GET, HEAD' } });
+      res.setHeader('content-type', 'application/jwk-set+json');
+      // Verifiers may cache it briefly; a rotation lists the new key at once and keeps the old one.
+      res.setHeader('cache-control', 'public, max-age=300');
+      res.end(req.method === 'HEAD' ? undefined : keys.jwks());
+    },
+    statement(req, res, rawPath, checker) {
+      if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
+      const id = rawPath.slice(STATEMENTS_PATH.length + 1);
+      if (!/^[0-9a-f-]{36}$/.test(id)) return sendError(res, 'statement-not-found');
+      const authorization = req.headers.authorization ?? '';
+      const answer = (owner: string) => {
+        const found = store.get(id);
+        const reply = (s: Awaited<typeof found>) => {
+          if (!s) return sendError(res, 'statement-not-found');
+          if (s.owner !== owner) return sendError(res, 'statement-not-yours');
+          // Signed once: a second fetch gets the same statement.
+          s.jws ??= signed(s.claims!);
+          res.setHeader('content-type', 'application/json; charset=utf-8');
+          res.end(JSON.stringify({ statement: s.jws }));
+        };
+        return found instanceof Promise ? found.then(reply) : reply(found);
+      };
+      if (/^Basic /i.test(authorization)) return answer(`key:${sha256(authorization)}`);
+      const token = bearerToken(authorization);
+      if (!token || !checker) return sendError(res, checker ? 'sign-in-required' : 'no-credentials');
+      const checked = checker.check(token);
+      const go = (c: Awaited<typeof checked>) =>
+        c.ok ? answer(`person:${c.person.subject}`) : sendError(res, c.code, { message: c.message });
+      return checked instanceof Promise ? checked.then(go) : go(checked);
+    },
+    reload: (reason) => keys.reload(reason),
+    start: () => keys.start(),
+    stop() {
+      keys.stop();
+      store.stop();
+    },
+  };
+}

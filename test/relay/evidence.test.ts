@@ -1,0 +1,288 @@
+/**
+ * The relay as witness: a real relay in front of a real sandbox on loopback signs what the service sent
+ * (dataset downloads) and what was posted (writes); its caller, and only its caller, fetches the statement;
+ * the signing key is read by reference and rotated without a restart.
+ */
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { chmodSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
+import { request } from 'undici';
+import { boundOf, catalog, encodeRequest, type BoundOperation } from '../../src/catalog';
+import { createClient } from '../../src/client';
+import {
+  JWKS_PATH,
+  STATEMENT_ID_HEADER,
+  STATEMENT_TYPE,
+  STATEMENTS_PATH,
+  statementPayload,
+  type ReadStatement,
+  type WriteReceipt,
+} from '../../src/contracts/evidence';
+import { startRelay, type Relay } from '../../src/relay';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { keyFingerprint } from '../../src/writeback/audit';
+import { demoClient } from '../support/sandbox';
+import { captureLog, errorCode } from './helpers';
+
+const pem = (type: 'ed25519' | 'ec') =>
+  (type === 'ec'
+    ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    : generateKeyPairSync('ed25519')
+  ).privateKey
+    .export({ format: 'pem', type: 'pkcs8' })
+    .toString();
+const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+const dir = mkdtempSync(join(tmpdir(), 'relay-evidence-'));
+const keyFile = join(dir, 'signing.pem');
+let sandbox: Sandbox;
+let relay: Relay;
+let log: ReturnType<typeof captureLog>;
+let auth: string;
+
+/** Resolves when a log line containing `text` has been written. */
+function waitForLine(text: string): Promise<string> {
+  return new Promise((resolve) => {
+    const found = log.lines.find((l) => l.includes(text));
+    if (found) return resolve(found);
+    const write = log.write;
+    log.write = (s: string) => {
+      write(s);
+      if (s.includes(text)) resolve(s);
+    };
+  });
+}
+
+async function jwks(): Promise<JSONWebKeySet> {
+  const r = await request(relay.url + JWKS_PATH);
+  expect(r.statusCode).toBe(200);
+  return (await r.body.json()) as JSONWebKeySet;
+}
+
+async function statementOf(id: string, authorization = auth): Promise<{ status: number; body: string }> {
+  const r = await request(`${relay.url}${STATEMENTS_PATH}/${id}`, { headers: { authorization } });
+  return { status: r.statusCode, body: await r.body.text() };
+}
+
+/** Verifies a JWS with the relay's JWKS as any JOSE library would, and returns its checked claims and kid. */
+async function verified(jws: string) {
+  const { payload, protectedHeader } = await compactVerify(jws, createLocalJWKSet(await jwks()));
+  expect(protectedHeader.typ).toBe(STATEMENT_TYPE);
+  return { claims: statementPayload.parse(JSON.parse(Buffer.from(payload).toString('utf8'))), kid: protectedHeader.kid };
+}
+
+beforeAll(async () => {
+  writeFileSync(keyFile, pem('ed25519'), { mode: 0o600 });
+  sandbox = await startSandbox({ port: 0, scale: 50, seed: 5 });
+  const { identifier, password } = sandbox.demoKey!;
+  auth = `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`;
+  log = captureLog();
+  relay = await startRelay(
+    {
+      listen: { host: '127.0.0.1', port: 0 },
+      environments: { acc: { baseUrl: sandbox.url } },
+      allowedOrigins: ['https://addin.example.com'],
+      evidence: { key: { file: keyFile } },
+    },
+    { logDestination: log },
+  );
+});
+afterAll(async () => {
+  await relay.close();
+  await sandbox.close();
+});
+
+describe('the relay signs what the service sent', () => {
+  it('signs a download: its hash, length and records are those of the bytes the sandbox sent', async () => {
+    const path = '/directdata/v3/risk';
+    const through = await request(`${relay.url}/api/acc${path}`, { headers: { authorization: auth } });
+    const bytes = Buffer.from(await through.body.arrayBuffer());
+    const id = through.headers[STATEMENT_ID_HEADER] as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    // The same call straight to the sandbox: the bytes the service sends.
+    const direct = Buffer.from(
+      await (await request(`${sandbox.url}${path}`, { headers: { authorization: auth } })).body.arrayBuffer(),
+    );
+    expect(sha256(bytes)).toBe(sha256(direct));
+
+    const fetched = await statementOf(id);
+    expect(fetched.status).toBe(200);
+    const jws = (JSON.parse(fetched.body) as { statement: string }).statement;
+    const { claims, kid } = await verified(jws);
+    expect(kid).toBe(decodeProtectedHeader(jws).kid);
+    const read = claims as ReadStatement;
+    expect(read).toMatchObject({
+      kind: 'read',
+      environment: { name: 'acc', host: new URL(sandbox.url).host },
+      dataset: 'risk',
+      path: `${new URL(sandbox.url).pathname}${path}`,
+      status: 200,
+      sha256: sha256(direct),
+      length: direct.length,
+      records: (JSON.parse(direct.toString('utf8')) as unknown[]).length,
+      who: { kind: 'key', fingerprint: await keyFingerprint(sandbox.demoKey!.identifier) },
+      rule: 'personal key',
+      requestId: through.headers['x-request-id'],
+    });
+    expect(read.records).toBe(50);
+    expect(Date.parse(read.time)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('the client checks the statement of its download and puts it on the result', async () => {
+    const result = await demoClient(sandbox, { baseUrl: `${relay.url}/api/acc` }).download('incidents');
+    expect(result.evidence).toMatchObject({ ok: true, claims: { kind: 'read', dataset: 'incidents', records: result.count } });
+    if (!result.evidence.ok) throw new Error(result.evidence.message);
+    expect(result.evidence.claims).toMatchObject({ length: result.bytes });
+    expect((await verified(result.evidence.statement)).kid).toBe(result.evidence.kid);
+  });
+
+  it('a client whose bytes were changed on the way sees that they differ from the signed ones', async () => {
+    // One character of the answer changed between the relay and the client (same length, still JSON).
+    const tampering = createClient({
+      baseUrl: `${relay.url}/api/acc`,
+      credentials: { identifier: sandbox.demoKey!.identifier, password: sandbox.demoKey!.password },
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (!input.includes('/directdata/')) return response;
+        const text = (await response.text()).replace('"Name":"', '"Name":"X');
+        return new Response(text.replace(/"Name":"X./, '"Name":"X'), { status: response.status, headers: response.headers });
+      },
+    });
+    const result = await tampering.download('incidents');
+    expect(result.evidence).toMatchObject({ ok: false, code: 'hash-mismatch', claims: { length: result.bytes } });
+  });
+
+  it('a client straight to the service has no statement, and says so', async () => {
+    const result = await demoClient(sandbox).download('incidents');
+    expect(result.evidence).toMatchObject({ ok: false, code: 'unsigned' });
+  });
+
+  it('gives a statement to its caller only', async () => {
+    const through = await request(`${relay.url}/api/acc/directdata/v1/auditworkflow`, {
+      headers: { authorization: auth, origin: 'https://addin.example.com' },
+    });
+    await through.body.arrayBuffer();
+    const id = through.headers[STATEMENT_ID_HEADER] as string;
+    // A taskpane on an allowed origin can read the id.
+    expect(String(through.headers['access-control-expose-headers']).toLowerCase()).toContain(STATEMENT_ID_HEADER);
+    const other = `Basic ${Buffer.from(`${sandbox.demoKey!.identifier}:another-password`).toString('base64')}`;
+    const refused = await statementOf(id, other);
+    expect(refused.status).toBe(403);
+    expect(errorCode(refused.body)).toBe('statement-not-yours');
+    const anonymous = await request(`${relay.url}${STATEMENTS_PATH}/${id}`);
+    expect(anonymous.statusCode).toBe(401);
+    expect(errorCode(await anonymous.body.text())).toBe('no-credentials');
+    const unknown = await statementOf('00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(404);
+    expect(errorCode(unknown.body)).toBe('statement-not-found');
+    expect((await statementOf(id)).status).toBe(200);
+  });
+
+  it('signs a receipt of a write: method, path, body hash, status and answer hash', async () => {
+    const client = demoClient(sandbox, { baseUrl: `${relay.url}/api/acc` });
+    const encoded = encodeRequest(
+      boundOf(catalog.operation('incident-create')) as BoundOperation,
+      { Name: 'Witnessed', ReportingOrganization: 'Finance' },
+      {},
+    );
+    if (!encoded.ok) throw new Error(JSON.stringify(encoded.problems));
+    const answer = await client.send('incident-create', encoded.request);
+    const receipt = await client.receipt(answer);
+    if (!receipt.ok) throw new Error(receipt.message);
+    const claims = (await verified(receipt.statement)).claims as WriteReceipt;
+    expect(claims).toMatchObject({
+      kind: 'write',
+      method: 'POST',
+      path: `${new URL(sandbox.url).pathname}/incidents`,
+      status: answer.status,
+      bodySha256: sha256(encoded.request.body === undefined ? '' : JSON.stringify(encoded.request.body)),
+      answerSha256: sha256(JSON.stringify(answer.body)),
+      who: { kind: 'key', fingerprint: await keyFingerprint(sandbox.demoKey!.identifier) },
+    });
+  });
+
+  it('rotates its key without a restart: the new kid signs, the old one stays listed', async () => {
+    const before = (await jwks()).keys.map((k) => k.kid);
+    expect(before).toHaveLength(1);
+    // A rotation as an operator does it: the new key written beside, then renamed over the old one.
+    const next = join(dir, 'signing.pem.new');
+    writeFileSync(next, pem('ec'), { mode: 0o600 });
+    const reread = waitForLine('evidence signing key re-read');
+    renameSync(next, keyFile);
+    expect(JSON.parse(await reread)).toMatchObject({ previousKid: before[0], reason: 'signing key file changed' });
+    const after = await jwks();
+    expect(after.keys.map((k) => k.kid)).toEqual([expect.any(String), before[0]]);
+    expect(after.keys[0]).toMatchObject({ alg: 'ES256', crv: 'P-256', use: 'sig' });
+    const result = await demoClient(sandbox, { baseUrl: `${relay.url}/api/acc` }).download('auditworkflow');
+    expect(result.evidence).toMatchObject({ ok: true, kid: after.keys[0]!.kid });
+  });
+
+  it('serves its keys with no private part', async () => {
+    for (const k of (await jwks()).keys) expect(Object.keys(k).sort()).not.toContain('d');
+  });
+});
+
+describe('the signing key is read by reference', () => {
+  const start = (key: object, processEnv: NodeJS.ProcessEnv = {}) =>
+    startRelay(
+      { listen: { host: '127.0.0.1', port: 0 }, environments: { acc: { baseUrl: sandbox.url } }, evidence: { key } },
+      { logDestination: { write: () => undefined }, processEnv },
+    );
+
+  it('refuses a key file others can read, saying how to fix it', async () => {
+    const loose = join(dir, 'loose.pem');
+    writeFileSync(loose, pem('ed25519'));
+    chmodSync(loose, 0o644);
+    await expect(start({ file: loose })).rejects.toThrow(/evidence\.key: file .*loose\.pem can be read by group or others \(mode 644\).*chmod 600/s);
+  });
+
+  it('refuses what is not an Ed25519 or P-256 private key, without quoting it', async () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    await expect(start({ env: 'SIGNING_KEY' }, { SIGNING_KEY: rsa })).rejects.toThrow(/must be an Ed25519 or P-256/);
+    await expect(start({ env: 'SIGNING_KEY' }, { SIGNING_KEY: 'not a key' })).rejects.toThrow(
+      /environment variable SIGNING_KEY is not a PEM private key/,
+    );
+    await expect(start({ env: 'SIGNING_KEY' }, {})).rejects.toThrow(/SIGNING_KEY is not set/);
+  });
+
+  it("lists earlier keys' public parts named in previousKeys, PEM or JWK", async () => {
+    const pemFile = join(dir, 'old-1.pub.pem');
+    const jwkFile = join(dir, 'old-2.jwk.json');
+    const old1 = generateKeyPairSync('ed25519').publicKey;
+    const old2 = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
+    writeFileSync(pemFile, old1.export({ format: 'pem', type: 'spki' }));
+    writeFileSync(jwkFile, JSON.stringify(old2.export({ format: 'jwk' })));
+    const other = await startRelay(
+      {
+        listen: { host: '127.0.0.1', port: 0 },
+        environments: { acc: { baseUrl: sandbox.url } },
+        evidence: { key: { file: keyFile }, previousKeys: [pemFile, jwkFile] },
+      },
+      { logDestination: { write: () => undefined } },
+    );
+    try {
+      const keys = ((await (await request(other.url + JWKS_PATH)).body.json()) as JSONWebKeySet).keys;
+      // The current key first (keyFile's, whichever it holds now), then the previous ones in order.
+      expect(keys.slice(1).map((k) => [k.kty, k.alg])).toEqual([
+        ['OKP', 'EdDSA'],
+        ['EC', 'ES256'],
+      ]);
+      expect(keys[1]).toMatchObject({ x: old1.export({ format: 'jwk' }).x });
+      expect(keys[2]).toMatchObject({ x: old2.export({ format: 'jwk' }).x });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reads a key from an environment variable and lists it', async () => {
+    const other = await start({ env: 'SIGNING_KEY' }, { SIGNING_KEY: pem('ec') });
+    try {
+      const keys = (await (await request(other.url + JWKS_PATH)).body.json()) as JSONWebKeySet;
+      expect(keys.keys).toEqual([expect.objectContaining({ kty: 'EC', alg: 'ES256', kid: expect.any(String) })]);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { keyOnCommandLine } from '../connect/key';
-import { describeProblem, FLOWS, markProblems, flowById, preparePost, tableRecord, writeAudit, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
+import { describeProblem, FLOWS, markProblems, flowById, preparePost, rowsBelow, rowsBelowMessage, tableRecord, writeAudit, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
 import { firstBodyRow } from '../workbook/address';
 import type { WorkbookPort } from '../workbook/port';
 import { isWorkbookError } from '../workbook/errors';
@@ -154,6 +154,10 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     table = shape.name;
     const flow = await flowOf(workbook, shape.name);
     if (!flow) return refuse(`table ${table} is not a write-back template of grc-sheets: the workbook does not record its flow, and its name is none of ${FLOWS.map((f) => f.tableName).join(', ')}. Make one with grc-sheets template or the add-in's New template.`);
+    // Rows a script appended under the table without stretching it: said before anything else, as they
+    // would otherwise be neither checked nor sent (rows/below.ts says why they are not taken in).
+    const below = await rowsBelow(workbook, shape);
+    if (below) return refuse(`${rowsBelowMessage(below)} Nothing was sent.`);
     // Before anything is read from the service: a production post is asked for on the command line, and so
     // is one to a service nothing declares (called directly, not the sandbox): it may be production.
     const known = await knownProduction(connection, io.fetch);

@@ -9,6 +9,7 @@ export { describeProblem, problemPlace } from './problem';
 export { groupProblems, describeGroup, problemCell, rowsText, type ProblemGroup } from './problemgroups';
 export { validateRows, marksOf, type Validation, type RowCheck } from './rows/validate';
 export { markProblems } from './rows/marks';
+export { rowsBelow, rowsBelowMessage, type RowsBelow } from './rows/below';
 export {
   preparePost,
   type PostPlan,

@@ -144,7 +144,7 @@ export async function connectEnvironment(
   try {
     opened = await openEnvironment(source, fetchFn);
   } catch (e) {
-    if (e instanceof EnvironmentError) throw new ConnectError(e.message, false);
+    if (e instanceof EnvironmentError) throw new ConnectError(e.message, e.usage);
     if (e instanceof RelayConfigError) throw new ConnectError(`--relay-config: ${e.message}`, true);
     if (e instanceof BindingFileError) throw new ConnectError(`--binding ${e.message}`, true);
     throw e;

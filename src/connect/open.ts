@@ -30,6 +30,13 @@ export interface OpenedEnvironment {
 /** The relay could not say what it knows of the environment (unreachable, another program, no such environment). */
 export class EnvironmentError extends Error {
   override name = 'EnvironmentError';
+  /** A name the relay does not have: a wrong option (exit 2), not a relay that failed (exit 1). */
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+  }
 }
 
 /** Where a binding came from, as reports name it: its file and hash. */
@@ -55,10 +62,14 @@ export async function openEnvironment(source: EnvironmentSource, fetchFn: typeof
       }
     }
     const view = list.environments.find((e) => e.name === source.name);
-    if (!view)
+    if (!view) {
+      const names = list.environments.map((e) => e.name);
+      const near = names.find((n) => n.toLowerCase() === source.name.toLowerCase());
       throw new EnvironmentError(
-        `the relay has no environment "${source.name}"; it has ${list.environments.map((e) => e.name).join(', ') || 'none'}`,
+        `the relay has no environment "${source.name}"; it has ${names.join(', ') || 'none'}${near ? ` (names are matched as written: --env ${near})` : ''}`,
+        true,
       );
+    }
     return { environment: relayListed(view), baseUrl: relayBaseUrl(root, source.name), via: 'relay', url: root, callerIp: view.egressIp ?? null };
   }
   if (source.via === 'relay-config') {

@@ -72,7 +72,7 @@ export interface Connection {
   directUrl: string | null;
   /** The key's short fingerprint, as the audit sheet names it (never the key). */
   keyFingerprint: string;
-  /** A service client's run through a relay that holds the key: who the relay took it for (the audit's "Signed-in person"). */
+  /** A service client's run through a relay that holds the key: who the relay took it for (the audit's "Who"). */
   actor?: Actor;
 }
 

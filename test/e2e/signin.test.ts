@@ -171,7 +171,7 @@ test('Casey posts an incident; the audit row names her beside the key, and says 
 
   await page.getByTestId('sheet-Write-back audit').click();
   const audit = await page.getByTestId('preview-grid').innerText();
-  for (const expected of ['Signed-in person', 'Person ID', 'The service records', 'Casey Compliance', 'casey', "the key's owner, not the person"])
+  for (const expected of ['Who', 'Person ID', 'Key fingerprint', 'The service records', 'Casey Compliance', 'casey', "the key's owner, not the person"])
     expect(audit).toContain(expected);
   expect(audit).toMatch(/key:[0-9a-f]{12}/);
   await page.evaluate(() => {

@@ -180,7 +180,10 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
       persist();
       const errorRows = new Set(errors.map((p) => p.row)).size;
       if (options.json) io.stdout(JSON.stringify(validatedJson(base({ ok: !errors.length }), firstRow, { dryRun: true, toSend: plan.toSend, toCheck: plan.toCheck, problems }), null, 2));
-      else io.stdout(`${table}: ${errorRows} row${errorRows === 1 ? '' : 's'} with errors, ${problems.length - errors.length} warnings; ${plan.toSend} rows to send, ${plan.toCheck} to check. Nothing was sent.`);
+      else {
+        const warnings = problems.length - errors.length;
+        io.stdout(`${table}: ${errorRows} row${errorRows === 1 ? '' : 's'} with errors, ${warnings} warning${warnings === 1 ? '' : 's'}; ${plan.toSend} row${plan.toSend === 1 ? '' : 's'} to send, ${plan.toCheck} to check. Nothing was sent.`);
+      }
       return errors.length ? EXIT.failed : EXIT.ok;
     }
     if (plan.availability.post.kind === 'unavailable') return refuse(`${plan.availability.post.message} Nothing was sent.`);

@@ -179,7 +179,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     io.stdout(JSON.stringify({ file: path, environment: connection.environment, saved, ...(backup ? { backup } : {}), seconds, tables: summaries }, null, 2));
   } else {
     for (const s of summaries) {
-      if (s.ok) io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} rows${s.changes ? `; ${s.changes.text}` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}`);
+      if (s.ok) io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} row${s.rows === 1 ? '' : 's'}${s.changes ? `; ${s.changes.text}` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}`);
       else io.stderr(`${s.table}: ${s.error!.message}`);
     }
     io.stdout(saved ? `${positionals[0]} saved in ${seconds.toFixed(1)} s${backup ? `; the previous file is ${backup}` : ''}.` : `${positionals[0]} was not changed.`);

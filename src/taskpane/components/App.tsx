@@ -187,7 +187,7 @@ export function App({ host, workbook, origin, fetch: fetchFn, storage, signInWin
       const message: UserMessage = rt.isApiError(error)
         ? describeError(error, environment.name)
         : { title: 'Unexpected failure', detail: error instanceof Error ? error.message : String(error) };
-      setSession(null);
+      // A connection that works is kept: a mistyped key on a second try does not take it away.
       onActivity({ ...entry, outcome: 'failed', message: messageText(message) });
       return message;
     }

@@ -208,7 +208,8 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
               cellError(
                 C.hyperlink,
                 'invalid-hyperlink',
-                `${h.error.issues[0]!.message}; shorten it or remove the spaces and line breaks`,
+                // The fix that fits what is wrong: a link too long is shortened, one with spaces loses them.
+                `${h.error.issues[0]!.message}; ${h.error.issues[0]!.code === 'too_big' ? 'shorten it (a link to a document in the service, or a short link, fits)' : 'remove the spaces and line breaks (a space inside a link is written %20)'}`,
               ),
             );
           // Spec, errors table: a hyperlink cannot be added while required fields are unfilled (rule 2 names them).

@@ -26,10 +26,9 @@ export async function rowsBelow(workbook: WorkbookPort, shape: TableShape): Prom
   const target = await workbook.inspectTarget(shape.sheet, `${columnLetters(col)}${next + 1}`, shape.columns.length);
   const used = target.used;
   if (!used) return null;
-  const [from, to = from] = used.split(':');
-  const first = parseCell(from!).row;
+  const first = parseCell(used).row;
   if (first !== next) return null;
-  const last = parseCell(to).row;
+  const last = parseCell(used.split(':').at(-1)!).row;
   return { table: shape.name, firstRow: first + 1, lastRow: last + 1, stretched: rangeAddress(row, col, last - row + 1, shape.columns.length) };
 }
 

@@ -65,15 +65,6 @@ export interface Actor {
 
 const SERVICE_RECORDS = "the key's owner, not the person";
 
-/** A short SHA-256 fingerprint of a key identifier: tells runs by different keys apart without revealing the key. */
-export async function keyFingerprint(identifier: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(identifier));
-  return `key:${[...new Uint8Array(digest)]
-    .slice(0, 6)
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join('')}`;
-}
-
 export function auditRows(summary: RunSummary, key: string, actor?: Actor, layout: readonly ColumnSpec[] = columns): Cell[][] {
   const earlier = layout === earlierColumns;
   return summary.outcomes.map((o) => {

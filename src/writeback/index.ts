@@ -35,5 +35,5 @@ export {
 export { flowMapping, type OperationMapping, type ColumnMapping } from './environment/mapping';
 export { flowExamples, type ExampleRequest } from './environment/example';
 export { tableRecord, tableRecords, type TableRecord } from './rows/tablerecord';
-export { writeAudit, keyFingerprint, AUDIT_TABLE, AUDIT_SHEET } from './audit';
+export { writeAudit, AUDIT_TABLE, AUDIT_SHEET } from './audit';
 export { formulaLike, type FormulaText } from './checks/csv-injection';

@@ -100,7 +100,7 @@ test('GET /api/me says who the relay takes the caller for and what the policy al
 });
 
 test('the fingerprint in /api/me is the audit fingerprint of the held key (src/writeback/audit.ts)', async () => {
-  const { keyFingerprint } = await import('../../src/writeback/audit');
+  const { keyFingerprint } = await import('../../src/client/key-fingerprint');
   const { SENTINEL_IDENTIFIER } = await import('./harness');
   const body = me.parse((await r.call('/api/me', riley)).json());
   expect(body.keys.prd).toBe(await keyFingerprint(SENTINEL_IDENTIFIER));

@@ -1,5 +1,6 @@
 import { createMemoryWorkbook } from '../../src/workbook/memory';
-import { AUDIT_TABLE, keyFingerprint, writeAudit } from '../../src/writeback/audit';
+import { keyFingerprint } from '../../src/client/key-fingerprint';
+import { AUDIT_TABLE, writeAudit } from '../../src/writeback/audit';
 import { chained, checkChain } from '../../src/writeback/auditchain';
 import { timeCell } from '../../src/writeback/rows/resulttime';
 import { markProblems } from '../../src/writeback/rows/marks';

@@ -1,7 +1,8 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BindingInputError, formatReport, importBinding, type ImportResult } from '../binding';
+import { BindingInputError, importBinding, type ImportResult } from '../binding';
+import { formatReport } from '../binding-report';
 import { keepsDocumented } from '../catalog';
 import { EXIT, unreadableFile } from './exit';
 import { parseOptions } from './options';

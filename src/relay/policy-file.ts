@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog';
 import { Policy, PolicyError, type PolicyVocabulary } from '../identity/policy';
-import { FLOWS } from '../writeback/flows';
+import { FLOW_DESCRIPTIONS as FLOWS } from '../contracts/flows';
 import { RelayConfigError } from './config';
 
 /** The names a policy on this relay may use: its environments, their catalogues' datasets, the flows. */

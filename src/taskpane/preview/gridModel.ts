@@ -124,6 +124,7 @@ export function gridOf(snapshot: WorkbookSnapshot, sheet: string, window: GridWi
 export function pageCaption(view: GridView, page = PAGE_ROWS): string {
   if (view.usedRows === 0) return 'Empty sheet';
   const last = Math.min(view.top + page, view.usedRows);
-  if (view.top === 0 && last === view.usedRows) return `${view.usedRows.toLocaleString('en-US')} ${view.usedRows === 1 ? 'row' : 'rows'}`;
+  // Sheet rows as the row headers number them (a table's header row is one of them), never a count of records.
+  if (view.top === 0 && last === view.usedRows) return view.usedRows === 1 ? 'Row 1' : `Rows 1–${view.usedRows.toLocaleString('en-US')}`;
   return `Showing rows ${(view.top + 1).toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${view.usedRows.toLocaleString('en-US')}`;
 }

@@ -379,7 +379,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
         if (c < 0) throw new WorkbookError('bad-argument', `Table ${name} has no column ${m.column} to mark.`);
         (t.marks ??= new Map()).set(`${m.row}:${c}`, m.kind);
       }
-      if (!marks.length) return;
+      t.remarked = true;
       if (!t.changed) t.rowCount = rowCountOf(t);
       t.changed = true;
     },

@@ -49,6 +49,13 @@ export interface TableModel {
   changed: boolean;
   /** Fills of marked cells (write-back problems and results), by `bodyRow:column`; 'none' takes a fill off. */
   marks?: Map<string, MarkKind>;
+  /**
+   * Marked in this session (a validation or a refresh's highlights, which set every mark that applies): the
+   * save takes the marks' fills off every other cell of the body. The list of cells to clear that the
+   * add-in keeps in its settings is gone from a file an outside program saved (openpyxl drops the part),
+   * and the fills are the add-in's own colours on a plain cell, so nothing a person chose is touched.
+   */
+  remarked?: boolean;
 }
 
 export interface SheetScan {

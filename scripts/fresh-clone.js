@@ -77,7 +77,12 @@ async function get(url, headers = {}) {
 async function start(line, clone) {
   const began = Date.now();
   const dash = shIsDash();
-  if (dash) console.log("fresh clone: /bin/sh is dash: npm's script shell set to bash for the Ctrl-C check");
+  // Every layer between this process and grc-sheets, each passing the exit code of the one below it on.
+  const layers = `bash -c "${line}" <- npm <- ${dash ? 'bash (npm_config_script_shell; /bin/sh is dash)' : "sh -c (npm's default)"} <- grc-sheets start`;
+  if (dash)
+    console.log(
+      "fresh clone: /bin/sh is dash, which re-raises a Ctrl-C it saw whatever its child's exit code: npm's script shell set to bash for this line (docs/testing.md, Exit codes)",
+    );
   const { child, exited } = run(line, clone, { env: dash ? { npm_config_script_shell: 'bash' } : {} });
   let out = '';
   const banner = new Promise((resolve, reject) => {
@@ -131,8 +136,8 @@ async function start(line, clone) {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGINT');
   }
   const { code, signal } = await within(exited, STOP_TIMEOUT_MS, 'the stop after Ctrl-C');
-  if (code !== 0) throw new Failure(`"${line}" stopped with Ctrl-C ended with ${signal ?? code}, not 0`);
-  console.log(`fresh clone: Ctrl-C stopped it, exit code 0`);
+  if (code !== 0) throw new Failure(`stopped with Ctrl-C, ${layers} ended with ${signal ?? code}, not 0`);
+  console.log(`fresh clone: Ctrl-C stopped it, exit code 0 from ${layers}`);
 }
 
 async function main() {

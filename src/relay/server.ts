@@ -16,6 +16,7 @@ import { BindingFileError, loadBinding } from '../binding/load';
 import { createBodyBudget } from './body-budget';
 import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
 import { configFileProblems } from './config-files';
+import { fixedJson } from './compress';
 import { createCors } from './cors';
 import { errorBody, RELAY_ERRORS, sendError, type RelayErrorCode } from './errors';
 import { createRelayLogger } from './log';
@@ -136,7 +137,7 @@ export async function startRelay(
       createUpstream(name, env, config.limits.upstreamTimeoutMs),
     ]),
   );
-  const environmentList = JSON.stringify(views);
+  const environmentList = fixedJson(JSON.stringify(views));
   const scheme = config.tls ? 'https' : 'http';
   const cors = createCors(config.allowedOrigins, scheme);
   const { store, ...rate } = config.limits.rateLimit;
@@ -168,8 +169,8 @@ export async function startRelay(
     config.identity && keys && policy && personLimiter
       ? await createSignIn({ config, keys, policy, personLimiter, logger, now: options.now })
       : null;
-  const authConfig: string = JSON.stringify(
-    signIn?.authConfig ?? ({ personalKeys: config.personalKeys, signIn: null } satisfies AuthConfig),
+  const authConfig = fixedJson(
+    JSON.stringify(signIn?.authConfig ?? ({ personalKeys: config.personalKeys, signIn: null } satisfies AuthConfig)),
   );
   const files: StaticFiles | null = config.staticDir
     ? await createStaticFiles(config.staticDir, signIn?.providerOrigins ?? [])
@@ -231,9 +232,7 @@ export async function startRelay(
       if (query !== '') return sendError(res, 'query-not-allowed');
       // A signed-in caller sees the environments the policy gives them.
       if (signIn && bearerToken(req.headers.authorization)) return signIn.environments(req, res, views, log);
-      res.setHeader('content-type', 'application/json; charset=utf-8');
-      res.end(environmentList);
-      return;
+      return environmentList(req, res);
     }
     if (rawPath.startsWith('/api/auth/') || rawPath === ME_PATH) return identityRoute(req, res, rawPath, log);
     // The environment segment is compared raw: an encoded name is no name.
@@ -246,9 +245,7 @@ export async function startRelay(
   function identityRoute(req: IncomingMessage, res: ServerResponse, rawPath: string, log: CallLog): void | Promise<void> {
     if (rawPath === AUTH_CONFIG_PATH) {
       if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
-      res.setHeader('content-type', 'application/json; charset=utf-8');
-      res.end(authConfig);
-      return;
+      return authConfig(req, res);
     }
     if (rawPath !== ME_PATH && rawPath !== SIGN_OUT_PATH) return sendError(res, 'not-found');
     if (!signIn) return sendError(res, 'sign-in-required', { message: 'This relay has no sign-in; it takes typed API keys.' });

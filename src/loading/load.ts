@@ -1,11 +1,12 @@
 import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
 import type { DataRecord } from '../client';
-import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
+import { columnSpecs, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
+import { firstLoadPlan, refreshPlan, unknownFields } from './columnplan';
+import { arrangeNewTable, WidthMeter } from './layout';
 import type { Fingerprinter } from './fingerprint';
 import { describeChanges, type ChangeSummary, type FieldChange, type TableRows } from './changes';
 import { readBeforeRefresh, type BeforeRefresh } from './refreshread';
 import { changeRows, writeChanges } from './changesheet';
-import { recordKeyColumns } from './recordkey';
 import { makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell, sheetCell } from '../workbook/address';
@@ -137,6 +138,8 @@ export interface LoadOptions extends Common {
   target: LoadTarget;
   /** Loading at the selection may overwrite non-empty cells below it: the user said yes. */
   overwrite?: boolean;
+  /** The record fields to show, in this order (the user's choice, columnplan.ts); default all, as a report orders them. */
+  columns?: readonly string[];
 }
 
 /** A load refused because of where it would go: a value for the user, not a failure of Excel. */
@@ -255,14 +258,17 @@ class RowBuilder {
   columns: readonly Column[];
   private converter: RowConverter;
   private truncatedBefore = 0;
-  constructor(columns: readonly Column[]) {
+  constructor(
+    columns: readonly Column[],
+    private readonly plan: { dress: (c: Column) => Column; skip: ReadonlySet<string> },
+  ) {
     this.columns = columns;
     this.converter = createRowConverter(columns);
   }
   /** Converts a batch; returns the columns that appeared in it (already part of `columns`). */
   add(records: readonly DataRecord[]): { rows: Cell[][]; added: Column[] } {
     const before = this.columns.length;
-    const next = withExtraFields(this.columns, records);
+    const next = withExtraFields(this.columns, records, this.plan.dress, this.plan.skip);
     if (next !== this.columns) {
       this.truncatedBefore += this.converter.truncated;
       this.columns = next;
@@ -305,6 +311,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
   const fp = options.fingerprints?.();
   let printer: ReturnType<typeof rowPrinter> | null = null;
+  const chosenUnknown = unknownFields(dataset.record, options.columns ?? []);
+  if (chosenUnknown.length) return { ok: false, error: { code: 'workbook', message: `${dataset.title} has no field ${chosenUnknown.join(', ')}; its fields are ${Object.keys(dataset.record.shape).join(', ')}.` } };
+  const plan = firstLoadPlan(dataset.record, options.columns);
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -315,6 +324,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     loadedAt: new Date().toISOString(),
     rowCount,
     columns: columns.map((c) => c.name),
+    ...plan.record(columns),
   });
   // Refuse before anything is written, not after a long download.
   const precheck = checkBinding(bindingOf(tableNameFor(datasetId), 0, []));
@@ -322,9 +332,10 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   try {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    const builder = new RowBuilder(columnsOf(dataset.record));
+    const builder = new RowBuilder(plan.columns, plan);
     const names = builder.columns.map((c) => c.name);
-    printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest);
+    printer = rowPrinter(names, names, plan.keys(builder.columns), options.digest);
+    const widths = new WidthMeter(builder.columns);
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
@@ -389,6 +400,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       // Fields the catalogue does not know change the columns mid-load: no cell print this time.
       if (added.length) printer = null;
       printer?.addRows(rows);
+      widths.add(builder.columns, rows);
       if (at.col + builder.columns.length > MAX_COLUMNS) {
         writeError = new Refusal('target-refused', `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`);
         ctl.abort(writeError);
@@ -420,8 +432,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (written !== received) throw new WorkbookError('host', `Only ${written} of ${received} rows reached the workbook.`);
     if (signal?.aborted) throw signal.reason;
 
+    await arrangeNewTable(workbook, created.name, widths.widths(builder.columns), createdSheet !== null);
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest) } : {}) });
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), plan.keys(builder.columns), options.digest) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
     return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes };
@@ -496,18 +509,19 @@ export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promis
 async function replaceTable(
   options: Common & ChangeOptions & { datasetId: string },
   existing: TableShape,
-  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & { tableId?: string; cells?: CellPrint },
+  previous: Pick<Binding, 'datasetId' | 'params' | 'columns' | 'fields' | 'omitted'> & { tableId?: string; cells?: CellPrint },
 ): Promise<LoadOutcome> {
   const { client, workbook, signal, onProgress, datasetId } = options;
   const dataset = (options.catalog ?? defaultCatalog).dataset(datasetId);
   const params = previous.params;
   const progress: LoadProgress = { phase: 'downloading', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
-  const builder = new RowBuilder(columnsOf(dataset.record));
+  const plan = refreshPlan(dataset.record, previous, existing.columns);
+  const builder = new RowBuilder(plan.columns, plan);
   const rows: Cell[][] = [];
   const at = parseCell(existing.topLeft);
   const fp = options.fingerprints?.();
-  const keyColumns = recordKeyColumns(builder.columns);
+  const keyColumns = plan.keys(builder.columns);
   let compared: BeforeRefresh['compared'];
   let incomingPrints: RowPrints;
   try {
@@ -594,6 +608,7 @@ async function replaceTable(
       loadedAt: new Date().toISOString(),
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
+      ...plan.record(builder.columns),
       ...(fp ? { fingerprint: fp.done() } : {}),
       cells,
     });

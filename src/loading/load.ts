@@ -140,6 +140,8 @@ export interface LoadOptions extends Common {
   overwrite?: boolean;
   /** The record fields to show, in this order (the user's choice, columnplan.ts); default all, as a report orders them. */
   columns?: readonly string[];
+  /** A new table's name (default `tbl_<dataset>`, numbered when taken) and new sheet's name (default the dataset's title). */
+  names?: { table?: string; sheet?: string };
 }
 
 /** A load refused because of where it would go: a value for the user, not a failure of Excel. */
@@ -196,8 +198,8 @@ async function checkTarget(workbook: WorkbookPort, sheet: string, anchor: string
  * not the risk dataset next to a `tbl_risk_2` that is, and formulas or queries written against the name
  * would silently read the wrong data.
  */
-async function freeTableName(workbook: WorkbookPort, datasetId: string, title: string, place: TargetInfo): Promise<string> {
-  const wanted = tableNameFor(datasetId);
+async function freeTableName(workbook: WorkbookPort, datasetId: string, title: string, place: TargetInfo, given?: string): Promise<string> {
+  const wanted = given ?? tableNameFor(datasetId);
   const same = (n: string) => n.toLowerCase() === wanted.toLowerCase();
   const definedName = place.names.find(same);
   if (definedName) {
@@ -214,6 +216,8 @@ async function freeTableName(workbook: WorkbookPort, datasetId: string, title: s
       `Table ${holder.name} on sheet ${holder.sheet} is not a ${title} table loaded by this add-in, so the new table cannot take its name. Rename that table (Table Design > Table Name), then load again.`,
     );
   }
+  // A name the user gave is theirs to keep: taken, it is refused rather than numbered.
+  if (given && holder) throw new Refusal('target-refused', `The workbook already has a table ${holder.name} (sheet ${holder.sheet}). Give another table name, or refresh that table.`);
   const taken = new Set([...tables.map((t) => t.name), ...place.names].map((n) => n.toLowerCase()));
   return uniqueName(wanted, (n) => taken.has(n.toLowerCase()));
 }
@@ -339,7 +343,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
-      sheet = createdSheet = await workbook.addSheet(cleanSheetName(dataset.title), { activate: true });
+      sheet = createdSheet = await workbook.addSheet(cleanSheetName(options.names?.sheet ?? dataset.title), { activate: true });
       anchor = 'A1';
     } else {
       const sel = await workbook.selection();
@@ -347,7 +351,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       anchor = sel.address.split(':')[0]!;
     }
     const place = await checkTarget(workbook, sheet, anchor, builder.columns.length, target.kind === 'selection' && !options.overwrite);
-    const name = await freeTableName(workbook, datasetId, dataset.title, place);
+    const name = await freeTableName(workbook, datasetId, dataset.title, place, options.names?.table);
     const at = parseCell(anchor);
     table = await workbook.createTable({ name, sheet, anchor, columns: columnSpecs(builder.columns) });
     const created = table;

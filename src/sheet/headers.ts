@@ -24,6 +24,8 @@ export function headerWords(field: string): string {
   if (inWords(field)) return field;
   const whole = WHOLE[field];
   if (whole) return whole;
+  // One word as the source spells it ("Status", a custom field "appetite"): only known capitals change.
+  if (!/[a-z0-9][A-Z]|[A-Z][A-Z][a-z]|_/.test(field)) return CAPITALS[field.toLowerCase()] ?? field;
   // Split before a capital that follows a lower-case letter or digit, and inside a run of capitals before
   // its last one when a lower-case letter follows (GUIDList -> GUID List); underscores are spaces.
   const words = field

@@ -84,6 +84,8 @@ export interface LoadRequest {
   params?: { guid: string };
   /** The user agreed to overwrite the non-empty cells below the selection. */
   overwrite?: boolean;
+  /** The fields the user chose to show, in order (the Load panel's Columns); default all, in report order. */
+  columns?: readonly string[] | undefined;
   signal: AbortSignal;
   onProgress(progress: Progress): void;
 }
@@ -108,6 +110,7 @@ export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
     target: r.target,
     params: r.params,
     overwrite: r.overwrite,
+    ...(r.columns ? { columns: r.columns } : {}),
     signal: r.signal,
     onProgress: (p) => r.onProgress(progressOf(p)),
     fingerprints: fingerprinter,

@@ -40,21 +40,19 @@ describe('at 1280 px', () => {
     const names = await headers(page);
     expect(names.slice(0, 4)).toEqual(['Identifier', 'Name', 'Reporting organization', 'Description']);
     expect(names).toEqual(expect.arrayContaining(['Date detected', 'Root cause category']));
-    expect(names.slice(-4)).toEqual(['GUID', 'MOI GUIDs', 'Risk GUIDs', 'Control GUIDs']);
+    // The GUID columns follow the catalogue's readable fields; fields the catalogue does not know (the
+    // sandbox sends some) come after them, at the right, as they show up.
+    const at = names.indexOf('GUID');
+    expect(names.slice(at, at + 4)).toEqual(['GUID', 'MOI GUIDs', 'Risk GUIDs', 'Control GUIDs']);
+    expect(at).toBeGreaterThan(names.indexOf('Reporter'));
     // Widths from the content: an identifier column is narrower than the description's, which is capped.
-    const width = (letter: string) => grid(page).locator(`td[data-cell="${letter}1"]`).evaluate((el) => el.getBoundingClientRect().width);
+    const width = (letter: string) =>
+      grid(page)
+        .locator(`td[data-cell="${letter}1"]`)
+        .evaluate((el) => el.getBoundingClientRect().width);
     expect(await width('A')).toBeLessThan(await width('D'));
     expect(await width('D')).toBeLessThanOrEqual(360);
     await screenshot(page, 'reports-1280-incidents');
-
-    // Scrolled down, the header row stays right under the column letters.
-    const scroller = grid(page).locator('table').locator('xpath=..');
-    await scroller.evaluate((el) => (el.scrollTop = 2000));
-    const head = await grid(page).locator('thead').boundingBox();
-    const header = await grid(page).locator('td[data-cell="A1"]').boundingBox();
-    expect(Math.abs(header!.y - (head!.y + head!.height))).toBeLessThanOrEqual(2);
-    await screenshot(page, 'reports-1280-scrolled');
-    await scroller.evaluate((el) => (el.scrollTop = 0));
   });
 
   test('risks with the columns chosen and ordered before the load; a refresh keeps them', async () => {
@@ -63,19 +61,49 @@ describe('at 1280 px', () => {
     await page.getByTestId('columns-toggle').click();
     const choice = page.getByTestId('column-choice');
     await expect(choice.locator('li').count()).resolves.toBe(17);
-    for (const field of ['Description', 'Organization', 'RiskCategory', 'RootCauseCategoryGuids', 'NetLikelihood', 'NetImpact', 'LastReviewDate', 'FrameworkDimensions']) {
-      await page.getByTestId(`column-${field}`).locator('input').uncheck();
+    for (const field of [
+      'Description',
+      'Organization',
+      'RiskCategory',
+      'RootCauseCategoryGuids',
+      'NetLikelihood',
+      'NetImpact',
+      'LastReviewDate',
+      'FrameworkDimensions',
+    ]) {
+      await page.getByTestId(`column-${field}`).uncheck();
     }
     // The key cannot be left out.
-    await expect(page.getByTestId('column-Id').locator('input').isDisabled()).resolves.toBe(true);
-    await page.getByRole('button', { name: 'Move Status up' }).click();
-    await page.getByRole('button', { name: 'Move Status up' }).click();
-    await expect(page.getByTestId('columns-toggle').innerText()).resolves.toBe('Columns: 9 of 17 columns, your order');
+    await expect(page.getByTestId('column-Id').isDisabled()).resolves.toBe(true);
+    // Past Owner, Organization, Description and Name: second, after the identifier.
+    for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Move Status up' }).click();
+    await expect(page.getByTestId('columns-toggle').innerText()).resolves.toBe(
+      'Columns: 9 of 17 columns, your order',
+    );
     await screenshot(page, 'reports-1280-choose-columns');
     expect(await load(page)).toMatch(/Loaded \d+ rows/);
-    const chosen = ['Identifier', 'Status', 'Name', 'Owner', 'Gross likelihood', 'Gross impact', 'Date identified', 'GUID', 'Control GUIDs'];
+    const chosen = [
+      'Identifier',
+      'Status',
+      'Name',
+      'Owner',
+      'Gross likelihood',
+      'Gross impact',
+      'Date identified',
+      'GUID',
+      'Control GUIDs',
+    ];
     await expect(headers(page)).resolves.toEqual(chosen);
     await screenshot(page, 'reports-1280-risks-chosen');
+    // Scrolled down, the header row stays right under the column letters.
+    const scroller = grid(page).locator('table').locator('xpath=..');
+    await scroller.evaluate((el) => (el.scrollTop = 600));
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    const head = await grid(page).locator('thead').boundingBox();
+    const header = await grid(page).locator('td[data-cell="A1"]').boundingBox();
+    expect(Math.abs(header!.y - (head!.y + head!.height))).toBeLessThanOrEqual(2);
+    await screenshot(page, 'reports-1280-scrolled');
+    await scroller.evaluate((el) => (el.scrollTop = 0));
 
     await page.getByRole('tab', { name: 'Tables' }).click();
     const card = page.getByTestId('table-tbl_risk');
@@ -101,12 +129,18 @@ describe('at 350 px', () => {
     await page.getByTestId('dataset-risk').click();
     await page.getByTestId('columns-toggle').click();
     // Nothing of the pane runs past its right edge: every row of the choice, its buttons included, is in view.
-    const overflow = await page.getByTestId('column-choice').evaluate((el) => [...el.querySelectorAll('li')].some((li) => li.getBoundingClientRect().right > window.innerWidth));
+    const overflow = await page
+      .getByTestId('column-choice')
+      .evaluate((el) =>
+        [...el.querySelectorAll('li')].some((li) => li.getBoundingClientRect().right > window.innerWidth),
+      );
     expect(overflow).toBe(false);
     await screenshot(page, 'reports-350-choose-columns');
     await page.getByTestId('columns-toggle').click();
     expect(await load(page)).toMatch(/Loaded \d+ rows/);
-    await expect(headers(page)).resolves.toEqual(expect.arrayContaining(['Identifier', 'Name', 'Gross likelihood']));
+    await expect(headers(page)).resolves.toEqual(
+      expect.arrayContaining(['Identifier', 'Name', 'Gross likelihood']),
+    );
     await grid(page).scrollIntoViewIfNeeded();
     await screenshot(page, 'reports-350-risks');
   });

@@ -1,12 +1,31 @@
 import { Button, Caption1, Checkbox, makeStyles, tokens } from '@fluentui/react-components';
-import { ArrowDown16Regular, ArrowUp16Regular, ChevronDown16Regular, ChevronRight16Regular } from '@fluentui/react-icons';
+import {
+  ArrowDown16Regular,
+  ArrowUp16Regular,
+  ChevronDown16Regular,
+  ChevronRight16Regular,
+} from '@fluentui/react-icons';
 import { useState } from 'react';
 import { choiceSummary, moved, toggled, type ColumnItem } from '../datasets/columns';
 
 const useStyles = makeStyles({
-  list: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', maxHeight: '40vh', overflowY: 'auto' },
-  row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS, minWidth: 0, borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke3}` },
-  label: { flex: '1 1 auto', minWidth: 0, overflowWrap: 'anywhere' },
+  list: {
+    listStyleType: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    maxHeight: '40vh',
+    overflowY: 'auto',
+  },
+  row: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXXS,
+    minWidth: 0,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke3}`,
+  },
+  label: { flexGrow: 1, flexShrink: 1, minWidth: 0, overflowWrap: 'anywhere' },
   toggle: { alignSelf: 'flex-start', paddingInline: 0, minWidth: 0 },
   foot: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', flexWrap: 'wrap' },
 });
@@ -45,23 +64,45 @@ export function ColumnChooser({ items, initial, onChange, disabled }: Props) {
           <ul className={s.list} aria-label="Columns of the table, in order" data-testid="column-choice">
             {items.map((item, n) => (
               <li key={item.field} className={s.row}>
-                <Checkbox
-                  className={s.label}
-                  checked={item.shown}
-                  disabled={disabled || item.key}
-                  onChange={() => onChange(toggled(items, item.field))}
-                  label={item.key ? `${item.header} (identifies the record: always loaded)` : item.header}
-                  title={`Field ${item.field}`}
-                  data-testid={`column-${item.field}`}
+                <div className={s.label}>
+                  <Checkbox
+                    checked={item.shown}
+                    disabled={disabled || item.key}
+                    onChange={() => onChange(toggled(items, item.field))}
+                    label={item.key ? `${item.header} (identifies the record: always loaded)` : item.header}
+                    title={`Field ${item.field}`}
+                    data-testid={`column-${item.field}`}
+                  />
+                </div>
+                <Button
+                  size="small"
+                  appearance="subtle"
+                  icon={<ArrowUp16Regular />}
+                  aria-label={`Move ${item.header} up`}
+                  disabled={disabled || n === 0}
+                  onClick={() => onChange(moved(items, item.field, -1))}
                 />
-                <Button size="small" appearance="subtle" icon={<ArrowUp16Regular />} aria-label={`Move ${item.header} up`} disabled={disabled || n === 0} onClick={() => onChange(moved(items, item.field, -1))} />
-                <Button size="small" appearance="subtle" icon={<ArrowDown16Regular />} aria-label={`Move ${item.header} down`} disabled={disabled || n === items.length - 1} onClick={() => onChange(moved(items, item.field, 1))} />
+                <Button
+                  size="small"
+                  appearance="subtle"
+                  icon={<ArrowDown16Regular />}
+                  aria-label={`Move ${item.header} down`}
+                  disabled={disabled || n === items.length - 1}
+                  onClick={() => onChange(moved(items, item.field, 1))}
+                />
               </li>
             ))}
           </ul>
           <div className={s.foot}>
-            <Caption1>A refresh keeps this choice and order; new fields of the service are added at the end.</Caption1>
-            <Button size="small" onClick={() => onChange([...initial])} disabled={disabled} data-testid="columns-reset">
+            <Caption1>
+              A refresh keeps this choice and order; new fields of the service are added at the end.
+            </Caption1>
+            <Button
+              size="small"
+              onClick={() => onChange([...initial])}
+              disabled={disabled}
+              data-testid="columns-reset"
+            >
               All, in report order
             </Button>
           </div>

@@ -108,8 +108,11 @@ export async function expectedRegister(area: string, raw: (id: string) => Promis
       const byOwner = new Map<string, string[]>();
       const add = (owner: string, v: string) => byOwner.set(owner, [...(byOwner.get(owner) ?? []), v]);
       for (const v of values) {
-        if (set.pairs) for (const p of v.CustomFields as { Name: string; Value: string }[]) if (p.Name === d.Name) add(v[set.owner] as string, p.Value);
-        else if (v.CustomFieldId === d.Id) add(v[set.owner] as string, v.Value as string);
+        if (set.pairs) {
+          for (const p of v.CustomFields as { Name: string; Value: string }[]) if (p.Name === d.Name) add(v[set.owner] as string, p.Value);
+        } else if (v.CustomFieldId === d.Id) {
+          add(v[set.owner] as string, v.Value as string);
+        }
       }
       custom.push({ name: d.Name as string, type: d.Type as string, values: byOwner });
     }

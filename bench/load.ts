@@ -20,6 +20,7 @@ import { loadDataset } from '../src/loading/load';
 import { createExcelWorkbook } from '../src/workbook/excel';
 import { createMemoryWorkbook } from '../src/workbook/memory';
 import { FakeExcel, PAYLOAD_LIMIT_BYTES, supports } from '../test/workbook/excel/fakeExcel';
+import { registerLoad } from './load-register';
 
 const SCALE = 200_000;
 const RUNS = 3;
@@ -76,7 +77,7 @@ const gc = runInNewContext('gc') as () => void;
  * Peak JS heap of this process while `work` runs, sampled every 20 ms, above the level before it. (RSS is
  * not reported: V8 keeps the pages of earlier runs, so it does not return to a baseline between runs.)
  */
-async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; peakHeapMb: number }> {
+export async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; peakHeapMb: number }> {
   gc();
   const base = process.memoryUsage();
   let heap = base.heapUsed;
@@ -97,7 +98,9 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: num
 
 const f = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-interface Stack {
+export interface Stack {
+  /** The sandbox's own base URL (its admin routes are beside it), and the relay's for the environment. */
+  sandboxUrl: string;
   baseUrl: string;
   url: string;
   identifier: string;
@@ -107,7 +110,7 @@ interface Stack {
 }
 
 /** Sandbox at `scale` and relay, each a child process on loopback; the relay's URL of the risk dataset. */
-async function startStack(scale: number): Promise<Stack> {
+export async function startStack(scale: number): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'grc-load-bench-'));
   const children: ChildProcess[] = [];
   const stop = async () => {
@@ -132,6 +135,7 @@ async function startStack(scale: number): Promise<Stack> {
     children.push(relay.child);
     const baseUrl = `http://127.0.0.1:${relayPort}/api/ACC`;
     return {
+      sandboxUrl: sandboxUrl!,
       baseUrl,
       url: `${baseUrl}/directdata/v3/risk`,
       identifier: identifier!,
@@ -149,7 +153,8 @@ export default async function (): Promise<string> {
   const load = `Load average (1, 5, 15 min) at the start: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
   const memory = await memoryLoad();
   const excel = await millionIntoExcel();
-  return `${memory}\n\n${excel}\n\n${load}; at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2 cores shared with other work).`;
+  const register = await registerLoad();
+  return `${memory}\n\n${excel}\n\n${register}\n\n${load}; at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2 cores shared with other work).`;
 }
 
 async function memoryLoad(): Promise<string> {

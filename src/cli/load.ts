@@ -13,6 +13,8 @@ import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, wr
 import { nodeDigest, nodeFingerprints } from './digest';
 import { batchHeap } from './heap';
 import { likelyMeant } from '../writeback/checks/closest';
+import { datasetFor, offeredDatasets } from '../register/offer';
+import { registerOf } from '../register/registers';
 import { connectOrStop, stops } from './stops';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
@@ -87,10 +89,12 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
 
   const connection = await connectOrStop(options, io, { usage, failed });
   if (typeof connection === 'number') return connection;
-  const datasets = connection.bound.catalog.datasets;
-  const dataset = datasets.find((d) => d.id === options.dataset);
+  const datasets = offeredDatasets(connection.bound.catalog);
+  const dataset = datasetFor(connection.bound.catalog, options.dataset);
   if (!dataset) return usage(unknownDataset(options.dataset, datasets, connection.environment));
-  const wrong = columns?.filter((f) => !(f in dataset.record.shape));
+  if (dataset.unavailable) return failed(`${dataset.title} cannot be loaded from ${connection.environment}: ${dataset.unavailable.message}`);
+  // A register's custom fields are known only once its definitions are read: the load checks those.
+  const wrong = registerOf(options.dataset) ? [] : columns?.filter((f) => !(f in dataset.record.shape));
   if (wrong?.length) return usage(`--columns: ${dataset.title} has no field ${wrong.join(', ')}; its fields are ${Object.keys(dataset.record.shape).join(', ')}`);
 
   const isNew = !existsSync(path);
@@ -114,7 +118,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
       environment: connection.environment,
       source: connection.source,
       catalog: connection.bound.catalog,
-      datasetId: dataset.id,
+      datasetId: options.dataset,
       target: { kind: 'new-sheet' },
       signal: abort.signal,
       fingerprints: nodeFingerprints,
@@ -176,7 +180,7 @@ async function list(
       : { via: 'direct', baseUrl: options['base-url']!, name: options.env, binding: options.binding ?? null };
   let datasets: readonly Dataset[];
   try {
-    datasets = (await openEnvironment(source, io.fetch)).environment.catalog.datasets;
+    datasets = offeredDatasets((await openEnvironment(source, io.fetch)).environment.catalog);
   } catch (e) {
     if (e instanceof EnvironmentError) return stop.failed(e.message);
     if (e instanceof RelayConfigError) return stop.usage(`--relay-config: ${e.message}`);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { columnsOf, inReport, reportColumns, type Column } from '../sheet';
+import { columnsOf, inReport, isGuidColumn, reportColumns, type Column } from '../sheet';
 import type { Binding } from './bindings';
 import { recordKeyColumns } from './recordkey';
 
@@ -33,15 +33,25 @@ const keyFields = (record: z.ZodObject) => {
 
 /**
  * A first load: the report's columns (headers.ts), or, when the user chose, the chosen fields in the
- * chosen order (the record's key fields are kept, at the end, when left out). Unknown fields in `chosen`
- * are refused by the caller (`unknownFields`).
+ * chosen order (the record's key fields are kept, at the end, when left out). With `leftOut`, only those
+ * fields are left out and the record's others (a register's custom fields, which the choice before the
+ * load cannot list) go in their report order before the chosen GUID columns; without it, the choice is
+ * "only these". Unknown fields in `chosen` are refused by the caller (`unknownFields`).
  */
-export function firstLoadPlan(record: z.ZodObject, chosen?: readonly string[]): ColumnPlan {
+export function firstLoadPlan(record: z.ZodObject, chosen?: readonly string[], leftOut?: readonly string[]): ColumnPlan {
   const all = reportColumns(columnsOf(record));
   let columns = all;
   if (chosen?.length) {
-    const wanted = [...chosen, ...keyFields(record).filter((f) => !chosen.includes(f))];
-    columns = wanted.flatMap((f) => all.filter((c) => c.field === f));
+    const keys = keyFields(record);
+    const wanted = [...chosen, ...keys.filter((f) => !chosen.includes(f))];
+    const byField = (f: string) => all.filter((c) => c.field === f);
+    columns = wanted.flatMap(byField);
+    if (leftOut) {
+      const others = all.filter((c) => !wanted.includes(c.field) && !(leftOut.includes(c.field) && !keys.includes(c.field)));
+      const firstGuid = columns.findIndex(isGuidColumn);
+      const at = firstGuid < 0 ? columns.length : firstGuid;
+      columns = [...columns.slice(0, at), ...others, ...columns.slice(at)];
+    }
   }
   const omitted = all.filter((c) => !columns.includes(c)).map((c) => c.field);
   return plan(record, columns, new Set(columns.map((c) => c.name.toLowerCase())), new Map(), omitted);

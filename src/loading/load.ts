@@ -1,7 +1,7 @@
-import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
+import { catalog as defaultCatalog, type Catalog, type Dataset, type PathParams } from '../catalog';
 import type { DataRecord } from '../client';
 import { columnSpecs, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
-import { firstLoadPlan, refreshPlan, unknownFields } from './columnplan';
+import { firstLoadPlan, refreshPlan, unknownFields, type ColumnPlan } from './columnplan';
 import { arrangeNewTable, WidthMeter } from './layout';
 import type { Fingerprinter } from './fingerprint';
 import { describeChanges, type ChangeSummary, type FieldChange, type TableRows } from './changes';
@@ -12,6 +12,8 @@ import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBindi
 import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell, sheetCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../workbook/errors';
 import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
+import { openDataset } from '../register/open';
+import { registerOf } from '../register/registers';
 
 export type { DataRecord };
 
@@ -102,6 +104,10 @@ export interface RefreshChanges {
   text: string;
   /** Rows written to the Changes sheet; fewer than the changes when `truncated` (CHANGE_ROWS_LIMIT). */
   listed: number;
+  /** Columns the source sends that the table lacked: added at the right end (a custom field added at the source). */
+  columnsAdded: string[];
+  /** Columns the source no longer sends: kept where they are, emptied (a custom field removed at the source). */
+  columnsEmptied: string[];
   truncated: boolean;
   /** The Changes sheet's name; null when nothing changed. */
   sheet: string | null;
@@ -140,6 +146,8 @@ export interface LoadOptions extends Common {
   overwrite?: boolean;
   /** The record fields to show, in this order (the user's choice, columnplan.ts); default all, as a report orders them. */
   columns?: readonly string[];
+  /** With `columns`: the fields the user left out; the record's other fields are shown too. Without it, only `columns`. */
+  leftOut?: readonly string[];
   /** A new table's name (default `tbl_<dataset>`, numbered when taken) and new sheet's name (default the dataset's title). */
   names?: { table?: string; sheet?: string };
 }
@@ -304,9 +312,8 @@ export async function loadDataset(options: LoadOptions): Promise<LoadOutcome> {
 }
 
 async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | { kind: 'selection' }): Promise<LoadOutcome> {
-  const { client, workbook, datasetId, signal, onProgress } = options;
+  const { workbook, datasetId, signal, onProgress } = options;
   const cat = options.catalog ?? defaultCatalog;
-  const dataset = cat.dataset(datasetId);
   const params = options.params ?? {};
   let createdSheet: string | null = null;
   let table: TableShape | null = null;
@@ -315,9 +322,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
   const fp = options.fingerprints?.();
   let printer: ReturnType<typeof rowPrinter> | null = null;
-  const chosenUnknown = unknownFields(dataset.record, options.columns ?? []);
-  if (chosenUnknown.length) return { ok: false, error: { code: 'workbook', message: `${dataset.title} has no field ${chosenUnknown.join(', ')}; its fields are ${Object.keys(dataset.record.shape).join(', ')}.` } };
-  const plan = firstLoadPlan(dataset.record, options.columns);
+  // Made once the dataset is open (a register's record comes from its custom field definitions).
+  let plan: ColumnPlan | null = null;
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -328,7 +334,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     loadedAt: new Date().toISOString(),
     rowCount,
     columns: columns.map((c) => c.name),
-    ...plan.record(columns),
+    ...plan?.record(columns),
   });
   // Refuse before anything is written, not after a long download.
   const precheck = checkBinding(bindingOf(tableNameFor(datasetId), 0, []));
@@ -336,6 +342,11 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   try {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    // A register reads its custom field definitions here, so its columns are known before the table is made.
+    const { dataset, client } = await openDataset(cat, options.client, datasetId, signal);
+    const chosenUnknown = unknownFields(dataset.record, options.columns ?? []);
+    if (chosenUnknown.length) throw new WorkbookError('bad-argument', `${dataset.title} has no field ${chosenUnknown.join(', ')}; its fields are ${Object.keys(dataset.record.shape).join(', ')}.`);
+    plan = firstLoadPlan(dataset.record, options.columns, options.leftOut);
     const builder = new RowBuilder(plan.columns, plan);
     const names = builder.columns.map((c) => c.name);
     printer = rowPrinter(names, names, plan.keys(builder.columns), options.digest);
@@ -488,7 +499,7 @@ export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome
       },
     };
   }
-  if (!(options.catalog ?? defaultCatalog).datasets.some((d) => d.id === bound.datasetId)) {
+  if (!(options.catalog ?? defaultCatalog).datasets.some((d) => d.id === bound.datasetId) && !registerOf(bound.datasetId)) {
     return { ok: false, error: { code: 'not-bound', tableState: 'intact', table: name, message: `Table ${name} was loaded from dataset "${bound.datasetId}", which this version of grc-sheets does not know; nothing was changed.` } };
   }
   // By name: reconcileBindings has put the table's current name in the binding (found by id where the host has ids).
@@ -515,17 +526,17 @@ async function replaceTable(
   existing: TableShape,
   previous: Pick<Binding, 'datasetId' | 'params' | 'columns' | 'fields' | 'omitted'> & { tableId?: string; cells?: CellPrint },
 ): Promise<LoadOutcome> {
-  const { client, workbook, signal, onProgress, datasetId } = options;
-  const dataset = (options.catalog ?? defaultCatalog).dataset(datasetId);
+  const { workbook, signal, onProgress, datasetId } = options;
   const params = previous.params;
   const progress: LoadProgress = { phase: 'downloading', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
-  const plan = refreshPlan(dataset.record, previous, existing.columns);
-  const builder = new RowBuilder(plan.columns, plan);
   const rows: Cell[][] = [];
   const at = parseCell(existing.topLeft);
   const fp = options.fingerprints?.();
-  const keyColumns = plan.keys(builder.columns);
+  let dataset: Dataset;
+  let plan: ColumnPlan;
+  let builder: RowBuilder;
+  let keyColumns: string[];
   let compared: BeforeRefresh['compared'];
   let incomingPrints: RowPrints;
   try {
@@ -533,6 +544,12 @@ async function replaceTable(
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
       throw new Refusal('target-refused', `Sheet ${existing.sheet} is protected, so table ${existing.name} cannot be refreshed. Unprotect it (Review > Unprotect Sheet), then refresh.`);
     }
+    const opened = await openDataset(options.catalog ?? defaultCatalog, options.client, datasetId, signal);
+    dataset = opened.dataset;
+    const client = opened.client;
+    plan = refreshPlan(dataset.record, previous, existing.columns);
+    builder = new RowBuilder(plan.columns, plan);
+    keyColumns = plan.keys(builder.columns);
     // Too many rows is known while downloading: from there on the rows are dropped, not held, and the
     // rest is only counted, so the refusal says how many there are.
     let count = 0;
@@ -599,7 +616,7 @@ async function replaceTable(
     }
     await workbook.setRowCount(existing.name, rows.length);
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
-    const changes = await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false);
+    const changes = columnNotes(await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false), missing, gone);
     const cells = makeCellPrint(incomingPrints, keyColumns, options.digest);
     const saved = await saveBinding(workbook, {
       table: shape.name,
@@ -713,7 +730,17 @@ async function recordChanges(
       );
     await workbook.markCells(table.name, marks);
   }
-  return { summary, text: describeChanges(summary), listed: changes.length, truncated, sheet };
+  return { summary, text: describeChanges(summary), listed: changes.length, truncated, sheet, columnsAdded: [], columnsEmptied: [] };
+}
+
+/** The refresh summary says when columns came or went, so a new or emptied column is never a surprise. */
+function columnNotes(changes: RefreshChanges, added: readonly Column[], emptied: readonly string[]): RefreshChanges {
+  const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
+  const notes = [
+    added.length ? `new column${added.length === 1 ? '' : 's'} ${list(added.map((c) => c.name))} added at the end` : '',
+    emptied.length ? `${list(emptied)} no longer sent: kept, empty` : '',
+  ].filter(Boolean);
+  return { ...changes, columnsAdded: added.map((c) => c.name), columnsEmptied: [...emptied], text: [changes.text, ...notes].join('; ') };
 }
 
 async function dropCellPrint(workbook: WorkbookPort, table: string): Promise<void> {

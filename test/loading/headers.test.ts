@@ -1,6 +1,7 @@
 import { catalog } from '../../src/catalog';
 import { columnsOf, headerWords, reportColumns } from '../../src/sheet';
 import { readBindings, saveBinding } from '../../src/loading/bindings';
+import { firstLoadPlan } from '../../src/loading/columnplan';
 import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { fakeClient } from './fakeClient';
@@ -135,5 +136,18 @@ describe('a table loaded before headers in words', () => {
     const b = (await readBindings(wb)).get('tbl_risk')!;
     expect(b.fields).toBeUndefined();
     expect(b.columns).toEqual([...fields, 'NewField']);
+  });
+});
+
+describe('a choice with the fields left out named', () => {
+  it("keeps the record's fields the choice did not list (a register's custom fields) before the GUID columns", () => {
+    const plan = firstLoadPlan(catalog.dataset('risk').record, ['Name', 'Identifier', 'Id'], ['Description', 'Owner']);
+    const names = plan.columns.map((c) => c.name);
+    expect(names.slice(0, 2)).toEqual(['Name', 'Identifier']);
+    expect(names).not.toContain('Description');
+    expect(names).not.toContain('Owner');
+    expect(names).toContain('Gross likelihood');
+    expect(names.at(-1)).toBe('GUID');
+    expect(plan.record(plan.columns).omitted).toEqual(['Description', 'Owner']);
   });
 });

@@ -60,7 +60,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
       target: { kind: target },
       params: guidNeeded ? { guid: guid.trim() } : undefined,
       overwrite,
-      columns: chosenFields(columns, initialColumns),
+      choice: chosenFields(columns, initialColumns),
       signal: controller.signal,
       onProgress: (progress) => setState({ phase: 'loading', progress }),
     });

@@ -7,6 +7,7 @@ import type { UserMessage } from '../connection/messages';
 import type { ScreenProps } from '../screen';
 import { readTablesOrError, type TableBinding } from '../tables/bindings';
 import { refreshInWorkbook } from '../tables/ops';
+import { datasetFor } from '../../register/offer';
 import { formatBytes, type Progress } from '../tables/progress';
 import { ErrorBar } from './ErrorBar';
 
@@ -136,7 +137,7 @@ export function TablesScreen(props: Props) {
         {bindings.map((b) => {
           const st = status[b.table];
           const why = blocker(b);
-          const title = catalog.datasets.find((d) => d.id === b.dataset)?.title ?? b.dataset;
+          const title = datasetFor(catalog, b.dataset)?.title ?? b.dataset;
           const production = environments.find((e) => e.name === b.environment)?.production ?? false;
           return (
             <li key={b.table} className={`${s.card} ${st?.kind === 'failed' ? s.failed : ''}`} data-testid={`table-${b.table}`}>

@@ -33,10 +33,13 @@ export function moved(items: readonly ColumnItem[], field: string, by: -1 | 1): 
   return out;
 }
 
-/** What the load is given: nothing when the user kept the report's columns as they are, else the shown fields in order. */
-export function chosenFields(items: readonly ColumnItem[], initial: readonly ColumnItem[]): string[] | undefined {
+/**
+ * What the load is given: nothing when the user kept the report's columns as they are, else the shown
+ * fields in order and the ones left out (a register's custom fields, not listed here, are then kept).
+ */
+export function chosenFields(items: readonly ColumnItem[], initial: readonly ColumnItem[]): { columns: string[]; leftOut: string[] } | undefined {
   const same = items.length === initial.length && items.every((i, n) => i.shown && i.field === initial[n]!.field);
-  return same ? undefined : items.filter((i) => i.shown).map((i) => i.field);
+  return same ? undefined : { columns: items.filter((i) => i.shown).map((i) => i.field), leftOut: items.filter((i) => !i.shown).map((i) => i.field) };
 }
 
 /** "All 17 columns" or "9 of 17 columns, your order". */

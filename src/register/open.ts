@@ -1,0 +1,260 @@
+import { z } from 'zod';
+import { bool, columnKindOf, date, number, text, textList, type Catalog, type Dataset } from '../catalog';
+import { ApiError, isApiError, type DataRecord } from '../client';
+import type { DatasetSource } from '../loading/load';
+import { REGISTERS, datasetsRead, isRegisterId, registerOf, type FieldSet, type RegisterDefinition, type Resolution } from './registers';
+
+/**
+ * Opening a dataset for a load or a refresh: a plain dataset is the catalogue's, read by the client as it
+ * is; a register's record schema is made from its custom field definitions (read now, so the table's
+ * columns are known before its first row), and its source reads the values and the main dataset and
+ * hands over joined records. Everything after that (rows, cell prints, fingerprints, the change report by
+ * record key) is the plain dataset's path.
+ */
+export async function openDataset(catalog: Catalog, client: DatasetSource, id: string, signal?: AbortSignal): Promise<{ dataset: Dataset; client: DatasetSource }> {
+  if (!isRegisterId(id)) return { dataset: catalog.dataset(id), client };
+  const found = registerOf(id);
+  if (!found) throw new ApiError({ code: 'not-found', sent: 'no', message: `There is no register "${id}"; registers: ${REGISTER_IDS()}.` });
+  return openRegister(catalog, client, found.register, id, found.invisible, signal);
+}
+
+const REGISTER_IDS = () => REGISTERS.map((r) => r.id).join(', ');
+
+/** A custom field as a column: its definition, its set, its typed conversion. */
+interface CustomColumn {
+  name: string;
+  id: string;
+  definitionName: string;
+  set: FieldSet;
+  multi: boolean;
+  typed(value: unknown): unknown;
+}
+
+interface Definition {
+  Id?: string | null;
+  Name?: string | null;
+  Type?: string | null;
+  Visible?: boolean | null;
+}
+
+const GUID_FIELD = /(?:^Id|Guids?)$/;
+// JavaScript orders integer-like keys first in an object, which would move such a column to the front.
+const INTEGER_KEY = /^(?:0|[1-9]\d*)$/;
+
+/** The column kind (a catalogue field builder) and value conversion for a definition's type. */
+function typeOf(type: string | null | undefined): { field: () => z.ZodType; typed(v: unknown): unknown; multi: boolean } {
+  const asText = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? null : String(v));
+  switch (type) {
+    case 'Number':
+      return { field: number, multi: false, typed: (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : asText(v)) };
+    case 'Checkbox':
+      return { field: bool, multi: false, typed: (v) => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : asText(v)) };
+    case 'Date':
+      return { field: date, multi: false, typed: (v) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T00:00:00(?:\.0+)?Z?$/.test(v) ? v.slice(0, 10) : asText(v)) };
+    case 'MultiSelect':
+      return { field: textList, multi: true, typed: asText };
+    default:
+      return { field: text, multi: false, typed: asText };
+  }
+}
+
+async function openRegister(catalog: Catalog, client: DatasetSource, register: RegisterDefinition, id: string, invisible: boolean, signal?: AbortSignal): Promise<{ dataset: Dataset; client: DatasetSource }> {
+  for (const part of datasetsRead(register)) {
+    const d = catalog.datasets.find((x) => x.id === part);
+    if (!d || d.unavailable) {
+      throw new ApiError({ code: 'not-found', sent: 'no', endpoint: part, message: `The ${register.title} reads the dataset ${d?.title ?? part} (${part}), which this environment does not offer${d?.unavailable ? `: ${d.unavailable.message}` : '.'}` });
+    }
+  }
+  let bytesBefore = 0;
+  const read = async (part: string, onBatch: (records: DataRecord[]) => void | Promise<void>, onProgress?: (p: { bytes: number; records: number }) => void) => {
+    try {
+      const r = await client.download(part, { ...(signal ? { signal } : {}), onBatch, onProgress: (p) => onProgress?.({ bytes: bytesBefore + p.bytes, records: p.records }) });
+      bytesBefore += r.bytes;
+      return r;
+    } catch (e) {
+      throw refusalNaming(e, register, catalog.dataset(part));
+    }
+  };
+  const readAll = async (part: string) => {
+    const out: DataRecord[] = [];
+    await read(part, (records) => {
+      for (const r of records) out.push(r);
+    });
+    return out;
+  };
+
+  const main = catalog.dataset(register.main);
+  const shape = main.record.shape as Record<string, z.ZodType>;
+  const fieldNames = Object.keys(shape);
+  const isGuidField = (name: string) => GUID_FIELD.test(name) || columnKindOf(shape[name]!) === 'guid';
+  const plain = fieldNames.filter((f) => !isGuidField(f));
+  const guids = fieldNames.filter(isGuidField);
+  const added = register.resolve.filter((r) => !r.byName);
+  const taken = new Set([...fieldNames, ...added.map((r) => r.column)]);
+
+  // The custom fields, in the definitions' order, set by set.
+  const custom: CustomColumn[] = [];
+  const customFields = new Map<string, z.ZodType>();
+  for (const set of register.fields) {
+    for (const d of (await readAll(set.definitions)) as Definition[]) {
+      if (!d.Id || !d.Name || (d.Visible === false && !invisible)) continue;
+      let name = d.Name;
+      if (taken.has(name) || INTEGER_KEY.test(name)) name = `${d.Name} (${set.label})`;
+      for (let k = 2; taken.has(name); k++) name = `${d.Name} (${set.label} ${k})`;
+      taken.add(name);
+      const t = typeOf(d.Type);
+      custom.push({ name, id: d.Id.toLowerCase(), definitionName: d.Name, set, multi: t.multi, typed: t.typed });
+      customFields.set(name, t.field());
+    }
+  }
+  const lookups = new Map<Resolution, Map<string, string>>();
+  const lists = new Map<string, DataRecord[]>();
+  for (const r of register.resolve) {
+    let list = lists.get(r.list);
+    if (!list) lists.set(r.list, (list = await readAll(r.list)));
+    lookups.set(r, lookupOf(r, list));
+  }
+  lists.clear();
+
+  const record = z.looseObject({
+    ...Object.fromEntries(plain.map((f) => [f, shape[f]!])),
+    ...Object.fromEntries(added.map((r) => [r.column, columnKindOf(shape[r.field]!) === 'list' ? textList() : text()])),
+    ...Object.fromEntries(custom.map((c) => [c.name, customFields.get(c.name)!])),
+    ...Object.fromEntries(guids.map((f) => [f, shape[f]!])),
+  });
+  const dataset: Dataset = { ...registerEntry(register, main), id, record };
+
+  const source: DatasetSource = {
+    async download(_id, options) {
+      bytesBefore = 0;
+      const values = await readValues(register, custom, read);
+      const join = joiner(plain, guids, register.resolve, lookups, custom, values);
+      const r = await read(register.main, (records) => options.onBatch?.(records.map(join)), options.onProgress);
+      return { bytes: bytesBefore, count: r.count };
+    },
+  };
+  return { dataset, client: source };
+}
+
+/** The register as an entry of the dataset list: the main dataset's record until the definitions are read. */
+export function registerEntry(register: RegisterDefinition, main: Dataset): Dataset {
+  return {
+    kind: 'dataset',
+    method: 'GET',
+    id: register.id,
+    path: '',
+    version: null,
+    area: register.area,
+    title: register.title,
+    description: `${register.description} Reads ${datasetsRead(register).join(', ')}.`,
+    record: main.record,
+    documented: true,
+    access: main.access,
+  };
+}
+
+/** Key (lower case) -> what to show, for one resolution. */
+function lookupOf(r: Resolution, list: readonly DataRecord[]): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof r.show === 'string') {
+    for (const x of list) if (typeof x[r.key] === 'string' && x[r.show] != null) out.set((x[r.key] as string).toLowerCase(), String(x[r.show]));
+    return out;
+  }
+  const { path: label, parent } = r.show;
+  const byGuid = new Map(list.map((x) => [String(x.GUID ?? x.Id ?? '').toLowerCase(), x]));
+  const pathOf = (x: DataRecord): string => {
+    const names: string[] = [];
+    const seen = new Set<DataRecord>();
+    for (let at: DataRecord | undefined = x; at && !seen.has(at); at = typeof at[parent] === 'string' ? byGuid.get((at[parent] as string).toLowerCase()) : undefined) {
+      seen.add(at);
+      names.unshift(String(at[label] ?? ''));
+    }
+    return names.join(' > ');
+  };
+  for (const x of list) {
+    const key = x[r.key];
+    if (typeof key === 'string' && !out.has(key.toLowerCase())) out.set(key.toLowerCase(), pathOf(x));
+  }
+  return out;
+}
+
+/** Per record (owner GUID, lower case): its custom field values, by position in `custom`. */
+async function readValues(
+  register: RegisterDefinition,
+  custom: readonly CustomColumn[],
+  read: (part: string, onBatch: (records: DataRecord[]) => void) => Promise<unknown>,
+): Promise<Map<string, unknown[]>> {
+  const values = new Map<string, unknown[]>();
+  const width = custom.length;
+  const put = (owner: unknown, at: number | undefined, raw: unknown) => {
+    if (at === undefined || typeof owner !== 'string' || raw === null || raw === undefined) return;
+    const key = owner.toLowerCase();
+    let row = values.get(key);
+    if (!row) values.set(key, (row = new Array<unknown>(width)));
+    const c = custom[at]!;
+    const v = c.typed(raw);
+    if (c.multi) ((row[at] ??= []) as unknown[]).push(v);
+    // A single-value field with two values (the service should not send that): both kept, as text.
+    else row[at] = row[at] === undefined ? v : `${String(row[at])}; ${String(v)}`;
+  };
+  for (const set of register.fields) {
+    const at = new Map<string, number>();
+    custom.forEach((c, i) => {
+      if (c.set === set) at.set(set.shape === 'pairs' ? c.definitionName : c.id, i);
+    });
+    await read(set.values, (records) => {
+      for (const rec of records) {
+        if (set.shape === 'pairs') {
+          const pairs = rec.CustomFields;
+          if (Array.isArray(pairs)) for (const p of pairs as { Name?: unknown; Value?: unknown }[]) put(rec[set.owner], at.get(String(p?.Name)), p?.Value);
+        } else {
+          put(rec[set.owner], at.get(String(rec.CustomFieldId).toLowerCase()), rec.Value);
+        }
+      }
+    });
+  }
+  return values;
+}
+
+/** A main record as a register record: its fields, the names for its GUIDs, its custom fields, its GUIDs. */
+function joiner(
+  plain: readonly string[],
+  guids: readonly string[],
+  resolve: readonly Resolution[],
+  lookups: Map<Resolution, Map<string, string>>,
+  custom: readonly CustomColumn[],
+  values: Map<string, unknown[]>,
+): (rec: DataRecord) => DataRecord {
+  const names = custom.map((c) => c.name);
+  const resolved = resolve.map((r) => ({ r, map: lookups.get(r)! }));
+  const show = (map: Map<string, string>, v: unknown) => (typeof v === 'string' ? (map.get(v.toLowerCase()) ?? v) : v);
+  return (rec) => {
+    const out: DataRecord = {};
+    for (const f of plain) out[f] = rec[f];
+    for (const { r, map } of resolved) {
+      const v = rec[r.field];
+      const shown = Array.isArray(v) ? v.map((x) => show(map, x)) : v === null || v === undefined ? null : show(map, v);
+      out[r.byName ? r.field : r.column] = shown;
+    }
+    const row = typeof rec.Id === 'string' ? values.get(rec.Id.toLowerCase()) : undefined;
+    for (let i = 0; i < names.length; i++) out[names[i]!] = row?.[i] ?? null;
+    for (const f of guids) out[f] = rec[f];
+    // Fields the service sends and the catalogue does not know: kept, at the end, as for the plain dataset.
+    for (const k in rec) if (!(k in out)) out[k] = rec[k];
+    return out;
+  };
+}
+
+/** A refusal or failure of one of the register's datasets, saying which one. */
+function refusalNaming(e: unknown, register: RegisterDefinition, part: Dataset): unknown {
+  if (!isApiError(e) || e.code === 'cancelled') return e;
+  return new ApiError({
+    code: e.code,
+    sent: e.sent,
+    endpoint: part.id,
+    ...(e.status !== undefined ? { status: e.status } : {}),
+    ...(e.details ? { details: e.details } : {}),
+    message: `The ${register.title} reads the dataset ${part.title} (${part.id}), and reading it failed: ${e.message}`,
+    cause: e,
+  });
+}

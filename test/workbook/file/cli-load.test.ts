@@ -101,11 +101,54 @@ print(json.dumps({'sheets': wb.sheetnames, 'visible': sorted(set(c.value for c i
     expect(seen.visible.every((v) => v === 'Yes' || v === 'No')).toBe(true);
   });
 
+  it('loads a risk register: custom fields as typed columns, names for GUIDs, read so by openpyxl and LibreOffice', async () => {
+    const book = join(dir, 'register.xlsx');
+    const cli = cliIo(sandbox);
+    expect(await run([book, '--dataset', 'register:risks', ...via()], cli.io)).toBe(0);
+    expect(cli.out).toEqual(['tbl_register_risks']);
+    const seen = openpyxl<{ header: string[]; rows: Record<string, unknown>[]; formats: Record<string, string>; freeze: string | null }>(
+      book,
+      `import datetime
+wb = load_workbook(sys.argv[1])
+ws = wb['Risk register']
+t = ws.tables['tbl_register_risks']
+cells = ws[t.ref]
+header = [c.value for c in cells[0]]
+def show(v):
+    if isinstance(v, datetime.datetime): return 'date:' + v.date().isoformat()
+    if isinstance(v, bool): return 'bool:' + str(v)
+    if isinstance(v, (int, float)): return 'num'
+    return v
+print(json.dumps({'header': header, 'freeze': ws.freeze_panes, 'formats': dict(zip(header, [c.number_format for c in cells[1]])),
+  'rows': [dict(zip(header, [show(c.value) for c in row])) for row in cells[1:]]}))`,
+    );
+    expect(seen.header.slice(0, 2)).toEqual(['Identifier', 'Name']);
+    expect(seen.header).toEqual(expect.arrayContaining(['Risk appetite', 'Review note', 'Regulatory', 'Next assessment', 'Impacted processes', 'Root cause categories', 'Controls']));
+    expect(seen.header).not.toContain('Internal scoring'); // invisible: only when asked
+    expect(seen.header.slice(-3)).toEqual(['GUID', 'Root cause category GUIDs', 'Control GUIDs']);
+    expect(seen.freeze).toBe('A2');
+    expect(seen.formats['Next assessment']).toBe('yyyy-mm-dd');
+    const values = (h: string) => seen.rows.map((r) => r[h]).filter((v) => v !== null);
+    expect(values('Next assessment').length).toBeGreaterThan(0);
+    expect(values('Next assessment').every((v) => /^date:\d{4}-\d{2}-\d{2}$/.test(String(v)))).toBe(true);
+    expect(values('Regulatory').every((v) => v === 'Yes' || v === 'No')).toBe(true);
+    expect(values('Impacted processes').some((v) => String(v).includes('; '))).toBe(true);
+    expect(values('Root cause categories').every((v) => / > /.test(String(v)))).toBe(true);
+    expect(values('Controls').every((v) => /^C-\d{6}(; C-\d{6})*$/.test(String(v)))).toBe(true);
+
+    const calc = libreOfficeSheets(book).get('Risk register')!;
+    const at = (h: string) => calc[0]!.indexOf(h);
+    expect(calc[0]).toEqual(seen.header);
+    expect(calc.slice(1).some((r) => /^\d{4}-\d{2}-\d{2}$/.test(r[at('Next assessment')]!))).toBe(true);
+    expect(calc.slice(1).every((r) => ['Yes', 'No', ''].includes(r[at('Regulatory')]!))).toBe(true);
+  });
+
   it('lists the datasets without a key, and refuses what it cannot do with the fix named', async () => {
     const listed = cliIo(sandbox, {});
-    expect(await run(['--list', ...via()], listed.io)).toBe(0);
+    expect([await run(['--list', ...via()], listed.io), listed.err]).toEqual([0, []]);
     expect(listed.out.join('\n')).toMatch(/^Risks:\n {2}risk +Risks\n/);
     expect(listed.out.join('\n')).toContain('incidents');
+    expect(listed.out.join('\n')).toMatch(/\n {2}register:risks +Risk register\n/);
 
     const typo = cliIo(sandbox);
     expect(await run([join(dir, 'x.xlsx'), '--dataset', 'risks', ...via()], typo.io)).toBe(2);

@@ -115,7 +115,48 @@ describe('at 1280 px', () => {
     await page.getByTestId('sheet-Risks').click();
     await expect(headers(page)).resolves.toEqual(chosen);
   });
+
+  test('the risk register loads as a report: custom fields as columns, names for GUIDs, GUIDs last', async () => {
+    await page.getByRole('tab', { name: 'Datasets' }).click();
+    await page.getByTestId('dataset-register:risks').click();
+    expect(await load(page)).toMatch(/Loaded \d+ rows/);
+    const names = await headers(page);
+    expect(names.slice(0, 2)).toEqual(['Identifier', 'Name']);
+    expect(names).toEqual(expect.arrayContaining(REGISTER_COLUMNS));
+    expect(names.slice(-3)).toEqual(['GUID', 'Root cause category GUIDs', 'Control GUIDs']);
+    // A yes/no custom field reads Yes or No; a root cause reads Parent > Child.
+    const letter = (i: number): string =>
+      (i >= 26 ? letter(Math.floor(i / 26) - 1) : '') + String.fromCharCode(65 + (i % 26));
+    const column = (h: string) => letter(names.indexOf(h));
+    await expect(
+      grid(page)
+        .locator(`td[data-cell="${column('Regulatory')}2"]`)
+        .innerText(),
+    ).resolves.toMatch(/^(Yes|No|)$/);
+    await expect(
+      grid(page)
+        .locator(`td[data-cell="${column('Root cause categories')}2"]`)
+        .innerText(),
+    ).resolves.toMatch(/ > /);
+    await screenshot(page, 'reports-1280-risk-register');
+    // Its custom fields, scrolled into view.
+    await grid(page)
+      .locator(`td[data-cell="${column('Risk appetite')}1"]`)
+      .scrollIntoViewIfNeeded();
+    await screenshot(page, 'reports-1280-risk-register-custom-fields');
+  });
 });
+
+/** The risk register's own columns: custom fields by their definitions' names, GUIDs as names. */
+const REGISTER_COLUMNS = [
+  'Risk appetite',
+  'Review note',
+  'Regulatory',
+  'Next assessment',
+  'Impacted processes',
+  'Root cause categories',
+  'Controls',
+];
 
 describe('at 350 px', () => {
   let page: Page;
@@ -126,9 +167,9 @@ describe('at 350 px', () => {
   }, 60_000);
   afterAll(() => page.close());
 
-  test('the column choice fits the pane, and the loaded risks read as a report under it', async () => {
+  test('the column choice fits the pane, and the loaded risk register reads as a report under it', async () => {
     await page.getByRole('tab', { name: 'Datasets' }).click();
-    await page.getByTestId('dataset-risk').click();
+    await page.getByTestId('dataset-register:risks').click();
     await page.getByTestId('columns-toggle').click();
     // Nothing of the pane runs past its right edge: every row of the choice, its buttons included, is in view.
     const overflow = await page
@@ -141,9 +182,9 @@ describe('at 350 px', () => {
     await page.getByTestId('columns-toggle').click();
     expect(await load(page)).toMatch(/Loaded \d+ rows/);
     await expect(headers(page)).resolves.toEqual(
-      expect.arrayContaining(['Identifier', 'Name', 'Gross likelihood']),
+      expect.arrayContaining(['Identifier', 'Name', 'Gross likelihood', ...REGISTER_COLUMNS]),
     );
     await grid(page).scrollIntoViewIfNeeded();
-    await screenshot(page, 'reports-350-risks');
+    await screenshot(page, 'reports-350-risk-register');
   });
 });

@@ -35,6 +35,8 @@ export interface Props {
   initial: readonly ColumnItem[];
   onChange(items: ColumnItem[]): void;
   disabled?: boolean;
+  /** Columns the load adds that are not known before it (a register's custom fields), in words. */
+  more?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface Props {
  * the report's columns as they are. Moving is by buttons, not dragging: it works by keyboard and in a
  * 350-pixel taskpane.
  */
-export function ColumnChooser({ items, initial, onChange, disabled }: Props) {
+export function ColumnChooser({ items, initial, onChange, disabled, more }: Props) {
   const s = useStyles();
   const [open, setOpen] = useState(false);
   return (
@@ -58,6 +60,7 @@ export function ColumnChooser({ items, initial, onChange, disabled }: Props) {
         data-testid="columns-toggle"
       >
         Columns: {choiceSummary(items, initial)}
+        {more ? ` + ${more}` : ''}
       </Button>
       {open && (
         <div id="column-choice">
@@ -95,7 +98,8 @@ export function ColumnChooser({ items, initial, onChange, disabled }: Props) {
           </ul>
           <div className={s.foot}>
             <Caption1>
-              A refresh keeps this choice and order; new fields of the service are added at the end.
+              {more ? `The ${more} are added when it loads, before the GUID columns. ` : ''}A refresh keeps
+              this choice and order; new fields of the service are added at the end.
             </Caption1>
             <Button
               size="small"

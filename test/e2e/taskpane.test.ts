@@ -124,9 +124,10 @@ test('a dataset loads at the selected cell of the grid', async () => {
   await page.getByTestId('load-done').waitFor();
   await page.getByTestId('sheet-Sheet1').click();
   const header = page.locator('[data-testid="preview-grid"] td[data-cell="C3"]');
-  await expect(header.getAttribute('data-raw')).resolves.toBe('"Id"');
-  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="D3"]').getAttribute('data-raw')).resolves.toBe('"Name"');
-  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="C4"]').getAttribute('data-raw')).resolves.toMatch(new RegExp(`^"${GUID}"$`));
+  // A report's order: Name, Description, Order, then the GUID last.
+  await expect(header.getAttribute('data-raw')).resolves.toBe('"Name"');
+  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="F3"]').getAttribute('data-raw')).resolves.toBe('"GUID"');
+  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="F4"]').getAttribute('data-raw')).resolves.toMatch(new RegExp(`^"${GUID}"$`));
 });
 
 test('the Tables screen lists the tables and refreshes them', async () => {

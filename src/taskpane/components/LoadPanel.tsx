@@ -1,15 +1,4 @@
-import {
-  Button,
-  Caption1,
-  Field,
-  Input,
-  ProgressBar,
-  Radio,
-  RadioGroup,
-  Text,
-  makeStyles,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Caption1, Field, Input, ProgressBar, Radio, RadioGroup, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useMemo, useRef, useState } from 'react';
 import type { Dataset } from '../../catalog';
 import { tableNameFor } from '../../loading/load';
@@ -49,15 +38,7 @@ type State =
   | { phase: 'done'; table: string; rows: number }
   | { phase: 'failed'; message: UserMessage; cancelled: boolean; askOverwrite?: boolean };
 
-export function LoadPanel({
-  dataset,
-  session,
-  workbook,
-  onActivity,
-  onWorkbookChanged,
-  onClose,
-  onBusyChange,
-}: Props) {
+export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookChanged, onClose, onBusyChange }: Props) {
   const s = useStyles();
   const [target, setTarget] = useState<LoadTarget['kind']>('new-sheet');
   const [guid, setGuid] = useState('');
@@ -91,12 +72,7 @@ export function LoadPanel({
     setState(
       result.ok
         ? { phase: 'done', table: result.table, rows: result.rows }
-        : {
-            phase: 'failed',
-            message: result.message,
-            cancelled: result.cancelled,
-            askOverwrite: result.askOverwrite,
-          },
+        : { phase: 'failed', message: result.message, cancelled: result.cancelled, askOverwrite: result.askOverwrite },
     );
   }
 
@@ -108,34 +84,14 @@ export function LoadPanel({
         As table <code>{tableNameFor(dataset.id)}</code>
         {session ? ` from ${session.environment.name}` : ''}
       </Caption1>
-      {!session && (
-        <ErrorBar
-          intent="warning"
-          message={{ title: 'Not connected', detail: 'Test a connection on the Connect tab first.' }}
-        />
-      )}
-      <RadioGroup
-        value={target}
-        onChange={(_, d) => setTarget(d.value as LoadTarget['kind'])}
-        layout="horizontal"
-        aria-label="Where"
-      >
+      {!session && <ErrorBar intent="warning" message={{ title: 'Not connected', detail: 'Test a connection on the Connect tab first.' }} />}
+      <RadioGroup value={target} onChange={(_, d) => setTarget(d.value as LoadTarget['kind'])} layout="horizontal" aria-label="Where">
         <Radio value="new-sheet" label="New sheet" />
         <Radio value="selection" label="At the selected cell" />
       </RadioGroup>
-      <ColumnChooser
-        items={columns}
-        initial={initialColumns}
-        onChange={setColumns}
-        disabled={loading}
-        {...(registerOf(dataset.id) ? { more: 'custom fields' } : {})}
-      />
+      <ColumnChooser items={columns} initial={initialColumns} onChange={setColumns} disabled={loading} {...(registerOf(dataset.id) ? { more: 'custom fields' } : {})} />
       {guidNeeded && (
-        <Field
-          label="GUID of the parent record"
-          required
-          hint="This dataset belongs to one record, e.g. one form or one test plan."
-        >
+        <Field label="GUID of the parent record" required hint="This dataset belongs to one record, e.g. one form or one test plan.">
           <Input value={guid} onChange={(_, d) => setGuid(d.value)} />
         </Field>
       )}
@@ -148,29 +104,17 @@ export function LoadPanel({
           />
           <Caption1>
             {formatBytes(state.progress.bytes)}
-            {state.progress.totalBytes ? ` of ${formatBytes(state.progress.totalBytes)}` : ''} ·{' '}
-            {state.progress.rows.toLocaleString()} rows
+            {state.progress.totalBytes ? ` of ${formatBytes(state.progress.totalBytes)}` : ''} · {state.progress.rows.toLocaleString()} rows
           </Caption1>
         </div>
       )}
       <div className={s.actions}>
         {loading ? (
-          <Button
-            key="cancel"
-            onClick={() => abort.current?.abort()}
-            disabled={!state.progress.cancellable}
-            data-testid="cancel-load"
-          >
+          <Button key="cancel" onClick={() => abort.current?.abort()} disabled={!state.progress.cancellable} data-testid="cancel-load">
             Cancel
           </Button>
         ) : (
-          <Button
-            key="load"
-            appearance="primary"
-            disabled={!session || (guidNeeded && !guid.trim())}
-            onClick={() => load()}
-            data-testid="load"
-          >
+          <Button key="load" appearance="primary" disabled={!session || (guidNeeded && !guid.trim())} onClick={() => load()} data-testid="load">
             Load
           </Button>
         )}
@@ -180,18 +124,11 @@ export function LoadPanel({
         <ErrorBar
           intent="success"
           testId="load-done"
-          message={{
-            title: `Loaded ${state.rows.toLocaleString()} rows`,
-            detail: `Table ${state.table} is ready. Refresh it from the Tables tab.`,
-          }}
+          message={{ title: `Loaded ${state.rows.toLocaleString()} rows`, detail: `Table ${state.table} is ready. Refresh it from the Tables tab.` }}
         />
       )}
       {state.phase === 'failed' && (
-        <ErrorBar
-          message={state.message}
-          intent={state.cancelled || state.askOverwrite ? 'warning' : 'error'}
-          testId="load-error"
-        />
+        <ErrorBar message={state.message} intent={state.cancelled || state.askOverwrite ? 'warning' : 'error'} testId="load-error" />
       )}
       {state.phase === 'failed' && state.askOverwrite && (
         // Asked, never assumed: the cells below the selection are the user's data.

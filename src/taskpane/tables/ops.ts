@@ -7,6 +7,7 @@ import type { ActivityEntry } from '../activity/activity';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
 import type { Session } from '../screen';
 import type { Progress } from './progress';
+import { datasetFor } from '../../register/offer';
 
 export type LoadTarget = Extract<WorkbookTarget, { kind: 'new-sheet' } | { kind: 'selection' }>;
 
@@ -130,11 +131,7 @@ export interface RefreshRequest {
 
 /** A binding may name a dataset this catalogue no longer has: the id is then all there is to show. */
 function titleOf(datasetId: string): string {
-  try {
-    return catalog.dataset(datasetId).title;
-  } catch {
-    return datasetId;
-  }
+  return datasetFor(catalog, datasetId)?.title ?? datasetId;
 }
 
 export async function refreshInWorkbook(r: RefreshRequest): Promise<OpResult> {

@@ -66,9 +66,12 @@ async function openRegister(catalog: Catalog, client: DatasetSource, register: R
     }
   }
   let bytesBefore = 0;
-  const read = async (part: string, onBatch: (records: DataRecord[]) => void | Promise<void>, onProgress?: (p: { bytes: number; records: number }) => void) => {
+  // Progress counts the bytes of every dataset read; cancel (or a failed write) stops whichever is being read.
+  let progress: ((p: { bytes: number; records: number }) => void) | undefined;
+  let stop = signal;
+  const read = async (part: string, onBatch: (records: DataRecord[]) => void | Promise<void>) => {
     try {
-      const r = await client.download(part, { ...(signal ? { signal } : {}), onBatch, onProgress: (p) => onProgress?.({ bytes: bytesBefore + p.bytes, records: p.records }) });
+      const r = await client.download(part, { ...(stop ? { signal: stop } : {}), onBatch, onProgress: (p) => progress?.({ bytes: bytesBefore + p.bytes, records: p.records }) });
       bytesBefore += r.bytes;
       return r;
     } catch (e) {
@@ -127,9 +130,11 @@ async function openRegister(catalog: Catalog, client: DatasetSource, register: R
   const source: DatasetSource = {
     async download(_id, options) {
       bytesBefore = 0;
+      progress = options.onProgress;
+      stop = options.signal ?? signal;
       const values = await readValues(register, custom, read);
       const join = joiner(plain, guids, register.resolve, lookups, custom, values);
-      const r = await read(register.main, (records) => options.onBatch?.(records.map(join)), options.onProgress);
+      const r = await read(register.main, (records) => options.onBatch?.(records.map(join)));
       return { bytes: bytesBefore, count: r.count };
     },
   };

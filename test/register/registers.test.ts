@@ -171,7 +171,7 @@ describe('registers in the preview', () => {
     ]);
   });
 
-  it('cancels while reading the values: nothing is left behind', async () => {
+  it('cancels while reading the values and lists: nothing is left behind', async () => {
     const workbook = createMemoryWorkbook();
     const ctl = new AbortController();
     let bytesSeen = 0;
@@ -183,7 +183,7 @@ describe('registers in the preview', () => {
       target: { kind: 'new-sheet' },
       signal: ctl.signal,
       onProgress: (p) => {
-        // The first bytes counted are the values dataset's (the definitions and lists are read before).
+        // The first bytes counted are those of the values or the lists (the definitions are read before).
         if (p.phase === 'downloading' && p.bytes > 0 && !bytesSeen) {
           bytesSeen = p.bytes;
           ctl.abort();

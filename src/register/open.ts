@@ -65,11 +65,26 @@ async function openRegister(catalog: Catalog, client: DatasetSource, register: R
       throw new ApiError({ code: 'not-found', sent: 'no', endpoint: part, message: `The ${register.title} reads the dataset ${d?.title ?? part} (${part}), which this environment does not offer${d?.unavailable ? `: ${d.unavailable.message}` : '.'}` });
     }
   }
-  let bytesBefore = 0;
-  const read = async (part: string, onBatch: (records: DataRecord[]) => void | Promise<void>, onProgress?: (p: { bytes: number; records: number }) => void) => {
+  // Progress counts the bytes of every dataset read (the finished ones and those under way: the lists and
+  // the values are read together); cancel, a failed write or a failed read stops whichever are being read.
+  let progress: ((p: { bytes: number; records: number }) => void) | undefined;
+  let stop = signal;
+  let done = 0;
+  const live = new Map<string, number>();
+  const read: Read = async (part, onBatch) => {
     try {
-      const r = await client.download(part, { ...(signal ? { signal } : {}), onBatch, onProgress: (p) => onProgress?.({ bytes: bytesBefore + p.bytes, records: p.records }) });
-      bytesBefore += r.bytes;
+      const r = await client.download(part, {
+        ...(stop ? { signal: stop } : {}),
+        onBatch,
+        onProgress: (p) => {
+          live.set(part, p.bytes);
+          let bytes = done;
+          for (const b of live.values()) bytes += b;
+          progress?.({ bytes, records: p.records });
+        },
+      });
+      live.delete(part);
+      done += r.bytes;
       return r;
     } catch (e) {
       throw refusalNaming(e, register, catalog.dataset(part));
@@ -107,14 +122,6 @@ async function openRegister(catalog: Catalog, client: DatasetSource, register: R
       customFields.set(name, t.field());
     }
   }
-  const lookups = new Map<Resolution, Map<string, string>>();
-  const lists = new Map<string, DataRecord[]>();
-  for (const r of register.resolve) {
-    let list = lists.get(r.list);
-    if (!list) lists.set(r.list, (list = await readAll(r.list)));
-    lookups.set(r, lookupOf(r, list));
-  }
-  lists.clear();
 
   const record = z.looseObject({
     ...Object.fromEntries(plain.map((f) => [f, shape[f]!])),
@@ -126,11 +133,26 @@ async function openRegister(catalog: Catalog, client: DatasetSource, register: R
 
   const source: DatasetSource = {
     async download(_id, options) {
-      bytesBefore = 0;
-      const values = await readValues(register, custom, read);
+      done = 0;
+      live.clear();
+      progress = options.onProgress;
+      const outer = options.signal ?? signal;
+      const ctl = new AbortController();
+      if (outer?.aborted) ctl.abort(outer.reason);
+      else outer?.addEventListener('abort', () => ctl.abort(outer.reason), { once: true });
+      stop = ctl.signal;
+      // The values and the lists are independent: read together, the service makes one while we parse the other.
+      let values: Map<string, unknown[]>;
+      let lookups: Map<Resolution, Map<string, string>>;
+      try {
+        [values, lookups] = await Promise.all([readValues(register, custom, read), readLookups(register, read, readAll)]);
+      } catch (e) {
+        ctl.abort(e);
+        throw e;
+      }
       const join = joiner(plain, guids, register.resolve, lookups, custom, values);
-      const r = await read(register.main, (records) => options.onBatch?.(records.map(join)), options.onProgress);
-      return { bytes: bytesBefore, count: r.count };
+      const r = await read(register.main, (records) => options.onBatch?.(records.map(join)));
+      return { bytes: done, count: r.count };
     },
   };
   return { dataset, client: source };
@@ -153,14 +175,39 @@ export function registerEntry(register: RegisterDefinition, main: Dataset): Data
   };
 }
 
-/** Key (lower case) -> what to show, for one resolution. */
-function lookupOf(r: Resolution, list: readonly DataRecord[]): Map<string, string> {
+type Read = (part: string, onBatch: (records: DataRecord[]) => void | Promise<void>) => Promise<{ bytes: number; count: number }>;
+
+/**
+ * Key (lower case) -> what to show, per resolution. A list shown by one property is folded batch by batch
+ * (the controls of a big environment are not held); a tree is held whole to walk it.
+ */
+async function readLookups(register: RegisterDefinition, read: Read, readAll: (part: string) => Promise<DataRecord[]>): Promise<Map<Resolution, Map<string, string>>> {
+  const byList = new Map<string, Resolution[]>();
+  for (const r of register.resolve) byList.set(r.list, [...(byList.get(r.list) ?? []), r]);
+  const lookups = new Map<Resolution, Map<string, string>>();
+  await Promise.all(
+    [...byList].map(async ([list, resolutions]) => {
+      if (resolutions.some((r) => typeof r.show !== 'string')) {
+        const all = await readAll(list);
+        for (const r of resolutions) lookups.set(r, typeof r.show === 'string' ? namesOf(r, r.show, all, new Map()) : pathsOf(r, r.show, all));
+        return;
+      }
+      const maps = resolutions.map(() => new Map<string, string>());
+      await read(list, (records) => resolutions.forEach((r, i) => namesOf(r, r.show as string, records, maps[i]!)));
+      resolutions.forEach((r, i) => lookups.set(r, maps[i]!));
+    }),
+  );
+  return lookups;
+}
+
+function namesOf(r: Resolution, show: string, records: readonly DataRecord[], into: Map<string, string>): Map<string, string> {
+  for (const x of records) if (typeof x[r.key] === 'string' && x[show] != null) into.set((x[r.key] as string).toLowerCase(), String(x[show]));
+  return into;
+}
+
+function pathsOf(r: Resolution, show: Exclude<Resolution['show'], string>, list: readonly DataRecord[]): Map<string, string> {
   const out = new Map<string, string>();
-  if (typeof r.show === 'string') {
-    for (const x of list) if (typeof x[r.key] === 'string' && x[r.show] != null) out.set((x[r.key] as string).toLowerCase(), String(x[r.show]));
-    return out;
-  }
-  const { path: label, parent } = r.show;
+  const { path: label, parent } = show;
   const byGuid = new Map(list.map((x) => [String(x.GUID ?? x.Id ?? '').toLowerCase(), x]));
   const pathOf = (x: DataRecord): string => {
     const names: string[] = [];
@@ -179,18 +226,23 @@ function lookupOf(r: Resolution, list: readonly DataRecord[]): Map<string, strin
 }
 
 /** Per record (owner GUID, lower case): its custom field values, by position in `custom`. */
-async function readValues(
-  register: RegisterDefinition,
-  custom: readonly CustomColumn[],
-  read: (part: string, onBatch: (records: DataRecord[]) => void) => Promise<unknown>,
-): Promise<Map<string, unknown[]>> {
+async function readValues(register: RegisterDefinition, custom: readonly CustomColumn[], read: Read): Promise<Map<string, unknown[]>> {
   const values = new Map<string, unknown[]>();
   const width = custom.length;
+  // Values come grouped by record (a record's pairs, or its rows one after another): the last record's
+  // row is kept at hand, so 2,000,000 values cost 100,000 look-ups, not 2,000,000.
+  let lastOwner: string | null = null;
+  let lastRow: unknown[] = [];
   const put = (owner: unknown, at: number | undefined, raw: unknown) => {
     if (at === undefined || typeof owner !== 'string' || raw === null || raw === undefined) return;
-    const key = owner.toLowerCase();
-    let row = values.get(key);
-    if (!row) values.set(key, (row = new Array<unknown>(width)));
+    let row = lastRow;
+    if (owner !== lastOwner) {
+      const key = owner.toLowerCase();
+      row = values.get(key) ?? [];
+      if (!row.length) values.set(key, (row = new Array<unknown>(width)));
+      lastOwner = owner;
+      lastRow = row;
+    }
     const c = custom[at]!;
     const v = c.typed(raw);
     if (c.multi) ((row[at] ??= []) as unknown[]).push(v);
@@ -208,7 +260,8 @@ async function readValues(
           const pairs = rec.CustomFields;
           if (Array.isArray(pairs)) for (const p of pairs as { Name?: unknown; Value?: unknown }[]) put(rec[set.owner], at.get(String(p?.Name)), p?.Value);
         } else {
-          put(rec[set.owner], at.get(String(rec.CustomFieldId).toLowerCase()), rec.Value);
+          const field = String(rec.CustomFieldId);
+          put(rec[set.owner], at.get(field) ?? at.get(field.toLowerCase()), rec.Value);
         }
       }
     });

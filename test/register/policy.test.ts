@@ -35,6 +35,8 @@ test('a register one of whose datasets the policy does not give the person is re
   expect(out.error.message).toContain('reporting-readers');
   expect(out.error.message).toContain(CONTACT);
   expect(await workbook.listTables()).toEqual([]);
-  // The datasets of the Risks area it read before were forwarded; the controls never reached the service.
-  expect(r.upstream.requests.map((q) => q.url)).toEqual(['/api/directdata/v3/riskcustomfieldvalues', '/api/directdata/v3/riskrootcausecategory']);
+  // The definitions were read first (for the columns); the controls never reached the service.
+  const forwarded = r.upstream.requests.map((q) => q.url);
+  expect(forwarded[0]).toBe('/api/directdata/v3/riskcustomfieldvalues');
+  expect(forwarded.filter((u) => !['/api/directdata/v3/riskcustomfields', '/api/directdata/v3/riskrootcausecategory'].includes(u))).toEqual(['/api/directdata/v3/riskcustomfieldvalues']);
 });

@@ -172,6 +172,31 @@ describe('registers in the preview', () => {
     ]);
   });
 
+  it('cancels while reading the values and lists: nothing is left behind', async () => {
+    const workbook = createMemoryWorkbook();
+    const ctl = new AbortController();
+    let bytesSeen = 0;
+    const out = await loadDataset({
+      client: client(),
+      workbook,
+      datasetId: 'register:risks',
+      environment: 'ACC',
+      target: { kind: 'new-sheet' },
+      signal: ctl.signal,
+      onProgress: (p) => {
+        // The first bytes counted are those of the values or the lists (the definitions are read before).
+        if (p.phase === 'downloading' && p.bytes > 0 && !bytesSeen) {
+          bytesSeen = p.bytes;
+          ctl.abort();
+        }
+      },
+    });
+    expect(bytesSeen).toBeGreaterThan(0);
+    expect(out).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+    expect(await workbook.listTables()).toEqual([]);
+    expect(workbook.snapshot().sheets.map((s) => s.name)).toEqual(['Sheet1']);
+  });
+
   it('refuses a register one of whose datasets the key may not read, naming that dataset', async () => {
     const limited = await startSandbox({
       port: 0,

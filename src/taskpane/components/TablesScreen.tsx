@@ -7,9 +7,9 @@ import type { UserMessage } from '../connection/messages';
 import type { ScreenProps } from '../screen';
 import { readTablesOrError, type TableBinding } from '../tables/bindings';
 import { refreshInWorkbook } from '../tables/ops';
-import { datasetFor } from '../../register/offer';
 import { formatBytes, type Progress } from '../tables/progress';
 import { ErrorBar } from './ErrorBar';
+import { datasetFor } from '../../register/offer';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },

@@ -9,7 +9,28 @@ import { startRelay, type Relay } from '../../../src/relay';
 import { readBindings } from '../../../src/loading/bindings';
 import { openFileWorkbook } from '../../../src/workbook/file';
 import { libreOfficeSheets, openpyxl } from '../../support/outside-readers';
-import { cliIo } from '../../support/sandbox';
+import { cliIo as sandboxIo } from '../../support/sandbox';
+
+/**
+ * Each `grc-sheets` run is a process of its own, with its own connections; here every run shares the test
+ * process's pool. An idle pooled connection the relay closes at its keep-alive timeout can be picked for the
+ * next run's first request just as it closes (more likely on a loaded machine): such a request, which never
+ * reached the relay, is sent again on a new connection, as a new process would have done from the start.
+ */
+const cliIo = (...args: Parameters<typeof sandboxIo>) => {
+  const made = sandboxIo(...args);
+  const fetchOnce = made.io.fetch;
+  const closedUnder = (e: unknown) => ['UND_ERR_SOCKET', 'ECONNRESET'].includes((e as { cause?: { code?: string } }).cause?.code ?? '');
+  made.io.fetch = async (input, init) => {
+    try {
+      return await fetchOnce(input, init);
+    } catch (e) {
+      if (!closedUnder(e)) throw e;
+      return fetchOnce(input, init);
+    }
+  };
+  return made;
+};
 
 /**
  * `grc-sheets load` through a real relay to the real sandbox: a workbook made from nothing, the table's

@@ -735,7 +735,11 @@ async function recordChanges(
 
 /** The refresh summary says when columns came or went, so a new or emptied column is never a surprise. */
 function columnNotes(changes: RefreshChanges, added: readonly Column[], emptied: readonly string[]): RefreshChanges {
-  const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
+  // A table loaded before many fields existed gets them all at once: the first few are named, the rest counted.
+  const list = (names: readonly string[]) => {
+    const shown = names.slice(0, 3).map((n) => `"${n}"`).join(', ');
+    return names.length > 3 ? `${shown} and ${names.length - 3} more` : shown;
+  };
   const notes = [
     added.length ? `new column${added.length === 1 ? '' : 's'} ${list(added.map((c) => c.name))} added at the end` : '',
     emptied.length ? `${list(emptied)} no longer sent: kept, empty` : '',

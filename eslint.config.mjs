@@ -35,6 +35,7 @@ const walls = [
   wall(['src/sheet/**'], [...core, above(['writeback', 'client', 'workbook', 'loading'], 'Row conversion knows the catalogue only.')]),
   wall(['src/workbook/**'], [...core, above(['writeback', 'loading'], 'The workbook port knows neither its use cases (loading) nor write-back.')], ['src/workbook/excel/**', 'src/workbook/memory/**', 'src/workbook/file/**']),
   wall(['src/loading/**'], [...core, adapters, above(['writeback'], 'Loading does not know write-back.')]),
+  wall(['src/register/**'], [...core, above(['workbook', 'writeback'], 'A register is read through the client and loaded by src/loading: it knows neither the workbook nor write-back.')]),
   wall(['src/workbook/excel/**', 'src/workbook/memory/**'], [...core, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
   // The saved-file adapter runs in Node only (the CLI): files and zlib, but no UI, no Office.js, no use cases.
   wall(['src/workbook/file/**'], [ui, office, ui_folder, servers, sandbox, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),

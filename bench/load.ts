@@ -24,6 +24,7 @@ import { makeCellPrint, rowPrinter } from '../src/loading/tableprint';
 import { columnsOf } from '../src/sheet';
 import { createMemoryWorkbook } from '../src/workbook/memory';
 import { PAYLOAD_LIMIT_BYTES } from '../test/workbook/excel/fakeExcel';
+import { registerLoad } from './load-register';
 
 const SCALE = 200_000;
 const RUNS = 3;
@@ -80,7 +81,7 @@ const gc = runInNewContext('gc') as () => void;
  * Peak JS heap of this process while `work` runs, sampled every 20 ms, above the level before it. (RSS is
  * not reported: V8 keeps the pages of earlier runs, so it does not return to a baseline between runs.)
  */
-async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; peakHeapMb: number }> {
+export async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; peakHeapMb: number }> {
   gc();
   const base = process.memoryUsage();
   let heap = base.heapUsed;
@@ -101,7 +102,9 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; ms: num
 
 const f = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-interface Stack {
+export interface Stack {
+  /** The sandbox's own base URL (its admin routes are beside it), and the relay's for the environment. */
+  sandboxUrl: string;
   baseUrl: string;
   url: string;
   identifier: string;
@@ -136,6 +139,7 @@ export async function startStack(scale: number): Promise<Stack> {
     children.push(relay.child);
     const baseUrl = `http://127.0.0.1:${relayPort}/api/ACC`;
     return {
+      sandboxUrl: sandboxUrl!,
       baseUrl,
       url: `${baseUrl}/directdata/v3/risk`,
       identifier: identifier!,
@@ -153,7 +157,8 @@ export default async function (): Promise<string> {
   const load = `Load average (1, 5, 15 min) at the start: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
   const memory = await memoryLoad();
   const excel = await millionIntoExcel();
-  return `${memory}\n\n${excel}\n\n${load}; at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2 cores shared with other work).`;
+  const register = await registerLoad();
+  return `${memory}\n\n${excel}\n\n${register}\n\n${load}; at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2 cores shared with other work).`;
 }
 
 async function memoryLoad(): Promise<string> {

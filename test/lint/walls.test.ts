@@ -54,6 +54,7 @@ const failing: [string, string, string][] = [
   ['src/workbook/file/bad.ts', "import x from 'react';", 'UI code belongs in src/taskpane'],
   ['src/loading/bad.ts', "import x from '../taskpane/tables/ops';", 'taskpane uses the core'],
   ['src/loading/bad.ts', "import x from '../writeback/post';", 'Loading does not know write-back'],
+  ['src/register/bad.ts', "import x from '../workbook/port';", 'knows neither the workbook nor write-back'],
   ['src/taskpane/components/Bad.tsx', "import x from '../../relay/server';", 'not part of the add-in'],
   ['src/taskpane/components/Bad.tsx', "import x from '../../workbook/excel';", 'through WorkbookPort'],
   ['src/relay/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],

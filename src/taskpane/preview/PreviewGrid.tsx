@@ -79,6 +79,10 @@ const useStyles = makeStyles({
   columnName: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1, maxWidth: '220px', overflow: CLIPPED, textOverflow: 'ellipsis' },
   rowHead: { left: 0, zIndex: 1, textAlign: 'end', fontVariantNumeric: 'tabular-nums', borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
   corner: { top: 0, left: 0, zIndex: 3, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`, borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
+  // A frozen row (a loaded report's header) stays under the column letters while the cells scroll; `top` is
+  // the letters' row height, measured.
+  frozen: { position: 'sticky', zIndex: 1, boxShadow: `0 ${tokens.strokeWidthThin} 0 ${tokens.colorNeutralStroke1}` },
+  frozenHead: { zIndex: 2 },
   hiddenColumn: { minWidth: '3px', width: '3px', maxWidth: '3px', padding: 0, overflow: 'hidden', fontSize: 0, backgroundColor: tokens.colorNeutralBackground3 },
   cell: {
     borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
@@ -196,6 +200,15 @@ export function PreviewGrid({ workbook }: Props) {
   const sheet = visible.find((sh) => sh.name === stillChosen)?.name ?? snapshot.selection.sheet;
   const [tops, setTops] = useState<Record<string, number>>({});
   const view = useMemo(() => gridOf(snapshot, sheet, { top: tops[sheet] ?? 0 }), [snapshot, sheet, tops]);
+  const headRow = useRef<HTMLTableRowElement>(null);
+  const [headHeight, setHeadHeight] = useState(0);
+  useLayoutEffect(() => setHeadHeight(headRow.current?.offsetHeight ?? 0), [view]);
+  /** A column's width as the table set it (width, min and max alike, so long text is cut as in Excel). */
+  const widthOf = (c: number) => {
+    const w = view.widths.get(c);
+    return w === undefined || view.hiddenColumns.has(c) ? undefined : { width: w, minWidth: w, maxWidth: w };
+  };
+  const isFrozen = (r: number) => r < view.frozenRows;
   const lastPage = view.top + PAGE_ROWS >= view.usedRows;
   // The last page also draws a little room below the data, as a sheet has, to select a cell under a table.
   const drawnRows = lastPage ? Math.max(view.usedRows - view.top + 2, 12) : PAGE_ROWS;
@@ -511,7 +524,7 @@ export function PreviewGrid({ workbook }: Props) {
           onPaste={onPaste}
         >
           <thead>
-            <tr aria-rowindex={1}>
+            <tr aria-rowindex={1} ref={headRow}>
               <th className={mergeClasses(s.head, s.corner)} aria-label="Row and column headers" />
               {Array.from({ length: columns }, (_, c) => {
                 const name = view.columnNames.get(c);
@@ -520,6 +533,7 @@ export function PreviewGrid({ workbook }: Props) {
                     key={c}
                     className={mergeClasses(s.head, s.colHead, name !== undefined && s.columnName, view.hiddenColumns.has(c) && s.hiddenColumn)}
                     scope="col"
+                    style={widthOf(c)}
                     data-hidden-column={view.hiddenColumns.has(c) || undefined}
                     title={view.hiddenColumns.has(c) ? `Column ${columnLetters(c)} (hidden)` : name !== undefined ? `Column ${columnLetters(c)}` : undefined}
                   >
@@ -533,8 +547,8 @@ export function PreviewGrid({ workbook }: Props) {
             {Array.from({ length: drawnRows }, (_, i) => {
               const r = view.top + i;
               return (
-                <tr key={r} aria-rowindex={r + 2}>
-                  <th className={mergeClasses(s.head, s.rowHead)} scope="row">
+                <tr key={r} aria-rowindex={r + 2} data-frozen={isFrozen(r) || undefined}>
+                  <th className={mergeClasses(s.head, s.rowHead, isFrozen(r) && s.frozen, isFrozen(r) && s.frozenHead)} style={isFrozen(r) ? { top: headHeight } : undefined} scope="row">
                     {r + 1}
                   </th>
                   {Array.from({ length: columns }, (_, c) => {
@@ -560,7 +574,9 @@ export function PreviewGrid({ workbook }: Props) {
                           isSelected && s.selected,
                           isEditing && s.editing,
                           view.hiddenColumns.has(c) && s.hiddenColumn,
+                          isFrozen(r) && s.frozen,
                         )}
+                        style={isFrozen(r) ? { ...widthOf(c), top: headHeight } : widthOf(c)}
                         data-cell={address}
                         data-raw={cell ? JSON.stringify(cell.raw) : undefined}
                         title={cell ? cellTitle(address, cell) : undefined}

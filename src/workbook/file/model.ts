@@ -99,6 +99,8 @@ export interface SheetModel {
   loose: Map<number, Map<number, Cell>>;
   /** New sheets only: column widths (points) and hidden columns, data validation lists. */
   cols: Map<number, { width?: number; hidden?: boolean }>;
+  /** New sheets only: rows frozen at the top (a loaded table's header). */
+  frozenRows?: number;
   validations: { sqref: string; source: string; allowOther: boolean }[];
   scan?: SheetScan;
   residue?: Residue;

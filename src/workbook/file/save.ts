@@ -340,7 +340,7 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     tables: areas,
     loose,
     head: () =>
-      `${XML_HEAD}<worksheet xmlns="${NS_MAIN}" xmlns:r="${REL}"><dimension ref="${dimension()}"/><sheetViews><sheetView workbookViewId="0"/></sheetViews><sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>`,
+      `${XML_HEAD}<worksheet xmlns="${NS_MAIN}" xmlns:r="${REL}"><dimension ref="${dimension()}"/><sheetViews>${sheetView(s.frozenRows)}</sheetViews><sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>`,
     tail: () =>
       `</sheetData>${validations ? `<dataValidations count="${s.validations.length}">${validations}</dataValidations>` : ''}<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>${parts ? `<tableParts count="${s.tables.length}">${parts}</tableParts>` : ''}</worksheet>`,
     ...(onRow ? { onRow } : {}),
@@ -424,3 +424,10 @@ export function savePackage(state: FileState, target: string, options: { onRow?(
   return report;
 }
 
+
+/** The sheet's view: with `frozen` rows, the pane below them scrolls and they stay (View > Freeze Panes). */
+function sheetView(frozen: number | undefined): string {
+  if (!frozen) return '<sheetView workbookViewId="0"/>';
+  const below = cellAddress(frozen, 0);
+  return `<sheetView workbookViewId="0"><pane ySplit="${frozen}" topLeftCell="${below}" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="${below}" sqref="${below}"/></sheetView>`;
+}

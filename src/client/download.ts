@@ -25,6 +25,11 @@ export interface DownloadOptions {
   onBatch?(records: DataRecord[]): void | Promise<void>;
   /** The SHA-256 the bytes are hashed with for the relay's statement: node:crypto's in Node is faster. */
   hasher?: () => Hasher;
+  /**
+   * false: the relay's statement is neither hashed for nor fetched (evidence 'unsigned'), for reads that
+   * leave nothing in the workbook (write-back lookups, `check`): one call instead of two per read.
+   */
+  evidence?: boolean;
 }
 
 export interface DownloadResult {
@@ -61,7 +66,7 @@ export async function download(
     throw badAnswer(dataset, 'The answer had no body where a JSON list of records was expected.');
 
   // The relay names the statement it signs of this answer; the bytes are hashed as they come to check it.
-  const statementId = statementIdOf(response.headers);
+  const statementId = options.evidence === false ? null : statementIdOf(response.headers);
   const hash = statementId ? (options.hasher ?? defaultHasher)() : null;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

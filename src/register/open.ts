@@ -73,8 +73,10 @@ async function openRegister(catalog: Catalog, client: DatasetSource, register: R
   const live = new Map<string, number>();
   const read: Read = async (part, onBatch) => {
     try {
+      // A register keeps no relay statement (its fingerprint covers the joined records): none fetched.
       const r = await client.download(part, {
         ...(stop ? { signal: stop } : {}),
+        evidence: false,
         onBatch,
         onProgress: (p) => {
           live.set(part, p.bytes);

@@ -10,7 +10,7 @@ export type { DataRecord };
  * may pass their own. Records are plain objects as the catalogue's record schemas describe them.
  */
 export interface WritebackApi {
-  download(datasetId: string, options?: { signal?: AbortSignal }): Promise<{ records: DataRecord[] }>;
+  download(datasetId: string, options?: { signal?: AbortSignal; evidence?: boolean }): Promise<{ records: DataRecord[] }>;
   /** Sends a request encoded for the environment's file (environment/encode.ts) as it is; the raw answer. */
   send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal }): Promise<Answer>;
 }
@@ -90,7 +90,7 @@ export async function downloadRecords(
   wait?: Sleep,
 ): Promise<DataRecord[]> {
   const read = await withRetry(
-    async () => (await api.download(datasetId, { signal })).records,
+    async () => (await api.download(datasetId, { signal, evidence: false })).records,
     classifyRead,
     RETRY.read,
     { signal, ...(wait ? { sleep: wait } : {}) },

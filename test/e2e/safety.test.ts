@@ -62,7 +62,7 @@ test('loading at a selected cell above the user\'s cells asks first: Keep my cel
   await question.waitFor();
   await page.getByTestId('load-overwrite').click();
   await page.getByTestId('load-done').waitFor();
-  await expect(grid(page, 'C3').getAttribute('data-raw')).resolves.toBe('"Id"');
+  await expect(grid(page, 'C3').getAttribute('data-raw')).resolves.toBe('"Name"');
   await expect(grid(page, 'D6').getAttribute('data-raw')).resolves.not.toBe('"precious"');
   await page.close();
 });

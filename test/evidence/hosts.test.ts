@@ -35,19 +35,19 @@ describe('the Evidence sheet in each host', () => {
     expect(t.columns).toEqual(EVIDENCE_COLUMNS.map((c) => c.name));
     const group = measures(t).slice(0, measures(t).length / 2);
     expect(measures(t)).toEqual([...group, ...group]);
-    expect(group).toEqual(expect.arrayContaining(['records Id 40', 'sum GrossImpact 20', 'non-empty Name 40', 'earliest DateIdentified 2025-03-01', 'latest DateIdentified 2025-03-28']));
+    expect(group).toEqual(expect.arrayContaining(['records Identifier 40', 'sum Gross impact 20', 'non-empty Name 40', 'earliest Date identified 2025-03-01', 'latest Date identified 2025-03-28']));
     const body = xl.body(EVIDENCE_TABLE);
     const now = t.columns.indexOf('In Excel now');
     expect(body.every((r) => typeof r[now] === 'string' && String(r[now]).startsWith('=IFERROR(CHOOSE(MATCH(GrcEvidence[[#This Row],[Total]]'))).toBe(true);
     expect(String(body[0]![now])).toContain('SUBTOTAL(109,INDIRECT(GrcEvidence[[#This Row],[Reference]]))');
-    expect(body[1]![t.columns.indexOf('Reference')]).toBe('tbl_risk[Id]');
+    expect(body[1]![t.columns.indexOf('Reference')]).toBe('tbl_risk[Identifier]');
   });
 
   it('the preview (memory): the same groups', async () => {
     const t = await loadTwice(createMemoryWorkbook());
     const half = measures(t).length / 2;
     expect(measures(t).slice(half)).toEqual(measures(t).slice(0, half));
-    expect(measures(t)[0]).toBe('records Id 40');
+    expect(measures(t)[0]).toBe('records Identifier 40');
   });
 });
 
@@ -59,9 +59,9 @@ describe("the Tables card's evidence state", () => {
     const [card] = await readTableBindings(workbook);
     expect(card!.evidence).toEqual({ kind: 'unchanged', text: expect.stringMatching(/^Signed by the relay on .+, unchanged since\.$/) });
     const { columns } = await workbook.readRows('tbl_risk', 0, 1);
-    await workbook.writeRows('tbl_risk', 2, [[99]], columns.indexOf('GrossImpact'));
+    await workbook.writeRows('tbl_risk', 2, [[99]], columns.indexOf('Gross impact'));
     const [after] = await readTableBindings(workbook);
-    expect(after!.evidence).toEqual({ kind: 'changed', text: expect.stringMatching(/Changed since load: cells differ in \d+ rows starting Risks!A\d+.*GrossImpact: sum was 20, now 118\.5/) });
+    expect(after!.evidence).toEqual({ kind: 'changed', text: expect.stringMatching(/Changed since load: cells differ in \d+ rows starting Risks!A\d+.*Gross impact: sum was 20, now 118\.5/) });
   });
 });
 

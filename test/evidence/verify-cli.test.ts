@@ -143,7 +143,7 @@ describe('grc-sheets verify: evidence on saved workbooks', () => {
     const [was, now] = [await before.readRows('tbl_incidents'), await after.readRows('tbl_incidents')];
     before.close();
     after.close();
-    const at = was.columns.indexOf('DateRegistered');
+    const at = was.columns.indexOf('Date registered');
     expect(was.rows.filter((r, i) => plainCell(r[at]) !== plainCell(now.rows[i]![at])).length).toBeGreaterThan(0);
     expect(await verify(py)).toMatchObject({ code: 0, report: { verified: true } });
     const out = join(dir, 'lo');
@@ -182,7 +182,7 @@ describe('grc-sheets verify: evidence on saved workbooks', () => {
     const wb = openFileWorkbook(book);
     const { columns } = await wb.readRows('tbl_incidents', 0, 1);
     wb.close();
-    const at = columns.indexOf('DateRegistered');
+    const at = columns.indexOf('Date registered');
     const { code, incidents } = await verify(await withRows('sorted.xlsx', (rows) => rows.map((r, i) => (i === 3 ? rows[4]! : i === 4 ? rows[3]! : r).map((c, k) => (k === at ? (i === 3 ? rows[4]![at]! : i === 4 ? rows[3]![at]! : c) : (i === 3 ? rows[3]![k]! : i === 4 ? rows[4]![k]! : c))))));
     expect(code).toBe(1);
     expect(incidents).toMatchObject({ status: 'edited', cells: 'edited', totals: { status: 'verified' } });
@@ -223,7 +223,7 @@ describe('grc-sheets verify: evidence on saved workbooks', () => {
     expect(written.publicKey.kid).toBe('relay-2026-11');
     expect(written.totals.records).toBe(150);
     expect(written.summary.join('\n')).toMatch(/The relay signed \(key relay-2026-11\) at .* answered \/directdata\/v1\/incidents with status 200: .* 150 records, for Ann Auditor \(ann@example.com\)/);
-    expect(written.summary.join('\n')).toMatch(/DateRegistered: 150 non-empty, earliest \d{4}-\d\d-\d\dT/);
+    expect(written.summary.join('\n')).toMatch(/Date registered: 150 non-empty, earliest \d{4}-\d\d-\d\dT/);
     const answer = join(dir, 'incidents-answer.json');
     writeFileSync(answer, answerBytes(data.incidents!));
     const python = (args: string[]) => {

@@ -118,7 +118,7 @@ print(json.dumps({'header': [c.name for c in t.tableColumns], 'row': [c.value if
 ws = wb['Custom fields']
 print(json.dumps({'sheets': wb.sheetnames, 'visible': sorted(set(c.value for c in ws['C'][1:]))}))`,
     );
-    expect(seen.sheets).toEqual(['Incidents', 'Custom fields']);
+    expect(seen.sheets).toEqual(['Incidents', 'Evidence', 'Custom fields']);
     expect(seen.visible.every((v) => v === 'Yes' || v === 'No')).toBe(true);
   });
 

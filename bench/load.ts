@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createClient } from '../src/client';
+import { withNodeHash } from '../src/cli/digest';
 import { loadDataset } from '../src/loading/load';
 import { createExcelWorkbook } from '../src/workbook/excel';
 import { createMemoryWorkbook } from '../src/workbook/memory';
@@ -166,7 +167,7 @@ async function memoryLoad(): Promise<string> {
       });
     const load = () => {
       const workbook = createMemoryWorkbook();
-      const client = createClient({ baseUrl, credentials: { identifier, password } });
+      const client = withNodeHash(createClient({ baseUrl, credentials: { identifier, password } }));
       let start = 0;
       let firstRowsMs = NaN;
       const off = workbook.subscribe(() => {
@@ -233,7 +234,7 @@ export async function millionIntoExcel(): Promise<string> {
     const { baseUrl, url, authorization, identifier, password } = stack;
     const xl = new FakeExcel({ keptRows: KEPT_ROWS });
     const workbook = createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18), { platform: 'PC' });
-    const client = createClient({ baseUrl, credentials: { identifier, password } });
+    const client = withNodeHash(createClient({ baseUrl, credentials: { identifier, password } }));
     // As in the taskpane, where Connect's test and earlier loads have run the code before: one small load
     // through the same path first, so the figures are not those of compiling it.
     const warm = new FakeExcel();

@@ -5,7 +5,7 @@ import { refreshTable, type EditReport, type LoadOutcome, type LoadProgress, typ
 import { readBindings } from '../loading/bindings';
 import { stateAfterLoad } from '../evidence/state';
 import type { Fingerprint } from '../loading/fingerprint';
-import { nodeDigest, nodeFingerprints } from './digest';
+import { nodeDigest, nodeFingerprints, withNodeHash } from './digest';
 import { batchHeap } from './heap';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileWorkbook } from '../workbook/file';
 import { keyOnCommandLine } from '../connect/key';
@@ -124,7 +124,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       );
     }
     const common = {
-      client: connection.client,
+      client: withNodeHash(connection.client),
       workbook,
       environment: connection.environment,
       source: connection.source,

@@ -11,6 +11,7 @@ import { AUDIT_HEAD_KEY, chained, ENTRY_HASH, PREVIOUS_HASH } from './auditchain
  */
 export const AUDIT_SHEET = 'Write-back audit';
 export const AUDIT_TABLE = 'GrcWritebackAudit';
+export const RELAY_RECEIPT = 'Relay receipt';
 
 const columns: ColumnSpec[] = [
   // Date cells (local time, as Result time): they sort and filter as dates.
@@ -31,6 +32,9 @@ const columns: ColumnSpec[] = [
   { name: 'Signed-in person', format: 'text' },
   { name: 'Person ID', format: 'text' },
   { name: 'The service records', format: 'text' },
+  // The relay's signed receipts of the row's writes (post/receipts.ts), inside the chain. Audit tables
+  // chained before it keep their layout: their rows are written without it.
+  { name: RELAY_RECEIPT, format: 'text' },
   // The hash chain (auditchain.ts): always the last two columns.
   { name: PREVIOUS_HASH, format: 'text' },
   { name: ENTRY_HASH, format: 'text' },
@@ -70,6 +74,7 @@ export function auditRows(summary: RunSummary, who: string, actor?: Actor): Cell
     actor?.name ?? '',
     actor?.subject ?? '',
     SERVICE_RECORDS,
+    o.receipt ?? '',
   ]);
 }
 
@@ -83,7 +88,11 @@ export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, wh
   const missing = columns.slice(table.columns.length);
   if (missing.length && missing.every((c) => !table!.columns.includes(c.name)))
     table = await workbook.addColumns(AUDIT_TABLE, missing);
-  const rows = auditRows(summary, who, actor);
+  // Cells by column name, laid out as this table has its columns (an older table may lack some).
+  const names = columns.map((c) => c.name);
+  const chainAt = table.columns.indexOf(PREVIOUS_HASH);
+  const at = (chainAt < 0 ? names.slice(0, -2) : table.columns.slice(0, chainAt)).map((n) => names.indexOf(n));
+  const rows = auditRows(summary, who, actor).map((r) => at.map((i) => (i < 0 ? '' : r[i]!)));
   if (!rows.length) return 0;
   // The chain goes on from the last entry's hash; an audit table from before the chain starts it.
   const last = table.rowCount ? (await workbook.readRows(AUDIT_TABLE, table.rowCount - 1, 1)).rows[0] : undefined;

@@ -99,6 +99,7 @@ describe('the audit record', () => {
       'Signed-in person',
       'Person ID',
       'The service records',
+      'Relay receipt',
       'Previous hash',
       'Hash',
     ]);
@@ -120,6 +121,7 @@ describe('the audit record', () => {
       '',
       '',
       "the key's owner, not the person",
+      '',
     ]);
   });
 
@@ -127,7 +129,7 @@ describe('the audit record', () => {
     const workbook = createMemoryWorkbook();
     await writeAudit(workbook, summary, 'key:0123456789ab', { subject: 'casey', name: 'Casey Compliance' });
     const { rows } = await workbook.readRows(AUDIT_TABLE);
-    expect(rows[0]!.slice(-5, -2)).toEqual(['Casey Compliance', 'casey', "the key's owner, not the person"]);
+    expect(rows[0]!.slice(-6, -3)).toEqual(['Casey Compliance', 'casey', "the key's owner, not the person"]);
     expect(rows[0]![2]).toBe('key:0123456789ab');
   });
 });

@@ -83,6 +83,7 @@ export async function checkReceipts(
       const w = claims.who;
       if (w.kind === 'key' && who >= 0 && w.fingerprint !== text(row, who)) wrong.push(`sent with key ${w.fingerprint}, not ${text(row, who)}`);
       if (w.kind === 'person' && person >= 0 && w.subject !== text(row, person)) wrong.push(`sent by ${w.subject}, not ${text(row, person) || 'the row\'s key holder'}`);
+      if (w.kind === 'client' && person >= 0 && w.clientId !== text(row, person)) wrong.push(`sent by service client ${w.clientId}, not ${text(row, person) || 'the row\'s key holder'}`);
       const guid = text(row, guidAt).toLowerCase();
       const inPath = (claims.path.match(GUID) ?? []).map((g) => g.toLowerCase());
       if (guid && inPath.length && !inPath.includes(guid)) wrong.push(`${claims.method} ${claims.path} names another record than ${guid}`);

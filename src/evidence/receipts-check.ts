@@ -1,14 +1,16 @@
 import { decodeJwt, type JSONWebKeySet } from 'jose';
 import { writeReceipt, type WriteReceipt } from '../contracts/evidence';
 import type { Cell } from '../workbook/port';
-import { NO_RECEIPT, RECEIPT_SEPARATOR } from '../writeback/post/receipts';
+import { RELAY_RECEIPT } from '../writeback/audit';
+import { NO_RECEIPT, NO_WRITE, RECEIPT_SEPARATOR } from '../writeback/post/receipts';
 import { checkSignature } from './signature';
 
 /** What verify found of the audit rows' receipts (docs/evidence.md "Write receipts"). */
 export interface ReceiptsFinding {
-  /** Rows holding receipts, rows saying the relay gave none (`no receipt: CODE`). */
+  /** Rows holding receipts, rows saying the relay gave none (`no receipt: CODE`), rows that sent nothing. */
   signed: number;
   unsigned: number;
+  nothingSent: number;
   /** Whether signatures were checked (--jwks given). */
   signatures: 'checked' | 'unchecked';
   problems: { row: number; problem: ReceiptProblem; message: string }[];
@@ -16,13 +18,14 @@ export interface ReceiptsFinding {
 
 export type ReceiptProblem = 'receipt-removed' | 'forged' | 'unknown-key' | 'malformed' | 'not-this-row' | 'copied';
 
-/** Results that mean the service took the row's write: the relay forwarded it, so it signed a receipt. */
+/** Results that mean the service took the row's write. */
 const WRITTEN = new Set(['created', 'done']);
 const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /**
- * Each audit row's receipts, for an audit table that has the Relay receipt column (older ones have none):
- * a row the service took must hold its receipts or say why the relay gave none; each receipt must verify
+ * Each audit row's receipts, for an audit table that has the Relay receipt column (older ones have none),
+ * from its first chained row (`from`: rows above were written before the column existed): every row says
+ * something there (receipts, why none, or that nothing was sent), so a blank cell was cleared; each receipt must verify
  * with the relay's keys (when given), be a write receipt of this row (its environment, who ran it, its
  * status agreeing with the row's Result, the path naming the row's GUID when it names one) and appear in
  * no other row (a receipt copied over from another row).
@@ -32,19 +35,24 @@ export async function checkReceipts(
   column: number,
   jwks: JSONWebKeySet | null,
   at: (row: number) => string,
+  from = 0,
 ): Promise<ReceiptsFinding> {
   const col = (name: string) => table.columns.indexOf(name);
   const [result, guidAt, env, who, person] = ['Result', 'GUID', 'Environment', 'Who', 'Person ID'].map(col) as [number, number, number, number, number];
   const text = (r: readonly Cell[], i: number) => (i < 0 || r[i] === null || r[i] === undefined ? '' : String(r[i]));
-  const out: ReceiptsFinding = { signed: 0, unsigned: 0, signatures: jwks ? 'checked' : 'unchecked', problems: [] };
+  const out: ReceiptsFinding = { signed: 0, unsigned: 0, nothingSent: 0, signatures: jwks ? 'checked' : 'unchecked', problems: [] };
   const seen = new Map<string, number>();
-  for (let r = 0; r < table.rows.length; r++) {
+  for (let r = from; r < table.rows.length; r++) {
     const row = table.rows[r]!;
     const cell = text(row, column).trim();
     const status = text(row, result);
     const problem = (p: ReceiptProblem, why: string) => out.problems.push({ row: r, problem: p, message: `Audit entry at ${at(r)}: ${why}` });
     if (!cell) {
-      if (WRITTEN.has(status)) problem('receipt-removed', `the row says the service took its write (${status}) but holds no relay receipt and no reason for none: the receipt was removed.`);
+      problem('receipt-removed', `its ${RELAY_RECEIPT} is blank (the row's Result: ${status || 'blank'}), where every entry says what the relay signed of its writes, why it signed none, or that nothing was sent: the receipt was removed.`);
+      continue;
+    }
+    if (cell === NO_WRITE) {
+      out.nothingSent++;
       continue;
     }
     if (cell.startsWith(NO_RECEIPT)) {

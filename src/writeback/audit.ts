@@ -2,6 +2,7 @@ import type { Cell, ColumnSpec, WorkbookPort } from '../workbook/port';
 import type { RunSummary } from './post';
 import { timeCell } from './rows/resulttime';
 import { AUDIT_HEAD_KEY, chained, ENTRY_HASH, PREVIOUS_HASH } from './auditchain';
+import { NO_WRITE } from './post/receipts';
 
 /**
  * The audit trail of write-back runs, on its own sheet: one row per row outcome, with who ran it (a
@@ -74,7 +75,7 @@ export function auditRows(summary: RunSummary, who: string, actor?: Actor): Cell
     actor?.name ?? '',
     actor?.subject ?? '',
     SERVICE_RECORDS,
-    o.receipt ?? '',
+    o.receipt ?? NO_WRITE,
   ]);
 }
 

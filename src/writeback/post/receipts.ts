@@ -5,12 +5,17 @@ import type { WritebackApi } from '../api';
 export const RECEIPT_SEPARATOR = '\n';
 /** How an audit cell says the relay gave no receipt it could check, followed by the client's reason. */
 export const NO_RECEIPT = 'no receipt: ';
+/**
+ * How an audit cell says nothing of the row reached the service in its run (not sent; or a record found
+ * already made): every audit row written since the column exists says something, so a blank one was cleared.
+ */
+export const NO_WRITE = 'none: nothing sent in this run';
 
 /**
  * One row's writes, as the relay signed them (docs/evidence.md "Write receipts"): the api the row sends
  * through keeps each answer; `cell` then fetches their receipts. The cell holds the compact JWS of each
  * answer's receipt, one a line; `no receipt: CODE` when no answer had one that checks (a relay that does
- * not sign, a receipt expired); empty when nothing reached the service (not sent).
+ * not sign, a receipt expired); NO_WRITE when nothing reached the service (not sent).
  */
 export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell(): Promise<string> } {
   const answers: Answer[] = [];
@@ -24,7 +29,8 @@ export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell():
       },
     },
     async cell() {
-      if (!answers.length || !api.receipt) return '';
+      if (!answers.length) return NO_WRITE;
+      if (!api.receipt) return `${NO_RECEIPT}unsigned`;
       type Check = Awaited<ReturnType<NonNullable<WritebackApi['receipt']>>>;
       const checks = await Promise.all(answers.map((a): Promise<Check> => api.receipt!(a).catch((e: unknown) => ({ ok: false, code: 'unavailable', message: String(e) }))));
       const signed = checks.flatMap((c) => (c.ok && c.statement ? [c.statement] : []));

@@ -26,6 +26,7 @@ const adapters = {
   message: 'Use a workbook through WorkbookPort (src/workbook/port); the adapters are chosen in src/taskpane/index.tsx.',
 };
 const above = (names, why) => ({ group: names.flatMap(folder), message: why });
+const noWriteback = above(['writeback'], 'Read a flow from its description in src/contracts/flows; the write-back is add-in code.');
 const core = [ui, office, nodeOnly, servers, sandbox, ui_folder];
 const wall = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 const walls = [
@@ -34,6 +35,7 @@ const walls = [
   wall(['src/sheet/**'], [...core, above(['writeback', 'client', 'workbook', 'loading'], 'Row conversion knows the catalogue only.')]),
   wall(['src/workbook/**'], [...core, above(['writeback', 'loading'], 'The workbook port knows neither its use cases (loading) nor write-back.')], ['src/workbook/excel/**', 'src/workbook/memory/**', 'src/workbook/file/**']),
   wall(['src/loading/**'], [...core, adapters, above(['writeback'], 'Loading does not know write-back.')]),
+  wall(['src/register/**'], [...core, above(['workbook', 'writeback'], 'A register is read through the client and loaded by src/loading: it knows neither the workbook nor write-back.')]),
   wall(['src/workbook/excel/**', 'src/workbook/memory/**'], [...core, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
   // The saved-file adapter runs in Node only (the CLI): files and zlib, but no UI, no Office.js, no use cases.
   wall(['src/workbook/file/**'], [ui, office, ui_folder, servers, sandbox, above(['writeback', 'loading'], 'Adapters implement the port; they do not use the flows.')]),
@@ -47,7 +49,12 @@ const walls = [
   wall(['src/environment/**'], [...core, above(['client', 'sheet', 'workbook', 'loading', 'writeback'], 'The environment is built from the catalogue and the relay contract only.')]),
   wall(['src/taskpane/**'], [servers, sandbox, office, nodeOnly, adapters], ['src/taskpane/index.tsx', 'src/taskpane/preview/**']),
   wall(['src/taskpane/index.tsx', 'src/taskpane/preview/**'], [servers, sandbox, office, nodeOnly]),
-  wall(['src/relay/**', 'src/sandbox/**', 'src/cli/**', 'src/check/**', 'src/connect/**', 'src/identity/**'], [ui, office, ui_folder]),
+  // The relay, the sandbox, sign-in and the binding importer know what a flow is from its description
+  // (src/contracts/flows), never the add-in's write-back: the relay would carry the add-in's code.
+  wall(['src/relay/**', 'src/sandbox/**', 'src/identity/**', 'src/binding/**'], [ui, office, ui_folder, noWriteback]),
+  wall(['src/cli/**', 'src/check/**', 'src/connect/**', 'src/binding-report/**'], [ui, office, ui_folder]),
+  // What every part reads (the relay's routes, sign-in, evidence, the flows' descriptions): the catalogue only.
+  wall(['src/contracts/**'], [...core, above(['client', 'sheet', 'workbook', 'loading', 'writeback', 'environment'], 'Contracts are read by every part: they import the catalogue only.')]),
 ];
 
 export default tseslint.config(

@@ -1,6 +1,7 @@
 /**
  * Builds the add-in into dist/: taskpane.html, commands.html, help.html, the icons, manifest.xml, and a
- * fallback copy of office.js (from the @microsoft/office-js package). The pages load office.js from
+ * fallback copy of office.js (from the @microsoft/office-js package); in production, a brotli and a gzip
+ * copy beside each text file (scripts/precompress.js). The pages load office.js from
  * Microsoft's CDN and use the copy only when the CDN cannot be reached (src/taskpane/office/).
  *
  * The source manifest names the development origin https://localhost:3000. Set GRC_SHEETS_URL (for
@@ -9,6 +10,7 @@
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const CopyWebpackPlugin = require('copy-webpack-plugin');
+const { Precompress } = require('./scripts/precompress');
 
 const DEV_ORIGIN = 'https://localhost:3000';
 const OFFICE_JS = path.join(path.dirname(require.resolve('@microsoft/office-js/package.json')), 'dist');
@@ -93,6 +95,8 @@ module.exports = (_env, argv) => {
           },
         ],
       }),
+      // The relay serves these .br/.gz copies to browsers that accept them (src/relay/static-files.ts).
+      ...(production ? [new Precompress()] : []),
     ],
   };
 };

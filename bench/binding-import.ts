@@ -10,7 +10,8 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { formatReport, importBinding } from '../src/binding';
+import { importBinding } from '../src/binding';
+import { formatReport } from '../src/binding-report';
 
 type Obj = Record<string, unknown>;
 

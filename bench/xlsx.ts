@@ -62,15 +62,16 @@ export default async function (): Promise<string> {
     const million = child(['million', FIXTURE, join(dir, 'million.xlsx')]);
     const load = loadavg()[0]!.toFixed(1);
     const ratio = ours.totalMs / theirs.totalMs;
+    const changedRatio = changed.totalMs / theirs.totalMs;
     return `### Saved workbook: refresh of a 200,000-row table vs ExcelJS's streaming writer
 
-| | rows | total s | writing the file s | peak RSS (MB) | file (MB) | time vs ExcelJS |
-|---|---:|---:|---:|---:|---:|---:|
-| \`grc-sheets refresh\` (file adapter, pivot and chart kept) | ${f(ours.rows)} | ${s(ours.totalMs)} | ${s(ours.writeMs)} | ${f(ours.peakRssMb)} | ${f(ours.fileMb, 1)} | ${f(ratio, 2)}× |
-| \`grc-sheets refresh\` again: hand-edit check and change report over every record (${again.changes}) | ${f(again.rows)} | ${s(again.totalMs)} | ${s(again.writeMs)} | ${f(again.peakRssMb)} | ${f(again.fileMb, 1)} | ${f(again.totalMs / theirs.totalMs, 2)}× |
-| \`grc-sheets refresh\` again, 10% of the records changed at the source (${changed.changes}; the changes written to the Changes sheet) | ${f(changed.rows)} | ${s(changed.totalMs)} | ${s(changed.writeMs)} | ${f(changed.peakRssMb)} | ${f(changed.fileMb, 1)} | ${f(changed.totalMs / theirs.totalMs, 2)}× |
-| ExcelJS \`stream.xlsx.WorkbookWriter\` (same rows, baseline) | ${f(theirs.rows)} | ${s(theirs.totalMs)} | ${s(theirs.writeMs)} | ${f(theirs.peakRssMb)} | ${f(theirs.fileMb, 1)} | 1.00× |
-| \`grc-sheets refresh\` to the sheet's last row (generated records) | ${f(million.rows)} | ${s(million.totalMs)} | ${s(million.writeMs)} | ${f(million.peakRssMb)} | ${f(million.fileMb, 1)} | |
+| | rows | total s | writing the file s | peak RSS (MB) | file (MB) | time vs ExcelJS | target |
+|---|---:|---:|---:|---:|---:|---:|---|
+| \`grc-sheets refresh\` (file adapter, pivot and chart kept) | ${f(ours.rows)} | ${s(ours.totalMs)} | ${s(ours.writeMs)} | ${f(ours.peakRssMb)} | ${f(ours.fileMb, 1)} | ${f(ratio, 2)}× | |
+| \`grc-sheets refresh\` again: hand-edit check and change report over every record (${again.changes}) | ${f(again.rows)} | ${s(again.totalMs)} | ${s(again.writeMs)} | ${f(again.peakRssMb)} | ${f(again.fileMb, 1)} | ${f(again.totalMs / theirs.totalMs, 2)}× | |
+| \`grc-sheets refresh\` again, 10% of the records changed at the source (${changed.changes}; the changes written to the Changes sheet) | ${f(changed.rows)} | ${s(changed.totalMs)} | ${s(changed.writeMs)} | ${f(changed.peakRssMb)} | ${f(changed.fileMb, 1)} | ${f(changedRatio, 2)}× | at most 1.00× (issue 27): ${changedRatio <= 1 ? 'met' : 'missed'} |
+| ExcelJS \`stream.xlsx.WorkbookWriter\` (same rows, baseline) | ${f(theirs.rows)} | ${s(theirs.totalMs)} | ${s(theirs.writeMs)} | ${f(theirs.peakRssMb)} | ${f(theirs.fileMb, 1)} | 1.00× | |
+| \`grc-sheets refresh\` to the sheet's last row (generated records) | ${f(million.rows)} | ${s(million.totalMs)} | ${s(million.writeMs)} | ${f(million.peakRssMb)} | ${f(million.fileMb, 1)} | | |
 
 Method: sandbox \`--scale ${SCALE}\` as a child process on loopback, warmed by one download; each side in its own Node process (peak RSS = its VmHWM). The refresh runs as \`grc-sheets refresh\` does (records fingerprint, cell digest, change report, hand-edit check). Both download \`risk\` with the same client (schema check per record) and convert with the same row converter (17 columns); the refresh holds the rows until the download is complete (the use case's guarantee: a failed download leaves the table intact), then writes the file; ExcelJS commits each row as it arrives and writes no table, pivot or chart. "Writing the file" is the time after the download for the refresh, and the time spent in ExcelJS calls for the baseline. One run each (the issue asks for one run side by side); the machine is shared with other work (load average ${load} at the end of this run), so single figures move by ±30%. The refreshes run as \`grc-sheets refresh\` sets V8 (src/cli/heap.ts); the 1,048,575-row refresh runs with Node's default heap (the use case holds every row until the download is complete).`;
   } finally {

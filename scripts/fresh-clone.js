@@ -8,7 +8,10 @@
  *      per sandbox, that the preview page and the relay's environments answer (both bound to the
  *      sandbox's own Swagger file) and that the ACC demo key reads risks through the relay; then Ctrl-C
  *      (SIGINT to the whole process group, as a terminal sends it), which must end it with exit code 0.
- *   2. `npm test`: must pass (exit 0).
+ *      Where /bin/sh is dash (Debian), this line runs with npm's script shell set to bash: dash re-raises
+ *      a SIGINT it saw whatever its child's exit code (docs/testing.md, Exit codes), bash and macOS's sh
+ *      pass the code on. The project sets no script shell (plain Windows has no bash).
+ *   2. `npm test`: must pass (exit 0), with npm's default script shell (sh; no bash needed).
  *
  * CI runs this instead of `npm install && npm test` in its checkout (.ci/run): the suite runs once, in the
  * clone, the way the README says. `npm run test:fresh` runs it by hand. Prints one line per step with its
@@ -16,7 +19,7 @@
  * no longer has a two-command Quick start.
  */
 const { execFileSync, spawn } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { mkdtempSync, readFileSync, realpathSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -36,13 +39,22 @@ function quickStart(readme) {
 
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
+/** Whether npm's default script shell is dash, which turns a Ctrl-C'd command's exit 0 into SIGINT. */
+function shIsDash() {
+  try {
+    return /dash$/.test(realpathSync('/bin/sh'));
+  } catch {
+    return false;
+  }
+}
+
 /** Runs a README line in bash, in its own process group as a terminal runs a foreground command. */
-function run(line, cwd, { inherit = false } = {}) {
+function run(line, cwd, { inherit = false, env = {} } = {}) {
   const child = spawn('bash', ['-c', line], {
     cwd,
     detached: true,
     stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CI: 'true' },
+    env: { ...process.env, CI: 'true', ...env },
   });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   return { child, exited };
@@ -64,7 +76,14 @@ async function get(url, headers = {}) {
 /** `npm install && npm start` up to its banner, the checks, then Ctrl-C. */
 async function start(line, clone) {
   const began = Date.now();
-  const { child, exited } = run(line, clone);
+  const dash = shIsDash();
+  // Every layer between this process and grc-sheets, each passing the exit code of the one below it on.
+  const layers = `bash -c "${line}" <- npm <- ${dash ? 'bash (npm_config_script_shell; /bin/sh is dash)' : "sh -c (npm's default)"} <- grc-sheets start`;
+  if (dash)
+    console.log(
+      "fresh clone: /bin/sh is dash, which re-raises a Ctrl-C it saw whatever its child's exit code: npm's script shell set to bash for this line (docs/testing.md, Exit codes)",
+    );
+  const { child, exited } = run(line, clone, { env: dash ? { npm_config_script_shell: 'bash' } : {} });
   let out = '';
   const banner = new Promise((resolve, reject) => {
     const seen = (d) => {
@@ -117,8 +136,8 @@ async function start(line, clone) {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGINT');
   }
   const { code, signal } = await within(exited, STOP_TIMEOUT_MS, 'the stop after Ctrl-C');
-  if (code !== 0) throw new Failure(`"${line}" stopped with Ctrl-C ended with ${signal ?? code}, not 0`);
-  console.log(`fresh clone: Ctrl-C stopped it, exit code 0`);
+  if (code !== 0) throw new Failure(`stopped with Ctrl-C, ${layers} ended with ${signal ?? code}, not 0`);
+  console.log(`fresh clone: Ctrl-C stopped it, exit code 0 from ${layers}`);
 }
 
 async function main() {

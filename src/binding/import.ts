@@ -35,7 +35,7 @@ import {
   type FileSide,
   type Scored,
 } from './match';
-import { FLOWS } from '../writeback/flows';
+import { FLOW_DESCRIPTIONS as FLOWS } from '../contracts/flows';
 import { parseOverrides, type Line } from './overrides';
 import { BindingInputError, parseApiFile, type ParsedFile } from './parse';
 import { kindOf, type Schema } from './schema';

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { binding, type Binding } from '../catalog';
+import { readTextFile } from '../files/text';
 
 export class BindingFileError extends Error {
   override name = 'BindingFileError';
@@ -9,7 +9,7 @@ export class BindingFileError extends Error {
 export function loadBinding(file: string): Binding {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readTextFile(file));
   } catch (e) {
     throw new BindingFileError(`${file}: cannot read the binding file (${(e as Error).message})`);
   }

@@ -376,34 +376,52 @@ interface Target {
   label: string;
 }
 
+/** What an operation's requests are made of, the same for every row: worked out once per operation. */
+interface RequestPlan {
+  targets: { t: Target; key: string; def?: unknown }[];
+  /** The fields and extras' keys the placements consume. */
+  fields: readonly string[];
+  hasBody: boolean;
+  hasPathParams: boolean;
+}
+const plans = new WeakMap<BoundOperation, RequestPlan>();
+
+function planOf(op: BoundOperation): RequestPlan {
+  let plan = plans.get(op);
+  if (plan) return plan;
+  const targets: RequestPlan['targets'] = [];
+  for (const p of op.placements)
+    targets.push({ key: p.field, t: { field: p.field, in: p.in, at: p.at, encoding: p.encoding, ...(p.required ? { required: true } : {}), label: p.field } });
+  for (const x of op.extras)
+    targets.push({
+      key: x.key,
+      t: { field: x.key, in: x.in, at: x.at, encoding: x.encoding, required: x.required, label: x.header },
+      ...(x.default !== undefined ? { def: x.default } : {}),
+    });
+  plan = {
+    targets,
+    fields: targets.map((t) => t.key),
+    hasBody: op.method !== 'GET' && (op.placements.some((p) => p.in === 'body') || op.extras.some((x) => x.in === 'body')),
+    hasPathParams: op.path.includes('{'),
+  };
+  plans.set(op, plan);
+  return plan;
+}
+
 /**
  * The request for one row's values. Problems name the catalogue field (or the extra column's key) and
  * say what to do; with any problem nothing is sent.
  */
 export function encodeRequest(op: BoundOperation, values: Values, lists: Lists): EncodeResult {
+  const plan = planOf(op);
   const problems: EncodeProblem[] = [];
-  const consumed = new Set<string>();
+  const consumed = new Set<string>(plan.fields);
   const body: Json = {};
   let wholeBody: unknown = undefined;
   const params = new Map<string, string>();
   const query: [string, string][] = [];
-  const targets: { t: Target; v: unknown; def?: unknown }[] = [];
-  for (const p of op.placements) {
-    consumed.add(p.field);
-    targets.push({
-      t: { field: p.field, in: p.in, at: p.at, encoding: p.encoding, ...(p.required ? { required: true } : {}), label: p.field },
-      v: values[p.field],
-    });
-  }
-  for (const x of op.extras) {
-    consumed.add(x.key);
-    targets.push({
-      t: { field: x.key, in: x.in, at: x.at, encoding: x.encoding, required: x.required, label: x.header },
-      v: values[x.key],
-      ...(x.default !== undefined ? { def: x.default } : {}),
-    });
-  }
-  for (const { t, v: given, def } of targets) {
+  for (const { t, key, def } of plan.targets) {
+    const given = values[key];
     const ctx: Ctx = { field: t.field, lists, problems, values, consumed };
     const v = given === undefined || given === '' ? def : given;
     if (v === undefined || v === '' || (t.in !== 'body' && isEmpty(v))) {
@@ -435,7 +453,7 @@ export function encodeRequest(op: BoundOperation, values: Values, lists: Lists):
       message: `${k}: this environment's API file has no place for it in ${op.method} ${op.path}; clear it, or ask the admin to place it (docs/binding.md)`,
     });
   }
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+  const path = !plan.hasPathParams ? op.path : op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const v = params.get(name);
     if (v === undefined) {
       if (!problems.some((p) => p.code === 'required'))
@@ -449,7 +467,7 @@ export function encodeRequest(op: BoundOperation, values: Values, lists: Lists):
     return encodeURIComponent(v);
   });
   if (problems.length) return { ok: false, problems };
-  const hasBody = op.method !== 'GET' && (op.placements.some((p) => p.in === 'body') || op.extras.some((x) => x.in === 'body'));
+  const { hasBody } = plan;
   const request: EncodedRequest = { method: op.method, path, query };
   if (hasBody) request.body = wholeBody !== undefined ? wholeBody : body;
   if (hasBody && op.form) request.form = op.form;

@@ -1,7 +1,8 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BindingInputError, formatReport, importBinding, type ImportResult } from '../binding';
+import { BindingInputError, importBinding, type ImportResult } from '../binding';
+import { formatReport } from '../binding-report';
 import { keepsDocumented } from '../catalog';
 import { EXIT, unreadableFile } from './exit';
 import { parseOptions } from './options';
@@ -24,14 +25,14 @@ Exit status: 0 every endpoint bound or its consequence reported; 1 decisions ope
 are written: add the report's "use" lines to the overrides file and import again, or pass --accept);
 2 wrong usage or a bad input file (a missing file, not a Swagger or OpenAPI file: nothing written).`;
 
-/** binding.json -> binding.report.txt, next to it. */
-export function reportPathFor(out: string): string {
-  return join(dirname(out), `${basename(out).replace(/\.json$/i, '')}.report.txt`);
+/** binding.json -> binding.report.txt, next to it (`p`: the platform's path rules; path.win32 in tests). */
+export function reportPathFor(out: string, p: path.PlatformPath = path): string {
+  return p.join(p.dirname(out), `${p.basename(out).replace(/\.json$/i, '')}.report.txt`);
 }
 
 /** binding.json -> binding.overrides, next to it. */
-export function overridesPathFor(out: string): string {
-  return join(dirname(out), `${basename(out).replace(/\.json$/i, '')}.overrides`);
+export function overridesPathFor(out: string, p: path.PlatformPath = path): string {
+  return p.join(p.dirname(out), `${p.basename(out).replace(/\.json$/i, '')}.overrides`);
 }
 
 /** A new overrides file: how to write lines, and the open decisions' choices commented out. */

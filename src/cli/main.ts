@@ -26,6 +26,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "import the service's Swagger file into a binding (binding import FILE)",
     load: lazy(() => require('./binding')),
   },
+  load: {
+    summary: 'load a dataset into a new table of a workbook file, made when missing (load BOOK.xlsx --dataset ID)',
+    load: lazy(() => require('./load')),
+  },
   refresh: {
     summary: 'refresh the tables of a saved workbook without Excel (refresh BOOK.xlsx)',
     load: lazy(() => require('./refresh')),

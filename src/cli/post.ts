@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { keyOnCommandLine } from '../connect/key';
-import { describeProblem, FLOWS, markProblems, flowById, preparePost, tableRecord, writeAudit, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
+import { describeProblem, FLOWS, markProblems, flowById, preparePost, rowsBelow, rowsBelowMessage, tableRecord, writeAudit, type AnyFlow, type FormulaText, type RunSummary } from '../writeback';
 import { firstBodyRow } from '../workbook/address';
 import type { WorkbookPort } from '../workbook/port';
 import { isWorkbookError } from '../workbook/errors';
@@ -154,6 +154,10 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     table = shape.name;
     const flow = await flowOf(workbook, shape.name);
     if (!flow) return refuse(`table ${table} is not a write-back template of grc-sheets: the workbook does not record its flow, and its name is none of ${FLOWS.map((f) => f.tableName).join(', ')}. Make one with grc-sheets template or the add-in's New template.`);
+    // Rows a script appended under the table without stretching it: said before anything else, as they
+    // would otherwise be neither checked nor sent (rows/below.ts says why they are not taken in).
+    const below = await rowsBelow(workbook, shape);
+    if (below) return refuse(`${rowsBelowMessage(below)} Nothing was sent.`);
     // Before anything is read from the service: a production post is asked for on the command line, and so
     // is one to a service nothing declares (called directly, not the sandbox): it may be production.
     const known = await knownProduction(connection, io.fetch);
@@ -176,7 +180,10 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
       persist();
       const errorRows = new Set(errors.map((p) => p.row)).size;
       if (options.json) io.stdout(JSON.stringify(validatedJson(base({ ok: !errors.length }), firstRow, { dryRun: true, toSend: plan.toSend, toCheck: plan.toCheck, problems }), null, 2));
-      else io.stdout(`${table}: ${errorRows} row${errorRows === 1 ? '' : 's'} with errors, ${problems.length - errors.length} warnings; ${plan.toSend} rows to send, ${plan.toCheck} to check. Nothing was sent.`);
+      else {
+        const warnings = problems.length - errors.length;
+        io.stdout(`${table}: ${errorRows} row${errorRows === 1 ? '' : 's'} with errors, ${warnings} warning${warnings === 1 ? '' : 's'}; ${plan.toSend} row${plan.toSend === 1 ? '' : 's'} to send, ${plan.toCheck} to check. Nothing was sent.`);
+      }
       return errors.length ? EXIT.failed : EXIT.ok;
     }
     if (plan.availability.post.kind === 'unavailable') return refuse(`${plan.availability.post.message} Nothing was sent.`);

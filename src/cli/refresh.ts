@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { refreshTable, type EditReport, type LoadOutcome, type LoadProgress, type RefreshChanges } from '../loading/load';
 import { readBindings } from '../loading/bindings';
 import { stateAfterLoad } from '../evidence/state';
+import { RECORDS_DROPPED, tablesWithoutRecords } from '../loading/dropped';
 import type { Fingerprint } from '../loading/fingerprint';
 import { nodeDigest, nodeFingerprints, withNodeHash } from './digest';
 import { batchHeap } from './heap';
@@ -113,7 +114,14 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
   let backup: string | undefined;
   try {
     const bindings = await readBindings(workbook);
-    if (!bindings.size) return failed(`no table in ${positionals[0]} was loaded by grc-sheets (the workbook holds no table bindings of the add-in), so there is nothing to refresh.`);
+    if (!bindings.size) {
+      const orphans = await tablesWithoutRecords(workbook);
+      if (orphans.length) {
+        const named = orphans.length === 1 ? `Table ${orphans[0]} looks` : `Tables ${orphans.join(', ')} look`;
+        return failed(`${named} loaded by grc-sheets, but ${RECORDS_DROPPED}, so there is nothing to refresh. Load the dataset again in the add-in, or refresh a copy saved by Excel before that tool saved it.`);
+      }
+      return failed(`no table in ${positionals[0]} was loaded by grc-sheets (the workbook holds no table bindings of the add-in), so there is nothing to refresh.`);
+    }
     if (options.table && ![...bindings.values()].some((b) => b.table.toLowerCase() === options.table!.toLowerCase())) {
       const tables = await workbook.listTables();
       const known = tables.some((t) => t.name.toLowerCase() === options.table!.toLowerCase());
@@ -176,7 +184,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
   } else {
     for (const s of summaries) {
       if (s.ok) {
-        io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} rows${s.changes ? `; ${s.changes.text}` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}. ${s.evidence}`);
+        io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} row${s.rows === 1 ? '' : 's'}${s.changes ? `; ${s.changes.text}` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}. ${s.evidence}`);
         if (s.evidenceProblem) io.stderr(`${s.table}: ${s.evidenceProblem}`);
       } else io.stderr(`${s.table}: ${s.error!.message}`);
     }

@@ -44,7 +44,8 @@ Admin routes (loopback callers only): GET /_sandbox/keys, GET /_sandbox/requeste
 POST /_sandbox/requested-ips/approve {"identifier","ip"}, POST /_sandbox/keys/ID/revoke,
 GET|PUT /_sandbox/faults, GET /_sandbox/counts, GET /_sandbox/incidents/GUID,
 POST /_sandbox/incidenttypes/GUID/archive, POST /_sandbox/forms/GUID/close,
-DELETE /_sandbox/customfields/GUID/options/OPTION-GUID. See docs/sandbox.md.
+DELETE /_sandbox/customfields/GUID/options/OPTION-GUID, POST /_sandbox/customfields/DEFINITIONS
+{"Name","Type"}, DELETE /_sandbox/customfields/GUID. See docs/sandbox.md.
 
 ${EXIT_CODES_HELP}`;
 

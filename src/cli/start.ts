@@ -128,7 +128,12 @@ function banner(
     // With sign-in the keys stay with the relay: printing them would undo the point.
     ...(signIn
       ? signIn.bannerLines()
-      : ['  Demo API keys (sandbox):', ...keys.map((k) => `    ${k.name.padEnd(12)} identifier ${k.identifier}   password ${k.password}`)]),
+      : [
+          '  Demo API keys (sandbox):',
+          ...keys.map((k) => `    ${k.name.padEnd(12)} identifier ${k.identifier}   password ${k.password}`),
+          '    New at each start. grc-sheets template/post/refresh take one from GRC_SHEETS_KEY_ID and',
+          `    GRC_SHEETS_KEY_PASSWORD, with --relay ${relay.url} --env ${keys[0]?.name ?? 'NAME'} (README.md).`,
+        ]),
     '',
   ];
   if (signIn && https)

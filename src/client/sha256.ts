@@ -148,6 +148,64 @@ export function sha256Hex(text: string): string {
   return hexOf(oneShot);
 }
 
+/** Makes room for `need` bytes in the shared buffer, keeping its first `keep`. */
+function room(need: number, keep: number): void {
+  if (need <= bytes.length) return;
+  const grown = new Uint8Array(Math.max(need, bytes.length * 2));
+  grown.set(bytes.subarray(0, keep));
+  bytes = grown;
+}
+
+/**
+ * SHA-256 of `JSON.stringify(cells)` in UTF-8, as 64 lowercase hex digits, without making that text: a
+ * table row's line (tableprint.ts) is written straight into the shared buffer. Text without characters
+ * JSON escapes or UTF-8 widens (most cells) is copied code unit by code unit; other text, and numbers,
+ * go through JSON.stringify, so the bytes are JSON.stringify's exactly (the test holds them equal).
+ */
+export function sha256Cells(cells: readonly (string | number | boolean | null)[]): string {
+  room(256, 0);
+  let at = 0;
+  bytes[at++] = 0x5b; // [
+  for (let i = 0; i < cells.length; i++) {
+    if (i) bytes[at++] = 0x2c; // ,
+    const c = cells[i];
+    if (typeof c === 'string') {
+      const n = c.length;
+      room(at + n + 3, at);
+      const start = at;
+      bytes[at++] = 0x22; // "
+      let plain = true;
+      for (let k = 0; k < n; k++) {
+        const u = c.charCodeAt(k);
+        if (u < 0x20 || u > 0x7e || u === 0x22 || u === 0x5c) {
+          plain = false;
+          break;
+        }
+        bytes[at++] = u;
+      }
+      if (plain) bytes[at++] = 0x22;
+      else {
+        const json = JSON.stringify(c);
+        // At most 3 bytes of UTF-8 per code unit of the JSON text.
+        room(start + json.length * 3 + 8, start);
+        at = start + encoder.encodeInto(json, bytes.subarray(start)).written;
+      }
+    } else {
+      const text = c === null ? 'null' : typeof c === 'boolean' ? (c ? 'true' : 'false') : JSON.stringify(c);
+      room(at + text.length + 8, at);
+      for (let k = 0; k < text.length; k++) bytes[at++] = text.charCodeAt(k);
+    }
+    room(at + 80, at);
+  }
+  bytes[at++] = 0x5d; // ]
+  const full = at & ~63;
+  oneShot.set(IV);
+  compress(oneShot, bytes, 0, full);
+  if (full) bytes.copyWithin(0, full, at);
+  finish(oneShot, bytes, at - full, at);
+  return hexOf(oneShot);
+}
+
 /** SHA-256 fed piece by piece; `hex` ends it. */
 export class Sha256 {
   private readonly state = Int32Array.from(IV);

@@ -2,7 +2,8 @@ import { createClient, type GrcClient } from '../client';
 import { BindingFileError } from '../binding/load';
 import type { Environment } from '../environment/environment';
 import { unreadableFile } from '../cli/exit';
-import { keyFingerprint, type Actor } from '../writeback/audit';
+import { keyFingerprint } from '../client/key-fingerprint';
+import type { Actor } from '../writeback/audit';
 import { RelayConfigError } from '../relay/config';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from './key';
 import { EnvironmentError, openEnvironment, type EnvironmentSource } from './open';
@@ -72,7 +73,7 @@ export interface Connection {
   directUrl: string | null;
   /** The key's short fingerprint, as the audit sheet names it (never the key). */
   keyFingerprint: string;
-  /** A service client's run through a relay that holds the key: who the relay took it for (the audit's "Signed-in person"). */
+  /** A service client's run through a relay that holds the key: who the relay took it for (the audit's "Who"). */
   actor?: Actor;
 }
 
@@ -144,7 +145,7 @@ export async function connectEnvironment(
   try {
     opened = await openEnvironment(source, fetchFn);
   } catch (e) {
-    if (e instanceof EnvironmentError) throw new ConnectError(e.message, false);
+    if (e instanceof EnvironmentError) throw new ConnectError(e.message, e.usage);
     if (e instanceof RelayConfigError) throw new ConnectError(`--relay-config: ${e.message}`, true);
     if (e instanceof BindingFileError) throw new ConnectError(`--binding ${e.message}`, true);
     throw e;

@@ -50,7 +50,7 @@ export async function readKey(source: KeySource): Promise<{ identifier: string; 
   if (identifier && password) return { identifier, password };
   if (!source.tty)
     throw new KeyError(
-      `no API key: set ${KEY_ID_VAR} and ${KEY_PASSWORD_VAR}, or run the check in a terminal to be asked for them.`,
+      `no API key: set ${KEY_ID_VAR} and ${KEY_PASSWORD_VAR}, or run this command in a terminal to be asked for them.`,
     );
   if (!identifier) identifier = (await ask(source.tty, 'API key identifier: ', false)).trim();
   if (!password) password = await ask(source.tty, 'API key password (not shown): ', true);

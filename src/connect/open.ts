@@ -29,6 +29,13 @@ export interface OpenedEnvironment {
 /** The relay could not say what it knows of the environment (unreachable, another program, no such environment). */
 export class EnvironmentError extends Error {
   override name = 'EnvironmentError';
+  /** A name the relay does not have: a wrong option (exit 2), not a relay that failed (exit 1). */
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+  }
 }
 
 /** Where a binding came from, as reports name it: its file and hash. */
@@ -44,10 +51,14 @@ export async function openEnvironment(source: EnvironmentSource, fetchFn: typeof
     const root = source.relay.replace(/\/+$/, '');
     const list = await readRelayList(root, fetchFn);
     if (!list.ok) throw relayProblem(root, list);
-    if (!list.environments.some((e) => e.name === source.name))
+    const names = list.environments.map((e) => e.name);
+    if (!names.includes(source.name)) {
+      const near = names.find((n) => n.toLowerCase() === source.name.toLowerCase());
       throw new EnvironmentError(
-        `the relay has no environment "${source.name}"; it has ${list.environments.map((e) => e.name).join(', ') || 'none'}`,
+        `the relay has no environment "${source.name}"; it has ${names.join(', ') || 'none'}${near ? ` (names are matched as written: --env ${near})` : ''}`,
+        true,
       );
+    }
     // The binding comes with the one environment's view, not with the list.
     const one = await readRelayEnvironment(root, source.name, fetchFn);
     if (!one.ok) throw relayProblem(root, one);

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
-import { RELAY_ERROR_HEADER } from '../contracts/environments';
-import { AUTH_CONFIG_PATH, authConfig, ME_PATH, me, policyRefusal, type AuthConfig, type Me } from '../contracts/identity';
+import { bearerFetch } from '../client/bearer-fetch';
+import { AUTH_CONFIG_PATH, authConfig, ME_PATH, me, type AuthConfig, type Me } from '../contracts/identity';
 import { HeldKeyError, readSecretFile } from '../relay/held-keys';
 
 /**
@@ -163,29 +163,7 @@ export async function serviceSession(
   };
   await accessToken(false);
 
-  const send = async (input: Parameters<typeof fetch>[0], init: RequestInit | undefined, renew: boolean) => {
-    const headers = new Headers(init?.headers);
-    headers.set('Authorization', `Bearer ${await accessToken(renew)}`);
-    return fetchFn(input, { ...init, headers });
-  };
-  const bearer: typeof fetch = async (input, init) => {
-    let response = await send(input, init, false);
-    // The relay's clock says it expired: it forwarded nothing, so even a POST is safe to send again.
-    if (response.status === 401 && response.headers.get(RELAY_ERROR_HEADER) === 'token-expired') response = await send(input, init, true);
-    if (response.headers.get(RELAY_ERROR_HEADER) !== 'policy-refused') return response;
-    // The client keeps only an error's message: the policy's rule and whom to ask go into it.
-    const body = await response.text();
-    let parsed: ReturnType<typeof policyRefusal.safeParse> | null = null;
-    try {
-      parsed = policyRefusal.safeParse(JSON.parse(body));
-    } catch {
-      parsed = null;
-    }
-    if (!parsed?.success) return new Response(body, response);
-    const { message, rule, ask } = parsed.data.error;
-    const text = `${message.replace(/\.?\s*$/, '.')} Refused by ${rule} of the relay's policy. To be given access, ask ${ask}.`;
-    return new Response(JSON.stringify({ error: { ...parsed.data.error, message: text } }), { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
+  const bearer = bearerFetch(fetchFn, { accessToken: ({ renew }) => accessToken(renew) });
 
   const answer = await bearer(`${origin}${ME_PATH}`, { headers: { accept: 'application/json' } });
   const body: unknown = await answer.json().catch(() => null);

@@ -38,7 +38,9 @@ export async function checkReceipts(
   from = 0,
 ): Promise<ReceiptsFinding> {
   const col = (name: string) => table.columns.indexOf(name);
-  const [result, guidAt, env, who, person] = ['Result', 'GUID', 'Environment', 'Who', 'Person ID'].map(col) as [number, number, number, number, number];
+  const [result, guidAt, env, person] = ['Result', 'GUID', 'Environment', 'Person ID'].map(col) as [number, number, number, number];
+  // The key's fingerprint: its own column, or Who in audit tables of the earlier layout.
+  const who = col('Key fingerprint') >= 0 ? col('Key fingerprint') : col('Who');
   const text = (r: readonly Cell[], i: number) => (i < 0 || r[i] === null || r[i] === undefined ? '' : String(r[i]));
   const out: ReceiptsFinding = { signed: 0, unsigned: 0, nothingSent: 0, signatures: jwks ? 'checked' : 'unchecked', problems: [] };
   const seen = new Map<string, number>();

@@ -25,8 +25,15 @@ export const binding = z.strictObject({
   params: z.strictObject({ guid: z.string().optional() }),
   loadedAt: z.iso.datetime(),
   rowCount: z.number().int().nonnegative(),
-  /** The dataset's columns, in table order; columns a user added are not listed. */
+  /** The dataset's columns (their headers), in table order; columns a user added are not listed. */
   columns: z.array(z.string()),
+  /**
+   * The record field of each of `columns`, same order (columnplan.ts). Missing in a table loaded before
+   * headers in words: its headers are the field names, and stay so.
+   */
+  fields: z.array(z.string()).optional(),
+  /** Fields the user left out when choosing the columns: a refresh does not add them back. */
+  omitted: z.array(z.string()).optional(),
   /** What the last load or refresh received (fingerprint.ts); missing where the host made none. */
   fingerprint: fingerprint.optional(),
   /** What the table's cells held after it (tableprint.ts): hand edits since are found against it. */
@@ -49,6 +56,7 @@ function secretIn(b: Binding): string | null {
     ['table', b.table],
     ...Object.entries(b.params).map(([k, v]) => [`params.${k}`, String(v)] as [string, string]),
     ...b.columns.map((c, i) => [`columns[${i}]`, c] as [string, string]),
+    ...(b.fields ?? []).map((c, i) => [`fields[${i}]`, c] as [string, string]),
   ];
   return strings.find(([, v]) => SECRET_VALUE.test(v))?.[0] ?? null;
 }

@@ -1,11 +1,12 @@
-import { catalog as defaultCatalog, type Catalog, type PathParams } from '../catalog';
+import { catalog as defaultCatalog, type Catalog, type Dataset, type PathParams } from '../catalog';
 import type { DataRecord } from '../client';
-import { columnSpecs, columnsOf, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
+import { columnSpecs, createRowConverter, withExtraFields, type Column, type RowConverter } from '../sheet';
+import { firstLoadPlan, refreshPlan, unknownFields, type ColumnPlan } from './columnplan';
+import { arrangeNewTable, WidthMeter } from './layout';
 import type { Fingerprinter } from './fingerprint';
 import { describeChanges, type ChangeSummary, type FieldChange, type TableRows } from './changes';
 import { readBeforeRefresh, type BeforeRefresh } from './refreshread';
 import { changeRows, writeChanges } from './changesheet';
-import { recordKeyColumns } from './recordkey';
 import { makeCellPrint, rowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
 import { checkBinding, readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
 import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell, sheetCell } from '../workbook/address';
@@ -13,6 +14,8 @@ import { WorkbookError, cleanSheetName, isWorkbookError, uniqueName } from '../w
 import { dateColumns, evidenceOf, loadTotaller, totalsOfRows, type DownloadEvidence } from '../evidence/record';
 import { recordEvidence } from '../evidence/sheet';
 import type { Cell, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../workbook/port';
+import { openDataset } from '../register/open';
+import { registerOf } from '../register/registers';
 
 export type { DataRecord };
 
@@ -105,6 +108,10 @@ export interface RefreshChanges {
   text: string;
   /** Rows written to the Changes sheet; fewer than the changes when `truncated` (CHANGE_ROWS_LIMIT). */
   listed: number;
+  /** Columns the source sends that the table lacked: added at the right end (a custom field added at the source). */
+  columnsAdded: string[];
+  /** Columns the source no longer sends: kept where they are, emptied (a custom field removed at the source). */
+  columnsEmptied: string[];
   truncated: boolean;
   /** The Changes sheet's name; null when nothing changed. */
   sheet: string | null;
@@ -141,6 +148,12 @@ export interface LoadOptions extends Common {
   target: LoadTarget;
   /** Loading at the selection may overwrite non-empty cells below it: the user said yes. */
   overwrite?: boolean;
+  /** The record fields to show, in this order (the user's choice, columnplan.ts); default all, as a report orders them. */
+  columns?: readonly string[];
+  /** With `columns`: the fields the user left out; the record's other fields are shown too. Without it, only `columns`. */
+  leftOut?: readonly string[];
+  /** A new table's name (default `tbl_<dataset>`, numbered when taken) and new sheet's name (default the dataset's title). */
+  names?: { table?: string; sheet?: string };
 }
 
 /** A load refused because of where it would go: a value for the user, not a failure of Excel. */
@@ -197,8 +210,8 @@ async function checkTarget(workbook: WorkbookPort, sheet: string, anchor: string
  * not the risk dataset next to a `tbl_risk_2` that is, and formulas or queries written against the name
  * would silently read the wrong data.
  */
-async function freeTableName(workbook: WorkbookPort, datasetId: string, title: string, place: TargetInfo): Promise<string> {
-  const wanted = tableNameFor(datasetId);
+async function freeTableName(workbook: WorkbookPort, datasetId: string, title: string, place: TargetInfo, given?: string): Promise<string> {
+  const wanted = given ?? tableNameFor(datasetId);
   const same = (n: string) => n.toLowerCase() === wanted.toLowerCase();
   const definedName = place.names.find(same);
   if (definedName) {
@@ -215,6 +228,8 @@ async function freeTableName(workbook: WorkbookPort, datasetId: string, title: s
       `Table ${holder.name} on sheet ${holder.sheet} is not a ${title} table loaded by this add-in, so the new table cannot take its name. Rename that table (Table Design > Table Name), then load again.`,
     );
   }
+  // A name the user gave is theirs to keep: taken, it is refused rather than numbered.
+  if (given && holder) throw new Refusal('target-refused', `The workbook already has a table ${holder.name} (sheet ${holder.sheet}). Give another table name, or refresh that table.`);
   const taken = new Set([...tables.map((t) => t.name), ...place.names].map((n) => n.toLowerCase()));
   return uniqueName(wanted, (n) => taken.has(n.toLowerCase()));
 }
@@ -259,14 +274,17 @@ class RowBuilder {
   columns: readonly Column[];
   private converter: RowConverter;
   private truncatedBefore = 0;
-  constructor(columns: readonly Column[]) {
+  constructor(
+    columns: readonly Column[],
+    private readonly plan: { dress: (c: Column) => Column; skip: ReadonlySet<string> },
+  ) {
     this.columns = columns;
     this.converter = createRowConverter(columns);
   }
   /** Converts a batch; returns the columns that appeared in it (already part of `columns`). */
   add(records: readonly DataRecord[]): { rows: Cell[][]; added: Column[] } {
     const before = this.columns.length;
-    const next = withExtraFields(this.columns, records);
+    const next = withExtraFields(this.columns, records, this.plan.dress, this.plan.skip);
     if (next !== this.columns) {
       this.truncatedBefore += this.converter.truncated;
       this.columns = next;
@@ -298,9 +316,8 @@ export async function loadDataset(options: LoadOptions): Promise<LoadOutcome> {
 }
 
 async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | { kind: 'selection' }): Promise<LoadOutcome> {
-  const { client, workbook, datasetId, signal, onProgress } = options;
+  const { workbook, datasetId, signal, onProgress } = options;
   const cat = options.catalog ?? defaultCatalog;
-  const dataset = cat.dataset(datasetId);
   const params = options.params ?? {};
   let createdSheet: string | null = null;
   let table: TableShape | null = null;
@@ -310,6 +327,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   const fp = options.fingerprints?.();
   let printer = null as ReturnType<typeof rowPrinter> | null;
   let totals = null as ReturnType<typeof loadTotaller> | null;
+  // Made once the dataset is open (a register's record comes from its custom field definitions).
+  let plan = null as ColumnPlan | null;
   const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
     table,
     ...(tableId ? { tableId } : {}),
@@ -320,6 +339,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     loadedAt: new Date().toISOString(),
     rowCount,
     columns: columns.map((c) => c.name),
+    ...plan?.record(columns),
   });
   // Refuse before anything is written, not after a long download.
   const precheck = checkBinding(bindingOf(tableNameFor(datasetId), 0, []));
@@ -327,20 +347,27 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   try {
     report({});
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    const builder = new RowBuilder(columnsOf(dataset.record));
+    // A register reads its custom field definitions here, so its columns are known before the table is made.
+    const { dataset, client } = await openDataset(cat, options.client, datasetId, signal);
+    const chosenUnknown = unknownFields(dataset.record, options.columns ?? []);
+    if (chosenUnknown.length) throw new WorkbookError('bad-argument', `${dataset.title} has no field ${chosenUnknown.join(', ')}; its fields are ${Object.keys(dataset.record.shape).join(', ')}.`);
+    const opened = firstLoadPlan(dataset.record, options.columns, options.leftOut);
+    plan = opened;
+    const builder = new RowBuilder(opened.columns, opened);
+    const widths = new WidthMeter(builder.columns);
     // Made at the first batch, with the fields the service sends that the catalogue does not know (or at
     // the end, for an empty answer).
     let printsMade = false;
     const makePrints = () => {
       printsMade = true;
       const names = builder.columns.map((c) => c.name);
-      printer = rowPrinter(names, names, recordKeyColumns(builder.columns), options.digest, names, dateColumns(builder.columns));
+      printer = rowPrinter(names, names, opened.keys(builder.columns), options.digest, names, dateColumns(builder.columns));
       totals = loadTotaller(builder.columns);
     };
     let sheet: string;
     let anchor: string;
     if (target.kind === 'new-sheet') {
-      sheet = createdSheet = await workbook.addSheet(cleanSheetName(dataset.title), { activate: true });
+      sheet = createdSheet = await workbook.addSheet(cleanSheetName(options.names?.sheet ?? dataset.title), { activate: true });
       anchor = 'A1';
     } else {
       const sel = await workbook.selection();
@@ -348,7 +375,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       anchor = sel.address.split(':')[0]!;
     }
     const place = await checkTarget(workbook, sheet, anchor, builder.columns.length, target.kind === 'selection' && !options.overwrite);
-    const name = await freeTableName(workbook, datasetId, dataset.title, place);
+    const name = await freeTableName(workbook, datasetId, dataset.title, place, options.names?.table);
     const at = parseCell(anchor);
     table = await workbook.createTable({ name, sheet, anchor, columns: columnSpecs(builder.columns) });
     const created = table;
@@ -407,6 +434,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       }
       printer?.addRows(rows);
       if (totals) for (const r of rows) totals.add(r);
+      widths.add(builder.columns, rows);
       if (at.col + builder.columns.length > MAX_COLUMNS) {
         writeError = new Refusal('target-refused', `The dataset has more columns (${builder.columns.length}) than fit right of ${sheet}!${anchor}: Excel's sheets end at column XFD. Select a cell further left, or load into a new sheet.`);
         ctl.abort(writeError);
@@ -439,8 +467,9 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     if (!printsMade) makePrints();
+    await arrangeNewTable(workbook, created.name, widths.widths(builder.columns), createdSheet !== null);
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), recordKeyColumns(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
+    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), opened.keys(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     const evidenceProblem = await recordEvidence(workbook, saved.binding);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
@@ -491,7 +520,7 @@ export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome
       },
     };
   }
-  if (!(options.catalog ?? defaultCatalog).datasets.some((d) => d.id === bound.datasetId)) {
+  if (!(options.catalog ?? defaultCatalog).datasets.some((d) => d.id === bound.datasetId) && !registerOf(bound.datasetId)) {
     return { ok: false, error: { code: 'not-bound', tableState: 'intact', table: name, message: `Table ${name} was loaded from dataset "${bound.datasetId}", which this version of grc-sheets does not know; nothing was changed.` } };
   }
   // By name: reconcileBindings has put the table's current name in the binding (found by id where the host has ids).
@@ -516,18 +545,19 @@ export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promis
 async function replaceTable(
   options: Common & ChangeOptions & { datasetId: string },
   existing: TableShape,
-  previous: Pick<Binding, 'datasetId' | 'params' | 'columns'> & { tableId?: string; cells?: CellPrint },
+  previous: Pick<Binding, 'datasetId' | 'params' | 'columns' | 'fields' | 'omitted'> & { tableId?: string; cells?: CellPrint },
 ): Promise<LoadOutcome> {
-  const { client, workbook, signal, onProgress, datasetId } = options;
-  const dataset = (options.catalog ?? defaultCatalog).dataset(datasetId);
+  const { workbook, signal, onProgress, datasetId } = options;
   const params = previous.params;
   const progress: LoadProgress = { phase: 'downloading', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
-  const builder = new RowBuilder(columnsOf(dataset.record));
   const rows: Cell[][] = [];
   const at = parseCell(existing.topLeft);
   const fp = options.fingerprints?.();
-  const keyColumns = recordKeyColumns(builder.columns);
+  let dataset: Dataset;
+  let plan: ColumnPlan;
+  let builder: RowBuilder;
+  let keyColumns: string[];
   let compared: BeforeRefresh['compared'];
   let incomingPrints: RowPrints;
   let statement: DownloadEvidence | undefined;
@@ -536,6 +566,12 @@ async function replaceTable(
     if ((await workbook.inspectTarget(existing.sheet, existing.topLeft, existing.columns.length)).protected) {
       throw new Refusal('target-refused', `Sheet ${existing.sheet} is protected, so table ${existing.name} cannot be refreshed. Unprotect it (Review > Unprotect Sheet), then refresh.`);
     }
+    const opened = await openDataset(options.catalog ?? defaultCatalog, options.client, datasetId, signal);
+    dataset = opened.dataset;
+    const client = opened.client;
+    plan = refreshPlan(dataset.record, previous, existing.columns);
+    builder = new RowBuilder(plan.columns, plan);
+    keyColumns = plan.keys(builder.columns);
     // Too many rows is known while downloading: from there on the rows are dropped, not held, and the
     // rest is only counted, so the refusal says how many there are.
     let count = 0;
@@ -604,7 +640,7 @@ async function replaceTable(
     }
     await workbook.setRowCount(existing.name, rows.length);
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
-    const changes = await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false);
+    const changes = columnNotes(await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false), missing, gone);
     const cells = makeCellPrint(incomingPrints, keyColumns, options.digest, dateColumns(builder.columns));
     const saved = await saveBinding(workbook, {
       table: shape.name,
@@ -617,6 +653,7 @@ async function replaceTable(
       loadedAt: new Date().toISOString(),
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
+      ...plan.record(builder.columns),
       ...(fp ? { fingerprint: fp.done() } : {}),
       cells,
       evidence: evidenceOf(totalsOfRows(builder.columns, rows), statement),
@@ -719,7 +756,21 @@ async function recordChanges(
       );
     await workbook.markCells(table.name, marks);
   }
-  return { summary, text: describeChanges(summary), listed: changes.length, truncated, sheet };
+  return { summary, text: describeChanges(summary), listed: changes.length, truncated, sheet, columnsAdded: [], columnsEmptied: [] };
+}
+
+/** The refresh summary says when columns came or went, so a new or emptied column is never a surprise. */
+function columnNotes(changes: RefreshChanges, added: readonly Column[], emptied: readonly string[]): RefreshChanges {
+  // A table loaded before many fields existed gets them all at once: the first few are named, the rest counted.
+  const list = (names: readonly string[]) => {
+    const shown = names.slice(0, 3).map((n) => `"${n}"`).join(', ');
+    return names.length > 3 ? `${shown} and ${names.length - 3} more` : shown;
+  };
+  const notes = [
+    added.length ? `new column${added.length === 1 ? '' : 's'} ${list(added.map((c) => c.name))} added at the end` : '',
+    emptied.length ? `${list(emptied)} no longer sent: kept, empty` : '',
+  ].filter(Boolean);
+  return { ...changes, columnsAdded: added.map((c) => c.name), columnsEmptied: [...emptied], text: [changes.text, ...notes].join('; ') };
 }
 
 async function dropCellPrint(workbook: WorkbookPort, table: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Cell } from '../workbook/port';
 import { own, plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
-import { sha256Hex } from './sha256';
+import { sha256Cells, sha256Hex } from './sha256';
 import { dateCell } from '../evidence/canonical';
 
 /**
@@ -81,12 +81,14 @@ export function rowPrinter(columns: readonly string[], fields: readonly string[]
   const usable = keyAt.every((i) => i >= 0) ? keyAt : [];
   const line = new Array<Cell>(at.length);
   const isDate = fields.map((f) => dates.includes(f));
+  // The built-in hash takes the cells and writes their line itself: no text made per row (the same digest).
+  const lineDigest = digest === builtIn ? sha256Cells : (cells: readonly Cell[]) => digest(lineOf(cells));
   const digestOf = (cells: readonly Cell[]) => {
     for (let i = 0; i < at.length; i++) {
       const c = at[i]! < 0 ? null : plainCell(cells[at[i]!]);
       line[i] = isDate[i] ? dateCell(c) : c;
     }
-    return digest(lineOf(line));
+    return lineDigest(line);
   };
   const add = (cells: readonly Cell[]) => {
     digests.push(digestOf(cells));

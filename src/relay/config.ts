@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { readTextFile } from '../files/text';
 
 /** Loopback upstreams (the sandbox, tests) may be plain HTTP; anything else must be HTTPS. */
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -378,7 +378,7 @@ export function loadRelayConfig(file: string | undefined, env: Env = process.env
   if (file) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readTextFile(file);
     } catch (e) {
       throw new RelayConfigError(`cannot read the relay configuration ${file}: ${(e as Error).message}`);
     }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ENVIRONMENTS_PATH, servedView, summaryOf, type EnvironmentView } from '../contracts/environments';
+import { fixedJson, sendJson } from './compress';
 import { sendError } from './errors';
 import type { CallLog } from './log';
 import { bearerToken, type SignIn } from './signed-in';
@@ -26,22 +27,18 @@ export function environmentRoutes(
   signIn: SignIn | null,
   personalKeys: boolean,
 ): EnvironmentRoute {
-  // Made once: the relay's environments do not change while it runs.
-  const list = JSON.stringify(views.map(summaryOf));
-  const served = new Map(views.map((v) => [v.name, JSON.stringify(servedView(v))]));
-  const sendText = (res: ServerResponse, text: string) => {
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.end(text);
-  };
+  // Made once, and each coding compressed once: the relay's environments do not change while it runs.
+  const list = fixedJson(JSON.stringify(views.map(summaryOf)));
+  const served = new Map(views.map((v) => [v.name, fixedJson(JSON.stringify(servedView(v)))]));
 
   return (req, res, rawPath, query, log) => {
     if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
     if (query !== '') return sendError(res, 'query-not-allowed');
     const token = signIn ? bearerToken(req.headers.authorization) : null;
     if (rawPath === ENVIRONMENTS_PATH) {
-      if (!token) return sendText(res, list);
+      if (!token) return list(req, res);
       return signIn!.environments(req, res, log, (allowed) =>
-        sendJsonList(res, views.filter((v) => allowed.has(v.name)).map(summaryOf)),
+        sendJson(req, res, JSON.stringify(views.filter((v) => allowed.has(v.name)).map(summaryOf))),
       );
     }
     // One segment, compared raw like the proxy's environment segment: an encoded name is no name.
@@ -51,18 +48,13 @@ export function environmentRoutes(
     if (token)
       return signIn!.environments(req, res, log, (allowed) =>
         allowed.has(name)
-          ? sendText(res, view)
+          ? view(req, res)
           : sendError(res, 'policy-refused', {
               message: `Your rules do not give you the environment "${name}".`,
               fields: { rule: 'environments', ask: signIn!.contact() },
             }),
       );
     if (signIn && !personalKeys) return sendError(res, 'sign-in-required');
-    return sendText(res, view);
+    return view(req, res);
   };
-}
-
-function sendJsonList(res: ServerResponse, body: unknown): void {
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(body));
 }

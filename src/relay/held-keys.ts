@@ -1,8 +1,9 @@
-import { statSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { RelayConfig } from './config';
 import { keyTag } from './log';
+import { readTextFile } from '../files/text';
 
 /**
  * The keys the relay holds for signed-in people, one per environment, read from where the configuration
@@ -64,7 +65,7 @@ export function readSecretFile(path: string, what: string, whose = "the relay us
       `${what} can be read by group or others (mode ${(mode & 0o777).toString(8)}); a key file must be ${whose} alone: chmod 600 ${path}`,
     );
   try {
-    return readFileSync(path, 'utf8');
+    return readTextFile(path);
   } catch (e) {
     throw new HeldKeyError(
       `${what} cannot be read by this user (${(e as NodeJS.ErrnoException).code}); chown it to ${whose.replace(/'s$/, '')}`,

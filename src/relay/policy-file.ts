@@ -1,10 +1,11 @@
-import { readFileSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog';
 import { Policy, PolicyError, type PolicyVocabulary } from '../identity/policy';
-import { FLOWS } from '../writeback/flows';
+import { FLOW_DESCRIPTIONS as FLOWS } from '../contracts/flows';
 import { RelayConfigError } from './config';
+import { readTextFile } from '../files/text';
 
 /** The names a policy on this relay may use: its environments, their catalogues' datasets, the flows. */
 export function policyVocabulary(
@@ -32,7 +33,7 @@ export function policyVocabulary(
 function read(path: string, vocabulary: PolicyVocabulary): Policy {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (e) {
     throw new PolicyError(
       `cannot read the policy ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,

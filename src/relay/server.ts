@@ -16,6 +16,7 @@ import { BindingFileError, loadBinding } from '../binding/load';
 import { createBodyBudget } from './body-budget';
 import { parseRelayConfig, RelayConfigError, type RelayConfig, type RelayConfigInput } from './config';
 import { configFileProblems } from './config-files';
+import { fixedJson } from './compress';
 import { corsMethods, createCors } from './cors';
 import { JWKS_PATH, STATEMENTS_PATH } from '../contracts/evidence';
 import { createEvidence, type Evidence } from './evidence';
@@ -182,8 +183,8 @@ export async function startRelay(
     config.identity && keys && policy && personLimiter
       ? await createSignIn({ config, keys, policy, personLimiter, logger, now: options.now })
       : null;
-  const authConfig: string = JSON.stringify(
-    signIn?.authConfig ?? ({ personalKeys: config.personalKeys, signIn: null } satisfies AuthConfig),
+  const authConfig = fixedJson(
+    JSON.stringify(signIn?.authConfig ?? ({ personalKeys: config.personalKeys, signIn: null } satisfies AuthConfig)),
   );
   const environments = environmentRoutes(views, signIn, config.personalKeys);
   const files: StaticFiles | null = config.staticDir
@@ -264,9 +265,7 @@ export async function startRelay(
   function identityRoute(req: IncomingMessage, res: ServerResponse, rawPath: string, log: CallLog): void | Promise<void> {
     if (rawPath === AUTH_CONFIG_PATH) {
       if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
-      res.setHeader('content-type', 'application/json; charset=utf-8');
-      res.end(authConfig);
-      return;
+      return authConfig(req, res);
     }
     if (rawPath !== ME_PATH && rawPath !== SIGN_OUT_PATH) return sendError(res, 'not-found');
     if (!signIn) return sendError(res, 'sign-in-required', { message: 'This relay has no sign-in; it takes typed API keys.' });

@@ -3,6 +3,7 @@ import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, extname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { acceptedCoding, varyOn, type Coding } from './compress';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -47,6 +48,24 @@ export const PAGE_HEADERS: Record<string, string> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=()',
 };
 
+/**
+ * Webpack's content-hashed scripts (`[name].[contenthash:8].js`, webpack.config.js): a name never gets
+ * other bytes, so browsers keep them a year without asking again. Everything else (the pages first, which
+ * name the current scripts) is revalidated on every load (ETag), so an updated add-in reaches users at once.
+ */
+const HASHED = /\.[0-9a-f]{8}\.(js|mjs|css)$/;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** The file extension of each coding's copy beside a file (scripts/precompress.js writes them at build). */
+const COPY_EXTENSION: Record<Coding, string> = { br: '.br', gzip: '.gz' };
+
+/** Whether If-None-Match names `etag` (weak comparison, RFC 9110 13.1.2; `*` matches any). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag));
+}
+
 /** Splits a raw URL path into decoded segments, refusing anything that could climb out of the folder. */
 function segmentsOf(rawPath: string): string[] | null {
   const out: string[] = [];
@@ -84,7 +103,10 @@ export function pageHeaders(connectOrigins: readonly string[]): Record<string, s
   };
 }
 
-export async function createStaticFiles(dir: string, connectOrigins: readonly string[] = []): Promise<StaticFiles> {
+export async function createStaticFiles(
+  dir: string,
+  connectOrigins: readonly string[] = [],
+): Promise<StaticFiles> {
   // Resolved once: symlinks inside the folder may not point out of it.
   const root = await realpath(dir);
   const headers = Object.entries(pageHeaders(connectOrigins));
@@ -121,29 +143,53 @@ export async function createStaticFiles(dir: string, connectOrigins: readonly st
     }
   }
 
+  /**
+   * The build's compressed copies of a file: inside the folder (real path checked like the file's), a
+   * regular file, and not older than the file (a copy left from an earlier build would be other bytes).
+   */
+  async function copies(file: string, stats: Stats): Promise<Map<Coding, { file: string; size: number }>> {
+    const found = new Map<Coding, { file: string; size: number }>();
+    for (const coding of Object.keys(COPY_EXTENSION) as Coding[]) {
+      try {
+        const copy = await realpath(file + COPY_EXTENSION[coding]);
+        const copyStats = await stat(copy);
+        if (copy.startsWith(root + sep) && copyStats.isFile() && copyStats.mtimeMs >= stats.mtimeMs)
+          found.set(coding, { file: copy, size: copyStats.size });
+      } catch {
+        // No copy of this coding: the file is served as it is to clients asking for it.
+      }
+    }
+    return found;
+  }
+
   return {
     async serve(req, res, rawPath) {
       const found = await resolve(rawPath);
       if (!found) return false;
       const { file, stats } = found;
-      const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+      const available = await copies(file, stats);
+      const coding = acceptedCoding(req.headers['accept-encoding'], [...available.keys()]);
+      const sent = coding ? available.get(coding)! : { file, size: stats.size };
+      // One ETag per representation: a cache holding the brotli bytes must not revalidate the gzip ones.
+      const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}${coding ? `-${coding}` : ''}"`;
       for (const [k, v] of basename(file) === SIGN_IN_PAGE ? signInHeaders : headers) res.setHeader(k, v);
       res.setHeader('content-type', CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
-      // Revalidated every time: an updated add-in must reach users at once, and the ETag keeps it cheap.
-      res.setHeader('cache-control', 'no-cache');
+      res.setHeader('cache-control', HASHED.test(file) ? IMMUTABLE : 'no-cache');
       res.setHeader('etag', etag);
-      if (req.headers['if-none-match'] === etag) {
+      if (available.size > 0) varyOn(res, 'Accept-Encoding');
+      if (matches(req.headers['if-none-match'], etag)) {
         res.statusCode = 304;
         res.end();
         return true;
       }
-      res.setHeader('content-length', stats.size);
+      if (coding) res.setHeader('content-encoding', coding);
+      res.setHeader('content-length', sent.size);
       if (req.method === 'HEAD') {
         res.end();
         return true;
       }
       // A client that leaves mid-file is not a fault; whatever the cause, the answer cannot be completed.
-      await pipeline(createReadStream(file), res).catch(() => res.destroy());
+      await pipeline(createReadStream(sent.file), res).catch(() => res.destroy());
       return true;
     },
   };

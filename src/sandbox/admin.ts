@@ -5,6 +5,7 @@ import { normaliseIp, type ApiKey, type Environment } from './keys';
 import { faultsSchema, type FaultPlan, type Faults, type FaultsInput } from './faults';
 import type { Store } from './store';
 import { archiveIncidentType, closeForm, deleteAnswerOption, type ConfigResult } from './configuration';
+import { addCustomField, newFieldBody, removeCustomField } from './custom-fields';
 
 /** What the sandbox's owner can do that the service does in its UI: approve addresses, revoke keys, set faults. */
 export interface SandboxAdmin {
@@ -136,6 +137,13 @@ export function registerAdminRoutes(app: FastifyInstance, admin: SandboxAdmin, s
       r.post('/forms/:guid/close', async (req, reply) =>
         answer(reply, closeForm(store, guidParam.parse(req.params).guid)),
       );
+      r.post('/customfields/:definitions', async (req, reply) => {
+        const body = newFieldBody.safeParse(req.body);
+        if (!body.success) return invalid(reply, 'Give {"Name", "Type"} and optionally Required, Visible, Options, IncidentTypeId.', body.error);
+        const result = addCustomField(store, (req.params as { definitions: string }).definitions, body.data);
+        return 'notFound' in result ? reply.code(404).send({ message: result.notFound }) : reply.code(result.done ? 201 : 200).send(result);
+      });
+      r.delete('/customfields/:guid', async (req, reply) => answer(reply, removeCustomField(store, guidParam.parse(req.params).guid)));
       r.delete('/customfields/:guid/options/:option', async (req, reply) => {
         const { guid, option } = z.object({ guid: z.string(), option: z.string() }).parse(req.params);
         return answer(reply, deleteAnswerOption(store, guid, option));

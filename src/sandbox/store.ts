@@ -61,6 +61,8 @@ export class Store {
   private readonly addedById = new Map<string, Map<string, Rec>>();
   private readonly extras = new Map<string, IncidentExtra>();
   private readonly created = new Map<Kind, number>();
+  /** Per dataset, rewrites applied to every record read (null drops it): custom fields added or removed by the admin. */
+  private readonly rewrites = new Map<string, ((rec: Rec) => Rec | null)[]>();
   /** Forms closed through the admin route; standing data itself is shared and never changed. */
   readonly closedForms = new Set<string>();
 
@@ -75,7 +77,20 @@ export class Store {
   }
 
   count(datasetId: string): number {
+    // Rewrites may drop records: count what a read gives (only after an admin changed custom fields).
+    if (this.rewrites.has(datasetId)) {
+      let n = 0;
+      for (const _ of this.records(datasetId)) n++;
+      return n;
+    }
     return (this.tables[datasetId]?.count ?? 0) + (this.added.get(datasetId)?.length ?? 0);
+  }
+
+  /** From now on every record of the dataset reads through `fn` (null: the record is gone). */
+  rewrite(datasetId: string, fn: (rec: Rec) => Rec | null): void {
+    const list = this.rewrites.get(datasetId) ?? [];
+    list.push(fn);
+    this.rewrites.set(datasetId, list);
   }
 
   counts(): Record<string, number> {
@@ -84,6 +99,19 @@ export class Store {
 
   /** Every record of a dataset, generated ones first (with their patches), then the added ones. */
   *records(datasetId: string): Generator<Rec> {
+    const fns = this.rewrites.get(datasetId);
+    if (!fns) return yield* this.stored(datasetId);
+    outer: for (let rec of this.stored(datasetId)) {
+      for (const fn of fns) {
+        const next = fn(rec);
+        if (!next) continue outer;
+        rec = next;
+      }
+      yield rec;
+    }
+  }
+
+  private *stored(datasetId: string): Generator<Rec> {
     const t = this.tables[datasetId];
     if (!t) throw new Error(`no generated dataset "${datasetId}"`);
     const patches = this.patches.get(datasetId);

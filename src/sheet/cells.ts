@@ -49,6 +49,7 @@ export function createRowConverter(columns: readonly Column[]): RowConverter {
   };
   const number: ToCell = (v) => (v === null || v === undefined ? null : typeof v === 'number' ? v : off(v));
   const boolean: ToCell = (v) => (v === null || v === undefined ? null : typeof v === 'boolean' ? v : off(v));
+  const yesNo: ToCell = (v) => (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : text(v));
   // Datasets repeat the same dates many times over; parsing each distinct text once halves the cost.
   const serials = new Map<string, number | null>();
   const date: ToCell = (v) => {
@@ -74,8 +75,8 @@ export function createRowConverter(columns: readonly Column[]): RowConverter {
     date,
     datetime: date,
   };
-  const names = columns.map((c) => c.name);
-  const fns = columns.map((c) => byKind[c.kind]);
+  const names = columns.map((c) => c.field);
+  const fns = columns.map((c) => (c.yesNo ? yesNo : byKind[c.kind]));
   const width = names.length;
 
   return {

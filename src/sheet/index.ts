@@ -2,3 +2,4 @@ export * from './columns';
 export * from './cells';
 export * from './serial';
 export * from './cell-types';
+export * from './headers';

@@ -63,6 +63,14 @@ export interface RowUpdate {
   cells: readonly Cell[];
 }
 
+/** How a new table is laid out once its rows are in (src/loading/layout.ts). */
+export interface TableLayout {
+  /** Width in points of each table column, from the first. */
+  widths: readonly number[];
+  /** Freezes the sheet's rows down to the table's header row, so the header stays in view. */
+  freezeHeader: boolean;
+}
+
 export interface WorkbookPort {
   readonly host: 'excel' | 'memory' | 'file';
   readonly capabilities: { notes: boolean; dataValidation: boolean };
@@ -89,6 +97,8 @@ export interface WorkbookPort {
    * Splits the write into chunks that stay under the host's request limit, one round trip per chunk.
    */
   writeRows(table: string, offset: number, rows: readonly (readonly Cell[])[], firstColumn?: number | readonly number[]): Promise<WriteStats>;
+  /** Column widths and the frozen header of a table just loaded; the user's own changes are never redone. */
+  arrangeTable(table: string, layout: TableLayout): Promise<void>;
   /** Sets the number of body rows; shrinking removes rows at the end, columns to the right are kept. */
   setRowCount(table: string, rowCount: number): Promise<void>;
   /** Removes a table and clears its cells (a cancelled first load). */

@@ -4,8 +4,9 @@ import type { Standing, WritebackApi } from './api';
 import type { FlowContext } from './environment/context';
 import type { CellProblem } from './problem';
 import type { RowState } from './rows/state';
+import type { FlowDescription } from '../contracts/flows/description';
 
-export type FlowId = 'incidents' | 'thirdparties' | 'contracts' | 'tasks';
+export type { FlowId, Place, StepInfo } from '../contracts/flows/description';
 
 /** One table row, read by column header. */
 export type RowInput = (column: string) => Cell | undefined;
@@ -62,12 +63,6 @@ export interface Call {
   untyped?: readonly string[];
 }
 
-/** Where a template column's value goes: a catalogue field of one of the flow's operations. */
-export interface Place {
-  operation: string;
-  field: string;
-}
-
 /**
  * A flow once the standing data it needs is loaded: its columns, how a row becomes a request (or the
  * problems that stop it), how a request is sent, and how a sent request is recognised in the service.
@@ -100,52 +95,13 @@ export interface PreparedFlow<R = unknown, D extends DatasetId = DatasetId> {
   followUp?(request: R): FollowUp | undefined;
 }
 
-/** `D`: the reconcile dataset, whose records `find` reads typed by the catalogue's schema. */
-export interface Flow<R = unknown, D extends DatasetId = DatasetId> {
-  id: FlowId;
-  title: string;
-  /** The Result of a row that went through: a create makes a record, a task update changes one. */
-  resultStatus: 'created' | 'done';
-  /** Table name prefix of a new template. */
-  tableName: string;
-  /**
-   * Where each fixed column's value goes (custom field columns go to the main operation's CustomFields). A
-   * template has a column only where its value lands in a request on the environment (NOTHING DROPPED).
-   */
-  places: Readonly<Record<string, readonly Place[]>>;
-  /** Columns that choose what is sent rather than being sent (a task's Action): always in the template. */
-  controls?: readonly string[];
-  /** Datasets loaded before validating: standing data, custom field definitions, current records. */
-  standingDatasets: readonly string[];
-  /** The dataset that shows whether a row's record exists, read before an unknown row is sent again. */
-  reconcileDataset: D;
-  /**
-   * The write operations every row of the flow calls (catalogue ids): all must be available on the
-   * environment. Empty for a flow whose rows each call one of its steps (task updates: one per action).
-   */
-  operations: readonly string[];
-  /**
-   * Operations of steps the flow can do without (catalogue id -> the step): an environment that lacks one
-   * skips only that step (environment/bound-flow.ts); the flow stays available. Not listed in `operations`.
-   */
-  steps?: Readonly<Record<string, StepInfo>>;
-  /**
-   * Per dataset the flow reads, what it cannot check or reconcile without it: said before a template is
-   * made when the environment lacks the dataset or only assumes its path.
-   */
-  datasetNeeds: Readonly<Record<string, string>>;
+/**
+ * A flow: its description, which every part reads (src/contracts/flows), and its behaviour here. `D`: the
+ * reconcile dataset, whose records `find` reads typed by the catalogue's schema.
+ */
+export interface Flow<R = unknown, D extends DatasetId = DatasetId> extends FlowDescription<D> {
   /** The flow on one environment: `ctx` is that environment's bound catalogue, read by the row reader and the flow. */
   setup(standing: Standing, ctx: FlowContext): PreparedFlow<R, D>;
-}
-
-/** A step of a flow whose operation an environment may lack. */
-export interface StepInfo {
-  /** What the step adds, as the Result names it; a follow-up step uses its FollowUp's `what`. */
-  what: string;
-  /** The column that asks for the step: dropped from new templates when `drop`, else refused on rows that need it. */
-  column: string;
-  /** The column serves only this step (an incident's hyperlink), so a template without the step has no use for it. */
-  drop?: boolean;
 }
 
 /** Erases the request type so flows of different types share one list. */

@@ -9,6 +9,7 @@ export { describeProblem, problemPlace } from './problem';
 export { groupProblems, describeGroup, problemCell, rowsText, type ProblemGroup } from './problemgroups';
 export { validateRows, marksOf, type Validation, type RowCheck } from './rows/validate';
 export { markProblems } from './rows/marks';
+export { rowsBelow, rowsBelowMessage, type RowsBelow } from './rows/below';
 export {
   preparePost,
   type PostPlan,
@@ -34,5 +35,5 @@ export {
 export { flowMapping, type OperationMapping, type ColumnMapping } from './environment/mapping';
 export { flowExamples, type ExampleRequest } from './environment/example';
 export { tableRecord, tableRecords, type TableRecord } from './rows/tablerecord';
-export { writeAudit, keyFingerprint, AUDIT_TABLE, AUDIT_SHEET } from './audit';
+export { writeAudit, AUDIT_TABLE, AUDIT_SHEET } from './audit';
 export { formulaLike, type FormulaText } from './checks/csv-injection';

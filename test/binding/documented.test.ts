@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { importBinding, type ImportResult } from '../../src/binding/import';
-import { formatReport } from '../../src/binding/report';
+import { formatReport } from '../../src/binding-report/report';
 import { catalog, createCatalog, encodeRequest, readCreatedId, type Binding, type BoundOperation } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
 import { RELAY_ERROR_HEADER } from '../../src/contracts/environments';

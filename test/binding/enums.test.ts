@@ -6,7 +6,8 @@
  * sandbox as the file's integers, JSON numbers.
  */
 import { join } from 'node:path';
-import { formatReport, importBinding } from '../../src/binding';
+import { importBinding } from '../../src/binding';
+import { formatReport } from '../../src/binding-report';
 import type { BoundOperation } from '../../src/catalog';
 import { contractsFlow } from '../../src/writeback/flows/contracts';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BindingInputError, exportSwagger, formatReport, importBinding, relativePath } from '../../src/binding';
+import { BindingInputError, exportSwagger, importBinding, relativePath } from '../../src/binding';
+import { formatReport } from '../../src/binding-report';
 import {
   DATASETS_AND_OPERATIONS,
   createCatalog,

@@ -7,7 +7,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatReport, importBinding, parseOverrides } from '../../src/binding';
+import { importBinding, parseOverrides } from '../../src/binding';
+import { formatReport } from '../../src/binding-report';
 import { binding as bindingSchema, type BoundOperation } from '../../src/catalog';
 
 const vandelay = join(__dirname, 'corpus', 'vandelay.swagger.json');

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatReport, importBinding } from '../../src/binding';
+import { importBinding } from '../../src/binding';
+import { formatReport } from '../../src/binding-report';
 
 /**
  * Precision before recall (issue 24): an operation is bound only when its words say it is the endpoint.

@@ -119,6 +119,21 @@ test('Riley signs in on the provider\'s login page and sees only what the report
   await screenshot(page, 'signin-04-risks-loaded');
 });
 
+test('Riley, whom the policy lets post no flow, gets no New template to press, and is told so in words of posting', async () => {
+  await page.getByTestId('taskpane').getByRole('tab', { name: 'Write-back', exact: true }).click();
+  await page.getByTestId('wb-flow').waitFor();
+  for (const flow of await page.getByTestId('wb-flow').locator('option').allInnerTexts()) expect(flow).toContain('(not allowed for you)');
+  expect(await page.getByTestId('wb-new-template').isDisabled()).toBe(true);
+  const said = await page.getByTestId('wb-not-allowed').innerText();
+  expect(said).toContain("The relay's policy lets you post none of these flows to sandbox-acc");
+  expect(said).not.toMatch(/read|list/);
+  for (const width of [350, 1280]) {
+    await page.setViewportSize({ width, height: 640 });
+    await screenshot(page, `signin-riley-writeback-${width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
 test('after sign-out the provider asks who is there; Casey (compliance) is refused the risks table by the policy, by rule and contact', async () => {
   await signOut();
   expect(await page.getByTestId('env-badge').innerText()).toBe('Not connected');
@@ -171,7 +186,7 @@ test('Casey posts an incident; the audit row names her beside the key, and says 
 
   await page.getByTestId('sheet-Write-back audit').click();
   const audit = await page.getByTestId('preview-grid').innerText();
-  for (const expected of ['Signed-in person', 'Person ID', 'The service records', 'Casey Compliance', 'casey', "the key's owner, not the person"])
+  for (const expected of ['Who', 'Person ID', 'Key fingerprint', 'The service records', 'Casey Compliance', 'casey', "the key's owner, not the person"])
     expect(audit).toContain(expected);
   expect(audit).toMatch(/key:[0-9a-f]{12}/);
   await page.evaluate(() => {

@@ -52,7 +52,7 @@ test('the datasets list prefers v3 risks and marks assumed paths', async () => {
 test('loading v3 risks writes a table whose date cells hold serial dates', async () => {
   const done = await loadDataset(page, 'risk');
   expect(done).toMatch(/Loaded 200 rows/);
-  const date = await cellUnder('DateIdentified');
+  const date = await cellUnder('Date identified');
   await screenshot(page, '05-loaded-risks');
   expect(typeof date.raw).toBe('number');
   expect(date.raw as number).toBeGreaterThan(36526); // after 2000-01-01
@@ -78,7 +78,7 @@ test('the grid is keyboard accessible and pages through the rows past the first 
   await expect(page.getByTestId('grid-rows').innerText()).resolves.toBe('Showing rows 201–201 of 201');
   await expect(page.getByTestId('grid-name-box').innerText()).resolves.toMatch(/^[A-Z]+201\s/);
   await expect(page.locator('[data-testid="preview-grid"] td[data-cell="A2"]').count()).resolves.toBe(0);
-  await expect(page.locator('[data-testid="preview-grid"] thead th').nth(1).innerText()).resolves.toBe('Id');
+  await expect(page.locator('[data-testid="preview-grid"] thead th').nth(1).innerText()).resolves.toBe('Identifier');
   await screenshot(page, '05c-grid-last-page');
   await page.getByRole('button', { name: 'First' }).click();
   await expect(page.getByTestId('grid-rows').innerText()).resolves.toBe('Showing rows 1–200 of 201');
@@ -89,7 +89,7 @@ test('loading incidents joins GUID lists into one cell', async () => {
   expect(done).toMatch(/Loaded \d+ rows/);
   let joined: string | null = null;
   for (let row = 0; row < 20 && !joined; row++) {
-    const cell = await cellUnder('RiskGuids', row);
+    const cell = await cellUnder('Risk GUIDs', row);
     if (typeof cell.raw === 'string' && cell.raw.includes(';')) joined = cell.raw;
   }
   expect(joined).toMatch(new RegExp(`^${GUID}(; ${GUID})+$`));
@@ -125,9 +125,10 @@ test('a dataset loads at the selected cell of the grid', async () => {
   await page.getByTestId('load-done').waitFor();
   await page.getByTestId('sheet-Sheet1').click();
   const header = page.locator('[data-testid="preview-grid"] td[data-cell="C3"]');
-  await expect(header.getAttribute('data-raw')).resolves.toBe('"Id"');
-  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="D3"]').getAttribute('data-raw')).resolves.toBe('"Name"');
-  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="C4"]').getAttribute('data-raw')).resolves.toMatch(new RegExp(`^"${GUID}"$`));
+  // A report's order: Name, Description, Order, then the GUID last.
+  await expect(header.getAttribute('data-raw')).resolves.toBe('"Name"');
+  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="F3"]').getAttribute('data-raw')).resolves.toBe('"GUID"');
+  await expect(page.locator('[data-testid="preview-grid"] td[data-cell="F4"]').getAttribute('data-raw')).resolves.toMatch(new RegExp(`^"${GUID}"$`));
 });
 
 test('the Tables screen lists the tables and refreshes them', async () => {

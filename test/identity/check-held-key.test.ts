@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { run, type CheckIo } from '../../src/cli/check';
 import { checkReport } from '../../src/check/report';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR } from '../../src/connect/key';
-import { keyFingerprint } from '../../src/writeback/audit';
+import { keyFingerprint } from '../../src/client/key-fingerprint';
 import { startRelay, type Relay } from '../../src/relay';
 import type { Sandbox } from '../../src/sandbox';
 import { key, start } from '../sandbox/helpers';

@@ -114,7 +114,7 @@ test('/healthz says the status only: no key fingerprints without healthShowsKeys
 });
 
 test('the fingerprint in /api/me is the audit fingerprint of the held key (src/writeback/audit.ts)', async () => {
-  const { keyFingerprint } = await import('../../src/writeback/audit');
+  const { keyFingerprint } = await import('../../src/client/key-fingerprint');
   const { SENTINEL_IDENTIFIER } = await import('./harness');
   const body = me.parse((await r.call('/api/me', riley)).json());
   expect(body.keys.prd).toBe(await keyFingerprint(SENTINEL_IDENTIFIER));

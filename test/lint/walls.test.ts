@@ -54,6 +54,7 @@ const failing: [string, string, string][] = [
   ['src/workbook/file/bad.ts', "import x from 'react';", 'UI code belongs in src/taskpane'],
   ['src/loading/bad.ts', "import x from '../taskpane/tables/ops';", 'taskpane uses the core'],
   ['src/loading/bad.ts', "import x from '../writeback/post';", 'Loading does not know write-back'],
+  ['src/register/bad.ts', "import x from '../workbook/port';", 'knows neither the workbook nor write-back'],
   ['src/taskpane/components/Bad.tsx', "import x from '../../relay/server';", 'not part of the add-in'],
   ['src/taskpane/components/Bad.tsx', "import x from '../../workbook/excel';", 'through WorkbookPort'],
   ['src/relay/bad.ts', "import x from '../taskpane/screen';", 'taskpane uses the core'],
@@ -66,6 +67,11 @@ const failing: [string, string, string][] = [
   ['src/environment/bad.ts', "import x from '../connect/open';", 'not part of the add-in'],
   ['src/environment/bad.ts', "import x from '../writeback';", 'catalogue and the relay contract only'],
   ['src/connect/bad.ts', "import x from 'react';", 'UI code belongs in src/taskpane'],
+  ['src/relay/bad.ts', "import x from '../writeback/flows';", 'from its description in src/contracts/flows'],
+  ['src/binding/bad.ts', "import x from '../writeback/environment/example';", 'from its description in src/contracts/flows'],
+  ['src/identity/bad.ts', "import x from '../writeback';", 'from its description in src/contracts/flows'],
+  ['src/sandbox/rules/bad.ts', "import x from '../../writeback/flows/incidents';", 'from its description in src/contracts/flows'],
+  ['src/contracts/flows/bad.ts', "import x from '../../writeback/flow';", 'they import the catalogue only'],
 ];
 const passing: [string, string][] = [
   ['src/client/ok.ts', "import x from '../catalog';"],
@@ -85,6 +91,10 @@ const passing: [string, string][] = [
   ['src/relay/ok.ts', "import x from '../environment/environment';"],
   ['src/environment/ok.ts', "import { a } from '../catalog'; import { b } from '../contracts/environments'; const x = [a, b];"],
   ['src/connect/ok.ts', "import { a } from 'node:fs'; import { b } from '../environment/environment'; import { c } from '../relay/config'; const x = [a, b, c];"],
+  ['src/relay/ok.ts', "import { FLOW_DESCRIPTIONS as x } from '../contracts/flows';"],
+  ['src/binding/ok.ts', "import { FLOW_DESCRIPTIONS as x } from '../contracts/flows';"],
+  ['src/binding-report/ok.ts', "import { a } from '../writeback/environment/example'; import { b } from '../binding'; const x = [a, b];"],
+  ['src/contracts/flows/ok.ts', "import { PATH_GUID_FIELD as x } from '../../catalog';"],
 ];
 
 describe('folder walls', () => {

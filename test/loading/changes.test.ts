@@ -125,7 +125,7 @@ describe('refresh: change report', () => {
     expect(marks).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ row: 1, column: 'Name', kind: 'warning', note: 'Changed by the last refresh; was Risk 1.' }),
-        expect.objectContaining({ row: 3, column: 'Id', kind: 'ok' }),
+        expect.objectContaining({ row: 3, column: 'GUID', kind: 'ok' }),
       ]),
     );
   });
@@ -148,8 +148,8 @@ describe('refresh: hand edits since the last load', () => {
     const refused = await refreshTable({ ...base, client: fakeClient(next).client, workbook: wb, table: 'tbl_risk' });
     if (refused.ok) throw new Error('expected a refusal');
     expect(refused.error).toMatchObject({ code: 'edited', tableState: 'intact' });
-    expect(refused.error.edits).toEqual([expect.objectContaining({ address: 'Risks!C43', field: 'Name', key: guid(41), old: 'Risk 41', now: 'Typed over', certain: true })]);
-    expect(refused.error.message).toContain('Risks!C43 (Name, ' + guid(41) + ') "Risk 41" -> "Typed over"');
+    expect(refused.error.edits).toEqual([expect.objectContaining({ address: 'Risks!B43', field: 'Name', key: guid(41), old: 'Risk 41', now: 'Typed over', certain: true })]);
+    expect(refused.error.message).toContain('Risks!B43 (Name, ' + guid(41) + ') "Risk 41" -> "Typed over"');
     expect((await wb.readRows('tbl_risk', 41, 1)).rows[0]![nameCol]).toBe('Typed over');
     const forced = await refreshTable({ ...base, client: fakeClient(next).client, workbook: wb, table: 'tbl_risk', overwriteEdits: true });
     if (!forced.ok) throw new Error(forced.error.message);
@@ -173,7 +173,7 @@ describe('refresh: hand edits since the last load', () => {
   it('keeps a cell print in the binding after a first load and after each refresh', async () => {
     const wb = await loaded(risks(40));
     const first = (await readBindings(wb)).get('tbl_risk')!.cells!;
-    expect(first).toMatchObject({ count: 40, keys: ['Id'] });
+    expect(first).toMatchObject({ count: 40, keys: ['GUID'] });
     expect(first.buckets).toHaveLength(16);
     await refreshTable({ ...base, client: fakeClient(risks(41)).client, workbook: wb, table: 'tbl_risk' });
     expect((await readBindings(wb)).get('tbl_risk')!.cells!.count).toBe(41);

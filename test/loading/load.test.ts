@@ -1,5 +1,5 @@
 import { catalog } from '../../src/catalog';
-import { isoToSerial } from '../../src/sheet';
+import { columnsOf, isoToSerial, reportColumns } from '../../src/sheet';
 import { readBindings } from '../../src/loading/bindings';
 import { MAX_BUFFERED_ROWS, loadDataset, refreshAll, refreshTable, type DataRecord, type LoadProgress } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
@@ -19,7 +19,8 @@ const risk = (i: number, extra: DataRecord = {}): DataRecord => ({
 });
 const risks = (n: number, extra: DataRecord = {}) => Array.from({ length: n }, (_, i) => risk(i, extra));
 const riskWidth = Object.keys(catalog.dataset('risk').record.shape).length;
-const col = (name: string) => Object.keys(catalog.dataset('risk').record.shape).indexOf(name);
+/** A field's place in a new risk table: headers in words, Identifier and Name first, GUIDs last. */
+const col = (field: string) => reportColumns(columnsOf(catalog.dataset('risk').record)).findIndex((c) => c.field === field);
 
 const base = { environment: 'ACC', source: 'relay http://127.0.0.1' };
 
@@ -85,7 +86,7 @@ describe('first load', () => {
     const wb = createMemoryWorkbook();
     const records = [...risks(3), risk(3, { NewField: 'hello' })];
     const out = await loadDataset({ ...base, client: fakeClient(records, { batchSize: 2 }).client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' } });
-    expect(out.ok && out.table.columns.at(-1)).toBe('NewField');
+    expect(out.ok && out.table.columns.at(-1)).toBe('New field');
     const { rows } = await wb.readRows('tbl_risk');
     expect(rows.map((r) => r[riskWidth])).toEqual([null, null, null, 'hello']);
   });
@@ -302,6 +303,6 @@ describe('streaming into a slow workbook', () => {
     expect(out).toMatchObject({ ok: true, rowCount: batches * batch });
     expect(writes).toBeLessThan(batches / 4);
     const { rows } = await wb.readRows('tbl_risk');
-    expect(rows.map((r) => r[1])).toEqual(Array.from({ length: batches }, () => Array.from({ length: batch }, (_, i) => `R-${i}`)).flat());
+    expect(rows.map((r) => r[col('Identifier')])).toEqual(Array.from({ length: batches }, () => Array.from({ length: batch }, (_, i) => `R-${i}`)).flat());
   });
 });

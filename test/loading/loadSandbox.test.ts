@@ -1,5 +1,4 @@
 import { createClient } from '../../src/client';
-import { catalog } from '../../src/catalog';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { isoToSerial, LIST_SEPARATOR } from '../../src/sheet';
 import { readBindings } from '../../src/loading/bindings';
@@ -25,7 +24,7 @@ describe('loading from the sandbox', () => {
     expect(risks.rowCount).toBe(300);
     expect(incidents.rowCount).toBeGreaterThan(0);
 
-    const riskCols = Object.keys(catalog.dataset('risk').record.shape);
+    const riskCols = (await readBindings(workbook)).get('tbl_risk')!.fields!;
     const raw = (await client.download('risk', {})).records;
     const { rows } = await workbook.readRows('tbl_risk');
     const i = raw.findIndex((r) => typeof r.DateIdentified === 'string' && Array.isArray(r.ControlGuids) && (r.ControlGuids as string[]).length > 1);

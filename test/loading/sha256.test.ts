@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Sha256, sha256Hex } from '../../src/loading/sha256';
+import { Sha256, sha256Cells, sha256Hex } from '../../src/loading/sha256';
 
 const node = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
 const streamed = (text: string) => new Sha256().update(new TextEncoder().encode(text)).hex();
@@ -98,5 +98,30 @@ describe('SHA-256', () => {
         expect([n, piece, ours.hex()]).toEqual([n, piece, createHash('sha256').update(data).digest('hex')]);
       }
     }
+  });
+
+  it('hashes a row of cells as node:crypto hashes JSON.stringify of it: escapes, every UTF-8 length, numbers, long and empty rows', () => {
+    const next = random(27);
+    const source = randomText(next, 50_000);
+    const numbers = [0, -0, 1, -1, 0.1, 1 / 3, 1e21, 1e-7, -123.456, 2 ** 53, Number.MAX_VALUE, Number.MIN_VALUE, 45_000.5];
+    const rows: (string | number | boolean | null)[][] = [[], [null], [''], [true, false, null], numbers, ['a"b', 'back\\slash', 'tab\there', '\u0000\u001f\u007f', 'é', '😀', '\ud800', 'x\udc00'], ['q'.repeat(100_000), 7], ['中'.repeat(40_000)]];
+    for (let r = 0; r < 300; r++) {
+      const row: (string | number | boolean | null)[] = [];
+      for (let c = Math.floor(next() * 20); c > 0; c--) {
+        const kind = next();
+        if (kind < 0.6) {
+          const n = Math.floor(next() * 80);
+          const at = Math.floor(next() * (source.length - n));
+          row.push(source.slice(at, at + n));
+        } else if (kind < 0.8) row.push(numbers[Math.floor(next() * numbers.length)]! * (next() < 0.5 ? 1 : 3.7));
+        else if (kind < 0.9) row.push(next() < 0.5);
+        else row.push(null);
+      }
+      rows.push(row);
+    }
+    const wrong = rows.map((row, i) => [i, sha256Cells(row) === node(JSON.stringify(row))] as const).filter(([, same]) => !same);
+    expect(wrong).toEqual([]);
+    // After a long row grew the shared buffer, a short one hashes as before.
+    expect(sha256Cells(['row 1', 2])).toBe(node('["row 1",2]'));
   });
 });

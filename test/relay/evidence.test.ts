@@ -22,7 +22,7 @@ import {
 } from '../../src/contracts/evidence';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { keyFingerprint } from '../../src/writeback/audit';
+import { keyFingerprint } from '../../src/client/key-fingerprint';
 import { demoClient } from '../support/sandbox';
 import { captureLog, errorCode } from './helpers';
 

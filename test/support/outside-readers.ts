@@ -102,3 +102,51 @@ with zipfile.ZipFile(dst, 'w', zipfile.ZIP_DEFLATED) as z:
     for n in zo.namelist():
         if n.startswith('xl/webextensions/'):
             z.writestr(n, zo.read(n))`;
+
+/** The solid fills of a sheet's cells as openpyxl reads them: A1 address -> RRGGBB. */
+export const openpyxlFills = (file: string, sheet: string) =>
+  openpyxl<Record<string, string>>(
+    file,
+    `ws = load_workbook(sys.argv[1])[${JSON.stringify(sheet)}]
+print(json.dumps({c.coordinate: c.fill.fgColor.rgb[-6:].upper() for r in ws.iter_rows() for c in r if c.fill.fill_type == 'solid'}))`,
+  );
+
+/**
+ * The background colours of a sheet's cells as LibreOffice reads them: the file converted to a flat
+ * OpenDocument spreadsheet (one XML) and its cell styles followed to their colour. A1 address -> RRGGBB.
+ */
+export function libreOfficeFills(file: string, sheet: string): Record<string, string> {
+  const out = mkdtempSync(join(tmpdir(), 'grc-lo-out-'));
+  const profile = mkdtempSync(join(tmpdir(), 'grc-lo-profile-'));
+  try {
+    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--norestore', '--convert-to', 'fods', '--outdir', out, file], { stdio: 'pipe', timeout: 120_000 });
+    const xml = readFileSync(join(out, basename(file).replace(/\.xlsx$/, '.fods')), 'utf8');
+    const colour = new Map<string, string>();
+    for (const m of xml.matchAll(/<style:style style:name="([^"]+)" style:family="table-cell"[^>]*>([\s\S]*?)<\/style:style>/g)) {
+      const bg = /fo:background-color="#([0-9a-fA-F]{6})"/.exec(m[2]!);
+      if (bg) colour.set(m[1]!, bg[1]!.toUpperCase());
+    }
+    const table = new RegExp(`<table:table table:name="${sheet}"[^>]*>([\\s\\S]*?)</table:table>`).exec(xml)?.[1] ?? '';
+    const fills: Record<string, string> = {};
+    let row = 0;
+    for (const r of table.matchAll(/<table:table-row\b([^>]*?)(\/>|>([\s\S]*?)<\/table:table-row>)/g)) {
+      const rows = Number(/table:number-rows-repeated="(\d+)"/.exec(r[1]!)?.[1] ?? 1);
+      let col = 0;
+      for (const c of (r[3] ?? '').matchAll(/<table:(?:covered-)?table-cell\b([^>]*?)(\/>|>[\s\S]*?<\/table:(?:covered-)?table-cell>)/g)) {
+        const cols = Number(/table:number-columns-repeated="(\d+)"/.exec(c[1]!)?.[1] ?? 1);
+        const bg = colour.get(/table:style-name="([^"]+)"/.exec(c[1]!)?.[1] ?? '');
+        if (bg && rows < 100 && cols < 100) {
+          for (let i = 0; i < rows; i++) for (let k = 0; k < cols; k++) fills[`${columnLetters(col + k)}${row + i + 1}`] = bg;
+        }
+        col += cols;
+      }
+      row += rows;
+    }
+    return fills;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const columnLetters = (c: number): string => (c < 26 ? '' : columnLetters(Math.floor(c / 26) - 1)) + String.fromCharCode(65 + (c % 26));

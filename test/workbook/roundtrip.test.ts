@@ -43,10 +43,10 @@ describe('round trip between the add-in and the saved workbook', () => {
   /** The add-in in a session of Excel (the fake): Office.js batching, ExcelApi 1.18 on the desktop. */
   const addin = (xl: FakeExcel) => createExcelWorkbook(xl.run as unknown as typeof Excel.run, supports(18), { platform: 'PC' });
   const base = () => ({ client: demoClient(sandbox), environment: 'ACC', source: `direct ${sandbox.url}` });
-  /** A table's body as a map from its Id column to the row's cells by header. */
+  /** A table's body as a map from its GUID column (the record's Id) to the row's cells by header. */
   const byId = (xl: FakeExcel, table: string) => {
     const header = xl.header(table).map(String);
-    return new Map(xl.body(table).map((r) => [String(r[header.indexOf('Id')]), Object.fromEntries(header.map((h, i) => [h, r[i]]))]));
+    return new Map(xl.body(table).map((r) => [String(r[header.indexOf('GUID')]), Object.fromEntries(header.map((h, i) => [h, r[i]]))]));
   };
   const letter = (i: number): string => (i >= 26 ? letter(Math.floor(i / 26) - 1) : '') + String.fromCharCode(65 + (i % 26));
   const ok = (o: LoadOutcome) => {
@@ -107,9 +107,9 @@ describe('round trip between the add-in and the saved workbook', () => {
     // Dates came back as the serials the add-in wrote, under their date format; text under "@".
     const header = xl2.header('tbl_risk').map(String);
     const column = (name: string) => letter(header.indexOf(name));
-    const date = xl2.peek('Risks', `${column('DateIdentified')}2`);
+    const date = xl2.peek('Risks', `${column('Date identified')}2`);
     expect(date).toMatchObject({ value: expect.any(Number), format: 'yyyy-mm-dd' });
-    expect(xl.peek('Risks', `${column('DateIdentified')}2`)).toMatchObject({ value: date!.value, format: 'yyyy-mm-dd' });
+    expect(xl.peek('Risks', `${column('Date identified')}2`)).toMatchObject({ value: date!.value, format: 'yyyy-mm-dd' });
     expect(xl2.peek('Risks', `${column('Name')}2`)!.format).toBe('@');
 
     // A refresh in the add-in finds no hand edits (the cell print matches what Excel reads back) and

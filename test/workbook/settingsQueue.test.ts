@@ -1,4 +1,5 @@
 import { readBindings, removeBinding, saveBinding, type Binding } from '../../src/loading/bindings';
+import { updateSetting } from '../../src/workbook/settings';
 import { createExcelWorkbook } from '../../src/workbook/excel';
 import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
@@ -98,5 +99,33 @@ describe.each(adapters)('settings written through one queue (%s)', (_name, make)
       removeBinding(workbook, 'c'),
     ]);
     expect([...(await readBindings(workbook)).keys()].sort()).toEqual(['b', 'd']);
+  });
+});
+
+describe('one queue per workbook', () => {
+  it("a workbook's settings never wait on another workbook's, and a wrapper of a workbook shares its queue", async () => {
+    const slow = createMemoryWorkbook();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // A change of the first workbook that is still going on...
+    const first = updateSetting(slow, 'k', async () => {
+      await held;
+      return 1;
+    });
+    // ...does not hold up another workbook's: it is written while the first is still waiting.
+    const other = createMemoryWorkbook();
+    expect(await updateSetting(other, 'k', () => 2)).toBe(2);
+    expect(await other.getSetting('k')).toBe(2);
+    // A wrapper of the first (as post's durable file workbook) waits for it, and reads what it wrote.
+    const wrapped = { ...slow };
+    let seen: unknown = 'not yet';
+    const after = updateSetting(wrapped, 'k', (current) => {
+      seen = current;
+      return 3;
+    });
+    release();
+    await Promise.all([first, after]);
+    expect(seen).toBe(1);
+    expect(await slow.getSetting('k')).toBe(3);
   });
 });

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatReport, importBinding } from '../../src/binding';
+import { importBinding } from '../../src/binding';
+import { formatReport } from '../../src/binding-report';
 import { createCatalog, formatWire, type Binding } from '../../src/catalog';
 import { createClient, type GrcClient } from '../../src/client';
 import { type EnvironmentView } from '../../src/contracts/environments';

@@ -1,5 +1,7 @@
 import { createMemoryWorkbook } from '../../src/workbook/memory';
-import { AUDIT_TABLE, keyFingerprint, writeAudit } from '../../src/writeback/audit';
+import { keyFingerprint } from '../../src/client/key-fingerprint';
+import { AUDIT_TABLE, writeAudit } from '../../src/writeback/audit';
+import { chained, checkChain } from '../../src/writeback/auditchain';
 import { timeCell } from '../../src/writeback/rows/resulttime';
 import { markProblems } from '../../src/writeback/rows/marks';
 import { created, failed, runSummary } from '../support/run-summary';
@@ -96,8 +98,8 @@ describe('the audit record', () => {
       'GUID',
       'Message',
       'Formula-like text',
-      'Signed-in person',
       'Person ID',
+      'Key fingerprint',
       'The service records',
       'Relay receipt',
       'Previous hash',
@@ -119,7 +121,7 @@ describe('the audit record', () => {
       'The incident was not created.',
       'neutralised',
       '',
-      '',
+      'key:0123456789ab',
       "the key's owner, not the person",
       'none: nothing sent in this run', // a summary without receipts, as a run through no api would make
     ]);
@@ -129,7 +131,23 @@ describe('the audit record', () => {
     const workbook = createMemoryWorkbook();
     await writeAudit(workbook, summary, 'key:0123456789ab', { subject: 'casey', name: 'Casey Compliance' });
     const { rows } = await workbook.readRows(AUDIT_TABLE);
-    expect(rows[0]!.slice(-6, -3)).toEqual(['Casey Compliance', 'casey', "the key's owner, not the person"]);
-    expect(rows[0]![2]).toBe('key:0123456789ab');
+    // Who says the person, first; the key's fingerprint is kept further right.
+    expect(rows[0]![2]).toBe('Casey Compliance');
+    expect(rows[0]!.slice(-6, -3)).toEqual(['casey', 'key:0123456789ab', "the key's owner, not the person"]);
+  });
+
+  it('an audit table of the earlier layout (the key in Who) goes on in it, and its chain still verifies', async () => {
+    const workbook = createMemoryWorkbook();
+    const sheetName = await workbook.addSheet('Write-back audit');
+    const earlier = ['Run started', 'Run finished', 'Who', 'Environment', 'Flow', 'Table', 'Sheet row', 'Result', 'GUID', 'Message', 'Formula-like text', 'Signed-in person', 'Person ID', 'The service records', 'Previous hash', 'Hash'];
+    await workbook.createTable({ name: AUDIT_TABLE, sheet: sheetName, anchor: 'A1', columns: earlier.map((name) => ({ name, format: 'text' as const })) });
+    const first = [timeCell('2024-12-01T09:00:00.000Z'), timeCell('2024-12-01T09:00:01.000Z'), 'key:0123456789ab', 'PRD', 'incidents', 'GrcIncidents', 5, 'created', 'g', 'ok', '', 'Riley Reporter', 'riley', "the key's owner, not the person"];
+    await workbook.writeRows(AUDIT_TABLE, 0, await chained([first], ''));
+    await writeAudit(workbook, summary, 'key:0123456789ab', { subject: 'casey', name: 'Casey Compliance' });
+    const table = await workbook.readRows(AUDIT_TABLE);
+    expect(table.columns).toEqual(earlier);
+    expect(table.rows[1]!.slice(11, 14)).toEqual(['Casey Compliance', 'casey', "the key's owner, not the person"]);
+    expect(table.rows[1]![2]).toBe('key:0123456789ab');
+    expect(await checkChain(table, (r) => `row ${r + 2}`)).toEqual({ entries: 3, unchained: 0, breaks: [] });
   });
 });

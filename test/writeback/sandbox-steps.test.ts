@@ -69,20 +69,39 @@ const incidentRow = (name: string): Record<string, Cell> => ({
 const hyperlinksOf = (guid: string) => sandbox.store.incidentExtra(guid).hyperlinks.length;
 
 describe('an incident\'s hyperlink, a step of its own', () => {
-  it('an incident found after an unknown outcome still gets its hyperlink, once', async () => {
+  it('an incident whose answer was lost is found within the same Post and still gets its hyperlink, once', async () => {
     const s = await sheet(incidentsFlow, [incidentRow('adopted-1')]);
-    const first = faulty((op) => (op === 'incident-create' ? 'lose-answer' : undefined));
-    expect((await post(first.api, incidentsFlow, s)).summary.outcomes[0]!.status).toBe('unknown');
-    expect(first.calls).toEqual(['incident-create']);
-
-    const second = faulty(() => undefined);
-    const { plan, summary } = await post(second.api, incidentsFlow, s);
-    expect(plan.toCheck).toBe(1);
+    const first = faulty((op, n) => (op === 'incident-create' && n === 1 ? 'lose-answer' : undefined));
+    const { summary } = await post(first.api, incidentsFlow, s);
     const [o] = summary.outcomes;
     expect(o).toMatchObject({ status: 'created' });
     expect(o!.message).toBe('Found in the service after an unknown outcome; not sent again; hyperlink added');
-    expect(second.calls).toEqual(['incident-hyperlink']);
+    expect(first.calls).toEqual(['incident-create', 'incident-hyperlink']);
     expect(hyperlinksOf(o!.guid)).toBe(1);
+    const again = await preparePost({ api: client, workbook: s.workbook, table: s.table, flow: incidentsFlow, environment: ACC });
+    expect(again.toSend + again.toCheck).toBe(0);
+  });
+
+  it('a create lost before it reached the service is proven absent and sent again within the same Post, once', async () => {
+    const s = await sheet(incidentsFlow, [incidentRow('resent-1')]);
+    const f = faulty((op, n) => (op === 'incident-create' && n === 1 ? 'lose-request' : undefined));
+    const [o] = (await post(f.api, incidentsFlow, s)).summary.outcomes;
+    expect(o).toMatchObject({ status: 'created', message: 'Created; hyperlink added' });
+    expect(f.calls).toEqual(['incident-create', 'incident-create', 'incident-hyperlink']);
+    expect((await client.download('incidents')).records.filter((r) => r.Name === 'resent-1').map((r) => r.Id)).toEqual([o!.guid]);
+  });
+
+  it('a resend whose answer is lost again stays unknown for the next Post, which finds it: the service gets the row twice, never a record twice', async () => {
+    const s = await sheet(incidentsFlow, [incidentRow('twice-lost')]);
+    const f = faulty((op, n) => (op !== 'incident-create' ? undefined : n === 1 ? 'lose-request' : 'lose-answer'));
+    const [o] = (await post(f.api, incidentsFlow, s)).summary.outcomes;
+    expect(o!.status).toBe('unknown');
+    expect(f.calls).toEqual(['incident-create', 'incident-create']);
+    const g = faulty(() => undefined);
+    const [p] = (await post(g.api, incidentsFlow, s)).summary.outcomes;
+    expect(p).toMatchObject({ status: 'created', message: 'Found in the service after an unknown outcome; not sent again; hyperlink added' });
+    expect(g.calls).toEqual(['incident-hyperlink']);
+    expect((await client.download('incidents')).records.filter((r) => r.Name === 'twice-lost')).toHaveLength(1);
   });
 
   it('a 503 with Retry-After on the hyperlink call is retried like any call', async () => {

@@ -75,7 +75,7 @@ export function auditTables(c: Ctx): Record<string, Table> {
     auditfollowup: listTable(st.auditFollowUp),
     auditworkflow: listTable(st.auditWorkflows),
     auditcontextcustomfields: listTable(st.auditContextFields),
-    auditcontextcustomfieldvalues: valuesTable(c, 'audit', 'AuditGuid', n, st.auditContextFields),
+    auditcontextcustomfieldvalues: valuesTable(c, 'audit', 'AuditGuid', n, st.auditContextFields.filter((f) => f.Visible)),
     auditriskassessmentcustomfields: listTable(st.auditRiskAssessmentFields),
     auditriskassessmentcustomfieldvalues: valuesTable(
       c,

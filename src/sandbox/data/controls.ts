@@ -61,7 +61,7 @@ export function testPlan(c: Ctx, i: number): Rec {
 
 export function controlTables(c: Ctx): Record<string, Table> {
   const { controls, testPlans } = c.sizes;
-  const valued = c.st.controlFields.filter((f) => f.Visible).slice(0, 2);
+  const valued = c.st.controlFields.filter((f) => f.Visible);
   return {
     control: table(controls, (j) => control(c, j)),
     controltestplan: table(testPlans, (i) => testPlan(c, i)),

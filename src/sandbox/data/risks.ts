@@ -1,5 +1,6 @@
 import { ACTIVE_USERS, FRAMEWORK_DIMENSIONS, ORGANIZATIONS } from './standing';
 import { code, dateBefore, listTable, table, type Ctx, type Rec, type Table } from './context';
+import { chosenOptions } from './field-values';
 
 const SUBJECTS = [
   'Payment fraud',
@@ -73,9 +74,10 @@ export function riskTables(c: Ctx): Record<string, Table> {
     // The spec's table names this dataset "riskcustomfields" and gives it the values (see the catalogue).
     riskcustomfields: table(n, (i) => {
       const r = c.rng('risk', i, 1);
+      // A multi-select holds one name/value pair per chosen option.
       const values = visible
         .filter((f) => f.Required || r.next() < 0.5)
-        .map((f) => ({ Name: f.Name, Value: fieldValue(f, r) }));
+        .flatMap((f) => (f.Type === 'MultiSelect' ? chosenOptions(f, r) : [fieldValue(f, r)]).map((Value) => ({ Name: f.Name, Value })));
       return { RiskGuid: c.guid('risk', i), CustomFields: values };
     }),
     riskcustomfieldvalues: listTable(c.st.riskFields),

@@ -140,7 +140,7 @@ function buildStanding(seed: number) {
     for (const c of children) rootCauses.push({ GUID: id(), ParentGUID: parent.GUID, Name: c });
   }
 
-  return {
+  const built = {
     incidentTypes,
     incidentTypeFields,
     classifications: named('Low', 'Medium', 'High', 'Critical'),
@@ -214,6 +214,18 @@ function buildStanding(seed: number) {
       field('Assessment note', 'Text', false),
     ],
   };
+  // Added after everything else, so the GUIDs of the standing data above stay what they were: every area's
+  // custom fields then have each type (a multi-select and a date where they lacked one) and an invisible field.
+  built.riskFields.push(field('Impacted processes', 'MultiSelect', false, true, ['Onboarding', 'Payments', 'Reporting', 'Lending']));
+  built.controlFields.push(
+    field('Last tested', 'Date', false),
+    field('Assertions', 'MultiSelect', false, true, ['Completeness', 'Accuracy', 'Existence']),
+    field('Key control score', 'Number', false),
+  );
+  built.thirdPartyFields.push(field('Account manager', 'Text', false));
+  built.contractFields.push(field('Renewal date', 'Date', false), field('Contract owner', 'Text', false), field('Legal entity code', 'Text', false, false));
+  built.auditContextFields.push(field('Planned start', 'Date', false), field('Themes', 'MultiSelect', false, true, ['Cyber', 'Conduct', 'Outsourcing']), field('Sponsor note', 'Text', false, false));
+  return built;
 }
 
 export type Standing = ReturnType<typeof buildStanding>;

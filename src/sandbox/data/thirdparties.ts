@@ -1,7 +1,6 @@
 import { FRAMEWORK_DIMENSIONS } from './standing';
 import { dateBefore, dateTimeBefore, listTable, table, type Ctx, type Rec, type Table } from './context';
 import { valuesTable } from './field-values';
-import { fieldValue } from './risks';
 import { leiWithCheckDigits } from '../../catalog';
 
 const SERVICES = ['Hosting', 'Support', 'Licensing', 'Consulting', 'Payroll'];
@@ -42,18 +41,15 @@ export function contract(c: Ctx, i: number): Rec {
 export function thirdPartyTables(c: Ctx): Record<string, Table> {
   const n = c.sizes.thirdParties;
   const st = c.st;
-  const tpValued = st.thirdPartyFields.filter((f) => f.Visible).slice(0, 2);
-  const contractField = st.contractFields[0]!;
+  // Values datasets carry the visible fields only (spec: "values of visible populated fields").
+  const tpValued = st.thirdPartyFields.filter((f) => f.Visible);
+  const contractValued = st.contractFields.filter((f) => f.Visible);
   return {
     thirdparty: table(n, (i) => thirdParty(c, i)),
     thirdpartycontract: table(n * 2, (i) => contract(c, i)),
     thirdpartycustomfields: listTable(st.thirdPartyFields),
     thirdpartycontractcustomfields: listTable(st.contractFields),
     thirdpartycustomfieldvalues: valuesTable(c, 'thirdParty', 'ThirdPartyGuid', n, tpValued),
-    thirdpartycontractcustomfieldvalues: table(n * 2, (i) => ({
-      ContractGuid: c.guid('contract', i),
-      CustomFieldId: contractField.Id,
-      Value: fieldValue(contractField, c.rng('contract', i, 1)),
-    })),
+    thirdpartycontractcustomfieldvalues: valuesTable(c, 'contract', 'ContractGuid', n * 2, contractValued),
   };
 }

@@ -185,8 +185,8 @@ export function App({ host, workbook, origin, fetch: fetchFn, storage, signInWin
     const entry = { at: new Date(), action: 'connect', environment: environment.name } as const;
     try {
       await client.testConnection();
-      // From the write-back's audit module, a chunk shared with the Write-back screen: not in the first load.
-      const { keyFingerprint } = await import(/* webpackChunkName: "audit" */ '../../writeback/audit');
+      // A chunk of its own: not in the first load.
+      const { keyFingerprint } = await import(/* webpackChunkName: "key-fingerprint" */ '../../client/key-fingerprint');
       const fingerprint = await keyFingerprint(credentials.identifier);
       setSession({ environment, client, source: `relay ${origin}`, keyFingerprint: fingerprint });
       onActivity({ ...entry, outcome: 'ok' });
@@ -195,7 +195,7 @@ export function App({ host, workbook, origin, fetch: fetchFn, storage, signInWin
       const message: UserMessage = rt.isApiError(error)
         ? describeError(error, environment.name)
         : { title: 'Unexpected failure', detail: error instanceof Error ? error.message : String(error) };
-      setSession(null);
+      // A connection that works is kept: a mistyped key on a second try does not take it away.
       onActivity({ ...entry, outcome: 'failed', message: messageText(message) });
       return message;
     }

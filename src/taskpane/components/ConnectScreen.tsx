@@ -113,6 +113,12 @@ function PersonalKeyForm({ list, session, connect, disconnect }: Props & { list:
         )}
         {busy && <Spinner size="tiny" />}
       </div>
+      {/* Said first: the failure below is long, and the connection in use is what matters to go on. */}
+      {failure && session && !session.actor && (
+        <Caption1 data-testid="connect-kept">
+          Still connected to {session.environment.name} with the key that worked before. Disconnect to drop it.
+        </Caption1>
+      )}
       {failure && <ErrorBar message={failure} testId="connect-error" />}
       {connected && !failure && (
         <ErrorBar

@@ -5,6 +5,7 @@ import { groupDatasets } from '../datasets/groups';
 import { ASSUMED_EXPLAINED, SOURCE_BADGE, UNTYPED_EXPLAINED, sourceOf, type PathSource } from '../datasets/source';
 import type { ScreenProps } from '../screen';
 import { LoadPanel } from './LoadPanel';
+import { mayLoad, offeredDatasets } from '../../register/offer';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -43,8 +44,10 @@ export function DatasetsScreen(props: Props) {
   const [chosen, setChosen] = useState<Dataset | null>(null);
   const [busy, setBusy] = useState(false);
   const { allowed } = props;
-  const shown = useMemo(() => (allowed ? props.catalog.datasets.filter((d) => allowed(d.id)) : props.catalog.datasets), [props.catalog, allowed]);
-  const hidden = props.catalog.datasets.length - shown.length;
+  // The catalogue's datasets and the registers built on them, one list.
+  const offered = useMemo(() => offeredDatasets(props.catalog), [props.catalog]);
+  const shown = useMemo(() => (allowed ? offered.filter((d) => mayLoad(allowed)(d.id)) : offered), [offered, allowed]);
+  const hidden = offered.length - shown.length;
   const groups = useMemo(() => groupDatasets(shown, query), [shown, query]);
   // A dataset picked before another person signed in stays picked only if this person may have it.
   const picked = chosen && shown.some((d) => d.id === chosen.id) ? chosen : null;

@@ -1,5 +1,5 @@
 import { Button, Caption1, Field, Input, ProgressBar, Radio, RadioGroup, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Dataset } from '../../catalog';
 import { tableNameFor } from '../../loading/load';
 import { needsGuid } from '../datasets/groups';
@@ -8,6 +8,9 @@ import type { ScreenProps } from '../screen';
 import { formatBytes, type Progress } from '../tables/progress';
 import { loadIntoWorkbook, type LoadTarget } from '../tables/ops';
 import { ErrorBar } from './ErrorBar';
+import { ColumnChooser } from './ColumnChooser';
+import { registerOf } from '../../register/registers';
+import { chosenFields, columnItems, type ColumnItem } from '../datasets/columns';
 
 const useStyles = makeStyles({
   panel: {
@@ -42,6 +45,8 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
   const [state, setState] = useState<State>({ phase: 'idle' });
   const abort = useRef<AbortController | null>(null);
   const guidNeeded = needsGuid(dataset);
+  const initialColumns = useMemo(() => columnItems(dataset.record), [dataset]);
+  const [columns, setColumns] = useState<ColumnItem[]>(initialColumns);
 
   async function load(overwrite = false) {
     if (!session) return;
@@ -56,6 +61,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
       target: { kind: target },
       params: guidNeeded ? { guid: guid.trim() } : undefined,
       overwrite,
+      choice: chosenFields(columns, initialColumns),
       signal: controller.signal,
       onProgress: (progress) => setState({ phase: 'loading', progress }),
     });
@@ -83,6 +89,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
         <Radio value="new-sheet" label="New sheet" />
         <Radio value="selection" label="At the selected cell" />
       </RadioGroup>
+      <ColumnChooser items={columns} initial={initialColumns} onChange={setColumns} disabled={loading} {...(registerOf(dataset.id) ? { more: 'custom fields' } : {})} />
       {guidNeeded && (
         <Field label="GUID of the parent record" required hint="This dataset belongs to one record, e.g. one form or one test plan.">
           <Input value={guid} onChange={(_, d) => setGuid(d.value)} />

@@ -39,7 +39,7 @@ export function SignInPanel({ config, signIn, environments, session, choose }: P
       <div className={s.root} data-testid="sign-in-waiting">
         <div className={s.waiting}>
           <Spinner size="tiny" />
-          <Text className={s.waitingText}>Finish signing in in the window that opened ({provider}).</Text>
+          <Text className={s.waitingText}>Finish signing in using the window that opened ({provider}).</Text>
         </div>
         <div>
           <Button onClick={signIn.cancel} data-testid="sign-in-cancel">
@@ -61,7 +61,7 @@ export function SignInPanel({ config, signIn, environments, session, choose }: P
         </div>
         {state.message &&
           (state.message === 'Signed out.' ? (
-            <ErrorBar intent="info" testId="sign-in-message" message={{ title: 'Signed out', detail: 'The tokens are forgotten (and revoked at the provider where it allows). Sign in again to go on.' }} />
+            <ErrorBar intent="info" testId="sign-in-message" message={{ title: 'Signed out', detail: 'This pane has forgotten your sign-in, the relay no longer accepts it, and the provider was asked to end it. Sign in again to go on.' }} />
           ) : (
             <ErrorBar testId="sign-in-error" message={{ title: 'Not signed in', detail: state.message }} />
           ))}

@@ -9,6 +9,7 @@ import { readTablesOrError, type TableBinding } from '../tables/bindings';
 import { refreshInWorkbook } from '../tables/ops';
 import { formatBytes, type Progress } from '../tables/progress';
 import { ErrorBar } from './ErrorBar';
+import { datasetFor } from '../../register/offer';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -136,7 +137,7 @@ export function TablesScreen(props: Props) {
         {bindings.map((b) => {
           const st = status[b.table];
           const why = blocker(b);
-          const title = catalog.datasets.find((d) => d.id === b.dataset)?.title ?? b.dataset;
+          const title = datasetFor(catalog, b.dataset)?.title ?? b.dataset;
           const production = environments.find((e) => e.name === b.environment)?.production ?? false;
           return (
             <li key={b.table} className={`${s.card} ${st?.kind === 'failed' ? s.failed : ''}`} data-testid={`table-${b.table}`}>

@@ -33,6 +33,9 @@ export function describeError(error: Pick<ApiError, 'message' | 'retryAfterMs'> 
   return reference ? { ...told, reference: `relay code ${reference.code}, status ${reference.status}` } : told;
 }
 
+/** The title of the relay policy's refusal: screens that know what the call was for say it in their words. */
+export const NOT_ALLOWED = 'Not allowed for you';
+
 /** The relay's codes for a sign-in it no longer accepts (src/identity/token-check.ts, src/relay). */
 const SIGN_IN_AGAIN = new Set(['token-invalid', 'signed-out', 'sign-in-required']);
 
@@ -63,7 +66,7 @@ function described(error: Pick<ApiError, 'message' | 'retryAfterMs'> & { code: A
       };
     case 'relay':
       // The policy and sign-in refusals get their own title.
-      if (relayCode === 'policy-refused') return { title: 'Not allowed for you', detail: error.message };
+      if (relayCode === 'policy-refused') return { title: NOT_ALLOWED, detail: error.message };
       if (relayCode && SIGN_IN_AGAIN.has(relayCode)) return { title: 'Sign in again', detail: error.message };
       return { title: 'The relay refused the request', detail: error.message };
     case 'unreachable':

@@ -1,5 +1,5 @@
 import { Button, Caption1, Tab, TabList, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { MemoryWorkbook, WorkbookSnapshot } from '../../workbook/memory';
 import { MAX_ROWS, cellAddress, columnLetters, parseCell } from '../../workbook/address';
 import type { Cell } from '../../workbook/port';
@@ -46,15 +46,25 @@ const useStyles = makeStyles({
   nameValue: { overflow: CLIPPED, textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
   // Stacked under the taskpane (a narrow window) the page scrolls, not the preview: the grid keeps a height
   // of its own so its column and row headers stay in sight while its cells scroll under them.
-  scroll: { flex: '1 1 auto', overflow: 'auto', '@media (max-width: 720px)': { maxHeight: '75vh' } },
+  // The keyboard's ring goes round the box the grid scrolls in: drawn on the table, wider than that box, it
+  // showed as one stray black line at the table's edge.
+  scroll: {
+    flex: '1 1 auto',
+    overflow: 'auto',
+    '@media (max-width: 720px)': { maxHeight: '75vh' },
+    ':has(> table:focus-visible)': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
+  },
   // Separate borders: with collapsed ones, sticky header cells let the scrolled cells show through.
   grid: {
     borderCollapse: 'separate',
     borderSpacing: 0,
     fontSize: tokens.fontSizeBase200,
     fontFamily: tokens.fontFamilyBase,
-    ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
+    ':focus': { outline: 'none' },
   },
+  // Stacked under a narrow taskpane, a sheet just shown (a load's, a template's) may be far below: this
+  // takes the reader to it.
+  jump: { position: 'fixed', insetInlineEnd: tokens.spacingHorizontalM, bottom: tokens.spacingVerticalM, zIndex: 4, boxShadow: tokens.shadow8 },
   head: {
     position: 'sticky',
     backgroundColor: tokens.colorNeutralBackground3,
@@ -69,6 +79,10 @@ const useStyles = makeStyles({
   columnName: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1, maxWidth: '220px', overflow: CLIPPED, textOverflow: 'ellipsis' },
   rowHead: { left: 0, zIndex: 1, textAlign: 'end', fontVariantNumeric: 'tabular-nums', borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
   corner: { top: 0, left: 0, zIndex: 3, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`, borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
+  // A frozen row (a loaded report's header) stays under the column letters while the cells scroll; `top` is
+  // the letters' row height, measured.
+  frozen: { position: 'sticky', zIndex: 1, boxShadow: `0 ${tokens.strokeWidthThin} 0 ${tokens.colorNeutralStroke1}` },
+  frozenHead: { zIndex: 2 },
   hiddenColumn: { minWidth: '3px', width: '3px', maxWidth: '3px', padding: 0, overflow: 'hidden', fontSize: 0, backgroundColor: tokens.colorNeutralBackground3 },
   cell: {
     borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
@@ -131,7 +145,8 @@ export interface Props {
 const TABSTER_OWN_TAB = JSON.stringify({ focusable: { ignoreKeydown: { Tab: true } } });
 
 function cellTitle(address: string, c: GridCell): string {
-  const parts = [`${address}: ${JSON.stringify(c.raw)}`];
+  // An empty cell says so in words; text is quoted, so a number stored as text is told from a number.
+  const parts = [`${address}: ${c.raw === null || c.raw === '' ? 'empty' : JSON.stringify(c.raw)}`];
   if (c.format) parts.push(`format ${c.format}`);
   if (c.note) parts.push(c.note);
   return parts.join(' · ');
@@ -185,6 +200,15 @@ export function PreviewGrid({ workbook }: Props) {
   const sheet = visible.find((sh) => sh.name === stillChosen)?.name ?? snapshot.selection.sheet;
   const [tops, setTops] = useState<Record<string, number>>({});
   const view = useMemo(() => gridOf(snapshot, sheet, { top: tops[sheet] ?? 0 }), [snapshot, sheet, tops]);
+  const headRow = useRef<HTMLTableRowElement>(null);
+  const [headHeight, setHeadHeight] = useState(0);
+  useLayoutEffect(() => setHeadHeight(headRow.current?.offsetHeight ?? 0), [view]);
+  /** A column's width as the table set it (width, min and max alike, so long text is cut as in Excel). */
+  const widthOf = (c: number) => {
+    const w = view.widths.get(c);
+    return w === undefined || view.hiddenColumns.has(c) ? undefined : { width: w, minWidth: w, maxWidth: w };
+  };
+  const isFrozen = (r: number) => r < view.frozenRows;
   const lastPage = view.top + PAGE_ROWS >= view.usedRows;
   // The last page also draws a little room below the data, as a sheet has, to select a cell under a table.
   const drawnRows = lastPage ? Math.max(view.usedRows - view.top + 2, 12) : PAGE_ROWS;
@@ -362,6 +386,43 @@ export function PreviewGrid({ workbook }: Props) {
   // the write-back list, the Result of a post), as Excel's Range.select scrolls to the range: the grid and,
   // when the pane is stacked above the grid, the page. A load activating its new sheet is not a select, so
   // it never scrolls the page under the user's mouse. Runs again once the cell's page is drawn.
+  // Each sheet keeps its own scroll, as each of Excel's sheets does: one shown for the first time starts at A1.
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrolls = useRef(new Map<string, { left: number; top: number }>());
+  const shownSheet = useRef(sheet);
+  // Kept as it happens: by the time another sheet is drawn, the box may have clamped the old scroll.
+  const keepScroll = () => {
+    const box = scrollRef.current;
+    if (box) scrolls.current.set(shownSheet.current, { left: box.scrollLeft, top: box.scrollTop });
+  };
+  useLayoutEffect(() => {
+    const box = scrollRef.current;
+    if (!box || shownSheet.current === sheet) return;
+    shownSheet.current = sheet;
+    const back = scrolls.current.get(sheet) ?? { left: 0, top: 0 };
+    box.scrollLeft = back.left;
+    box.scrollTop = back.top;
+  }, [sheet]);
+
+  // A sheet shown while the grid is out of sight below a stacked taskpane: a button at the window's foot
+  // goes to it, until the grid has been seen. (The page is not scrolled unasked: the user may be reading.)
+  const rootRef = useRef<HTMLDivElement>(null);
+  const [away, setAway] = useState<string | null>(null);
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!root || typeof IntersectionObserver !== 'function') return;
+    const watch = new IntersectionObserver(([e]) => e && setAway((a) => (e.isIntersecting ? null : e.boundingClientRect.top > window.innerHeight ? a : null)));
+    watch.observe(root);
+    return () => watch.disconnect();
+  }, []);
+  const firstSheet = useRef(sheet);
+  useEffect(() => {
+    if (firstSheet.current === sheet) return;
+    firstSheet.current = sheet;
+    const top = rootRef.current?.getBoundingClientRect().top;
+    if (top !== undefined && top > window.innerHeight) setAway(sheet);
+  }, [sheet]);
+
   const revealed = useRef(snapshot.selects);
   // Read when revealing, not a reason to reveal: a change elsewhere in the workbook leaves the view alone.
   const placed = useRef({ tables: snapshot.tables, sheet });
@@ -376,11 +437,19 @@ export function PreviewGrid({ workbook }: Props) {
     revealed.current = snapshot.selects;
     cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     if (asked) showTableEnd(grid, cell, placed.current.tables, placed.current.sheet);
+    // Selected from a control that hands over the keyboard (a problem in the write-back list): typing goes
+    // in the cell, as after a click in it.
+    if (asked && grid.ownerDocument.activeElement?.closest('[data-hands-keyboard]')) grid.focus({ preventScroll: true });
   }, [selected, view.top, snapshot.selects]);
 
 
   return (
-    <div className={s.root} data-testid="preview-grid">
+    <div className={s.root} data-testid="preview-grid" ref={rootRef}>
+      {away === sheet && (
+        <Button className={s.jump} appearance="primary" size="small" onClick={() => rootRef.current?.scrollIntoView({ block: 'start' })} data-testid="grid-jump">
+          Show sheet {sheet} ↓
+        </Button>
+      )}
       <div className={s.bar}>
         <Caption1 className={s.title}>Preview workbook (in memory)</Caption1>
         <TabList size="small" selectedValue={sheet} onTabSelect={(_, d) => setChosen({ name: String(d.value), whileSelected: snapshot.selection.sheet })} aria-label="Sheets">
@@ -438,7 +507,7 @@ export function PreviewGrid({ workbook }: Props) {
           }}
         />
       )}
-      <div className={s.scroll}>
+      <div className={s.scroll} ref={scrollRef} onScroll={keepScroll}>
         <table
           ref={gridRef}
           className={s.grid}
@@ -455,7 +524,7 @@ export function PreviewGrid({ workbook }: Props) {
           onPaste={onPaste}
         >
           <thead>
-            <tr aria-rowindex={1}>
+            <tr aria-rowindex={1} ref={headRow}>
               <th className={mergeClasses(s.head, s.corner)} aria-label="Row and column headers" />
               {Array.from({ length: columns }, (_, c) => {
                 const name = view.columnNames.get(c);
@@ -464,6 +533,7 @@ export function PreviewGrid({ workbook }: Props) {
                     key={c}
                     className={mergeClasses(s.head, s.colHead, name !== undefined && s.columnName, view.hiddenColumns.has(c) && s.hiddenColumn)}
                     scope="col"
+                    style={widthOf(c)}
                     data-hidden-column={view.hiddenColumns.has(c) || undefined}
                     title={view.hiddenColumns.has(c) ? `Column ${columnLetters(c)} (hidden)` : name !== undefined ? `Column ${columnLetters(c)}` : undefined}
                   >
@@ -477,8 +547,8 @@ export function PreviewGrid({ workbook }: Props) {
             {Array.from({ length: drawnRows }, (_, i) => {
               const r = view.top + i;
               return (
-                <tr key={r} aria-rowindex={r + 2}>
-                  <th className={mergeClasses(s.head, s.rowHead)} scope="row">
+                <tr key={r} aria-rowindex={r + 2} data-frozen={isFrozen(r) || undefined}>
+                  <th className={mergeClasses(s.head, s.rowHead, isFrozen(r) && s.frozen, isFrozen(r) && s.frozenHead)} style={isFrozen(r) ? { top: headHeight } : undefined} scope="row">
                     {r + 1}
                   </th>
                   {Array.from({ length: columns }, (_, c) => {
@@ -504,7 +574,9 @@ export function PreviewGrid({ workbook }: Props) {
                           isSelected && s.selected,
                           isEditing && s.editing,
                           view.hiddenColumns.has(c) && s.hiddenColumn,
+                          isFrozen(r) && s.frozen,
                         )}
+                        style={isFrozen(r) ? { ...widthOf(c), top: headHeight } : widthOf(c)}
                         data-cell={address}
                         data-raw={cell ? JSON.stringify(cell.raw) : undefined}
                         title={cell ? cellTitle(address, cell) : undefined}

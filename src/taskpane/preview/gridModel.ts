@@ -30,6 +30,10 @@ export interface GridView {
   columnNames: Map<number, string>;
   /** Sheet columns a table keeps hidden (the write-back's Row key): drawn as a thin strip, as Excel marks them. */
   hiddenColumns: Set<number>;
+  /** Column widths in CSS pixels where a table set them (a loaded report's widths, given in points). */
+  widths: Map<number, number>;
+  /** Sheet rows frozen at the top (a loaded report's header): they stay in view while the grid scrolls. */
+  frozenRows: number;
 }
 
 /**
@@ -77,6 +81,7 @@ export function gridOf(snapshot: WorkbookSnapshot, sheet: string, window: GridWi
   const cells = new Map<string, GridCell>();
   const columnNames = new Map<number, string>();
   const hiddenColumns = new Set<number>();
+  const widths = new Map<number, number>();
   let usedRows = 0;
   let columns = 0;
   const extend = (row: number, col: number) => {
@@ -101,6 +106,7 @@ export function gridOf(snapshot: WorkbookSnapshot, sheet: string, window: GridWi
   for (const t of tables) {
     const at = parseCell(t.topLeft);
     t.specs.forEach((spec, c) => spec.hidden && hiddenColumns.add(at.col + c));
+    t.specs.forEach((spec, c) => spec.width !== undefined && widths.set(at.col + c, Math.round((spec.width * 4) / 3)));
     t.columns.forEach((name, c) => put(at.row, at.col + c, { raw: name, display: name, header: true, table: t.name }));
     const first = Math.max(0, top - at.row - 1);
     const last = Math.min(t.rows.length, bottom - at.row - 1);
@@ -117,13 +123,15 @@ export function gridOf(snapshot: WorkbookSnapshot, sheet: string, window: GridWi
       });
     }
   }
-  return { top, usedRows, columns: Math.min(columns, maxColumns), cells, columnNames, hiddenColumns };
+  const frozenRows = snapshot.sheets.find((s) => s.name === sheet)?.frozenRows ?? 0;
+  return { top, usedRows, columns: Math.min(columns, maxColumns), cells, columnNames, hiddenColumns, widths, frozenRows };
 }
 
 /** The "rows 1-200 of 200,001" line: what part of the sheet's used rows the page shows. */
 export function pageCaption(view: GridView, page = PAGE_ROWS): string {
   if (view.usedRows === 0) return 'Empty sheet';
   const last = Math.min(view.top + page, view.usedRows);
-  if (view.top === 0 && last === view.usedRows) return `${view.usedRows.toLocaleString('en-US')} ${view.usedRows === 1 ? 'row' : 'rows'}`;
+  // Sheet rows as the row headers number them (a table's header row is one of them), never a count of records.
+  if (view.top === 0 && last === view.usedRows) return view.usedRows === 1 ? 'Row 1' : `Rows 1–${view.usedRows.toLocaleString('en-US')}`;
   return `Showing rows ${(view.top + 1).toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${view.usedRows.toLocaleString('en-US')}`;
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { SIGN_OUT_PATH, type Me, type SignInConfig } from '../connection/access';
 import { fetchMe } from '../connection/relayIdentity';
-import { bearerFetch } from './bearerFetch';
+import { bearerFetch } from '../../client/bearer-fetch';
 import type { Provider, TokenKeeper } from './flow';
 import { SignInCancelled } from './signInError';
 import { SIGN_IN_PAGE, type SignInAttempt, type SignInWindow } from './windows';

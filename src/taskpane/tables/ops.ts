@@ -7,6 +7,7 @@ import type { ActivityEntry } from '../activity/activity';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
 import type { Session } from '../screen';
 import type { Progress } from './progress';
+import { datasetFor } from '../../register/offer';
 
 export type LoadTarget = Extract<WorkbookTarget, { kind: 'new-sheet' } | { kind: 'selection' }>;
 
@@ -84,6 +85,8 @@ export interface LoadRequest {
   params?: { guid: string };
   /** The user agreed to overwrite the non-empty cells below the selection. */
   overwrite?: boolean;
+  /** The fields the user chose to show, in order, and the ones left out (the Load panel's Columns); default all, in report order. */
+  choice?: { columns: readonly string[]; leftOut: readonly string[] } | undefined;
   signal: AbortSignal;
   onProgress(progress: Progress): void;
 }
@@ -108,6 +111,7 @@ export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
     target: r.target,
     params: r.params,
     overwrite: r.overwrite,
+    ...(r.choice ? { columns: r.choice.columns, leftOut: r.choice.leftOut } : {}),
     signal: r.signal,
     onProgress: (p) => r.onProgress(progressOf(p)),
     fingerprints: fingerprinter,
@@ -130,11 +134,7 @@ export interface RefreshRequest {
 
 /** A binding may name a dataset this catalogue no longer has: the id is then all there is to show. */
 function titleOf(datasetId: string): string {
-  try {
-    return catalog.dataset(datasetId).title;
-  } catch {
-    return datasetId;
-  }
+  return datasetFor(catalog, datasetId)?.title ?? datasetId;
 }
 
 export async function refreshInWorkbook(r: RefreshRequest): Promise<OpResult> {

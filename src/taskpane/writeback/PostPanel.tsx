@@ -5,7 +5,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { usePanelStyles } from './styles';
 import type { Writeback } from './useWriteback';
 
-/** Validate and Post with their options, the progress of a post with Cancel, and the confirmation. */
+/** Validate and Post, the progress of a post with Cancel, and the confirmation; their options are PostOptions. */
 export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) {
   const s = usePanelStyles();
   const { busy, progress, confirm } = wb;
@@ -13,33 +13,13 @@ export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) 
     <>
       {wb.table && (
         <div className={s.bar}>
-          <Button onClick={wb.validate} disabled={busy !== null} data-testid="wb-validate">
+          {/* Validate leads until a validation has found rows to send: Post then leads. */}
+          <Button appearance={wb.readyToPost ? 'secondary' : 'primary'} onClick={wb.validate} disabled={busy !== null} data-testid="wb-validate">
             Validate
           </Button>
-          <Button appearance="primary" onClick={wb.post} disabled={busy !== null || wb.unavailable} data-testid="wb-post">
+          <Button appearance={wb.readyToPost ? 'primary' : 'secondary'} onClick={wb.post} disabled={busy !== null || wb.unavailable} data-testid="wb-post">
             Post{session.environment.production ? ` to ${wb.environment}` : ''}
           </Button>
-          <Field label="At once" hint="Rows sent at the same time (1 to 16)">
-            <Input
-              title="How many rows are sent to the service at the same time: more is faster, fewer is gentler on a busy service"
-              className={s.narrow}
-              type="number"
-              min={1}
-              max={16}
-              value={String(wb.concurrency)}
-              onChange={(_, d) => wb.setConcurrency(Math.min(16, Math.max(1, Number(d.value) || 1)))}
-              disabled={busy !== null}
-            />
-          </Field>
-          <Field hint={`One row per result on the sheet "${AUDIT_SHEET}": who, when, where, outcome`}>
-            <Checkbox
-              label="Audit record"
-              title="After each post, append who posted (a key fingerprint, never the key), when, to which environment, and each row's result to an audit table in this workbook"
-              checked={wb.audit}
-              onChange={(_, d) => wb.setAudit(Boolean(d.checked))}
-              disabled={busy !== null}
-            />
-          </Field>
         </div>
       )}
       {wb.table && wb.checked && wb.checked.formulaRows > 0 && (
@@ -66,7 +46,7 @@ export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) 
             value={progress.total ? progress.finished / progress.total : undefined}
           />
           <Caption1>
-            {progress.finished} of {progress.total} rows · {progress.counts.created + progress.counts.done}{' '}
+            {progress.finished} of {progress.total} row{progress.total === 1 ? '' : 's'} · {progress.counts.created + progress.counts.done}{' '}
             done · {progress.counts.failed} failed · {progress.counts.unknown} unknown
           </Caption1>
           <div>
@@ -87,5 +67,40 @@ export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) 
         />
       )}
     </>
+  );
+}
+
+/**
+ * How a post is sent and recorded (rows at once, the audit record): below the problems, which a 350 px
+ * pane shows first.
+ */
+export function PostOptions({ wb }: { wb: Writeback }) {
+  const s = usePanelStyles();
+  const { busy } = wb;
+  if (!wb.table) return null;
+  return (
+    <div className={s.bar}>
+      <Field label="At once" hint="Rows sent at the same time (1 to 16)">
+        <Input
+          title="How many rows are sent to the service at the same time: more is faster, fewer is gentler on a busy service"
+          className={s.narrow}
+          type="number"
+          min={1}
+          max={16}
+          value={String(wb.concurrency)}
+          onChange={(_, d) => wb.setConcurrency(Math.min(16, Math.max(1, Number(d.value) || 1)))}
+          disabled={busy !== null}
+        />
+      </Field>
+      <Field hint={`One row per result on the sheet "${AUDIT_SHEET}": who, when, where, outcome`}>
+        <Checkbox
+          label="Audit record"
+          title="After each post, append who posted (the signed-in person, or a key fingerprint; never the key), when, to which environment, and each row's result to an audit table in this workbook"
+          checked={wb.audit}
+          onChange={(_, d) => wb.setAudit(Boolean(d.checked))}
+          disabled={busy !== null}
+        />
+      </Field>
+    </div>
   );
 }

@@ -62,7 +62,8 @@ export function ProblemList({ problems, limit = 200, firstRow, onSelect }: Props
           const colon = text.indexOf(': ');
           return (
             <li key={i} className={`${s.item} ${g.severity === 'error' ? s.error : s.warning}`} data-testid={`problem-${g.severity}`}>
-              <button type="button" className={s.pick} onClick={() => onSelect?.(g)} title="Select this cell in the sheet">
+              {/* data-hands-keyboard: the preview's grid takes the keyboard when this selects a cell, so typing goes in it. */}
+              <button type="button" className={s.pick} onClick={() => onSelect?.(g)} title="Select this cell in the sheet" data-hands-keyboard>
                 <span className={s.where}>{text.slice(0, colon)}</span>
                 {text.slice(colon)}
               </button>

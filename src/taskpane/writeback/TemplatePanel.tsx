@@ -1,14 +1,15 @@
-import { Button, Field, Select } from '@fluentui/react-components';
+import { Button, Caption1, Field, Select } from '@fluentui/react-components';
 import { FLOWS, flowAvailability, flowById, type FlowId } from '../../writeback';
 import { ErrorBar } from '../components/ErrorBar';
 import type { Session } from '../screen';
-import { FlowExample } from './FlowExample';
-import { FlowMapping } from './FlowMapping';
 import { FlowNotice } from './FlowNotice';
 import { usePanelStyles } from './styles';
 import type { Writeback } from './useWriteback';
 
-/** Choose a flow and make its template, or choose a write-back table already in the workbook. */
+/**
+ * Choose a flow and make its template, or choose a write-back table already in the workbook. The flow's
+ * mapping and example request are folds at the foot of the screen (FlowDetails), below the problems.
+ */
 export function TemplatePanel({ wb, session }: { wb: Writeback; session: Session }) {
   const s = usePanelStyles();
   const { records, table, environment, busy } = wb;
@@ -32,15 +33,20 @@ export function TemplatePanel({ wb, session }: { wb: Writeback; session: Session
             ))}
           </Select>
         </Field>
-        <Button onClick={wb.newTemplate} disabled={busy !== null || wb.unavailable} data-testid="wb-new-template">
+        <Button onClick={wb.newTemplate} disabled={busy !== null || wb.unavailable || !wb.allowed} data-testid="wb-new-template">
           New template
         </Button>
       </div>
+      {!wb.allowed && (
+        <Caption1 data-testid="wb-not-allowed">
+          {wb.allowedFlows === 0
+            ? `The relay's policy lets you post none of these flows to ${environment}, so there is no template to make here. Ask the relay's administrators for a rule that gives your group a flow.`
+            : `The relay's policy does not let you post ${wb.flow.title} to ${environment}. Choose a flow not marked "not allowed for you", or ask the relay's administrators for a rule that gives your group this one.`}
+        </Caption1>
+      )}
       {wb.availability && (
         <FlowNotice flowTitle={wb.flow.title} environment={environment} availability={wb.availability} />
       )}
-      {wb.mapping && <FlowMapping flowTitle={wb.flow.title} environment={environment} mapping={wb.mapping} />}
-      <FlowExample flowTitle={wb.flow.title} environment={environment} examples={wb.examples} />
       <Field label="Table">
         <Select
           value={table}

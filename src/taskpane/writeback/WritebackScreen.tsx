@@ -1,6 +1,8 @@
 import { Text, makeStyles, tokens } from '@fluentui/react-components';
 import type { ScreenProps } from '../screen';
-import { PostPanel } from './PostPanel';
+import { FlowExample } from './FlowExample';
+import { FlowMapping } from './FlowMapping';
+import { PostOptions, PostPanel } from './PostPanel';
 import { ResultsPanel } from './ResultsPanel';
 import { TemplatePanel } from './TemplatePanel';
 import { ValidatePanel } from './ValidatePanel';
@@ -27,6 +29,10 @@ export default function WritebackScreen(props: ScreenProps) {
       <PostPanel wb={wb} session={session} />
       <ResultsPanel notice={wb.notice} />
       {wb.checked && <ValidatePanel checked={wb.checked} onSelect={wb.selectProblem} />}
+      {/* What a user reads once, below what they act on: a 350 px pane shows the problems first. */}
+      <PostOptions wb={wb} />
+      {wb.mapping && <FlowMapping flowTitle={wb.flow.title} environment={wb.environment} mapping={wb.mapping} />}
+      <FlowExample flowTitle={wb.flow.title} environment={wb.environment} examples={wb.examples} />
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { isApiError } from '../../client';
 import { cellAddress, firstBodyRow, parseCell } from '../../workbook/address';
 import {
   bindEnvironment,
   createTemplate,
+  FLOWS,
   flowAvailability,
   flowExamples,
   flowMapping,
@@ -24,7 +24,8 @@ import {
   RESULT_COLUMNS,
 } from '../../writeback';
 import type { TableShape } from '../../workbook/port';
-import { describeError, type UserMessage } from '../connection/messages';
+import type { UserMessage } from '../connection/messages';
+import { failure } from './failure';
 import type { ScreenProps, Session } from '../screen';
 import { countsText, postBanner, postCounts, postOutcome } from './outcomeText';
 
@@ -42,12 +43,6 @@ export interface Checked {
   formulaRows: number;
   /** Where the table sits, to select a problem's cell. */
   shape: Pick<TableShape, 'sheet' | 'topLeft' | 'columns'> | null;
-}
-
-/** A failure titled by what did not happen ("Validation stopped"), the cause below it. */
-function failure(e: unknown, environment: string, title: string): UserMessage {
-  if (isApiError(e)) return describeError(e, environment);
-  return { title, detail: e instanceof Error ? e.message : String(e) };
 }
 
 /**
@@ -87,6 +82,17 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
 
   const flow = flowById(flowId);
   const environment = session?.environment.name ?? '';
+  // Signed in, the relay's policy says which flows the person may post here: no template for the others.
+  const flowAllowed = session?.flowAllowed;
+  const allowed = !flowAllowed || flowAllowed(flowId);
+  const allowedFlows = flowAllowed ? FLOWS.filter((f) => flowAllowed(f.id)).length : FLOWS.length;
+  useEffect(() => {
+    if (!flowAllowed || flowAllowed(flowId)) return;
+    const mine = FLOWS.find((f) => flowAllowed(f.id));
+    if (mine) setFlowId(mine.id);
+    // Only when the person (their policy) changes: a flow chosen since then stays chosen.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [flowAllowed]);
   // Whether the flow can post here (binding, assumed paths) and the datasets it lacks: said before a template.
   const availability = session ? flowAvailability(flow, session.environment) : null;
   const unavailable = availability?.post.kind === 'unavailable';
@@ -140,7 +146,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     try {
       return await work(session);
     } catch (e) {
-      setNotice({ intent: 'error', message: failure(e, environment, failed), testId: 'writeback-error' });
+      setNotice({ intent: 'error', message: failure(e, environment, failed, flow.title), testId: 'writeback-error' });
       return undefined;
     } finally {
       setBusy(null);
@@ -225,8 +231,27 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
       }
       const { created, done, failed, unknown } = summary.counts;
       const left = plan.toSend + plan.toCheck - (created + done + failed + unknown);
-      // The choice for formula-like text is asked again only while such rows are left to post.
-      setChecked((c) => c && { ...c, toSend: left, toCheck: unknown, formulaRows: left + unknown > 0 ? c.formulaRows : 0 });
+      // A row the post created or updated has nothing left to fix: its problems (a warning it was sent
+      // with) leave the list and its cells lose their marks. Nothing left at all: the list goes, the
+      // post's banner says what happened.
+      const settled = new Set(summary.outcomes.filter((o) => o.status === 'created' || o.status === 'done').map((o) => o.row));
+      const problems = plan.validation.problems.filter((p) => !settled.has(p.row));
+      if (problems.length < plan.validation.problems.length) await markProblems(workbook, table, problems);
+      const errors = problems.filter((p) => p.severity === 'error');
+      setChecked((c) =>
+        c && (left + unknown > 0 || problems.length > 0)
+          ? {
+              ...c,
+              problems,
+              errors: new Set(errors.map((p) => p.row)).size,
+              warnings: problems.length - errors.length,
+              toSend: left,
+              toCheck: unknown,
+              // The choice for formula-like text is asked again only while such rows are left to post.
+              formulaRows: left + unknown > 0 ? c.formulaRows : 0,
+            }
+          : null,
+      );
       onActivity({
         at: new Date(),
         action: 'writeback',
@@ -239,7 +264,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
       setNotice({ ...postBanner(summary, table, sess.environment.name), testId: 'post-done' });
       await showResults(summary.outcomes);
     } catch (e) {
-      setNotice({ intent: 'error', message: failure(e, sess.environment.name, 'Posting stopped'), testId: 'writeback-error' });
+      setNotice({ intent: 'error', message: failure(e, sess.environment.name, 'Posting stopped', flow.title), testId: 'writeback-error' });
     } finally {
       cancel.current = null;
       setFormulaText(null);
@@ -301,7 +326,7 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
     try {
       await workbook.select(shape.sheet, problemCell(group, shape));
     } catch (e) {
-      setNotice({ intent: 'error', message: failure(e, environment, 'The cell could not be selected'), testId: 'writeback-error' });
+      setNotice({ intent: 'error', message: failure(e, environment, 'The cell could not be selected', flow.title), testId: 'writeback-error' });
     }
   }
 
@@ -314,6 +339,10 @@ export function useWriteback({ workbook, session, onActivity, onWorkbookChanged,
   return {
     environment,
     flow,
+    allowed,
+    allowedFlows,
+    // A validation found rows to send (or to check first): Post is then the step that leads.
+    readyToPost: !!checked && checked.toSend + checked.toCheck > 0,
     availability,
     unavailable,
     mapping,

@@ -13,6 +13,7 @@ import { getSetting, setSetting } from './settings';
 import { updateRowsIn } from './update';
 import { inspectTarget } from './target';
 import { dressColumns, writeBlock } from './write';
+import { arrangeIn } from './layout';
 
 export type { ExcelWorkbookOptions, Requirements } from './context';
 
@@ -139,6 +140,8 @@ export function createExcelWorkbook(run: typeof Excel.run, requirements: Require
 
     writeRows: (name, offset, rows, at = 0) =>
       typeof at !== 'number' ? writeByRuns(rows, at, (r, first) => writeBlockAt(name, offset, r, first)) : writeBlockAt(name, offset, rows, at),
+
+    arrangeTable: (name, layout) => exec(async (ctx) => arrangeIn(ctx, host, await locate(ctx, name), layout)),
 
     setRowCount: (name, rowCount) =>
       exec(async (ctx) => {

@@ -308,6 +308,15 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       return shape(t);
     },
 
+    // Widths and panes are written with a sheet this session made; an existing sheet's are the user's and
+    // its XML is kept as it is (the table there is someone's report already laid out).
+    async arrangeTable(name, { widths, freezeHeader }) {
+      const t = tableOf(name);
+      if (!t.sheet.isNew) return;
+      widths.forEach((w, i) => t.sheet.cols.set(t.col + i, { ...t.sheet.cols.get(t.col + i), width: w }));
+      if (freezeHeader) t.sheet.frozenRows = t.row + 1;
+    },
+
     async writeRows(name, offset, rows, columns = 0): Promise<WriteStats> {
       const t = tableOf(name);
       await scanned(t.sheet);
@@ -379,7 +388,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
         if (c < 0) throw new WorkbookError('bad-argument', `Table ${name} has no column ${m.column} to mark.`);
         (t.marks ??= new Map()).set(`${m.row}:${c}`, m.kind);
       }
-      if (!marks.length) return;
+      t.remarked = true;
       if (!t.changed) t.rowCount = rowCountOf(t);
       t.changed = true;
     },

@@ -49,6 +49,13 @@ export interface TableModel {
   changed: boolean;
   /** Fills of marked cells (write-back problems and results), by `bodyRow:column`; 'none' takes a fill off. */
   marks?: Map<string, MarkKind>;
+  /**
+   * Marked in this session (a validation or a refresh's highlights, which set every mark that applies): the
+   * save takes the marks' fills off every other cell of the body. The list of cells to clear that the
+   * add-in keeps in its settings is gone from a file an outside program saved (openpyxl drops the part),
+   * and the fills are the add-in's own colours on a plain cell, so nothing a person chose is touched.
+   */
+  remarked?: boolean;
 }
 
 export interface SheetScan {
@@ -92,6 +99,8 @@ export interface SheetModel {
   loose: Map<number, Map<number, Cell>>;
   /** New sheets only: column widths (points) and hidden columns, data validation lists. */
   cols: Map<number, { width?: number; hidden?: boolean }>;
+  /** New sheets only: rows frozen at the top (a loaded table's header). */
+  frozenRows?: number;
   validations: { sqref: string; source: string; allowOther: boolean }[];
   scan?: SheetScan;
   residue?: Residue;

@@ -197,6 +197,8 @@ function saveSettings(state: FileState): void {
   state.settingsPart = part;
 }
 
+const unmarkedOf = (unmarked: Map<number, number>, xf: number) => unmarked.get(xf) ?? xf;
+
 /** The sheet's plan: its changed tables' areas and loose cells, with every style decided up front. */
 function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: Map<TableModel, string>, onRow?: () => void): SheetPlan {
   const textXf = () => styles.xfFor('@');
@@ -205,12 +207,16 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     const scan = s.scan;
     const body = scan?.bodyStyles.get(t) ?? [];
     const head = scan?.headerStyles.get(t) ?? [];
-    const style = t.columns.map((c, i) => (i < t.oldWidth ? (body[i] ?? 0) : styles.xfFor(formatOf(c))));
+    // A mark's fill is not the column's style: a first body row marked by an earlier save lends its cells'
+    // style to every cell written here, so that fill would spread to rows nothing marks.
+    const unmarked = styles.unmarkedXfs();
+    const style = t.columns.map((c, i) => (i < t.oldWidth ? unmarkedOf(unmarked, body[i] ?? 0) : styles.xfFor(formatOf(c))));
     const headerStyle = t.isNew ? textXf() : (head[t.oldWidth - 1] ?? 0);
     const formulas = t.columns.map((c) => c.formula);
     // Mark fills are decided now too: their xfs must be in the styles part before the sheet streams out.
-    const marked = new Map([...(t.marks ?? [])].map(([at, kind]) => [at, kind === 'none' ? (style[Number(at.split(':')[1])] ?? 0) : styles.filledXf(style[Number(at.split(':')[1])] ?? 0, MARK_RGB[kind])]));
-    const markedRows = new Set([...marked.keys()].map((at) => Number(at.split(':')[0])));
+    const marked = new Map<string, number>();
+    for (const [at, kind] of t.marks ?? []) if (kind !== 'none') marked.set(at, styles.filledXf(style[Number(at.split(':')[1])] ?? 0, MARK_RGB[kind]));
+    const markedRows = new Set([...(t.marks?.keys() ?? [])].map((at) => Number(at.split(':')[0])));
     const blank = (ref: string, c: number) => (style[c] ? `<c r="${ref}" s="${style[c]}"/>` : '');
     const newBody = Math.max(t.rowCount, 1);
     const totalRows = scan?.totalRows.get(t) ?? [];
@@ -238,9 +244,11 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
         // Where the total row was, the body now runs on: its old cells have moved down with it.
         if (row >= t.oldPhysical && row < t.oldPhysical + t.totals) old = undefined;
         const xf = marked.size ? marked.get(`${row}:${c}`) : undefined;
-        if (xf === undefined || row >= t.rowCount) return bodyCell(row, c, ref, old);
         const xml = bodyCell(row, c, ref, old);
-        return xml ? restyle(xml, xf) : `<c r="${ref}" s="${xf}"/>`;
+        if (xf !== undefined && row < t.rowCount) return xml ? restyle(xml, xf) : `<c r="${ref}" s="${xf}"/>`;
+        // A table marked in this session loses every other mark's fill (see TableModel.remarked).
+        const plain = t.remarked && xml ? unmarked.get(styleOf(xml)) : undefined;
+        return plain === undefined ? xml : restyle(xml, plain);
       },
       rewritten: (row) => {
         // A total row's new place keeps a cell the table grew over where the total row has none (totalCell).
@@ -249,7 +257,7 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
         for (let c = 0; c < t.columns.length; c++) if (!written(row, c)) return false;
         return true;
       },
-      untouched: (row) => row < t.rowCount && row < t.oldPhysical && t.columns.length === t.oldWidth && !markedRows.has(row) && !t.blocks.some((b) => row >= b.offset && row < b.offset + b.rows.length),
+      untouched: (row) => !t.remarked && row < t.rowCount && row < t.oldPhysical && t.columns.length === t.oldWidth && !markedRows.has(row) && !t.blocks.some((b) => row >= b.offset && row < b.offset + b.rows.length),
       rewrittenIn: (c, rows) => {
         for (let row = 0; row < Math.min(rows, t.rowCount); row++) if (!written(row, c)) return false;
         return true;
@@ -332,7 +340,7 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     tables: areas,
     loose,
     head: () =>
-      `${XML_HEAD}<worksheet xmlns="${NS_MAIN}" xmlns:r="${REL}"><dimension ref="${dimension()}"/><sheetViews><sheetView workbookViewId="0"/></sheetViews><sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>`,
+      `${XML_HEAD}<worksheet xmlns="${NS_MAIN}" xmlns:r="${REL}"><dimension ref="${dimension()}"/><sheetViews>${sheetView(s.frozenRows)}</sheetViews><sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>`,
     tail: () =>
       `</sheetData>${validations ? `<dataValidations count="${s.validations.length}">${validations}</dataValidations>` : ''}<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>${parts ? `<tableParts count="${s.tables.length}">${parts}</tableParts>` : ''}</worksheet>`,
     ...(onRow ? { onRow } : {}),
@@ -416,3 +424,10 @@ export function savePackage(state: FileState, target: string, options: { onRow?(
   return report;
 }
 
+
+/** The sheet's view: with `frozen` rows, the pane below them scrolls and they stay (View > Freeze Panes). */
+function sheetView(frozen: number | undefined): string {
+  if (!frozen) return '<sheetView workbookViewId="0"/>';
+  const below = cellAddress(frozen, 0);
+  return `<sheetView workbookViewId="0"><pane ySplit="${frozen}" topLeftCell="${below}" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="${below}" sqref="${below}"/></sheetView>`;
+}

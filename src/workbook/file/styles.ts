@@ -11,7 +11,8 @@ export const MARK_RGB = { error: 'F4CCCC', warning: 'FFF2CC', ok: 'D9EAD3' } as 
  * or added to it. The part is rewritten only when a format had to be added.
  */
 export class Styles {
-  private xfs: { numFmtId: number; plain: boolean }[];
+  /** `marked`: a fill of the add-in's marks on the default font and border, as filledXf writes it. */
+  private xfs: { numFmtId: number; plain: boolean; marked: boolean }[];
   private formats = new Map<string, number>();
   private addedFormats: { id: number; code: string }[] = [];
   private addedXfs: { numFmtId: number; fillId: number }[] = [];
@@ -24,10 +25,19 @@ export class Styles {
     if (!text) return;
     const root = parseXml(text, 'xl/styles.xml');
     for (const f of childrenOf(child(root, 'numFmts') ?? root, 'numFmt')) this.formats.set(attr(f, 'formatCode') ?? '', Number(attr(f, 'numFmtId')));
-    this.fillCount = childrenOf(child(root, 'fills') ?? root, 'fill').length;
+    const fills = childrenOf(child(root, 'fills') ?? root, 'fill');
+    this.fillCount = fills.length;
+    const marks = new Set<string>(Object.values(MARK_RGB));
+    const markFill = fills.map((f) => {
+      const pattern = child(f, 'patternFill');
+      const rgb = pattern && attr(pattern, 'patternType') === 'solid' ? attr(child(pattern, 'fgColor') ?? pattern, 'rgb') : undefined;
+      return !!rgb && marks.has(rgb.slice(-6).toUpperCase());
+    });
     for (const xf of childrenOf(child(root, 'cellXfs') ?? root, 'xf')) {
       const zero = (n: string) => Number(attr(xf, n) ?? 0) === 0;
-      this.xfs.push({ numFmtId: Number(attr(xf, 'numFmtId') ?? 0), plain: zero('fontId') && zero('fillId') && zero('borderId') && xf.children.length === 0 });
+      const numFmtId = Number(attr(xf, 'numFmtId') ?? 0);
+      const marked = zero('fontId') && zero('borderId') && markFill[Number(attr(xf, 'fillId') ?? 0)] === true;
+      this.xfs.push({ numFmtId, plain: zero('fontId') && zero('fillId') && zero('borderId') && xf.children.length === 0, marked });
     }
   }
 
@@ -45,14 +55,31 @@ export class Styles {
       this.formats.set(code, id);
       this.addedFormats.push({ id, code });
     }
-    let index = this.xfs.findIndex((x) => x.plain && x.numFmtId === id);
-    if (index < 0) {
-      index = this.xfs.length;
-      this.xfs.push({ numFmtId: id, plain: true });
-      this.addedXfs.push({ numFmtId: id, fillId: 0 });
-    }
+    const index = this.plainXf(id);
     this.cache.set(code, index);
     return index;
+  }
+
+  private plainXf(numFmtId: number): number {
+    let index = this.xfs.findIndex((x) => x.plain && x.numFmtId === numFmtId);
+    if (index < 0) {
+      index = this.xfs.length;
+      this.xfs.push({ numFmtId, plain: true, marked: false });
+      this.addedXfs.push({ numFmtId, fillId: 0 });
+    }
+    return index;
+  }
+
+  /**
+   * Each xf that carries a mark's fill (one this file had, or one filledXf added) -> the plain xf of its
+   * number format: what a cell whose mark no longer applies goes back to. Every other xf is left as it is,
+   * so a fill a person chose stays.
+   */
+  unmarkedXfs(): Map<number, number> {
+    const out = new Map<number, number>();
+    this.xfs.forEach((x, i) => x.marked && out.set(i, -1));
+    for (const i of out.keys()) out.set(i, this.plainXf(this.xfs[i]!.numFmtId));
+    return out;
   }
 
   /** The xf index of a cell with `base`'s number format and a solid fill of `rgb` (RRGGBB), for marks. */
@@ -64,7 +91,7 @@ export class Styles {
     if (fill < 0) fill = this.addedFills.push(rgb) - 1;
     const numFmtId = this.xfs[base]?.numFmtId ?? 0;
     const index = this.xfs.length;
-    this.xfs.push({ numFmtId, plain: false });
+    this.xfs.push({ numFmtId, plain: false, marked: true });
     this.addedXfs.push({ numFmtId, fillId: this.fillCount + fill });
     this.cache.set(key, index);
     return index;

@@ -10,7 +10,7 @@ export interface WorkbookSnapshot {
   /** Increases with every change. */
   version: number;
   /** `cells`: what sits outside tables, by A1 address (the lookup lists behind dropdowns). */
-  sheets: readonly { name: string; hidden: boolean; cells: Readonly<Record<string, Cell>> }[];
+  sheets: readonly { name: string; hidden: boolean; cells: Readonly<Record<string, Cell>>; frozenRows?: number }[];
   tables: readonly TableSnapshot[];
   selection: { sheet: string; address: string };
   /**
@@ -86,6 +86,8 @@ interface MemSheet {
   hidden: boolean;
   /** Cells outside tables (the lookup lists of data validation), by A1 address. */
   cells: Map<string, Cell>;
+  /** Rows frozen at the top (Freeze Panes): the preview keeps them in view. */
+  frozenRows?: number;
 }
 
 /**
@@ -232,6 +234,13 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
         : null;
       const blocking = [...tables.values()].filter((t) => t.sheet === sheet && t.col < col + width && col < t.col + t.specs.length && t.row + t.rows.length >= row);
       return { protected: protectedSheets.has(sheet), used: area, tables: blocking.map((t) => t.name), names: [...definedNames] };
+    },
+
+    async arrangeTable(name, { widths, freezeHeader }) {
+      const t = table(name);
+      t.specs = t.specs.map((spec, i) => (widths[i] === undefined ? spec : { ...spec, width: widths[i] }));
+      if (freezeHeader) sheets.get(t.sheet)!.frozenRows = t.row + 1;
+      changed();
     },
 
     async addColumns(name, columns) {
@@ -406,7 +415,7 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
         version,
         selection: { ...selection },
         selects,
-        sheets: [...sheets.values()].map((s) => ({ name: s.name, hidden: s.hidden, cells: Object.fromEntries(s.cells) })),
+        sheets: [...sheets.values()].map((s) => ({ name: s.name, hidden: s.hidden, cells: Object.fromEntries(s.cells), ...(s.frozenRows ? { frozenRows: s.frozenRows } : {}) })),
         tables: [...tables.values()].map((t) => ({
           ...shape(t),
           specs: t.specs.map(copySpec),

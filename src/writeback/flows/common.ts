@@ -1,13 +1,6 @@
-import type { Found, Place } from '../flow';
+import type { Found } from '../flow';
 import type { CustomField } from './customfields';
 import { registeredSince } from './registered';
-
-/** The places of an operation's columns, from its catalogue field -> column map. */
-export function placesOf(operation: string, columnOf: Readonly<Record<string, string>>): Record<string, Place[]> {
-  const out: Record<string, Place[]> = {};
-  for (const [field, column] of Object.entries(columnOf)) (out[column] ??= []).push({ operation, field });
-  return out;
-}
 
 /** The columns of the custom fields a body's CustomFields entries answer: where a refusal of them is shown. */
 export function customColumns(fields: readonly CustomField[], entries: readonly { CustomFieldGuid: string }[] | undefined): string[] {

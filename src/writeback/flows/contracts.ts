@@ -6,31 +6,17 @@ import type { Flow } from '../flow';
 import { offerNames } from '../checks/closest';
 import { nameIndex } from '../checks/nameindex';
 import { RowReader } from '../rows/rowreader';
-import { customColumns, findUnique, placesOf } from './common';
+import { customColumns, findUnique } from './common';
+import { CONTRACT_BODY_COLUMNS, CONTRACT_COLUMNS, contractsDescription } from '../../contracts/flows/contracts';
+
+export { CONTRACT_COLUMNS };
 import { readCustomFields } from './thirdparties';
 
 export type CreateContract = z.infer<typeof bodies.createContract>;
 type Unit = CreateContract['NoticePeriodUnit'];
 
-export const CONTRACT_COLUMNS = {
-  thirdParty: 'Third party',
-  name: 'Name',
-  services: 'Services',
-  startDate: 'Start date',
-  endDate: 'End date',
-  noticePeriod: 'Notice period',
-  noticePeriodUnit: 'Notice period unit',
-} as const;
 const C = CONTRACT_COLUMNS;
-const bodyColumns: Readonly<Record<string, string>> = {
-  ThirdPartyGuid: C.thirdParty,
-  Name: C.name,
-  Services: C.services,
-  StartDate: C.startDate,
-  EndDate: C.endDate,
-  NoticePeriod: C.noticePeriod,
-  NoticePeriodUnit: C.noticePeriodUnit,
-};
+const bodyColumns = CONTRACT_BODY_COLUMNS;
 
 /**
  * Create third-party contracts (spec, Third party contract): services, start and end date, a notice
@@ -38,22 +24,7 @@ const bodyColumns: Readonly<Record<string, string>> = {
  * fields. The end date may not precede the start date.
  */
 export const contractsFlow: Flow<CreateContract, 'thirdpartycontract'> = {
-  id: 'contracts',
-  title: 'Contracts',
-  resultStatus: 'created',
-  tableName: 'GrcContracts',
-  standingDatasets: ['thirdpartycontractcustomfields', 'thirdparty'],
-  reconcileDataset: 'thirdpartycontract',
-  operations: ['contract-create'],
-  places: placesOf('contract-create', bodyColumns),
-  datasetNeeds: {
-    thirdpartycontractcustomfields:
-      'Contract custom fields get no columns, so no custom field values can be posted.',
-    thirdparty:
-      "Third parties cannot be offered in a dropdown or checked by name: type the third party's GUID in Third party.",
-    thirdpartycontract:
-      'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
-  },
+  ...contractsDescription,
   setup(standing, ctx) {
     // The file may add units (globex: Years): offered, accepted and sent as it spells them.
     const units = ctx.environment.enumValues('contract-create', 'NoticePeriodUnit', bodies.NOTICE_PERIOD_UNITS);

@@ -168,13 +168,37 @@ function entryOf(field: CustomField, value: string | number | boolean): Read<Cus
   return { ok: true, value: [{ CustomFieldGuid: field.id, Value: value }] };
 }
 
+/**
+ * A field's options by their name (trimmed, lower case) and by their id: looked up for every cell of every
+ * row, so made once per field (10,000 rows read the same few fields).
+ */
+const optionIndex = new WeakMap<CustomField, Map<string, AnswerOption[]>>();
+
+function optionsNamed(field: CustomField, name: string): AnswerOption[] {
+  let index = optionIndex.get(field);
+  if (!index) {
+    index = new Map();
+    const add = (k: string, o: AnswerOption) => {
+      const list = index!.get(k) ?? [];
+      if (!list.includes(o)) list.push(o);
+      index!.set(k, list);
+    };
+    for (const o of field.options) add(`n:${o.name.trim().toLowerCase()}`, o);
+    for (const o of field.options) add(`i:${o.id}`, o);
+    optionIndex.set(field, index);
+  }
+  const t = name.trim();
+  const byName = index.get(`n:${t.toLowerCase()}`) ?? [];
+  const byId = index.get(`i:${t}`) ?? [];
+  // In the options' order, each once (an option may match by its name and its id).
+  return byId.length ? field.options.filter((o) => byName.includes(o) || byId.includes(o)) : byName;
+}
+
 function option(
   field: CustomField,
   name: string,
 ): { ok: true; id: string } | { ok: false; code: string; message: string } {
-  const matches = field.options.filter(
-    (o) => o.name.trim().toLowerCase() === name.trim().toLowerCase() || o.id === name.trim(),
-  );
+  const matches = optionsNamed(field, name);
   if (matches.length === 1) return { ok: true, id: matches[0]!.id };
   if (matches.length > 1)
     return {

@@ -6,11 +6,13 @@ import { isBlank } from '../rows/cells';
 import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from './customfields';
 import type { Flow, Found } from '../flow';
 import { directory, knownName, knownNames, knownPeople } from '../checks/names';
-import { DIRECTORY_DATASETS } from '../checks/directory';
 import { nameIndex, type NameIndex } from '../checks/nameindex';
 import { cellError, cellWarning } from '../problem';
 import { RowReader } from '../rows/rowreader';
-import { customColumns, findUnique, placesOf } from './common';
+import { customColumns, findUnique } from './common';
+import { INCIDENT_BODY_COLUMNS, INCIDENT_COLUMNS, incidentsDescription } from '../../contracts/flows/incidents';
+
+export { INCIDENT_COLUMNS };
 
 export type CreateIncident = z.infer<typeof bodies.createIncident>;
 export interface IncidentRequest {
@@ -18,43 +20,8 @@ export interface IncidentRequest {
   hyperlink?: string;
 }
 
-export const INCIDENT_COLUMNS = {
-  name: 'Name',
-  reportingOrganization: 'Reporting organization',
-  affectedOrganizations: 'Affected organizations',
-  types: 'Incident types',
-  classification: 'Classification',
-  rootCauseCategory: 'Root cause category',
-  rootCause: 'Root cause',
-  description: 'Description',
-  dateDetected: 'Date detected',
-  dateOccurred: 'Date occurred',
-  assessors: 'Assessors',
-  responsible: 'Responsible',
-  informed: 'Informed',
-  businessDimensions: 'Business dimensions',
-  frameworkDimensions: 'Framework dimensions',
-  hyperlink: 'Hyperlink',
-} as const;
 const C = INCIDENT_COLUMNS;
-
-const bodyColumns: Readonly<Record<string, string>> = {
-  Name: C.name,
-  ReportingOrganization: C.reportingOrganization,
-  AffectedOrganizations: C.affectedOrganizations,
-  IncidentTypes: C.types,
-  Classification: C.classification,
-  RootCauseCategory: C.rootCauseCategory,
-  RootCause: C.rootCause,
-  Description: C.description,
-  DateDetected: C.dateDetected,
-  DateOccurred: C.dateOccurred,
-  Assessors: C.assessors,
-  Responsible: C.responsible,
-  Informed: C.informed,
-  BusinessDimensions: C.businessDimensions,
-  FrameworkDimensions: C.frameworkDimensions,
-};
+const bodyColumns = INCIDENT_BODY_COLUMNS;
 
 const entries = <T extends { Name?: string | null }>(rs: readonly T[], id: keyof T & string) =>
   rs.flatMap((r) =>
@@ -70,33 +37,7 @@ const entries = <T extends { Name?: string | null }>(rs: readonly T[], id: keyof
  * today (rule 4). Hyperlinks are added after creation (rule 8).
  */
 export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
-  id: 'incidents',
-  title: 'Incidents',
-  resultStatus: 'created',
-  tableName: 'GrcIncidents',
-  standingDatasets: [
-    'incidenttypes',
-    'incidentclassifications',
-    'incidenttypecustomfields',
-    'riskrootcausecategory',
-    ...DIRECTORY_DATASETS,
-  ],
-  reconcileDataset: 'incidents',
-  operations: ['incident-create'],
-  places: { ...placesOf('incident-create', bodyColumns), ...placesOf('incident-hyperlink', { Url: C.hyperlink }) },
-  steps: { 'incident-hyperlink': { what: 'hyperlink', column: C.hyperlink, drop: true } },
-  datasetNeeds: {
-    incidenttypes:
-      "Incident types cannot be offered in a dropdown or checked by name: type each type's GUID.",
-    incidentclassifications:
-      "Classifications cannot be offered or checked by name: type the classification's GUID.",
-    incidenttypecustomfields:
-      'The custom fields of incident types get no columns, so no custom field values can be posted.',
-    riskrootcausecategory:
-      "Root cause categories cannot be offered or checked by name: type the category's GUID.",
-    incidents:
-      'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
-  },
+  ...incidentsDescription,
   setup(standing, ctx) {
     // A list the environment lacks takes GUIDs as they are (datasetNeeds says to type them); the service checks them.
     const types = nameIndex(entries(records(standing, 'incidenttypes'), 'Id'), 'incident types', !standing.has('incidenttypes'));
@@ -208,7 +149,8 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
               cellError(
                 C.hyperlink,
                 'invalid-hyperlink',
-                `${h.error.issues[0]!.message}; shorten it or remove the spaces and line breaks`,
+                // The fix that fits what is wrong: a link too long is shortened, one with spaces loses them.
+                `${h.error.issues[0]!.message}; ${h.error.issues[0]!.code === 'too_big' ? 'shorten it (a link to a document in the service, or a short link, fits)' : 'remove the spaces and line breaks (a space inside a link is written %20)'}`,
               ),
             );
           // Spec, errors table: a hyperlink cannot be added while required fields are unfilled (rule 2 names them).

@@ -6,7 +6,10 @@ import type { Flow, Found } from '../flow';
 import { cellWarning } from '../problem';
 import { isBlank } from '../rows/cells';
 import { RowReader } from '../rows/rowreader';
-import { placesOf, sameList } from './common';
+import { sameList } from './common';
+import { TASK_COLUMNS, TASK_UPDATE_FIELDS, tasksDescription } from '../../contracts/flows/tasks';
+
+export { TASK_COLUMNS };
 import { fullUpdateBody } from './task-full-update';
 
 type UpdateV2 = z.infer<typeof bodies.updateTaskV2>;
@@ -30,32 +33,8 @@ export const TASK_ACTIONS = {
 type Action = keyof typeof TASK_ACTIONS;
 const OPERATION_OF: Record<Action, string> = { update: 'task-update-v2', advance: 'task-advance', 'score-status': 'task-score-status' };
 
-export const TASK_COLUMNS = {
-  task: 'Task',
-  action: 'Action',
-  name: 'Name',
-  description: 'Description',
-  responsible: 'Responsible user',
-  reviewer: 'Reviewer',
-  actionDate: 'Action date',
-  score: 'Score',
-  comment: 'Comment',
-  status: 'Status',
-  notificationPeriods: 'Notification periods',
-} as const;
 const C = TASK_COLUMNS;
-
-/** Fields of a v2 full update, with the column each comes from. */
-const UPDATE_FIELDS = {
-  Name: C.name,
-  Description: C.description,
-  ResponsibleUser: C.responsible,
-  Reviewer: C.reviewer,
-  ActionDate: C.actionDate,
-  Score: C.score,
-  Comment: C.comment,
-  NotificationPeriods: C.notificationPeriods,
-} as const satisfies Record<keyof UpdateV2, string>;
+const UPDATE_FIELDS = TASK_UPDATE_FIELDS;
 
 const SCORE_STATUS_FIELDS = { Score: C.score, Comment: C.comment, Status: C.status } as const;
 
@@ -92,32 +71,7 @@ const same = (a: unknown, b: unknown) =>
  * refused before sending.
  */
 export const tasksFlow: Flow<TaskRequest, 'tasks'> = {
-  id: 'tasks',
-  title: 'Task updates',
-  resultStatus: 'done',
-  tableName: 'GrcTaskUpdates',
-  standingDatasets: ['tasks', 'users'],
-  reconcileDataset: 'tasks',
-  // Each action is an operation of its own: an environment lacking one refuses only that action's rows, and
-  // the flow is unavailable only when it lacks all three (availability.ts).
-  operations: [],
-  places: {
-    [C.task]: ['task-update-v2', 'task-advance', 'task-score-status'].map((operation) => ({ operation, field: PATH_GUID_FIELD })),
-    ...placesOf('task-update-v2', UPDATE_FIELDS),
-    [C.score]: [{ operation: 'task-update-v2', field: 'Score' }, { operation: 'task-score-status', field: 'Score' }],
-    [C.comment]: [{ operation: 'task-update-v2', field: 'Comment' }, { operation: 'task-score-status', field: 'Comment' }],
-    [C.status]: [{ operation: 'task-score-status', field: 'Status' }],
-  },
-  controls: [C.action],
-  steps: {
-    'task-update-v2': { what: 'update', column: C.action },
-    'task-advance': { what: 'advance', column: C.action },
-    'task-score-status': { what: 'score and status update', column: C.action },
-  },
-  datasetNeeds: {
-    tasks:
-      "Tasks cannot be looked up by identifier or checked before sending: type each task's GUID. A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.",
-  },
+  ...tasksDescription,
   setup(standing, ctx) {
     // The task statuses, with those the environment's file adds.
     const statuses = ctx.environment.enumValues('task-score-status', 'Status', bodies.TASK_STATUSES);

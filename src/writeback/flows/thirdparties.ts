@@ -12,17 +12,15 @@ import {
 import type { Flow, RowInput } from '../flow';
 import { cellWarning } from '../problem';
 import { RowReader } from '../rows/rowreader';
-import { customColumns, findUnique, placesOf } from './common';
+import { customColumns, findUnique } from './common';
+import { THIRD_PARTY_BODY_COLUMNS, THIRD_PARTY_COLUMNS, thirdPartiesDescription } from '../../contracts/flows/thirdparties';
+
+export { THIRD_PARTY_COLUMNS };
 
 export type CreateThirdParty = z.infer<typeof bodies.createThirdParty>;
 
-export const THIRD_PARTY_COLUMNS = {
-  name: 'Name',
-  lei: 'LEI code',
-  frameworkDimensions: 'Framework dimensions',
-} as const;
 const C = THIRD_PARTY_COLUMNS;
-const COLUMN_OF = { Name: C.name, LeiCode: C.lei, FrameworkDimensions: C.frameworkDimensions };
+const COLUMN_OF = THIRD_PARTY_BODY_COLUMNS;
 
 /**
  * Reads the custom field columns of a third party or contract row. The spec states no creation rule for
@@ -53,20 +51,7 @@ export function readCustomFields(
 
 /** Create third parties (spec, Third party): custom fields, framework dimensions, LEI code with its check. */
 export const thirdPartiesFlow: Flow<CreateThirdParty, 'thirdparty'> = {
-  id: 'thirdparties',
-  title: 'Third parties',
-  resultStatus: 'created',
-  tableName: 'GrcThirdParties',
-  standingDatasets: ['thirdpartycustomfields', 'frameworkdimensions'],
-  reconcileDataset: 'thirdparty',
-  operations: ['thirdparty-create'],
-  places: placesOf('thirdparty-create', COLUMN_OF),
-  datasetNeeds: {
-    thirdpartycustomfields:
-      'Third party custom fields get no columns, so no custom field values can be posted.',
-    thirdparty:
-      'A row whose outcome stayed unknown (the connection broke while it was sent) cannot be looked for in the service: it stays unknown, is never sent again by itself, and you check it in the service by hand.',
-  },
+  ...thirdPartiesDescription,
   setup(standing, ctx) {
     const fields = customFields(
       records(standing, 'thirdpartycustomfields'),

@@ -29,4 +29,9 @@ export interface Run {
   now(): Date;
   /** The sheet row of the table's first body row, to name rows as Excel shows them. */
   readonly firstRow: number;
+  /**
+   * Rows whose first send in this run lost its answer (unknown outcome), as they were sent: looked for in
+   * the service before the run ends (settle.ts), so one Post finishes them.
+   */
+  readonly unsettled: RowCheck<unknown>[];
 }

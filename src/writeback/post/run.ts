@@ -16,6 +16,7 @@ import type { Job, Run } from './run-context';
 import { runPool } from './runner';
 import { createSchedule, inSheetOrder } from './schedule';
 import { sendRow } from './send-row';
+import { settle } from './settle';
 import { createTally } from './tally';
 import type { RunOptions, RunSummary } from './types';
 
@@ -95,25 +96,30 @@ export async function runPost(p: Planned, o: RunOptions): Promise<RunSummary> {
     retry: { retry: o.retry, sleep: o.sleep },
     now,
     firstRow: p.firstRow,
+    unsettled: [],
   };
 
+  const known = {
+    taken: new Set(p.validation.rows.map((r) => r.result.guid.toLowerCase()).filter((g) => g !== '')),
+    typed: new Map(p.validation.rows.map((r) => [r.row, r.request])),
+    formulaText,
+  };
   const jobs: Job[] = await reconcile(
     run,
     candidates.filter((r) => dispositionOf(r.result) === 'check'),
-    {
-      taken: new Set(p.validation.rows.map((r) => r.result.guid.toLowerCase()).filter((g) => g !== '')),
-      typed: new Map(p.validation.rows.map((r) => [r.row, r.request])),
-      formulaText,
-    },
+    known,
   );
   jobs.push(...candidates.filter((r) => dispositionOf(r.result) === 'send').map((check) => ({ check })));
   jobs.push(...finishing.map((check) => ({ check, made: { guid: check.result.guid, lead: 'Created' } })));
 
-  await runPool(
-    inSheetOrder(jobs),
-    { concurrency: o.concurrency ?? 4, signal: stop.signal, keyOf: (j) => run.schedule.keyOf(j.check) },
-    (job) => sendRow(run, job),
-  );
+  const pool = (list: Job[]) =>
+    runPool(
+      inSheetOrder(list),
+      { concurrency: o.concurrency ?? 4, signal: stop.signal, keyOf: (j) => run.schedule.keyOf(j.check) },
+      (job) => sendRow(run, job),
+    );
+  await pool(jobs);
+  await settle(run, { ...known, pool });
 
   return {
     environment: bound.ctx.environment.name,

@@ -84,6 +84,12 @@ export async function sendRow(run: Run, { check, made }: Job): Promise<void> {
       : { status: v.kind, guid: '', message: v.message, receipt },
   );
   run.stopOn(v);
+  // Sent for the first time: looked for in the service before this Post ends (settle.ts). A row that was
+  // already checked (and found absent) before this send is left to the next Post, so a failing service
+  // gets a row at most twice per Post. Rows of one record in sheet order (a task's updates) are left to
+  // the next Post too: the rows after this one were already held back.
+  if (v.kind === 'unknown' && dispositionOf(check.result) !== 'check' && !run.signal.aborted && schedule.keyOf(check) === undefined)
+    run.unsettled.push({ ...check, request, result: { status: 'unknown', guid: '', message: v.message, time: sendingTime }, state });
 }
 
 /**

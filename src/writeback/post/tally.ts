@@ -38,9 +38,12 @@ export function createTally(o: {
   const outcomes = new Map<string, RowOutcome>();
   let finished = 0;
   const count = (key: string, outcome: RowOutcome) => {
+    // A row recorded again in the same run (unknown, then found or sent again) counts once, as its latest.
+    const before = outcomes.get(key);
+    if (before) counts[before.status]--;
+    else finished++;
     outcomes.set(key, outcome);
     counts[outcome.status]++;
-    finished++;
     o.onProgress?.({ total: o.total, finished, counts: { ...counts } });
   };
   return {

@@ -6,7 +6,7 @@
  */
 import { startDemoProvider, type DemoProvider } from '../../../src/identity/demo-provider';
 import { fetchMe } from '../../../src/taskpane/connection/relayIdentity';
-import { bearerFetch } from '../../../src/taskpane/signin/bearerFetch';
+import { bearerFetch } from '../../../src/client/bearer-fetch';
 import { beginSignIn, discover, type Provider } from '../../../src/taskpane/signin/oidc';
 import { createTokenKeeper } from '../../../src/taskpane/signin/tokens';
 import { CONTACT, startSignedInRelay, type SignedInRelay } from '../../identity/harness';

@@ -30,6 +30,8 @@ interface SheetState {
   cells: Map<string, CellState>;
   /** Column width in points and visibility, by 0-based column: set on entire columns (ExcelApi 1.2). */
   columns?: Map<number, { width?: number; hidden?: boolean }>;
+  /** View > Freeze Panes > rows (ExcelApi 1.7). */
+  frozenRows?: number;
 }
 interface TableState {
   id: number;
@@ -432,6 +434,10 @@ class FakeSheet extends Loadable {
   }
   get name(): string {
     return this.read('name');
+  }
+  /** WorksheetFreezePanes (ExcelApi 1.7): the rows frozen at the top, as Excel keeps them per sheet. */
+  get freezePanes(): { freezeRows(count: number): void } {
+    return { freezeRows: (count) => this.ctx.enqueue(() => (this.resolve().frozenRows = count)) };
   }
   get protection(): Loadable & { protected: boolean } {
     const ctx = this.ctx;

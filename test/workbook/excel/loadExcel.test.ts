@@ -24,8 +24,13 @@ describe('load and refresh in Excel', () => {
     expect(Math.max(...xl.syncBytes)).toBeLessThanOrEqual(100_000);
     const header = xl.header('tbl_risk');
     const body = () => xl.body('tbl_risk');
-    expect(body()[0]![header.indexOf('DateIdentified')]).toBe(isoToSerial('2025-03-04'));
-    expect(xl.peek('Risks', 'B2')).toMatchObject({ value: '=R-0', formula: false });
+    expect(header.slice(0, 3)).toEqual(['Identifier', 'Name', 'Description']);
+    expect(body()[0]![header.indexOf('Date identified')]).toBe(isoToSerial('2025-03-04'));
+    expect(xl.peek('Risks', 'A2')).toMatchObject({ value: '=R-0', formula: false });
+    // Laid out as a report: the header frozen on the sheet the load made, every column given a width.
+    const risksSheet = xl.sheets.find((s) => s.name === 'Risks')!;
+    expect(risksSheet.frozenRows).toBe(1);
+    expect([...risksSheet.columns!.keys()].sort((a, b) => a - b)).toEqual(header.map((_, i) => i));
 
     xl.addUserColumn('tbl_risk', 'Mine', '=LEN([@Name])');
     expect(await refreshTable({ ...base, client: fakeClient(risks(10, 'Closed')).client, workbook, table: 'tbl_risk' })).toMatchObject({ ok: true, rowCount: 10 });

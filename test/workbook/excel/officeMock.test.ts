@@ -82,3 +82,76 @@ describe('dropdowns on office-addin-mock', () => {
     expect(body.dataValidation.errorAlert).toMatchObject({ showAlert: false });
   });
 });
+
+/** A table at C3:D8 of sheet Risks, found by name, whose sheet records the column widths and frozen rows the adapter sets. */
+function mockLoadedTable() {
+  const widths: [number, number][] = [];
+  const frozen: number[] = [];
+  let lastColumn = -1;
+  const context = new OfficeMockObject({
+    workbook: {
+      tables: {
+        getItemOrNullObject: () => undefined,
+        table: {
+          isNullObject: false,
+          name: 'tbl_risk',
+          id: '{7}',
+          worksheet: { name: 'Risks', getRangeByIndexes: () => undefined, range: { getEntireColumn: () => undefined }, freezePanes: { freezeRows: () => undefined } },
+          getHeaderRowRange: () => undefined,
+          getDataBodyRange: () => undefined,
+          header: { values: [['Identifier', 'Name']], rowIndex: 2, columnIndex: 2 },
+          body: { rowCount: 5 },
+        },
+      },
+    },
+  });
+  type Settable = { setValue(name: string, value: unknown): void };
+  type Node = Settable & Record<string, Settable & Record<string, Settable & Record<string, Settable & Record<string, Settable>>>>;
+  const tables = (context.workbook as unknown as Node).tables!;
+  const table = tables.table!;
+  const sheet = table.worksheet!;
+  const range = sheet.range!;
+  tables.setValue('getItemOrNullObject', () => table);
+  table.setValue('getHeaderRowRange', () => table.header);
+  table.setValue('getDataBodyRange', () => table.body);
+  sheet.setValue('getRangeByIndexes', (_row: number, col: number) => {
+    lastColumn = col;
+    return range;
+  });
+  // The adapter sets the width on the column of the range it just asked for.
+  range.setValue('getEntireColumn', () => ({
+    format: {
+      set columnWidth(w: number) {
+        widths.push([lastColumn, w]);
+      },
+    },
+  }));
+  sheet.freezePanes!.setValue('freezeRows', (n: number) => void frozen.push(n));
+  const run = (async (batch: (ctx: unknown) => Promise<unknown>) => batch(context)) as unknown as typeof Excel.run;
+  return { run, widths, frozen };
+}
+
+describe('a loaded table laid out on office-addin-mock', () => {
+  it("sets each column's width and freezes the sheet down to the header row", async () => {
+    const { run, widths, frozen } = mockLoadedTable();
+    const wb = createExcelWorkbook(run, () => true);
+    await wb.arrangeTable('tbl_risk', { widths: [60, 200], freezeHeader: true });
+    expect(widths).toEqual([
+      [2, 60],
+      [3, 200],
+    ]);
+    // The header is in sheet row 3 (index 2): rows 1 to 3 stay in view.
+    expect(frozen).toEqual([3]);
+  });
+
+  it('leaves the panes alone on a sheet the load did not make, and on an Excel without freeze panes', async () => {
+    const own = mockLoadedTable();
+    await createExcelWorkbook(own.run, () => true).arrangeTable('tbl_risk', { widths: [60, 200], freezeHeader: false });
+    expect(own.frozen).toEqual([]);
+    const old = mockLoadedTable();
+    // An Excel without WorksheetFreezePanes (ExcelApi 1.7).
+    await createExcelWorkbook(old.run, (_set, version) => version !== '1.7').arrangeTable('tbl_risk', { widths: [60, 200], freezeHeader: true });
+    expect(old.frozen).toEqual([]);
+    expect(old.widths).toHaveLength(2);
+  });
+});

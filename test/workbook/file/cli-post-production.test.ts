@@ -90,7 +90,7 @@ describe('grc-sheets post: is the target production?', () => {
 
     const dry = io();
     expect([await post([book, '--table', table, ...connect, '--dry-run'], dry.io), dry.err]).toEqual([0, []]);
-    expect(dry.out.join('\n')).toMatch(/1 rows to send.*Nothing was sent/);
+    expect(dry.out.join('\n')).toMatch(/1 row to send.*Nothing was sent/);
     expect(added()).toBe(before);
 
     // Said to be (or maybe be) production: the taskpane's production confirmation applies, then it posts.

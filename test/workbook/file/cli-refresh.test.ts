@@ -127,8 +127,9 @@ shutil.move(tmp, src)`;
     expect(await run([book, '--base-url', sandbox.url, '--env', 'ACC'], { ...cli.io, progress: terminal })).toBe(0);
     expect(drawn[0]!.startsWith('\r\x1b[2Ktbl_risk: ')).toBe(true);
     expect(drawn[drawn.length - 1]).toBe('\r\x1b[2K');
-    // The fixture's table has no Id column yet: its rows are keyed by position, so all show as replaced.
-    expect(cli.out.join('\n')).toMatch(/^tbl_risk: 120 rows; 120 added, 10 removed, 0 changed\. Not signed by a relay; loaded [^\n]+, unchanged since\.\n\S*progress\.xlsx saved in \d+\.\d s\.$/);
+    // The fixture's table has no Id column yet: its rows are keyed by position, so all show as replaced;
+    // the dataset's fields it lacked are added at its end, and the summary says so.
+    expect(cli.out.join('\n')).toMatch(/^tbl_risk: 120 rows; 120 added, 10 removed, 0 changed; new columns "Id", "Description", "Owner" and 10 more added at the end\. Not signed by a relay; loaded [^\n]+, unchanged since\.\n\S*progress\.xlsx saved in \d+\.\d s\.$/);
   });
 
   it('refuses a workbook that is open in Excel, and leaves it as it was', async () => {

@@ -206,9 +206,9 @@ test('a template made and posted as a service client: the audit names the client
     book,
     `ws = load_workbook(sys.argv[1])['Write-back audit']
 heads = [c.value for c in ws[1]]
-print(json.dumps([{h: r[heads.index(h)].value for h in ('Who', 'Result', 'Signed-in person', 'Person ID')} for r in ws.iter_rows(min_row=2)]))`,
+print(json.dumps([{h: r[heads.index(h)].value for h in ('Who', 'Result', 'Person ID', 'Key fingerprint')} for r in ws.iter_rows(min_row=2)]))`,
   );
-  expect(audit).toEqual([{ Who: expect.stringMatching(/^key:[0-9a-f]{12}$/), Result: 'created', 'Signed-in person': 'service: grc-sheets-importer', 'Person ID': 'grc-sheets-importer' }]);
+  expect(audit).toEqual([{ Who: 'service: grc-sheets-importer', Result: 'created', 'Person ID': 'grc-sheets-importer', 'Key fingerprint': expect.stringMatching(/^key:[0-9a-f]{12}$/) }]);
   // The relay's receipt of the write is on the audit row, signed as the service client's, and verifies.
   const found: string[] = [];
   expect(await verify([book, '--json', '--jwks', `${relay.url}/.well-known/jwks.json`], { stdout: (t) => found.push(t), stderr: () => undefined })).toBe(0);

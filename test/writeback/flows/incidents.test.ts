@@ -164,6 +164,12 @@ describe('incident rows', () => {
         flow.prepare(row({ ...filled, Hyperlink: `https://e.com/${'a'.repeat(32767 - 14)}` })).problems,
       ).toEqual([]);
     });
+    it('says the fix that fits: spaces removed from a link with spaces, a link too long shortened', () => {
+      const spaced = flow.prepare(row({ ...filled, Hyperlink: 'https://example.com/a b' })).problems[0]!.message;
+      expect(spaced).toBe('a hyperlink may not contain whitespace or line breaks; remove the spaces and line breaks (a space inside a link is written %20)');
+      const long = flow.prepare(row({ ...filled, Hyperlink: `https://e.com/${'a'.repeat(32767)}` })).problems[0]!.message;
+      expect(long).toBe('a hyperlink is at most 32,767 characters; shorten it (a link to a document in the service, or a short link, fits)');
+    });
     it('refuses one while the fields required before additions are empty (spec, errors table)', () => {
       const r = flow.prepare(row({ ...base, Hyperlink: 'https://example.com/a' }));
       expect(codes(r)).toEqual(['Hyperlink:hyperlink-needs-required-fields']);

@@ -5,10 +5,11 @@ import { sampleStanding } from '../sandbox/data/sample';
 import { bindEnvironment } from '../writeback/environment/context';
 import { flowExamples, type ExampleRequest } from '../writeback/environment/example';
 import { FLOWS } from '../writeback/flows';
-import type { Entry, ImportResult } from './import';
+import type { Entry, ImportResult } from '../binding/import';
 
 /**
- * The import report a person reads (printed, and written next to the binding as `<name>.report.txt`).
+ * The import report a person reads (its own part, not the binding's: it shows the requests the write-back
+ * sends on the binding, and the binding importer, which the relay loads, never imports the write-back) (printed, and written next to the binding as `<name>.report.txt`).
  * It leads with the few decisions the admin must make (and the overrides line that makes each), then
  * shows each write operation's mapping side by side in the file's own words (property path, the
  * catalogue's meaning, the encoding), then the datasets, then what cannot be bound, summarised by

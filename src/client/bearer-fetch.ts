@@ -1,19 +1,24 @@
-import { RELAY_ERROR_HEADER } from '../../contracts/environments';
-import { policyRefusal } from '../connection/access';
-import type { TokenKeeper } from './tokens';
+import { RELAY_ERROR_HEADER } from '../contracts/environments';
+import { policyRefusal } from '../contracts/identity';
+
+/** Where a signed-in caller's access token comes from (renewed first when asked, or when about to expire). */
+export interface AccessTokens {
+  accessToken(options: { renew: boolean }): Promise<string>;
+}
 
 /**
- * The fetch the client uses when a person is signed in: each call carries `Authorization: Bearer <access
- * token>` (renewed first when about to expire) instead of an API key; the relay checks the token, applies
- * its policy and sends the key it holds. When the relay says the token expired (`token-expired`: its
- * clock and ours differ), the token is renewed and the call sent once more: the relay refused it before
- * forwarding anything, so even a POST is safe to repeat. A policy refusal's body names the rule and whom
- * to ask; the client keeps only an error's message, so both are put into it here, where the body is read.
+ * The fetch the client uses through a relay that holds the keys, for a person signed in at the taskpane and
+ * for a service client of the command line alike: each call carries `Authorization: Bearer <access token>`
+ * instead of an API key; the relay checks the token, applies its policy and sends the key it holds. When
+ * the relay says the token expired (`token-expired`: its clock and ours differ), the token is renewed and
+ * the call sent once more: the relay refused it before forwarding anything, so even a POST is safe to
+ * repeat. A policy refusal's body names the rule and whom to ask; the client keeps only an error's
+ * message, so both are put into it here, where the body is read.
  */
-export function bearerFetch(fetchFn: typeof fetch, keeper: TokenKeeper): typeof fetch {
+export function bearerFetch(fetchFn: typeof fetch, tokens: AccessTokens): typeof fetch {
   const send = async (input: Parameters<typeof fetch>[0], init: RequestInit | undefined, renew: boolean) => {
     const headers = new Headers(init?.headers);
-    headers.set('Authorization', `Bearer ${await keeper.accessToken({ renew })}`);
+    headers.set('Authorization', `Bearer ${await tokens.accessToken({ renew })}`);
     return fetchFn(input, { ...init, headers });
   };
   return async (input, init) => {

@@ -1,0 +1,1 @@
+export { formatReport, disables } from './report';

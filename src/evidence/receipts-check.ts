@@ -7,7 +7,7 @@ import { checkSignature } from './signature';
 
 /** What verify found of the audit rows' receipts (docs/evidence.md "Write receipts"). */
 export interface ReceiptsFinding {
-  /** Rows holding receipts, rows saying the relay gave none (`no receipt: CODE`), rows that sent nothing. */
+  /** Rows holding receipts, rows saying the relay gave none (`no receipt: CODE`), rows that got no answer. */
   signed: number;
   unsigned: number;
   nothingSent: number;
@@ -25,7 +25,7 @@ const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /**
  * Each audit row's receipts, for an audit table that has the Relay receipt column (older ones have none),
  * from its first chained row (`from`: rows above were written before the column existed): every row says
- * something there (receipts, why none, or that nothing was sent), so a blank cell was cleared; each receipt must verify
+ * something there (receipts, why none, or that no answer came), so a blank cell was cleared; each receipt must verify
  * with the relay's keys (when given), be a write receipt of this row (its environment, who ran it, its
  * status agreeing with the row's Result, the path naming the row's GUID when it names one) and appear in
  * no other row (a receipt copied over from another row).
@@ -50,7 +50,7 @@ export async function checkReceipts(
     const status = text(row, result);
     const problem = (p: ReceiptProblem, why: string) => out.problems.push({ row: r, problem: p, message: `Audit entry at ${at(r)}: ${why}` });
     if (!cell) {
-      problem('receipt-removed', `its ${RELAY_RECEIPT} is blank (the row's Result: ${status || 'blank'}), where every entry says what the relay signed of its writes, why it signed none, or that nothing was sent: the receipt was removed.`);
+      problem('receipt-removed', `its ${RELAY_RECEIPT} is blank (the row's Result: ${status || 'blank'}), where every entry says what the relay signed of its writes, why it signed none, or that no answer came: the receipt was removed.`);
       continue;
     }
     if (cell === NO_WRITE) {

@@ -123,7 +123,7 @@ describe('the audit record', () => {
       '',
       'key:0123456789ab',
       "the key's owner, not the person",
-      'none: nothing sent in this run', // a summary without receipts, as a run through no api would make
+      'none: no answer from the service in this run', // a summary without receipts, as a run through no api would make
     ]);
   });
 

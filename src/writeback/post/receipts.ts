@@ -6,16 +6,17 @@ export const RECEIPT_SEPARATOR = '\n';
 /** How an audit cell says the relay gave no receipt it could check, followed by the client's reason. */
 export const NO_RECEIPT = 'no receipt: ';
 /**
- * How an audit cell says nothing of the row reached the service in its run (not sent; or a record found
- * already made): every audit row written since the column exists says something, so a blank one was cleared.
+ * How an audit cell says the service answered none of the row's requests in its run (not sent, an answer
+ * lost, or a record found already made): every audit row written since the column exists says something,
+ * so a blank one was cleared.
  */
-export const NO_WRITE = 'none: nothing sent in this run';
+export const NO_WRITE = 'none: no answer from the service in this run';
 
 /**
  * One row's writes, as the relay signed them (docs/evidence.md "Write receipts"): the api the row sends
  * through keeps each answer; `cell` then fetches their receipts. The cell holds the compact JWS of each
  * answer's receipt, one a line; `no receipt: CODE` when no answer had one that checks (a relay that does
- * not sign, a receipt expired); NO_WRITE when nothing reached the service (not sent).
+ * not sign, a receipt expired); NO_WRITE when no answer came (not sent, or the answer was lost).
  */
 export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell(): Promise<string> } {
   const answers: Answer[] = [];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { createClient } from '../../src/client';
 import { nodeDigest, nodeFingerprints, withNodeHash } from '../../src/cli/digest';
+import { run as load } from '../../src/cli/load';
 import { run as post } from '../../src/cli/post';
 import { run as refresh } from '../../src/cli/refresh';
 import { run as template } from '../../src/cli/template';
@@ -22,7 +23,7 @@ import { cliIo } from '../support/sandbox';
 import { relayKey } from './relay-key';
 
 /**
- * The relay as the witness, end to end: tables loaded and refreshed (taskpane path and headless CLI)
+ * The relay as the witness, end to end: tables loaded and refreshed (the load path, headless refresh and load)
  * through the real relay keep its signed read statements; `grc-sheets post` through it keeps each row's
  * signed write receipt in the audit; `grc-sheets verify` checks both against the relay's JWKS (fetched and
  * saved) and names the tampering: a statement signed by another relay's key, a receipt removed.
@@ -95,6 +96,13 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(b.evidence!.requestId).not.toBe(first.requestId);
     expect((await verifyBook(book, jwksUrl)).code).toBe(0);
 
+    // Headless grc-sheets load through --relay: the new table keeps the relay's statement too.
+    const loads = cliIo(sandbox);
+    expect(await load([book, '--dataset', 'incidents', '--relay', relay.url, '--env', 'acc'], loads.io)).toBe(0);
+    const both = await verifyBook(book, jwksUrl);
+    expect(both.code).toBe(0);
+    expect(both.report.tables.map((t) => [t.status, t.statement?.status])).toEqual([['verified', 'verified'], ['verified', 'verified']]);
+
     // Tamper: the same claims signed by another relay's key.
     const stranger = await relayKey('another-relay-1');
     const foreign = await stranger.sign(decodeJwt(b.evidence!.statement!));
@@ -105,7 +113,7 @@ describe('the real relay signs what the workbook keeps', () => {
     swapped.close();
     const { code, report } = await verifyBook(tampered);
     expect(code).toBe(1);
-    expect(report.tables[0]).toMatchObject({ status: 'statement', statement: { status: 'unknown-key', message: expect.stringContaining('another-relay-1') } });
+    expect(report.tables.find((t) => t.table === loaded.table.name)).toMatchObject({ status: 'statement', statement: { status: 'unknown-key', message: expect.stringContaining('another-relay-1') } });
   }, 120_000);
 
   it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed", async () => {

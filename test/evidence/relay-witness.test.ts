@@ -116,7 +116,7 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(report.tables.find((t) => t.table === loaded.table.name)).toMatchObject({ status: 'statement', statement: { status: 'unknown-key', message: expect.stringContaining('another-relay-1') } });
   }, 120_000);
 
-  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed", async () => {
+  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied or forged", async () => {
     const book = join(dir, 'post.xlsx');
     const connect = ['--relay', relay.url, '--env', 'acc'];
     const made = cliIo(sandbox);
@@ -174,5 +174,21 @@ describe('the real relay signs what the workbook keeps', () => {
     const again = await verifyBook(copied);
     expect(again.code).toBe(1);
     expect(again.report.audit.breaks?.map((b) => b.problem)).toContain('copied');
+
+    // Tamper: the first row's receipt altered to say the service answered another body (chain recomputed): forged.
+    const [h, payload, sig] = String(audit.rows[0]![col(RELAY_RECEIPT)]).split('.');
+    const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), answerSha256: '0'.repeat(64) })).toString('base64url');
+    cut[1]![col(RELAY_RECEIPT)] = audit.rows[1]![col(RELAY_RECEIPT)]!;
+    cut[0]![col(RELAY_RECEIPT)] = `${h}.${altered}.${sig}`;
+    const forgedRows = await chained(cut, '');
+    const forge = openFileWorkbook(book);
+    await forge.writeRows(AUDIT_TABLE, 0, forgedRows);
+    await forge.setSetting(AUDIT_HEAD_KEY, { ...(head as { entries: number }), hash: forgedRows.at(-1)!.at(-1) });
+    const forgedBook = join(dir, 'receipt-forged.xlsx');
+    forge.saveTo(forgedBook);
+    forge.close();
+    const forged = await verifyBook(forgedBook);
+    expect(forged.code).toBe(1);
+    expect(forged.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'forged', address: expect.stringMatching(/2$/) })]);
   }, 120_000);
 });

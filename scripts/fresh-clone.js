@@ -117,7 +117,9 @@ async function start(line, clone) {
     const listed = JSON.parse((await get(environments[1])).text);
     const names = listed.map((e) => e.name).sort();
     if (names.join() !== 'sandbox-acc,sandbox-prd') throw new Failure(`the relay lists ${names.join(', ')}`);
-    const unbound = listed.filter((e) => !e.binding).map((e) => e.name);
+    // The list is the environments' names; each environment's view (its binding) is served on its own.
+    const views = await Promise.all(names.map(async (name) => JSON.parse((await get(`${environments[1]}/${name}`)).text)));
+    const unbound = views.filter((v) => !v.binding).map((v) => v.name);
     if (unbound.length)
       throw new Failure(`${unbound.join(', ')} should be bound to the sandbox's own Swagger file`);
     const origin = new URL(preview[1]).origin;

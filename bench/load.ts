@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createClient } from '../src/client';
+import { withNodeHash } from '../src/cli/digest';
 import { catalog } from '../src/catalog';
 import { loadDataset } from '../src/loading/load';
 import { recordKeyColumns } from '../src/loading/recordkey';
@@ -175,7 +176,7 @@ async function memoryLoad(): Promise<string> {
       });
     const load = () => {
       const workbook = createMemoryWorkbook();
-      const client = createClient({ baseUrl, credentials: { identifier, password } });
+      const client = withNodeHash(createClient({ baseUrl, credentials: { identifier, password } }));
       let start = 0;
       let firstRowsMs = NaN;
       const off = workbook.subscribe(() => {

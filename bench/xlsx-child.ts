@@ -12,7 +12,7 @@ import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { catalog } from '../src/catalog';
 import { createClient, type DataRecord } from '../src/client';
-import { nodeDigest, nodeFingerprints } from '../src/cli/digest';
+import { nodeDigest, nodeFingerprints, withNodeHash } from '../src/cli/digest';
 import { batchHeap } from '../src/cli/heap';
 import { refreshTable, type DatasetSource } from '../src/loading/load';
 import { columnSpecs, columnsOf, createRowConverter } from '../src/sheet';
@@ -107,7 +107,7 @@ function tenthChanged(source: DatasetSource): DatasetSource {
 
 async function main() {
   const [mode, ...args] = process.argv.slice(2);
-  const sandbox = (url: string, identifier: string, password: string) => createClient({ baseUrl: url, credentials: { identifier, password } });
+  const sandbox = (url: string, identifier: string, password: string) => withNodeHash(createClient({ baseUrl: url, credentials: { identifier, password } }));
   let result: object;
   if (mode === 'refresh') result = await refresh(sandbox(args[0]!, args[1]!, args[2]!), args[3]!, args[4]!);
   else if (mode === 'refresh-changed') result = await refresh(tenthChanged(sandbox(args[0]!, args[1]!, args[2]!)), args[3]!, args[4]!);

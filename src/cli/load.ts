@@ -10,7 +10,7 @@ import { RelayConfigError } from '../relay/config';
 import { loadDataset } from '../loading/load';
 import { cleanSheetName } from '../workbook/errors';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, writeEmptyWorkbook, type FileWorkbook } from '../workbook/file';
-import { nodeDigest, nodeFingerprints } from './digest';
+import { nodeDigest, nodeFingerprints, withNodeHash } from './digest';
 import { batchHeap } from './heap';
 import { likelyMeant } from '../writeback/checks/closest';
 import { datasetFor, offeredDatasets } from '../register/offer';
@@ -113,7 +113,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     if (options.sheet && (await workbook.sheetNames()).some((s) => s.toLowerCase() === options.sheet!.toLowerCase()))
       return usage(`${positionals[0]} already has a sheet ${options.sheet}; the table goes on a new sheet: give another --sheet, or leave it out`);
     const outcome = await loadDataset({
-      client: connection.client,
+      client: withNodeHash(connection.client),
       workbook,
       environment: connection.environment,
       source: connection.source,

@@ -6,7 +6,7 @@ import { readBindings } from '../loading/bindings';
 import { stateAfterLoad } from '../evidence/state';
 import { RECORDS_DROPPED, tablesWithoutRecords } from '../loading/dropped';
 import type { Fingerprint } from '../loading/fingerprint';
-import { nodeDigest, nodeFingerprints } from './digest';
+import { nodeDigest, nodeFingerprints, withNodeHash } from './digest';
 import { batchHeap } from './heap';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileWorkbook } from '../workbook/file';
 import { keyOnCommandLine } from '../connect/key';
@@ -132,7 +132,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       );
     }
     const common = {
-      client: connection.client,
+      client: withNodeHash(connection.client),
       workbook,
       environment: connection.environment,
       source: connection.source,

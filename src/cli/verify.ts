@@ -10,7 +10,8 @@ import { BINDINGS_KEY, readBindings, type Binding } from '../loading/bindings';
 import type { TableShape } from '../workbook/port';
 import { parseCell, sheetCell } from '../workbook/address';
 import { isFileProblem, openFileWorkbook, type FileWorkbook } from '../workbook/file';
-import { AUDIT_TABLE } from '../writeback/audit';
+import { AUDIT_TABLE, RELAY_RECEIPT } from '../writeback/audit';
+import { checkReceipts, type ReceiptsFinding } from '../evidence/receipts-check';
 import { AUDIT_HEAD_KEY, checkChain } from '../writeback/auditchain';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
@@ -25,7 +26,8 @@ Checks a saved workbook without Excel and without the service:
 - the relay's signed statement of its last load: the signature against the relay's keys (--jwks), and
   that it is the statement of this table's last load (dataset, records, request, time);
 - the write-back audit sheet's hash chain: an entry edited, removed or inserted afterwards shows as the
-  first entry that no longer links, and entries cut off the end against the chain's head.
+  first entry that no longer links, and entries cut off the end against the chain's head; and each
+  entry's relay receipt (signature, this row's write, not removed, not copied from another row).
 The canonical forms, to recompute by other means, are in docs/workbook.md and docs/evidence.md.
 
 Options:
@@ -58,6 +60,8 @@ export interface AuditFinding {
   entries: number;
   message: string;
   breaks?: { address: string; problem: string; message: string }[];
+  /** The rows' relay receipts, when the audit table has the column (tables made before it have none). */
+  receipts?: ReceiptsFinding;
 }
 
 const MAX_ROWS_LISTED = 100;
@@ -115,7 +119,7 @@ async function verifyTables(workbook: FileWorkbook, jwks: JSONWebKeySet | null):
   return out;
 }
 
-async function verifyAudit(workbook: FileWorkbook): Promise<AuditFinding> {
+async function verifyAudit(workbook: FileWorkbook, jwks: JSONWebKeySet | null): Promise<AuditFinding> {
   const shape = await workbook.findTable(AUDIT_TABLE);
   const head = (await workbook.getSetting<{ entries: number; hash: string }>(AUDIT_HEAD_KEY)) ?? null;
   if (!shape) {
@@ -138,10 +142,14 @@ async function verifyAudit(workbook: FileWorkbook): Promise<AuditFinding> {
       found.push({ address: address(Math.max(0, entries - 1)), problem: 'head', message: `The audit ends at ${entries.toLocaleString('en-US')} entries, but ${head.entries.toLocaleString('en-US')} were written and the last one's hash was ${head.hash.slice(0, 12)}…: entries were removed or added at the end.` });
     }
   }
+  const receiptAt = table.columns.indexOf(RELAY_RECEIPT);
+  const receipts = receiptAt < 0 ? undefined : await checkReceipts(table, receiptAt, jwks, (r) => sheetCell(shape.sheet, at.row + 1 + r, at.col + receiptAt), unchained);
+  for (const p of receipts?.problems ?? []) found.push({ address: sheetCell(shape.sheet, at.row + 1 + p.row, at.col + receiptAt), problem: p.problem, message: p.message });
+  const signedText = !receipts ? '' : ` ${receipts.signed.toLocaleString('en-US')} entries hold the relay's receipts (signatures ${receipts.signatures === 'checked' ? 'checked' : 'not checked: no --jwks'}), ${receipts.unsigned.toLocaleString('en-US')} say the relay gave none, ${receipts.nothingSent.toLocaleString('en-US')} got no answer.`;
   const before = unchained ? ` The first ${unchained.toLocaleString('en-US')} entries were written before the chain began and are not covered.` : '';
   return found.length
-    ? { status: 'broken', entries, message: `The write-back audit does not verify: ${found.length} problem${found.length === 1 ? '' : 's'}.${before}`, breaks: found }
-    : { status: 'verified', entries, message: `The write-back audit's ${entries.toLocaleString('en-US')} entries form an unbroken chain.${before}` };
+    ? { status: 'broken', entries, message: `The write-back audit does not verify: ${found.length} problem${found.length === 1 ? '' : 's'}.${before}`, breaks: found, ...(receipts ? { receipts } : {}) }
+    : { status: 'verified', entries, message: `The write-back audit's ${entries.toLocaleString('en-US')} entries form an unbroken chain.${signedText}${before}`, ...(receipts ? { receipts } : {}) };
 }
 
 /** The relay's keys from a saved file or its URL; a message when they cannot be had. */
@@ -203,7 +211,7 @@ export async function run(argv: string[], io: { stdout(t: string): void; stderr(
   }
   try {
     tables = await verifyTables(workbook, jwks);
-    audit = await verifyAudit(workbook);
+    audit = await verifyAudit(workbook, jwks);
   } catch (e) {
     if (isFileProblem(e)) {
       io.stderr(`grc-sheets verify: ${e.message}`);

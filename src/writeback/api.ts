@@ -13,6 +13,11 @@ export interface WritebackApi {
   download(datasetId: string, options?: { signal?: AbortSignal; evidence?: boolean }): Promise<{ records: DataRecord[] }>;
   /** Sends a request encoded for the environment's file (environment/encode.ts) as it is; the raw answer. */
   send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal }): Promise<Answer>;
+  /**
+   * The relay's signed receipt of a write `send` made, checked (client `receipt`, EvidenceCheck): what the
+   * audit row keeps. Absent where nothing signs (tests' own apis).
+   */
+  receipt?(answer: Answer): Promise<{ ok: boolean; statement?: string; code?: string; message?: string }>;
 }
 
 /** Standing data and current records by dataset id, loaded once per validation or run. */

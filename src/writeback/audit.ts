@@ -2,6 +2,7 @@ import type { Cell, ColumnSpec, WorkbookPort } from '../workbook/port';
 import type { RunSummary } from './post';
 import { timeCell } from './rows/resulttime';
 import { AUDIT_HEAD_KEY, chained, ENTRY_HASH, PREVIOUS_HASH } from './auditchain';
+import { NO_WRITE } from './post/receipts';
 
 /**
  * The audit trail of write-back runs, on its own sheet: one row per row outcome, with who ran it (the
@@ -11,6 +12,7 @@ import { AUDIT_HEAD_KEY, chained, ENTRY_HASH, PREVIOUS_HASH } from './auditchain
  */
 export const AUDIT_SHEET = 'Write-back audit';
 export const AUDIT_TABLE = 'GrcWritebackAudit';
+export const RELAY_RECEIPT = 'Relay receipt';
 
 const KEY_FINGERPRINT = 'Key fingerprint';
 
@@ -35,6 +37,9 @@ const columns: ColumnSpec[] = [
   // The key the service saw, by a fingerprint that does not reveal it (keyFingerprint).
   { name: KEY_FINGERPRINT, format: 'text' },
   { name: 'The service records', format: 'text' },
+  // The relay's signed receipts of the row's writes (post/receipts.ts), inside the chain. Audit tables
+  // chained before it keep their layout: their rows are written without it.
+  { name: RELAY_RECEIPT, format: 'text' },
   // The hash chain (auditchain.ts): always the last two columns.
   { name: PREVIOUS_HASH, format: 'text' },
   { name: ENTRY_HASH, format: 'text' },
@@ -65,7 +70,8 @@ export interface Actor {
 
 const SERVICE_RECORDS = "the key's owner, not the person";
 
-export function auditRows(summary: RunSummary, key: string, actor?: Actor, layout: readonly ColumnSpec[] = columns): Cell[][] {
+/** The entries' cells left of the chain, in the order of `names` (the table's own columns: an older table may lack some). */
+export function auditRows(summary: RunSummary, key: string, actor?: Actor, layout: readonly ColumnSpec[] = columns, names: readonly string[] = layout.slice(0, -2).map((c) => c.name)): Cell[][] {
   const earlier = layout === earlierColumns;
   return summary.outcomes.map((o) => {
     const cells: Record<string, Cell> = {
@@ -85,8 +91,9 @@ export function auditRows(summary: RunSummary, key: string, actor?: Actor, layou
       'Person ID': actor?.subject ?? '',
       [KEY_FINGERPRINT]: key,
       'The service records': SERVICE_RECORDS,
+      [RELAY_RECEIPT]: o.receipt ?? NO_WRITE,
     };
-    return layout.slice(0, -2).map((c) => cells[c.name] ?? '');
+    return names.map((n) => cells[n] ?? '');
   });
 }
 
@@ -101,7 +108,8 @@ export async function writeAudit(workbook: WorkbookPort, summary: RunSummary, wh
   const missing = layout.slice(table.columns.length);
   if (missing.length && missing.every((c) => !table!.columns.includes(c.name)))
     table = await workbook.addColumns(AUDIT_TABLE, missing);
-  const rows = auditRows(summary, who, actor, layout);
+  const chainAt = table.columns.indexOf(PREVIOUS_HASH);
+  const rows = auditRows(summary, who, actor, layout, chainAt < 0 ? undefined : table.columns.slice(0, chainAt));
   if (!rows.length) return 0;
   // The chain goes on from the last entry's hash; an audit table from before the chain starts it.
   const last = table.rowCount ? (await workbook.readRows(AUDIT_TABLE, table.rowCount - 1, 1)).rows[0] : undefined;

@@ -42,4 +42,18 @@ describe('the audit chain', () => {
     const removed = [rows[0]!, rows[2]!];
     expect((await checkChain({ columns, rows: removed }, at)).breaks).toEqual([expect.objectContaining({ row: 1, problem: 'unlinked' })]);
   });
+
+  it('an audit table chained before the Relay receipt column keeps its layout, and its chain goes on', async () => {
+    const wb = createMemoryWorkbook();
+    const sheet = await wb.addSheet('Write-back audit');
+    const old = ['Run started', 'Run finished', 'Who', 'Environment', 'Flow', 'Table', 'Sheet row', 'Result', 'GUID', 'Message', 'Formula-like text', 'Signed-in person', 'Person ID', 'The service records', 'Previous hash', 'Hash'];
+    await wb.createTable({ name: AUDIT_TABLE, sheet, anchor: 'A1', columns: old.map((name) => ({ name, format: 'text' as const })) });
+    await writeAudit(wb, summary, 'key:0123456789ab');
+    await writeAudit(wb, { ...summary, outcomes: [{ ...created(0), receipt: 'not kept here' }] }, 'key:0123456789ab');
+    const { columns, rows } = await wb.readRows(AUDIT_TABLE);
+    expect(columns).toEqual(old);
+    expect(rows.map((r) => r.length)).toEqual([16, 16, 16]);
+    expect(rows.flat()).not.toContain('not kept here');
+    expect(await checkChain({ columns, rows }, at)).toEqual({ entries: 3, unchained: 0, breaks: [] });
+  });
 });

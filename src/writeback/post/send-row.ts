@@ -2,6 +2,7 @@ import type { FollowUp } from '../flow';
 import { dispositionOf, resultCells } from '../rows/results';
 import { stateCell } from '../rows/state';
 import type { RowCheck } from '../rows/validate';
+import { receiptRecorder } from './receipts';
 import { sentAt } from './reconcile';
 import type { Job, Run } from './run-context';
 import { sendWithRetry } from './runner';
@@ -20,10 +21,12 @@ export async function sendRow(run: Run, { check, made }: Job): Promise<void> {
     const message = `Not sent: row ${run.firstRow + heldBy} for the same record has not gone through; Post again once it has`;
     return tally.record(check.row, { status: 'not sent', guid: '', message, time: check.result.time || undefined, state: check.state });
   }
+  // The relay's receipts of this row's writes go with its outcome into the audit row.
+  const receipts = receiptRecorder(run.api);
   if (made) {
     const step = bound.followUp(check.request);
     return step
-      ? finishStep(run, check, made.guid, made.lead, step)
+      ? finishStep(run, check, made.guid, made.lead, step, receipts)
       : tally.record(check.row, { status: bound.flow.resultStatus, guid: made.guid, message: made.lead });
   }
   let request = check.request;
@@ -58,26 +61,27 @@ export async function sendRow(run: Run, { check, made }: Job): Promise<void> {
   const call = prepared.call(request);
   // Not cut off by cancel: a request on its way finishes and its outcome is recorded.
   const attempt = await sendWithRetry(
-    async () => ({ status: bound.flow.resultStatus, guid: await bound.send(run.api, call, check.extra), message: prepared.done(request) }),
+    async () => ({ status: bound.flow.resultStatus, guid: await bound.send(receipts.api, call, check.extra), message: prepared.done(request) }),
     { ...run.retry, signal: run.signal },
   );
   if (attempt.ok) {
     schedule.wentThrough(check, request);
     const { sent } = attempt;
     const step = bound.followUp(request);
-    if (step) return finishStep(run, check, sent.guid, sent.message, step);
+    if (step) return finishStep(run, check, sent.guid, sent.message, step, receipts);
     const skipped = bound.skippedFollowUp(request);
     const message = skipped ? `${sent.message}; ${skipped.message}` : sent.message;
-    return tally.record(check.row, { status: sent.status, guid: sent.guid, message });
+    return tally.record(check.row, { status: sent.status, guid: sent.guid, message, receipt: await receipts.cell() });
   }
   const v = attempt.verdict;
   schedule.hold(check, v.kind);
   // An unknown row keeps its send time and state: the next run needs both to look for the record.
+  const receipt = await receipts.cell();
   await tally.record(
     check.row,
     v.kind === 'unknown'
-      ? { status: v.kind, guid: '', message: v.message, time: sendingTime, state }
-      : { status: v.kind, guid: '', message: v.message },
+      ? { status: v.kind, guid: '', message: v.message, time: sendingTime, state, receipt }
+      : { status: v.kind, guid: '', message: v.message, receipt },
   );
   run.stopOn(v);
   // Sent for the first time: looked for in the service before this Post ends (settle.ts). A row that was
@@ -93,7 +97,7 @@ export async function sendRow(run: Run, { check, made }: Job): Promise<void> {
  * that found the service busy is left in the row's state for the next Post; one whose answer was lost is
  * not (the service offers no way to read an incident's hyperlinks back, so only a person can tell).
  */
-async function finishStep(run: Run, check: RowCheck<unknown>, guid: string, lead: string, step: FollowUp): Promise<void> {
+async function finishStep(run: Run, check: RowCheck<unknown>, guid: string, lead: string, step: FollowUp, receipts: ReturnType<typeof receiptRecorder>): Promise<void> {
   const status = run.bound.flow.resultStatus;
   const key = run.keys.get(check.row);
   if (key)
@@ -103,10 +107,11 @@ async function finishStep(run: Run, check: RowCheck<unknown>, guid: string, lead
       stateCell({}),
     );
   const attempt = await sendWithRetry(
-    () => run.bound.send(run.api, step.call(guid), check.extra, run.signal).then(() => ({ status, guid, message: '' })),
+    () => run.bound.send(receipts.api, step.call(guid), check.extra, run.signal).then(() => ({ status, guid, message: '' })),
     { ...run.retry, signal: run.signal },
   );
-  if (attempt.ok) return run.tally.record(check.row, { status, guid, message: `${lead}; ${step.what} added` });
+  const receipt = await receipts.cell();
+  if (attempt.ok) return run.tally.record(check.row, { status, guid, message: `${lead}; ${step.what} added`, receipt });
   const v = attempt.verdict;
   run.stopOn(v);
   if (v.kind === 'not sent')
@@ -115,10 +120,11 @@ async function finishStep(run: Run, check: RowCheck<unknown>, guid: string, lead
       guid,
       message: `${lead}; ${step.what} to add: Post again to add it (${v.message})`,
       state: { step: step.what },
+      receipt,
     });
   const message =
     v.kind === 'failed'
       ? `${lead}, but the service refused the ${step.what} (${v.message}); correct it and add it in the service`
       : `${lead}; the ${step.what} may or may not have been added (${v.message}); look at the record in the service and, if it has no such ${step.what}, add it there`;
-  return run.tally.record(check.row, { status, guid, message });
+  return run.tally.record(check.row, { status, guid, message, receipt });
 }

@@ -14,6 +14,8 @@ export interface Outcome {
   time?: string;
   /** What the next Post needs (rows/state.ts); none by default, which clears an earlier one. */
   state?: RowState;
+  /** The relay's receipts of the row's writes, as the audit row keeps them (receipts.ts). */
+  receipt?: string;
 }
 
 /** The outcomes of a run: each written into its row, found by key, counted, and reported as progress. */
@@ -46,7 +48,7 @@ export function createTally(o: {
   };
   return {
     counts,
-    async record(row, { status, guid, message, time, state }) {
+    async record(row, { status, guid, message, time, state, receipt }) {
       const key = o.keys.get(row);
       const cells = resultCells({ status, guid, message, time: time ?? o.now().toISOString() });
       const at = key ? await o.journal.write(key, cells, stateCell(state)) : null;
@@ -57,6 +59,7 @@ export function createTally(o: {
         guid,
         message:
           at === null ? `${message} (the row was deleted during the post; this result is not in the sheet)` : message,
+        ...(receipt ? { receipt } : {}),
       });
     },
     lost(row, message) {

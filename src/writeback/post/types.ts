@@ -63,6 +63,8 @@ export interface RowOutcome {
   status: Status;
   guid: string;
   message: string;
+  /** The relay's receipts of the row's writes (post/receipts.ts): the audit row keeps them. */
+  receipt?: string;
 }
 
 export interface RunSummary {

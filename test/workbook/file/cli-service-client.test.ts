@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { run as post } from '../../../src/cli/post';
 import { run, type RefreshIo } from '../../../src/cli/refresh';
 import { run as template } from '../../../src/cli/template';
+import { run as verify } from '../../../src/cli/verify';
 import { fillIncidents } from '../../support/incident-book';
 import { openpyxl } from '../../support/outside-readers';
 import { serviceSession } from '../../../src/connect/service-client';
@@ -208,6 +209,10 @@ heads = [c.value for c in ws[1]]
 print(json.dumps([{h: r[heads.index(h)].value for h in ('Who', 'Result', 'Person ID', 'Key fingerprint')} for r in ws.iter_rows(min_row=2)]))`,
   );
   expect(audit).toEqual([{ Who: 'service: grc-sheets-importer', Result: 'created', 'Person ID': 'grc-sheets-importer', 'Key fingerprint': expect.stringMatching(/^key:[0-9a-f]{12}$/) }]);
+  // The relay's receipt of the write is on the audit row, signed as the service client's, and verifies.
+  const found: string[] = [];
+  expect(await verify([book, '--json', '--jwks', `${relay.url}/.well-known/jwks.json`], { stdout: (t) => found.push(t), stderr: () => undefined })).toBe(0);
+  expect(JSON.parse(found.join('\n'))).toMatchObject({ audit: { status: 'verified', receipts: { signed: 1, problems: [] } } });
   expect(partsOf(book)).not.toContain(IMPORTER_SECRET);
 }, 60_000);
 

@@ -1,0 +1,107 @@
+import { decodeJwt, type JSONWebKeySet } from 'jose';
+import { writeReceipt, type WriteReceipt } from '../contracts/evidence';
+import type { Cell } from '../workbook/port';
+import { RELAY_RECEIPT } from '../writeback/audit';
+import { NO_RECEIPT, NO_WRITE, RECEIPT_SEPARATOR } from '../writeback/post/receipts';
+import { checkSignature } from './signature';
+
+/** What verify found of the audit rows' receipts (docs/evidence.md "Write receipts"). */
+export interface ReceiptsFinding {
+  /** Rows holding receipts, rows saying the relay gave none (`no receipt: CODE`), rows that got no answer. */
+  signed: number;
+  unsigned: number;
+  nothingSent: number;
+  /** Whether signatures were checked (--jwks given). */
+  signatures: 'checked' | 'unchecked';
+  problems: { row: number; problem: ReceiptProblem; message: string }[];
+}
+
+export type ReceiptProblem = 'receipt-removed' | 'forged' | 'unknown-key' | 'malformed' | 'not-this-row' | 'copied';
+
+/** Results that mean the service took the row's write. */
+const WRITTEN = new Set(['created', 'done']);
+const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/**
+ * Each audit row's receipts, for an audit table that has the Relay receipt column (older ones have none),
+ * from its first chained row (`from`: rows above were written before the column existed): every row says
+ * something there (receipts, why none, or that no answer came), so a blank cell was cleared; each receipt must verify
+ * with the relay's keys (when given), be a write receipt of this row (its environment, who ran it, its
+ * status agreeing with the row's Result, the path naming the row's GUID when it names one) and appear in
+ * no other row (a receipt copied over from another row).
+ */
+export async function checkReceipts(
+  table: { columns: readonly string[]; rows: readonly (readonly Cell[])[] },
+  column: number,
+  jwks: JSONWebKeySet | null,
+  at: (row: number) => string,
+  from = 0,
+): Promise<ReceiptsFinding> {
+  const col = (name: string) => table.columns.indexOf(name);
+  const [result, guidAt, env, person] = ['Result', 'GUID', 'Environment', 'Person ID'].map(col) as [number, number, number, number];
+  // The key's fingerprint: its own column, or Who in audit tables of the earlier layout.
+  const who = col('Key fingerprint') >= 0 ? col('Key fingerprint') : col('Who');
+  const text = (r: readonly Cell[], i: number) => (i < 0 || r[i] === null || r[i] === undefined ? '' : String(r[i]));
+  const out: ReceiptsFinding = { signed: 0, unsigned: 0, nothingSent: 0, signatures: jwks ? 'checked' : 'unchecked', problems: [] };
+  const seen = new Map<string, number>();
+  for (let r = from; r < table.rows.length; r++) {
+    const row = table.rows[r]!;
+    const cell = text(row, column).trim();
+    const status = text(row, result);
+    const problem = (p: ReceiptProblem, why: string) => out.problems.push({ row: r, problem: p, message: `Audit entry at ${at(r)}: ${why}` });
+    if (!cell) {
+      problem('receipt-removed', `its ${RELAY_RECEIPT} is blank (the row's Result: ${status || 'blank'}), where every entry says what the relay signed of its writes, why it signed none, or that no answer came: the receipt was removed.`);
+      continue;
+    }
+    if (cell === NO_WRITE) {
+      out.nothingSent++;
+      continue;
+    }
+    if (cell.startsWith(NO_RECEIPT)) {
+      out.unsigned++;
+      continue;
+    }
+    out.signed++;
+    const receipts = cell.split(RECEIPT_SEPARATOR).map((s) => s.trim()).filter(Boolean);
+    for (const [i, jws] of receipts.entries()) {
+      const name = receipts.length > 1 ? `its receipt ${i + 1}` : 'its receipt';
+      let claims: WriteReceipt | null = null;
+      if (jwks) {
+        const sig = await checkSignature(jws, jwks);
+        if (sig.status !== 'valid') {
+          problem(sig.status, `${name} does not verify: ${sig.message}.`);
+          continue;
+        }
+        claims = sig.payload.kind === 'write' ? sig.payload : null;
+      } else {
+        try {
+          const parsed = writeReceipt.safeParse(decodeJwt(jws));
+          claims = parsed.success ? parsed.data : null;
+        } catch {
+          claims = null;
+        }
+      }
+      if (!claims) {
+        problem('malformed', `${name} is not a relay write receipt.`);
+        continue;
+      }
+      const earlier = seen.get(claims.requestId);
+      if (earlier !== undefined) problem('copied', `${name} (request ${claims.requestId}) is also the receipt of the entry at ${at(earlier)}: copied from another row.`);
+      seen.set(claims.requestId, r);
+      const wrong: string[] = [];
+      if (env >= 0 && claims.environment.name !== text(row, env)) wrong.push(`environment ${claims.environment.name}, not ${text(row, env)}`);
+      const w = claims.who;
+      if (w.kind === 'key' && who >= 0 && w.fingerprint !== text(row, who)) wrong.push(`sent with key ${w.fingerprint}, not ${text(row, who)}`);
+      if (w.kind === 'person' && person >= 0 && w.subject !== text(row, person)) wrong.push(`sent by ${w.subject}, not ${text(row, person) || 'the row\'s key holder'}`);
+      if (w.kind === 'client' && person >= 0 && w.clientId !== text(row, person)) wrong.push(`sent by service client ${w.clientId}, not ${text(row, person) || 'the row\'s key holder'}`);
+      const guid = text(row, guidAt).toLowerCase();
+      const inPath = (claims.path.match(GUID) ?? []).map((g) => g.toLowerCase());
+      if (guid && inPath.length && !inPath.includes(guid)) wrong.push(`${claims.method} ${claims.path} names another record than ${guid}`);
+      if (!/^(POST|PUT|PATCH|DELETE)$/.test(claims.method)) wrong.push(`method ${claims.method} is not a write`);
+      // The last write of a row the service took was answered 2xx.
+      if (WRITTEN.has(status) && i === receipts.length - 1 && (claims.status < 200 || claims.status > 299)) wrong.push(`the service answered ${claims.status}, but the row says ${status}`);
+      if (wrong.length) problem('not-this-row', `${name} is not of this row's write: ${wrong.join('; ')}.`);
+    }
+  }
+  return out;
+}

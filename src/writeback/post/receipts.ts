@@ -1,0 +1,42 @@
+import type { Answer } from '../../catalog';
+import type { WritebackApi } from '../api';
+
+/** Between the receipts of one row's writes (a create and its follow-up step, a retry after a refusal). */
+export const RECEIPT_SEPARATOR = '\n';
+/** How an audit cell says the relay gave no receipt it could check, followed by the client's reason. */
+export const NO_RECEIPT = 'no receipt: ';
+/**
+ * How an audit cell says the service answered none of the row's requests in its run (not sent, an answer
+ * lost, or a record found already made): every audit row written since the column exists says something,
+ * so a blank one was cleared.
+ */
+export const NO_WRITE = 'none: no answer from the service in this run';
+
+/**
+ * One row's writes, as the relay signed them (docs/evidence.md "Write receipts"): the api the row sends
+ * through keeps each answer; `cell` then fetches their receipts. The cell holds the compact JWS of each
+ * answer's receipt, one a line; `no receipt: CODE` when no answer had one that checks (a relay that does
+ * not sign, a receipt expired); NO_WRITE when no answer came (not sent, or the answer was lost).
+ */
+export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell(): Promise<string> } {
+  const answers: Answer[] = [];
+  return {
+    api: {
+      download: (id, o) => api.download(id, o),
+      send: async (op, request, o) => {
+        const answer = await api.send(op, request, o);
+        answers.push(answer);
+        return answer;
+      },
+    },
+    async cell() {
+      if (!answers.length) return NO_WRITE;
+      if (!api.receipt) return `${NO_RECEIPT}unsigned`;
+      type Check = Awaited<ReturnType<NonNullable<WritebackApi['receipt']>>>;
+      const checks = await Promise.all(answers.map((a): Promise<Check> => api.receipt!(a).catch((e: unknown) => ({ ok: false, code: 'unavailable', message: String(e) }))));
+      const signed = checks.flatMap((c) => (c.ok && c.statement ? [c.statement] : []));
+      if (signed.length) return signed.join(RECEIPT_SEPARATOR);
+      return `${NO_RECEIPT}${checks[0]?.code ?? 'unavailable'}`;
+    },
+  };
+}

@@ -1,0 +1,194 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeJwt } from 'jose';
+import { createClient } from '../../src/client';
+import { nodeDigest, nodeFingerprints, withNodeHash } from '../../src/cli/digest';
+import { run as load } from '../../src/cli/load';
+import { run as post } from '../../src/cli/post';
+import { run as refresh } from '../../src/cli/refresh';
+import { run as template } from '../../src/cli/template';
+import { run as verify } from '../../src/cli/verify';
+import { JWKS_PATH, type WriteReceipt } from '../../src/contracts/evidence';
+import { EVIDENCE_TABLE } from '../../src/evidence/sheet';
+import { readBindings, saveBinding } from '../../src/loading/bindings';
+import { loadDataset } from '../../src/loading/load';
+import { startRelay, type Relay } from '../../src/relay';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { openFileWorkbook, writeEmptyWorkbook } from '../../src/workbook/file';
+import { AUDIT_TABLE, RELAY_RECEIPT } from '../../src/writeback/audit';
+import { AUDIT_HEAD_KEY, chained, PREVIOUS_HASH } from '../../src/writeback/auditchain';
+import { fillIncidents } from '../support/incident-book';
+import { cliIo } from '../support/sandbox';
+import { relayKey } from './relay-key';
+
+/**
+ * The relay as the witness, end to end: tables loaded and refreshed (the load path, headless refresh and load)
+ * through the real relay keep its signed read statements; `grc-sheets post` through it keeps each row's
+ * signed write receipt in the audit; `grc-sheets verify` checks both against the relay's JWKS (fetched and
+ * saved) and names the tampering: a statement signed by another relay's key, a receipt removed.
+ */
+describe('the real relay signs what the workbook keeps', () => {
+  let sandbox: Sandbox;
+  let relay: Relay;
+  let dir: string;
+  let jwksUrl: string;
+  let jwksFile: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, environment: 'ACC', scale: 40 });
+    relay = await startRelay({ listen: { host: '127.0.0.1', port: 0 }, environments: { acc: { baseUrl: sandbox.url } }, logLevel: 'silent' }, {});
+    dir = mkdtempSync(join(tmpdir(), 'grc-witness-'));
+    jwksUrl = relay.url + JWKS_PATH;
+    jwksFile = join(dir, 'jwks.json');
+    writeFileSync(jwksFile, await (await fetch(jwksUrl)).text());
+  });
+  afterAll(async () => {
+    await relay.close();
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  interface Report {
+    verified: boolean;
+    tables: { table: string; status: string; statement?: { status: string; message: string } }[];
+    audit: { status: string; breaks?: { address: string; problem: string; message: string }[]; receipts?: { signed: number; unsigned: number; signatures: string; problems: unknown[] } };
+  }
+  async function verifyBook(path: string, keys: string | null = jwksFile) {
+    const out: string[] = [];
+    const code = await verify([path, '--json', ...(keys ? ['--jwks', keys] : [])], { stdout: (t) => out.push(t), stderr: () => undefined });
+    return { code, report: JSON.parse(out.join('\n')) as Report };
+  }
+
+  it('a table loaded through the relay keeps its signed statement, the Evidence sheet says signed, and verify passes with the JWKS fetched or saved; headless refresh stores the new statement', async () => {
+    const empty = join(dir, 'empty.xlsx');
+    writeEmptyWorkbook(empty);
+    const wb = openFileWorkbook(empty);
+    const { identifier, password } = sandbox.demoKey!;
+    const client = withNodeHash(createClient({ baseUrl: `${relay.url}/api/acc`, credentials: { identifier, password } }));
+    const loaded = await loadDataset({ client, workbook: wb, environment: 'acc', datasetId: 'risk', target: { kind: 'new-sheet' }, fingerprints: nodeFingerprints, digest: nodeDigest });
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const book = join(dir, 'loaded.xlsx');
+    wb.saveTo(book);
+    wb.close();
+    const first = loaded.binding.evidence!;
+    expect(first.problem).toBeUndefined();
+    const claims = decodeJwt(first.statement!);
+    expect(claims).toMatchObject({ kind: 'read', dataset: 'risk', records: loaded.rowCount, environment: { name: 'acc' }, who: { kind: 'key', fingerprint: expect.stringMatching(/^key:[0-9a-f]{12}$/) }, requestId: first.requestId });
+
+    const check = openFileWorkbook(book);
+    const { columns, rows } = await check.readRows(EVIDENCE_TABLE);
+    check.close();
+    expect(rows.filter((r) => r[columns.indexOf('Total')] === 'records').map((r) => String(r[columns.indexOf('Signature')]))).toEqual([expect.stringMatching(/^signed by the relay /)]);
+
+    for (const keys of [jwksUrl, jwksFile]) {
+      const { code, report } = await verifyBook(book, keys);
+      expect([code, report.tables]).toEqual([0, [expect.objectContaining({ table: loaded.table.name, status: 'verified', statement: expect.objectContaining({ status: 'verified' }) })]]);
+    }
+
+    // Headless: grc-sheets refresh through --relay stores the relay's statement of the refresh's download.
+    const cli = cliIo(sandbox);
+    expect([await refresh([book, '--relay', relay.url, '--env', 'acc', '--json'], cli.io), cli.err]).toEqual([0, []]);
+    expect((JSON.parse(cli.out.join('\n')) as { tables: { evidence: string }[] }).tables[0]!.evidence).toMatch(/^Signed by the relay on .+, unchanged since\.$/);
+    const after = openFileWorkbook(book);
+    const b = (await readBindings(after)).get(loaded.table.name)!;
+    after.close();
+    expect(b.evidence!.statement).toBeDefined();
+    expect(b.evidence!.requestId).not.toBe(first.requestId);
+    expect((await verifyBook(book, jwksUrl)).code).toBe(0);
+
+    // Headless grc-sheets load through --relay: the new table keeps the relay's statement too.
+    const loads = cliIo(sandbox);
+    expect(await load([book, '--dataset', 'incidents', '--relay', relay.url, '--env', 'acc'], loads.io)).toBe(0);
+    const both = await verifyBook(book, jwksUrl);
+    expect(both.code).toBe(0);
+    expect(both.report.tables.map((t) => [t.status, t.statement?.status])).toEqual([['verified', 'verified'], ['verified', 'verified']]);
+
+    // Tamper: the same claims signed by another relay's key.
+    const stranger = await relayKey('another-relay-1');
+    const foreign = await stranger.sign(decodeJwt(b.evidence!.statement!));
+    const swapped = openFileWorkbook(book);
+    await saveBinding(swapped, { ...b, evidence: { ...b.evidence!, statement: foreign } });
+    const tampered = join(dir, 'foreign.xlsx');
+    swapped.saveTo(tampered);
+    swapped.close();
+    const { code, report } = await verifyBook(tampered);
+    expect(code).toBe(1);
+    expect(report.tables.find((t) => t.table === loaded.table.name)).toMatchObject({ status: 'statement', statement: { status: 'unknown-key', message: expect.stringContaining('another-relay-1') } });
+  }, 120_000);
+
+  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied or forged", async () => {
+    const book = join(dir, 'post.xlsx');
+    const connect = ['--relay', relay.url, '--env', 'acc'];
+    const made = cliIo(sandbox);
+    expect([await template(['--flow', 'incidents', ...connect, '--json', book], made.io), made.err]).toEqual([0, []]);
+    const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
+    fillIncidents(book, table, [['Witnessed one', null], ['Witnessed two', null]]);
+    const sent = cliIo(sandbox);
+    expect([await post([book, '--table', table, ...connect, '--yes'], sent.io), sent.err]).toEqual([0, []]);
+    expect(sent.out.join('\n')).toMatch(/2 created/);
+
+    const wb = openFileWorkbook(book);
+    const audit = await wb.readRows(AUDIT_TABLE);
+    const head = await wb.getSetting(AUDIT_HEAD_KEY);
+    wb.close();
+    const col = (n: string) => audit.columns.indexOf(n);
+    expect(audit.columns.slice(-3)).toEqual([RELAY_RECEIPT, PREVIOUS_HASH, 'Hash']);
+    const stored = sandbox.store.addedRecords('incidents').slice(-2) as { Guid?: string; GUID?: string }[];
+    expect(stored).toHaveLength(2);
+    for (const row of audit.rows) {
+      const receipt = decodeJwt(String(row[col(RELAY_RECEIPT)])) as unknown as WriteReceipt;
+      expect(receipt).toMatchObject({ kind: 'write', method: 'POST', status: expect.any(Number), environment: { name: 'acc' }, who: { kind: 'key', fingerprint: row[col('Who')] }, bodySha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(receipt.status).toBeGreaterThanOrEqual(200);
+      expect(receipt.status).toBeLessThan(300);
+    }
+
+    for (const keys of [jwksUrl, jwksFile]) {
+      const { code, report } = await verifyBook(book, keys);
+      expect(code).toBe(0);
+      expect(report.audit).toMatchObject({ status: 'verified', receipts: { signed: 2, unsigned: 0, signatures: 'checked', problems: [] } });
+    }
+
+    // Tamper: the second row's receipt removed, and the chain recomputed so that it alone would not tell.
+    const cut = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
+    cut[1]![col(RELAY_RECEIPT)] = '';
+    const relinked = await chained(cut, '');
+    const edit = openFileWorkbook(book);
+    await edit.writeRows(AUDIT_TABLE, 0, relinked);
+    await edit.setSetting(AUDIT_HEAD_KEY, { ...(head as { entries: number }), hash: relinked.at(-1)!.at(-1) });
+    const removed = join(dir, 'receipt-removed.xlsx');
+    edit.saveTo(removed);
+    edit.close();
+    const { code, report } = await verifyBook(removed);
+    expect(code).toBe(1);
+    expect(report.audit.breaks).toEqual([expect.objectContaining({ problem: 'receipt-removed', address: expect.stringMatching(/^'Write-back audit'!\$?[A-Z]+\$?3$/), message: expect.stringContaining('the receipt was removed') })]);
+
+    // Tamper: a receipt copied from the other row (chain recomputed again): named as copied.
+    cut[1]![col(RELAY_RECEIPT)] = cut[0]![col(RELAY_RECEIPT)]!;
+    const copiedRows = await chained(cut, '');
+    const copy = openFileWorkbook(book);
+    await copy.writeRows(AUDIT_TABLE, 0, copiedRows);
+    await copy.setSetting(AUDIT_HEAD_KEY, { ...(head as { entries: number }), hash: copiedRows.at(-1)!.at(-1) });
+    const copied = join(dir, 'receipt-copied.xlsx');
+    copy.saveTo(copied);
+    copy.close();
+    const again = await verifyBook(copied);
+    expect(again.code).toBe(1);
+    expect(again.report.audit.breaks?.map((b) => b.problem)).toContain('copied');
+
+    // Tamper: the first row's receipt altered to say the service answered another body (chain recomputed): forged.
+    const [h, payload, sig] = String(audit.rows[0]![col(RELAY_RECEIPT)]).split('.');
+    const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), answerSha256: '0'.repeat(64) })).toString('base64url');
+    cut[1]![col(RELAY_RECEIPT)] = audit.rows[1]![col(RELAY_RECEIPT)]!;
+    cut[0]![col(RELAY_RECEIPT)] = `${h}.${altered}.${sig}`;
+    const forgedRows = await chained(cut, '');
+    const forge = openFileWorkbook(book);
+    await forge.writeRows(AUDIT_TABLE, 0, forgedRows);
+    await forge.setSetting(AUDIT_HEAD_KEY, { ...(head as { entries: number }), hash: forgedRows.at(-1)!.at(-1) });
+    const forgedBook = join(dir, 'receipt-forged.xlsx');
+    forge.saveTo(forgedBook);
+    forge.close();
+    const forged = await verifyBook(forgedBook);
+    expect(forged.code).toBe(1);
+    expect(forged.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'forged', address: expect.stringMatching(/2$/) })]);
+  }, 120_000);
+});

@@ -42,7 +42,14 @@ export class HeldKeyError extends Error {
   override name = 'HeldKeyError';
 }
 
-function describeSource(ref: KeyRef, env: NodeJS.ProcessEnv): string {
+/** Where a secret is read from, by reference: a file, an environment variable or a systemd credential. */
+export interface SecretRef {
+  file?: string | undefined;
+  env?: string | undefined;
+  credential?: string | undefined;
+}
+
+export function describeSource(ref: SecretRef, env: NodeJS.ProcessEnv): string {
   if (ref.file !== undefined) return `file ${ref.file}`;
   if (ref.env !== undefined) return `environment variable ${ref.env}`;
   return `systemd credential ${ref.credential} (${join(env.CREDENTIALS_DIRECTORY ?? '$CREDENTIALS_DIRECTORY', ref.credential ?? '')})`;
@@ -73,8 +80,12 @@ export function readSecretFile(path: string, what: string, whose = "the relay us
   }
 }
 
-function readSecret(ref: KeyRef, env: NodeJS.ProcessEnv): string {
-  const what = describeSource(ref, env);
+/**
+ * The secret a reference names (the held API keys, the relay's signing key). `label` goes before the source
+ * in a refusal; `example` is the file in the LoadCredential line a refusal suggests.
+ */
+export function readSecret(ref: SecretRef, env: NodeJS.ProcessEnv, label = '', example = '/path/to/key'): string {
+  const what = `${label}${describeSource(ref, env)}`;
   if (ref.file !== undefined) return readSecretFile(ref.file, what);
   if (ref.env !== undefined) {
     const value = env[ref.env];
@@ -84,7 +95,7 @@ function readSecret(ref: KeyRef, env: NodeJS.ProcessEnv): string {
   const dir = env.CREDENTIALS_DIRECTORY;
   if (!dir)
     throw new HeldKeyError(
-      `${what}: CREDENTIALS_DIRECTORY is not set; run the relay under systemd with LoadCredential=${ref.credential}:/path/to/key`,
+      `${what}: CREDENTIALS_DIRECTORY is not set; run the relay under systemd with LoadCredential=${ref.credential}:${example}`,
     );
   return readSecretFile(join(dir, ref.credential ?? ''), what);
 }

@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { STATEMENT_TYPE } from '../contracts/evidence';
 import type { RelayConfig } from './config';
-import { HeldKeyError, readSecretFile } from './held-keys';
+import { describeSource, HeldKeyError, readSecret } from './held-keys';
 
 /**
  * The key the relay signs its statements with (docs/relay.md, "What the relay signs"): an Ed25519 or P-256
@@ -69,26 +69,8 @@ function publicJwk(key: KeyObject): PublicJwk | null {
   return { ...jwk, kid: thumbprint(jwk), alg, use: 'sig' };
 }
 
-function describeSource(ref: KeyRef, env: NodeJS.ProcessEnv): string {
-  if (ref.file !== undefined) return `file ${ref.file}`;
-  if (ref.env !== undefined) return `environment variable ${ref.env}`;
-  return `systemd credential ${ref.credential} (${join(env.CREDENTIALS_DIRECTORY ?? '$CREDENTIALS_DIRECTORY', ref.credential ?? '')})`;
-}
-
 function readPem(ref: KeyRef, env: NodeJS.ProcessEnv): string {
-  const what = `evidence.key: ${describeSource(ref, env)}`;
-  if (ref.file !== undefined) return readSecretFile(ref.file, what);
-  if (ref.env !== undefined) {
-    const value = env[ref.env];
-    if (!value) throw new HeldKeyError(`${what} is not set`);
-    return value;
-  }
-  const dir = env.CREDENTIALS_DIRECTORY;
-  if (!dir)
-    throw new HeldKeyError(
-      `${what}: CREDENTIALS_DIRECTORY is not set; run the relay under systemd with LoadCredential=${ref.credential}:/path/to/key.pem`,
-    );
-  return readSecretFile(join(dir, ref.credential ?? ''), what);
+  return readSecret(ref, env, 'evidence.key: ', '/path/to/key.pem');
 }
 
 function toSigningKey(pem: string, source: string): SigningKey {

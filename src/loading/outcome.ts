@@ -1,0 +1,105 @@
+import type { ChangeSummary } from './changes';
+import type { EditedCell } from './tableprint';
+import type { Binding } from './bindings';
+import { isWorkbookError } from '../workbook/errors';
+import type { TableShape, WriteStats } from '../workbook/port';
+
+/** What a load or refresh ends with, as values: a success with its counts, or a failure's code and facts. */
+
+export type LoadPhase = 'preparing' | 'downloading' | 'writing' | 'done';
+export interface LoadProgress {
+  phase: LoadPhase;
+  /** Response bytes received so far. */
+  bytes: number;
+  totalBytes?: number;
+  /** Records received so far (downloading) or rows written (writing). */
+  rows: number;
+  /** false once a refresh is replacing rows: from then on Cancel is not taken. */
+  cancellable: boolean;
+}
+
+/**
+ * `target-refused`: the place cannot take the table (protected sheet, past Excel's last row or column, a
+ * table in the way), found before the download or as soon as the size is known, before writing there.
+ * `target-not-empty`: cells below the selected cell hold data; the user is asked, then loads again with
+ * `overwrite`.
+ */
+export type LoadErrorCode = 'edited' | 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty';
+export interface LoadError {
+  code: LoadErrorCode;
+  message: string;
+  /** The client's error code when code is 'api' (invalid-credentials, forbidden, unreachable ...). */
+  apiCode?: string;
+  table?: string;
+  /**
+   * After a failed refresh, what the table holds: its old data untouched (`intact`), possibly old and new
+   * rows mixed because the replacement stopped part way (`mixed`: refresh again), or nothing because the
+   * table is no longer in the workbook (`gone`: load the dataset again).
+   */
+  tableState?: TableState;
+  /** code 'edited': the cells edited by hand since the last load, which the refresh would overwrite. */
+  edits?: EditReport[];
+}
+
+/** A hand-edited cell, where it is: `address` is Sheet!A1 as Excel shows it. */
+export interface EditReport extends EditedCell {
+  address: string;
+}
+export type TableState = 'intact' | 'mixed' | 'gone';
+
+export interface LoadSuccess {
+  ok: true;
+  table: TableShape;
+  binding: Binding;
+  rowCount: number;
+  /** Cells cut to Excel's 32,767-character limit. */
+  truncatedCells: number;
+  writes: WriteStats;
+  /** A refresh's changes against what the table held (none for a first load). */
+  changes?: RefreshChanges;
+  /** The Evidence sheet could not be written (the load itself succeeded): what happened. */
+  evidenceProblem?: string;
+}
+
+export interface RefreshChanges {
+  summary: ChangeSummary;
+  /** "12 added, 3 removed, 40 changed". */
+  text: string;
+  /** Rows written to the Changes sheet; fewer than the changes when `truncated` (CHANGE_ROWS_LIMIT). */
+  listed: number;
+  /** Columns the source sends that the table lacked: added at the right end (a custom field added at the source). */
+  columnsAdded: string[];
+  /** Columns the source no longer sends: kept where they are, emptied (a custom field removed at the source). */
+  columnsEmptied: string[];
+  truncated: boolean;
+  /** The Changes sheet's name; null when nothing changed. */
+  sheet: string | null;
+}
+
+/** At most this many rows go to the Changes sheet per refresh; the summary counts them all. */
+export const CHANGE_ROWS_LIMIT = 100_000;
+export type LoadOutcome = LoadSuccess | { ok: false; error: LoadError };
+
+/** A load refused because of where it would go: a value for the user, not a failure of Excel. */
+export class Refusal extends Error {
+  constructor(
+    readonly code: 'target-refused' | 'target-not-empty',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Any failure of a load or refresh as the outcome's error. */
+export function toLoadError(e: unknown, signal: AbortSignal | undefined, table?: string): LoadError {
+  const err = e as { name?: string; code?: string; message?: string };
+  if (signal?.aborted || err?.code === 'cancelled' || err?.name === 'AbortError') {
+    return { code: 'cancelled', message: 'Cancelled.', table };
+  }
+  if (err?.name === 'ApiError' && typeof err.code === 'string') {
+    return { code: 'api', apiCode: err.code, message: err.message ?? 'The service refused the request.', table };
+  }
+  if (e instanceof Refusal) return { code: e.code, message: e.message, table };
+  if (isWorkbookError(e)) return { code: 'workbook', message: e.message, table };
+  return { code: 'workbook', message: `Unexpected error: ${err?.message ?? String(e)}`, table };
+}

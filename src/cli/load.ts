@@ -7,7 +7,7 @@ import { CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo, type ConnectIo } fr
 import { EnvironmentError, openEnvironment, type EnvironmentSource } from '../connect/open';
 import { BindingFileError } from '../binding/load';
 import { RelayConfigError } from '../relay/config';
-import { loadDataset } from '../loading/load';
+import { failureText, loadDataset } from '../loading/load';
 import { cleanSheetName } from '../workbook/errors';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, writeEmptyWorkbook, type FileWorkbook } from '../workbook/file';
 import { nodeDigest, nodeFingerprints, withNodeHash } from './digest';
@@ -126,7 +126,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
       ...(columns?.length ? { columns } : {}),
       names: { ...(options.table ? { table: options.table } : {}), ...(options.sheet ? { sheet: options.sheet } : {}) },
     });
-    if (!outcome.ok) return failed(`${outcome.error.message} ${positionals[0]} was not changed.`);
+    if (!outcome.ok) return failed(`${failureText(outcome.error)} ${positionals[0]} was not changed.`);
     const book = workbook;
     if (isNew) {
       const done = `${start}.xlsx`;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { refreshTable, type EditReport, type LoadOutcome, type LoadProgress, type RefreshChanges } from '../loading/load';
+import { failureText, refreshTable, type EditReport, type LoadOutcome, type LoadProgress, type RefreshChanges } from '../loading/load';
 import { readBindings } from '../loading/bindings';
 import { stateAfterLoad } from '../evidence/state';
 import { RECORDS_DROPPED, tablesWithoutRecords } from '../loading/dropped';
@@ -153,7 +153,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       summaries.push(
         outcome.ok
           ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.binding.fingerprint ? { fingerprint: outcome.binding.fingerprint } : {}), ...(outcome.changes ? { changes: outcome.changes } : {}), evidence: stateAfterLoad(outcome.binding).text, ...(outcome.evidenceProblem ? { evidenceProblem: outcome.evidenceProblem } : {}) }
-          : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.message.replace(/ The refresh of \S+ stopped while replacing rows:.*$/, ''), ...(outcome.error.edits ? { edits: outcome.error.edits } : {}) } },
+          : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.left === 'stopped-mixed' ? outcome.error.message : failureText(outcome.error), ...(outcome.error.edits ? { edits: outcome.error.edits } : {}) } },
       );
     }
     if (abort.signal.aborted) return failed(`stopped before the workbook was written; ${positionals[0]} was not changed.`);

@@ -1,4 +1,5 @@
 import type { SandboxGap } from '../contracts/sandbox-gap';
+import type { RelayRefusal } from './relay-reference';
 
 /**
  * The one error type of the client. `code` says what happened in terms a caller can branch on, `message`
@@ -46,6 +47,8 @@ export interface ApiErrorInit {
   endpoint?: string;
   /** A 404 the practice sandbox says is about itself (contracts/sandbox.ts), not about the service. */
   sandboxGap?: SandboxGap;
+  /** The relay refused (or answered for the service): its code, status and sentence, apart from `message`. */
+  relay?: RelayRefusal;
   cause?: unknown;
 }
 
@@ -58,6 +61,7 @@ export class ApiError extends Error {
   readonly retryAfterMs?: number;
   readonly endpoint?: string;
   readonly sandboxGap?: SandboxGap;
+  readonly relay?: RelayRefusal;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -68,6 +72,7 @@ export class ApiError extends Error {
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.endpoint !== undefined) this.endpoint = init.endpoint;
     if (init.sandboxGap !== undefined) this.sandboxGap = init.sandboxGap;
+    if (init.relay !== undefined) this.relay = init.relay;
   }
 }
 

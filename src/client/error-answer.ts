@@ -193,7 +193,7 @@ function relayError(
     ...(wait !== undefined && (known.code === 'rate-limited' || known.code === 'unavailable')
       ? { retryAfterMs: wait }
       : {}),
-    message: relaySays(`${relay.message}${unknown}`, { code: relay.code, status }),
+    ...relaySays(`${relay.message}${unknown}`, { code: relay.code, status }),
   });
 }
 

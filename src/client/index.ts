@@ -7,7 +7,7 @@ export {
   type ErrorDetail,
   type Sent,
 } from './api-error';
-export { splitRelayReference, type RelayReference } from './relay-reference';
+export { type RelayReference, type RelayRefusal } from './relay-reference';
 export type { DataRecord, DownloadOptions, DownloadProgress, DownloadResult } from './download';
 export type { CallOptions } from './call';
 export { checkStatement, type EvidenceCheck, type EvidenceCode, type Hasher } from './statement-check';

@@ -1,8 +1,8 @@
 /**
- * A relay refusal's message: "The relay says: <its sentence> (<its code>, <status>)". The message is all
- * that travels everywhere an error goes (a load's error, a row's result, the headless commands' output), so
- * the code and status ride in it; a screen that shows a plain sentence takes them off with
- * `splitRelayReference` and shows them as a detail. Both ends of that format live here.
+ * A relay refusal as values: the relay's code and status, and its sentence. An error keeps them apart
+ * (`ApiError.relay`), so a screen shows the sentence plain with the code and status behind "Details", and
+ * nothing has to be read back out of a message. Text-only showers (the headless commands' output, a row's
+ * result, logs) print `message`, the one line made here from the same values.
  */
 export interface RelayReference {
   /** The relay's own code (src/relay/errors.ts): policy-refused, upstream-timeout ... */
@@ -10,19 +10,13 @@ export interface RelayReference {
   status: number;
 }
 
-const SAYS = 'The relay says: ';
-const REFERENCE = /\s*\(([a-z][a-z0-9-]*), (\d{3})\)$/;
-
-export function relaySays(sentence: string, reference: RelayReference): string {
-  return `${SAYS}${sentence} (${reference.code}, ${reference.status})`;
+export interface RelayRefusal extends RelayReference {
+  /** "The relay says: <its sentence>", without the code and status. */
+  sentence: string;
 }
 
-/**
- * The message without its relay reference, and the reference, when it is a relay refusal's; any other
- * message (a service's answer ending in a parenthesis included) as it is.
- */
-export function splitRelayReference(message: string): { text: string; reference?: RelayReference } {
-  const m = message.startsWith(SAYS) ? REFERENCE.exec(message) : null;
-  if (!m) return { text: message };
-  return { text: message.slice(0, m.index), reference: { code: m[1]!, status: Number(m[2]) } };
+/** The relay's refusal as an error's `relay` and its one-line `message`: "The relay says: <sentence> (<code>, <status>)". */
+export function relaySays(said: string, reference: RelayReference): { relay: RelayRefusal; message: string } {
+  const sentence = `The relay says: ${said}`;
+  return { relay: { ...reference, sentence }, message: `${sentence} (${reference.code}, ${reference.status})` };
 }

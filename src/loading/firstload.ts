@@ -206,7 +206,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   } catch (e) {
     const error = toLoadError(e, signal, table?.name);
     await removePartial(workbook, table, createdSheet);
-    if (error.code !== 'cancelled' && table) error.message += ' Nothing was loaded; the partial table was removed.';
+    if (error.code !== 'cancelled' && table) error.left = 'partial-removed';
     return { ok: false, error };
   }
 }

@@ -1,3 +1,4 @@
+import type { RelayRefusal } from '../client';
 import type { ChangeSummary } from './changes';
 import type { EditedCell } from './tableprint';
 import type { Binding } from './bindings';
@@ -27,10 +28,28 @@ export interface LoadProgress {
 export type LoadErrorCode = 'edited' | 'cancelled' | 'api' | 'not-bound' | 'table-missing' | 'environment-mismatch' | 'binding-refused' | 'workbook' | 'target-refused' | 'target-not-empty';
 export interface LoadError {
   code: LoadErrorCode;
+  /**
+   * Why, in words: the service's or the relay's answer, Excel's, or the refusal of the place. What the
+   * failure left in the workbook is not in it: `left` says that, and the screen that shows the failure
+   * words it (`whatItLeft`, leftwords.ts), so no screen has to take a sentence back out.
+   */
   message: string;
   /** The client's error code when code is 'api' (invalid-credentials, forbidden, unreachable ...). */
   apiCode?: string;
+  /** code 'api' from a relay: its code, status and sentence (`message` is them in one line). */
+  relay?: RelayRefusal;
   table?: string;
+  /** The table's dataset, for "load it again". */
+  datasetId?: string;
+  /**
+   * What the failure left, when the message does not say it:
+   * - `partial-removed`: a first load made its table, then failed; the partial table (and its new sheet) was removed;
+   * - `kept`: a refresh failed before it wrote; the table holds its last load;
+   * - `stopped-gone`: a refresh stopped because the table went while it replaced the rows; its record was removed;
+   * - `stopped-mixed`: a refresh stopped while replacing rows; old and new rows may be mixed;
+   * - `record-stale`: the rows were replaced, but the table's record could not be saved.
+   */
+  left?: FailureLeft;
   /**
    * After a failed refresh, what the table holds: its old data untouched (`intact`), possibly old and new
    * rows mixed because the replacement stopped part way (`mixed`: refresh again), or nothing because the
@@ -46,6 +65,7 @@ export interface EditReport extends EditedCell {
   address: string;
 }
 export type TableState = 'intact' | 'mixed' | 'gone';
+export type FailureLeft = 'partial-removed' | 'kept' | 'stopped-gone' | 'stopped-mixed' | 'record-stale';
 
 export interface LoadSuccess {
   ok: true;
@@ -97,7 +117,8 @@ export function toLoadError(e: unknown, signal: AbortSignal | undefined, table?:
     return { code: 'cancelled', message: 'Cancelled.', table };
   }
   if (err?.name === 'ApiError' && typeof err.code === 'string') {
-    return { code: 'api', apiCode: err.code, message: err.message ?? 'The service refused the request.', table };
+    const relay = (e as { relay?: RelayRefusal }).relay;
+    return { code: 'api', apiCode: err.code, message: err.message ?? 'The service refused the request.', ...(relay ? { relay } : {}), table };
   }
   if (e instanceof Refusal) return { code: e.code, message: e.message, table };
   if (isWorkbookError(e)) return { code: 'workbook', message: e.message, table };

@@ -151,7 +151,7 @@ export async function replaceTable(
   } catch (e) {
     const error = toLoadError(e, signal, existing.name);
     error.tableState = 'intact';
-    error.message += ` Table ${existing.name} still holds the data of its last load.`;
+    error.left = 'kept';
     return { ok: false, error };
   }
 
@@ -191,7 +191,7 @@ export async function replaceTable(
       cells,
       evidence: evidenceOf(totalsOfRows(builder.columns, rows), statement),
     });
-    if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', table: existing.name, message: `${saved.message} The rows were replaced, but the table's record was not updated: refresh it again.` } };
+    if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', left: 'record-stale', table: existing.name, message: saved.message } };
     const evidenceProblem = await recordEvidence(workbook, saved.binding);
     report({ phase: 'done', rows: rows.length });
     return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes, changes, ...(evidenceProblem ? { evidenceProblem } : {}) };
@@ -202,13 +202,14 @@ export async function replaceTable(
     if (still === null) {
       await removeBinding(workbook, existing.name).catch(() => undefined);
       error.tableState = 'gone';
-      error.message += ` The refresh of ${existing.name} stopped because the table is no longer in the workbook; its record was removed. Load ${datasetId} again.`;
+      error.left = 'stopped-gone';
+      error.datasetId = datasetId;
     } else {
       // The cells no longer are what the last load left: without this, the refresh that puts them right
       // would take the mixed rows for hand edits.
       await dropCellPrint(workbook, existing.name).catch(() => undefined);
       error.tableState = 'mixed';
-      error.message += ` The refresh of ${existing.name} stopped while replacing rows: the table may mix old and new rows. Refresh it again to put it right.`;
+      error.left = 'stopped-mixed';
     }
     return { ok: false, error };
   }

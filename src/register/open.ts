@@ -303,13 +303,15 @@ function joiner(
 /** A refusal or failure of one of the register's datasets, saying which one. */
 function refusalNaming(e: unknown, register: RegisterDefinition, part: Dataset): unknown {
   if (!isApiError(e) || e.code === 'cancelled') return e;
+  const naming = `The ${register.title} reads the dataset ${part.title} (${part.id}), and reading it failed: `;
   return new ApiError({
     code: e.code,
     sent: e.sent,
     endpoint: part.id,
     ...(e.status !== undefined ? { status: e.status } : {}),
     ...(e.details ? { details: e.details } : {}),
-    message: `The ${register.title} reads the dataset ${part.title} (${part.id}), and reading it failed: ${e.message}`,
+    message: `${naming}${e.message}`,
+    ...(e.relay ? { relay: { ...e.relay, sentence: `${naming}${e.relay.sentence}` } } : {}),
     cause: e,
   });
 }

@@ -1,4 +1,4 @@
-import { ApiError, createClient, isApiError, splitRelayReference } from '../../src/client';
+import { ApiError, createClient, isApiError } from '../../src/client';
 import { closedPort, fakeForFile, json, relayRefusal } from './fake-server';
 import { failureOf } from '../support/api-error';
 
@@ -163,14 +163,16 @@ describe('client errors: the spec error table and the relay', () => {
     expect(e.message).toMatch(/larger than 1 MiB/);
   });
 
-  it("a relay refusal's code and status ride at the end of the message, where a screen takes them off to show the sentence plain", async () => {
+  it("a relay refusal's sentence, code and status are values on the error; the message says them in one line", async () => {
     fake.answer = (_req, res) => relayRefusal(res, 403, 'policy-refused', 'Refused by rule "compliance".');
     const e = await failureOf(load);
-    expect(splitRelayReference(e.message)).toEqual({ text: 'The relay says: Refused by rule "compliance".', reference: { code: 'policy-refused', status: 403 } });
+    expect(e.relay).toEqual({ sentence: 'The relay says: Refused by rule "compliance".', code: 'policy-refused', status: 403 });
+    expect(e.message).toBe('The relay says: Refused by rule "compliance". (policy-refused, 403)');
     // A service's own answer with a parenthesis at its end is not taken for the relay's.
     fake.answer = (_req, res) => json(res, 409, { message: 'Conflict (record-locked, 409)' });
     const service = await failureOf(load);
-    expect(splitRelayReference(service.message)).toEqual({ text: service.message });
+    expect(service.relay).toBeUndefined();
+    expect(service.message).toContain('Conflict (record-locked, 409)');
   });
 
   it('every relay code maps to a client code and says whether the service can have seen the call', async () => {

@@ -1,7 +1,7 @@
 import { catalog } from '../../src/catalog';
 import { columnsOf, isoToSerial, reportColumns } from '../../src/sheet';
 import { readBindings } from '../../src/loading/bindings';
-import { MAX_BUFFERED_ROWS, loadDataset, refreshAll, refreshTable, type DataRecord, type LoadProgress } from '../../src/loading/load';
+import { MAX_BUFFERED_ROWS, failureText, loadDataset, refreshAll, refreshTable, type DataRecord, type LoadProgress } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { WorkbookError } from '../../src/workbook/errors';
 import { apiError, fakeClient } from './fakeClient';
@@ -109,7 +109,7 @@ describe('first load', () => {
     const client = fakeClient(risks(3000), { failAfterBatches: { batches: 1, error: apiError('invalid-credentials', 'The API key was refused.') } }).client;
     const out = await loadDataset({ ...base, client, workbook: wb, datasetId: 'risk', target: { kind: 'selection' } });
     expect(out).toMatchObject({ ok: false, error: { code: 'api', apiCode: 'invalid-credentials' } });
-    expect(!out.ok && out.error.message).toMatch(/API key was refused.*partial table was removed/);
+    expect(!out.ok && failureText(out.error)).toMatch(/API key was refused.*partial table was removed/);
     expect(await wb.listTables()).toEqual([]);
   });
 
@@ -166,7 +166,8 @@ describe('refresh', () => {
     const binding = (await readBindings(wb)).get('tbl_risk');
     const failing = fakeClient(risks(5000, { Status: 'New' }), { batchSize: 100, failAfterBatches: { batches: 3, error: apiError('unreachable', 'The relay could not be reached.') } }).client;
     const failed = await refreshTable({ ...base, client: failing, workbook: wb, table: 'tbl_risk' });
-    expect(failed).toMatchObject({ ok: false, error: { code: 'api', apiCode: 'unreachable', message: expect.stringMatching(/still holds the data of its last load/) } });
+    expect(failed).toMatchObject({ ok: false, error: { code: 'api', apiCode: 'unreachable', left: 'kept' } });
+    expect(!failed.ok && failureText(failed.error)).toMatch(/still holds the data of its last load/);
     const ctl = new AbortController();
     const cancelled = await refreshTable({
       ...base,
@@ -242,7 +243,8 @@ describe('refresh', () => {
       throw new WorkbookError('host', 'Excel refused the change (GeneralException).');
     };
     const mixed = await refreshTable({ ...base, client: fakeClient(risks(4, { Status: 'New' })).client, workbook: wb, table: 'tbl_risk' });
-    expect(mixed).toMatchObject({ ok: false, error: { tableState: 'mixed', message: expect.stringMatching(/may mix old and new rows.*Refresh it again/) } });
+    expect(mixed).toMatchObject({ ok: false, error: { tableState: 'mixed', left: 'stopped-mixed' } });
+    expect(!mixed.ok && failureText(mixed.error)).toMatch(/may mix old and new rows.*Refresh it again/);
     expect((await readBindings(wb)).has('tbl_risk')).toBe(true);
 
     wb.writeRows = async (name) => {
@@ -250,7 +252,8 @@ describe('refresh', () => {
       throw new WorkbookError('table-not-found', `There is no table named ${name} in this workbook.`);
     };
     const gone = await refreshTable({ ...base, client: fakeClient(risks(4)).client, workbook: wb, table: 'tbl_risk' });
-    expect(gone).toMatchObject({ ok: false, error: { tableState: 'gone', message: expect.stringMatching(/no longer in the workbook.*Load risk again/) } });
+    expect(gone).toMatchObject({ ok: false, error: { tableState: 'gone', left: 'stopped-gone' } });
+    expect(!gone.ok && failureText(gone.error)).toMatch(/no longer in the workbook.*Load risk again/);
     expect((await readBindings(wb)).has('tbl_risk')).toBe(false);
   });
 

@@ -1,6 +1,4 @@
 import type { ApiError, ApiErrorCode } from '../../client';
-// Its own module, not the client's index: this screen text is in the first load, the client is not.
-import { splitRelayReference } from '../../client/relay-reference';
 
 /** What the user sees for a failure and what they can do about it. */
 export interface UserMessage {
@@ -26,11 +24,11 @@ function seconds(ms: number | undefined): string {
  * One message per client error code, naming the environment: the spec's error table folds expired keys,
  * other-environment keys and IP changes into one 401, so that message lists all of them with the fix.
  */
-export function describeError(error: Pick<ApiError, 'message' | 'retryAfterMs'> & { code: ApiErrorCode }, environment: string): UserMessage {
-  // A relay refusal's code and status end its message: the sentence is shown plain, they go in the reference.
-  const { text, reference } = splitRelayReference(error.message);
-  const told = described({ ...error, message: text }, environment, reference?.code);
-  return reference ? { ...told, reference: `relay code ${reference.code}, status ${reference.status}` } : told;
+export function describeError(error: Pick<ApiError, 'message' | 'retryAfterMs' | 'relay'> & { code: ApiErrorCode }, environment: string, after = ''): UserMessage {
+  // A relay refusal's sentence is shown plain; its code and status go in the reference.
+  const said = error.relay ? error.relay.sentence : error.message;
+  const told = described({ ...error, message: after ? `${said} ${after}` : said }, environment, error.relay?.code);
+  return error.relay ? { ...told, reference: `relay code ${error.relay.code}, status ${error.relay.status}` } : told;
 }
 
 /** The title of the relay policy's refusal: screens that know what the call was for say it in their words. */

@@ -1,7 +1,7 @@
 import { catalog, type Dataset } from '../../catalog';
 import { API_ERROR_CODES, type ApiErrorCode } from '../../client';
 import { fingerprinter } from '../../loading/fingerprint';
-import { loadDataset, refreshTable, type EditReport, type TableState, type LoadError, type LoadOutcome, type LoadProgress, type LoadTarget as WorkbookTarget } from '../../loading/load';
+import { failureText, loadDataset, refreshTable, whatItLeft, type EditReport, type TableState, type LoadError, type LoadOutcome, type LoadProgress, type LoadTarget as WorkbookTarget } from '../../loading/load';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
 import { describeError, messageText, type UserMessage } from '../connection/messages';
@@ -39,19 +39,17 @@ const STATE_TITLES: Record<'mixed' | 'gone', string> = {
 const KEPT = 'The table still holds its previous data.';
 
 /**
- * A refresh refused before it wrote (`intact`) ends its message by saying the table still holds its last
- * load. The Tables card says that first, with the time of that load: the load's own sentence is left out
- * of the message so the card says it once.
+ * A load or refresh failure in the words the Connect screen uses for the same API error. What a failed
+ * refresh left is said once: a table that still holds its last load (`intact`) is said by the Tables card,
+ * with the time of that load, so only the cause is the detail here; any other state follows the cause.
  */
-const LAST_LOAD_KEPT = /\s*Table \S+ still holds the data of its last load\./;
-
-/** A load or refresh failure in the words the Connect screen uses for the same API error. */
 export function messageOf(failure: LoadError, environment: string): UserMessage {
-  const error = failure.tableState === 'intact' ? { ...failure, message: failure.message.replace(LAST_LOAD_KEPT, '') } : failure;
-  if (error.tableState === 'mixed' || error.tableState === 'gone') return { title: STATE_TITLES[error.tableState], detail: error.message };
-  if (error.code === 'api' && isApiCode(error.apiCode)) return describeError({ code: error.apiCode, message: error.message }, environment);
-  if (error.code === 'api') return { title: 'The service refused the request', detail: error.message };
-  return { title: TITLES[error.code], detail: error.message };
+  const after = failure.tableState === 'intact' ? '' : whatItLeft(failure);
+  const detail = failure.tableState === 'intact' ? failure.message : failureText(failure);
+  if (failure.tableState === 'mixed' || failure.tableState === 'gone') return { title: STATE_TITLES[failure.tableState], detail };
+  if (failure.code === 'api' && isApiCode(failure.apiCode)) return describeError({ code: failure.apiCode, message: failure.message, ...(failure.relay ? { relay: failure.relay } : {}) }, environment, after);
+  if (failure.code === 'api') return { title: 'The service refused the request', detail };
+  return { title: TITLES[failure.code], detail };
 }
 
 function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): OpResult {

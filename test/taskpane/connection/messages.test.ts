@@ -1,5 +1,6 @@
 import { API_ERROR_CODES, ApiError } from '../../../src/client';
 import { describeError, messageText } from '../../../src/taskpane/connection/messages';
+import { relaySays } from '../../../src/client/relay-reference';
 
 const error = (code: (typeof API_ERROR_CODES)[number], extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) =>
   new ApiError({ code, message: `service said ${code}.`, sent: 'yes', ...extra });
@@ -38,9 +39,9 @@ test('rate limits and outages say when to try again', () => {
 });
 
 describe('a relay refusal', () => {
-  // As the client words it (client/error-answer.ts): the relay's sentence, then its code and status.
+  // As the client makes it (client/error-answer.ts): the relay's sentence, code and status as values.
   const refusal = (code: string, status: number, said: string) =>
-    describeError(new ApiError({ code: 'relay', sent: 'no', status, message: `The relay says: ${said} (${code}, ${status})` }), 'ACC');
+    describeError(new ApiError({ code: 'relay', sent: 'no', status, ...relaySays(said, { code, status }) }), 'ACC');
 
   test('shows the plain sentence; the code and status are kept as the reference behind Details', () => {
     const m = refusal('policy-refused', 403, 'Refused by rule "compliance": risk is not among its datasets. To be given access, ask grc-team@example.com.');
@@ -61,7 +62,7 @@ describe('a relay refusal', () => {
   });
 
   test('codes the relay maps to the client\'s own (upstream-unreachable) read plain too', () => {
-    const m = describeError(new ApiError({ code: 'unreachable', sent: 'no', status: 502, message: 'The relay says: connect ECONNREFUSED 127.0.0.1:9 (upstream-unreachable, 502)' }), 'ACC');
+    const m = describeError(new ApiError({ code: 'unreachable', sent: 'no', status: 502, ...relaySays('connect ECONNREFUSED 127.0.0.1:9', { code: 'upstream-unreachable', status: 502 }) }), 'ACC');
     expect(m.detail).toBe('The relay says: connect ECONNREFUSED 127.0.0.1:9 Nothing was sent. Check that the relay runs and that the network allows it, then try again.');
     expect(m.reference).toBe('relay code upstream-unreachable, status 502');
   });

@@ -20,10 +20,43 @@ test('a failed refresh is titled by what it left in the table', () => {
 });
 
 test('a refresh refused before it wrote leaves the "still holds its last load" to the Tables card, which says it with the load time', () => {
-  const intact = messageOf({ code: 'api', apiCode: 'outcome-unknown', tableState: 'intact', message: 'The connection broke in the middle of the answer; loading again is safe. Table tbl_risk still holds the data of its last load.' }, 'ACC');
+  const intact = messageOf({ code: 'api', apiCode: 'outcome-unknown', tableState: 'intact', left: 'kept', table: 'tbl_risk', message: 'The connection broke in the middle of the answer; loading again is safe.' }, 'ACC');
   expect(intact).toEqual({ title: 'The connection broke before the answer was complete', detail: 'The connection broke in the middle of the answer; loading again is safe. Try again.' });
-  const refused = messageOf({ code: 'target-refused', tableState: 'intact', message: "The dataset's new fields would take table tbl_risk past Excel's last column (XFD). Table tbl_risk still holds the data of its last load." }, 'ACC');
+  const refused = messageOf({ code: 'target-refused', tableState: 'intact', left: 'kept', table: 'tbl_risk', message: "The dataset's new fields would take table tbl_risk past Excel's last column (XFD)." }, 'ACC');
   expect(refused.detail).not.toMatch(/still holds/);
+});
+
+test('what a failed load or refresh left is said once, in the words made where it is shown, whatever those words are', async () => {
+  // Real failures of the use case, not hand-made ones: a refresh that fails while downloading (intact), one
+  // whose table goes while it writes (gone), a first load that fails after making its table (partial).
+  const { createMemoryWorkbook } = await import('../../../src/workbook/memory');
+  const { loadDataset, refreshTable, whatItLeft } = await import('../../../src/loading/load');
+  const { fakeClient, apiError } = await import('../../loading/fakeClient');
+  const risk = (i: number) => ({ Id: `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`, Name: `Risk ${i}` });
+  const base = { environment: 'ACC' };
+  const workbook = createMemoryWorkbook();
+  await loadDataset({ ...base, client: fakeClient([risk(1)]).client, workbook, datasetId: 'risk', target: { kind: 'new-sheet' } });
+  const failing = fakeClient([risk(1), risk(2)], { batchSize: 1, failAfterBatches: { batches: 1, error: apiError('unreachable', 'The relay could not be reached.') } }).client;
+  const intact = await refreshTable({ ...base, client: failing, workbook, table: 'tbl_risk' });
+  const partial = await loadDataset({ ...base, client: failing, workbook, datasetId: 'risk', target: { kind: 'new-sheet' } });
+  workbook.writeRows = async (name) => {
+    await workbook.deleteTable(name);
+    throw new Error(`There is no table named ${name}.`);
+  };
+  const gone = await refreshTable({ ...base, client: fakeClient([risk(1)]).client, workbook, table: 'tbl_risk' });
+  const failures = [intact, partial, gone].map((o) => (o.ok ? null : o.error));
+  expect(failures.map((e) => e?.left)).toEqual(['kept', 'partial-removed', 'stopped-gone']);
+  for (const error of failures) {
+    const left = whatItLeft(error!);
+    // The use case's message is the cause alone: what the failure left is a fact beside it.
+    expect(left).not.toBe('');
+    expect(error!.message).not.toContain(left);
+    const shown = messageOf(error!, 'ACC');
+    const text = `${shown.title} ${shown.detail}`;
+    // The Tables card says "still holds its last load" itself: the detail leaves it out; any other state is said once.
+    expect(text.split(left).length - 1).toBe(error!.tableState === 'intact' ? 0 : 1);
+    expect(text).toContain(error!.message.split(' (')[0]);
+  }
 });
 
 test('a load and a refresh in the taskpane record the fingerprint of what they received, as the CLI does', async () => {

@@ -9,7 +9,7 @@ describe('write-back failures', () => {
       code: 'relay',
       status: 403,
       sent: 'no',
-      message: relaySays('Rule "reporting" does not give you the dataset users on sandbox-acc.', { code: 'policy-refused', status: 403 }),
+      ...relaySays('Rule "reporting" does not give you the dataset users on sandbox-acc.', { code: 'policy-refused', status: 403 }),
     });
     const said = failure(refused, 'sandbox-acc', 'The template was not made', 'Incidents');
     expect(said.title).toBe('Not allowed for you');

@@ -1,5 +1,5 @@
 import { createClient } from '../../../src/client';
-import { loadDataset, tooManyRowsMessage } from '../../../src/loading/load';
+import { failureText, loadDataset, tooManyRowsMessage } from '../../../src/loading/load';
 import { startRelay, type Relay } from '../../../src/relay';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { parseCell } from '../../../src/workbook/address';
@@ -40,11 +40,16 @@ describe("a load past the sheet's last row", () => {
       error: {
         code: 'target-refused',
         table: 'tbl_risk',
+        left: 'partial-removed',
         message:
           "The dataset has 300 rows, more than the 76 that fit below Sheet1!A1048500 (Excel's sheets end at row 1,048,576). " +
-          'Select a cell in row 1,048,276 or above, or load it into a new sheet. Nothing was loaded; the partial table was removed.',
+          'Select a cell in row 1,048,276 or above, or load it into a new sheet.',
       },
     });
+    expect(!outcome.ok && failureText(outcome.error)).toBe(
+      "The dataset has 300 rows, more than the 76 that fit below Sheet1!A1048500 (Excel's sheets end at row 1,048,576). " +
+        'Select a cell in row 1,048,276 or above, or load it into a new sheet. Nothing was loaded; the partial table was removed.',
+    );
     expect(lowest).toBe(parseCell('A1048500').row);
     expect(xl.tables).toEqual([]);
     expect([...xl.sheet('Sheet1').cells.values()].filter((c) => c.value !== '')).toEqual([]);

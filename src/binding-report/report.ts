@@ -188,8 +188,7 @@ export function formatReport(r: ImportResult, files: { binding?: string; report?
   }
   // An enum the file does not name (which number is "Months"): never guessed, the admin maps it.
   for (const c of r.binding.consequences.filter((x) => x.kind === 'enum-unread')) {
-    const lines = c.message.match(/map \S+ \S+ "[^"]*" = \S+/g) ?? [];
-    const why = c.message.replace(/: rows with them .*$/, '');
+    const { why, maps: lines } = c.unread ?? { why: c.message, maps: [] };
     decisions.push([
       `${titleOf(c.endpoint)} (${c.endpoint}): ${c.columns.join(', ')}: ${why}; rows with them are refused on that cell until you add to ${overrides}, with the file's value for each:`,
       ...lines.map((l) => `   ${l}`),

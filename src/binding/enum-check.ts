@@ -32,13 +32,14 @@ export function enumsUnread(id: string, b: BoundOperation | BoundDataset, fields
     const at = e.kind === 'number-unit' ? `${p.at}${e.unitAt ?? '/unit'}` : p.at;
     const numeric = e.kind === 'enum' ? e.as : e.kind === 'number-unit' ? e.unitAs : undefined;
     const sample = numeric ? '<number>' : '"<value>"';
+    const why = `the file's ${p.in} ${at} takes ${values.length ? values.join(', ') : 'values'} and does not say which means ${missing.join(', ')}`;
+    const maps = missing.map((v) => `map ${id} ${field} "${v}" = ${sample}`);
     out.push({
       kind: 'enum-unread',
       endpoint: id,
       columns: [field],
-      message:
-        `the file's ${p.in} ${at} takes ${values.length ? values.join(', ') : 'values'} and does not say which means ${missing.join(', ')}: ` +
-        `rows with them are refused until the admin writes, per value, ${missing.map((v) => `map ${id} ${field} "${v}" = ${sample}`).join(' / ')}`,
+      message: `${why}: rows with them are refused until the admin writes, per value, ${maps.join(' / ')}`,
+      unread: { why, maps },
     });
   }
   return out;

@@ -51,6 +51,8 @@ export const consequence = z.object({
   /** Catalogue fields or extra column headers it concerns. */
   columns: z.array(z.string()),
   message: z.string(),
+  /** enum-unread, as values for the reports that word it their way: why, and the override line to fill in per value. */
+  unread: z.object({ why: z.string(), maps: z.array(z.string()) }).optional(),
 });
 export type Consequence = z.infer<typeof consequence>;
 

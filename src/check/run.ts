@@ -168,12 +168,12 @@ function fromError(
         fix: notFoundFix(t, via),
       };
     case 'bad-answer': {
-      // The client names the first record that does not fit ("Record 3 (...) of ..."): anything after the first means the first fitted.
-      const n = /^Record (\d+)\b/.exec(e.message)?.[1];
+      // The client names the first record that does not fit: anything after the first means the first fitted.
+      const n = e.details?.[0]?.record;
       return {
         ...base(t, 'bad-shape', e.message),
         ...status,
-        firstRecordFits: n === undefined ? null : n !== '1',
+        firstRecordFits: n === undefined ? null : n !== 1,
         fix: 'The service answers with another record shape than the catalogue expects: import its current Swagger file so the binding maps the property names (docs/binding.md).',
       };
     }

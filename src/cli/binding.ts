@@ -53,7 +53,7 @@ function starterOverrides(result: ImportResult): string {
   // Enums the file does not name: one line per value, the file's value to fill in.
   for (const c of result.binding.consequences.filter((x) => x.kind === 'enum-unread')) {
     lines.push('', `# ${c.endpoint} ${c.columns.join(', ')}: which of the file's values means each? Fill in and uncomment:`);
-    for (const l of c.message.match(/map \S+ \S+ "[^"]*" = \S+/g) ?? []) lines.push(`# ${l}`);
+    for (const l of c.unread?.maps ?? []) lines.push(`# ${l}`);
   }
   const kept = result.entries.filter((e) => !e.chosen && keepsDocumented(result.binding, e.side.e));
   if (kept.length) {

@@ -34,6 +34,8 @@ export type Sent = 'no' | 'yes' | 'unknown';
 export interface ErrorDetail {
   field: string;
   message: string;
+  /** A list answer's record it is about, counted from 1 (a download's bad-answer). */
+  record?: number;
 }
 
 export interface ApiErrorInit {

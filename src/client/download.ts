@@ -99,7 +99,7 @@ export async function download(
           sent: 'yes',
           status: response.status,
           endpoint: dataset.id,
-          details: [{ field, message }],
+          details: [{ field, message, record: index + 1 }],
           message:
             `Record ${index + 1}${id ? ` (${id})` : ''} of "${dataset.title}" does not have the expected shape: ` +
             `${field ? `field ${field}: ` : ''}${message}. The download stopped there; the service may have changed this dataset.`,

@@ -146,7 +146,7 @@ describe('client.download', () => {
       code: 'bad-answer',
       sent: 'yes',
       endpoint: 'risk',
-      details: [{ field: 'ControlGuids[1]', message: 'expected a GUID' }],
+      details: [{ field: 'ControlGuids[1]', message: 'expected a GUID', record: 3 }],
     });
     expect(e.message).toMatch(/Record 3 \(R-3\)/);
     expect(e.message).toMatch(/ControlGuids\[1\]/);

@@ -18,6 +18,7 @@ import { registerOf } from '../register/registers';
 import { connectOrStop, stops } from './stops';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
+import { counted } from '../words/count';
 
 const HELP = `Usage: grc-sheets load BOOK.xlsx --dataset ID --relay URL --env NAME [--table NAME] [--sheet NAME] [--columns F,G]
        grc-sheets load BOOK.xlsx --dataset ID --base-url URL --env NAME [--binding FILE] ...
@@ -138,7 +139,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
       io.stdout(JSON.stringify({ file: path, created: isNew, environment: connection.environment, dataset: dataset.id, table: t.name, sheet: t.sheet, rows: outcome.rowCount, columns: t.columns, truncatedCells: outcome.truncatedCells }, null, 2));
     } else {
       io.stdout(t.name);
-      io.stderr(`${dataset.title}: ${outcome.rowCount.toLocaleString('en-US')} rows into table ${t.name} on sheet ${t.sheet} of ${positionals[0]}${isNew ? ' (new workbook)' : ''}.`);
+      io.stderr(`${dataset.title}: ${counted(outcome.rowCount, 'row')} into table ${t.name} on sheet ${t.sheet} of ${positionals[0]}${isNew ? ' (new workbook)' : ''}.`);
     }
     return EXIT.ok;
   } catch (e) {

@@ -14,6 +14,7 @@ import { EXIT } from './exit';
 import { parseOptions } from './options';
 import { postedJson, stoppedJson, validatedJson, type PostJsonBase } from './post-json';
 import { knownProduction, unknownProductionMessage } from '../connect/production';
+import { counted } from '../words/count';
 
 const HELP = `Usage: grc-sheets post BOOK.xlsx --table NAME --relay URL --env NAME [OPTIONS]
        grc-sheets post BOOK.xlsx --table NAME --relay-config FILE --env NAME [OPTIONS]
@@ -182,7 +183,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
       if (options.json) io.stdout(JSON.stringify(validatedJson(base({ ok: !errors.length }), firstRow, { dryRun: true, toSend: plan.toSend, toCheck: plan.toCheck, problems }), null, 2));
       else {
         const warnings = problems.length - errors.length;
-        io.stdout(`${table}: ${errorRows} row${errorRows === 1 ? '' : 's'} with errors, ${warnings} warning${warnings === 1 ? '' : 's'}; ${plan.toSend} row${plan.toSend === 1 ? '' : 's'} to send, ${plan.toCheck} to check. Nothing was sent.`);
+        io.stdout(`${table}: ${counted(errorRows, 'row')} with errors, ${counted(warnings, 'warning')}; ${plan.toSend} row${plan.toSend === 1 ? '' : 's'} to send, ${plan.toCheck} to check. Nothing was sent.`);
       }
       return errors.length ? EXIT.failed : EXIT.ok;
     }

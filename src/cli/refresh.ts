@@ -14,6 +14,7 @@ import { EXIT } from './exit';
 import { parseOptions } from './options';
 import { CONNECT_HELP, KEY_HELP, CONNECT_OPTIONS, processIo as connectIo, type ConnectIo } from '../connect/connect';
 import { connectOrStop, stops } from './stops';
+import { counted } from '../words/count';
 
 const HELP = `Usage: grc-sheets refresh BOOK.xlsx --relay URL --env NAME [--table NAME] [--backup] [--json]
        grc-sheets refresh BOOK.xlsx --base-url URL --env NAME [--binding FILE] [--table NAME] [--backup] [--json]
@@ -184,7 +185,7 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
   } else {
     for (const s of summaries) {
       if (s.ok) {
-        io.stdout(`${s.table}: ${s.rows!.toLocaleString('en-US')} row${s.rows === 1 ? '' : 's'}${s.changes ? `; ${s.changes.text}` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}. ${s.evidence}`);
+        io.stdout(`${s.table}: ${counted(s.rows!, 'row')}${s.changes ? `; ${s.changes.text}` : ''}${s.truncatedCells ? ` (${s.truncatedCells} cells cut to Excel's 32,767 characters)` : ''}. ${s.evidence}`);
         if (s.evidenceProblem) io.stderr(`${s.table}: ${s.evidenceProblem}`);
       } else io.stderr(`${s.table}: ${s.error!.message}`);
     }
@@ -206,7 +207,7 @@ function progressLine(tty: NodeJS.WriteStream | undefined) {
   return {
     show(table: string, p: LoadProgress) {
       const mb = (p.bytes / 1e6).toFixed(1);
-      draw(`${table ? `${table}: ` : ''}${p.phase === 'downloading' ? `downloading ${p.rows.toLocaleString('en-US')} records (${mb} MB)` : p.phase}`);
+      draw(`${table ? `${table}: ` : ''}${p.phase === 'downloading' ? `downloading ${counted(p.rows, 'record')} (${mb} MB)` : p.phase}`);
     },
     writing(rows: number, total: number) {
       draw(`writing the workbook: ${rows.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows`);

@@ -15,6 +15,7 @@ import { checkReceipts, type ReceiptsFinding } from '../evidence/receipts-check'
 import { AUDIT_HEAD_KEY, checkChain } from '../writeback/auditchain';
 import { EXIT } from './exit';
 import { parseOptions } from './options';
+import { counted } from '../words/count';
 
 const HELP = `Usage: grc-sheets verify BOOK.xlsx [--jwks FILE|URL] [--json]
 
@@ -80,13 +81,13 @@ export async function verifyTable(workbook: FileWorkbook, b: Binding, shape: Tab
   if (cellsOk && totalsNow.status !== 'differ') {
     const base = { table: b.table, cells: scan.cells, totals: totalsNow, statement };
     if (!signedOk) return { ...base, status: 'statement', message: `Table ${b.table}: the cells are as loaded ${b.loadedAt}, but ${statement.message}.` };
-    return { ...base, status: 'verified', message: `Table ${b.table}: ${b.rowCount.toLocaleString('en-US')} rows as loaded ${b.loadedAt} from ${b.environment}; ${parts}.` };
+    return { ...base, status: 'verified', message: `Table ${b.table}: ${counted(b.rowCount, 'row')} as loaded ${b.loadedAt} from ${b.environment}; ${parts}.` };
   }
   const rows = scan.rows;
   let where = '';
   if (scan.cells === 'edited') {
-    where = `: the edits are in ${rows.length.toLocaleString('en-US')} rows starting ${rows.slice(0, 5).join(', ')}${rows.length > 5 ? ' ...' : ''}.`;
-    if (scan.countNow !== scan.countThen) where += ` It had ${scan.countThen.toLocaleString('en-US')} rows after that load and has ${scan.countNow.toLocaleString('en-US')} now.`;
+    where = `: the edits are in ${counted(rows.length, 'row')} starting ${rows.slice(0, 5).join(', ')}${rows.length > 5 ? ' ...' : ''}.`;
+    if (scan.countNow !== scan.countThen) where += ` It had ${counted(scan.countThen, 'row')} after that load and has ${scan.countNow.toLocaleString('en-US')} now.`;
   }
   return {
     table: b.table,
@@ -124,7 +125,7 @@ async function verifyAudit(workbook: FileWorkbook, jwks: JSONWebKeySet | null): 
   const head = (await workbook.getSetting<{ entries: number; hash: string }>(AUDIT_HEAD_KEY)) ?? null;
   if (!shape) {
     return head
-      ? { status: 'broken', entries: 0, message: `The write-back audit table is gone, though ${head.entries.toLocaleString('en-US')} entries were written to it.` }
+      ? { status: 'broken', entries: 0, message: `The write-back audit table is gone, though ${counted(head.entries, 'entry', 'entries')} ${head.entries === 1 ? 'was' : 'were'} written to it.` }
       : { status: 'absent', entries: 0, message: 'No write-back audit in this workbook.' };
   }
   const table = await workbook.readRows(shape.name);
@@ -139,17 +140,17 @@ async function verifyAudit(workbook: FileWorkbook, jwks: JSONWebKeySet | null): 
     const last = table.rows.at(-1);
     const lastHash = last ? String(last[table.columns.indexOf('Hash')] ?? '') : '';
     if (head.entries !== entries || head.hash !== lastHash) {
-      found.push({ address: address(Math.max(0, entries - 1)), problem: 'head', message: `The audit ends at ${entries.toLocaleString('en-US')} entries, but ${head.entries.toLocaleString('en-US')} were written and the last one's hash was ${head.hash.slice(0, 12)}…: entries were removed or added at the end.` });
+      found.push({ address: address(Math.max(0, entries - 1)), problem: 'head', message: `The audit ends at ${counted(entries, 'entry', 'entries')}, but ${head.entries.toLocaleString('en-US')} ${head.entries === 1 ? 'was' : 'were'} written and the last one's hash was ${head.hash.slice(0, 12)}…: entries were removed or added at the end.` });
     }
   }
   const receiptAt = table.columns.indexOf(RELAY_RECEIPT);
   const receipts = receiptAt < 0 ? undefined : await checkReceipts(table, receiptAt, jwks, (r) => sheetCell(shape.sheet, at.row + 1 + r, at.col + receiptAt), unchained);
   for (const p of receipts?.problems ?? []) found.push({ address: sheetCell(shape.sheet, at.row + 1 + p.row, at.col + receiptAt), problem: p.problem, message: p.message });
-  const signedText = !receipts ? '' : ` ${receipts.signed.toLocaleString('en-US')} entries hold the relay's receipts (signatures ${receipts.signatures === 'checked' ? 'checked' : 'not checked: no --jwks'}), ${receipts.unsigned.toLocaleString('en-US')} say the relay gave none, ${receipts.nothingSent.toLocaleString('en-US')} got no answer.`;
-  const before = unchained ? ` The first ${unchained.toLocaleString('en-US')} entries were written before the chain began and are not covered.` : '';
+  const signedText = !receipts ? '' : ` ${counted(receipts.signed, 'entry', 'entries')} ${receipts.signed === 1 ? 'holds' : 'hold'} the relay's receipts (signatures ${receipts.signatures === 'checked' ? 'checked' : 'not checked: no --jwks'}), ${receipts.unsigned.toLocaleString('en-US')} ${receipts.unsigned === 1 ? 'says' : 'say'} the relay gave none, ${receipts.nothingSent.toLocaleString('en-US')} got no answer.`;
+  const before = unchained ? ` The first ${counted(unchained, 'entry', 'entries')} ${unchained === 1 ? 'was' : 'were'} written before the chain began and ${unchained === 1 ? 'is' : 'are'} not covered.` : '';
   return found.length
-    ? { status: 'broken', entries, message: `The write-back audit does not verify: ${found.length} problem${found.length === 1 ? '' : 's'}.${before}`, breaks: found, ...(receipts ? { receipts } : {}) }
-    : { status: 'verified', entries, message: `The write-back audit's ${entries.toLocaleString('en-US')} entries form an unbroken chain.${signedText}${before}`, ...(receipts ? { receipts } : {}) };
+    ? { status: 'broken', entries, message: `The write-back audit does not verify: ${counted(found.length, 'problem')}.${before}`, breaks: found, ...(receipts ? { receipts } : {}) }
+    : { status: 'verified', entries, message: `The write-back audit's ${counted(entries, 'entry', 'entries')} ${entries === 1 ? 'forms' : 'form'} an unbroken chain.${signedText}${before}`, ...(receipts ? { receipts } : {}) };
 }
 
 /** The relay's keys from a saved file or its URL; a message when they cannot be had. */

@@ -16,6 +16,7 @@ import { CHANGE_ROWS_LIMIT, Refusal, toLoadError, type EditReport, type LoadErro
 import { MAX_BODY_ROWS, grownOver, tooManyRowsMessage } from './target';
 import { NO_WRITES, RowBuilder, addStats } from './rows';
 import { columnNotes, recordChanges } from './refreshchanges';
+import { counted } from '../words/count';
 
 /**
  * A refresh downloads everything first and only then replaces the rows. Cancel and network failures
@@ -224,7 +225,7 @@ function editedError(table: TableShape, cells: EditedCell[], countThen: number, 
     .slice(0, 10)
     .map((e) => `${e.address} (${e.field}, ${e.key}) ${show(e.old)} -> ${show(e.now)}`)
     .join('; ');
-  const rows = countThen !== countNow ? ` It had ${countThen.toLocaleString('en-US')} rows after its last load and has ${countNow.toLocaleString('en-US')} now (rows added or deleted by hand).` : '';
+  const rows = countThen !== countNow ? ` It had ${counted(countThen, 'row')} after its last load and has ${countNow.toLocaleString('en-US')} now (rows added or deleted by hand).` : '';
   const more = edits.length > 10 ? `, and ${(edits.length - 10).toLocaleString('en-US')} more` : '';
   const unsure = edits.some((e) => !e.certain) ? ' Where the old value shows as ?, the service also changed those records, so the loaded value cannot be told.' : '';
   return {

@@ -42,7 +42,7 @@ export function columnNotes(changes: RefreshChanges, added: readonly Column[], e
     return names.length > 3 ? `${shown} and ${names.length - 3} more` : shown;
   };
   const notes = [
-    added.length ? `new column${added.length === 1 ? '' : 's'} ${list(added.map((c) => c.name))} added at the end` : '',
+    added.length ? `new ${added.length === 1 ? 'column' : 'columns'} ${list(added.map((c) => c.name))} added at the end` : '',
     emptied.length ? `${list(emptied)} no longer sent: kept, empty` : '',
   ].filter(Boolean);
   return { ...changes, columnsAdded: added.map((c) => c.name), columnsEmptied: [...emptied], text: [changes.text, ...notes].join('; ') };

@@ -3,6 +3,7 @@ import { uniqueName } from '../workbook/errors';
 import type { TableShape, TargetInfo, WorkbookPort } from '../workbook/port';
 import { readBindings } from './bindings';
 import { Refusal } from './outcome';
+import { counted } from '../words/count';
 
 /** Where a table goes: the room on the sheet, the cells and names in the way, the table's name. */
 
@@ -107,5 +108,5 @@ export async function grownOver(workbook: WorkbookPort, table: TableShape, rows:
     if (other && parseCell(other.topLeft).row <= last) found.push(`table ${name}`);
   }
   if (!found.length) return null;
-  return `Table ${table.name} grows by ${growth.toLocaleString('en-US')} row${growth === 1 ? '' : 's'} with this refresh, down over ${found.join(' and ')}, which ${found.length > 1 ? 'hold' : 'holds'} data that would be overwritten. Move ${found.length > 1 ? 'them' : 'it'} further down (at least to row ${last + 2}), or move the table to a sheet of its own, then refresh again; nothing was changed.`;
+  return `Table ${table.name} grows by ${counted(growth, 'row')} with this refresh, down over ${found.join(' and ')}, which ${found.length > 1 ? 'hold' : 'holds'} data that would be overwritten. Move ${found.length > 1 ? 'them' : 'it'} further down (at least to row ${last + 2}), or move the table to a sheet of its own, then refresh again; nothing was changed.`;
 }

@@ -11,6 +11,7 @@ import { ErrorBar } from './ErrorBar';
 import { ColumnChooser } from './ColumnChooser';
 import { registerOf } from '../../register/registers';
 import { chosenFields, columnItems, type ColumnItem } from '../datasets/columns';
+import { counted } from '../../words/count';
 
 const useStyles = makeStyles({
   panel: {
@@ -124,7 +125,7 @@ export function LoadPanel({ dataset, session, workbook, onActivity, onWorkbookCh
         <ErrorBar
           intent="success"
           testId="load-done"
-          message={{ title: `Loaded ${state.rows.toLocaleString()} rows`, detail: `Table ${state.table} is ready. Refresh it from the Tables tab.` }}
+          message={{ title: `Loaded ${counted(state.rows, 'row')}`, detail: `Table ${state.table} is ready. Refresh it from the Tables tab.` }}
         />
       )}
       {state.phase === 'failed' && (

@@ -10,6 +10,7 @@ import { refreshInWorkbook } from '../tables/ops';
 import { formatBytes, type Progress } from '../tables/progress';
 import { ErrorBar } from './ErrorBar';
 import { datasetFor } from '../../register/offer';
+import { counted } from '../../words/count';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -187,7 +188,7 @@ export function TablesScreen(props: Props) {
               )}
               {st?.kind === 'ok' && (
                 <Caption1 role="status" data-testid="refresh-result">
-                  Refreshed: {st.rows.toLocaleString()} rows{st.changes ? ` (${st.changes})` : ''}.
+                  Refreshed: {counted(st.rows, 'row')}{st.changes ? ` (${st.changes})` : ''}.
                 </Caption1>
               )}
               {st?.kind === 'edited' && <EditedCells edits={st.edits} busy={busy} onOverwrite={() => refresh([b], true)} onKeep={() => setStatus((all) => ({ ...all, [b.table]: { kind: 'cancelled' } }))} />}

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { columnsOf, reportColumns } from '../../sheet';
 import { recordKeyColumns } from '../../loading/recordkey';
+import { counted } from '../../words/count';
 
 /**
  * The column choice of the Load panel, before a first load: every field of the dataset as the table would
@@ -46,6 +47,6 @@ export function chosenFields(items: readonly ColumnItem[], initial: readonly Col
 export function choiceSummary(items: readonly ColumnItem[], initial: readonly ColumnItem[]): string {
   const shown = items.filter((i) => i.shown).length;
   const reordered = items.filter((i) => i.shown).some((i, n, a) => n > 0 && initial.findIndex((x) => x.field === i.field) < initial.findIndex((x) => x.field === a[n - 1]!.field));
-  const base = shown === items.length ? `All ${items.length} columns` : `${shown} of ${items.length} columns`;
+  const base = shown === items.length ? `All ${counted(items.length, 'column')}` : `${shown} of ${items.length} columns`;
   return reordered ? `${base}, your order` : base;
 }

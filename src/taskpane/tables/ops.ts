@@ -8,6 +8,7 @@ import { describeError, messageText, type UserMessage } from '../connection/mess
 import type { Session } from '../screen';
 import type { Progress } from './progress';
 import { datasetFor } from '../../register/offer';
+import { counted } from '../../words/count';
 
 export type LoadTarget = Extract<WorkbookTarget, { kind: 'new-sheet' } | { kind: 'selection' }>;
 
@@ -55,7 +56,7 @@ export function messageOf(failure: LoadError, environment: string): UserMessage 
 function resultOf(outcome: LoadOutcome, base: Omit<ActivityEntry, 'outcome'>): OpResult {
   if (outcome.ok) {
     const table = outcome.table.name;
-    const notes = [outcome.changes?.text, outcome.truncatedCells ? `${outcome.truncatedCells} cells cut to Excel's 32,767-character limit` : undefined].filter(Boolean);
+    const notes = [outcome.changes?.text, outcome.truncatedCells ? `${counted(outcome.truncatedCells, 'cell')} cut to Excel's 32,767-character limit` : undefined].filter(Boolean);
     const note = notes.length ? notes.join('; ') : undefined;
     return { ok: true, table, rows: outcome.rowCount, activity: { ...base, outcome: 'ok', table, rows: outcome.rowCount, message: note }, ...(outcome.changes ? { changes: outcome.changes.text } : {}) };
   }

@@ -8,6 +8,7 @@ import {
   DialogTitle,
   makeStyles,
 } from '@fluentui/react-components';
+import { counted } from '../../words/count';
 
 // A label never breaks inside a button: "Do not post" on two lines read as two choices. Where the pane is
 // too narrow for both side by side, Fluent stacks the buttons instead.
@@ -41,7 +42,7 @@ export function ConfirmDialog({ open, environment, rows, message, onConfirm, onC
               onClick={onConfirm}
               data-testid="confirm-post-button"
             >
-              Post {rows} row{rows === 1 ? '' : 's'} to {environment}
+              Post {counted(rows, 'row')} to {environment}
             </Button>
           </DialogActions>
         </DialogBody>

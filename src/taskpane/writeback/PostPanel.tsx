@@ -4,6 +4,7 @@ import type { Session } from '../screen';
 import { ConfirmDialog } from './ConfirmDialog';
 import { usePanelStyles } from './styles';
 import type { Writeback } from './useWriteback';
+import { counted } from '../../words/count';
 
 /** Validate and Post, the progress of a post with Cancel, and the confirmation; their options are PostOptions. */
 export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) {
@@ -24,7 +25,7 @@ export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) 
       )}
       {wb.table && wb.checked && wb.checked.formulaRows > 0 && (
         <Field
-          label={`Text that begins with =, +, - or @ (${wb.checked.formulaRows} row${wb.checked.formulaRows === 1 ? '' : 's'})`}
+          label={`Text that begins with =, +, - or @ (${counted(wb.checked.formulaRows, 'row')})`}
           hint="A spreadsheet that opens the service's data may run such text as a formula. Asked for each post; the audit records the choice."
         >
           <RadioGroup
@@ -46,7 +47,7 @@ export function PostPanel({ wb, session }: { wb: Writeback; session: Session }) 
             value={progress.total ? progress.finished / progress.total : undefined}
           />
           <Caption1>
-            {progress.finished} of {progress.total} row{progress.total === 1 ? '' : 's'} · {progress.counts.created + progress.counts.done}{' '}
+            {progress.finished} of {counted(progress.total, 'row')} · {progress.counts.created + progress.counts.done}{' '}
             done · {progress.counts.failed} failed · {progress.counts.unknown} unknown
           </Caption1>
           <div>

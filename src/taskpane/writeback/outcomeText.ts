@@ -1,6 +1,7 @@
 import type { Counts, RunSummary } from '../../writeback';
 import type { ActivityEntry } from '../activity/activity';
 import type { UserMessage } from '../connection/messages';
+import { counted } from '../../words/count';
 
 /**
  * A post's outcome in words: the counts a user acts on (created, failed, not sent, unknown), what the
@@ -75,4 +76,4 @@ export function postBanner(
   return { intent, message: { title, detail: advice.join(' ') } };
 }
 
-const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+const rows = (n: number) => counted(n, 'row');

@@ -12,6 +12,7 @@ import { tableRecord } from '../rows/tablerecord';
 import { validateRows, type Validation } from '../rows/validate';
 import { runPost, stepToDo } from './run';
 import type { PostOptions, PostPlan } from './types';
+import { counted } from '../../words/count';
 
 /** Checks across rows and of the header: identical rows, columns the flow does not know. Warnings only. */
 function addTableChecks(
@@ -68,7 +69,7 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
   // On a production environment an assumed path is unavailable (never posted blind); elsewhere the user confirms it.
   if (availability.post.kind === 'confirm') reasons.push(availability.post.message);
   if (environment.production)
-    reasons.push(`This posts ${rows} row${rows === 1 ? '' : 's'} to ${environment.name}, a production environment.`);
+    reasons.push(`This posts ${counted(rows, 'row')} to ${environment.name}, a production environment.`);
   if (recorded && recorded.environment !== environment.name)
     reasons.push(`Table ${table} was filled for ${recorded.environment}, and you are connected to ${environment.name}.`);
   const confirmation =
@@ -85,7 +86,7 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
       if (availability.post.kind === 'unavailable') throw new Error(availability.post.message);
       const c = runOptions.confirm;
       if (confirmation && (c?.environment !== confirmation.environment || c.rows !== confirmation.rows))
-        throw new Error(`Posting to ${environment.name} needs the user's confirmation of ${rows} rows first`);
+        throw new Error(`Posting to ${environment.name} needs the user's confirmation of ${counted(rows, 'row')} first`);
       return runPost(
         {
           bound,

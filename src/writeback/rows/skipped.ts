@@ -2,6 +2,7 @@ import { FORMULA_CODE } from '../checks/csv-injection';
 import type { Cell } from '../../workbook/port';
 import { dispositionOf, resultCells } from './results';
 import type { Validation } from './validate';
+import { counted } from '../../words/count';
 
 /**
  * Rows a Post leaves out because they have errors say so in their Result ("Not sent: 2 errors") and list
@@ -26,7 +27,7 @@ export function rowsWithErrors(validation: Validation<unknown>): { row: number; 
       message: errors.map((p) => `${p.column}: ${p.message}`).join('; '),
       time: '',
     });
-    cells[0] = `Not sent: ${errors.length} error${errors.length === 1 ? '' : 's'}`;
+    cells[0] = `Not sent: ${counted(errors.length, 'error')}`;
     out.push({ row: r.row, cells });
   }
   return out;

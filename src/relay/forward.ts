@@ -15,6 +15,25 @@ import { classifyUpstreamError, type Upstream } from './upstream';
  *
  * A class rather than closures: a small GET allocates one object, not a handful of functions.
  */
+/** What one forwarded call needs, by name. */
+export interface ForwardingInit {
+  upstream: Upstream;
+  /** The request as undici sends it upstream. */
+  request: Dispatcher.DispatchOptions;
+  /** The caller's answer. */
+  res: ServerResponse;
+  log: CallLog;
+  /** A GET is tried once more when the connection fails before any answer; a POST never is. */
+  retryOnce: boolean;
+  /** The caller's socket takes no bytes for this long: cut (clientWriteTimeoutMs). */
+  writeTimeoutMs: number;
+  /** Calls in flight per client address: this one is counted under `address` until clientClosed. */
+  inFlight: Map<string, number>;
+  address: string;
+  /** No bytes taken for this long while another caller waits for a connection: cut (clientStallUnderLoadMs). */
+  stallUnderLoadMs: number;
+}
+
 export class Forwarding implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;
   private answered = false;
@@ -31,21 +50,25 @@ export class Forwarding implements Dispatcher.DispatchHandler {
   /** Sees the answer's bytes and its end, for the relay's signed statement (evidence-tap.ts). */
   tap: AnswerTap | null = null;
 
-  /** `retryOnce`: a GET is tried once more when the connection fails before any answer; a POST never is. */
-  constructor(
-    private readonly upstream: Upstream,
-    private readonly options: Dispatcher.DispatchOptions,
-    private readonly res: ServerResponse,
-    private readonly log: CallLog,
-    retryOnce: boolean,
-    private readonly writeTimeoutMs: number,
-    /** Calls in flight per client address: this one is counted under `address` until clientClosed. */
-    private readonly inFlight: Map<string, number>,
-    private readonly address: string,
-    /** No bytes taken for this long while another caller waits for a connection: cut (clientStallUnderLoadMs). */
-    private readonly stallUnderLoadMs: number,
-  ) {
-    this.retried = !retryOnce;
+  private readonly upstream: Upstream;
+  private readonly options: Dispatcher.DispatchOptions;
+  private readonly res: ServerResponse;
+  private readonly log: CallLog;
+  private readonly writeTimeoutMs: number;
+  private readonly inFlight: Map<string, number>;
+  private readonly address: string;
+  private readonly stallUnderLoadMs: number;
+
+  constructor(init: ForwardingInit) {
+    this.upstream = init.upstream;
+    this.options = init.request;
+    this.res = init.res;
+    this.log = init.log;
+    this.writeTimeoutMs = init.writeTimeoutMs;
+    this.inFlight = init.inFlight;
+    this.address = init.address;
+    this.stallUnderLoadMs = init.stallUnderLoadMs;
+    this.retried = !init.retryOnce;
   }
 
   /**

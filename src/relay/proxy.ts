@@ -200,17 +200,17 @@ function send(
     bodyTimeout: deps.timeoutMs,
   };
   // A write (POST, PUT, PATCH) is never retried: the service may have acted on it.
-  const forwarding = new Forwarding(
+  const forwarding = new Forwarding({
     upstream,
-    options,
+    request: options,
     res,
     log,
-    endpoint.method === 'GET',
-    deps.clientWriteTimeoutMs,
-    deps.inFlight,
+    retryOnce: endpoint.method === 'GET',
+    writeTimeoutMs: deps.clientWriteTimeoutMs,
+    inFlight: deps.inFlight,
     address,
-    deps.clientStallUnderLoadMs,
-  );
+    stallUnderLoadMs: deps.clientStallUnderLoadMs,
+  });
   forwarding.passLocation = passesLocation(endpoint);
   if (caller) forwarding.tap = deps.evidence!.tap(res, caller, upstream.name, endpoint, path, headers, body);
   forwarding.start();

@@ -1,185 +1,25 @@
-import { Button, Caption1, Tab, TabList, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { mergeClasses } from '@fluentui/react-components';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ClipboardEvent, type KeyboardEvent } from 'react';
-import type { MemoryWorkbook, WorkbookSnapshot } from '../../workbook/memory';
-import { MAX_ROWS, cellAddress, columnLetters, parseCell } from '../../workbook/address';
+import type { MemoryWorkbook } from '../../workbook/memory';
+import { MAX_ROWS, cellAddress, parseCell } from '../../workbook/address';
 import type { Cell } from '../../workbook/port';
 import { blockAddress, blockOf, clearedBlock, editText, editorKey, moveBy, parseClipboard, pastedCells, selectionKey, stepBy, targetOf, typedCell, type Editing, type TabRun } from './gridEdit';
 import { nextCell, type GridBounds } from './gridKeys';
 import { ListPopup } from './ListPopup';
-import { PAGE_ROWS, gridOf, pageCaption, type GridCell } from './gridModel';
-
-/**
- * Text cut at a box's right edge. Clipped, not hidden: a box with `overflow: hidden` can still be scrolled
- * (by a script, by the browser's find in page), which leaves a long text (a 64-digit hash) showing its end
- * cut from the left; `clip` never scrolls, so the text always shows from its start, as Excel draws it.
- * `hidden` is the fallback for a webview without `clip`.
- */
-const CLIPPED = ['hidden', 'clip'];
-
-const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', height: '100%', minWidth: 0 },
-  bar: {
-    display: 'flex',
-    alignItems: 'center',
-    columnGap: tokens.spacingHorizontalS,
-    rowGap: tokens.spacingVerticalXS,
-    paddingInline: tokens.spacingHorizontalS,
-    paddingBlock: tokens.spacingVerticalXS,
-    flexWrap: 'wrap',
-  },
-  title: { color: tokens.colorNeutralForeground2 },
-  pager: { marginInlineStart: 'auto', display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
-  caption: { color: tokens.colorNeutralForeground2, fontVariantNumeric: 'tabular-nums' },
-  // The name box: the selected cell's address and value, also announced to screen readers.
-  nameBox: {
-    display: 'flex',
-    gap: tokens.spacingHorizontalS,
-    alignItems: 'baseline',
-    minWidth: 0,
-    paddingInline: tokens.spacingHorizontalS,
-    paddingBlock: tokens.spacingVerticalXXS,
-    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    color: tokens.colorNeutralForeground1,
-  },
-  nameAddress: { fontWeight: tokens.fontWeightSemibold, minWidth: '4em', fontVariantNumeric: 'tabular-nums' },
-  blank: { color: tokens.colorNeutralForeground3, fontStyle: 'italic' },
-  nameValue: { overflow: CLIPPED, textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
-  // Stacked under the taskpane (a narrow window) the page scrolls, not the preview: the grid keeps a height
-  // of its own so its column and row headers stay in sight while its cells scroll under them.
-  // The keyboard's ring goes round the box the grid scrolls in: drawn on the table, wider than that box, it
-  // showed as one stray black line at the table's edge.
-  scroll: {
-    flex: '1 1 auto',
-    overflow: 'auto',
-    '@media (max-width: 720px)': { maxHeight: '75vh' },
-    ':has(> table:focus-visible)': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
-  },
-  // Separate borders: with collapsed ones, sticky header cells let the scrolled cells show through.
-  grid: {
-    borderCollapse: 'separate',
-    borderSpacing: 0,
-    fontSize: tokens.fontSizeBase200,
-    fontFamily: tokens.fontFamilyBase,
-    ':focus': { outline: 'none' },
-  },
-  // Stacked under a narrow taskpane, a sheet just shown (a load's, a template's) may be far below: this
-  // takes the reader to it.
-  jump: { position: 'fixed', insetInlineEnd: tokens.spacingHorizontalM, bottom: tokens.spacingVerticalM, zIndex: 4, boxShadow: tokens.shadow8 },
-  head: {
-    position: 'sticky',
-    backgroundColor: tokens.colorNeutralBackground3,
-    color: tokens.colorNeutralForeground2,
-    fontWeight: tokens.fontWeightRegular,
-    borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
-    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
-    paddingInline: tokens.spacingHorizontalXS,
-    whiteSpace: 'nowrap',
-  },
-  colHead: { top: 0, zIndex: 2, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
-  columnName: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1, maxWidth: '220px', overflow: CLIPPED, textOverflow: 'ellipsis' },
-  rowHead: { left: 0, zIndex: 1, textAlign: 'end', fontVariantNumeric: 'tabular-nums', borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
-  corner: { top: 0, left: 0, zIndex: 3, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`, borderLeft: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}` },
-  // A frozen row (a loaded report's header) stays under the column letters while the cells scroll; `top` is
-  // the letters' row height, measured.
-  frozen: { position: 'sticky', zIndex: 1, boxShadow: `0 ${tokens.strokeWidthThin} 0 ${tokens.colorNeutralStroke1}` },
-  frozenHead: { zIndex: 2 },
-  hiddenColumn: { minWidth: '3px', width: '3px', maxWidth: '3px', padding: 0, overflow: 'hidden', fontSize: 0, backgroundColor: tokens.colorNeutralBackground3 },
-  cell: {
-    borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    paddingInline: tokens.spacingHorizontalXS,
-    verticalAlign: 'top',
-    minWidth: '48px',
-    maxWidth: '220px',
-    overflow: CLIPPED,
-    textOverflow: 'ellipsis',
-    whiteSpace: 'nowrap',
-    cursor: 'cell',
-    color: tokens.colorNeutralForeground1,
-    // Keeps a cell reached by keyboard clear of the sticky column and row headers.
-    scrollMarginTop: '28px',
-    scrollMarginLeft: '56px',
-  },
-  number: { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
-  header: { backgroundColor: tokens.colorBrandBackground2, color: tokens.colorNeutralForeground1, fontWeight: tokens.fontWeightSemibold },
-  table: { backgroundColor: tokens.colorNeutralBackground1 },
-  selected: { outline: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`, outlineOffset: '-2px' },
-  error: { backgroundColor: tokens.colorPaletteRedBackground2 },
-  warning: { backgroundColor: tokens.colorPaletteYellowBackground2 },
-  ok: { backgroundColor: tokens.colorPaletteGreenBackground2 },
-  editing: { padding: 0, overflow: 'visible' },
-  inBlock: { backgroundColor: tokens.colorBrandBackground2Hover },
-  editor: {
-    boxSizing: 'border-box',
-    width: '100%',
-    minWidth: '120px',
-    font: 'inherit',
-    color: tokens.colorNeutralForeground1,
-    backgroundColor: tokens.colorNeutralBackground1,
-    border: 'none',
-    outline: `${tokens.strokeWidthThick} solid ${tokens.colorBrandStroke1}`,
-    outlineOffset: '-2px',
-    paddingInline: tokens.spacingHorizontalXS,
-  },
-  // The dropdown arrow on a cell with a validation list, as Excel shows it on the selected cell.
-  arrow: {
-    float: 'right',
-    marginInlineStart: tokens.spacingHorizontalXXS,
-    minWidth: 0,
-    height: '16px',
-    paddingInline: '2px',
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
-    backgroundColor: tokens.colorNeutralBackground3,
-    color: tokens.colorNeutralForeground1,
-    fontSize: tokens.fontSizeBase100,
-    lineHeight: '12px',
-    cursor: 'pointer',
-  },
-  alert: { paddingInline: tokens.spacingHorizontalS, paddingBlock: tokens.spacingVerticalXXS, color: tokens.colorPaletteRedForeground1, backgroundColor: tokens.colorPaletteRedBackground1 },
-});
+import { PAGE_ROWS, cellTitle, gridOf } from './gridModel';
+import { useGridStyles } from './gridStyles';
+import { useRevealSelected } from './useRevealSelected';
+import { GridHead } from './GridHead';
+import { useSheetScroll } from './useSheetScroll';
+import { useGridInSight } from './useGridInSight';
+import { GridBar } from './GridBar';
+import { NameBox } from './NameBox';
 
 export interface Props {
   workbook: MemoryWorkbook;
 }
 
 const TABSTER_OWN_TAB = JSON.stringify({ focusable: { ignoreKeydown: { Tab: true } } });
-
-function cellTitle(address: string, c: GridCell): string {
-  // An empty cell says so in words; text is quoted, so a number stored as text is told from a number.
-  const parts = [`${address}: ${c.raw === null || c.raw === '' ? 'empty' : JSON.stringify(c.raw)}`];
-  if (c.format) parts.push(`format ${c.format}`);
-  if (c.note) parts.push(c.note);
-  return parts.join(' · ');
-}
-
-/**
- * A cell selected from outside the grid in the last few columns of its table (a post's Result, with Result
- * GUID, message and time right of it) brings as much of the table's end in beside it as fits, the cell
- * staying in view: the Result columns are read together. Elsewhere the nearest scroll keeps the columns
- * left of the cell (the row's name) in sight.
- */
-const NEAR_END_COLUMNS = 5;
-
-function showTableEnd(grid: HTMLTableElement, cell: Element, tables: WorkbookSnapshot['tables'], sheet: string) {
-  const at = parseCell(cell.getAttribute('data-cell')!);
-  const table = tables.find((t) => {
-    const o = parseCell(t.topLeft);
-    return t.sheet === sheet && at.col >= o.col && at.col < o.col + t.columns.length && at.row >= o.row && at.row <= o.row + t.rows.length;
-  });
-  if (!table) return;
-  // The table's end as a person reads it: its hidden columns (a post's row key and row state) do not count.
-  const shown = table.specs.findLastIndex((c) => !c.hidden);
-  const last = parseCell(table.topLeft).col + (shown < 0 ? table.columns.length - 1 : shown);
-  if (last - at.col >= NEAR_END_COLUMNS) return;
-  const end = grid.querySelector(`[data-cell="${cellAddress(at.row, last)}"]`);
-  const scroller = grid.parentElement;
-  if (!end || !scroller) return;
-  const pane = scroller.getBoundingClientRect();
-  const rowHeader = grid.querySelector('tbody th')?.getBoundingClientRect().width ?? 0;
-  const room = cell.getBoundingClientRect().left - (pane.left + rowHeader);
-  const right = end.getBoundingClientRect().right;
-  if (right > pane.right && room > 0) scroller.scrollLeft += Math.min(right - pane.right, room);
-}
 
 /**
  * The preview's stand-in for Excel's grid: the in-memory workbook's sheets, one page of rows at a time, each
@@ -188,7 +28,7 @@ function showTableEnd(grid: HTMLTableElement, cell: Element, tables: WorkbookSna
  * (as in Excel), for "load at the selected cell"; the name box above the grid shows and announces it.
  */
 export function PreviewGrid({ workbook }: Props) {
-  const s = useStyles();
+  const s = useGridStyles();
   const id = useId();
   const gridRef = useRef<HTMLTableElement>(null);
   const snapshot = useSyncExternalStore(workbook.subscribe, workbook.snapshot);
@@ -382,113 +222,17 @@ export function PreviewGrid({ workbook }: Props) {
     setTops((t) => ((t[sheet] ?? 0) === page ? t : { ...t, [sheet]: page }));
   }, [sheet, selectedRow]);
 
-  // Keep the selected cell in sight when it was selected (a key or click in the grid, a problem picked in
-  // the write-back list, the Result of a post), as Excel's Range.select scrolls to the range: the grid and,
-  // when the pane is stacked above the grid, the page. A load activating its new sheet is not a select, so
-  // it never scrolls the page under the user's mouse. Runs again once the cell's page is drawn.
-  // Each sheet keeps its own scroll, as each of Excel's sheets does: one shown for the first time starts at A1.
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const scrolls = useRef(new Map<string, { left: number; top: number }>());
-  const shownSheet = useRef(sheet);
-  // Kept as it happens: by the time another sheet is drawn, the box may have clamped the old scroll.
-  const keepScroll = () => {
-    const box = scrollRef.current;
-    if (box) scrolls.current.set(shownSheet.current, { left: box.scrollLeft, top: box.scrollTop });
-  };
-  useLayoutEffect(() => {
-    const box = scrollRef.current;
-    if (!box || shownSheet.current === sheet) return;
-    shownSheet.current = sheet;
-    const back = scrolls.current.get(sheet) ?? { left: 0, top: 0 };
-    box.scrollLeft = back.left;
-    box.scrollTop = back.top;
-  }, [sheet]);
-
-  // A sheet shown while the grid is out of sight below a stacked taskpane: a button at the window's foot
-  // goes to it, until the grid has been seen. (The page is not scrolled unasked: the user may be reading.)
-  const rootRef = useRef<HTMLDivElement>(null);
-  const [away, setAway] = useState<string | null>(null);
-  useEffect(() => {
-    const root = rootRef.current;
-    if (!root || typeof IntersectionObserver !== 'function') return;
-    const watch = new IntersectionObserver(([e]) => e && setAway((a) => (e.isIntersecting ? null : e.boundingClientRect.top > window.innerHeight ? a : null)));
-    watch.observe(root);
-    return () => watch.disconnect();
-  }, []);
-  const firstSheet = useRef(sheet);
-  useEffect(() => {
-    if (firstSheet.current === sheet) return;
-    firstSheet.current = sheet;
-    const top = rootRef.current?.getBoundingClientRect().top;
-    if (top !== undefined && top > window.innerHeight) setAway(sheet);
-  }, [sheet]);
-
-  const revealed = useRef(snapshot.selects);
-  // Read when revealing, not a reason to reveal: a change elsewhere in the workbook leaves the view alone.
-  const placed = useRef({ tables: snapshot.tables, sheet });
-  placed.current = { tables: snapshot.tables, sheet };
-  useEffect(() => {
-    const grid = gridRef.current;
-    if (!grid || !selected) return;
-    const asked = snapshot.selects !== revealed.current;
-    if (!asked && grid.ownerDocument.activeElement !== grid) return;
-    const cell = grid.querySelector(`[data-cell="${selected}"]`);
-    if (!cell) return;
-    revealed.current = snapshot.selects;
-    cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    if (asked) showTableEnd(grid, cell, placed.current.tables, placed.current.sheet);
-    // Selected from a control that hands over the keyboard (a problem in the write-back list): typing goes
-    // in the cell, as after a click in it.
-    if (asked && grid.ownerDocument.activeElement?.closest('[data-hands-keyboard]')) grid.focus({ preventScroll: true });
-  }, [selected, view.top, snapshot.selects]);
+  const { scrollRef, keepScroll } = useSheetScroll(sheet);
+  const { rootRef } = useGridInSight(sheet, snapshot.tables);
+  // The grid and, when the pane is stacked above the grid, the page scroll to a selected cell. A load
+  // activating its new sheet is not a select, so it never scrolls the page under the user's mouse.
+  useRevealSelected(gridRef, snapshot, sheet, selected, view.top);
 
 
   return (
     <div className={s.root} data-testid="preview-grid" ref={rootRef}>
-      {away === sheet && (
-        <Button className={s.jump} appearance="primary" size="small" onClick={() => rootRef.current?.scrollIntoView({ block: 'start' })} data-testid="grid-jump">
-          Show sheet {sheet} ↓
-        </Button>
-      )}
-      <div className={s.bar}>
-        <Caption1 className={s.title}>Preview workbook (in memory)</Caption1>
-        <TabList size="small" selectedValue={sheet} onTabSelect={(_, d) => setChosen({ name: String(d.value), whileSelected: snapshot.selection.sheet })} aria-label="Sheets">
-          {visible.map((sh) => (
-            <Tab key={sh.name} value={sh.name} data-testid={`sheet-${sh.name}`}>
-              {sh.name}
-            </Tab>
-          ))}
-        </TabList>
-        <div className={s.pager} role="group" aria-label="Rows shown">
-          <Caption1 className={s.caption} data-testid="grid-rows">
-            {pageCaption(view)}
-          </Caption1>
-          {view.usedRows > PAGE_ROWS && (
-            <>
-              <Button size="small" appearance="subtle" disabled={view.top === 0} onClick={() => showPage(0)}>
-                First
-              </Button>
-              <Button size="small" appearance="subtle" disabled={view.top === 0} onClick={() => showPage(view.top - PAGE_ROWS)}>
-                Previous
-              </Button>
-              <Button size="small" appearance="subtle" disabled={lastPage} onClick={() => showPage(view.top + PAGE_ROWS)} data-testid="grid-next">
-                Next
-              </Button>
-              <Button size="small" appearance="subtle" disabled={lastPage} onClick={() => showPage(view.usedRows - 1)}>
-                Last
-              </Button>
-            </>
-          )}
-        </div>
-      </div>
-      <div className={s.nameBox} role="status" aria-live="polite" data-testid="grid-name-box">
-        {selected && <Caption1 className={s.nameAddress}>{block && corner ? blockAddress(block) : selected}</Caption1>}
-        {selected && selectedCell?.display ? (
-          <Caption1 className={s.nameValue}>{selectedCell.display}</Caption1>
-        ) : (
-          <Caption1 className={mergeClasses(s.nameValue, s.blank)}>{selected ? '(empty)' : `No cell selected on ${sheet}`}</Caption1>
-        )}
-      </div>
+      <GridBar sheet={sheet} sheets={visible.map((sh) => sh.name)} onSheet={(name) => setChosen({ name, whileSelected: snapshot.selection.sheet })} view={view} onPage={showPage} />
+      <NameBox sheet={sheet} selected={selected} shown={block && corner ? blockAddress(block) : selected} display={selectedCell?.display} />
       {problem && (
         <div className={s.alert} role="alert" data-testid="grid-problem">
           {problem}
@@ -523,26 +267,7 @@ export function PreviewGrid({ workbook }: Props) {
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         >
-          <thead>
-            <tr aria-rowindex={1} ref={headRow}>
-              <th className={mergeClasses(s.head, s.corner)} aria-label="Row and column headers" />
-              {Array.from({ length: columns }, (_, c) => {
-                const name = view.columnNames.get(c);
-                return (
-                  <th
-                    key={c}
-                    className={mergeClasses(s.head, s.colHead, name !== undefined && s.columnName, view.hiddenColumns.has(c) && s.hiddenColumn)}
-                    scope="col"
-                    style={widthOf(c)}
-                    data-hidden-column={view.hiddenColumns.has(c) || undefined}
-                    title={view.hiddenColumns.has(c) ? `Column ${columnLetters(c)} (hidden)` : name !== undefined ? `Column ${columnLetters(c)}` : undefined}
-                  >
-                    {name ?? columnLetters(c)}
-                  </th>
-                );
-              })}
-            </tr>
-          </thead>
+          <GridHead view={view} columns={columns} widthOf={widthOf} rowRef={headRow} />
           <tbody>
             {Array.from({ length: drawnRows }, (_, i) => {
               const r = view.top + i;

@@ -135,3 +135,12 @@ export function pageCaption(view: GridView, page = PAGE_ROWS): string {
   if (view.top === 0 && last === view.usedRows) return view.usedRows === 1 ? 'Row 1' : `Rows 1–${view.usedRows.toLocaleString('en-US')}`;
   return `Showing rows ${(view.top + 1).toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${view.usedRows.toLocaleString('en-US')}`;
 }
+
+/** A cell's tooltip: its address and value (an empty cell says so in words), its format and note. */
+export function cellTitle(address: string, c: GridCell): string {
+  // An empty cell says so in words; text is quoted, so a number stored as text is told from a number.
+  const parts = [`${address}: ${c.raw === null || c.raw === '' ? 'empty' : JSON.stringify(c.raw)}`];
+  if (c.format) parts.push(`format ${c.format}`);
+  if (c.note) parts.push(c.note);
+  return parts.join(' · ');
+}

@@ -3,7 +3,7 @@ import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { JSONWebKeySet } from 'jose';
 import { decodeProtectedHeader } from 'jose';
-import { readBindings } from '../loading/bindings';
+import { readLoadRecords } from '../loading/loadrecords';
 import { statementClaims } from '../evidence/record';
 import { isFileProblem, openFileWorkbook } from '../workbook/file';
 import { EXIT } from './exit';
@@ -56,9 +56,9 @@ export async function run(argv: string[], io: { stdout(t: string): void; stderr(
     throw e;
   }
   try {
-    const bindings = await readBindings(workbook);
-    const b = [...bindings.values()].find((x) => x.table.toLowerCase() === values.table!.toLowerCase());
-    if (!b) return usage(`the workbook has no table ${values.table} loaded by grc-sheets (loaded tables: ${[...bindings.keys()].join(', ') || 'none'})`);
+    const records = await readLoadRecords(workbook);
+    const b = [...records.values()].find((x) => x.table.toLowerCase() === values.table!.toLowerCase());
+    if (!b) return usage(`the workbook has no table ${values.table} loaded by grc-sheets (loaded tables: ${[...records.keys()].join(', ') || 'none'})`);
     const shape = await workbook.findTable(b.table);
     if (!shape) return usage(`table ${b.table} is in the add-in's records but not in the workbook (deleted or renamed outside Excel)`);
     const statement = b.evidence?.statement;

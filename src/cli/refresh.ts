@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { failureText, refreshTable, type EditReport, type LoadOutcome, type LoadProgress, type RefreshChanges } from '../loading/load';
-import { readBindings } from '../loading/bindings';
+import { readLoadRecords } from '../loading/loadrecords';
 import { stateAfterLoad } from '../evidence/state';
 import { RECORDS_DROPPED, tablesWithoutRecords } from '../loading/dropped';
 import type { Fingerprint } from '../loading/fingerprint';
@@ -114,22 +114,22 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
   let saved = false;
   let backup: string | undefined;
   try {
-    const bindings = await readBindings(workbook);
-    if (!bindings.size) {
+    const records = await readLoadRecords(workbook);
+    if (!records.size) {
       const orphans = await tablesWithoutRecords(workbook);
       if (orphans.length) {
         const named = orphans.length === 1 ? `Table ${orphans[0]} looks` : `Tables ${orphans.join(', ')} look`;
         return failed(`${named} loaded by grc-sheets, but ${RECORDS_DROPPED}, so there is nothing to refresh. Load the dataset again in the add-in, or refresh a copy saved by Excel before that tool saved it.`);
       }
-      return failed(`no table in ${positionals[0]} was loaded by grc-sheets (the workbook holds no table bindings of the add-in), so there is nothing to refresh.`);
+      return failed(`no table in ${positionals[0]} was loaded by grc-sheets (the workbook holds no load records of the add-in), so there is nothing to refresh.`);
     }
-    if (options.table && ![...bindings.values()].some((b) => b.table.toLowerCase() === options.table!.toLowerCase())) {
+    if (options.table && ![...records.values()].some((b) => b.table.toLowerCase() === options.table!.toLowerCase())) {
       const tables = await workbook.listTables();
       const known = tables.some((t) => t.name.toLowerCase() === options.table!.toLowerCase());
       return failed(
         known
-          ? `table ${options.table} is in the workbook but was not loaded by grc-sheets; the bound tables are ${[...bindings.keys()].join(', ')}.`
-          : `the workbook has no table ${options.table}; the bound tables are ${[...bindings.keys()].join(', ')}.`,
+          ? `table ${options.table} is in the workbook but was not loaded by grc-sheets; the loaded tables are ${[...records.keys()].join(', ')}.`
+          : `the workbook has no table ${options.table}; the loaded tables are ${[...records.keys()].join(', ')}.`,
       );
     }
     const common = {
@@ -146,14 +146,14 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
     };
     const results: { table: string; outcome: LoadOutcome }[] = [];
     // One table after another, as Refresh all does; a failure does not stop the others, Ctrl-C does.
-    for (const table of options.table ? [options.table] : [...bindings.keys()]) {
+    for (const table of options.table ? [options.table] : [...records.keys()]) {
       if (abort.signal.aborted) break;
       results.push({ table, outcome: await refreshTable({ ...common, table, onProgress: (p) => line.show(table, p) }) });
     }
     for (const { table, outcome } of results) {
       summaries.push(
         outcome.ok
-          ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.binding.fingerprint ? { fingerprint: outcome.binding.fingerprint } : {}), ...(outcome.changes ? { changes: outcome.changes } : {}), evidence: stateAfterLoad(outcome.binding).text, ...(outcome.evidenceProblem ? { evidenceProblem: outcome.evidenceProblem } : {}) }
+          ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.record.fingerprint ? { fingerprint: outcome.record.fingerprint } : {}), ...(outcome.changes ? { changes: outcome.changes } : {}), evidence: stateAfterLoad(outcome.record).text, ...(outcome.evidenceProblem ? { evidenceProblem: outcome.evidenceProblem } : {}) }
           : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.left === 'stopped-mixed' ? outcome.error.message : failureText(outcome.error), ...(outcome.error.edits ? { edits: outcome.error.edits } : {}) } },
       );
     }

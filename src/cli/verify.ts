@@ -6,7 +6,7 @@ import type { TotalsFinding } from '../evidence/totals-check';
 import { scanEvidence } from '../evidence/state';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BINDINGS_KEY, readBindings, type Binding } from '../loading/bindings';
+import { LOAD_RECORDS_KEY, readLoadRecords, type LoadRecord } from '../loading/loadrecords';
 import type { TableShape } from '../workbook/port';
 import { parseCell, sheetCell } from '../workbook/address';
 import { isFileProblem, openFileWorkbook, type FileWorkbook } from '../workbook/file';
@@ -67,7 +67,7 @@ export interface AuditFinding {
 
 const MAX_ROWS_LISTED = 100;
 
-export async function verifyTable(workbook: FileWorkbook, b: Binding, shape: TableShape, jwks: JSONWebKeySet | null): Promise<TableFinding> {
+export async function verifyTable(workbook: FileWorkbook, b: LoadRecord, shape: TableShape, jwks: JSONWebKeySet | null): Promise<TableFinding> {
   const statement = await statementFinding(b, jwks);
   const signedOk = statement.status === 'verified' || statement.status === 'unchecked' || statement.status === 'unsigned';
   if (!b.cells && !b.evidence) {
@@ -102,14 +102,14 @@ export async function verifyTable(workbook: FileWorkbook, b: Binding, shape: Tab
 
 async function verifyTables(workbook: FileWorkbook, jwks: JSONWebKeySet | null): Promise<TableFinding[]> {
   const out: TableFinding[] = [];
-  if ((await workbook.getSetting(BINDINGS_KEY)) === undefined) {
+  if ((await workbook.getSetting(LOAD_RECORDS_KEY)) === undefined) {
     // Tables named as the add-in names them, but no records of the add-in: its settings part was dropped.
     for (const t of await workbook.listTables()) {
       if (t.name.startsWith('tbl_')) out.push({ table: t.name, status: 'unverifiable', message: `Table ${t.name} looks loaded by grc-sheets, but the workbook holds none of the add-in's records (its settings part is gone: the file was rewritten by a tool that drops it, such as openpyxl), so it cannot be verified.` });
     }
     return out;
   }
-  for (const b of (await readBindings(workbook)).values()) {
+  for (const b of (await readLoadRecords(workbook)).values()) {
     const shape = await workbook.findTable(b.table);
     if (!shape) {
       out.push({ table: b.table, status: 'missing', message: `Table ${b.table} (${b.datasetId}) is in the add-in's records but not in the workbook: it was deleted or renamed outside Excel.` });

@@ -1,5 +1,5 @@
 import type { JSONWebKeySet } from 'jose';
-import type { Binding } from '../loading/bindings';
+import type { LoadRecord } from '../loading/loadrecords';
 import type { ReadStatement } from '../contracts/evidence';
 import { statementClaims } from './record';
 import { checkSignature } from './signature';
@@ -25,7 +25,7 @@ export interface StatementFinding {
 const LOAD_WINDOW_MS = 60 * 60 * 1000;
 
 /** The statement's claims held against the table's binding: the same dataset, records and load. */
-function otherLoad(b: Binding, s: ReadStatement): string | null {
+function otherLoad(b: LoadRecord, s: ReadStatement): string | null {
   if (s.kind !== 'read') return 'it is a write receipt, not a read statement';
   if (s.dataset !== b.datasetId) return `it is of dataset ${s.dataset}, and table ${b.table} holds ${b.datasetId}: a statement of another table`;
   if (b.params.guid && !s.path.includes(b.params.guid)) return `it is of ${s.path}, not of the record ${b.params.guid} the table was loaded for`;
@@ -38,7 +38,7 @@ function otherLoad(b: Binding, s: ReadStatement): string | null {
   return null;
 }
 
-export async function statementFinding(b: Binding, jwks: JSONWebKeySet | null): Promise<StatementFinding> {
+export async function statementFinding(b: LoadRecord, jwks: JSONWebKeySet | null): Promise<StatementFinding> {
   const jws = b.evidence?.statement;
   if (b.evidence?.problem) return { status: 'refused-at-load', message: `the client found the relay's statement of the last load wrong (${b.evidence.problem}): what was loaded may not be what the service sent` };
   if (!jws) return { status: 'unsigned', message: 'no statement signed by a relay kept (the load went through a relay that signs none)' };

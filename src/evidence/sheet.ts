@@ -1,5 +1,5 @@
 import type { StatementWho } from '../contracts/evidence';
-import type { Binding } from '../loading/bindings';
+import type { LoadRecord } from '../loading/loadrecords';
 import { isoToSerial } from '../sheet/serial';
 import type { Cell, ColumnSpec, WorkbookPort } from '../workbook/port';
 import { statementClaims } from './record';
@@ -55,7 +55,7 @@ export function whoText(who: StatementWho): string {
 export const columnReference = (table: string, column: string): string => `${table}[${column.replace(/['[\]#]/g, (c) => `'${c}`)}]`;
 
 /** The rows of one load's group. `time` is the binding's loadedAt as a local-time serial. */
-export function evidenceRows(b: Binding, signature: string): Cell[][] {
+export function evidenceRows(b: LoadRecord, signature: string): Cell[][] {
   const totals = b.evidence?.totals;
   const claims = b.evidence?.statement ? statementClaims(b.evidence.statement) : null;
   const local = new Date(b.loadedAt);
@@ -75,7 +75,7 @@ export function evidenceRows(b: Binding, signature: string): Cell[][] {
 }
 
 /** Signature status in words, as the Evidence sheet and the Tables card show it at load time. */
-export function signatureAtLoad(b: Binding): string {
+export function signatureAtLoad(b: LoadRecord): string {
   if (b.evidence?.problem) return `NOT signed: ${b.evidence.problem}`;
   if (!b.evidence?.statement) return 'not signed (the relay gave no statement)';
   const claims = statementClaims(b.evidence.statement);
@@ -83,7 +83,7 @@ export function signatureAtLoad(b: Binding): string {
 }
 
 /** Puts a load's group at the top of the Evidence sheet (made when missing). */
-export async function writeEvidence(workbook: WorkbookPort, b: Binding): Promise<void> {
+export async function writeEvidence(workbook: WorkbookPort, b: LoadRecord): Promise<void> {
   let table = await workbook.findTable(EVIDENCE_TABLE);
   if (!table) {
     const sheet = await workbook.addSheet(EVIDENCE_SHEET);
@@ -101,7 +101,7 @@ export async function writeEvidence(workbook: WorkbookPort, b: Binding): Promise
  * The Evidence sheet's group for a load that succeeded. The table and its binding are in place by then: a
  * failure here does not undo the load, it is said (null: written).
  */
-export async function recordEvidence(workbook: WorkbookPort, b: Binding): Promise<string | null> {
+export async function recordEvidence(workbook: WorkbookPort, b: LoadRecord): Promise<string | null> {
   if (!b.evidence) return null;
   try {
     await writeEvidence(workbook, b);

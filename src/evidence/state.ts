@@ -1,4 +1,4 @@
-import type { Binding } from '../loading/bindings';
+import type { LoadRecord } from '../loading/loadrecords';
 import { makeCellPrint, rowPrinter, suspectRows, type TextDigest } from '../loading/tableprint';
 import { parseCell, sheetCell } from '../workbook/address';
 import type { TableShape, WorkbookPort } from '../workbook/port';
@@ -21,7 +21,7 @@ export interface EvidenceScan {
   totals: TotalsFinding;
 }
 
-export async function scanEvidence(workbook: WorkbookPort, b: Binding, shape: TableShape, digest?: TextDigest): Promise<EvidenceScan> {
+export async function scanEvidence(workbook: WorkbookPort, b: LoadRecord, shape: TableShape, digest?: TextDigest): Promise<EvidenceScan> {
   const keys = b.cells?.keys ?? [];
   const recorded = b.evidence?.totals;
   const columns = [...new Set([...b.columns, ...keys, ...(recorded?.columns.map((c) => c.name) ?? [])])];
@@ -55,7 +55,7 @@ export interface EvidenceState {
   text: string;
 }
 
-function signedText(b: Binding): string {
+function signedText(b: LoadRecord): string {
   const claims = b.evidence?.statement ? statementClaims(b.evidence.statement) : null;
   if (claims) return `Signed by the relay on ${new Date(claims.time).toLocaleString()}`;
   if (b.evidence?.problem) return `NOT signed: the relay's statement did not check out at load (${b.evidence.problem})`;
@@ -63,11 +63,11 @@ function signedText(b: Binding): string {
 }
 
 /** The state right after a load or refresh wrote the table (what `grc-sheets refresh` reports): nothing to read. */
-export function stateAfterLoad(b: Binding): EvidenceState {
+export function stateAfterLoad(b: LoadRecord): EvidenceState {
   return { kind: 'unchanged', text: `${signedText(b)}, unchanged since.` };
 }
 
-export async function evidenceState(workbook: WorkbookPort, b: Binding, shape: TableShape, digest?: TextDigest): Promise<EvidenceState> {
+export async function evidenceState(workbook: WorkbookPort, b: LoadRecord, shape: TableShape, digest?: TextDigest): Promise<EvidenceState> {
   if (!b.cells && !b.evidence) return { kind: 'none', text: 'No evidence kept (loaded by an earlier version): refresh it once to keep some.' };
   const signed = signedText(b);
   const changed = changedText(await scanEvidence(workbook, b, shape, digest));

@@ -1,4 +1,4 @@
-import type { Binding } from '../loading/bindings';
+import type { LoadRecord } from '../loading/loadrecords';
 import type { Cell } from '../sheet/cell-types';
 import { totalsDiffer, totaller, type ControlTotals } from './totals';
 
@@ -23,7 +23,7 @@ export function totalsScanner(recorded: ControlTotals, columns: readonly string[
   };
 }
 
-export function totalsFinding(b: Binding, now: ControlTotals | null, missingColumns: readonly string[]): TotalsFinding {
+export function totalsFinding(b: LoadRecord, now: ControlTotals | null, missingColumns: readonly string[]): TotalsFinding {
   const recorded = b.evidence?.totals;
   if (!recorded || !now) return { status: 'absent', message: 'no control totals kept (loaded before they were)' };
   const differ = totalsDiffer(recorded, now).map((d) => (missingColumns.some((m) => d.total.startsWith(`${m}:`)) ? { ...d, now: `${d.now} (column gone)` } : d));

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { columnsOf, inReport, isGuidColumn, reportColumns, type Column } from '../sheet';
-import type { Binding } from './bindings';
+import type { LoadRecord } from './loadrecords';
 import { recordKeyColumns } from './recordkey';
 
 /**
  * Which columns a table gets and under which headers, for a first load and for each refresh after it.
  *
  * A table loaded since headers in words came in records each column's record field (`fields` in its
- * binding) and the fields the user left out (`omitted`): a refresh keeps the headers, the order and the
+ * load record) and the fields the user left out (`omitted`): a refresh keeps the headers, the order and the
  * choice, and adds a field new at the source at the end with its header in words. A table loaded before
  * has no `fields`: its headers are the field names, and a refresh goes on naming them so.
  */
@@ -20,8 +20,8 @@ export interface ColumnPlan {
   skip: ReadonlySet<string>;
   /** The table's key columns, by header (recordkey.ts): from the record's order, whatever the table's. */
   keys(columns: readonly Column[]): string[];
-  /** What the binding records of the columns (nothing for a table named the old way). */
-  record(columns: readonly Column[]): Pick<Binding, 'fields' | 'omitted'>;
+  /** What the load record keeps of the columns (nothing for a table named the old way). */
+  record(columns: readonly Column[]): Pick<LoadRecord, 'fields' | 'omitted'>;
 }
 
 /** The record's fields that identify a record: always in the table, or a refresh could not compare. */
@@ -61,10 +61,10 @@ export function firstLoadPlan(record: z.ZodObject, chosen?: readonly string[], l
 export const unknownFields = (record: z.ZodObject, chosen: readonly string[]): string[] => chosen.filter((f) => !(f in record.shape));
 
 /**
- * A refresh: the binding says the headers. `tableColumns` are the table's headers now (the user's own
+ * A refresh: the load record says the headers. `tableColumns` are the table's headers now (the user's own
  * columns included), which a new column's header must not repeat.
  */
-export function refreshPlan(record: z.ZodObject, previous: Pick<Binding, 'columns' | 'fields' | 'omitted'>, tableColumns: readonly string[]): ColumnPlan {
+export function refreshPlan(record: z.ZodObject, previous: Pick<LoadRecord, 'columns' | 'fields' | 'omitted'>, tableColumns: readonly string[]): ColumnPlan {
   const schema = columnsOf(record);
   if (!previous.fields) {
     return { columns: schema, dress: (c) => c, skip: new Set(), keys: (cs) => recordKeyColumns(cs), record: () => ({}) };

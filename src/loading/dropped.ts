@@ -1,5 +1,5 @@
 import type { WorkbookPort } from '../workbook/port';
-import { BINDINGS_KEY } from './bindings';
+import { LOAD_RECORDS_KEY } from './loadrecords';
 
 /**
  * Tables named as a load names them (`tbl_` and the dataset, loading/load.ts tableNameFor) in a workbook
@@ -7,7 +7,7 @@ import { BINDINGS_KEY } from './bindings';
  * part (openpyxl does), so which dataset each table holds is gone. Empty when the records are there.
  */
 export async function tablesWithoutRecords(workbook: WorkbookPort): Promise<string[]> {
-  if ((await workbook.getSetting(BINDINGS_KEY)) !== undefined) return [];
+  if ((await workbook.getSetting(LOAD_RECORDS_KEY)) !== undefined) return [];
   return (await workbook.listTables()).map((t) => t.name).filter((name) => name.startsWith('tbl_'));
 }
 

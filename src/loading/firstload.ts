@@ -4,7 +4,7 @@ import { columnSpecs, type Column } from '../sheet';
 import { firstLoadPlan, unknownFields, type ColumnPlan } from './columnplan';
 import { arrangeNewTable, WidthMeter } from './layout';
 import { makeCellPrint, rowPrinter } from './tableprint';
-import { checkBinding, saveBinding, type Binding } from './bindings';
+import { checkLoadRecord, saveLoadRecord, type LoadRecord } from './loadrecords';
 import { MAX_COLUMNS, parseCell } from '../workbook/address';
 import { WorkbookError, cleanSheetName } from '../workbook/errors';
 import { dateColumns, evidenceOf, loadTotaller } from '../evidence/record';
@@ -58,7 +58,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   let totals = null as ReturnType<typeof loadTotaller> | null;
   // Made once the dataset is open (a register's record comes from its custom field definitions).
   let plan = null as ColumnPlan | null;
-  const bindingOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): Binding => ({
+  const recordOf = (table: string, rowCount: number, columns: readonly Column[], tableId?: string): LoadRecord => ({
     table,
     ...(tableId ? { tableId } : {}),
     environment: options.environment,
@@ -71,7 +71,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     ...plan?.record(columns),
   });
   // Refuse before anything is written, not after a long download.
-  const precheck = checkBinding(bindingOf(tableNameFor(datasetId), 0, []));
+  const precheck = checkLoadRecord(recordOf(tableNameFor(datasetId), 0, []));
   if (!precheck.ok) return { ok: false, error: { code: precheck.code, message: precheck.message } };
   try {
     report({});
@@ -198,11 +198,11 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (!printsMade) makePrints();
     await arrangeNewTable(workbook, created.name, widths.widths(builder.columns), createdSheet !== null);
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveBinding(workbook, { ...bindingOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), opened.keys(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
+    const saved = await saveLoadRecord(workbook, { ...recordOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), opened.keys(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
-    const evidenceProblem = await recordEvidence(workbook, saved.binding);
+    const evidenceProblem = await recordEvidence(workbook, saved.record);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });
-    return { ok: true, table: shape, binding: saved.binding, rowCount: written, truncatedCells: builder.truncated, writes, ...(evidenceProblem ? { evidenceProblem } : {}) };
+    return { ok: true, table: shape, record: saved.record, rowCount: written, truncatedCells: builder.truncated, writes, ...(evidenceProblem ? { evidenceProblem } : {}) };
   } catch (e) {
     const error = toLoadError(e, signal, table?.name);
     await removePartial(workbook, table, createdSheet);

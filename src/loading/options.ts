@@ -30,13 +30,13 @@ export interface LoadCommon {
   workbook: WorkbookPort;
   /** The environment the client talks to (as the relay names it). */
   environment: string;
-  /** Where the client fetches through, recorded in the binding for readers of the file. */
+  /** Where the client fetches through, recorded in the load record for readers of the file. */
   source?: string;
   signal?: AbortSignal;
   onProgress?(p: LoadProgress): void;
   catalog?: Catalog;
   /**
-   * Makes a fingerprint of each load's records (fingerprint.ts), kept in the table's binding. The host
+   * Makes a fingerprint of each load's records (fingerprint.ts), kept in the table's load record. The host
    * passes it with the hash it has: node:crypto in the CLI; without it no fingerprint is recorded.
    */
   fingerprints?: () => Fingerprinter;

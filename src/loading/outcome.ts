@@ -1,7 +1,7 @@
 import type { RelayRefusal } from '../client';
 import type { ChangeSummary } from './changes';
 import type { EditedCell } from './tableprint';
-import type { Binding } from './bindings';
+import type { LoadRecord } from './loadrecords';
 import { isWorkbookError } from '../workbook/errors';
 import type { TableShape, WriteStats } from '../workbook/port';
 
@@ -70,7 +70,8 @@ export type FailureLeft = 'partial-removed' | 'kept' | 'stopped-gone' | 'stopped
 export interface LoadSuccess {
   ok: true;
   table: TableShape;
-  binding: Binding;
+  /** The table's load record as stored in the workbook (loadrecords.ts). */
+  record: LoadRecord;
   rowCount: number;
   /** Cells cut to Excel's 32,767-character limit. */
   truncatedCells: number;

@@ -4,7 +4,7 @@ import { refreshPlan, type ColumnPlan } from './columnplan';
 import type { TableRows } from './changes';
 import { readBeforeRefresh, type BeforeRefresh } from './refreshread';
 import { makeCellPrint, rowPrints, type CellPrint, type EditedCell, type RowPrints } from './tableprint';
-import { readBindings, reconcileBindings, removeBinding, saveBinding, type Binding } from './bindings';
+import { readLoadRecords, reconcileLoadRecords, removeLoadRecord, saveLoadRecord, type LoadRecord } from './loadrecords';
 import { MAX_COLUMNS, parseCell, sheetCell } from '../workbook/address';
 import { dateColumns, evidenceOf, totalsOfRows, type DownloadEvidence } from '../evidence/record';
 import { recordEvidence } from '../evidence/sheet';
@@ -22,16 +22,16 @@ import { counted } from '../words/count';
  * A refresh downloads everything first and only then replaces the rows. Cancel and network failures
  * happen during the download, so they leave the old data untouched; a staging sheet would give the same
  * guarantee at the cost of writing every row twice to Excel, which is the slow part. Once the download
- * is complete the replacement runs to the end (cancel is no longer taken), and the binding is updated
+ * is complete the replacement runs to the end (cancel is no longer taken), and the load record is updated
  * only after it succeeded.
  */
 
 export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome> {
   const { workbook, table: asked } = options;
-  // Bindings follow their tables by id: a renamed table refreshes under its new name, a deleted one's
-  // binding is removed here.
-  const { bindings, removed } = await reconcileBindings(workbook);
-  const bound = [...bindings.values()].find((b) => b.table.toLowerCase() === asked.toLowerCase() || b.tableId === asked);
+  // Load records follow their tables by id: a renamed table refreshes under its new name, a deleted one's
+  // record is removed here.
+  const { records, removed } = await reconcileLoadRecords(workbook);
+  const bound = [...records.values()].find((b) => b.table.toLowerCase() === asked.toLowerCase() || b.tableId === asked);
   const gone = removed.find((b) => b.table.toLowerCase() === asked.toLowerCase() || b.tableId === asked);
   if (!bound && gone) {
     return {
@@ -57,10 +57,10 @@ export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome
   if (!(options.catalog ?? defaultCatalog).datasets.some((d) => d.id === bound.datasetId) && !registerOf(bound.datasetId)) {
     return { ok: false, error: { code: 'not-bound', tableState: 'intact', table: name, message: `Table ${name} was loaded from dataset "${bound.datasetId}", which this version of grc-sheets does not know; nothing was changed.` } };
   }
-  // By name: reconcileBindings has put the table's current name in the binding (found by id where the host has ids).
+  // By name: reconcileLoadRecords has put the table's current name in the load record (found by id where the host has ids).
   const existing = await workbook.findTable(name);
   if (!existing) {
-    await removeBinding(workbook, name);
+    await removeLoadRecord(workbook, name);
     return { ok: false, error: { code: 'table-missing', tableState: 'gone', table: name, message: `Table ${name} is no longer in the workbook (it was deleted), so its record was removed. Load ${bound.datasetId} again to get the data back.` } };
   }
   return replaceTable({ ...options, datasetId: bound.datasetId }, existing, bound);
@@ -69,7 +69,7 @@ export async function refreshTable(options: RefreshOptions): Promise<LoadOutcome
 /** Refreshes every bound table in turn; one failure does not stop the others, a cancel does. */
 export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promise<{ table: string; outcome: LoadOutcome }[]> {
   const results: { table: string; outcome: LoadOutcome }[] = [];
-  for (const table of (await reconcileBindings(options.workbook)).bindings.keys()) {
+  for (const table of (await reconcileLoadRecords(options.workbook)).records.keys()) {
     if (options.signal?.aborted) break;
     results.push({ table, outcome: await refreshTable({ ...options, table }) });
   }
@@ -79,7 +79,7 @@ export async function refreshAll(options: Omit<RefreshOptions, 'table'>): Promis
 export async function replaceTable(
   options: LoadCommon & ChangeOptions & { datasetId: string },
   existing: TableShape,
-  previous: Pick<Binding, 'datasetId' | 'params' | 'columns' | 'fields' | 'omitted'> & { tableId?: string; cells?: CellPrint },
+  previous: Pick<LoadRecord, 'datasetId' | 'params' | 'columns' | 'fields' | 'omitted'> & { tableId?: string; cells?: CellPrint },
 ): Promise<LoadOutcome> {
   const { workbook, signal, onProgress, datasetId } = options;
   const params = previous.params;
@@ -176,7 +176,7 @@ export async function replaceTable(
     shape = (await workbook.findTable(existing.id ?? existing.name)) ?? shape;
     const changes = columnNotes(await recordChanges(workbook, shape, dataset.id, compared, keyColumns, options.highlightChanges ?? false), missing, gone);
     const cells = makeCellPrint(incomingPrints, keyColumns, options.digest, dateColumns(builder.columns));
-    const saved = await saveBinding(workbook, {
+    const saved = await saveLoadRecord(workbook, {
       table: shape.name,
       // A host without table ids (the saved file) keeps the id Excel gave the table.
       ...(existing.id ?? previous.tableId ? { tableId: existing.id ?? previous.tableId } : {}),
@@ -193,15 +193,15 @@ export async function replaceTable(
       evidence: evidenceOf(totalsOfRows(builder.columns, rows), statement),
     });
     if (!saved.ok) return { ok: false, error: { code: 'binding-refused', tableState: 'mixed', left: 'record-stale', table: existing.name, message: saved.message } };
-    const evidenceProblem = await recordEvidence(workbook, saved.binding);
+    const evidenceProblem = await recordEvidence(workbook, saved.record);
     report({ phase: 'done', rows: rows.length });
-    return { ok: true, table: shape, binding: saved.binding, rowCount: rows.length, truncatedCells: builder.truncated, writes, changes, ...(evidenceProblem ? { evidenceProblem } : {}) };
+    return { ok: true, table: shape, record: saved.record, rowCount: rows.length, truncatedCells: builder.truncated, writes, changes, ...(evidenceProblem ? { evidenceProblem } : {}) };
   } catch (e) {
     const error = toLoadError(e, undefined, existing.name);
     // Which of the two it is decides what the user does: refresh again, or load again.
     const still = await workbook.findTable(existing.id ?? existing.name).catch(() => undefined);
     if (still === null) {
-      await removeBinding(workbook, existing.name).catch(() => undefined);
+      await removeLoadRecord(workbook, existing.name).catch(() => undefined);
       error.tableState = 'gone';
       error.left = 'stopped-gone';
       error.datasetId = datasetId;
@@ -238,8 +238,8 @@ function editedError(table: TableShape, cells: EditedCell[], countThen: number, 
 }
 
 async function dropCellPrint(workbook: WorkbookPort, table: string): Promise<void> {
-  const b = (await readBindings(workbook)).get(table);
+  const b = (await readLoadRecords(workbook)).get(table);
   if (!b?.cells) return;
   const { cells: _dropped, ...rest } = b;
-  await saveBinding(workbook, rest);
+  await saveLoadRecord(workbook, rest);
 }

@@ -29,7 +29,7 @@ export interface ReadBefore {
   keyColumns: readonly string[];
   /** The incoming's date and date-time columns, compared at the millisecond (tableprint.ts, method 2). */
   dates?: readonly string[];
-  /** Check for hand edits against this print over these fields (the binding's columns). */
+  /** Check for hand edits against this print over these fields (the load record's columns). */
   stored?: { print: CellPrint; fields: readonly string[] };
   digest?: TextDigest;
   limit: number;

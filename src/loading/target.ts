@@ -1,7 +1,7 @@
 import { MAX_COLUMNS, MAX_ROWS, cellAddress, parseCell, sheetCell } from '../workbook/address';
 import { uniqueName } from '../workbook/errors';
 import type { TableShape, TargetInfo, WorkbookPort } from '../workbook/port';
-import { readBindings } from './bindings';
+import { readLoadRecords } from './loadrecords';
 import { Refusal } from './outcome';
 import { counted } from '../words/count';
 
@@ -64,7 +64,7 @@ export async function freeTableName(workbook: WorkbookPort, datasetId: string, t
   }
   const tables = await workbook.listTables();
   const holder = tables.find((t) => same(t.name));
-  if (holder && (await readBindings(workbook)).get(holder.name)?.datasetId !== datasetId) {
+  if (holder && (await readLoadRecords(workbook)).get(holder.name)?.datasetId !== datasetId) {
     throw new Refusal(
       'target-refused',
       `Table ${holder.name} on sheet ${holder.sheet} is not a ${title} table loaded by this add-in, so the new table cannot take its name. Rename that table (Table Design > Table Name), then load again.`,

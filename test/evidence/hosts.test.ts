@@ -4,7 +4,7 @@ import { createExcelWorkbook } from '../../src/workbook/excel';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { WorkbookPort } from '../../src/workbook/port';
 import { FakeExcel, supports } from '../workbook/excel/fakeExcel';
-import { readTableBindings } from '../../src/taskpane/tables/bindings';
+import { readLoadedTables } from '../../src/taskpane/tables/loaded';
 import { relayKey, signingClient } from './relay-key';
 
 /**
@@ -18,7 +18,7 @@ const risks: DataRecord[] = Array.from({ length: 40 }, (_, i) => ({ Id: guid(i),
 async function loadTwice(workbook: WorkbookPort) {
   const { client } = signingClient(await relayKey('relay-1'), () => risks, () => '/directdata/v3/risk');
   const first = await loadDataset({ client, workbook, environment: 'ACC', datasetId: 'risk', target: { kind: 'new-sheet' } });
-  expect(first).toMatchObject({ ok: true, binding: { evidence: { totals: { records: 40 }, statement: expect.any(String) } } });
+  expect(first).toMatchObject({ ok: true, record: { evidence: { totals: { records: 40 }, statement: expect.any(String) } } });
   expect(first.ok && first.evidenceProblem).toBeFalsy();
   const again = await refreshTable({ client, workbook, environment: 'ACC', table: 'tbl_risk' });
   expect(again).toMatchObject({ ok: true });
@@ -56,11 +56,11 @@ describe("the Tables card's evidence state", () => {
     const workbook = createMemoryWorkbook();
     const { client } = signingClient(await relayKey('relay-1'), () => risks, () => '/directdata/v3/risk');
     expect(await loadDataset({ client, workbook, environment: 'ACC', datasetId: 'risk', target: { kind: 'new-sheet' } })).toMatchObject({ ok: true });
-    const [card] = await readTableBindings(workbook);
+    const [card] = await readLoadedTables(workbook);
     expect(card!.evidence).toEqual({ kind: 'unchanged', text: expect.stringMatching(/^Signed by the relay on .+, unchanged since\.$/) });
     const { columns } = await workbook.readRows('tbl_risk', 0, 1);
     await workbook.writeRows('tbl_risk', 2, [[99]], columns.indexOf('Gross impact'));
-    const [after] = await readTableBindings(workbook);
+    const [after] = await readLoadedTables(workbook);
     expect(after!.evidence).toEqual({ kind: 'changed', text: expect.stringMatching(/Changed since load: cells differ in \d+ rows starting Risks!A\d+.*Gross impact: sum was 20, now 118\.5/) });
   });
 });
@@ -69,5 +69,5 @@ it('an empty answer still keeps its prints and totals (nothing to count is evide
   const workbook = createMemoryWorkbook();
   const { client } = signingClient(await relayKey('relay-1'), () => [], () => '/directdata/v3/risk');
   const out = await loadDataset({ client, workbook, environment: 'ACC', datasetId: 'risk', target: { kind: 'new-sheet' } });
-  expect(out).toMatchObject({ ok: true, binding: { cells: { count: 0 }, evidence: { totals: { records: 0 }, statement: expect.any(String) } } });
+  expect(out).toMatchObject({ ok: true, record: { cells: { count: 0 }, evidence: { totals: { records: 0 }, statement: expect.any(String) } } });
 });

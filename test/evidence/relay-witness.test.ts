@@ -11,7 +11,7 @@ import { run as template } from '../../src/cli/template';
 import { run as verify } from '../../src/cli/verify';
 import { JWKS_PATH, type WriteReceipt } from '../../src/contracts/evidence';
 import { EVIDENCE_TABLE } from '../../src/evidence/sheet';
-import { readBindings, saveBinding } from '../../src/loading/bindings';
+import { readLoadRecords, saveLoadRecord } from '../../src/loading/loadrecords';
 import { loadDataset } from '../../src/loading/load';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
@@ -70,7 +70,7 @@ describe('the real relay signs what the workbook keeps', () => {
     const book = join(dir, 'loaded.xlsx');
     wb.saveTo(book);
     wb.close();
-    const first = loaded.binding.evidence!;
+    const first = loaded.record.evidence!;
     expect(first.problem).toBeUndefined();
     const claims = decodeJwt(first.statement!);
     expect(claims).toMatchObject({ kind: 'read', dataset: 'risk', records: loaded.rowCount, environment: { name: 'acc' }, who: { kind: 'key', fingerprint: expect.stringMatching(/^key:[0-9a-f]{12}$/) }, requestId: first.requestId });
@@ -90,7 +90,7 @@ describe('the real relay signs what the workbook keeps', () => {
     expect([await refresh([book, '--relay', relay.url, '--env', 'acc', '--json'], cli.io), cli.err]).toEqual([0, []]);
     expect((JSON.parse(cli.out.join('\n')) as { tables: { evidence: string }[] }).tables[0]!.evidence).toMatch(/^Signed by the relay on .+, unchanged since\.$/);
     const after = openFileWorkbook(book);
-    const b = (await readBindings(after)).get(loaded.table.name)!;
+    const b = (await readLoadRecords(after)).get(loaded.table.name)!;
     after.close();
     expect(b.evidence!.statement).toBeDefined();
     expect(b.evidence!.requestId).not.toBe(first.requestId);
@@ -107,7 +107,7 @@ describe('the real relay signs what the workbook keeps', () => {
     const stranger = await relayKey('another-relay-1');
     const foreign = await stranger.sign(decodeJwt(b.evidence!.statement!));
     const swapped = openFileWorkbook(book);
-    await saveBinding(swapped, { ...b, evidence: { ...b.evidence!, statement: foreign } });
+    await saveLoadRecord(swapped, { ...b, evidence: { ...b.evidence!, statement: foreign } });
     const tampered = join(dir, 'foreign.xlsx');
     swapped.saveTo(tampered);
     swapped.close();

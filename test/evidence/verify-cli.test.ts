@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { run } from '../../src/cli/verify';
 import { run as evidence } from '../../src/cli/evidence';
 import { nodeFingerprints } from '../../src/cli/digest';
-import { readBindings, saveBinding, type Binding } from '../../src/loading/bindings';
+import { readLoadRecords, saveLoadRecord, type LoadRecord } from '../../src/loading/loadrecords';
 import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
 import { context } from '../../src/sandbox/data/context';
 import { incident } from '../../src/sandbox/data/incidents';
@@ -50,10 +50,10 @@ describe('grc-sheets verify: evidence on saved workbooks', () => {
   /** An openpyxl edit of the saved workbook, the add-in's part put back as Excel would keep it (or a tamperer would). */
   const openpyxlEdit = (name: string, edit: string, src = book) => outside(name, `from openpyxl import load_workbook\nwb = load_workbook(src)\n${edit}\ntmp = dst + '.openpyxl'\nwb.save(tmp)`, src);
   /** The table's evidence in the add-in's settings changed, as someone editing the part would. */
-  const withBinding = async (name: string, table: string, change: (b: Binding) => Binding, src = book) => {
+  const withBinding = async (name: string, table: string, change: (b: LoadRecord) => LoadRecord, src = book) => {
     const wb = openFileWorkbook(src);
-    const b = (await readBindings(wb)).get(table)!;
-    await saveBinding(wb, change(b));
+    const b = (await readLoadRecords(wb)).get(table)!;
+    await saveLoadRecord(wb, change(b));
     const dst = join(dir, name);
     wb.saveTo(dst);
     wb.close();
@@ -200,7 +200,7 @@ describe('grc-sheets verify: evidence on saved workbooks', () => {
 
   it("names a forged signature and a statement signed by another relay's key", async () => {
     const wb = openFileWorkbook(book);
-    const b = (await readBindings(wb)).get('tbl_incidents')!;
+    const b = (await readLoadRecords(wb)).get('tbl_incidents')!;
     wb.close();
     const [head, payload, sig] = b.evidence!.statement!.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
@@ -249,7 +249,7 @@ describe('grc-sheets verify: evidence on saved workbooks', () => {
     const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'evidence.md'), 'utf8');
     const script = /```python\n(import datetime, json, math, sys[\s\S]*?)```/.exec(doc)![1]!;
     const wb = openFileWorkbook(book);
-    const bindings = await readBindings(wb);
+    const bindings = await readLoadRecords(wb);
     wb.close();
     for (const [table, sheet] of [['tbl_incidents', 'Incidents'], ['tbl_risk', 'Risks']] as const) {
       const { method: _method, ...recorded } = bindings.get(table)!.evidence!.totals;

@@ -1,6 +1,6 @@
 import { catalog } from '../../src/catalog';
 import { columnsOf } from '../../src/sheet';
-import { readBindings } from '../../src/loading/bindings';
+import { readLoadRecords } from '../../src/loading/loadrecords';
 import { compareTables, describeChanges } from '../../src/loading/changes';
 import { CHANGES_TABLE } from '../../src/loading/changesheet';
 import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
@@ -172,11 +172,11 @@ describe('refresh: hand edits since the last load', () => {
 
   it('keeps a cell print in the binding after a first load and after each refresh', async () => {
     const wb = await loaded(risks(40));
-    const first = (await readBindings(wb)).get('tbl_risk')!.cells!;
+    const first = (await readLoadRecords(wb)).get('tbl_risk')!.cells!;
     expect(first).toMatchObject({ count: 40, keys: ['GUID'] });
     expect(first.buckets).toHaveLength(16);
     await refreshTable({ ...base, client: fakeClient(risks(41)).client, workbook: wb, table: 'tbl_risk' });
-    expect((await readBindings(wb)).get('tbl_risk')!.cells!.count).toBe(41);
+    expect((await readLoadRecords(wb)).get('tbl_risk')!.cells!.count).toBe(41);
   });
 });
 

@@ -1,6 +1,6 @@
 import { catalog } from '../../src/catalog';
 import { columnsOf, headerWords, reportColumns } from '../../src/sheet';
-import { readBindings, saveBinding } from '../../src/loading/bindings';
+import { readLoadRecords, saveLoadRecord } from '../../src/loading/loadrecords';
 import { firstLoadPlan } from '../../src/loading/columnplan';
 import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
@@ -102,7 +102,7 @@ describe('a new table', () => {
     const out = await loadDataset({ ...base, client: fakeClient(risks(3)).client, workbook: wb, datasetId: 'risk', target: { kind: 'new-sheet' }, columns: ['Name', 'Identifier', 'GrossLikelihood'] });
     if (!out.ok) throw new Error(out.error.message);
     expect(out.table.columns).toEqual(['Name', 'Identifier', 'Gross likelihood', 'GUID']);
-    const b = (await readBindings(wb)).get('tbl_risk')!;
+    const b = (await readLoadRecords(wb)).get('tbl_risk')!;
     expect(b.fields).toEqual(['Name', 'Identifier', 'GrossLikelihood', 'Id']);
     expect(b.omitted).toContain('Description');
 
@@ -110,7 +110,7 @@ describe('a new table', () => {
     if (!again.ok) throw new Error(again.error.message);
     expect(again.table.columns).toEqual(['Name', 'Identifier', 'Gross likelihood', 'GUID', 'New field']);
     expect((await wb.readRows('tbl_risk')).rows[3]).toEqual(['Risk 3', 'R-3', 3, guid(3), 5]);
-    expect((await readBindings(wb)).get('tbl_risk')!.fields).toEqual(['Name', 'Identifier', 'GrossLikelihood', 'Id', 'NewField']);
+    expect((await readLoadRecords(wb)).get('tbl_risk')!.fields).toEqual(['Name', 'Identifier', 'GrossLikelihood', 'Id', 'NewField']);
   });
 
   it('refuses a choice naming a field the dataset does not have, before anything is made', async () => {
@@ -128,12 +128,12 @@ describe('a table loaded before headers in words', () => {
     await wb.addSheet('Risks');
     await wb.createTable({ name: 'tbl_risk', sheet: 'Risks', anchor: 'A1', columns: fields.map((name) => ({ name, format: 'text' })) });
     // What a workbook loaded by an earlier version holds: no `fields` in the table's record.
-    await saveBinding(wb, { table: 'tbl_risk', environment: 'ACC', source: 'relay', datasetId: 'risk', params: {}, loadedAt: new Date().toISOString(), rowCount: 0, columns: fields });
+    await saveLoadRecord(wb, { table: 'tbl_risk', environment: 'ACC', source: 'relay', datasetId: 'risk', params: {}, loadedAt: new Date().toISOString(), rowCount: 0, columns: fields });
     const out = await refreshTable({ ...base, client: fakeClient(risks(2, { NewField: 'n' })).client, workbook: wb, table: 'tbl_risk' });
     if (!out.ok) throw new Error(out.error.message);
     expect(out.table.columns).toEqual([...fields, 'NewField']);
     expect((await wb.readRows('tbl_risk')).rows[1]!.slice(0, 3)).toEqual([guid(1), 'R-1', 'Risk 1']);
-    const b = (await readBindings(wb)).get('tbl_risk')!;
+    const b = (await readLoadRecords(wb)).get('tbl_risk')!;
     expect(b.fields).toBeUndefined();
     expect(b.columns).toEqual([...fields, 'NewField']);
   });

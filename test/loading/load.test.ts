@@ -1,6 +1,6 @@
 import { catalog } from '../../src/catalog';
 import { columnsOf, isoToSerial, reportColumns } from '../../src/sheet';
-import { readBindings } from '../../src/loading/bindings';
+import { readLoadRecords } from '../../src/loading/loadrecords';
 import { MAX_BUFFERED_ROWS, failureText, loadDataset, refreshAll, refreshTable, type DataRecord, type LoadProgress } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { WorkbookError } from '../../src/workbook/errors';
@@ -37,7 +37,7 @@ describe('first load', () => {
     expect(rows[0]![col('DateIdentified')]).toBe(isoToSerial('2025-03-04'));
     expect(rows[0]![col('ControlGuids')]).toBe(`${guid(1)}; ${guid(2)}`);
     expect(phases).toEqual(expect.arrayContaining(['preparing', 'downloading', 'writing', 'done']));
-    const b = (await readBindings(wb)).get('tbl_risk')!;
+    const b = (await readLoadRecords(wb)).get('tbl_risk')!;
     expect(b).toMatchObject({ environment: 'ACC', datasetId: 'risk', rowCount: 2500, source: 'relay http://127.0.0.1' });
     expect(Date.parse(b.loadedAt)).not.toBeNaN();
   });
@@ -101,7 +101,7 @@ describe('first load', () => {
     expect(out).toMatchObject({ ok: false, error: { code: 'cancelled' } });
     expect(await wb.listTables()).toEqual([]);
     expect(await wb.sheetNames()).toEqual(['Sheet1']);
-    expect(await readBindings(wb)).toEqual(new Map());
+    expect(await readLoadRecords(wb)).toEqual(new Map());
   });
 
   it('turns a client error into a value naming the failure and leaves nothing behind', async () => {
@@ -132,7 +132,7 @@ describe('refresh', () => {
 
   it('grows and shrinks the table, keeps the user column, and updates the binding', async () => {
     const wb = await loaded(10);
-    const before = (await readBindings(wb)).get('tbl_risk')!;
+    const before = (await readLoadRecords(wb)).get('tbl_risk')!;
     const grown = await refreshTable({ ...base, client: fakeClient(risks(25, { Status: 'Closed' })).client, workbook: wb, table: 'tbl_risk' });
     expect(grown).toMatchObject({ ok: true, rowCount: 25 });
     const after = await wb.readRows('tbl_risk');
@@ -140,8 +140,8 @@ describe('refresh', () => {
     expect(after.columns.at(-1)).toBe('My note');
     expect(rows).toHaveLength(25);
     expect(rows.every((r) => r[col('Status')] === 'Closed' && r.at(-1) === '=[@Name]&"!"')).toBe(true);
-    expect((await readBindings(wb)).get('tbl_risk')).toMatchObject({ rowCount: 25 });
-    expect((await readBindings(wb)).get('tbl_risk')!.loadedAt >= before.loadedAt).toBe(true);
+    expect((await readLoadRecords(wb)).get('tbl_risk')).toMatchObject({ rowCount: 25 });
+    expect((await readLoadRecords(wb)).get('tbl_risk')!.loadedAt >= before.loadedAt).toBe(true);
 
     await refreshTable({ ...base, client: fakeClient(risks(4)).client, workbook: wb, table: 'tbl_risk' });
     ({ rows } = await wb.readRows('tbl_risk'));
@@ -157,13 +157,13 @@ describe('refresh', () => {
     expect(out.ok && out.table.columns.slice(riskWidth)).toEqual(['Old', 'Mine', 'Added']);
     const { rows } = await wb.readRows('tbl_risk');
     expect(rows[0]!.slice(riskWidth)).toEqual([null, '=1', 7]);
-    expect((await readBindings(wb)).get('tbl_risk')!.columns.at(-1)).toBe('Added');
+    expect((await readLoadRecords(wb)).get('tbl_risk')!.columns.at(-1)).toBe('Added');
   });
 
   it('keeps the old data and binding when the refresh fails or is cancelled', async () => {
     const wb = await loaded(10);
     const before = await wb.readRows('tbl_risk');
-    const binding = (await readBindings(wb)).get('tbl_risk');
+    const binding = (await readLoadRecords(wb)).get('tbl_risk');
     const failing = fakeClient(risks(5000, { Status: 'New' }), { batchSize: 100, failAfterBatches: { batches: 3, error: apiError('unreachable', 'The relay could not be reached.') } }).client;
     const failed = await refreshTable({ ...base, client: failing, workbook: wb, table: 'tbl_risk' });
     expect(failed).toMatchObject({ ok: false, error: { code: 'api', apiCode: 'unreachable', left: 'kept' } });
@@ -179,7 +179,7 @@ describe('refresh', () => {
     });
     expect(cancelled).toMatchObject({ ok: false, error: { code: 'cancelled' } });
     expect(await wb.readRows('tbl_risk')).toEqual(before);
-    expect((await readBindings(wb)).get('tbl_risk')).toEqual(binding);
+    expect((await readLoadRecords(wb)).get('tbl_risk')).toEqual(binding);
   });
 
   it('refuses to refresh from another environment or a table it did not load', async () => {
@@ -198,20 +198,20 @@ describe('refresh', () => {
 
   it('follows a renamed table by its id, and migrates a binding stored by name only', async () => {
     const wb = await loaded(2);
-    const stored = (await readBindings(wb)).get('tbl_risk')!;
+    const stored = (await readLoadRecords(wb)).get('tbl_risk')!;
     expect(stored.tableId).toBe((await wb.findTable('tbl_risk'))!.id);
     wb.renameTable('tbl_risk', 'My_risks');
     const { client, calls } = fakeClient(risks(4));
     expect(await refreshTable({ ...base, client, workbook: wb, table: 'My_risks' })).toMatchObject({ ok: true, rowCount: 4, table: { name: 'My_risks' } });
     expect(calls.map((c) => c.datasetId)).toEqual(['risk']);
-    expect([...(await readBindings(wb)).keys()]).toEqual(['My_risks']);
-    expect((await readBindings(wb)).get('My_risks')).toMatchObject({ table: 'My_risks', tableId: stored.tableId, rowCount: 4 });
+    expect([...(await readLoadRecords(wb)).keys()]).toEqual(['My_risks']);
+    expect((await readLoadRecords(wb)).get('My_risks')).toMatchObject({ table: 'My_risks', tableId: stored.tableId, rowCount: 4 });
 
     // A binding written before ids were kept: found by its name once, then by id from then on.
-    const legacy = { ...(await readBindings(wb)).get('My_risks')!, tableId: undefined };
+    const legacy = { ...(await readLoadRecords(wb)).get('My_risks')!, tableId: undefined };
     await wb.setSetting('grc-sheets.bindings', { version: 1, tables: { My_risks: JSON.parse(JSON.stringify(legacy)) } });
     expect((await refreshAll({ ...base, client: fakeClient(risks(3)).client, workbook: wb })).map((r) => r.outcome.ok)).toEqual([true]);
-    expect((await readBindings(wb)).get('My_risks')!.tableId).toBe(stored.tableId);
+    expect((await readLoadRecords(wb)).get('My_risks')!.tableId).toBe(stored.tableId);
     wb.renameTable('My_risks', 'Risks_2025');
     expect(await refreshTable({ ...base, client: fakeClient(risks(1)).client, workbook: wb, table: 'Risks_2025' })).toMatchObject({ ok: true, rowCount: 1 });
   });
@@ -226,7 +226,7 @@ describe('refresh', () => {
     const results = await refreshAll({ ...base, client, workbook: wb });
     expect(results.map((r) => [r.table, r.outcome.ok])).toEqual([['tbl_incidents', true]]);
     expect(calls.map((c) => c.datasetId)).toEqual(['incidents']);
-    expect([...(await readBindings(wb)).keys()]).toEqual(['tbl_incidents']);
+    expect([...(await readLoadRecords(wb)).keys()]).toEqual(['tbl_incidents']);
   });
 
   it('says which of three things a failed refresh left: old data intact, old and new rows mixed, or no table', async () => {
@@ -245,7 +245,7 @@ describe('refresh', () => {
     const mixed = await refreshTable({ ...base, client: fakeClient(risks(4, { Status: 'New' })).client, workbook: wb, table: 'tbl_risk' });
     expect(mixed).toMatchObject({ ok: false, error: { tableState: 'mixed', left: 'stopped-mixed' } });
     expect(!mixed.ok && failureText(mixed.error)).toMatch(/may mix old and new rows.*Refresh it again/);
-    expect((await readBindings(wb)).has('tbl_risk')).toBe(true);
+    expect((await readLoadRecords(wb)).has('tbl_risk')).toBe(true);
 
     wb.writeRows = async (name) => {
       await wb.deleteTable(name);
@@ -254,7 +254,7 @@ describe('refresh', () => {
     const gone = await refreshTable({ ...base, client: fakeClient(risks(4)).client, workbook: wb, table: 'tbl_risk' });
     expect(gone).toMatchObject({ ok: false, error: { tableState: 'gone', left: 'stopped-gone' } });
     expect(!gone.ok && failureText(gone.error)).toMatch(/no longer in the workbook.*Load risk again/);
-    expect((await readBindings(wb)).has('tbl_risk')).toBe(false);
+    expect((await readLoadRecords(wb)).has('tbl_risk')).toBe(false);
   });
 
   it('refreshes all bound tables, each from its own dataset', async () => {

@@ -1,7 +1,7 @@
 import { createClient } from '../../src/client';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { isoToSerial, LIST_SEPARATOR } from '../../src/sheet';
-import { readBindings } from '../../src/loading/bindings';
+import { readLoadRecords } from '../../src/loading/loadrecords';
 import { loadDataset, refreshAll } from '../../src/loading/load';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 
@@ -24,7 +24,7 @@ describe('loading from the sandbox', () => {
     expect(risks.rowCount).toBe(300);
     expect(incidents.rowCount).toBeGreaterThan(0);
 
-    const riskCols = (await readBindings(workbook)).get('tbl_risk')!.fields!;
+    const riskCols = (await readLoadRecords(workbook)).get('tbl_risk')!.fields!;
     const raw = (await client.download('risk', {})).records;
     const { rows } = await workbook.readRows('tbl_risk');
     const i = raw.findIndex((r) => typeof r.DateIdentified === 'string' && Array.isArray(r.ControlGuids) && (r.ControlGuids as string[]).length > 1);
@@ -35,7 +35,7 @@ describe('loading from the sandbox', () => {
 
     const results = await refreshAll({ client, workbook, environment: 'ACC', source: 'sandbox' });
     expect(results.map((r) => r.outcome.ok)).toEqual([true, true]);
-    expect((await readBindings(workbook)).get('tbl_risk')!.rowCount).toBe(300);
+    expect((await readLoadRecords(workbook)).get('tbl_risk')!.rowCount).toBe(300);
   });
 
   it('reports a wrong key as an API error and leaves the old table in place', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type DataRecord } from '../../src/client';
 import { run as refresh } from '../../src/cli/refresh';
-import { readBindings } from '../../src/loading/bindings';
+import { readLoadRecords } from '../../src/loading/loadrecords';
 import { fingerprinter } from '../../src/loading/fingerprint';
 import { loadDataset, refreshTable, type LoadOutcome, type LoadSuccess } from '../../src/loading/load';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
@@ -149,7 +149,7 @@ print(json.dumps(out))`,
     expect(seen.tbl_register_audits!.rows.some((r) => String(r.Regions).includes('; '))).toBe(true);
 
     const reopened = openFileWorkbook(book);
-    expect((await readBindings(reopened)).get('tbl_register_contracts')).toMatchObject({ datasetId: 'register:contracts', fingerprint: { count: after.contracts!.rows.size } });
+    expect((await readLoadRecords(reopened)).get('tbl_register_contracts')).toMatchObject({ datasetId: 'register:contracts', fingerprint: { count: after.contracts!.rows.size } });
     reopened.close();
   }, 60_000);
 });

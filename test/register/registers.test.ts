@@ -1,5 +1,5 @@
 import { createClient, type DataRecord } from '../../src/client';
-import { readBindings } from '../../src/loading/bindings';
+import { readLoadRecords } from '../../src/loading/loadrecords';
 import { fingerprinter } from '../../src/loading/fingerprint';
 import { loadDataset, refreshTable, type LoadOutcome, type LoadSuccess } from '../../src/loading/load';
 import { offeredDatasets, datasetFor } from '../../src/register';
@@ -73,7 +73,7 @@ describe('registers in the preview', () => {
     await check(workbook, result.table.name, want);
     // Every type of custom field shows up somewhere, and the resolved names are really names.
     for (const sample of want.samples) expect(sample).toBeTruthy();
-    const binding = (await readBindings(workbook)).get(result.table.name)!;
+    const binding = (await readLoadRecords(workbook)).get(result.table.name)!;
     expect(binding).toMatchObject({ datasetId: `register:${area}`, rowCount: want.rows.size, fingerprint: { count: want.rows.size } });
   });
 
@@ -130,9 +130,9 @@ describe('registers in the preview', () => {
     const idAt = columns.indexOf('GUID');
     for (const row of rows) expect(row[columns.indexOf('Customer segment')]).toEqual(want.rows.get(row[idAt] as string)!['Customer segment']);
     expect(rows.some((r) => String(r[columns.indexOf('Customer segment')]).includes('; '))).toBe(true);
-    const binding = (await readBindings(workbook)).get(first.table.name)!;
+    const binding = (await readLoadRecords(workbook)).get(first.table.name)!;
     expect(binding.columns).not.toContain('Review note');
-    expect(binding.fingerprint!.sha256).not.toBe(same.binding.fingerprint!.sha256);
+    expect(binding.fingerprint!.sha256).not.toBe(same.record.fingerprint!.sha256);
 
     // Loaded afresh, the register simply has the new field among the custom fields and not the removed one.
     const fresh = createMemoryWorkbook();

@@ -6,7 +6,7 @@ import { run as post } from '../../src/cli/post';
 import { run as refresh } from '../../src/cli/refresh';
 import { run as template } from '../../src/cli/template';
 import { run as verify } from '../../src/cli/verify';
-import { readBindings, reconcileBindings } from '../../src/loading/bindings';
+import { readLoadRecords, reconcileLoadRecords } from '../../src/loading/loadrecords';
 import { loadDataset, refreshAll, type LoadOutcome } from '../../src/loading/load';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { createExcelWorkbook } from '../../src/workbook/excel';
@@ -66,7 +66,7 @@ describe('round trip between the add-in and the saved workbook', () => {
     const first = addin(xl);
     ok(await loadDataset({ ...base(), workbook: first, datasetId: 'risk', target: { kind: 'new-sheet' } }));
     ok(await loadDataset({ ...base(), workbook: first, datasetId: 'incidents', target: { kind: 'new-sheet' } }));
-    const loaded = await readBindings(first);
+    const loaded = await readLoadRecords(first);
     expect([...loaded.keys()].sort()).toEqual(['tbl_incidents', 'tbl_risk']);
     expect(loaded.get('tbl_risk')!.tableId).toBe('{1}');
     await saveFakeExcel(xl, book);
@@ -85,13 +85,13 @@ describe('round trip between the add-in and the saved workbook', () => {
     expect(refreshed.get('tbl_incidents')).toMatchObject({ ok: true, rows: 10, changes: { summary: { added: 0, removed: 0, changed: 0 } } });
     // What the refresh kept in the file, read by the file adapter: the cell prints the add-in must match.
     const file = openFileWorkbook(book);
-    const inFile = await readBindings(file);
+    const inFile = await readLoadRecords(file);
     file.close();
 
     // Opened again in Excel, in a new session.
     const xl2 = openInFakeExcel(book, { firstTableId });
     const again = addin(xl2);
-    const { bindings, tables, removed } = await reconcileBindings(again);
+    const { records: bindings, tables, removed } = await reconcileLoadRecords(again);
     expect(removed).toEqual([]);
     expect([...bindings.keys()].sort()).toEqual(['tbl_incidents', 'tbl_risk']);
     for (const name of ['tbl_risk', 'tbl_incidents']) {

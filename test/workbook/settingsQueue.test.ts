@@ -1,4 +1,4 @@
-import { readBindings, removeBinding, saveBinding, type Binding } from '../../src/loading/bindings';
+import { readLoadRecords, removeLoadRecord, saveLoadRecord, type LoadRecord } from '../../src/loading/loadrecords';
 import { updateSetting } from '../../src/workbook/settings';
 import { createExcelWorkbook } from '../../src/workbook/excel';
 import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/load';
@@ -12,7 +12,7 @@ import { fakeClient } from '../loading/fakeClient';
 const guid = (i: number) => `0b5c3d1e-1111-4a4a-8b8b-${String(i).padStart(12, '0')}`;
 const risks = (n: number): DataRecord[] =>
   Array.from({ length: n }, (_, i) => ({ Id: guid(i), Name: `Risk ${i}`, Status: 'Active' }));
-const binding = (table: string): Binding => ({
+const binding = (table: string): LoadRecord => ({
   table,
   environment: 'ACC',
   source: 'relay',
@@ -69,7 +69,7 @@ describe.each(adapters)('settings written through one queue (%s)', (_name, make)
       markProblems(workbook, 'tbl_post', [
         { row: 1, column: 'Name', code: 'required', message: 'Name is needed', severity: 'error' },
       ]),
-      saveBinding(workbook, binding('tbl_post')),
+      saveLoadRecord(workbook, binding('tbl_post')),
       saveTableRecord(workbook, 'tbl_second', {
         flow: 'tasks',
         environment: 'ACC',
@@ -79,7 +79,7 @@ describe.each(adapters)('settings written through one queue (%s)', (_name, make)
     expect(outcomes[0]).toMatchObject({ ok: true, table: { name: 'tbl_risk_2' } });
     expect(outcomes[1]).toMatchObject({ ok: true, rowCount: 25 });
 
-    const bindings = await readBindings(workbook);
+    const bindings = await readLoadRecords(workbook);
     expect([...bindings.keys()].sort()).toEqual(['tbl_post', 'tbl_risk', 'tbl_risk_2']);
     expect(bindings.get('tbl_risk')!.rowCount).toBe(25);
     expect(Object.keys(await tableRecords(workbook)).sort()).toEqual(['tbl_post', 'tbl_second']);
@@ -89,16 +89,16 @@ describe.each(adapters)('settings written through one queue (%s)', (_name, make)
   it('removing a binding goes through the same queue', async () => {
     const workbook = make();
     await Promise.all([
-      saveBinding(workbook, binding('a')),
-      saveBinding(workbook, binding('b')),
-      saveBinding(workbook, binding('c')),
+      saveLoadRecord(workbook, binding('a')),
+      saveLoadRecord(workbook, binding('b')),
+      saveLoadRecord(workbook, binding('c')),
     ]);
     await Promise.all([
-      removeBinding(workbook, 'a'),
-      saveBinding(workbook, binding('d')),
-      removeBinding(workbook, 'c'),
+      removeLoadRecord(workbook, 'a'),
+      saveLoadRecord(workbook, binding('d')),
+      removeLoadRecord(workbook, 'c'),
     ]);
-    expect([...(await readBindings(workbook)).keys()].sort()).toEqual(['b', 'd']);
+    expect([...(await readLoadRecords(workbook)).keys()].sort()).toEqual(['b', 'd']);
   });
 });
 

@@ -5,7 +5,7 @@ import type { Catalog } from '../../catalog';
 import type { EnvironmentChoice } from '../connection/environments';
 import type { UserMessage } from '../connection/messages';
 import type { ScreenProps } from '../screen';
-import { readTablesOrError, type TableBinding } from '../tables/bindings';
+import { readTablesOrError, type LoadedTable } from '../tables/loaded';
 import { refreshInWorkbook } from '../tables/ops';
 import { formatBytes, type Progress } from '../tables/progress';
 import { ErrorBar } from './ErrorBar';
@@ -49,7 +49,7 @@ type Status =
 export function TablesScreen(props: Props) {
   const { workbook, session, workbookVersion, onActivity, onWorkbookChanged, catalog, environments } = props;
   const s = useStyles();
-  const [bindings, setBindings] = useState<TableBinding[] | null>(null);
+  const [loaded, setLoaded] = useState<LoadedTable[] | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const [status, setStatus] = useState<Record<string, Status>>({});
@@ -61,7 +61,7 @@ export function TablesScreen(props: Props) {
     void readTablesOrError(workbook).then((read) => {
       if (!live) return;
       setReadError(read.ok ? null : read.message);
-      if (read.ok) setBindings(read.bindings);
+      if (read.ok) setLoaded(read.tables);
     });
     return () => {
       live = false;
@@ -71,13 +71,13 @@ export function TablesScreen(props: Props) {
   const busy = Object.values(status).some((st) => st.kind === 'refreshing');
 
   /** Refreshing from another environment than the table's would pass its data off as something else. */
-  function blocker(b: TableBinding): string | null {
+  function blocker(b: LoadedTable): string | null {
     if (!session) return `Connect to ${b.environment} to refresh.`;
     if (session.environment.name !== b.environment) return `Loaded from ${b.environment}; connect to ${b.environment} to refresh it.`;
     return null;
   }
 
-  async function refresh(list: readonly TableBinding[], overwriteEdits = false) {
+  async function refresh(list: readonly LoadedTable[], overwriteEdits = false) {
     if (!session) return;
     const controller = new AbortController();
     abort.current = controller;
@@ -108,7 +108,7 @@ export function TablesScreen(props: Props) {
     abort.current = null;
   }
 
-  if (readError && !bindings) {
+  if (readError && !loaded) {
     return (
       <div className={s.root}>
         <ErrorBar testId="tables-read-error" message={{ title: 'The tables could not be read', detail: `${readError} Try again; if it keeps failing, reopen the add-in.` }} />
@@ -118,8 +118,8 @@ export function TablesScreen(props: Props) {
       </div>
     );
   }
-  if (!bindings) return <Text>Reading the workbook…</Text>;
-  const refreshable = bindings.filter((b) => !blocker(b));
+  if (!loaded) return <Text>Reading the workbook…</Text>;
+  const refreshable = loaded.filter((b) => !blocker(b));
   return (
     <div className={s.root}>
       <div className={s.bar}>
@@ -133,9 +133,9 @@ export function TablesScreen(props: Props) {
           </Button>
         )}
       </div>
-      {bindings.length === 0 && <Text>No tables yet. Load a dataset from the Datasets tab.</Text>}
+      {loaded.length === 0 && <Text>No tables yet. Load a dataset from the Datasets tab.</Text>}
       <ul className={s.list} aria-label="Tables">
-        {bindings.map((b) => {
+        {loaded.map((b) => {
           const st = status[b.table];
           const why = blocker(b);
           const title = datasetFor(catalog, b.dataset)?.title ?? b.dataset;

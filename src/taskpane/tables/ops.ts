@@ -131,7 +131,7 @@ export interface RefreshRequest {
   onProgress(progress: Progress): void;
 }
 
-/** A binding may name a dataset this catalogue no longer has: the id is then all there is to show. */
+/** A load record may name a dataset this catalogue no longer has: the id is then all there is to show. */
 function titleOf(datasetId: string): string {
   return datasetFor(catalog, datasetId)?.title ?? datasetId;
 }

@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import { catalog } from '../../../src/catalog';
 import { ErrorBoundary, errorDetails } from '../../../src/taskpane/components/ErrorBoundary';
-import { readTablesOrError } from '../../../src/taskpane/tables/bindings';
+import { readTablesOrError } from '../../../src/taskpane/tables/loaded';
 import { loadIntoWorkbook, refreshInWorkbook } from '../../../src/taskpane/tables/ops';
 import type { Session } from '../../../src/taskpane/screen';
 import { createMemoryWorkbook } from '../../../src/workbook/memory';
@@ -62,7 +62,7 @@ describe('the taskpane never goes blank or stays stuck on an Excel error', () =>
       ok: false,
       message: expect.stringContaining('GeneralException'),
     });
-    await expect(readTablesOrError(createMemoryWorkbook())).resolves.toEqual({ ok: true, bindings: [] });
+    await expect(readTablesOrError(createMemoryWorkbook())).resolves.toEqual({ ok: true, tables: [] });
   });
 
   it('a refresh whose workbook throws comes back as a failed outcome', async () => {

@@ -62,7 +62,7 @@ test('what a failed load or refresh left is said once, in the words made where i
 test('a load and a refresh in the taskpane record the fingerprint of what they received, as the CLI does', async () => {
   const { loadIntoWorkbook, refreshInWorkbook } = await import('../../../src/taskpane/tables/ops');
   const { createMemoryWorkbook } = await import('../../../src/workbook/memory');
-  const { readBindings } = await import('../../../src/loading/bindings');
+  const { readLoadRecords } = await import('../../../src/loading/loadrecords');
   const { canonicalJson } = await import('../../../src/loading/fingerprint');
   const { fakeClient } = await import('../../loading/fakeClient');
   const { createHash } = await import('node:crypto');
@@ -76,11 +76,11 @@ test('a load and a refresh in the taskpane record the fingerprint of what they r
   const loaded = await loadIntoWorkbook({ ...common, dataset: { id: 'risk', title: 'Risks' }, target: { kind: 'new-sheet' }, params: {} } as never);
   expect(loaded.ok).toBe(true);
   const expected = createHash('sha256').update(records.map((r) => `${canonicalJson(r)}\n`).join('')).digest('hex');
-  expect((await readBindings(workbook)).get('tbl_risk')?.fingerprint).toEqual({ method: 'sha256/jcs-lines/1', count: 2, sha256: expected });
-  const before = (await readBindings(workbook)).get('tbl_risk')!.loadedAt;
+  expect((await readLoadRecords(workbook)).get('tbl_risk')?.fingerprint).toEqual({ method: 'sha256/jcs-lines/1', count: 2, sha256: expected });
+  const before = (await readLoadRecords(workbook)).get('tbl_risk')!.loadedAt;
   const refreshed = await refreshInWorkbook({ ...common, table: 'tbl_risk', dataset: 'risk' });
   expect(refreshed.ok).toBe(true);
-  const after = (await readBindings(workbook)).get('tbl_risk')!;
+  const after = (await readLoadRecords(workbook)).get('tbl_risk')!;
   expect(after.loadedAt >= before && after.fingerprint?.sha256).toBe(expected);
 });
 

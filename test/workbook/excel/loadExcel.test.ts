@@ -1,5 +1,5 @@
 import { isoToSerial } from '../../../src/sheet';
-import { readBindings } from '../../../src/loading/bindings';
+import { readLoadRecords } from '../../../src/loading/loadrecords';
 import { createExcelWorkbook } from '../../../src/workbook/excel';
 import { loadDataset, refreshAll, refreshTable, type DataRecord } from '../../../src/loading/load';
 import { fakeClient } from '../../loading/fakeClient';
@@ -39,7 +39,7 @@ describe('load and refresh in Excel', () => {
     expect(await refreshTable({ ...base, client: fakeClient(risks(2000)).client, workbook, table: 'tbl_risk' })).toMatchObject({ ok: true, rowCount: 2000 });
     expect(body()).toHaveLength(2000);
     expect(xl.header('tbl_risk').at(-1)).toBe('Mine');
-    expect((await readBindings(workbook)).get('tbl_risk')).toMatchObject({ rowCount: 2000, environment: 'ACC' });
+    expect((await readLoadRecords(workbook)).get('tbl_risk')).toMatchObject({ rowCount: 2000, environment: 'ACC' });
   });
 
   it('removes the partial table and its sheet when a first load is cancelled', async () => {
@@ -67,7 +67,7 @@ describe('load and refresh in Excel', () => {
     expect(out).toMatchObject({ ok: true, rowCount: 3 });
     expect(xl.header('Mine').slice(0, 3)).toEqual(['Id', 'Note', 'Identifier']);
     expect(xl.body('Mine')[0]!.slice(0, 2)).toEqual([guid(0), 'keep me']);
-    expect((await readBindings(workbook)).get('Mine')).toMatchObject({ datasetId: 'risk', rowCount: 3 });
+    expect((await readLoadRecords(workbook)).get('Mine')).toMatchObject({ datasetId: 'risk', rowCount: 3 });
   });
 
   it('refreshes a table the user renamed (bound by Table.id) and forgets one the user deleted', async () => {
@@ -76,9 +76,9 @@ describe('load and refresh in Excel', () => {
     xl.table('tbl_risk').name = 'RiskRegister';
     expect(await refreshTable({ ...base, client: fakeClient(risks(7)).client, workbook, table: 'RiskRegister' })).toMatchObject({ ok: true, rowCount: 7 });
     expect(xl.body('RiskRegister')).toHaveLength(7);
-    expect([...(await readBindings(workbook)).keys()]).toEqual(['RiskRegister']);
+    expect([...(await readLoadRecords(workbook)).keys()]).toEqual(['RiskRegister']);
     xl.tables = [];
     expect(await refreshAll({ ...base, client: fakeClient(risks(1)).client, workbook })).toEqual([]);
-    expect(await readBindings(workbook)).toEqual(new Map());
+    expect(await readLoadRecords(workbook)).toEqual(new Map());
   });
 });

@@ -1,4 +1,4 @@
-import { readBindings } from '../../../src/loading/bindings';
+import { readLoadRecords } from '../../../src/loading/loadrecords';
 import { createExcelWorkbook } from '../../../src/workbook/excel';
 import { loadDataset, refreshTable, type DataRecord } from '../../../src/loading/load';
 import { createMemoryWorkbook } from '../../../src/workbook/memory';
@@ -186,7 +186,7 @@ describe('a load refuses a place that cannot take it, before downloading', () =>
     });
     expect(fake.calls).toHaveLength(0);
     expect(xl.body('tbl_risk')).toHaveLength(2);
-    expect((await readBindings(workbook)).get('tbl_risk')!.rowCount).toBe(2);
+    expect((await readLoadRecords(workbook)).get('tbl_risk')!.rowCount).toBe(2);
   });
 
   it('a refresh that would pass the last row stops holding rows as soon as it knows and says how many there are, the old data intact', async () => {
@@ -273,7 +273,7 @@ describe('a refresh that would grow the table over cells below it', () => {
     note(6, 1, 'keep me'); // B7: the table is A1:C3, so 4 more rows reach row 7
     const refused = await refreshTable({ ...base, client: fakeClient(risks(6)).client, workbook, table: 'tbl_risk' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'target-not-empty', tableState: 'intact', message: expect.stringMatching(/grows by 4 rows with this refresh, down over Risks!B7, which holds data that would be overwritten.*at least to row 8/) } });
-    const bound = (await readBindings(workbook)).get('tbl_risk')!;
+    const bound = (await readLoadRecords(workbook)).get('tbl_risk')!;
     expect(bound.rowCount).toBe(2);
     if (body()) expect(body()).toBe(2);
     expect(await refreshTable({ ...base, client: fakeClient(risks(5)).client, workbook, table: 'tbl_risk' })).toMatchObject({ ok: true, rowCount: 5 });

@@ -6,7 +6,7 @@ import { run as refresh } from '../../../src/cli/refresh';
 import { run as verify } from '../../../src/cli/verify';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { startRelay, type Relay } from '../../../src/relay';
-import { readBindings } from '../../../src/loading/bindings';
+import { readLoadRecords } from '../../../src/loading/loadrecords';
 import { openFileWorkbook } from '../../../src/workbook/file';
 import { libreOfficeSheets, openpyxl } from '../../support/outside-readers';
 import { cliIo as sandboxIo } from '../../support/sandbox';
@@ -61,7 +61,7 @@ describe('grc-sheets load', () => {
     expect(cli.err.join('\n')).toMatch(/^Risks: [\d,]+ rows into table tbl_risk on sheet Risks of .*risks\.xlsx \(new workbook\)\.$/);
 
     const wb = openFileWorkbook(book);
-    const b = (await readBindings(wb)).get('tbl_risk')!;
+    const b = (await readLoadRecords(wb)).get('tbl_risk')!;
     wb.close();
     expect(b).toMatchObject({ environment: 'acc', datasetId: 'risk', source: `relay ${relay.url}` });
     expect(b.columns.slice(0, 3)).toEqual(['Identifier', 'Name', 'Description']);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../../src/cli/verify';
 import { loadDataset, refreshTable, type DataRecord } from '../../../src/loading/load';
-import { readBindings } from '../../../src/loading/bindings';
+import { readLoadRecords } from '../../../src/loading/loadrecords';
 import { openFileWorkbook, writeEmptyWorkbook } from '../../../src/workbook/file';
 import { writeAudit } from '../../../src/writeback/audit';
 import { fakeClient } from '../../loading/fakeClient';
@@ -71,7 +71,7 @@ describe('grc-sheets verify on saved workbooks', () => {
     const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'workbook.md'), 'utf8');
     const script = /```python\n(import datetime[\s\S]*?)```/.exec(doc)![1]!;
     const wb = openFileWorkbook(book);
-    const b = (await readBindings(wb)).get('tbl_risk')!;
+    const b = (await readLoadRecords(wb)).get('tbl_risk')!;
     wb.close();
     const recomputed = execFileSync('/usr/bin/python3', ['-c', script, book, 'Risks', JSON.stringify(b.columns), JSON.stringify(b.cells!.dates ?? [])]).toString().trim();
     expect(recomputed).toBe(b.cells!.sha256);

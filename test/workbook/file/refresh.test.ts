@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '../../../src/client';
-import { readBindings } from '../../../src/loading/bindings';
+import { readLoadRecords } from '../../../src/loading/loadrecords';
 import { refreshAll } from '../../../src/loading/load';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { openFileWorkbook } from '../../../src/workbook/file';
@@ -93,7 +93,7 @@ print(json.dumps({'ref': t.ref, 'columns': [c.name for c in t.tableColumns], 'fi
 
     // The add-in, opening the file again, finds its binding updated.
     const again = openFileWorkbook(output);
-    const binding = (await readBindings(again)).get('tbl_risk')!;
+    const binding = (await readLoadRecords(again)).get('tbl_risk')!;
     again.close();
     expect(binding.rowCount).toBe(300);
     expect(binding.environment).toBe('ACC');

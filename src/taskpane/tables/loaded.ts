@@ -1,9 +1,9 @@
-import { reconcileBindings } from '../../loading/bindings';
+import { reconcileLoadRecords } from '../../loading/loadrecords';
 import { evidenceState, type EvidenceState } from '../../evidence/state';
 import type { WorkbookPort } from '../../workbook/port';
 
-/** A loaded table as the Tables screen lists it: the stored binding joined with where the table is now. */
-export interface TableBinding {
+/** A loaded table as the Tables screen lists it: the stored load record joined with where the table is now. */
+export interface LoadedTable {
   table: string;
   dataset: string;
   environment: string;
@@ -16,11 +16,11 @@ export interface TableBinding {
   evidence?: EvidenceState;
 }
 
-/** The loaded tables still in the workbook, under their current names; a deleted table's binding is removed. */
-export async function readTableBindings(workbook: WorkbookPort): Promise<TableBinding[]> {
-  const { bindings, tables } = await reconcileBindings(workbook);
-  const out: TableBinding[] = [];
-  for (const b of bindings.values()) {
+/** The loaded tables still in the workbook, under their current names; a deleted table's record is removed. */
+export async function readLoadedTables(workbook: WorkbookPort): Promise<LoadedTable[]> {
+  const { records, tables } = await reconcileLoadRecords(workbook);
+  const out: LoadedTable[] = [];
+  for (const b of records.values()) {
     const shape = tables.get(b.table);
     // One streamed read of each table: the card says whether it still is what was loaded.
     const evidence = shape ? await evidenceState(workbook, b, shape).catch(() => undefined) : undefined;
@@ -39,9 +39,9 @@ export async function readTableBindings(workbook: WorkbookPort): Promise<TableBi
 }
 
 /** The Tables screen's first read, as a value: an Excel error becomes a message, never a pane stuck reading. */
-export async function readTablesOrError(workbook: WorkbookPort): Promise<{ ok: true; bindings: TableBinding[] } | { ok: false; message: string }> {
+export async function readTablesOrError(workbook: WorkbookPort): Promise<{ ok: true; tables: LoadedTable[] } | { ok: false; message: string }> {
   try {
-    return { ok: true, bindings: await readTableBindings(workbook) };
+    return { ok: true, tables: await readLoadedTables(workbook) };
   } catch (e) {
     return { ok: false, message: `The workbook could not be read: ${e instanceof Error ? e.message : String(e)}` };
   }

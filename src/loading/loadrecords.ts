@@ -7,15 +7,17 @@ import { tableEvidence } from '../evidence/record';
 
 /**
  * What each loaded table holds, stored in the workbook's settings so a refresh (by anyone who opens the
- * file) knows where the data came from. Settings travel with the file: a binding never holds a secret.
+ * file) knows where the data came from: the table's load record. Settings travel with the file: a load record
+ * never holds a secret. The setting's key keeps its first name (`grc-sheets.bindings`): workbooks saved before
+ * the rename still refresh.
  */
-export const BINDINGS_KEY = 'grc-sheets.bindings';
+export const LOAD_RECORDS_KEY = 'grc-sheets.bindings';
 
 // Strict objects: a field we did not plan for (a password someone added) is refused, not carried along.
-export const binding = z.strictObject({
-  /** The table's name when last seen, for display; the binding follows the table by `tableId`. */
+export const loadRecord = z.strictObject({
+  /** The table's name when last seen, for display; the record follows the table by `tableId`. */
   table: z.string().min(1),
-  /** Excel's `Table.id`: unchanged by a rename. Missing in bindings stored before it was kept. */
+  /** Excel's `Table.id`: unchanged by a rename. Missing in records stored before it was kept. */
   tableId: z.string().min(1).optional(),
   /** The environment's name as the relay lists it (ACC, PRD, sandbox ...). */
   environment: z.string().min(1),
@@ -41,14 +43,14 @@ export const binding = z.strictObject({
   /** Control totals and the relay's signed statement of the last load or refresh (src/evidence/record.ts). */
   evidence: tableEvidence.optional(),
 });
-export type Binding = z.infer<typeof binding>;
+export type LoadRecord = z.infer<typeof loadRecord>;
 
 const stored = z.object({ version: z.literal(1), tables: z.record(z.string(), z.unknown()) });
 
 const SECRET_VALUE = /^(basic|bearer|digest)\s+\S|:\/\/[^/@\s]*:[^/@\s]*@/i;
 
-/** Names a credential-looking string in a binding (an Authorization value, a URL with user:password@). */
-function secretIn(b: Binding): string | null {
+/** Names a credential-looking string in a load record (an Authorization value, a URL with user:password@). */
+function secretIn(b: LoadRecord): string | null {
   const strings: [string, string][] = [
     ['environment', b.environment],
     ['source', b.source],
@@ -61,80 +63,80 @@ function secretIn(b: Binding): string | null {
   return strings.find(([, v]) => SECRET_VALUE.test(v))?.[0] ?? null;
 }
 
-export type BindingCheck = { ok: true; binding: Binding } | { ok: false; code: 'binding-refused'; message: string };
+export type LoadRecordCheck = { ok: true; record: LoadRecord } | { ok: false; code: 'binding-refused'; message: string };
 
-/** Checks a binding before it is stored: known fields only, and nothing that looks like a credential. */
-export function checkBinding(value: unknown): BindingCheck {
-  const parsed = binding.safeParse(value);
+/** Checks a load record before it is stored: known fields only, and nothing that looks like a credential. */
+export function checkLoadRecord(value: unknown): LoadRecordCheck {
+  const parsed = loadRecord.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
-    return { ok: false, code: 'binding-refused', message: `Not stored in the workbook: the table binding has a field that does not belong there (${where}).` };
+    return { ok: false, code: 'binding-refused', message: `Not stored in the workbook: the table's load record has a field that does not belong there (${where}).` };
   }
   const secret = secretIn(parsed.data);
   if (secret) {
     return { ok: false, code: 'binding-refused', message: `Not stored in the workbook: ${secret} looks like a credential, and the workbook travels with the file.` };
   }
-  return { ok: true, binding: parsed.data };
+  return { ok: true, record: parsed.data };
 }
 
-/** The bindings stored in the workbook, by table name. Entries that do not check out are left out. */
-export async function readBindings(workbook: WorkbookPort): Promise<Map<string, Binding>> {
-  return bindingsIn(await workbook.getSetting(BINDINGS_KEY));
+/** The load records stored in the workbook, by table name. Entries that do not check out are left out. */
+export async function readLoadRecords(workbook: WorkbookPort): Promise<Map<string, LoadRecord>> {
+  return loadRecordsIn(await workbook.getSetting(LOAD_RECORDS_KEY));
 }
 
-function bindingsIn(setting: unknown): Map<string, Binding> {
+function loadRecordsIn(setting: unknown): Map<string, LoadRecord> {
   const parsed = stored.safeParse(setting);
-  const out = new Map<string, Binding>();
+  const out = new Map<string, LoadRecord>();
   if (!parsed.success) return out;
   for (const [table, value] of Object.entries(parsed.data.tables)) {
-    const check = checkBinding(value);
-    if (check.ok && check.binding.table === table) out.set(table, check.binding);
+    const check = checkLoadRecord(value);
+    if (check.ok && check.record.table === table) out.set(table, check.record);
   }
   return out;
 }
 
-/** Changes the stored bindings through the settings queue, so concurrent changes keep each other's entries. */
-async function changeBindings(workbook: WorkbookPort, change: (all: Map<string, Binding>) => void): Promise<void> {
-  await updateSetting(workbook, BINDINGS_KEY, (current) => {
-    const all = bindingsIn(current);
+/** Changes the stored load records through the settings queue, so concurrent changes keep each other's entries. */
+async function changeLoadRecords(workbook: WorkbookPort, change: (all: Map<string, LoadRecord>) => void): Promise<void> {
+  await updateSetting(workbook, LOAD_RECORDS_KEY, (current) => {
+    const all = loadRecordsIn(current);
     change(all);
     return { version: 1, tables: Object.fromEntries(all) };
   });
 }
 
-export async function saveBinding(workbook: WorkbookPort, value: Binding): Promise<BindingCheck> {
-  const check = checkBinding(value);
+export async function saveLoadRecord(workbook: WorkbookPort, value: LoadRecord): Promise<LoadRecordCheck> {
+  const check = checkLoadRecord(value);
   if (!check.ok) return check;
-  await changeBindings(workbook, (all) => all.set(check.binding.table, check.binding));
+  await changeLoadRecords(workbook, (all) => all.set(check.record.table, check.record));
   return check;
 }
 
-export async function removeBinding(workbook: WorkbookPort, table: string): Promise<void> {
-  await changeBindings(workbook, (all) => all.delete(table));
+export async function removeLoadRecord(workbook: WorkbookPort, table: string): Promise<void> {
+  await changeLoadRecords(workbook, (all) => all.delete(table));
 }
 
 /**
- * The stored bindings matched with the workbook's tables, stored again when that changes something: a
- * table renamed since its load keeps its binding under the new name (found by `tableId`); a binding
- * stored before ids were kept gets the id of the table of its name; a binding whose table is gone (the
+ * The stored load records matched with the workbook's tables, stored again when that changes something: a
+ * table renamed since its load keeps its record under the new name (found by `tableId`); a record
+ * stored before ids were kept gets the id of the table of its name; a record whose table is gone (the
  * user deleted it) is removed, so it drops out of Tables and Refresh all.
  */
-export async function reconcileBindings(workbook: WorkbookPort): Promise<{ bindings: Map<string, Binding>; tables: Map<string, TableShape>; removed: Binding[] }> {
+export async function reconcileLoadRecords(workbook: WorkbookPort): Promise<{ records: Map<string, LoadRecord>; tables: Map<string, TableShape>; removed: LoadRecord[] }> {
   const tables = await workbook.listTables();
   const byId = new Map(tables.filter((t) => t.id).map((t) => [t.id!, t]));
   const byName = new Map(tables.map((t) => [t.name.toLowerCase(), t]));
   // By id, then by name. Office.js keeps a table's id for the session, not across sessions (as it does not
   // keep worksheet ids), and a saved file holds no Table.id at all (the file adapter gives none): in a
-  // workbook opened again, or headless, a binding's id finds nothing and its name is all there is. A table
-  // another binding holds by id is not taken by name.
+  // workbook opened again, or headless, a record's id finds nothing and its name is all there is. A table
+  // another record holds by id is not taken by name.
   let claimed = new Set<string>();
-  const find = (b: Binding) => (b.tableId ? byId.get(b.tableId) : undefined) ?? [byName.get(b.table.toLowerCase())].find((t) => t && !(t.id && claimed.has(t.id)));
-  const removed: Binding[] = [];
-  let result = new Map<string, Binding>();
-  await changeBindings(workbook, (all) => {
+  const find = (b: LoadRecord) => (b.tableId ? byId.get(b.tableId) : undefined) ?? [byName.get(b.table.toLowerCase())].find((t) => t && !(t.id && claimed.has(t.id)));
+  const removed: LoadRecord[] = [];
+  let result = new Map<string, LoadRecord>();
+  await changeLoadRecords(workbook, (all) => {
     claimed = new Set([...all.values()].flatMap((b) => (b.tableId && byId.has(b.tableId) ? [b.tableId] : [])));
-    const next = new Map<string, Binding>();
+    const next = new Map<string, LoadRecord>();
     removed.length = 0;
     for (const b of all.values()) {
       const t = find(b);
@@ -145,5 +147,5 @@ export async function reconcileBindings(workbook: WorkbookPort): Promise<{ bindi
     for (const [k, v] of next) all.set(k, v);
     result = next;
   });
-  return { bindings: result, tables: new Map(tables.map((t) => [t.name, t])), removed };
+  return { records: result, tables: new Map(tables.map((t) => [t.name, t])), removed };
 }

@@ -6,7 +6,9 @@
 import { chmodSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-provider';
+import pino from 'pino';
 import { startRelay } from '../../src/relay';
+import { HeldKeys, readSecretFile, WINDOWS_ACLS_UNCHECKED } from '../../src/relay/held-keys';
 import {
   leaks,
   logLine,
@@ -189,4 +191,23 @@ test('a rotation records the new expiry in the key file itself: /healthz follows
   writeSecret(r.keyFile, 'x:y\nexpires soon\n');
   r.relay.reload();
   expect(await logLine(r.log, /second line must be expires=YYYY-MM-DD/)).not.toContain('x:y');
+});
+
+test('on Windows (platform stubbed) a key file passes without the mode check, and the log says the NTFS ACLs are not checked', async () => {
+  const probe = await relayWith({});
+  const loose = join(probe.dir, 'loose.key');
+  writeSecret(loose, 'loose-identifier:loose-password\n', 0o644);
+  const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+  expect(() => readSecretFile(loose, `file ${loose}`)).toThrow(/mode 644.*chmod 600/);
+  const lines: string[] = [];
+  try {
+    Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
+    expect(readSecretFile(loose, `file ${loose}`)).toBe('loose-identifier:loose-password\n');
+    const keys = new HeldKeys({ environments: { acc: { key: { file: loose } }, prd: { key: { env: 'GRC_KEY_PRD' } } } } as never, pino({}, { write: (l: string) => lines.push(l) }), 30, { GRC_KEY_PRD: 'prd-identifier:prd-password' });
+    expect(keys.loadAll()).toEqual([]);
+  } finally {
+    Object.defineProperty(process, 'platform', platform);
+  }
+  const warned = lines.map((l) => JSON.parse(l) as { level: number; msg: string; environments?: string[] }).filter((l) => l.msg.includes('NTFS ACLs are not read'));
+  expect(warned).toEqual([expect.objectContaining({ level: 40, msg: `held keys: ${WINDOWS_ACLS_UNCHECKED}`, environments: ['acc'] })]);
 });

@@ -16,7 +16,7 @@ import { loadDataset } from '../../src/loading/load';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { openFileWorkbook, writeEmptyWorkbook } from '../../src/workbook/file';
-import { AUDIT_TABLE, RELAY_RECEIPT } from '../../src/writeback/audit';
+import { AUDIT_TABLE, RELAY_RECEIPT, SENT_BODIES } from '../../src/writeback/audit';
 import { AUDIT_HEAD_KEY, chained, PREVIOUS_HASH } from '../../src/writeback/auditchain';
 import { fillIncidents } from '../support/incident-book';
 import { cliIo } from '../support/sandbox';
@@ -116,7 +116,7 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(report.tables.find((t) => t.table === loaded.table.name)).toMatchObject({ status: 'statement', statement: { status: 'unknown-key', message: expect.stringContaining('another-relay-1') } });
   }, 120_000);
 
-  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied or forged", async () => {
+  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied, forged or moved from another row, and a body hash edited", async () => {
     const book = join(dir, 'post.xlsx');
     const connect = ['--relay', relay.url, '--env', 'acc'];
     const made = cliIo(sandbox);
@@ -132,7 +132,7 @@ describe('the real relay signs what the workbook keeps', () => {
     const head = await wb.getSetting(AUDIT_HEAD_KEY);
     wb.close();
     const col = (n: string) => audit.columns.indexOf(n);
-    expect(audit.columns.slice(-3)).toEqual([RELAY_RECEIPT, PREVIOUS_HASH, 'Hash']);
+    expect(audit.columns.slice(-4)).toEqual([RELAY_RECEIPT, SENT_BODIES, PREVIOUS_HASH, 'Hash']);
     const stored = sandbox.store.addedRecords('incidents').slice(-2) as { Guid?: string; GUID?: string }[];
     expect(stored).toHaveLength(2);
     for (const row of audit.rows) {
@@ -140,13 +140,27 @@ describe('the real relay signs what the workbook keeps', () => {
       expect(receipt).toMatchObject({ kind: 'write', method: 'POST', status: expect.any(Number), environment: { name: 'acc' }, who: { kind: 'key', fingerprint: row[col('Who')] }, bodySha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(receipt.status).toBeGreaterThanOrEqual(200);
       expect(receipt.status).toBeLessThan(300);
+      // The client's own hash of the bytes it sent, kept in the chain, is the one the relay signed.
+      expect(row[col(SENT_BODIES)]).toBe(receipt.bodySha256);
     }
 
     for (const keys of [jwksUrl, jwksFile]) {
       const { code, report } = await verifyBook(book, keys);
       expect(code).toBe(0);
-      expect(report.audit).toMatchObject({ status: 'verified', receipts: { signed: 2, unsigned: 0, signatures: 'checked', problems: [] } });
+      expect(report.audit).toMatchObject({ status: 'verified', receipts: { signed: 2, unsigned: 0, signatures: 'checked', bodies: 'checked', problems: [] } });
     }
+    /** The audit with `cut`'s cells and the chain recomputed over them (so that the chain alone would not tell), saved as `name`. */
+    async function rechained(name: string, cells: typeof audit.rows) {
+      const rows = await chained(cells.map((r) => [...r]), '');
+      const edit = openFileWorkbook(book);
+      await edit.writeRows(AUDIT_TABLE, 0, rows);
+      await edit.setSetting(AUDIT_HEAD_KEY, { ...(head as { entries: number }), hash: rows.at(-1)!.at(-1) });
+      const path = join(dir, name);
+      edit.saveTo(path);
+      edit.close();
+      return verifyBook(path);
+    }
+    const bodyCell = (row: number) => expect.stringMatching(new RegExp(`^'Write-back audit'!\\$?${String.fromCharCode(65 + col(SENT_BODIES))}\\$?${row}$`));
 
     // Tamper: the second row's receipt removed, and the chain recomputed so that it alone would not tell.
     const cut = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
@@ -190,5 +204,23 @@ describe('the real relay signs what the workbook keeps', () => {
     const forged = await verifyBook(forgedBook);
     expect(forged.code).toBe(1);
     expect(forged.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'forged', address: expect.stringMatching(/2$/) })]);
+
+    // Tamper: the two rows' receipts swapped (each moved from the other row, chain recomputed): each signs
+    // a body the row did not send, named at the row's Sent body SHA-256.
+    const swapped = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
+    [swapped[0]![col(RELAY_RECEIPT)], swapped[1]![col(RELAY_RECEIPT)]] = [swapped[1]![col(RELAY_RECEIPT)]!, swapped[0]![col(RELAY_RECEIPT)]!];
+    const moved = await rechained('receipt-moved.xlsx', swapped);
+    expect(moved.code).toBe(1);
+    expect(moved.report.audit.breaks).toEqual([
+      expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(2), message: expect.stringContaining('moved from another row') }),
+      expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(3) }),
+    ]);
+
+    // Tamper: the first row's body hash edited (chain recomputed): its receipt no longer matches it.
+    const edited = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
+    edited[0]![col(SENT_BODIES)] = 'f'.repeat(64);
+    const bodyEdited = await rechained('body-edited.xlsx', edited);
+    expect(bodyEdited.code).toBe(1);
+    expect(bodyEdited.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(2), message: expect.stringContaining('f'.repeat(64)) })]);
   }, 120_000);
 });

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { createClient } from '../../src/client';
 import { nodeDigest, nodeFingerprints, withNodeHash } from '../../src/cli/digest';
+import { run as evidenceFile } from '../../src/cli/evidence';
 import { run as load } from '../../src/cli/load';
 import { run as post } from '../../src/cli/post';
 import { run as refresh } from '../../src/cli/refresh';
@@ -12,6 +13,7 @@ import { run as verify } from '../../src/cli/verify';
 import { JWKS_PATH, type WriteReceipt } from '../../src/contracts/evidence';
 import { EVIDENCE_TABLE } from '../../src/evidence/sheet';
 import { readBindings, saveBinding } from '../../src/loading/bindings';
+import { datasetsRead, registerOf } from '../../src/register/registers';
 import { loadDataset } from '../../src/loading/load';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
@@ -114,6 +116,66 @@ describe('the real relay signs what the workbook keeps', () => {
     const { code, report } = await verifyBook(tampered);
     expect(code).toBe(1);
     expect(report.tables.find((t) => t.table === loaded.table.name)).toMatchObject({ status: 'statement', statement: { status: 'unknown-key', message: expect.stringContaining('another-relay-1') } });
+  }, 120_000);
+
+  it("a register loaded through the relay keeps each dataset's statement; verify checks each and names one swapped or removed", async () => {
+    const empty = join(dir, 'register-empty.xlsx');
+    writeEmptyWorkbook(empty);
+    const wb = openFileWorkbook(empty);
+    const { identifier, password } = sandbox.demoKey!;
+    const client = withNodeHash(createClient({ baseUrl: `${relay.url}/api/acc`, credentials: { identifier, password } }));
+    const loaded = await loadDataset({ client, workbook: wb, environment: 'acc', datasetId: 'register:risks', target: { kind: 'new-sheet' }, fingerprints: nodeFingerprints, digest: nodeDigest });
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const book = join(dir, 'register.xlsx');
+    wb.saveTo(book);
+    wb.close();
+    const parts = loaded.binding.evidence!.parts!;
+    const read = datasetsRead(registerOf('register:risks')!.register);
+    expect(parts.map((p) => p.dataset).sort()).toEqual([...read].sort());
+    for (const p of parts) expect([p.dataset, decodeJwt(p.statement!)]).toEqual([p.dataset, expect.objectContaining({ kind: 'read', dataset: p.dataset, requestId: p.requestId })]);
+    expect(decodeJwt(parts.find((p) => p.dataset === 'risk')!.statement!).records).toBe(loaded.rowCount);
+
+    const check = openFileWorkbook(book);
+    const { columns, rows } = await check.readRows(EVIDENCE_TABLE);
+    check.close();
+    expect(rows.filter((r) => r[columns.indexOf('Total')] === 'records').map((r) => String(r[columns.indexOf('Signature')]))).toEqual([expect.stringMatching(new RegExp(`^signed by the relay .+: each of the ${read.length} datasets the register read`))]);
+    const { code, report } = await verifyBook(book, jwksUrl);
+    expect([code, report.tables]).toEqual([0, [expect.objectContaining({ table: loaded.table.name, status: 'verified', statement: expect.objectContaining({ status: 'verified', message: expect.stringContaining("the join is the client's") }) })]]);
+
+    // The evidence file holds each dataset's statement with the public key that checks it.
+    const out = join(dir, 'register-evidence.json');
+    expect(await evidenceFile([book, '--table', loaded.table.name, '--out', out, '--jwks', jwksFile], { stdout: () => undefined, stderr: () => undefined })).toBe(0);
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { summary: string[]; parts: { dataset: string; statement: string; publicKey: { kid: string } | null }[] };
+    expect(file.parts.map((p) => [p.dataset, p.statement, p.publicKey?.kid])).toEqual(parts.map((p) => [p.dataset, p.statement, expect.any(String)]));
+    expect(file.summary.join('\n')).toContain('not the joined table');
+
+    // Headless refresh through the relay: the new load's statements replace the old, and the state says so.
+    const cli = cliIo(sandbox);
+    expect([await refresh([book, '--relay', relay.url, '--env', 'acc', '--json'], cli.io), cli.err]).toEqual([0, []]);
+    expect((JSON.parse(cli.out.join('\n')) as { tables: { evidence: string }[] }).tables[0]!.evidence).toMatch(new RegExp(`^Signed by the relay on .+, each of the ${read.length} datasets the register read, unchanged since\\.$`));
+    const after = openFileWorkbook(book);
+    const b = (await readBindings(after)).get(loaded.table.name)!;
+    after.close();
+    expect(b.evidence!.parts!.map((p) => p.requestId)).not.toContain(parts[0]!.requestId);
+    expect((await verifyBook(book, jwksUrl)).code).toBe(0);
+
+    // Tampers of the kept statements (the binding rewritten, as a workbook editor could): each named.
+    async function tampered(name: string, changed: typeof parts) {
+      const edit = openFileWorkbook(book);
+      await saveBinding(edit, { ...b, evidence: { ...b.evidence!, parts: changed } });
+      const path = join(dir, name);
+      edit.saveTo(path);
+      edit.close();
+      const found = await verifyBook(path);
+      expect(found.code).toBe(1);
+      return found.report.tables[0]!;
+    }
+    const kept = b.evidence!.parts!;
+    const [first, second] = [kept[0]!, kept[1]!];
+    const swapped = await tampered('register-swapped.xlsx', kept.map((p) => (p === first ? { ...first, statement: second.statement! } : p)));
+    expect(swapped).toMatchObject({ status: 'statement', statement: { status: 'other-load', message: expect.stringContaining(`statement of ${first.dataset} does not belong here: it is of dataset ${second.dataset}`) } });
+    const removed = await tampered('register-removed.xlsx', kept.map((p) => (p === second ? { dataset: p.dataset } : p)));
+    expect(removed).toMatchObject({ status: 'statement', statement: { status: 'incomplete', message: expect.stringContaining(`${second.dataset} has none`) } });
   }, 120_000);
 
   it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied, forged or moved from another row, and a body hash edited", async () => {

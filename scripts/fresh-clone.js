@@ -6,11 +6,12 @@
  *
  *   1. `npm install && npm start`: waits for the banner, checks it names the preview URL and a demo key
  *      per sandbox, that the preview page and the relay's environments answer (both bound to the
- *      sandbox's own Swagger file) and that the ACC demo key reads risks through the relay; then Ctrl-C
- *      (SIGINT to the whole process group, as a terminal sends it), which must end it with exit code 0.
- *      Where /bin/sh is dash (Debian), this line runs with npm's script shell set to bash: dash re-raises
- *      a SIGINT it saw whatever its child's exit code (docs/testing.md, Exit codes), bash and macOS's sh
- *      pass the code on. The project sets no script shell (plain Windows has no bash).
+ *      sandbox's own Swagger file) and that the ACC demo key reads risks through the relay; then Ctrl-C,
+ *      which must end it with exit code 0. Where util-linux's script(1) is there (Linux), the line runs in
+ *      a pseudo-terminal and Ctrl-C is typed into it, as in a terminal window, with npm's default script
+ *      shell (dash on Debian: src/cli/terminal-keys.ts says why that held no Ctrl-C signal before). Without
+ *      it, SIGINT goes to the whole process group, as a terminal sends it, with npm's script shell set to
+ *      bash where /bin/sh is dash (a signal that dash saw becomes exit 130, docs/testing.md, Exit codes).
  *   2. `npm test`: must pass (exit 0), with npm's default script shell (sh; no bash needed).
  *
  * CI runs this instead of `npm install && npm test` in its checkout (.ci/run): the suite runs once, in the
@@ -48,13 +49,27 @@ function shIsDash() {
   }
 }
 
-/** Runs a README line in bash, in its own process group as a terminal runs a foreground command. */
-function run(line, cwd, { inherit = false, env = {} } = {}) {
-  const child = spawn('bash', ['-c', line], {
+/** util-linux's script(1), which runs a command in a pseudo-terminal (not macOS's script, which differs). */
+function ptyRunner() {
+  if (process.platform !== 'linux') return null;
+  try {
+    return /util-linux/.test(execFileSync('script', ['--version'], { encoding: 'utf8' })) ? 'script' : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs a README line in bash, in its own process group as a terminal runs a foreground command; with
+ * `terminal`, inside a pseudo-terminal (script(1)) whose input is ours to type into.
+ */
+function run(line, cwd, { inherit = false, env = {}, terminal = false } = {}) {
+  const [command, args] = terminal ? ['script', ['-qefc', line, '/dev/null']] : ['bash', ['-c', line]];
+  const child = spawn(command, args, {
     cwd,
     detached: true,
-    stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CI: 'true', ...env },
+    stdio: inherit ? 'inherit' : [terminal ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: 'true', ...(terminal ? { SHELL: '/bin/bash' } : {}), ...env },
   });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   return { child, exited };
@@ -76,18 +91,22 @@ async function get(url, headers = {}) {
 /** `npm install && npm start` up to its banner, the checks, then Ctrl-C. */
 async function start(line, clone) {
   const began = Date.now();
-  const dash = shIsDash();
+  const terminal = ptyRunner() !== null;
+  const dash = !terminal && shIsDash();
   // Every layer between this process and grc-sheets, each passing the exit code of the one below it on.
-  const layers = `bash -c "${line}" <- npm <- ${dash ? 'bash (npm_config_script_shell; /bin/sh is dash)' : "sh -c (npm's default)"} <- grc-sheets start`;
+  const layers = terminal
+    ? `script (a pseudo-terminal, Ctrl-C typed) <- bash -c "${line}" <- npm <- sh -c (npm's default${shIsDash() ? ', dash' : ''}) <- grc-sheets start`
+    : `bash -c "${line}" <- npm <- ${dash ? 'bash (npm_config_script_shell; /bin/sh is dash)' : "sh -c (npm's default)"} <- grc-sheets start`;
   if (dash)
     console.log(
-      "fresh clone: /bin/sh is dash, which re-raises a Ctrl-C it saw whatever its child's exit code: npm's script shell set to bash for this line (docs/testing.md, Exit codes)",
+      "fresh clone: /bin/sh is dash, which re-raises a Ctrl-C signal it saw whatever its child's exit code: npm's script shell set to bash for this line (docs/testing.md, Exit codes)",
     );
-  const { child, exited } = run(line, clone, { env: dash ? { npm_config_script_shell: 'bash' } : {} });
+  const { child, exited } = run(line, clone, { terminal, env: dash ? { npm_config_script_shell: 'bash' } : {} });
+  const ctrlC = () => (terminal ? child.stdin.write('\x03') : process.kill(-child.pid, 'SIGINT'));
   let out = '';
   const banner = new Promise((resolve, reject) => {
     const seen = (d) => {
-      out += d.toString();
+      out += d.toString().replace(/\r/g, ''); // a terminal's line ends are \r\n
       if (out.includes('Ctrl-C stops everything.')) resolve();
     };
     child.stdout.on('data', seen);
@@ -135,10 +154,10 @@ async function start(line, clone) {
       `fresh clone: banner, preview page, environments (bound) and a first dataset through the relay: ok`,
     );
   } finally {
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGINT');
+    if (child.exitCode === null && child.signalCode === null) ctrlC();
   }
   const { code, signal } = await within(exited, STOP_TIMEOUT_MS, 'the stop after Ctrl-C');
-  if (code !== 0) throw new Failure(`stopped with Ctrl-C, ${layers} ended with ${signal ?? code}, not 0`);
+  if (code !== 0) throw new Failure(`stopped with Ctrl-C, ${layers}, ended with ${signal ?? code}, not 0`);
   console.log(`fresh clone: Ctrl-C stopped it, exit code 0 from ${layers}`);
 }
 

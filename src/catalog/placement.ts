@@ -399,6 +399,12 @@ export interface Answer {
   headers: Readonly<Record<string, string | undefined>>;
   /** Parsed JSON, or the text when it is not JSON, or undefined when empty. */
   body: unknown;
+  /**
+   * Lower-case hex SHA-256 of the body bytes the client sent (of no bytes when it sent none): what the
+   * relay's write receipt signs as `bodySha256`, and what the write-back audit row keeps. Absent where the
+   * answer was not made by the client's send.
+   */
+  sentSha256?: string;
 }
 
 export type CreatedId = { ok: true; id: string; from: string } | { ok: false; message: string };

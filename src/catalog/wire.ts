@@ -16,8 +16,8 @@ export interface WireRequest {
   contentType?: string;
   body?: string;
   /**
-   * A multipart form's parts (the file takes multipart/form-data): sent as a FormData, whose boundary and
-   * Content-Type fetch writes, so the parts are what is fixed here, not the bytes.
+   * A multipart form's parts (the file takes multipart/form-data): the client writes them with a fresh
+   * boundary when it sends (client/call.ts), so the parts are what is fixed here, not the bytes.
    */
   multipart?: FormField[];
 }

@@ -62,16 +62,25 @@ export async function run(argv: string[], io: { stdout(t: string): void; stderr(
     const shape = await workbook.findTable(b.table);
     if (!shape) return usage(`table ${b.table} is in the add-in's records but not in the workbook (deleted or renamed outside Excel)`);
     const statement = b.evidence?.statement;
-    if (statement && !jwks) return usage(`table ${b.table} has a statement signed by the relay: give the relay's keys with --jwks FILE|URL, so the evidence file holds the key that checks it`);
-    const kid = statement ? String(decodeProtectedHeader(statement).kid ?? '') : '';
+    // A register: the statement of each dataset it read (docs/evidence.md "Registers").
+    const parts = b.evidence?.parts;
+    if ((statement || parts?.some((p) => p.statement)) && !jwks) return usage(`table ${b.table} has ${statement ? 'a statement' : 'statements'} signed by the relay: give the relay's keys with --jwks FILE|URL, so the evidence file holds the key that checks ${statement ? 'it' : 'them'}`);
+    const kidOf = (jws: string) => String(decodeProtectedHeader(jws).kid ?? '');
+    const kid = statement ? kidOf(statement) : '';
     const publicKey = statement ? (jwks!.keys.find((k) => k.kid === kid) ?? null) : null;
+    const partsOut = parts?.map((p) => ({ dataset: p.dataset, statement: p.statement ?? null, claims: p.statement ? statementClaims(p.statement) : null, publicKey: p.statement ? (jwks!.keys.find((k) => k.kid === kidOf(p.statement!)) ?? null) : null, ...(p.problem ? { problem: p.problem } : {}) }));
     const finding = await verifyTable(workbook, b, shape, jwks);
     const claims = statement ? statementClaims(statement) : null;
     const totals = b.evidence?.totals;
     const summary = [
       `Evidence of table ${b.table} in ${basename(path)}, written ${new Date().toISOString()} by grc-sheets evidence.`,
       `Dataset ${b.datasetId}${b.params.guid ? ` (record ${b.params.guid})` : ''} from environment ${b.environment}, loaded ${b.loadedAt}: ${b.rowCount.toLocaleString('en-US')} records.`,
-      claims
+      partsOut
+        ? [
+            `A register: the client read the ${partsOut.length} datasets below and joined them. The relay signed what the service answered for each (in "parts": each statement, its claims and the public key that checks it), not the joined table, which the cell fingerprint and the control totals cover.`,
+            ...partsOut.map((p) => (p.claims ? `  ${p.dataset}: signed (key ${kidOf(p.statement!)}) at ${p.claims.time}: ${p.claims.path} answered ${p.claims.status}, ${p.claims.length.toLocaleString('en-US')} bytes, SHA-256 ${p.claims.sha256}, ${p.claims.records.toLocaleString('en-US')} records, request ${p.claims.requestId}.` : `  ${p.dataset}: no statement signed by a relay kept${p.problem ? ` (${p.problem})` : ''}.`)),
+          ].join('\n')
+        : claims
         ? `The relay signed (key ${kid}) at ${claims.time} that the service ${claims.environment.host} answered ${claims.path} with status ${claims.status}: ${claims.length.toLocaleString('en-US')} bytes, SHA-256 ${claims.sha256}, ${claims.records.toLocaleString('en-US')} records, for ${claims.who.kind === 'person' ? `${claims.who.name ?? ''} (${claims.who.subject})`.trim() : claims.who.kind === 'client' ? `service client ${claims.who.clientId}` : `key ${claims.who.fingerprint}`}, allowed by rule "${claims.rule}", request ${claims.requestId}.`
         : `No statement signed by a relay was kept for this load${b.evidence?.problem ? ` (${b.evidence.problem})` : ''}.`,
       ...(publicKey ? [`The relay's public key ${kid} is in "publicKey"; "statement" is the compact JWS it verifies.`] : statement ? [`The relay's keys given do not hold key ${kid}.`] : []),
@@ -98,6 +107,7 @@ export async function run(argv: string[], io: { stdout(t: string): void; stderr(
       statement: statement ?? null,
       claims,
       publicKey,
+      ...(partsOut ? { parts: partsOut } : {}),
       fingerprint: b.fingerprint ?? null,
       cells: b.cells ?? null,
       totals: totals ?? null,

@@ -3,6 +3,8 @@
  * --help prints the help and exits 0, and a running server stops on Ctrl-C or SIGTERM.
  */
 
+import { ctrlCAsKey } from './terminal-keys';
+
 /**
  * Runs the command's option parsing (which throws on a wrong option); the exit code when the command
  * should stop there, else the parsed options.
@@ -27,15 +29,21 @@ export function parseOptions<V extends object>(
 }
 
 /**
- * Resolves at the first SIGINT or SIGTERM. Later ones are absorbed while the command stops: Ctrl-C under
- * `npx` or `npm run` reaches the command twice (from the terminal to the whole process group, and again
- * forwarded by npm), and the second must not kill the process mid-stop (exit 130 instead of 0). The stop
- * itself is bounded (the relay's limits.shutdownGraceMs, the sandboxes close at once); signal handlers do
- * not keep Node running, so the process still exits when the command returns.
+ * Resolves at the first SIGINT or SIGTERM, or Ctrl-C read from the terminal (terminal-keys.ts: under npm's
+ * script shell a Ctrl-C signal would make the stop exit 130). Later ones are absorbed while the command
+ * stops: Ctrl-C under `npx` or `npm run` can reach the command twice (from the terminal to the whole process
+ * group, and again forwarded by npm), and the second must not kill the process mid-stop (exit 130 instead
+ * of 0). The stop itself is bounded (the relay's limits.shutdownGraceMs, the sandboxes close at once);
+ * signal handlers do not keep Node running, and the terminal is given back at the first stop, so the
+ * process still exits when the command returns.
  */
 export function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
-    const stop = () => resolve();
+    const stop = () => {
+      giveTerminalBack();
+      resolve();
+    };
+    const giveTerminalBack = ctrlCAsKey(stop);
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });

@@ -144,9 +144,10 @@ async function verifyAudit(workbook: FileWorkbook, jwks: JSONWebKeySet | null): 
     }
   }
   const receiptAt = table.columns.indexOf(RELAY_RECEIPT);
-  const receipts = receiptAt < 0 ? undefined : await checkReceipts(table, receiptAt, jwks, (r) => sheetCell(shape.sheet, at.row + 1 + r, at.col + receiptAt), unchained);
-  for (const p of receipts?.problems ?? []) found.push({ address: sheetCell(shape.sheet, at.row + 1 + p.row, at.col + receiptAt), problem: p.problem, message: p.message });
-  const signedText = !receipts ? '' : ` ${counted(receipts.signed, 'entry', 'entries')} ${receipts.signed === 1 ? 'holds' : 'hold'} the relay's receipts (signatures ${receipts.signatures === 'checked' ? 'checked' : 'not checked: no --jwks'}), ${receipts.unsigned.toLocaleString('en-US')} ${receipts.unsigned === 1 ? 'says' : 'say'} the relay gave none, ${receipts.nothingSent.toLocaleString('en-US')} got no answer.`;
+  const cellAt = (r: number, c: number) => sheetCell(shape.sheet, at.row + 1 + r, at.col + c);
+  const receipts = receiptAt < 0 ? undefined : await checkReceipts(table, receiptAt, jwks, cellAt, unchained);
+  for (const p of receipts?.problems ?? []) found.push({ address: cellAt(p.row, p.column), problem: p.problem, message: p.message });
+  const signedText = !receipts ? '' : ` ${counted(receipts.signed, 'entry', 'entries')} ${receipts.signed === 1 ? 'holds' : 'hold'} the relay's receipts (signatures ${receipts.signatures === 'checked' ? 'checked' : 'not checked: no --jwks'}; ${receipts.bodies === 'checked' ? 'their bodies match the bodies sent' : 'the bodies sent were not recorded in this older audit table'}), ${receipts.unsigned.toLocaleString('en-US')} ${receipts.unsigned === 1 ? 'says' : 'say'} the relay gave none, ${receipts.nothingSent.toLocaleString('en-US')} got no answer.`;
   const before = unchained ? ` The first ${counted(unchained, 'entry', 'entries')} ${unchained === 1 ? 'was' : 'were'} written before the chain began and ${unchained === 1 ? 'is' : 'are'} not covered.` : '';
   return found.length
     ? { status: 'broken', entries, message: `The write-back audit does not verify: ${counted(found.length, 'problem')}.${before}`, breaks: found, ...(receipts ? { receipts } : {}) }

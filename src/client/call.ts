@@ -52,10 +52,13 @@ export async function sendEncoded(
   signal?: AbortSignal,
 ): Promise<Answer> {
   const wire = wireRequest(request);
+  // The body as the exact bytes sent (a multipart form written here, boundary and all), so that their hash
+  // is the one the relay signs in its write receipt.
+  const body = wire.multipart ? await multipartBytes(wire.multipart) : wire.body !== undefined ? { bytes: new TextEncoder().encode(wire.body), contentType: wire.contentType } : undefined;
+  const sentSha256 = await sha256Hex(body?.bytes ?? new Uint8Array(0));
   const response = await send(conn, op, {
     encoded: { method: wire.method, target: wire.target },
-    ...(wire.body !== undefined ? { body: wire.body, contentType: wire.contentType } : {}),
-    ...(wire.multipart ? { body: multipartData(wire.multipart) } : {}),
+    ...(body ? { body: body.bytes, contentType: body.contentType } : {}),
     ...(signal ? { signal } : {}),
   });
   let text: string;
@@ -68,10 +71,22 @@ export async function sendEncoded(
   response.headers.forEach((v, k) => {
     headers[k.toLowerCase()] = v;
   });
-  return { status: response.status, headers, body: parse(text) };
+  return { status: response.status, headers, body: parse(text), sentSha256 };
 }
 
-/** A multipart form's parts as fetch sends them (it writes the boundary and the Content-Type). */
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A multipart form written as fetch would send it: its bytes, and the Content-Type naming their boundary. */
+async function multipartBytes(fields: readonly FormField[]): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType?: string }> {
+  const written = new Response(multipartData(fields));
+  const contentType = written.headers.get('content-type') ?? undefined;
+  return { bytes: new Uint8Array(await written.arrayBuffer()), ...(contentType ? { contentType } : {}) };
+}
+
+/** A multipart form's parts as FormData (Response writes the boundary and the Content-Type). */
 function multipartData(fields: readonly FormField[]): FormData {
   const form = new FormData();
   for (const f of fields) {

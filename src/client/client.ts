@@ -50,7 +50,7 @@ export function createClient(options: ClientOptions): GrcClient {
     call: async (operationId, o) => call(conn, available(cat.operation(operationId)), o),
     send: async (operationId, request, o) =>
       sendEncoded(conn, available(cat.operation(operationId)), request, o?.signal),
-    receipt: (answer) => checkStatement(conn, statementIdOf(answer.headers), { kind: 'write' }),
+    receipt: (answer) => checkStatement(conn, statementIdOf(answer.headers), { kind: 'write', sentSha256: answer.sentSha256 }),
     async testConnection(signal) {
       const { count } = await download(
         conn,

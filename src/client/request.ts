@@ -24,8 +24,11 @@ export async function send(
   endpoint: Endpoint,
   options: {
     params?: PathParams;
-    /** Text in `contentType` (catalog/wire.ts; JSON when not given), or a multipart form as FormData (fetch writes its boundary). */
-    body?: string | FormData;
+    /**
+     * Text in `contentType` (catalog/wire.ts; JSON when not given), or bytes in `contentType` (a write's
+     * body as sent, call.ts: a multipart form already written, its boundary in `contentType`).
+     */
+    body?: string | Uint8Array<ArrayBuffer>;
     contentType?: string;
     signal?: AbortSignal;
     /** An encoded request's method and target (path and query, filled): sent as they are. */
@@ -48,7 +51,7 @@ export async function send(
     throw new ApiError({ code: 'cancelled', sent: 'no', endpoint: endpoint.id, message: 'Cancelled.' });
 
   const headers: Record<string, string> = { Accept: 'application/json', Authorization: conn.authorization };
-  if (typeof options.body === 'string') headers['Content-Type'] = options.contentType ?? JSON_CONTENT_TYPE;
+  if (options.body !== undefined) headers['Content-Type'] = options.contentType ?? JSON_CONTENT_TYPE;
   const init: RequestInit = {
     method: options.encoded?.method ?? endpoint.method,
     headers,

@@ -76,12 +76,13 @@ function fail(code: EvidenceCode, message: string, statement?: string, claims?: 
 
 /**
  * Fetches statement `id` from the relay behind `conn`, verifies it, and compares it with what was received
- * (a download) or only checks it is a write receipt (a write: the client has no bytes of its own to compare).
+ * (a download) or sent (a write: the hash of the body, when known; the client has no answer bytes of its
+ * own to compare, it parsed them as text).
  */
 export async function checkStatement(
   conn: Connection,
   id: string | null,
-  received: ReceivedRead | { kind: 'write' },
+  received: ReceivedRead | { kind: 'write'; sentSha256?: string | undefined },
 ): Promise<EvidenceCheck> {
   if (!id) return fail('unsigned', 'The answer came without a signed statement (not through a relay that signs).');
   const origin = new URL(conn.baseUrl).origin;
@@ -112,6 +113,8 @@ export async function checkStatement(
   }
   if (received.kind === 'write') {
     if (claims.kind !== 'write') return fail('bad-claims', 'The statement is not a write receipt.', statement, claims);
+    if (received.sentSha256 !== undefined && claims.bodySha256 !== received.sentSha256)
+      return fail('hash-mismatch', `The body sent differs from the one the relay signed (SHA-256 ${received.sentSha256}, signed ${claims.bodySha256}).`, statement, claims);
     return { ok: true, statement, kid, claims };
   }
   if (claims.kind !== 'read' || claims.dataset !== received.dataset)

@@ -1,7 +1,7 @@
 import { decodeJwt, type JSONWebKeySet } from 'jose';
 import { writeReceipt, type WriteReceipt } from '../contracts/evidence';
 import type { Cell } from '../workbook/port';
-import { RELAY_RECEIPT } from '../writeback/audit';
+import { RELAY_RECEIPT, SENT_BODIES } from '../writeback/audit';
 import { NO_RECEIPT, NO_WRITE, RECEIPT_SEPARATOR } from '../writeback/post/receipts';
 import { checkSignature } from './signature';
 
@@ -13,10 +13,13 @@ export interface ReceiptsFinding {
   nothingSent: number;
   /** Whether signatures were checked (--jwks given). */
   signatures: 'checked' | 'unchecked';
-  problems: { row: number; problem: ReceiptProblem; message: string }[];
+  /** Whether each receipt's body hash was compared with the row's Sent body SHA-256 (audit tables made before that column: not). */
+  bodies: 'checked' | 'not recorded';
+  /** The row, and the column of the cell at fault: the Relay receipt's, or the Sent body SHA-256's. */
+  problems: { row: number; column: number; problem: ReceiptProblem; message: string }[];
 }
 
-export type ReceiptProblem = 'receipt-removed' | 'forged' | 'unknown-key' | 'malformed' | 'not-this-row' | 'copied';
+export type ReceiptProblem = 'receipt-removed' | 'forged' | 'unknown-key' | 'malformed' | 'not-this-row' | 'copied' | 'body-mismatch';
 
 /** Results that mean the service took the row's write. */
 const WRITTEN = new Set(['created', 'done']);
@@ -27,28 +30,30 @@ const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  * from its first chained row (`from`: rows above were written before the column existed): every row says
  * something there (receipts, why none, or that no answer came), so a blank cell was cleared; each receipt must verify
  * with the relay's keys (when given), be a write receipt of this row (its environment, who ran it, its
- * status agreeing with the row's Result, the path naming the row's GUID when it names one) and appear in
- * no other row (a receipt copied over from another row).
+ * status agreeing with the row's Result, the path naming the row's GUID when it names one, and, where the
+ * table has the Sent body SHA-256 column, the body it signed being one this row sent) and appear in no
+ * other row (a receipt copied over from another row).
  */
 export async function checkReceipts(
   table: { columns: readonly string[]; rows: readonly (readonly Cell[])[] },
   column: number,
   jwks: JSONWebKeySet | null,
-  at: (row: number) => string,
+  at: (row: number, column: number) => string,
   from = 0,
 ): Promise<ReceiptsFinding> {
   const col = (name: string) => table.columns.indexOf(name);
+  const bodiesAt = col(SENT_BODIES);
   const [result, guidAt, env, person] = ['Result', 'GUID', 'Environment', 'Person ID'].map(col) as [number, number, number, number];
   // The key's fingerprint: its own column, or Who in audit tables of the earlier layout.
   const who = col('Key fingerprint') >= 0 ? col('Key fingerprint') : col('Who');
   const text = (r: readonly Cell[], i: number) => (i < 0 || r[i] === null || r[i] === undefined ? '' : String(r[i]));
-  const out: ReceiptsFinding = { signed: 0, unsigned: 0, nothingSent: 0, signatures: jwks ? 'checked' : 'unchecked', problems: [] };
+  const out: ReceiptsFinding = { signed: 0, unsigned: 0, nothingSent: 0, signatures: jwks ? 'checked' : 'unchecked', bodies: bodiesAt < 0 ? 'not recorded' : 'checked', problems: [] };
   const seen = new Map<string, number>();
   for (let r = from; r < table.rows.length; r++) {
     const row = table.rows[r]!;
     const cell = text(row, column).trim();
     const status = text(row, result);
-    const problem = (p: ReceiptProblem, why: string) => out.problems.push({ row: r, problem: p, message: `Audit entry at ${at(r)}: ${why}` });
+    const problem = (p: ReceiptProblem, why: string, c = column) => out.problems.push({ row: r, column: c, problem: p, message: `Audit entry at ${at(r, c)}: ${why}` });
     if (!cell) {
       problem('receipt-removed', `its ${RELAY_RECEIPT} is blank (the row's Result: ${status || 'blank'}), where every entry says what the relay signed of its writes, why it signed none, or that no answer came: the receipt was removed.`);
       continue;
@@ -63,6 +68,7 @@ export async function checkReceipts(
     }
     out.signed++;
     const receipts = cell.split(RECEIPT_SEPARATOR).map((s) => s.trim()).filter(Boolean);
+    const sentBodies = text(row, bodiesAt).split(RECEIPT_SEPARATOR).map((s) => s.trim().toLowerCase()).filter(Boolean);
     for (const [i, jws] of receipts.entries()) {
       const name = receipts.length > 1 ? `its receipt ${i + 1}` : 'its receipt';
       let claims: WriteReceipt | null = null;
@@ -86,7 +92,7 @@ export async function checkReceipts(
         continue;
       }
       const earlier = seen.get(claims.requestId);
-      if (earlier !== undefined) problem('copied', `${name} (request ${claims.requestId}) is also the receipt of the entry at ${at(earlier)}: copied from another row.`);
+      if (earlier !== undefined) problem('copied', `${name} (request ${claims.requestId}) is also the receipt of the entry at ${at(earlier, column)}: copied from another row.`);
       seen.set(claims.requestId, r);
       const wrong: string[] = [];
       if (env >= 0 && claims.environment.name !== text(row, env)) wrong.push(`environment ${claims.environment.name}, not ${text(row, env)}`);
@@ -101,6 +107,12 @@ export async function checkReceipts(
       // The last write of a row the service took was answered 2xx.
       if (WRITTEN.has(status) && i === receipts.length - 1 && (claims.status < 200 || claims.status > 299)) wrong.push(`the service answered ${claims.status}, but the row says ${status}`);
       if (wrong.length) problem('not-this-row', `${name} is not of this row's write: ${wrong.join('; ')}.`);
+      else if (bodiesAt >= 0 && !sentBodies.includes(claims.bodySha256))
+        problem(
+          'body-mismatch',
+          `${name} signs a body with SHA-256 ${claims.bodySha256}, but this row's ${SENT_BODIES} (${sentBodies.length ? sentBodies.join(', ') : 'blank'}) names no such body: the receipt was moved from another row or the body hash was edited.`,
+          bodiesAt,
+        );
     }
   }
   return out;

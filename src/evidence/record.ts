@@ -1,7 +1,20 @@
 import { z } from 'zod';
 import { readStatement, type ReadStatement } from '../contracts/evidence';
+import { registerOf } from '../register/registers';
 import type { Cell } from '../sheet/cell-types';
 import { controlTotals, totaller, totalKindOf, type ControlTotals, type Totaller } from './totals';
+
+/**
+ * The relay's statement of one dataset a register read for its last load (docs/evidence.md "Registers"):
+ * as a plain table's, kept when the client's check of it passed, else why not.
+ */
+export const partEvidence = z.strictObject({
+  dataset: z.string(),
+  statement: z.string().optional(),
+  requestId: z.string().optional(),
+  problem: z.string().optional(),
+});
+export type PartEvidence = z.infer<typeof partEvidence>;
 
 /**
  * The evidence a table's binding keeps of its last load or refresh (docs/evidence.md): the control totals
@@ -21,6 +34,11 @@ export const tableEvidence = z.strictObject({
   requestId: z.string().optional(),
   /** Why the load kept no statement: the client's check of it failed (hash mismatch, unavailable ...). */
   problem: z.string().optional(),
+  /**
+   * A register (src/register): no one statement covers the joined table, so the statement of each dataset it
+   * read for this load, in the order read. Each covers what the service answered for that dataset, not the join.
+   */
+  parts: z.array(partEvidence).optional(),
 });
 export type TableEvidence = z.infer<typeof tableEvidence>;
 
@@ -39,6 +57,22 @@ export function statementClaims(jws: string): ReadStatement | null {
   }
 }
 
+/**
+ * The statement that says when and for whom a table was loaded: a plain table's, or the one of the main
+ * dataset a register read (its other parts were read in the same load).
+ */
+export function leadStatement(datasetId: string, e: TableEvidence | undefined): string | undefined {
+  if (!e?.parts) return e?.statement;
+  const main = registerOf(datasetId)?.register.main;
+  return e.parts.find((p) => p.dataset === main)?.statement;
+}
+
+/** A register's statements at load, in words: how many of the datasets it read are signed, and what was refused. */
+export function partsAtLoad(parts: readonly PartEvidence[]): { signed: number; refused?: string; unsigned: string[] } {
+  const refused = parts.find((p) => p.problem);
+  return { signed: parts.filter((p) => p.statement).length, ...(refused ? { refused: `${refused.dataset}: ${refused.problem}` } : {}), unsigned: parts.filter((p) => !p.statement && !p.problem).map((p) => p.dataset) };
+}
+
 /** The date and date-time columns of a column model: compared at the millisecond. */
 export const dateColumns = (columns: readonly { name: string; kind: string }[]): string[] => columns.filter((c) => totalKindOf(c.kind) === 'date').map((c) => c.name);
 
@@ -54,6 +88,16 @@ export interface DownloadEvidence {
   statement?: string;
   code?: string;
   message?: string;
+  /** A register's download: what the client said of each dataset it read (`ok` and the rest then say nothing). */
+  parts?: (DownloadEvidence & { dataset: string })[];
+}
+
+/** What a load keeps of one download's statement: the statement when the client's check passed, else why not. */
+function keptOf(download: DownloadEvidence | undefined): Pick<TableEvidence, 'statement' | 'requestId' | 'problem'> {
+  const statement = download?.ok ? download.statement : undefined;
+  const claims = statement ? statementClaims(statement) : null;
+  const problem = download && !download.ok && download.code !== 'unsigned' ? `${download.code ?? 'error'}: ${download.message ?? ''}`.trim() : undefined;
+  return { ...(statement ? { statement } : {}), ...(claims ? { requestId: claims.requestId } : {}), ...(problem ? { problem } : {}) };
 }
 
 /**
@@ -61,10 +105,8 @@ export interface DownloadEvidence {
  * the client found wrong is not kept (verify would only call it what the client already did): the reason is.
  */
 export function evidenceOf(totals: ControlTotals, download: DownloadEvidence | undefined): TableEvidence {
-  const statement = download?.ok ? download.statement : undefined;
-  const claims = statement ? statementClaims(statement) : null;
-  const problem = download && !download.ok && download.code !== 'unsigned' ? `${download.code ?? 'error'}: ${download.message ?? ''}`.trim() : undefined;
-  return { totals, ...(statement ? { statement } : {}), ...(claims ? { requestId: claims.requestId } : {}), ...(problem ? { problem } : {}) };
+  if (download?.parts) return { totals, parts: download.parts.map((p) => ({ dataset: p.dataset, ...keptOf(p) })) };
+  return { totals, ...keptOf(download) };
 }
 
 /** Totals of rows already held (a refresh writes them all at once). */

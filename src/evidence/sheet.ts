@@ -2,7 +2,7 @@ import type { StatementWho } from '../contracts/evidence';
 import type { LoadRecord } from '../loading/loadrecords';
 import { isoToSerial } from '../sheet/serial';
 import type { Cell, ColumnSpec, WorkbookPort } from '../workbook/port';
-import { statementClaims } from './record';
+import { leadStatement, partsAtLoad, statementClaims } from './record';
 
 /**
  * The Evidence sheet: one group of rows per load or refresh, newest first. The group's first row is its
@@ -57,7 +57,8 @@ export const columnReference = (table: string, column: string): string => `${tab
 /** The rows of one load's group. `time` is the binding's loadedAt as a local-time serial. */
 export function evidenceRows(b: LoadRecord, signature: string): Cell[][] {
   const totals = b.evidence?.totals;
-  const claims = b.evidence?.statement ? statementClaims(b.evidence.statement) : null;
+  const lead = leadStatement(b.datasetId, b.evidence);
+  const claims = lead ? statementClaims(lead) : null;
   const local = new Date(b.loadedAt);
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   const time = isoToSerial(`${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}T${pad(local.getHours())}:${pad(local.getMinutes())}:${pad(local.getSeconds())}`);
@@ -76,6 +77,16 @@ export function evidenceRows(b: LoadRecord, signature: string): Cell[][] {
 
 /** Signature status in words, as the Evidence sheet and the Tables card show it at load time. */
 export function signatureAtLoad(b: LoadRecord): string {
+  const parts = b.evidence?.parts;
+  if (parts) {
+    const { signed, refused, unsigned } = partsAtLoad(parts);
+    if (refused) return `NOT signed: ${refused}`;
+    const lead = leadStatement(b.datasetId, b.evidence);
+    const claims = lead ? statementClaims(lead) : null;
+    if (!signed) return 'not signed (the relay gave no statements)';
+    const each = `each of the ${parts.length} datasets the register read (${parts.map((p) => p.dataset).join(', ')})`;
+    return unsigned.length ? `partly signed: ${unsigned.join(', ')} not signed` : `signed by the relay ${claims?.time ?? ''}: ${each}`;
+  }
   if (b.evidence?.problem) return `NOT signed: ${b.evidence.problem}`;
   if (!b.evidence?.statement) return 'not signed (the relay gave no statement)';
   const claims = statementClaims(b.evidence.statement);

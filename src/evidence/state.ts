@@ -3,7 +3,7 @@ import { makeCellPrint, rowPrinter, suspectRows, type TextDigest } from '../load
 import { parseCell, sheetCell } from '../workbook/address';
 import type { TableShape, WorkbookPort } from '../workbook/port';
 import { totalsFinding, totalsScanner, type TotalsFinding } from './totals-check';
-import { statementClaims } from './record';
+import { leadStatement, partsAtLoad, statementClaims } from './record';
 
 /**
  * A table's cells held against the evidence its last load kept, in one streamed scan: the cell print
@@ -56,7 +56,12 @@ export interface EvidenceState {
 }
 
 function signedText(b: LoadRecord): string {
-  const claims = b.evidence?.statement ? statementClaims(b.evidence.statement) : null;
+  const parts = b.evidence?.parts ? partsAtLoad(b.evidence.parts) : null;
+  if (parts?.refused) return `NOT signed: the relay's statement of ${parts.refused.replace(/: /, ' did not check out at load (')})`;
+  if (parts?.unsigned.length && parts.signed) return `Partly signed by the relay: ${parts.unsigned.join(', ')} not signed`;
+  const lead = leadStatement(b.datasetId, b.evidence);
+  const claims = lead ? statementClaims(lead) : null;
+  if (claims && parts) return `Signed by the relay on ${new Date(claims.time).toLocaleString()}, each of the ${b.evidence!.parts!.length} datasets the register read`;
   if (claims) return `Signed by the relay on ${new Date(claims.time).toLocaleString()}`;
   if (b.evidence?.problem) return `NOT signed: the relay's statement did not check out at load (${b.evidence.problem})`;
   return `Not signed by a relay; loaded ${new Date(b.loadedAt).toLocaleString()}`;

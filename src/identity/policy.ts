@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { May } from '../contracts/identity';
-import { impliedFields } from './implied-reads';
+import { impliedFields, joinFields } from './implied-reads';
 
 /**
  * The relay's policy: which signed-in people (by the groups or roles claim of their token) may use which
@@ -170,7 +170,7 @@ export class Policy {
             for (const op of flow.operations) (operations as Set<string>).add(op);
             // Least privilege: what the flow reads is served only as far as it uses it, unless the rule names it.
             if (datasets !== '*')
-              for (const d of flow.reads) if (!datasets.has(d)) implied.set(d, impliedFields(d));
+              for (const d of flow.reads) if (!datasets.has(d)) implied.set(d, joinFields(implied.get(d), impliedFields(f, d)));
           } else if (vocabulary.operations.has(f)) (operations as Set<string>).add(f);
           else
             problems.push(

@@ -16,7 +16,7 @@ export interface DatasetSource {
       onProgress?(p: { bytes: number; records: number; totalBytes?: number }): void;
       /** The download waits for a returned promise: how a slow workbook holds the stream back. */
       onBatch?(records: DataRecord[]): void | Promise<void>;
-      /** false: no relay statement is fetched for this read (a register's parts). */
+      /** false: no relay statement is fetched for this read (write-back lookups, `check`). */
       evidence?: boolean;
     },
   ): Promise<{ bytes: number; count: number; evidence?: DownloadEvidence }>;

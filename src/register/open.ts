@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bool, columnKindOf, date, number, text, textList, type Catalog, type Dataset } from '../catalog';
 import { ApiError, isApiError, type DataRecord } from '../client';
+import type { DownloadEvidence } from '../evidence/record';
 import type { DatasetSource } from '../loading/load';
 import { REGISTERS, datasetsRead, isRegisterId, registerOf, type FieldSet, type RegisterDefinition, type Resolution } from './registers';
 
@@ -71,12 +72,14 @@ async function openRegister(catalog: Catalog, client: DatasetSource, register: R
   let stop = signal;
   let done = 0;
   const live = new Map<string, number>();
+  // The relay's statement of each dataset read, as the client checked it (docs/evidence.md "Registers"): the
+  // definitions' from opening, the others' from the download, which starts its list afresh.
+  const opened: NonNullable<DownloadEvidence['parts']> = [];
+  let parts = opened;
   const read: Read = async (part, onBatch) => {
     try {
-      // A register keeps no relay statement (its fingerprint covers the joined records): none fetched.
       const r = await client.download(part, {
         ...(stop ? { signal: stop } : {}),
-        evidence: false,
         onBatch,
         onProgress: (p) => {
           live.set(part, p.bytes);
@@ -87,6 +90,7 @@ async function openRegister(catalog: Catalog, client: DatasetSource, register: R
       });
       live.delete(part);
       done += r.bytes;
+      if (r.evidence) parts.push({ dataset: part, ...r.evidence });
       return r;
     } catch (e) {
       throw refusalNaming(e, register, catalog.dataset(part));
@@ -137,6 +141,7 @@ async function openRegister(catalog: Catalog, client: DatasetSource, register: R
     async download(_id, options) {
       done = 0;
       live.clear();
+      parts = [...opened];
       progress = options.onProgress;
       const outer = options.signal ?? signal;
       const ctl = new AbortController();
@@ -154,7 +159,7 @@ async function openRegister(catalog: Catalog, client: DatasetSource, register: R
       }
       const join = joiner(plain, guids, register.resolve, lookups, custom, values);
       const r = await read(register.main, (records) => options.onBatch?.(records.map(join)));
-      return { bytes: done, count: r.count };
+      return { bytes: done, count: r.count, evidence: { ok: false, parts } };
     },
   };
   return { dataset, client: source };

@@ -56,8 +56,23 @@ export function describeSource(ref: SecretRef, env: NodeJS.ProcessEnv): string {
 }
 
 /**
+ * Why a key file's permissions pass unchecked on Windows: Node reports every file there as readable by all
+ * (mode 0o666: it maps only the read-only attribute), so the mode check would refuse every file; the NTFS
+ * ACLs that really say who may read it are not read. Said in the relay's log at start and in docs/relay.md.
+ */
+export const WINDOWS_ACLS_UNCHECKED =
+  "on Windows a key file's permissions are not checked (NTFS ACLs are not read): give only the account that runs it read access to the file";
+
+/** Whether a key file's mode can tell who may read it (not on Windows: WINDOWS_ACLS_UNCHECKED). */
+export const fileModesChecked = (): boolean => process.platform !== 'win32';
+
+/** Whether a reference is read from a file (a key file or a systemd credential), whose mode is checked. */
+export const readsFile = (ref: SecretRef): boolean => ref.env === undefined;
+
+/**
  * A key file must be the relay user's alone, as ssh insists for private keys. `whose` says whose in the
- * refusal (the CLI reads a service client's secret file with the same check).
+ * refusal (the CLI reads a service client's secret file with the same check). Not on Windows, where the
+ * mode says nothing (WINDOWS_ACLS_UNCHECKED).
  */
 export function readSecretFile(path: string, what: string, whose = "the relay user's"): string {
   let mode: number;
@@ -67,7 +82,7 @@ export function readSecretFile(path: string, what: string, whose = "the relay us
     const code = (e as NodeJS.ErrnoException).code;
     throw new HeldKeyError(code === 'ENOENT' ? `${what} does not exist` : `${what} cannot be used (${code})`);
   }
-  if ((mode & 0o077) !== 0)
+  if (fileModesChecked() && (mode & 0o077) !== 0)
     throw new HeldKeyError(
       `${what} can be read by group or others (mode ${(mode & 0o777).toString(8)}); a key file must be ${whose} alone: chmod 600 ${path}`,
     );
@@ -168,6 +183,8 @@ export class HeldKeys {
   /** Reads every key; at start a problem stops the relay (the returned lines say what to fix). */
   loadAll(): string[] {
     const lines: string[] = [];
+    const files = this.refs.filter(([, ref]) => readsFile(ref)).map(([env]) => env);
+    if (files.length && !fileModesChecked()) this.logger.warn({ environments: files }, `held keys: ${WINDOWS_ACLS_UNCHECKED}`);
     for (const [env, ref] of this.refs) {
       try {
         this.keys.set(

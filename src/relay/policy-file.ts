@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog';
 import { Policy, PolicyError, type PolicyVocabulary } from '../identity/policy';
-import { FLOW_DESCRIPTIONS as FLOWS } from '../contracts/flows';
+import { datasetsRead, FLOW_DESCRIPTIONS as FLOWS } from '../contracts/flows';
 import { RelayConfigError } from './config';
 import { readTextFile } from '../files/text';
 
@@ -23,7 +23,7 @@ export function policyVocabulary(
       f.id as string,
       {
         operations: [...f.operations, ...Object.keys(f.steps ?? {})],
-        reads: [...new Set([...f.standingDatasets, f.reconcileDataset, ...Object.keys(f.datasetNeeds)])],
+        reads: datasetsRead(f),
       },
     ]),
   );

@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { STATEMENT_TYPE } from '../contracts/evidence';
 import type { RelayConfig } from './config';
-import { describeSource, HeldKeyError, readSecret } from './held-keys';
+import { describeSource, fileModesChecked, HeldKeyError, readSecret, readsFile, WINDOWS_ACLS_UNCHECKED } from './held-keys';
 
 /**
  * The key the relay signs its statements with (docs/relay.md, "What the relay signs"): an Ed25519 or P-256
@@ -127,8 +127,10 @@ export class SigningKeys {
   ) {
     this.previous = config.previousKeys.map(readPublic);
     this.ephemeral = !config.key;
-    if (config.key) this.current = toSigningKey(readPem(config.key, processEnv), describeSource(config.key, processEnv));
-    else {
+    if (config.key) {
+      if (readsFile(config.key) && !fileModesChecked()) logger.warn({}, `evidence.key: ${WINDOWS_ACLS_UNCHECKED}`);
+      this.current = toSigningKey(readPem(config.key, processEnv), describeSource(config.key, processEnv));
+    } else {
       const { privateKey } = generateKeyPairSync('ed25519');
       this.current = toSigningKey(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), 'a key made at start');
       logger.warn(

@@ -13,6 +13,7 @@ import { NO_WRITE } from './post/receipts';
 export const AUDIT_SHEET = 'Write-back audit';
 export const AUDIT_TABLE = 'GrcWritebackAudit';
 export const RELAY_RECEIPT = 'Relay receipt';
+export const SENT_BODIES = 'Sent body SHA-256';
 
 const KEY_FINGERPRINT = 'Key fingerprint';
 
@@ -40,6 +41,10 @@ const columns: ColumnSpec[] = [
   // The relay's signed receipts of the row's writes (post/receipts.ts), inside the chain. Audit tables
   // chained before it keep their layout: their rows are written without it.
   { name: RELAY_RECEIPT, format: 'text' },
+  // The SHA-256 of each body the row sent (post/receipts.ts), inside the chain: what a receipt's bodySha256
+  // is checked against, so a receipt moved from another row does not pass. Audit tables made before it keep
+  // their layout, as above.
+  { name: SENT_BODIES, format: 'text' },
   // The hash chain (auditchain.ts): always the last two columns.
   { name: PREVIOUS_HASH, format: 'text' },
   { name: ENTRY_HASH, format: 'text' },
@@ -91,7 +96,8 @@ export function auditRows(summary: RunSummary, key: string, actor?: Actor, layou
       'Person ID': actor?.subject ?? '',
       [KEY_FINGERPRINT]: key,
       'The service records': SERVICE_RECORDS,
-      [RELAY_RECEIPT]: o.receipt ?? NO_WRITE,
+      [RELAY_RECEIPT]: o.receipt?.receipts ?? NO_WRITE,
+      [SENT_BODIES]: o.receipt?.sentBodies ?? '',
     };
     return names.map((n) => cells[n] ?? '');
   });

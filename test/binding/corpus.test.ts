@@ -20,6 +20,7 @@ import { thirdPartiesFlow } from '../../src/writeback/flows/thirdparties';
 import { checkNothingDropped } from '../writeback/nothing-dropped';
 import { WANTS, type CustomFieldPlace, type FlowWants } from './corpus/wants';
 import { listCell, post, startWorld, stopWorld, type Row, type World } from './world';
+import { valuesAt } from '../support/wants-check';
 
 /**
  * Every customer file of the corpus (test/binding/corpus/README.md), the whole way: the file is imported as
@@ -50,18 +51,6 @@ function norm(w: World, v: unknown): string[] {
   if (Array.isArray(v)) return v.flatMap((x) => norm(w, x));
   if (typeof v === 'string' && v.includes(';')) return v.split(';').map(one);
   return v === undefined || v === null ? [] : [one(v)];
-}
-
-/** Every value at a pointer whose `*` segments stand for every entry of an array. */
-function valuesAt(body: unknown, pointer: string): unknown[] {
-  const star = pointer.indexOf('/*');
-  if (star < 0) {
-    const v = getAt(body, pointer);
-    return v === undefined ? [] : [v];
-  }
-  const list = getAt(body, pointer.slice(0, star));
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((e) => valuesAt(e, pointer.slice(star + 2)));
 }
 
 /**

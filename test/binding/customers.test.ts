@@ -28,9 +28,9 @@ import {
   customFieldProblems,
   norm,
   pathProblems,
-  valuesAt,
   type TypedField,
 } from './customers/read-wants';
+import { valuesAt } from '../support/wants-check';
 import { relayViews } from '../relay/helpers';
 
 /**

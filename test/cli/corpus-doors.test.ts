@@ -48,6 +48,7 @@ import type { FlowWants as CustomerFlowWants } from '../binding/customers/wants'
 import { watchBlanking, type BlankingWatch } from '../support/blanking';
 import { fillTemplates, type Typed } from '../support/fill-templates';
 import { startRecordingProxy, type Recorded, type RecordingProxy } from '../support/recording-proxy';
+import { valuesAt } from '../support/wants-check';
 
 type Json = Record<string, unknown>;
 type Row = Record<string, Typed>;
@@ -174,18 +175,6 @@ function norm(w: World, v: unknown): string[] {
   if (Array.isArray(v)) return v.flatMap((x) => norm(w, x));
   if (typeof v === 'string' && v.includes(';')) return v.split(';').map(one);
   return v === undefined || v === null ? [] : [one(v)];
-}
-
-/** Every value at a pointer whose `*` segments stand for every entry of an array. */
-function valuesAt(body: unknown, pointer: string): unknown[] {
-  const star = pointer.indexOf('/*');
-  if (star < 0) {
-    const v = getAt(body, pointer);
-    return v === undefined ? [] : [v];
-  }
-  const list = getAt(body, pointer.slice(0, star));
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((e) => valuesAt(e, pointer.slice(star + 2)));
 }
 
 /** What a request holds where an extra column's value goes: its body pointer, query parameter or path. */

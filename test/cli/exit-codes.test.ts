@@ -110,10 +110,29 @@ function startInTerminal(command: string, args: string[], ready: string, env: No
   return { child, started, exited };
 }
 
+/** A command run in a pseudo-terminal (test/cli/pty_ctrl_c.py), Ctrl-C typed once `ready` is printed. */
+function typeCtrlCInTerminal(argv: string[], ready: string): Promise<{ code?: number; signal?: number; typed: boolean; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', [join(__dirname, 'pty_ctrl_c.py'), ready, ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('exit', () => resolve(JSON.parse(out)));
+  });
+}
+
 describe('Ctrl-C is a normal stop: exit 0', () => {
-  // npm runs the bin through its script shell (`sh -c`). A shell that passes the command's code on (bash:
-  // macOS's /bin/sh, Fedora's) ends 0; Debian's dash re-raises the SIGINT it saw whatever the code, which
-  // no project setting can change without breaking Windows (docs/testing.md, Exit codes). So bash here.
+  // Typed in a terminal, Ctrl-C is read as a key (src/cli/terminal-keys.ts): no SIGINT reaches npm's script
+  // shell, so even Debian's dash (which dies of a SIGINT and makes npm exit 130) passes our 0 on.
+  it("npx grc-sheets sandbox in a terminal, Ctrl-C typed, npm's default script shell (dash on Debian): 0", async () => {
+    const r = await typeCtrlCInTerminal(['env', '-u', 'npm_config_script_shell', 'npx', 'grc-sheets', 'sandbox', '--port', '0'], 'Base URL');
+    expect(r.typed).toBe(true);
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 0, signal: undefined });
+  });
+
+  // A SIGINT sent to the group (no terminal: a script's `kill -INT -PGID`) still reaches npm's script shell.
+  // A shell that passes the command's code on (bash: macOS's /bin/sh, Fedora's) ends 0; Debian's dash dies of
+  // it, which no project setting can change without breaking Windows (docs/testing.md, Exit codes). So bash.
   it('npx grc-sheets sandbox, Ctrl-C (SIGINT to the whole process group: npm, its shell, the sandbox)', async () => {
     const run = startInTerminal('npx', ['grc-sheets', 'sandbox', '--port', '0'], 'Base URL', {
       ...process.env,

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { createClient } from '../../src/client';
 import { nodeDigest, nodeFingerprints, withNodeHash } from '../../src/cli/digest';
+import { run as evidenceFile } from '../../src/cli/evidence';
 import { run as load } from '../../src/cli/load';
 import { run as post } from '../../src/cli/post';
 import { run as refresh } from '../../src/cli/refresh';
@@ -12,11 +13,12 @@ import { run as verify } from '../../src/cli/verify';
 import { JWKS_PATH, type WriteReceipt } from '../../src/contracts/evidence';
 import { EVIDENCE_TABLE } from '../../src/evidence/sheet';
 import { readLoadRecords, saveLoadRecord } from '../../src/loading/loadrecords';
+import { datasetsRead, registerOf } from '../../src/register/registers';
 import { loadDataset } from '../../src/loading/load';
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { openFileWorkbook, writeEmptyWorkbook } from '../../src/workbook/file';
-import { AUDIT_TABLE, RELAY_RECEIPT } from '../../src/writeback/audit';
+import { AUDIT_TABLE, RELAY_RECEIPT, SENT_BODIES } from '../../src/writeback/audit';
 import { AUDIT_HEAD_KEY, chained, PREVIOUS_HASH } from '../../src/writeback/auditchain';
 import { fillIncidents } from '../support/incident-book';
 import { cliIo } from '../support/sandbox';
@@ -116,7 +118,67 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(report.tables.find((t) => t.table === loaded.table.name)).toMatchObject({ status: 'statement', statement: { status: 'unknown-key', message: expect.stringContaining('another-relay-1') } });
   }, 120_000);
 
-  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied or forged", async () => {
+  it("a register loaded through the relay keeps each dataset's statement; verify checks each and names one swapped or removed", async () => {
+    const empty = join(dir, 'register-empty.xlsx');
+    writeEmptyWorkbook(empty);
+    const wb = openFileWorkbook(empty);
+    const { identifier, password } = sandbox.demoKey!;
+    const client = withNodeHash(createClient({ baseUrl: `${relay.url}/api/acc`, credentials: { identifier, password } }));
+    const loaded = await loadDataset({ client, workbook: wb, environment: 'acc', datasetId: 'register:risks', target: { kind: 'new-sheet' }, fingerprints: nodeFingerprints, digest: nodeDigest });
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const book = join(dir, 'register.xlsx');
+    wb.saveTo(book);
+    wb.close();
+    const parts = loaded.record.evidence!.parts!;
+    const read = datasetsRead(registerOf('register:risks')!.register);
+    expect(parts.map((p) => p.dataset).sort()).toEqual([...read].sort());
+    for (const p of parts) expect([p.dataset, decodeJwt(p.statement!)]).toEqual([p.dataset, expect.objectContaining({ kind: 'read', dataset: p.dataset, requestId: p.requestId })]);
+    expect(decodeJwt(parts.find((p) => p.dataset === 'risk')!.statement!).records).toBe(loaded.rowCount);
+
+    const check = openFileWorkbook(book);
+    const { columns, rows } = await check.readRows(EVIDENCE_TABLE);
+    check.close();
+    expect(rows.filter((r) => r[columns.indexOf('Total')] === 'records').map((r) => String(r[columns.indexOf('Signature')]))).toEqual([expect.stringMatching(new RegExp(`^signed by the relay .+: each of the ${read.length} datasets the register read`))]);
+    const { code, report } = await verifyBook(book, jwksUrl);
+    expect([code, report.tables]).toEqual([0, [expect.objectContaining({ table: loaded.table.name, status: 'verified', statement: expect.objectContaining({ status: 'verified', message: expect.stringContaining("the join is the client's") }) })]]);
+
+    // The evidence file holds each dataset's statement with the public key that checks it.
+    const out = join(dir, 'register-evidence.json');
+    expect(await evidenceFile([book, '--table', loaded.table.name, '--out', out, '--jwks', jwksFile], { stdout: () => undefined, stderr: () => undefined })).toBe(0);
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { summary: string[]; parts: { dataset: string; statement: string; publicKey: { kid: string } | null }[] };
+    expect(file.parts.map((p) => [p.dataset, p.statement, p.publicKey?.kid])).toEqual(parts.map((p) => [p.dataset, p.statement, expect.any(String)]));
+    expect(file.summary.join('\n')).toContain('not the joined table');
+
+    // Headless refresh through the relay: the new load's statements replace the old, and the state says so.
+    const cli = cliIo(sandbox);
+    expect([await refresh([book, '--relay', relay.url, '--env', 'acc', '--json'], cli.io), cli.err]).toEqual([0, []]);
+    expect((JSON.parse(cli.out.join('\n')) as { tables: { evidence: string }[] }).tables[0]!.evidence).toMatch(new RegExp(`^Signed by the relay on .+, each of the ${read.length} datasets the register read, unchanged since\\.$`));
+    const after = openFileWorkbook(book);
+    const b = (await readLoadRecords(after)).get(loaded.table.name)!;
+    after.close();
+    expect(b.evidence!.parts!.map((p) => p.requestId)).not.toContain(parts[0]!.requestId);
+    expect((await verifyBook(book, jwksUrl)).code).toBe(0);
+
+    // Tampers of the kept statements (the binding rewritten, as a workbook editor could): each named.
+    async function tampered(name: string, changed: typeof parts) {
+      const edit = openFileWorkbook(book);
+      await saveLoadRecord(edit, { ...b, evidence: { ...b.evidence!, parts: changed } });
+      const path = join(dir, name);
+      edit.saveTo(path);
+      edit.close();
+      const found = await verifyBook(path);
+      expect(found.code).toBe(1);
+      return found.report.tables[0]!;
+    }
+    const kept = b.evidence!.parts!;
+    const [first, second] = [kept[0]!, kept[1]!];
+    const swapped = await tampered('register-swapped.xlsx', kept.map((p) => (p === first ? { ...first, statement: second.statement! } : p)));
+    expect(swapped).toMatchObject({ status: 'statement', statement: { status: 'other-load', message: expect.stringContaining(`statement of ${first.dataset} does not belong here: it is of dataset ${second.dataset}`) } });
+    const removed = await tampered('register-removed.xlsx', kept.map((p) => (p === second ? { dataset: p.dataset } : p)));
+    expect(removed).toMatchObject({ status: 'statement', statement: { status: 'incomplete', message: expect.stringContaining(`${second.dataset} has none`) } });
+  }, 120_000);
+
+  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied, forged or moved from another row, and a body hash edited", async () => {
     const book = join(dir, 'post.xlsx');
     const connect = ['--relay', relay.url, '--env', 'acc'];
     const made = cliIo(sandbox);
@@ -132,7 +194,7 @@ describe('the real relay signs what the workbook keeps', () => {
     const head = await wb.getSetting(AUDIT_HEAD_KEY);
     wb.close();
     const col = (n: string) => audit.columns.indexOf(n);
-    expect(audit.columns.slice(-3)).toEqual([RELAY_RECEIPT, PREVIOUS_HASH, 'Hash']);
+    expect(audit.columns.slice(-4)).toEqual([RELAY_RECEIPT, SENT_BODIES, PREVIOUS_HASH, 'Hash']);
     const stored = sandbox.store.addedRecords('incidents').slice(-2) as { Guid?: string; GUID?: string }[];
     expect(stored).toHaveLength(2);
     for (const row of audit.rows) {
@@ -140,13 +202,27 @@ describe('the real relay signs what the workbook keeps', () => {
       expect(receipt).toMatchObject({ kind: 'write', method: 'POST', status: expect.any(Number), environment: { name: 'acc' }, who: { kind: 'key', fingerprint: row[col('Who')] }, bodySha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(receipt.status).toBeGreaterThanOrEqual(200);
       expect(receipt.status).toBeLessThan(300);
+      // The client's own hash of the bytes it sent, kept in the chain, is the one the relay signed.
+      expect(row[col(SENT_BODIES)]).toBe(receipt.bodySha256);
     }
 
     for (const keys of [jwksUrl, jwksFile]) {
       const { code, report } = await verifyBook(book, keys);
       expect(code).toBe(0);
-      expect(report.audit).toMatchObject({ status: 'verified', receipts: { signed: 2, unsigned: 0, signatures: 'checked', problems: [] } });
+      expect(report.audit).toMatchObject({ status: 'verified', receipts: { signed: 2, unsigned: 0, signatures: 'checked', bodies: 'checked', problems: [] } });
     }
+    /** The audit with `cut`'s cells and the chain recomputed over them (so that the chain alone would not tell), saved as `name`. */
+    async function rechained(name: string, cells: typeof audit.rows) {
+      const rows = await chained(cells.map((r) => [...r]), '');
+      const edit = openFileWorkbook(book);
+      await edit.writeRows(AUDIT_TABLE, 0, rows);
+      await edit.setSetting(AUDIT_HEAD_KEY, { ...(head as { entries: number }), hash: rows.at(-1)!.at(-1) });
+      const path = join(dir, name);
+      edit.saveTo(path);
+      edit.close();
+      return verifyBook(path);
+    }
+    const bodyCell = (row: number) => expect.stringMatching(new RegExp(`^'Write-back audit'!\\$?${String.fromCharCode(65 + col(SENT_BODIES))}\\$?${row}$`));
 
     // Tamper: the second row's receipt removed, and the chain recomputed so that it alone would not tell.
     const cut = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
@@ -190,5 +266,23 @@ describe('the real relay signs what the workbook keeps', () => {
     const forged = await verifyBook(forgedBook);
     expect(forged.code).toBe(1);
     expect(forged.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'forged', address: expect.stringMatching(/2$/) })]);
+
+    // Tamper: the two rows' receipts swapped (each moved from the other row, chain recomputed): each signs
+    // a body the row did not send, named at the row's Sent body SHA-256.
+    const swapped = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
+    [swapped[0]![col(RELAY_RECEIPT)], swapped[1]![col(RELAY_RECEIPT)]] = [swapped[1]![col(RELAY_RECEIPT)]!, swapped[0]![col(RELAY_RECEIPT)]!];
+    const moved = await rechained('receipt-moved.xlsx', swapped);
+    expect(moved.code).toBe(1);
+    expect(moved.report.audit.breaks).toEqual([
+      expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(2), message: expect.stringContaining('moved from another row') }),
+      expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(3) }),
+    ]);
+
+    // Tamper: the first row's body hash edited (chain recomputed): its receipt no longer matches it.
+    const edited = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
+    edited[0]![col(SENT_BODIES)] = 'f'.repeat(64);
+    const bodyEdited = await rechained('body-edited.xlsx', edited);
+    expect(bodyEdited.code).toBe(1);
+    expect(bodyEdited.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(2), message: expect.stringContaining('f'.repeat(64)) })]);
   }, 120_000);
 });

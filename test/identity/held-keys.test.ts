@@ -3,10 +3,16 @@
  * change and on SIGHUP without a restart; expiry warned in the log and /healthz. Calls are made by a
  * signed-in person of the real demo provider, so the key seen upstream is the one the relay holds.
  */
-import { chmodSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdtempSync, renameSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-provider';
+import pino from 'pino';
 import { startRelay } from '../../src/relay';
+import { CLIENT_ID_VAR, CLIENT_SECRET_FILE_VAR, serviceClientFrom } from '../../src/connect/service-client';
+import { HeldKeys, readSecretFile, WINDOWS_ACLS_UNCHECKED } from '../../src/relay/held-keys';
+import { SigningKeys } from '../../src/relay/signing-keys';
 import {
   leaks,
   logLine,
@@ -189,4 +195,28 @@ test('a rotation records the new expiry in the key file itself: /healthz follows
   writeSecret(r.keyFile, 'x:y\nexpires soon\n');
   r.relay.reload();
   expect(await logLine(r.log, /second line must be expires=YYYY-MM-DD/)).not.toContain('x:y');
+});
+
+test('on Windows (platform stubbed) a key file passes without the mode check, and the log says the NTFS ACLs are not checked', async () => {
+  const loose = join(mkdtempSync(join(tmpdir(), 'grc-win-key-')), 'loose.key');
+  writeSecret(loose, 'loose-identifier:loose-password\n', 0o644);
+  const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+  expect(() => readSecretFile(loose, `file ${loose}`)).toThrow(/mode 644.*chmod 600/);
+  const lines: string[] = [];
+  try {
+    Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
+    expect(readSecretFile(loose, `file ${loose}`)).toBe('loose-identifier:loose-password\n');
+    const logger = pino({}, { write: (l: string) => lines.push(l) });
+    const keys = new HeldKeys({ environments: { acc: { key: { file: loose } }, prd: { key: { env: 'GRC_KEY_PRD' } } } } as never, logger, 30, { GRC_KEY_PRD: 'prd-identifier:prd-password' });
+    expect(keys.loadAll()).toEqual([]);
+    // The relay's signing key and the CLI's service client secret are read the same way.
+    const pem = join(dirname(loose), 'signing.pem');
+    writeSecret(pem, generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), 0o644);
+    expect(new SigningKeys({ key: { file: pem }, previousKeys: [], statementTtlSeconds: 60 } as never, logger).jwks()).toContain('"alg":"EdDSA"');
+    expect(serviceClientFrom({ [CLIENT_ID_VAR]: 'scheduler', [CLIENT_SECRET_FILE_VAR]: loose })).toMatchObject({ clientId: 'scheduler', secret: 'loose-identifier:loose-password' });
+  } finally {
+    Object.defineProperty(process, 'platform', platform);
+  }
+  const warned = lines.map((l) => JSON.parse(l) as { level: number; msg: string; environments?: string[] }).filter((l) => l.msg.includes('NTFS ACLs are not read'));
+  expect(warned).toEqual([expect.objectContaining({ level: 40, msg: `held keys: ${WINDOWS_ACLS_UNCHECKED}`, environments: ['acc'] }), expect.objectContaining({ level: 40, msg: `evidence.key: ${WINDOWS_ACLS_UNCHECKED}` })]);
 });

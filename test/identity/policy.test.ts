@@ -102,6 +102,17 @@ describe('validation', () => {
       policy.decide(['w'], 'acc', { kind: 'operation', id: 'incident-hyperlink', title: 'Add a hyperlink' }),
     ).toBeNull();
   });
+
+  test("each flow's implied fields are its own (its description's fieldsRead); two flows of one rule get both", () => {
+    const rule = (flows: string[]) => Policy.parse({ contact: 'team', rules: [{ name: 'w', groups: ['w'], environments: '*', flows }] }, vocabulary);
+    const thirdparty = { kind: 'dataset', id: 'thirdparty', title: 'Third parties' } as const;
+    const identity = ['Id', 'GUID', 'Guid', 'Identifier', 'Name', 'Deleted', 'Archived'];
+    // Contracts look third parties up by name only; the third party flow matches its own on LEI and creation date.
+    expect(rule(['contracts']).decide(['w'], 'acc', thirdparty)).toMatchObject({ implied: identity });
+    expect(rule(['thirdparties']).decide(['w'], 'acc', thirdparty)).toMatchObject({ implied: [...identity, 'LeiCode', 'DateCreated'] });
+    expect(rule(['contracts', 'thirdparties']).decide(['w'], 'acc', thirdparty)).toMatchObject({ implied: [...identity, 'LeiCode', 'DateCreated'] });
+    expect(rule(['tasks', 'incidents']).decide(['w'], 'acc', { kind: 'dataset', id: 'tasks', title: 'Tasks' })).toBeNull();
+  });
 });
 
 test('a token without groups (Entra ID overage) is refused with what the admin can do about it', () => {

@@ -201,6 +201,10 @@ describe('the relay signs what the service sent', () => {
       answerSha256: sha256(JSON.stringify(answer.body)),
       who: { kind: 'key', fingerprint: await keyFingerprint(sandbox.demoKey!.identifier) },
     });
+    // The client's own hash of the body it sent (what the audit row keeps) is the signed one; a receipt
+    // of another body is refused.
+    expect(answer.sentSha256).toBe(claims.bodySha256);
+    expect(await client.receipt({ ...answer, sentSha256: '0'.repeat(64) })).toMatchObject({ ok: false, code: 'hash-mismatch', message: expect.stringContaining('The body sent differs') });
   });
 
   it('rotates its key without a restart: the new kid signs, the old one stays listed', async () => {

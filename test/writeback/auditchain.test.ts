@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { AUDIT_TABLE, writeAudit } from '../../src/writeback/audit';
+import { checkReceipts } from '../../src/evidence/receipts-check';
+import { AUDIT_TABLE, RELAY_RECEIPT, SENT_BODIES, writeAudit } from '../../src/writeback/audit';
 import { checkChain } from '../../src/writeback/auditchain';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { created, failed, runSummary } from '../support/run-summary';
@@ -49,11 +50,45 @@ describe('the audit chain', () => {
     const old = ['Run started', 'Run finished', 'Who', 'Environment', 'Flow', 'Table', 'Sheet row', 'Result', 'GUID', 'Message', 'Formula-like text', 'Signed-in person', 'Person ID', 'The service records', 'Previous hash', 'Hash'];
     await wb.createTable({ name: AUDIT_TABLE, sheet, anchor: 'A1', columns: old.map((name) => ({ name, format: 'text' as const })) });
     await writeAudit(wb, summary, 'key:0123456789ab');
-    await writeAudit(wb, { ...summary, outcomes: [{ ...created(0), receipt: 'not kept here' }] }, 'key:0123456789ab');
+    await writeAudit(wb, { ...summary, outcomes: [{ ...created(0), receipt: { receipts: 'not kept here', sentBodies: 'nor this' } }] }, 'key:0123456789ab');
     const { columns, rows } = await wb.readRows(AUDIT_TABLE);
     expect(columns).toEqual(old);
     expect(rows.map((r) => r.length)).toEqual([16, 16, 16]);
     expect(rows.flat()).not.toContain('not kept here');
+    expect(rows.flat()).not.toContain('nor this');
     expect(await checkChain({ columns, rows }, at)).toEqual({ entries: 3, unchained: 0, breaks: [] });
+  });
+
+  it('an audit table chained before the Sent body SHA-256 column keeps its layout; its receipts verify without the body comparison, a new table compares them', async () => {
+    const body = (c: string) => c.repeat(64);
+    // A receipt's claims as the relay signs them (signature not checked here: no JWKS; relay-witness.test.ts checks them).
+    const receipt = (n: number) =>
+      ['{"alg":"EdDSA"}', JSON.stringify({ kind: 'write', environment: { name: 'ACC', host: 'h' }, time: 't', status: 201, who: { kind: 'key', fingerprint: 'key:0123456789ab' }, rule: 'personal key', requestId: `r${n}`, method: 'POST', path: '/api/incidents', bodySha256: body(String(n)), answerSha256: body('a') }), 'sig']
+        .map((p) => Buffer.from(p).toString('base64url'))
+        .join('.');
+    const posted = runSummary([0, 1].map((n) => ({ ...created(n), receipt: { receipts: receipt(n), sentBodies: body(String(n)) } })));
+    const cell = (r: number, c: number) => `R${r}C${c}`;
+
+    const wb = createMemoryWorkbook();
+    const sheet = await wb.addSheet('Write-back audit');
+    const before = ['Run started', 'Run finished', 'Who', 'Environment', 'Flow', 'Table', 'Sheet row', 'Result', 'GUID', 'Message', 'Formula-like text', 'Person ID', 'Key fingerprint', 'The service records', RELAY_RECEIPT, 'Previous hash', 'Hash'];
+    await wb.createTable({ name: AUDIT_TABLE, sheet, anchor: 'A1', columns: before.map((name) => ({ name, format: 'text' as const })) });
+    await writeAudit(wb, posted, 'key:0123456789ab');
+    const old = await wb.readRows(AUDIT_TABLE);
+    expect(old.columns).toEqual(before);
+    expect(old.rows.flat()).not.toContain(body('0'));
+    expect(await checkChain(old, at)).toEqual({ entries: 2, unchained: 0, breaks: [] });
+    expect(await checkReceipts(old, before.indexOf(RELAY_RECEIPT), null, cell)).toMatchObject({ signed: 2, bodies: 'not recorded', problems: [] });
+
+    const fresh = createMemoryWorkbook();
+    await writeAudit(fresh, posted, 'key:0123456789ab');
+    const now = await fresh.readRows(AUDIT_TABLE);
+    const r = now.columns.indexOf(RELAY_RECEIPT);
+    const b = now.columns.indexOf(SENT_BODIES);
+    expect(now.rows.map((row) => row[b])).toEqual([body('0'), body('1')]);
+    expect(await checkReceipts(now, r, null, cell)).toMatchObject({ signed: 2, bodies: 'checked', problems: [] });
+    const moved = now.rows.map((row) => [...row]);
+    [moved[0]![r], moved[1]![r]] = [moved[1]![r]!, moved[0]![r]!];
+    expect((await checkReceipts({ columns: now.columns, rows: moved }, r, null, cell)).problems).toEqual([0, 1].map((row) => ({ row, column: b, problem: 'body-mismatch', message: expect.stringContaining(`R${row}C${b}`) })));
   });
 });

@@ -102,6 +102,7 @@ describe('the audit record', () => {
       'Key fingerprint',
       'The service records',
       'Relay receipt',
+      'Sent body SHA-256',
       'Previous hash',
       'Hash',
     ]);
@@ -124,6 +125,7 @@ describe('the audit record', () => {
       'key:0123456789ab',
       "the key's owner, not the person",
       'none: no answer from the service in this run', // a summary without receipts, as a run through no api would make
+      '', // no body sent
     ]);
   });
 
@@ -133,7 +135,7 @@ describe('the audit record', () => {
     const { rows } = await workbook.readRows(AUDIT_TABLE);
     // Who says the person, first; the key's fingerprint is kept further right.
     expect(rows[0]![2]).toBe('Casey Compliance');
-    expect(rows[0]!.slice(-6, -3)).toEqual(['casey', 'key:0123456789ab', "the key's owner, not the person"]);
+    expect(rows[0]!.slice(-7, -4)).toEqual(['casey', 'key:0123456789ab', "the key's owner, not the person"]);
   });
 
   it('an audit table of the earlier layout (the key in Who) goes on in it, and its chain still verifies', async () => {

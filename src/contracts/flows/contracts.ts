@@ -37,6 +37,11 @@ export const contractsDescription: FlowDescription<'thirdpartycontract'> = {
   reconcileDataset: 'thirdpartycontract',
   operations: ['contract-create'],
   places: placesOf('contract-create', CONTRACT_BODY_COLUMNS),
+  fieldsRead: {
+    // find(): third party, name, start and end dates, created since the row was sent.
+    thirdpartycontract: ['ThirdPartyGuid', 'StartDate', 'EndDate', 'DateCreated'],
+    thirdpartycontractcustomfields: '*',
+  },
   datasetNeeds: {
     thirdpartycontractcustomfields:
       'Contract custom fields get no columns, so no custom field values can be posted.',

@@ -58,6 +58,21 @@ export interface FlowDescription<D extends DatasetId = DatasetId> {
    * made when the environment lacks the dataset or only assumes its path.
    */
   datasetNeeds: Readonly<Record<string, string>>;
+  /**
+   * Per dataset the flow reads, the fields its validation and reconcile use beyond a record's identity (its
+   * GUID, name, identifier, and Deleted or Archived: identity/implied-reads.ts IDENTITY_FIELDS): the
+   * fields `find` matches a row's record on and the time it compares, a check against existing records;
+   * '*' where the flow needs whole records (custom field definitions; a task's full update sends the task
+   * back). A person whose policy rule names the flow but not the dataset is served exactly these
+   * (identity/implied-reads.ts), so a field used and not listed here is cut by the relay: the flows'
+   * validation and reconcile are run over records cut to these lists in test/writeback/sandbox-flows.test.ts.
+   */
+  fieldsRead: Readonly<Record<string, readonly string[] | '*'>>;
+}
+
+/** Every dataset a flow reads: its standing data, its reconcile dataset, and those it says it needs. */
+export function datasetsRead(flow: FlowDescription): string[] {
+  return [...new Set([...flow.standingDatasets, flow.reconcileDataset, ...Object.keys(flow.datasetNeeds)])];
 }
 
 /** The places of an operation's columns, from its catalogue field -> column map. */

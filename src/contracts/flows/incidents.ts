@@ -61,6 +61,11 @@ export const incidentsDescription: FlowDescription<'incidents'> = {
   operations: ['incident-create'],
   places: { ...placesOf('incident-create', INCIDENT_BODY_COLUMNS), ...placesOf('incident-hyperlink', { Url: C.hyperlink }) },
   steps: { 'incident-hyperlink': { what: 'hyperlink', column: C.hyperlink, drop: true } },
+  fieldsRead: {
+    // find(): name, organization, description and detection date, registered since the row was sent.
+    incidents: ['ReportingOrganization', 'Description', 'DateDetected', 'DateRegistered'],
+    incidenttypecustomfields: '*',
+  },
   datasetNeeds: {
     incidenttypes:
       "Incident types cannot be offered in a dropdown or checked by name: type each type's GUID.",

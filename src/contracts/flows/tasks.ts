@@ -56,6 +56,8 @@ export const tasksDescription: FlowDescription<'tasks'> = {
     [C.status]: [{ operation: 'task-score-status', field: 'Status' }],
   },
   controls: [C.action],
+  // A full update sends the whole task back (what the row does not change is kept): whole records.
+  fieldsRead: { tasks: '*' },
   steps: {
     'task-update-v2': { what: 'update', column: C.action },
     'task-advance': { what: 'advance', column: C.action },

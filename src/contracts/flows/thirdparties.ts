@@ -20,6 +20,11 @@ export const thirdPartiesDescription: FlowDescription<'thirdparty'> = {
   reconcileDataset: 'thirdparty',
   operations: ['thirdparty-create'],
   places: placesOf('thirdparty-create', THIRD_PARTY_BODY_COLUMNS),
+  fieldsRead: {
+    // find(): name and LEI code, created since the row was sent; a LEI is checked against the existing ones.
+    thirdparty: ['LeiCode', 'DateCreated'],
+    thirdpartycustomfields: '*',
+  },
   datasetNeeds: {
     thirdpartycustomfields:
       'Third party custom fields get no columns, so no custom field values can be posted.',

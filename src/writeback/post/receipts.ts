@@ -12,14 +12,35 @@ export const NO_RECEIPT = 'no receipt: ';
  */
 export const NO_WRITE = 'none: no answer from the service in this run';
 
+/** What the audit row keeps of one row's writes: the relay's receipts and the hashes of the bodies sent. */
+export interface RowReceipt {
+  /** The Relay receipt cell. */
+  receipts: string;
+  /**
+   * The Sent body SHA-256 cell: the hash of the body of each write the service answered, one a line in the
+   * order sent (client `Answer.sentSha256`); each receipt's `bodySha256` must be one of them. Empty when no
+   * answer came.
+   */
+  sentBodies: string;
+}
+
 /**
  * One row's writes, as the relay signed them (docs/evidence.md "Write receipts"): the api the row sends
- * through keeps each answer; `cell` then fetches their receipts. The cell holds the compact JWS of each
- * answer's receipt, one a line; `no receipt: CODE` when no answer had one that checks (a relay that does
- * not sign, a receipt expired); NO_WRITE when no answer came (not sent, or the answer was lost).
+ * through keeps each answer; `cell` then fetches their receipts. The receipts cell holds the compact JWS
+ * of each answer's receipt, one a line; `no receipt: CODE` when no answer had one that checks (a relay
+ * that does not sign, a receipt expired); NO_WRITE when no answer came (not sent, or the answer was lost).
  */
-export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell(): Promise<string> } {
+export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell(): Promise<RowReceipt> } {
   const answers: Answer[] = [];
+  async function receiptsCell(): Promise<string> {
+    if (!answers.length) return NO_WRITE;
+    if (!api.receipt) return `${NO_RECEIPT}unsigned`;
+    type Check = Awaited<ReturnType<NonNullable<WritebackApi['receipt']>>>;
+    const checks = await Promise.all(answers.map((a): Promise<Check> => api.receipt!(a).catch((e: unknown) => ({ ok: false, code: 'unavailable', message: String(e) }))));
+    const signed = checks.flatMap((c) => (c.ok && c.statement ? [c.statement] : []));
+    if (signed.length) return signed.join(RECEIPT_SEPARATOR);
+    return `${NO_RECEIPT}${checks[0]?.code ?? 'unavailable'}`;
+  }
   return {
     api: {
       download: (id, o) => api.download(id, o),
@@ -30,13 +51,8 @@ export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell():
       },
     },
     async cell() {
-      if (!answers.length) return NO_WRITE;
-      if (!api.receipt) return `${NO_RECEIPT}unsigned`;
-      type Check = Awaited<ReturnType<NonNullable<WritebackApi['receipt']>>>;
-      const checks = await Promise.all(answers.map((a): Promise<Check> => api.receipt!(a).catch((e: unknown) => ({ ok: false, code: 'unavailable', message: String(e) }))));
-      const signed = checks.flatMap((c) => (c.ok && c.statement ? [c.statement] : []));
-      if (signed.length) return signed.join(RECEIPT_SEPARATOR);
-      return `${NO_RECEIPT}${checks[0]?.code ?? 'unavailable'}`;
+      const sentBodies = answers.flatMap((a) => (a.sentSha256 ? [a.sentSha256] : [])).join(RECEIPT_SEPARATOR);
+      return { receipts: await receiptsCell(), sentBodies };
     },
   };
 }

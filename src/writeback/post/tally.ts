@@ -1,4 +1,5 @@
 import type { Status } from '../rows/results';
+import type { RowReceipt } from './receipts';
 import { resultCells } from '../rows/results';
 import { stateCell, type RowState } from '../rows/state';
 import type { Journal } from './journal';
@@ -14,8 +15,8 @@ export interface Outcome {
   time?: string;
   /** What the next Post needs (rows/state.ts); none by default, which clears an earlier one. */
   state?: RowState;
-  /** The relay's receipts of the row's writes, as the audit row keeps them (receipts.ts). */
-  receipt?: string;
+  /** The relay's receipts of the row's writes and the hashes of the bodies sent, as the audit row keeps them (receipts.ts). */
+  receipt?: RowReceipt;
 }
 
 /** The outcomes of a run: each written into its row, found by key, counted, and reported as progress. */

@@ -5,6 +5,7 @@ import type { FormulaText } from '../checks/csv-injection';
 import type { EnvironmentInfo, FlowAvailability } from '../environment/availability';
 import type { AnyFlow } from '../flow';
 import type { Status } from '../rows/results';
+import type { RowReceipt } from './receipts';
 import type { Validation } from '../rows/validate';
 
 /** The environment posted to; `endpoints` (from the relay) says which calls it has and how their paths are known. */
@@ -63,8 +64,8 @@ export interface RowOutcome {
   status: Status;
   guid: string;
   message: string;
-  /** The relay's receipts of the row's writes (post/receipts.ts): the audit row keeps them. */
-  receipt?: string;
+  /** The relay's receipts of the row's writes and the hashes of the bodies sent (post/receipts.ts): the audit row keeps them. */
+  receipt?: RowReceipt;
 }
 
 export interface RunSummary {

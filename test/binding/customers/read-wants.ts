@@ -19,6 +19,7 @@ import { wants as tyrell } from './tyrell.swashbuckle.wants';
 import { wants as umbrella } from './umbrella.swashbuckle-v2.wants';
 import { wants as wayne } from './wayne.swashbuckle-strings.wants';
 import type { ColumnWant, CustomFieldsWant, DateWant, FileWants, FlowWants, Place } from './wants';
+import { valuesAt } from '../../support/wants-check';
 
 type Json = Record<string, unknown>;
 type Row = Record<string, Cell>;
@@ -73,18 +74,6 @@ export async function checkAgainstGaps(
   } else expect(found).toEqual([]);
 }
 
-
-/** Every value at a pointer whose `*` segments stand for every entry of an array. */
-export function valuesAt(body: unknown, pointer: string): unknown[] {
-  const star = pointer.indexOf('/*');
-  if (star < 0) {
-    const v = getAt(body, pointer);
-    return v === undefined ? [] : [v];
-  }
-  const list = getAt(body, pointer.slice(0, star));
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((e) => valuesAt(e, pointer.slice(star + 2)));
-}
 
 /** A typed value as the service would compare it: names for GUIDs, lower case; a list cell as its items. */
 export function norm(w: World, v: unknown): string[] {

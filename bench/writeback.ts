@@ -18,7 +18,7 @@ import { incidentsFlow } from '../src/writeback/flows/incidents';
 import { preparePost } from '../src/writeback/post';
 import { createTemplate } from '../src/writeback/template';
 import { validateRows } from '../src/writeback/rows/validate';
-import { bindFlow } from '../src/writeback/environment/bound-flow';
+import { fitFlow } from '../src/writeback/environment/fitted-flow';
 import { bindEnvironment } from '../src/writeback/environment/context';
 
 const ACC = { name: 'ACC', production: false };
@@ -123,7 +123,7 @@ export default async function (): Promise<string> {
     const client = createClient({ baseUrl: sandbox.url, credentials });
     const workbook = createMemoryWorkbook();
     const shape = await createTemplate({ api: client, workbook, flow: incidentsFlow, environment: ACC });
-    const prepared = bindFlow(incidentsFlow, bindEnvironment(ACC), await loadStanding(client, incidentsFlow.standingDatasets));
+    const prepared = fitFlow(incidentsFlow, bindEnvironment(ACC), await loadStanding(client, incidentsFlow.standingDatasets));
     const toRows = (n: number) =>
       Array.from({ length: n }, (_, i) => shape.columns.map((c) => row(i)[c] ?? null));
 

@@ -46,7 +46,7 @@ export interface FollowUp {
 
 /**
  * One call of a row, in the catalogue's terms: the environment encodes it into the request its file
- * describes (environment/bound-flow.ts), so a flow never knows a customer's shapes.
+ * describes (environment/fitted-flow.ts), so a flow never knows a customer's shapes.
  */
 export interface Call {
   operation: string;

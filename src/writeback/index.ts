@@ -2,7 +2,7 @@ export type { WritebackApi, Standing, DataRecord } from './api';
 export { loadStanding } from './api';
 export type { Flow, AnyFlow, FlowId, PreparedFlow, Call, FollowUp, Place, Sent, Found } from './flow';
 export { bindEnvironment, flowContext, type BoundEnvironment, type FlowContext } from './environment/context';
-export { bindFlow, type BoundFlow, type RowRead } from './environment/bound-flow';
+export { fitFlow, type FittedFlow, type RowRead } from './environment/fitted-flow';
 export { FLOWS, flowById } from './flows';
 export type { Problem, Severity } from './problem';
 export { describeProblem, problemPlace } from './problem';

@@ -1,7 +1,7 @@
 import type { ColumnSpec, TableShape, WorkbookPort } from '../workbook/port';
 import { loadStanding, type WritebackApi } from './api';
 import { flowAvailability, type EnvironmentInfo } from './environment/availability';
-import { bindFlow } from './environment/bound-flow';
+import { fitFlow } from './environment/fitted-flow';
 import { bindEnvironment, listsNeeded } from './environment/context';
 import type { AnyFlow } from './flow';
 import { resultColumnSpecs } from './rows/results';
@@ -41,7 +41,7 @@ export async function createTemplate(options: {
     availability.lacking,
     listsNeeded(flow, environment),
   );
-  const bound = bindFlow(flow, environment, standing, availability);
+  const bound = fitFlow(flow, environment, standing, availability);
   if (!(await workbook.sheetNames()).includes(LOOKUP_SHEET))
     await workbook.addSheet(LOOKUP_SHEET, { hidden: true });
   const sheet = await workbook.addSheet(flow.title, { activate: true });

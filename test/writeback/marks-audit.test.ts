@@ -7,7 +7,7 @@ import { markProblems } from '../../src/writeback/rows/marks';
 import { created, failed, runSummary } from '../support/run-summary';
 import type { Problem } from '../../src/writeback/problem';
 import { validateRows } from '../../src/writeback/rows/validate';
-import { bindFlow } from '../../src/writeback/environment/bound-flow';
+import { fitFlow } from '../../src/writeback/environment/fitted-flow';
 import { catalogueEnvironment } from '../../src/writeback/environment/context';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { standing } from './fixtures';
@@ -51,7 +51,7 @@ describe('marking problems in the sheet', () => {
 
 describe('validating a table', () => {
   it('skips blank rows and reports a missing required column once, not once per row', async () => {
-    const flow = bindFlow(incidentsFlow, catalogueEnvironment(), standing);
+    const flow = fitFlow(incidentsFlow, catalogueEnvironment(), standing);
     const v = validateRows(
       flow,
       ['Name', 'Reporting organization'],

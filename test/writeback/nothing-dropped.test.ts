@@ -9,7 +9,7 @@ import type { Binding } from '../../src/catalog';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { WritebackApi } from '../../src/writeback/api';
 import type { EnvironmentInfo } from '../../src/writeback/environment/availability';
-import { bindFlow } from '../../src/writeback/environment/bound-flow';
+import { fitFlow } from '../../src/writeback/environment/fitted-flow';
 import { catalogueEnvironment } from '../../src/writeback/environment/context';
 import { FLOWS } from '../../src/writeback/flows';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
@@ -122,7 +122,7 @@ describe('nothing dropped', () => {
     expect(tasks.cellsChecked).toBe(9 + 4 + 1 + 2);
     // Every column of every flow has a place in the catalogue's own shapes: the template loses none.
     for (const flow of FLOWS) {
-      const bound = bindFlow(flow, catalogueEnvironment(), standing);
+      const bound = fitFlow(flow, catalogueEnvironment(), standing);
       expect(bound.templateColumns('').map((c) => c.name)).toEqual(bound.columns('').map((c) => c.name));
     }
   });

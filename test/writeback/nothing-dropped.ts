@@ -22,7 +22,7 @@ import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { Cell, ColumnSpec } from '../../src/workbook/port';
 import { loadStanding, type Standing, type WritebackApi } from '../../src/writeback/api';
 import { flowAvailability, type EnvironmentInfo } from '../../src/writeback/environment/availability';
-import { bindFlow } from '../../src/writeback/environment/bound-flow';
+import { fitFlow } from '../../src/writeback/environment/fitted-flow';
 import { bindEnvironment, listsNeeded, type BoundEnvironment } from '../../src/writeback/environment/context';
 import type { AnyFlow, Call, FlowId, Place } from '../../src/writeback/flow';
 import { FLOWS } from '../../src/writeback/flows';
@@ -215,7 +215,7 @@ export async function checkNothingDropped(o: NothingDroppedOptions): Promise<Not
     const sent: SentRequest[] = [];
     const api = recordingApi(o.api, env, sent, o.record);
     const standing = await loadStanding(api, flow.standingDatasets, undefined, availability.lacking, listsNeeded(flow, env));
-    const bound = bindFlow(flow, env, standing, availability);
+    const bound = fitFlow(flow, env, standing, availability);
     const workbook = createMemoryWorkbook();
     const shape = await createTemplate({ api, workbook, flow, environment: o.environment });
     const specs = bound.templateColumns('').filter((c) => shape.columns.includes(c.name));

@@ -50,7 +50,7 @@ export interface FlowDescription<D extends DatasetId = DatasetId> {
   operations: readonly string[];
   /**
    * Operations of steps the flow can do without (catalogue id -> the step): an environment that lacks one
-   * skips only that step (writeback/environment/bound-flow.ts); the flow stays available. Not listed in `operations`.
+   * skips only that step (writeback/environment/fitted-flow.ts); the flow stays available. Not listed in `operations`.
    */
   steps?: Readonly<Record<string, StepInfo>>;
   /**

@@ -43,7 +43,7 @@ export interface LackingDataset {
 export type PostAvailability =
   { kind: 'ok' } | { kind: 'confirm'; message: string } | { kind: 'unavailable'; message: string };
 
-/** A step whose operation this environment lacks: the flow posts without it (bound-flow.ts). */
+/** A step whose operation this environment lacks: the flow posts without it (fitted-flow.ts). */
 export interface SkippedStep {
   id: string;
   what: string;

@@ -18,7 +18,7 @@ import { CONTRACT_COLUMNS } from '../flows/contracts';
 import { TASK_COLUMNS } from '../flows/tasks';
 import { THIRD_PARTY_COLUMNS } from '../flows/thirdparties';
 import { flowAvailability } from './availability';
-import { bindFlow, type BoundFlow } from './bound-flow';
+import { fitFlow, type FittedFlow } from './fitted-flow';
 import { listsNeeded, type BoundEnvironment } from './context';
 import { encodeCall, fileOperation } from './encode';
 
@@ -165,7 +165,7 @@ function asServed(ds: BoundDataset, lists: Lists): (r: DataRecord) => DataRecord
  * refuses cleared (a custom field of a type the row did not choose, a value the file cannot take), until
  * the row reads without errors or only required and control cells are refused.
  */
-function readSample(bound: BoundFlow, columns: readonly ColumnSpec[], row: Record<string, Cell>) {
+function readSample(bound: FittedFlow, columns: readonly ColumnSpec[], row: Record<string, Cell>) {
   const keep = new Set([...bound.requiredColumns, ...(bound.flow.controls ?? [])]);
   for (let pass = 0; ; pass++) {
     const read = bound.read((column) => row[column] ?? null);
@@ -181,7 +181,7 @@ export function flowExamples(flow: AnyFlow, environment: BoundEnvironment, sampl
   const availability = flowAvailability(flow, environment);
   if (availability.post.kind === 'unavailable') return [];
   const standing = environmentStanding(flow, environment, sample);
-  const bound = bindFlow(flow, environment, standing, availability);
+  const bound = fitFlow(flow, environment, standing, availability);
   const columns = bound.templateColumns('Lists');
   // A control column (a task's Action) chooses the call: one row per choice.
   const control = columns.find((c) => flow.controls?.includes(c.name) && c.list?.values.length);
@@ -232,7 +232,7 @@ export function flowExamples(flow: AnyFlow, environment: BoundEnvironment, sampl
  * The operation a refused sample row would have called: the flow's main one, else (a task's Action) the call
  * of the row with only its required and control cells.
  */
-function mainCall(bound: BoundFlow, row: Readonly<Record<string, Cell>>): string | undefined {
+function mainCall(bound: FittedFlow, row: Readonly<Record<string, Cell>>): string | undefined {
   if (bound.flow.operations[0]) return bound.flow.operations[0];
   const keep = new Set([...bound.requiredColumns, ...(bound.flow.controls ?? [])]);
   const request = bound.read((column) => (keep.has(column) ? (row[column] ?? null) : null)).request;

@@ -4,7 +4,7 @@ import { loadStanding } from '../api';
 import { unknownColumns } from '../checks/columns';
 import { duplicateRows } from '../checks/duplicates';
 import { flowAvailability } from '../environment/availability';
-import { bindFlow, type BoundFlow } from '../environment/bound-flow';
+import { fitFlow, type FittedFlow } from '../environment/fitted-flow';
 import { bindEnvironment, listsNeeded } from '../environment/context';
 import { dispositionOf } from '../rows/results';
 import { formulaRows } from '../rows/skipped';
@@ -17,7 +17,7 @@ import { counted } from '../../words/count';
 /** Checks across rows and of the header: identical rows, columns the flow does not know. Warnings only. */
 function addTableChecks(
   validation: Validation<unknown>,
-  bound: BoundFlow<unknown>,
+  bound: FittedFlow<unknown>,
   content: { columns: string[]; rows: Cell[][] },
   firstRow: number,
 ): void {
@@ -54,7 +54,7 @@ export async function preparePost(options: PostOptions): Promise<PostPlan> {
     tableRecord(workbook, table),
     workbook.findTable(table),
   ]);
-  const bound = bindFlow(flow, environment, standing, availability);
+  const bound = fitFlow(flow, environment, standing, availability);
   const validation = validateRows(bound, content.columns, content.rows);
   const firstRow = firstBodyRow(shape?.topLeft ?? 'A1');
   addTableChecks(validation, bound, content, firstRow);

@@ -1,6 +1,6 @@
 import type { RetryPolicy, Sleep } from '../../client';
 import type { WritebackApi } from '../api';
-import type { BoundFlow } from '../environment/bound-flow';
+import type { FittedFlow } from '../environment/fitted-flow';
 import type { RowCheck } from '../rows/validate';
 import type { Journal } from './journal';
 import type { Schedule } from './schedule';
@@ -14,7 +14,7 @@ export interface Job {
 
 /** One run of a post: what reconcile, schedule, send-one-row and tally share, passed explicitly. */
 export interface Run {
-  readonly bound: BoundFlow<unknown>;
+  readonly bound: FittedFlow<unknown>;
   readonly api: WritebackApi;
   readonly journal: Journal;
   /** Each row's key (null: the row is gone), given before anything is sent. */

@@ -2,7 +2,7 @@ import { firstBodyRow } from '../../workbook/address';
 import type { Cell, WorkbookPort } from '../../workbook/port';
 import type { WritebackApi } from '../api';
 import { neutralise } from '../checks/csv-injection';
-import type { BoundFlow } from '../environment/bound-flow';
+import type { FittedFlow } from '../environment/fitted-flow';
 import { dispositionOf } from '../rows/results';
 import { assignKeys } from '../rows/rowkey';
 import { rowsWithErrors } from '../rows/skipped';
@@ -21,7 +21,7 @@ import { createTally } from './tally';
 import type { RunOptions, RunSummary } from './types';
 
 /** A row whose record exists and whose follow-up step an earlier Post left to do (its state says which). */
-export function stepToDo(bound: BoundFlow<unknown>, r: RowCheck<unknown>): boolean {
+export function stepToDo(bound: FittedFlow<unknown>, r: RowCheck<unknown>): boolean {
   if (r.request === undefined || !r.result.guid || (r.result.status !== 'created' && r.result.status !== 'done'))
     return false;
   const step = bound.followUp(r.request);
@@ -30,7 +30,7 @@ export function stepToDo(bound: BoundFlow<unknown>, r: RowCheck<unknown>): boole
 
 /** What a plan hands its run: the table as validated, on the environment it was validated for. */
 export interface Planned {
-  bound: BoundFlow<unknown>;
+  bound: FittedFlow<unknown>;
   api: WritebackApi;
   workbook: WorkbookPort;
   table: string;

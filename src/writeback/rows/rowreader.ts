@@ -95,7 +95,7 @@ export class RowReader {
    * What `prepare` returns once the body is built: the request only when the row has no errors and the body
    * passes the operation's schema on this environment (its refusals are added to the row's problems, see
    * checkBody). Whether the environment's file can take every value is checked for all the row's calls
-   * together (environment/bound-flow.ts). `leftOut`: fields of the schema the body may lack because they are
+   * together (environment/fitted-flow.ts). `leftOut`: fields of the schema the body may lack because they are
    * not sent at all (a partial update's untyped fields), not because the row forgot them.
    */
   prepared<R>(

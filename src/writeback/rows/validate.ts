@@ -1,5 +1,5 @@
 import type { Cell, CellMark } from '../../workbook/port';
-import type { BoundFlow } from '../environment/bound-flow';
+import type { FittedFlow } from '../environment/fitted-flow';
 import type { CellProblem, Problem } from '../problem';
 import { RESULT_COLUMNS, readResult, type RowResult } from './results';
 import { isBlank } from './cells';
@@ -34,7 +34,7 @@ export interface Validation<R> {
  * left out: tables often end in empty rows.
  */
 export function validateRows<R>(
-  flow: Pick<BoundFlow<R>, 'requiredColumns' | 'read'>,
+  flow: Pick<FittedFlow<R>, 'requiredColumns' | 'read'>,
   columns: readonly string[],
   rows: readonly (readonly Cell[])[],
 ): Validation<R> {

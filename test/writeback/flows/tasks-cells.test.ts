@@ -6,7 +6,7 @@
  */
 import type { Binding, BoundDataset, BoundOperation, Placement } from '../../../src/catalog';
 import type { Standing } from '../../../src/writeback/api';
-import { bindFlow } from '../../../src/writeback/environment/bound-flow';
+import { fitFlow } from '../../../src/writeback/environment/fitted-flow';
 import { bindEnvironment } from '../../../src/writeback/environment/context';
 import { tasksFlow } from '../../../src/writeback/flows/tasks';
 import { bindingWith } from '../binding-fixture';
@@ -61,7 +61,7 @@ function readOn(
   tasks = true,
 ) {
   const env = bindEnvironment({ name: 'ACC', production: false, ...(binding ? { binding } : {}) });
-  const bound = bindFlow(tasksFlow, env, seen(hidden, tasks));
+  const bound = fitFlow(tasksFlow, env, seen(hidden, tasks));
   return bound.read(row(cells as never));
 }
 const marks = (r: { problems: { column: string; code: string; severity: string }[] }) =>

@@ -17,11 +17,12 @@ export interface RowRead<R> {
 }
 
 /**
- * A flow set up on one environment: the flow's own request type, unwrapped, next to what the environment
+ * A flow fitted to one environment: the flow's own request type, unwrapped, next to what the environment
  * adds to it (extra columns, skipped steps, the encoding of each call). The template, validation and the
- * post runner all work from this one value.
+ * post runner all work from this one value. ("Fitted", not "bound": a binding is the customer's API mapping
+ * the environment was built from; a loaded table's stored record is its load record.)
  */
-export interface BoundFlow<R = unknown> {
+export interface FittedFlow<R = unknown> {
   readonly flow: Flow<R>;
   readonly prepared: PreparedFlow<R>;
   readonly ctx: FlowContext;
@@ -39,12 +40,12 @@ export interface BoundFlow<R = unknown> {
   send(api: WritebackApi, call: Call, extra: Readonly<Record<string, unknown>>, signal?: AbortSignal): Promise<string>;
 }
 
-export function bindFlow<R>(
+export function fitFlow<R>(
   flow: Flow<R>,
   environment: BoundEnvironment,
   standing: Standing,
   availability?: FlowAvailability,
-): BoundFlow<R> {
+): FittedFlow<R> {
   const ctx = flowContext(flow, environment, standing, availability);
   const prepared = flow.setup(standing, ctx);
   const skippedFollowUp = (request: R) => {

@@ -23,6 +23,7 @@ function seconds(ms: number | undefined): string {
 /**
  * One message per client error code, naming the environment: the spec's error table folds expired keys,
  * other-environment keys and IP changes into one 401, so that message lists all of them with the fix.
+ * `after`: words the screen adds after the cause (what a failed load left in the workbook).
  */
 export function describeError(error: Pick<ApiError, 'message' | 'retryAfterMs' | 'relay'> & { code: ApiErrorCode }, environment: string, after = ''): UserMessage {
   // A relay refusal's sentence is shown plain; its code and status go in the reference.

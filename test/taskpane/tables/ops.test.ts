@@ -59,6 +59,14 @@ test('what a failed load or refresh left is said once, in the words made where i
   }
 });
 
+test("a relay's refusal of a load shows its sentence plain, what the load left after it, and its code and status as the reference", () => {
+  const m = messageOf(
+    { code: 'api', apiCode: 'relay', relay: { code: 'policy-refused', status: 403, sentence: 'The relay says: Refused by rule "compliance".' }, message: 'The relay says: Refused by rule "compliance". (policy-refused, 403)', table: 'tbl_risk', left: 'partial-removed' },
+    'ACC',
+  );
+  expect(m).toEqual({ title: 'Not allowed for you', detail: 'The relay says: Refused by rule "compliance". Nothing was loaded; the partial table was removed.', reference: 'relay code policy-refused, status 403' });
+});
+
 test('a load and a refresh in the taskpane record the fingerprint of what they received, as the CLI does', async () => {
   const { loadIntoWorkbook, refreshInWorkbook } = await import('../../../src/taskpane/tables/ops');
   const { createMemoryWorkbook } = await import('../../../src/workbook/memory');

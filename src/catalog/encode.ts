@@ -71,7 +71,7 @@ interface Ctx {
 }
 
 function problem(ctx: Ctx, code: EncodeProblem['code'], message: string, field = ctx.field): typeof FAIL {
-  ctx.problems.push({ field, code, message: `${field}: ${message}` });
+  ctx.problems.push({ field, code, message });
   return FAIL;
 }
 
@@ -450,7 +450,7 @@ export function encodeRequest(op: BoundOperation, values: Values, lists: Lists):
     problems.push({
       field: k,
       code: 'not-placed',
-      message: `${k}: this environment's API file has no place for it in ${op.method} ${op.path}; clear it, or ask the admin to place it (docs/binding.md)`,
+      message: `this environment's API file has no place for it in ${op.method} ${op.path}; clear it, or ask the admin to place it (docs/binding.md)`,
     });
   }
   const path = !plan.hasPathParams ? op.path : op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {

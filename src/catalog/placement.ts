@@ -364,6 +364,7 @@ export type Lists = Readonly<Record<string, NameIndex | undefined>>;
 
 /** A value that could not be placed: the field (catalogue field or extra key), a code and a fix. */
 export interface EncodeProblem {
+  /** The field, as a value: the words in `message` do not repeat it (a cell's problem names its column instead). */
   field: string;
   code:
     | 'not-placed'

@@ -60,10 +60,7 @@ export function cellProblems(
       const message =
         p.code === 'not-placed'
           ? `this environment's API file has no place for ${column} in ${fileOperation(op)}, so it would not be sent; clear the cell, or ask the administrator to place it (docs/binding.md)`
-          : // The encoder names the catalogue field first; the cell already says which column it is.
-            p.message.startsWith(`${p.field}: `)
-            ? p.message.slice(p.field.length + 2)
-            : p.message;
+          : p.message;
       out.push(cellError(column, p.code, message));
     }
   }

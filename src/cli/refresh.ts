@@ -54,6 +54,17 @@ export interface RefreshIo extends ConnectIo {
 
 const processIo = (): RefreshIo => ({ ...connectIo(), ...(process.stderr.isTTY ? { progress: process.stderr } : {}) });
 
+/**
+ * A table whose refresh stopped while replacing its rows holds old and new rows mixed: saved, the file would
+ * keep them as if loaded. So the workbook is written only when some table was refreshed and none is mixed
+ * (the other tables' refreshes are then not saved either: the run exits 1 and can simply be run again).
+ */
+export function worthSaving(outcomes: readonly LoadOutcome[]): boolean {
+  return outcomes.some((o) => o.ok) && !outcomes.some((o) => !o.ok && o.error.left === 'stopped-mixed');
+}
+const MIXED_NOT_SAVED =
+  "The refresh stopped while replacing the table's rows, so the workbook was not written (nor the other tables' refreshes): run the refresh again.";
+
 interface TableSummary {
   table: string;
   ok: boolean;
@@ -154,11 +165,11 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       summaries.push(
         outcome.ok
           ? { table: outcome.table.name, ok: true, rows: outcome.rowCount, truncatedCells: outcome.truncatedCells, ...(outcome.record.fingerprint ? { fingerprint: outcome.record.fingerprint } : {}), ...(outcome.changes ? { changes: outcome.changes } : {}), evidence: stateAfterLoad(outcome.record).text, ...(outcome.evidenceProblem ? { evidenceProblem: outcome.evidenceProblem } : {}) }
-          : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.left === 'stopped-mixed' ? outcome.error.message : failureText(outcome.error), ...(outcome.error.edits ? { edits: outcome.error.edits } : {}) } },
+          : { table, ok: false, error: { code: outcome.error.code, message: outcome.error.left === 'stopped-mixed' ? `${outcome.error.message} ${MIXED_NOT_SAVED}` : failureText(outcome.error), ...(outcome.error.edits ? { edits: outcome.error.edits } : {}) } },
       );
     }
     if (abort.signal.aborted) return failed(`stopped before the workbook was written; ${positionals[0]} was not changed.`);
-    if (summaries.some((s) => s.ok)) {
+    if (worthSaving(results.map((r) => r.outcome))) {
       const total = workbook.rowsToWrite();
       let written = 0;
       ({ backup } = replaceFile(

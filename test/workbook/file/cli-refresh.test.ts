@@ -2,8 +2,9 @@ import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../../src/cli/refresh';
+import { run, worthSaving } from '../../../src/cli/refresh';
 import { run as verify } from '../../../src/cli/verify';
+import type { LoadError, LoadOutcome } from '../../../src/loading/load';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { openpyxl } from '../../support/outside-readers';
 import { cliIo } from '../../support/sandbox';
@@ -173,5 +174,17 @@ shutil.move(tmp, src)`;
     expect(none.err.join('\n')).toMatch(/no API key: set GRC_SHEETS_KEY_ID and GRC_SHEETS_KEY_PASSWORD/);
     const onLine = io();
     expect(await run([book, '--base-url', sandbox.url, '--env', 'ACC', '--password=x'], onLine.io)).toBe(2);
+  });
+});
+
+describe('when the headless refresh writes the workbook', () => {
+  const ok = { ok: true } as unknown as LoadOutcome;
+  const failed = (left?: LoadError['left']) => ({ ok: false, error: { code: 'workbook', message: 'Excel refused.', ...(left ? { left } : {}) } }) as unknown as LoadOutcome;
+
+  it('when some table was refreshed and none stopped while replacing its rows (a mixed table is never saved)', () => {
+    expect(worthSaving([ok, failed('kept')])).toBe(true);
+    expect(worthSaving([failed('kept')])).toBe(false);
+    expect(worthSaving([ok, failed('stopped-mixed')])).toBe(false);
+    expect(worthSaving([ok, failed('stopped-gone')])).toBe(true);
   });
 });

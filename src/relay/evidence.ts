@@ -102,12 +102,12 @@ export function createEvidence(
     },
   };
 
-  /** The rule that let a signed-in person through, named by the groups whose rules allow the call. */
+  /** The policy rules that let a signed-in person through, by name (policy.ts allowedBy). */
   function ruleFor(person: Person, env: string, endpoint: Endpoint): string {
     const current = policy()?.current;
     if (!current) return 'signed in';
-    const allowing = person.groups.filter((g) => current.decide([g], env, endpoint) === null);
-    return `policy: ${allowing.length === 1 ? 'group' : 'groups'} ${allowing.map((g) => `"${g}"`).join(', ')}`;
+    const allowing = current.allowedBy(person.groups, env, endpoint);
+    return `policy: ${allowing.length === 1 ? 'rule' : 'rules'} ${allowing.map((name) => `"${name}"`).join(', ')}`;
   }
 
   return {

@@ -1,6 +1,6 @@
 /**
  * Statements of signed-in callers: the person or service client the relay let through and the policy's
- * groups that allowed it are signed; a statement is fetched by the same person (with any of their tokens),
+ * rules that allowed it (by name) are signed; a statement is fetched by the same person (with any of their tokens),
  * never by another. Tokens come from a provider on loopback serving discovery and a JWKS.
  */
 import { createServer, type Server } from 'node:http';
@@ -59,7 +59,7 @@ async function claimsOf(id: string, token: string) {
   return statementPayload.parse(JSON.parse(Buffer.from(payload).toString('utf8')));
 }
 
-it('signs who the person is and which groups of the policy let them read', async () => {
+it('signs who the person is and which rule of the policy let them read', async () => {
   const id = await statementOf('/api/acc/directdata/v3/risk', await riley());
   // Another of Riley's tokens: the same person.
   expect(await claimsOf(id, await riley())).toMatchObject({
@@ -67,7 +67,7 @@ it('signs who the person is and which groups of the policy let them read', async
     dataset: 'risk',
     records: 1,
     who: { kind: 'person', subject: 'riley', name: 'Riley Reporter' },
-    rule: 'policy: group "reporting"',
+    rule: 'policy: rule "reporting-readers"',
   });
   const casey = await sign({ sub: 'casey', name: 'Casey', groups: ['reporting'], scp: 'access_as_user' });
   const refused = await signedIn.call(`${STATEMENTS_PATH}/${id}`, casey);
@@ -83,6 +83,6 @@ it("names a service client as the client, not a person", async () => {
   const id = await statementOf('/api/acc/directdata/v3/risk', scheduler);
   expect(await claimsOf(id, scheduler)).toMatchObject({
     who: { kind: 'client', clientId: 'grc-sheets-scheduler' },
-    rule: 'policy: group "compliance"',
+    rule: 'policy: rule "compliance-writers"',
   });
 });

@@ -1,13 +1,19 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { STATEMENT_ID_HEADER, type ReadStatement, type StatementWho, type WriteReceipt } from '../contracts/evidence';
+import type { AnswerFigures, AnswerHasher, ThreadJob } from './answer-hasher';
 import { RecordCounter } from './record-count';
 
 /**
- * Sees the bytes of one answer as the relay streams them (Forwarding calls it per chunk, no copy, no
- * buffering): their SHA-256, their length and, for a dataset, its records (record-count.ts). When the
- * answer's last byte has come from the service, and before it is written to the client, it signs the
- * statement and stores it under the id the answer's header already named.
+ * Sees the bytes of one answer as the relay streams them (Forwarding calls it per chunk): their SHA-256,
+ * their length and, for a dataset, its records (record-count.ts). When the answer's last byte has come from
+ * the service, and before it is written to the client, it signs the statement and stores it under the id
+ * the answer's header already named.
+ *
+ * A small answer is hashed on the relay's thread when it ends (a trip to the hashing thread would cost more
+ * than the hashing). A larger one goes in batches to the hashing thread (answer-hasher.ts) as it streams:
+ * `data` says when that thread is behind (the service is then held back until `whenCaughtUp`), and `end`
+ * returns a promise, the answer's last bytes waiting for its figures.
  *
  * An answer the service compressed is not signed: the relay asks for `identity` on calls it taps (proxy.ts),
  * so the bytes hashed are the bytes the service sent and the bytes the client reads.
@@ -20,25 +26,34 @@ export type WriteBase = Omit<WriteReceipt, 'time' | 'status' | 'answerSha256'>;
 export interface TapSink {
   /** Signs `payload` (plus jti and iat) and stores it for `owner` under `id`. */
   issue(id: string, owner: string, payload: ReadStatement | WriteReceipt): void;
+  /** Stores, for `owner` under `id`, why the answer has no statement (its fetch says so). */
+  refuse(id: string, owner: string, why: string): void;
 }
 
+/** Answers up to this size are hashed on the relay's thread, at their end. */
+const SMALL = 64 * 1024;
+/** Bytes of a larger answer sent to the hashing thread at once (one copy, one message). */
+const BATCH = 512 * 1024;
+
 export class AnswerTap {
-  private readonly hash: Hash = createHash('sha256');
-  private readonly counter: RecordCounter | null;
+  /** The chunks not yet hashed (the same buffers Forwarding wrote to the client: no copy until sent). */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
   private length = 0;
   private status = 0;
+  /** The answer on the hashing thread, once a batch has gone there. */
+  private job: ThreadJob | null = null;
   /** Ended (signed), or not to be signed (a compressed answer). */
   private over = false;
 
   constructor(
     private readonly sink: TapSink,
+    private readonly hasher: AnswerHasher,
     private readonly res: ServerResponse,
     readonly id: string,
     private readonly owner: string,
     private readonly base: ReadBase | WriteBase,
-  ) {
-    this.counter = base.kind === 'read' ? new RecordCounter() : null;
-  }
+  ) {}
 
   /** The service's status and headers (before the answer's headers go out). */
   start(status: number, headers: Record<string, string | string[] | undefined>): void {
@@ -51,22 +66,68 @@ export class AnswerTap {
     }
   }
 
-  data(chunk: Buffer): void {
-    if (this.over) return;
-    this.hash.update(chunk);
+  /** A chunk of the answer; false when the hashing thread is behind (hold the service until whenCaughtUp). */
+  data(chunk: Buffer): boolean {
+    if (this.over) return true;
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
     this.length += chunk.length;
-    this.counter?.push(chunk);
+    return this.heldBytes < BATCH || this.send(false);
   }
 
-  /** The answer's last byte has come: sign and store (once). */
-  end(): void {
+  whenCaughtUp(resume: () => void): void {
+    if (this.job) this.job.whenCaughtUp(resume);
+    else resume();
+  }
+
+  /**
+   * The answer's last byte has come: sign and store (once). A promise when the figures come from the
+   * hashing thread: the answer's end waits for it, so a client that has read its answer finds its statement.
+   */
+  end(): void | Promise<void> {
     if (this.over) return;
     this.over = true;
+    if (this.job === null && this.length <= SMALL) return this.issue(this.inline());
+    this.send(true);
+    return this.job!.result.then((figures) =>
+      typeof figures === 'string' ? this.sink.refuse(this.id, this.owner, figures) : this.issue(figures),
+    );
+  }
+
+  private inline(): AnswerFigures {
+    const hash = createHash('sha256');
+    const counter = this.base.kind === 'read' ? new RecordCounter() : null;
+    for (const chunk of this.held) {
+      hash.update(chunk);
+      counter?.push(chunk);
+    }
+    this.held = [];
+    return { sha256: hash.digest('hex'), length: this.length, records: counter?.records ?? 0 };
+  }
+
+  /** Copies the held chunks into one buffer of its own and moves it to the hashing thread. */
+  private send(end: boolean): boolean {
+    if (!this.job) {
+      const job = this.hasher.job(this.base.kind === 'read');
+      this.job = job;
+      // An answer that does not end (the client went away, the service broke off) is forgotten there.
+      this.res.once('close', () => job.abandon());
+    }
+    // Not Buffer.concat: a small result of it may share the pool's memory, which must not be moved.
+    const batch = Buffer.allocUnsafeSlow(this.heldBytes);
+    let at = 0;
+    for (const chunk of this.held) at += chunk.copy(batch, at);
+    this.held = [];
+    this.heldBytes = 0;
+    return this.job.post(batch, end);
+  }
+
+  private issue(figures: AnswerFigures): void {
     const time = new Date().toISOString();
-    const sha256 = this.hash.digest('hex');
+    const { sha256, length, records } = figures;
     const payload: ReadStatement | WriteReceipt =
       this.base.kind === 'read'
-        ? { ...this.base, time, status: this.status, sha256, length: this.length, records: this.counter!.records }
+        ? { ...this.base, time, status: this.status, sha256, length, records }
         : { ...this.base, time, status: this.status, answerSha256: sha256 };
     this.sink.issue(this.id, this.owner, payload);
   }

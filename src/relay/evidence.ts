@@ -6,6 +6,7 @@ import { STATEMENT_ID_HEADER, STATEMENTS_PATH, type StatementWho } from '../cont
 import type { Person, TokenChecker } from '../identity/token-check';
 import type { RelayConfig } from './config';
 import { sendError } from './errors';
+import { AnswerHasher } from './answer-hasher';
 import { AnswerTap, whoOf } from './evidence-tap';
 import { HeldKeyError } from './held-keys';
 import type { CallLog } from './log';
@@ -100,7 +101,11 @@ export function createEvidence(
       const claims = JSON.stringify({ ...payload, jti: id });
       store.put(id, store.shared ? { owner, jws: signed(claims) } : { owner, claims });
     },
+    refuse(id: string, owner: string, why: string) {
+      store.put(id, { owner, unsigned: why });
+    },
   };
+  const hasher = new AnswerHasher(logger);
 
   /** The policy rules that let a signed-in person through, by name (policy.ts allowedBy). */
   function ruleFor(person: Person, env: string, endpoint: Endpoint): string {
@@ -142,6 +147,7 @@ export function createEvidence(
       };
       return new AnswerTap(
         sink,
+        hasher,
         res,
         id,
         caller.owner,
@@ -176,6 +182,7 @@ export function createEvidence(
         const reply = (s: Awaited<typeof found>) => {
           if (!s) return sendError(res, 'statement-not-found');
           if (s.owner !== owner) return sendError(res, 'statement-not-yours');
+          if (s.unsigned) return sendError(res, 'statement-not-signed', { message: `No statement: ${s.unsigned}.` });
           // Signed once: a second fetch gets the same statement.
           s.jws ??= signed(s.claims!);
           res.setHeader('content-type', 'application/json; charset=utf-8');
@@ -196,6 +203,7 @@ export function createEvidence(
     stop() {
       keys.stop();
       store.stop();
+      hasher.stop();
     },
   };
 }

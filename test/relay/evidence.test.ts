@@ -5,6 +5,8 @@
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import * as threads from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
@@ -42,6 +44,24 @@ let relay: Relay;
 let log: ReturnType<typeof captureLog>;
 let auth: string;
 
+/**
+ * A service answering one large dataset (about 3 MiB: an envelope, records with nested arrays, escapes,
+ * several-byte characters), in chunks of uneven sizes; `gate`, when set, holds the answer after its first
+ * 1 MiB until it resolves.
+ */
+const LARGE = Buffer.from(
+  JSON.stringify({
+    count: 12_000,
+    items: Array.from({ length: 12_000 }, (_, i) => ({
+      Id: i,
+      Name: `Risk "${i}" [é,😀] \\ {x}`,
+      Tags: [[i, 'a'], ['}']],
+    })),
+  }),
+);
+let gate: Promise<void> | null = null;
+let service: Server;
+
 /** Resolves when a log line containing `text` has been written. */
 function waitForLine(text: string): Promise<string> {
   return new Promise((resolve) => {
@@ -78,11 +98,25 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, scale: 50, seed: 5 });
   const { identifier, password } = sandbox.demoKey!;
   auth = `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`;
+  service = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': LARGE.length });
+    void (async () => {
+      for (let at = 0, size = 1; at < LARGE.length; at += size, size = (size * 7 + 4093) % 99_991) {
+        if (at >= 1 << 20 && gate) await gate;
+        if (!res.write(LARGE.subarray(at, at + size))) await new Promise((r) => res.once('drain', r));
+      }
+      res.end();
+    })();
+  });
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
   log = captureLog();
   relay = await startRelay(
     {
       listen: { host: '127.0.0.1', port: 0 },
-      environments: { acc: { baseUrl: sandbox.url } },
+      environments: {
+        acc: { baseUrl: sandbox.url },
+        big: { baseUrl: `http://127.0.0.1:${(service.address() as { port: number }).port}/api` },
+      },
       allowedOrigins: ['https://addin.example.com'],
       evidence: { key: { file: keyFile } },
     },
@@ -92,6 +126,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await relay.close();
   await sandbox.close();
+  await new Promise((resolve) => service.close(resolve));
 });
 
 describe('the relay signs what the service sent', () => {
@@ -200,6 +235,50 @@ describe('the relay signs what the service sent', () => {
       bodySha256: sha256(encoded.request.body === undefined ? '' : JSON.stringify(encoded.request.body)),
       answerSha256: sha256(JSON.stringify(answer.body)),
       who: { kind: 'key', fingerprint: await keyFingerprint(sandbox.demoKey!.identifier) },
+    });
+  });
+
+  it('hashes and counts a large answer on its hashing thread: the figures of the bytes the service sent', async () => {
+    const through = await request(`${relay.url}/api/big/directdata/v3/risk`, { headers: { authorization: auth } });
+    const bytes = Buffer.from(await through.body.arrayBuffer());
+    expect(bytes.equals(LARGE)).toBe(true);
+    const fetched = await statementOf(through.headers[STATEMENT_ID_HEADER] as string);
+    expect(fetched.status).toBe(200);
+    const { claims } = await verified((JSON.parse(fetched.body) as { statement: string }).statement);
+    expect(claims).toMatchObject({ dataset: 'risk', sha256: sha256(LARGE), length: LARGE.length, records: 12_000 });
+  });
+
+  it('a hashing thread that fails signs nothing: the statement fetch says why; the next answer gets a new thread', async () => {
+    // The thread the relay sends the answer's batches to: the test stops it, as a crash would.
+    const spy = jest.spyOn(threads.Worker.prototype, 'postMessage');
+    try {
+      let open!: () => void;
+      gate = new Promise((resolve) => (open = resolve));
+      const through = await request(`${relay.url}/api/big/directdata/v3/risk`, { headers: { authorization: auth } });
+      // Before the gate, the answer's first batches have gone to the thread.
+      while (spy.mock.contexts.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      const hashing = spy.mock.contexts[0] as threads.Worker;
+      const failedLine = waitForLine('the hashing thread failed');
+      await hashing.terminate();
+      await failedLine;
+      open();
+      const bytes = Buffer.from(await through.body.arrayBuffer());
+      expect(bytes.equals(LARGE)).toBe(true);
+      const fetched = await statementOf(through.headers[STATEMENT_ID_HEADER] as string);
+      expect(fetched.status).toBe(500);
+      expect(errorCode(fetched.body)).toBe('statement-not-signed');
+      expect(fetched.body).toMatch(/hashing thread failed while this answer passed \(it exited with code 1\)/);
+    } finally {
+      gate = null;
+      spy.mockRestore();
+    }
+    const again = await request(`${relay.url}/api/big/directdata/v3/risk`, { headers: { authorization: auth } });
+    await again.body.arrayBuffer();
+    const fetched = await statementOf(again.headers[STATEMENT_ID_HEADER] as string);
+    expect(fetched.status).toBe(200);
+    expect((await verified((JSON.parse(fetched.body) as { statement: string }).statement)).claims).toMatchObject({
+      sha256: sha256(LARGE),
+      records: 12_000,
     });
   });
 

@@ -34,7 +34,7 @@ export interface AnswerFigures {
 }
 
 /** Batches of one answer sent to the thread and not yet hashed, at most (each about BATCH bytes). */
-const IN_FLIGHT = 4;
+const IN_FLIGHT = 8;
 
 // The thread runs the same TypeScript as the relay, compiled by tsx like bin/grc-sheets.js does.
 const BOOT = `require(${JSON.stringify(require.resolve('tsx/cjs'))});\nrequire(${JSON.stringify(join(__dirname, 'hash-thread.ts'))});`;

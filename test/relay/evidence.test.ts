@@ -25,6 +25,7 @@ import {
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { keyFingerprint } from '../../src/client/key-fingerprint';
+import { checkStatement } from '../../src/client/statement-check';
 import { demoClient } from '../support/sandbox';
 import { captureLog, errorCode } from './helpers';
 
@@ -268,6 +269,13 @@ describe('the relay signs what the service sent', () => {
       expect(fetched.status).toBe(500);
       expect(errorCode(fetched.body)).toBe('statement-not-signed');
       expect(fetched.body).toMatch(/hashing thread failed while this answer passed \(it exited with code 1\)/);
+      // The client's check of the answer says so too.
+      const check = await checkStatement(
+        { baseUrl: `${relay.url}/api/big`, authorization: auth, fetch },
+        through.headers[STATEMENT_ID_HEADER] as string,
+        { kind: 'write' },
+      );
+      expect(check).toMatchObject({ ok: false, code: 'unavailable', message: expect.stringMatching(/^The relay did not give the statement \(500\): No statement: the relay's hashing thread failed/) });
     } finally {
       gate = null;
       spy.mockRestore();

@@ -6,13 +6,19 @@ import * as grammar from '../contracts/record-array';
  * client's JsonArraySplitter reads them by (test/relay/record-count.test.ts runs both over the same answers).
  *
  * One plain loop over the bytes: a dataset's strings are short (an id, a status), so jumping to the next
- * quote with Buffer's indexOf cost more in calls into native code (about 24 a record) than it saved.
+ * quote with Buffer's indexOf cost more in calls into native code (about 24 a record) than it saved. Inside
+ * a string, though, it reads four bytes at a time while none of them is a quote or a backslash (most of an
+ * answer's bytes are in strings): about twice as fast, and its speed is what bounds the relay's hashing
+ * thread (answer-hasher.ts).
  */
 
 // Copied into this module's own constants once: under the CommonJS the relay runs as, an imported binding
 // is read through a getter, a call once a byte (about ten times slower).
 const { QUOTE, BACKSLASH, COMMA, OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE, SPACE } = grammar;
 const { recordDepthOf, opensRecords } = grammar;
+/** A word of four quotes, of four backslashes. */
+const QUOTES = QUOTE * 0x01010101;
+const BACKSLASHES = BACKSLASH * 0x01010101;
 
 export class RecordCounter {
   private depth = 0;
@@ -37,13 +43,25 @@ export class RecordCounter {
     let inString = this.inString;
     let expect = this.expect;
     let records = this.records;
+    // The bytes read four at a time (unaligned: a DataView, which V8 compiles to one load).
+    const view = new DataView(buf.buffer, buf.byteOffset, n);
     if (this.escaped) {
       this.escaped = false;
       i = 1;
     }
     while (i < n) {
       if (inString) {
-        // Most bytes are inside strings: a tight loop to the next quote or backslash.
+        // Most bytes are inside strings: four at a time while none is a quote or a backslash (a word has a
+        // zero byte where x ^ c does, and then only is ((x ^ c) - 0x01010101) & ~(x ^ c) & 0x80808080 not
+        // zero), then a byte at a time to the one found.
+        while (i + 4 <= n) {
+          const x = view.getInt32(i, true);
+          const q = x ^ QUOTES;
+          const s = x ^ BACKSLASHES;
+          if ((((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s)) & 0x80808080) break;
+          i += 4;
+        }
+        if (i === n) break;
         let b = buf[i]!;
         while (b !== QUOTE && b !== BACKSLASH) {
           if (++i === n) break;

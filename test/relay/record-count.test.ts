@@ -16,15 +16,22 @@ const ANSWERS: [string, number][] = [
   ['  [ 1 , 2 ]  ', 2],
   [' [\n {"a":"\\\\\\""},\r\n\t{"b":"\\u005d"} ]', 2],
   [JSON.stringify([{ name: 'Zoë "ç" ]', emoji: '😀,[' }, 'é', null, true, -1.5e3]), 5],
+  // Strings long enough to be skipped four bytes at a time, a quote or a backslash at each place in a word.
+  [JSON.stringify(Array.from({ length: 12 }, (_, i) => `${'x'.repeat(i)}"${'y'.repeat(11 - i)}\\${'abcdefgh'.slice(i % 8)}],{`)), 12],
 ];
 
 describe('RecordCounter', () => {
   it.each(ANSWERS)('counts the records of %s however the bytes are cut', (text, records) => {
-    const bytes = Buffer.from(text);
-    for (let size = 1; size <= bytes.length; size++) {
-      const counter = new RecordCounter();
-      for (let i = 0; i < bytes.length; i += size) counter.push(bytes.subarray(i, i + size));
-      expect([size, counter.records]).toEqual([size, records]);
+    // At each offset from a 4-byte boundary, the last chunk ending where its ArrayBuffer ends.
+    for (let pad = 0; pad < 4; pad++) {
+      const whole = new Uint8Array(pad + Buffer.byteLength(text));
+      whole.set(Buffer.from(text), pad);
+      const bytes = whole.subarray(pad);
+      for (let size = 1; size <= bytes.length; size++) {
+        const counter = new RecordCounter();
+        for (let i = 0; i < bytes.length; i += size) counter.push(bytes.subarray(i, i + size));
+        expect([pad, size, counter.records]).toEqual([pad, size, records]);
+      }
     }
   });
 

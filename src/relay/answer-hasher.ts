@@ -24,8 +24,8 @@ export interface ToThread {
   end: boolean;
 }
 
-/** A batch hashed; the last one with the answer's figures. */
-export type FromThread = { id: number } | ({ id: number } & AnswerFigures);
+/** A batch hashed, its buffer given back to be filled again; the last one with the answer's figures. */
+export type FromThread = { id: number; bytes: Uint8Array } | ({ id: number; bytes: Uint8Array } & AnswerFigures);
 
 export interface AnswerFigures {
   sha256: string;
@@ -35,6 +35,15 @@ export interface AnswerFigures {
 
 /** Batches of one answer sent to the thread and not yet hashed, at most (each about BATCH bytes). */
 const IN_FLIGHT = 8;
+/** Bytes of a larger answer sent to the hashing thread at once (one copy, one message). */
+export const BATCH = 512 * 1024;
+/**
+ * The buffers batches are copied into go to the thread and come back, to be filled again: made anew, each
+ * would be garbage in the thread, and its heap let tens of MB of them wait for a collection (a slow
+ * client's download peaked at 189 MB instead of 127). At most KEPT wait here for the next batch.
+ */
+const POOLED = 2 * BATCH;
+const KEPT = 2 * IN_FLIGHT;
 
 // The thread runs the same TypeScript as the relay, compiled by tsx like bin/grc-sheets.js does.
 const BOOT = `require(${JSON.stringify(require.resolve('tsx/cjs'))});\nrequire(${JSON.stringify(join(__dirname, 'hash-thread.ts'))});`;
@@ -55,8 +64,8 @@ export class ThreadJob {
     private readonly count: boolean,
   ) {}
 
-  /** Sends a batch (a buffer of its own: it is moved to the thread); false when the thread is behind. */
-  post(bytes: Buffer, end: boolean): boolean {
+  /** Sends a batch (a buffer from AnswerHasher.buffer: it is moved to the thread); false when the thread is behind. */
+  post(bytes: Uint8Array, end: boolean): boolean {
     if (this.failed) return true;
     if (end) this.ended = true;
     this.inFlight++;
@@ -80,6 +89,7 @@ export class ThreadJob {
   }
 
   answered(m: FromThread): void {
+    this.hasher.recycle(m.bytes);
     this.inFlight--;
     if ('sha256' in m) {
       this.hasher.forget(this);
@@ -104,6 +114,7 @@ export class AnswerHasher {
   private thread: Worker | null = null;
   private readonly jobs = new Map<number, ThreadJob>();
   private nextId = 1;
+  private readonly pool: ArrayBuffer[] = [];
 
   constructor(private readonly logger: Logger) {}
 
@@ -111,6 +122,16 @@ export class AnswerHasher {
     const job = new ThreadJob(this, this.nextId++, count);
     this.jobs.set(job.id, job);
     return job;
+  }
+
+  /** A buffer of `size` bytes for a batch: from the pool when it fits (none of its memory shared). */
+  buffer(size: number): Uint8Array {
+    if (size > POOLED) return new Uint8Array(size);
+    return new Uint8Array(this.pool.pop() ?? new ArrayBuffer(POOLED), 0, size);
+  }
+
+  recycle(bytes: Uint8Array): void {
+    if (bytes.buffer.byteLength === POOLED && this.pool.length < KEPT) this.pool.push(bytes.buffer as ArrayBuffer);
   }
 
   send(message: ToThread, transfer?: ArrayBuffer): void {

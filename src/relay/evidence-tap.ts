@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { STATEMENT_ID_HEADER, type ReadStatement, type StatementWho, type WriteReceipt } from '../contracts/evidence';
-import type { AnswerFigures, AnswerHasher, ThreadJob } from './answer-hasher';
+import { BATCH, type AnswerFigures, type AnswerHasher, type ThreadJob } from './answer-hasher';
 import { RecordCounter } from './record-count';
 
 /**
@@ -32,8 +32,6 @@ export interface TapSink {
 
 /** Answers up to this size are hashed on the relay's thread, at their end. */
 const SMALL = 64 * 1024;
-/** Bytes of a larger answer sent to the hashing thread at once (one copy, one message). */
-const BATCH = 512 * 1024;
 
 export class AnswerTap {
   /** The chunks not yet hashed (the same buffers Forwarding wrote to the client: no copy until sent). */
@@ -105,7 +103,7 @@ export class AnswerTap {
     return { sha256: hash.digest('hex'), length: this.length, records: counter?.records ?? 0 };
   }
 
-  /** Copies the held chunks into one buffer of its own and moves it to the hashing thread. */
+  /** Copies the held chunks into one buffer (shared with nothing else) and moves it to the hashing thread. */
   private send(end: boolean): boolean {
     if (!this.job) {
       const job = this.hasher.job(this.base.kind === 'read');
@@ -113,8 +111,8 @@ export class AnswerTap {
       // An answer that does not end (the client went away, the service broke off) is forgotten there.
       this.res.once('close', () => job.abandon());
     }
-    // Not Buffer.concat: a small result of it may share the pool's memory, which must not be moved.
-    const batch = Buffer.allocUnsafeSlow(this.heldBytes);
+    // Not Buffer.concat: a small result of it may share Buffer's pool, which must not be moved.
+    const batch = this.hasher.buffer(this.heldBytes);
     let at = 0;
     for (const chunk of this.held) at += chunk.copy(batch, at);
     this.held = [];

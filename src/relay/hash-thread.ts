@@ -1,7 +1,8 @@
 /**
  * The relay's hashing thread (started by answer-hasher.ts): the SHA-256, length and record count of the
  * answers the relay streams, computed off its event loop. Batches of one answer come in order; each is
- * acknowledged (the relay bounds what it has sent and not yet seen hashed), the last with the figures.
+ * acknowledged with its buffer (the relay bounds what it has sent and not yet seen hashed, and fills the
+ * buffer again), the last with the figures.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
@@ -30,10 +31,11 @@ port.on('message', (m: ToThread) => {
   answer.hash.update(m.bytes);
   answer.counter?.push(m.bytes);
   answer.length += m.bytes.length;
-  let reply: FromThread = { id: m.id };
+  let reply: FromThread = { id: m.id, bytes: m.bytes };
   if (m.end) {
     answers.delete(m.id);
-    reply = { id: m.id, sha256: answer.hash.digest('hex'), length: answer.length, records: answer.counter?.records ?? 0 };
+    reply = { ...reply, sha256: answer.hash.digest('hex'), length: answer.length, records: answer.counter?.records ?? 0 };
   }
-  port.postMessage(reply);
+  // The buffer goes back to be filled again.
+  port.postMessage(reply, [m.bytes.buffer as ArrayBuffer]);
 });

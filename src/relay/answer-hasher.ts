@@ -74,7 +74,7 @@ export class ThreadJob {
     return this.inFlight < IN_FLIGHT;
   }
 
-  /** Calls `resume` once the thread has caught up (at once if it has, or has failed). */
+  /** Calls `resume` once the thread has caught up (at once if it has, or has failed); one caller at a time. */
   whenCaughtUp(resume: () => void): void {
     if (this.failed || this.inFlight < IN_FLIGHT) resume();
     else this.resume = resume;

@@ -24,6 +24,7 @@ export class Forwarding implements Dispatcher.DispatchHandler {
   private draining = false;
   /** Reasons the service is held back (c.pause): resumed when none is left. */
   private holds = 0;
+  private tapBehind = false;
   /** The answer's end has been seen (its last write may wait for the statement). */
   private ending = false;
   /** Armed while the client's socket takes no bytes: a client that stops reading is cut when it fires. */
@@ -148,9 +149,14 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     this.log.bytes += chunk.length;
     const tap = this.tap;
     // The tap's hashing thread is behind: the service is held back until it catches up (memory stays flat).
-    if (tap !== null && !tap.data(chunk)) {
+    // Chunks already parsed may still come meanwhile: one hold is enough.
+    if (tap !== null && !tap.data(chunk) && !this.tapBehind) {
+      this.tapBehind = true;
       this.hold(c);
-      tap.whenCaughtUp(() => this.release(c));
+      tap.whenCaughtUp(() => {
+        this.tapBehind = false;
+        this.release(c);
+      });
     }
     // The chunk that completes a known length goes out with the end of the answer (and a small answer
     // with its headers) in one write instead of two; the statement is signed before it goes.

@@ -11,12 +11,6 @@ import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { JWKS_PATH, STATEMENT_ID_HEADER, STATEMENTS_PATH, readStatement } from '../src/contracts/evidence';
 
 const ROUNDS = 5;
-/**
- * The cores both relays here may use (taskset -c), the same for evidence on and off: the relay hashes large
- * answers on a thread of its own, which gains nothing on the event loop's one core. The upstream and curl
- * stay on core 0; the relay against nginx above keeps its relay on core 1 alone.
- */
-export const EVIDENCE_RELAY_CORES = '0,1';
 const CONCURRENT = 200;
 const FETCH_PASSES = 10;
 const WRITES = 500;
@@ -29,7 +23,7 @@ export interface EvidenceBenchDeps {
   dir: string;
   upstreamPort: number;
   freePort(): Promise<number>;
-  /** Starts a relay pinned to EVIDENCE_RELAY_CORES with this configuration; resolves with its pid. */
+  /** Starts a relay pinned to the proxies' core with this configuration; resolves with its pid. */
   startRelay(configFile: string): Promise<{ pid: number }>;
   /** One large download with curl from the load generator's core: MB/s. */
   download(url: string): number;
@@ -175,7 +169,7 @@ export async function evidenceBench(deps: EvidenceBenchDeps): Promise<string> {
     '',
     '| figure | measured | goal | |',
     '|---|---:|---|---|',
-    `| large download, evidence on (SHA-256 + record count while streaming, on the relay's hashing thread; statement signed), relays on cores ${EVIDENCE_RELAY_CORES} | ${f(median(mbps.on))} MB/s | | |`,
+    `| large download, evidence on (SHA-256 + record count while streaming, statement signed) | ${f(median(mbps.on))} MB/s | | |`,
     `| large download, evidence off (\`evidence.enabled: false\`) | ${f(median(mbps.off))} MB/s | | |`,
     `| overhead of hashing and counting (1 - on/off, medians) | ${f(overhead * 100, 1)}% | at most ${GOAL_OVERHEAD * 100}% | ${verdict(overhead <= GOAL_OVERHEAD)} |`,
     `| small GETs (8 records), evidence on / off | ${f(median(gets.on))} / ${f(median(gets.off))} req/s (${f((1 - median(gets.on) / median(gets.off)) * 100, 1)}% fewer) | | |`,
@@ -183,6 +177,6 @@ export async function evidenceBench(deps: EvidenceBenchDeps): Promise<string> {
     `| ${CONCURRENT} concurrent downloads: distinct statements, each verified as its own | ${ids.size} ids, ${own} own | ${CONCURRENT} | ${verdict(ids.size === CONCURRENT && own === CONCURRENT)} |`,
     `| a write and its receipt (the one more GET a signing relay costs a write), medians of ${WRITES} | write ${f(write, 2)} ms + receipt ${f(receipt, 2)} ms (${f((receipt / write) * 100)}% more per write) | | |`,
     '',
-    `Per round overhead (${ROUNDS} rounds, on and off back to back, in turn first): ${perRound.map((x) => `${f(x * 100, 1)}%`).join(', ')}; on ${mbps.on.map((x) => f(x)).join(', ')} MB/s, off ${mbps.off.map((x) => f(x)).join(', ')} MB/s. Both relays pinned to cores ${EVIDENCE_RELAY_CORES} (the same for evidence on and off: the relay hashes answers over 64 KiB on a thread of its own, in batches of 512 KiB, which needs a core besides the event loop's; the relay against nginx above stays on core 1), upstream and curl on core 0; ${CONCURRENT} downloads of the 8-record answer at once from 127.0.1.1 to 127.0.1.${CONCURRENT}, each statement fetched by its caller and verified with jose against the relay's JWKS (Ed25519 key from a file); fetch latency: the ${CONCURRENT} statements fetched ${FETCH_PASSES} times one at a time over one kept-alive connection, time to the last byte.`,
+    `Per round overhead (${ROUNDS} rounds, on and off back to back, in turn first): ${perRound.map((x) => `${f(x * 100, 1)}%`).join(', ')}; on ${mbps.on.map((x) => f(x)).join(', ')} MB/s, off ${mbps.off.map((x) => f(x)).join(', ')} MB/s. Both relays pinned to core 1 like the relay above, curl on core 0; on one core the relay hashes on its event loop (\`evidence.hashingThread\` 'auto': a hashing thread only with more than one core; pinned to both cores, with the upstream and curl on core 0, the thread measured slower on this machine); ${CONCURRENT} downloads of the 8-record answer at once from 127.0.1.1 to 127.0.1.${CONCURRENT}, each statement fetched by its caller and verified with jose against the relay's JWKS (Ed25519 key from a file); fetch latency: the ${CONCURRENT} statements fetched ${FETCH_PASSES} times one at a time over one kept-alive connection, time to the last byte.`,
   ].join('\n');
 }

@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EVIDENCE_RELAY_CORES, evidenceBench } from './relay-evidence';
+import { evidenceBench } from './relay-evidence';
 
 const MB = 1024 * 1024;
 const LARGE_MB = 256;
@@ -471,7 +471,7 @@ export default async function (): Promise<string> {
       },
       async startRelay(configFile) {
         const started = await startPinned(
-          EVIDENCE_RELAY_CORES,
+          '1',
           process.execPath,
           [...RELAY_NODE_FLAGS, 'bin/grc-sheets.js', 'relay', '--config', configFile],
           /listening on/,

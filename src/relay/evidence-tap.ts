@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { STATEMENT_ID_HEADER, type ReadStatement, type StatementWho, type WriteReceipt } from '../contracts/evidence';
 import { BATCH, type AnswerFigures, type AnswerHasher, type ThreadJob } from './answer-hasher';
@@ -10,10 +10,11 @@ import { RecordCounter } from './record-count';
  * the service, and before it is written to the client, it signs the statement and stores it under the id
  * the answer's header already named.
  *
- * A small answer is hashed on the relay's thread when it ends (a trip to the hashing thread would cost more
- * than the hashing). A larger one goes in batches to the hashing thread (answer-hasher.ts) as it streams:
- * `data` says when that thread is behind (the service is then held back until `whenCaughtUp`), and `end`
- * returns a promise, the answer's last bytes waiting for its figures.
+ * With a hashing thread (answer-hasher.ts; `evidence.hashingThread`), a small answer is hashed on the event
+ * loop when it ends (a trip to the thread would cost more than the hashing) and a larger one goes in batches
+ * to the thread as it streams: `data` says when that thread is behind (the service is then held back until
+ * `whenCaughtUp`), and `end` returns a promise, the answer's last bytes waiting for its figures. Without
+ * one, each chunk is hashed on the event loop as it passes.
  *
  * An answer the service compressed is not signed: the relay asks for `identity` on calls it taps (proxy.ts),
  * so the bytes hashed are the bytes the service sent and the bytes the client reads.
@@ -41,12 +42,15 @@ export class AnswerTap {
   private status = 0;
   /** The answer on the hashing thread, once a batch has gone there. */
   private job: ThreadJob | null = null;
+  /** The answer hashed on the event loop. */
+  private here: { hash: Hash; counter: RecordCounter | null } | null = null;
   /** Ended (signed), or not to be signed (a compressed answer). */
   private over = false;
 
   constructor(
     private readonly sink: TapSink,
-    private readonly hasher: AnswerHasher,
+    /** The relay's hashing thread; null: every answer is hashed on the event loop. */
+    private readonly hasher: AnswerHasher | null,
     private readonly res: ServerResponse,
     readonly id: string,
     private readonly owner: string,
@@ -67,9 +71,13 @@ export class AnswerTap {
   /** A chunk of the answer; false when the hashing thread is behind (hold the service until whenCaughtUp). */
   data(chunk: Buffer): boolean {
     if (this.over) return true;
+    this.length += chunk.length;
+    if (this.hasher === null) {
+      this.hashHere(chunk);
+      return true;
+    }
     this.held.push(chunk);
     this.heldBytes += chunk.length;
-    this.length += chunk.length;
     return this.heldBytes < BATCH || this.send(false);
   }
 
@@ -85,34 +93,37 @@ export class AnswerTap {
   end(): void | Promise<void> {
     if (this.over) return;
     this.over = true;
-    if (this.job === null && this.length <= SMALL) return this.issue(this.inline());
+    if (this.job === null && (this.hasher === null || this.length <= SMALL)) {
+      for (const chunk of this.held) this.hashHere(chunk);
+      this.held = [];
+      const here = this.here ?? this.hashHere(Buffer.alloc(0));
+      return this.issue({ sha256: here.hash.digest('hex'), length: this.length, records: here.counter?.records ?? 0 });
+    }
     this.send(true);
     return this.job!.result.then((figures) =>
       typeof figures === 'string' ? this.sink.refuse(this.id, this.owner, figures) : this.issue(figures),
     );
   }
 
-  private inline(): AnswerFigures {
-    const hash = createHash('sha256');
-    const counter = this.base.kind === 'read' ? new RecordCounter() : null;
-    for (const chunk of this.held) {
-      hash.update(chunk);
-      counter?.push(chunk);
-    }
-    this.held = [];
-    return { sha256: hash.digest('hex'), length: this.length, records: counter?.records ?? 0 };
+  /** Hashes and counts on the event loop: a small answer, or every answer of a relay without the thread. */
+  private hashHere(chunk: Buffer): { hash: Hash; counter: RecordCounter | null } {
+    this.here ??= { hash: createHash('sha256'), counter: this.base.kind === 'read' ? new RecordCounter() : null };
+    this.here.hash.update(chunk);
+    this.here.counter?.push(chunk);
+    return this.here;
   }
 
   /** Copies the held chunks into one buffer (shared with nothing else) and moves it to the hashing thread. */
   private send(end: boolean): boolean {
+    const hasher = this.hasher!;
     if (!this.job) {
-      const job = this.hasher.job(this.base.kind === 'read');
+      const job = hasher.job(this.base.kind === 'read');
       this.job = job;
       // An answer that does not end (the client went away, the service broke off) is forgotten there.
       this.res.once('close', () => job.abandon());
     }
     // Not Buffer.concat: a small result of it may share Buffer's pool, which must not be moved.
-    const batch = this.hasher.buffer(this.heldBytes);
+    const batch = hasher.buffer(this.heldBytes);
     let at = 0;
     for (const chunk of this.held) at += chunk.copy(batch, at);
     this.held = [];

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Endpoint } from '../catalog';
@@ -105,7 +106,8 @@ export function createEvidence(
       store.put(id, { owner, unsigned: why });
     },
   };
-  const hasher = new AnswerHasher(logger);
+  const threaded = config.evidence.hashingThread === 'auto' ? availableParallelism() > 1 : config.evidence.hashingThread;
+  const hasher = threaded ? new AnswerHasher(logger) : null;
 
   /** The policy rules that let a signed-in person through, by name (policy.ts allowedBy). */
   function ruleFor(person: Person, env: string, endpoint: Endpoint): string {
@@ -203,7 +205,7 @@ export function createEvidence(
     stop() {
       keys.stop();
       store.stop();
-      hasher.stop();
+      hasher?.stop();
     },
   };
 }

@@ -119,7 +119,8 @@ beforeAll(async () => {
         big: { baseUrl: `http://127.0.0.1:${(service.address() as { port: number }).port}/api` },
       },
       allowedOrigins: ['https://addin.example.com'],
-      evidence: { key: { file: keyFile } },
+      // The hashing thread whatever the machine's cores ('auto' uses it on more than one).
+      evidence: { key: { file: keyFile }, hashingThread: true },
     },
     { logDestination: log },
   );
@@ -239,7 +240,7 @@ describe('the relay signs what the service sent', () => {
     });
   });
 
-  it('hashes and counts a large answer on its hashing thread: the figures of the bytes the service sent', async () => {
+  it('hashes and counts a large answer on its hashing thread, or on its event loop: the figures of the bytes the service sent', async () => {
     const through = await request(`${relay.url}/api/big/directdata/v3/risk`, { headers: { authorization: auth } });
     const bytes = Buffer.from(await through.body.arrayBuffer());
     expect(bytes.equals(LARGE)).toBe(true);
@@ -247,6 +248,21 @@ describe('the relay signs what the service sent', () => {
     expect(fetched.status).toBe(200);
     const { claims } = await verified((JSON.parse(fetched.body) as { statement: string }).statement);
     expect(claims).toMatchObject({ dataset: 'risk', sha256: sha256(LARGE), length: LARGE.length, records: 12_000 });
+    // The same figures from a relay that hashes on its event loop (as 'auto' does on one core).
+    const here = await startRelay({
+      listen: { host: '127.0.0.1', port: 0 },
+      environments: { big: { baseUrl: `http://127.0.0.1:${(service.address() as { port: number }).port}/api` } },
+      evidence: { key: { file: keyFile }, hashingThread: false },
+    }, { logDestination: captureLog() });
+    try {
+      const answer = await request(`${here.url}/api/big/directdata/v3/risk`, { headers: { authorization: auth } });
+      expect(Buffer.from(await answer.body.arrayBuffer()).equals(LARGE)).toBe(true);
+      const r = await request(`${here.url}${STATEMENTS_PATH}/${answer.headers[STATEMENT_ID_HEADER] as string}`, { headers: { authorization: auth } });
+      const { payload } = await compactVerify(((await r.body.json()) as { statement: string }).statement, createLocalJWKSet((await (await request(here.url + JWKS_PATH)).body.json()) as JSONWebKeySet));
+      expect(JSON.parse(Buffer.from(payload).toString('utf8'))).toMatchObject({ sha256: sha256(LARGE), length: LARGE.length, records: 12_000 });
+    } finally {
+      await here.close();
+    }
   });
 
   it('a hashing thread that fails signs nothing: the statement fetch says why; the next answer gets a new thread', async () => {

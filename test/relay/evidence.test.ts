@@ -61,6 +61,11 @@ const LARGE = Buffer.from(
   }),
 );
 let gate: Promise<void> | null = null;
+/** 23 MiB of small records: more than the relay may hold for its hashing thread and the sockets buffer. */
+const HUGE_RECORDS = 300_000;
+const HUGE = Buffer.from(`[${`{"Id":"3f2504e0-4f89-41d3-9a0c-0305e82c3301","Name":"Risk of a bench","Open":true}`.repeat(HUGE_RECORDS).replaceAll('}{', '},{')}]`);
+/** How far the service has written its answer, and whether it waits for the relay to read. */
+const served = { bytes: 0, waiting: false };
 let service: Server;
 
 /** Resolves when a log line containing `text` has been written. */
@@ -99,12 +104,18 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, scale: 50, seed: 5 });
   const { identifier, password } = sandbox.demoKey!;
   auth = `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`;
-  service = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': LARGE.length });
+  service = createServer((req, res) => {
+    const body = req.url === '/api/directdata/v1/incidents' ? HUGE : LARGE;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
     void (async () => {
-      for (let at = 0, size = 1; at < LARGE.length; at += size, size = (size * 7 + 4093) % 99_991) {
+      for (let at = 0, size = 1; at < body.length; at += size, size = (size * 7 + 4093) % 99_991) {
         if (at >= 1 << 20 && gate) await gate;
-        if (!res.write(LARGE.subarray(at, at + size))) await new Promise((r) => res.once('drain', r));
+        if (!res.write(body.subarray(at, at + size))) {
+          served.waiting = true;
+          await new Promise((r) => res.once('drain', r));
+          served.waiting = false;
+        }
+        served.bytes = at + size;
       }
       res.end();
     })();
@@ -263,6 +274,31 @@ describe('the relay signs what the service sent', () => {
     } finally {
       await here.close();
     }
+  });
+
+  it('holds the service back while its hashing thread is behind, then signs the whole answer', async () => {
+    // The batches sent to the thread wait here, as if it were slow, until the test lets them through.
+    const post = threads.Worker.prototype.postMessage;
+    const waiting: (() => void)[] = [];
+    const spy = jest.spyOn(threads.Worker.prototype, 'postMessage').mockImplementation(function (this: threads.Worker, ...args) {
+      waiting.push(() => post.apply(this, args));
+    });
+    const through = await request(`${relay.url}/api/big/directdata/v1/incidents`, { headers: { authorization: auth } });
+    const read = through.body.arrayBuffer();
+    // Held: the relay stops reading once 8 batches wait, so the service waits for it before its end.
+    while (!(served.waiting && waiting.length >= 8) && served.bytes < HUGE.length)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(served.bytes).toBeLessThan(HUGE.length);
+    expect(waiting).toHaveLength(8);
+    spy.mockRestore();
+    for (const deliver of waiting) deliver();
+    expect(Buffer.from(await read).equals(HUGE)).toBe(true);
+    const fetched = await statementOf(through.headers[STATEMENT_ID_HEADER] as string);
+    expect((await verified((JSON.parse(fetched.body) as { statement: string }).statement)).claims).toMatchObject({
+      sha256: sha256(HUGE),
+      length: HUGE.length,
+      records: HUGE_RECORDS,
+    });
   });
 
   it('a hashing thread that fails signs nothing: the statement fetch says why; the next answer gets a new thread', async () => {

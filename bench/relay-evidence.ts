@@ -13,6 +13,7 @@ import { JWKS_PATH, STATEMENT_ID_HEADER, STATEMENTS_PATH, readStatement } from '
 const ROUNDS = 5;
 const CONCURRENT = 200;
 const FETCH_PASSES = 10;
+const WRITES = 500;
 
 /** The issue's goals, printed as they are. */
 const GOAL_OVERHEAD = 0.1;
@@ -35,17 +36,18 @@ function get(
   port: number,
   path: string,
   headers: Record<string, string>,
-  options: { localAddress?: string; agent?: Agent | false } = {},
+  options: { localAddress?: string; agent?: Agent | false; method?: string; body?: string } = {},
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, agent: false, ...options }, (res) => {
+    const { body, ...rest } = options;
+    const req = request({ host: '127.0.0.1', port, path, headers, agent: false, ...rest }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -136,9 +138,31 @@ export async function evidenceBench(deps: EvidenceBenchDeps): Promise<string> {
       fetchMs.push(performance.now() - started);
       if (fetched.status !== 200) throw new Error(`statement ${id} answered ${fetched.status}`);
     }
-  agent.destroy();
   fetchMs.sort((a, b) => a - b);
   const p = (q: number) => fetchMs[Math.min(fetchMs.length - 1, Math.floor(q * fetchMs.length))]!;
+
+  // A write through a signing relay takes one more GET, its receipt: each write timed, then its receipt,
+  // one at a time over the same kept-alive connection.
+  const writeMs: number[] = [];
+  const receiptMs: number[] = [];
+  const task = JSON.stringify({ Name: 'Bench task' });
+  for (let i = 0; i < WRITES; i++) {
+    let started = performance.now();
+    const posted = await get(
+      ports.on,
+      '/api/acc/taskdata/v1/tasks',
+      { authorization: deps.auth, 'content-type': 'application/json', 'content-length': String(task.length) },
+      { agent, method: 'POST', body: task },
+    );
+    writeMs.push(performance.now() - started);
+    started = performance.now();
+    const receipt = await get(ports.on, `${STATEMENTS_PATH}/${String(posted.headers[STATEMENT_ID_HEADER])}`, { authorization: deps.auth }, { agent });
+    receiptMs.push(performance.now() - started);
+    if (posted.status !== 200 || receipt.status !== 200) throw new Error(`write ${posted.status}, receipt ${receipt.status}`);
+  }
+  agent.destroy();
+  const write = median(writeMs);
+  const receipt = median(receiptMs);
 
   return [
     '#### What the relay signs: its cost (issue 25)',
@@ -151,7 +175,8 @@ export async function evidenceBench(deps: EvidenceBenchDeps): Promise<string> {
     `| small GETs (8 records), evidence on / off | ${f(median(gets.on))} / ${f(median(gets.off))} req/s (${f((1 - median(gets.on) / median(gets.off)) * 100, 1)}% fewer) | | |`,
     `| statement fetch, p50 / p99 (${fetchMs.length} fetches) | ${f(p(0.5), 2)} / ${f(p(0.99), 2)} ms | p99 under ${GOAL_FETCH_P99_MS} ms | ${verdict(p(0.99) < GOAL_FETCH_P99_MS)} |`,
     `| ${CONCURRENT} concurrent downloads: distinct statements, each verified as its own | ${ids.size} ids, ${own} own | ${CONCURRENT} | ${verdict(ids.size === CONCURRENT && own === CONCURRENT)} |`,
+    `| a write and its receipt (the one more GET a signing relay costs a write), medians of ${WRITES} | write ${f(write, 2)} ms + receipt ${f(receipt, 2)} ms (${f((receipt / write) * 100)}% more per write) | | |`,
     '',
-    `Per round overhead (${ROUNDS} rounds, on and off back to back, in turn first): ${perRound.map((x) => `${f(x * 100, 1)}%`).join(', ')}; on ${mbps.on.map((x) => f(x)).join(', ')} MB/s, off ${mbps.off.map((x) => f(x)).join(', ')} MB/s. Both relays pinned to core 1 like the relay above, curl on core 0; ${CONCURRENT} downloads of the 8-record answer at once from 127.0.1.1 to 127.0.1.${CONCURRENT}, each statement fetched by its caller and verified with jose against the relay's JWKS (Ed25519 key from a file); fetch latency: the ${CONCURRENT} statements fetched ${FETCH_PASSES} times one at a time over one kept-alive connection, time to the last byte.`,
+    `Per round overhead (${ROUNDS} rounds, on and off back to back, in turn first): ${perRound.map((x) => `${f(x * 100, 1)}%`).join(', ')}; on ${mbps.on.map((x) => f(x)).join(', ')} MB/s, off ${mbps.off.map((x) => f(x)).join(', ')} MB/s. Both relays pinned to core 1 like the relay above, curl on core 0; on one core the relay hashes on its event loop (\`evidence.hashingThread\` 'auto': a hashing thread only with more than one core; pinned to both cores, with the upstream and curl on core 0, the thread measured slower on this machine); ${CONCURRENT} downloads of the 8-record answer at once from 127.0.1.1 to 127.0.1.${CONCURRENT}, each statement fetched by its caller and verified with jose against the relay's JWKS (Ed25519 key from a file); fetch latency: the ${CONCURRENT} statements fetched ${FETCH_PASSES} times one at a time over one kept-alive connection, time to the last byte.`,
   ].join('\n');
 }

@@ -1,18 +1,18 @@
+import * as grammar from '../contracts/record-array';
+
 /**
  * Splits a streamed JSON array into its elements without parsing the text twice: a scanner that only
  * tracks nesting depth and strings finds the commas between top-level elements, and each run of about
- * `batchChars` of complete elements goes to one JSON.parse. The answer may be a plain array or an object
- * with exactly one array property (`{"value": [...]}`, `{"@odata.count": 3, "items": [...]}`); which one
- * is decided from the first character.
+ * `batchChars` of complete elements goes to one JSON.parse. The records are those of
+ * src/contracts/record-array.ts, the rule the relay counts them by for its signed statement: a plain array
+ * or an object with exactly one array property (`{"value": [...]}`, `{"@odata.count": 3, "items": [...]}`);
+ * which one is decided from the first character.
  */
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
+// Copied into this module's own constants once: under CommonJS (the CLI, jest) an imported binding is read
+// through a getter, a call once a character.
+const { QUOTE, BACKSLASH, COMMA, OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE } = grammar;
+const { recordDepthOf, opensRecords } = grammar;
 
 /** The answer is not a JSON array (or envelope of one); `recordIndex` is how many records came before. */
 export class MalformedAnswer extends Error {
@@ -33,7 +33,7 @@ export class JsonArraySplitter {
   /** The text so far ended inside a string on an odd run of backslashes: the next character is escaped. */
   private escaped = false;
   private mode: Mode = 'start';
-  /** Depth of the array's elements: 1 for a plain array, 2 inside an envelope. */
+  /** Depth of the array's elements: 1 for a plain array, 2 inside an envelope (set by the first character). */
   private recordDepth = 1;
   /** Text of the batch being gathered that came in earlier pushes (kept as pieces: no re-copying). */
   private pieces: string[] = [];
@@ -129,19 +129,23 @@ export class JsonArraySplitter {
 
   /** Returns true when this bracket opens the array of records. */
   private open(c: number): boolean {
-    this.depth++;
     if (this.mode === 'start') {
-      this.mode = c === OPEN_BRACKET ? 'array' : 'envelope';
-      return c === OPEN_BRACKET;
+      this.depth++;
+      this.recordDepth = recordDepthOf(c);
+      this.mode = this.recordDepth === 1 ? 'array' : 'envelope';
+      return this.mode === 'array';
     }
-    if (this.depth === 2 && c === OPEN_BRACKET && this.mode !== 'array') {
+    // In an envelope, before its records (or after them: a second list, refused below).
+    const opens =
+      c === OPEN_BRACKET && (this.mode === 'envelope' || this.mode === 'tail') && opensRecords(this.depth, this.recordDepth);
+    this.depth++;
+    if (opens) {
       if (this.mode === 'tail')
         throw new MalformedAnswer(
           'The answer is an object with more than one list in it; expected exactly one.',
           this.records,
         );
       this.mode = 'array';
-      this.recordDepth = 2;
       this.pieces = [];
       return true;
     }

@@ -92,8 +92,9 @@ export async function checkStatement(
       headers: { Accept: 'application/json', Authorization: conn.authorization },
     });
     if (!response.ok) {
-      await response.body?.cancel();
-      return fail('unavailable', `The relay did not give the statement (${response.status}).`);
+      // The relay's error says why (expired, not this caller's, not signed: its hashing failed).
+      const why = ((await response.json().catch(() => null)) as { error?: { message?: unknown } } | null)?.error?.message;
+      return fail('unavailable', `The relay did not give the statement (${response.status})${typeof why === 'string' ? `: ${why}` : '.'}`);
     }
     statement = statementAnswer.parse(await response.json()).statement;
   } catch (e) {

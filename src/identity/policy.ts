@@ -264,6 +264,29 @@ export class Policy {
   }
 
   /**
+   * The names of the rules that allow this call, as decide() allows it: for a dataset, the rules that give it,
+   * or, when none does, the rules whose flows imply it; for a write, the rules that give the operation (on a
+   * production environment, those of them with `production`). Empty when no rule allows it. The relay's
+   * signed statement names them (evidence.ts).
+   */
+  allowedBy(
+    groups: readonly string[],
+    env: string,
+    endpoint: { kind: 'dataset' | 'operation'; id: string },
+  ): string[] {
+    const here = this.mine(groups).filter((r) => r.environments === '*' || r.environments.has(env));
+    let allowing: CompiledRule[];
+    if (endpoint.kind === 'dataset') {
+      allowing = here.filter((r) => r.datasets === '*' || r.datasets.has(endpoint.id));
+      if (allowing.length === 0) allowing = here.filter((r) => r.implied.has(endpoint.id));
+    } else {
+      allowing = here.filter((r) => r.operations === '*' || r.operations.has(endpoint.id));
+      if (this.vocabulary.environments.get(env)) allowing = allowing.filter((r) => r.rule.production);
+    }
+    return allowing.map((r) => r.rule.name);
+  }
+
+  /**
    * What each rule grants, one line per rule, implied reads included: logged at start and at each reload,
    * so the policy file's reader sees what a flow brings.
    */

@@ -153,6 +153,11 @@ const evidence = z.strictObject({
   retiredKeysListedDays: z.number().int().min(1).default(400),
   /** How long a statement can be fetched from the relay after the answer ended. */
   statementTtlSeconds: z.number().int().min(10).max(86_400).default(900),
+  /**
+   * Hash answers over 64 KiB on a thread of their own (answer-hasher.ts): 'auto' does where the relay may
+   * run on more than one core (on one, the thread's copies and messages cost more than they free).
+   */
+  hashingThread: z.union([z.literal('auto'), z.boolean()]).default('auto'),
 });
 
 export const relayConfig = z.strictObject({

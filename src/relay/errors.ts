@@ -105,6 +105,7 @@ export const RELAY_ERRORS = {
     'There is no such statement on this relay: it expired (statements wait evidence.statementTtlSeconds after their answer) or was never made.',
   ],
   'statement-not-yours': [403, "This statement is about another caller's request: only the caller who made it may fetch it."],
+  'statement-not-signed': [500, 'The relay could not hash this answer, so it signed nothing for it; the message says why.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type RelayErrorCode = keyof typeof RELAY_ERRORS;

@@ -1,13 +1,20 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { STATEMENT_ID_HEADER, type ReadStatement, type StatementWho, type WriteReceipt } from '../contracts/evidence';
+import { BATCH, type AnswerFigures, type AnswerHasher, type ThreadJob } from './answer-hasher';
 import { RecordCounter } from './record-count';
 
 /**
- * Sees the bytes of one answer as the relay streams them (Forwarding calls it per chunk, no copy, no
- * buffering): their SHA-256, their length and, for a dataset, its records (record-count.ts). When the
- * answer's last byte has come from the service, and before it is written to the client, it signs the
- * statement and stores it under the id the answer's header already named.
+ * Sees the bytes of one answer as the relay streams them (Forwarding calls it per chunk): their SHA-256,
+ * their length and, for a dataset, its records (record-count.ts). When the answer's last byte has come from
+ * the service, and before it is written to the client, it signs the statement and stores it under the id
+ * the answer's header already named.
+ *
+ * With a hashing thread (answer-hasher.ts; `evidence.hashingThread`), a small answer is hashed on the event
+ * loop when it ends (a trip to the thread would cost more than the hashing) and a larger one goes in batches
+ * to the thread as it streams: `data` says when that thread is behind (the service is then held back until
+ * `whenCaughtUp`), and `end` returns a promise, the answer's last bytes waiting for its figures. Without
+ * one, each chunk is hashed on the event loop as it passes.
  *
  * An answer the service compressed is not signed: the relay asks for `identity` on calls it taps (proxy.ts),
  * so the bytes hashed are the bytes the service sent and the bytes the client reads.
@@ -20,25 +27,35 @@ export type WriteBase = Omit<WriteReceipt, 'time' | 'status' | 'answerSha256'>;
 export interface TapSink {
   /** Signs `payload` (plus jti and iat) and stores it for `owner` under `id`. */
   issue(id: string, owner: string, payload: ReadStatement | WriteReceipt): void;
+  /** Stores, for `owner` under `id`, why the answer has no statement (its fetch says so). */
+  refuse(id: string, owner: string, why: string): void;
 }
 
+/** Answers up to this size are hashed on the relay's thread, at their end. */
+const SMALL = 64 * 1024;
+
 export class AnswerTap {
-  private readonly hash: Hash = createHash('sha256');
-  private readonly counter: RecordCounter | null;
+  /** The chunks not yet hashed (the same buffers Forwarding wrote to the client: no copy until sent). */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
   private length = 0;
   private status = 0;
+  /** The answer on the hashing thread, once a batch has gone there. */
+  private job: ThreadJob | null = null;
+  /** The answer hashed on the event loop. */
+  private here: { hash: Hash; counter: RecordCounter | null } | null = null;
   /** Ended (signed), or not to be signed (a compressed answer). */
   private over = false;
 
   constructor(
     private readonly sink: TapSink,
+    /** The relay's hashing thread; null: every answer is hashed on the event loop. */
+    private readonly hasher: AnswerHasher | null,
     private readonly res: ServerResponse,
     readonly id: string,
     private readonly owner: string,
     private readonly base: ReadBase | WriteBase,
-  ) {
-    this.counter = base.kind === 'read' ? new RecordCounter() : null;
-  }
+  ) {}
 
   /** The service's status and headers (before the answer's headers go out). */
   start(status: number, headers: Record<string, string | string[] | undefined>): void {
@@ -51,22 +68,75 @@ export class AnswerTap {
     }
   }
 
-  data(chunk: Buffer): void {
-    if (this.over) return;
-    this.hash.update(chunk);
+  /** A chunk of the answer; false when the hashing thread is behind (hold the service until whenCaughtUp). */
+  data(chunk: Buffer): boolean {
+    if (this.over) return true;
     this.length += chunk.length;
-    this.counter?.push(chunk);
+    if (this.hasher === null) {
+      this.hashHere(chunk);
+      return true;
+    }
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
+    return this.heldBytes < BATCH || this.send(false);
   }
 
-  /** The answer's last byte has come: sign and store (once). */
-  end(): void {
+  whenCaughtUp(resume: () => void): void {
+    if (this.job) this.job.whenCaughtUp(resume);
+    else resume();
+  }
+
+  /**
+   * The answer's last byte has come: sign and store (once). A promise when the figures come from the
+   * hashing thread: the answer's end waits for it, so a client that has read its answer finds its statement.
+   */
+  end(): void | Promise<void> {
     if (this.over) return;
     this.over = true;
+    if (this.job === null && (this.hasher === null || this.length <= SMALL)) {
+      for (const chunk of this.held) this.hashHere(chunk);
+      this.held = [];
+      const here = this.here ?? this.hashHere(Buffer.alloc(0));
+      return this.issue({ sha256: here.hash.digest('hex'), length: this.length, records: here.counter?.records ?? 0 });
+    }
+    this.send(true);
+    return this.job!.result.then((figures) =>
+      typeof figures === 'string' ? this.sink.refuse(this.id, this.owner, figures) : this.issue(figures),
+    );
+  }
+
+  /** Hashes and counts on the event loop: a small answer, or every answer of a relay without the thread. */
+  private hashHere(chunk: Buffer): { hash: Hash; counter: RecordCounter | null } {
+    this.here ??= { hash: createHash('sha256'), counter: this.base.kind === 'read' ? new RecordCounter() : null };
+    this.here.hash.update(chunk);
+    this.here.counter?.push(chunk);
+    return this.here;
+  }
+
+  /** Copies the held chunks into one buffer (shared with nothing else) and moves it to the hashing thread. */
+  private send(end: boolean): boolean {
+    const hasher = this.hasher!;
+    if (!this.job) {
+      const job = hasher.job(this.base.kind === 'read');
+      this.job = job;
+      // An answer that does not end (the client went away, the service broke off) is forgotten there.
+      this.res.once('close', () => job.abandon());
+    }
+    // Not Buffer.concat: a small result of it may share Buffer's pool, which must not be moved.
+    const batch = hasher.buffer(this.heldBytes);
+    let at = 0;
+    for (const chunk of this.held) at += chunk.copy(batch, at);
+    this.held = [];
+    this.heldBytes = 0;
+    return this.job.post(batch, end);
+  }
+
+  private issue(figures: AnswerFigures): void {
     const time = new Date().toISOString();
-    const sha256 = this.hash.digest('hex');
+    const { sha256, length, records } = figures;
     const payload: ReadStatement | WriteReceipt =
       this.base.kind === 'read'
-        ? { ...this.base, time, status: this.status, sha256, length: this.length, records: this.counter!.records }
+        ? { ...this.base, time, status: this.status, sha256, length, records }
         : { ...this.base, time, status: this.status, answerSha256: sha256 };
     this.sink.issue(this.id, this.owner, payload);
   }

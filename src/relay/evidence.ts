@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Endpoint } from '../catalog';
@@ -6,6 +7,7 @@ import { STATEMENT_ID_HEADER, STATEMENTS_PATH, type StatementWho } from '../cont
 import type { Person, TokenChecker } from '../identity/token-check';
 import type { RelayConfig } from './config';
 import { sendError } from './errors';
+import { AnswerHasher } from './answer-hasher';
 import { AnswerTap, whoOf } from './evidence-tap';
 import { HeldKeyError } from './held-keys';
 import type { CallLog } from './log';
@@ -100,14 +102,19 @@ export function createEvidence(
       const claims = JSON.stringify({ ...payload, jti: id });
       store.put(id, store.shared ? { owner, jws: signed(claims) } : { owner, claims });
     },
+    refuse(id: string, owner: string, why: string) {
+      store.put(id, { owner, unsigned: why });
+    },
   };
+  const threaded = config.evidence.hashingThread === 'auto' ? availableParallelism() > 1 : config.evidence.hashingThread;
+  const hasher = threaded ? new AnswerHasher(logger) : null;
 
-  /** The rule that let a signed-in person through, named by the groups whose rules allow the call. */
+  /** The policy rules that let a signed-in person through, by name (policy.ts allowedBy). */
   function ruleFor(person: Person, env: string, endpoint: Endpoint): string {
     const current = policy()?.current;
     if (!current) return 'signed in';
-    const allowing = person.groups.filter((g) => current.decide([g], env, endpoint) === null);
-    return `policy: ${allowing.length === 1 ? 'group' : 'groups'} ${allowing.map((g) => `"${g}"`).join(', ')}`;
+    const allowing = current.allowedBy(person.groups, env, endpoint);
+    return `policy: ${allowing.length === 1 ? 'rule' : 'rules'} ${allowing.map((name) => `"${name}"`).join(', ')}`;
   }
 
   return {
@@ -142,6 +149,7 @@ export function createEvidence(
       };
       return new AnswerTap(
         sink,
+        hasher,
         res,
         id,
         caller.owner,
@@ -176,6 +184,7 @@ export function createEvidence(
         const reply = (s: Awaited<typeof found>) => {
           if (!s) return sendError(res, 'statement-not-found');
           if (s.owner !== owner) return sendError(res, 'statement-not-yours');
+          if (s.unsigned) return sendError(res, 'statement-not-signed', { message: `No statement: ${s.unsigned}.` });
           // Signed once: a second fetch gets the same statement.
           s.jws ??= signed(s.claims!);
           res.setHeader('content-type', 'application/json; charset=utf-8');
@@ -196,6 +205,7 @@ export function createEvidence(
     stop() {
       keys.stop();
       store.stop();
+      hasher?.stop();
     },
   };
 }

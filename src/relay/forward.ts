@@ -41,6 +41,11 @@ export class Forwarding implements Dispatcher.DispatchHandler {
   private retried: boolean;
   private expected = -1;
   private draining = false;
+  /** Reasons the service is held back (c.pause): resumed when none is left. */
+  private holds = 0;
+  private tapBehind = false;
+  /** The answer's end has been seen (its last write may wait for the statement). */
+  private ending = false;
   /** Armed while the client's socket takes no bytes: a client that stops reading is cut when it fires. */
   private stall: NodeJS.Timeout | null = null;
   /** When the latest pause began (ms, performance.now()). */
@@ -166,35 +171,61 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     const res = this.res;
     this.log.bytes += chunk.length;
     const tap = this.tap;
-    if (tap !== null) tap.data(chunk);
+    // The tap's hashing thread is behind: the service is held back until it catches up (memory stays flat).
+    // Chunks already parsed may still come meanwhile: one hold is enough.
+    if (tap !== null && !tap.data(chunk) && !this.tapBehind) {
+      this.tapBehind = true;
+      this.hold(c);
+      tap.whenCaughtUp(() => {
+        this.tapBehind = false;
+        this.release(c);
+      });
+    }
     // The chunk that completes a known length goes out with the end of the answer (and a small answer
     // with its headers) in one write instead of two; the statement is signed before it goes.
     if (this.log.bytes === this.expected) {
-      tap?.end();
-      res.end(chunk);
-      if (res.socket?.writableNeedDrain) this.armStall();
+      this.end(chunk);
     } else if (!res.write(chunk) && !this.draining) {
       // Chunks undici had already parsed may still come while paused: one drain listener is enough.
       this.draining = true;
-      c.pause();
+      this.hold(c);
       this.armStall();
       res.once('drain', () => {
         this.draining = false;
         this.unstall();
-        c.resume();
+        this.release(c);
       });
     }
   }
 
   onResponseEnd(): void {
-    const res = this.res;
     this.unstall();
-    if (!res.writableEnded) {
-      this.tap?.end();
-      res.end();
-      if (res.socket?.writableNeedDrain) this.armStall();
-    }
+    if (!this.ending) this.end();
     this.finished = true;
+  }
+
+  /** The service is held back for one more reason (the client's socket is full, the tap is behind). */
+  private hold(c: Dispatcher.DispatchController): void {
+    if (this.holds++ === 0) c.pause();
+  }
+
+  private release(c: Dispatcher.DispatchController): void {
+    if (--this.holds === 0) c.resume();
+  }
+
+  /** Ends the answer once its statement is signed (the tap may be waiting for its hashing thread). */
+  private end(chunk?: Buffer): void {
+    this.ending = true;
+    const signed = this.tap?.end();
+    if (signed) void signed.then(() => this.sendEnd(chunk));
+    else this.sendEnd(chunk);
+  }
+
+  private sendEnd(chunk?: Buffer): void {
+    const res = this.res;
+    if (res.writableEnded) return;
+    res.end(chunk);
+    if (res.socket?.writableNeedDrain) this.armStall();
   }
 
   onResponseError(_c: Dispatcher.DispatchController, error: Error): void {

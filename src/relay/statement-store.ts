@@ -14,12 +14,14 @@ export interface StoredStatement {
   jws?: string;
   /** The claims as JSON, to sign when first fetched. */
   claims?: string;
+  /** Why the answer has no statement (the relay could not hash it): its fetch says so. */
+  unsigned?: string;
 }
 
 export interface StatementStore {
   /** Resolves once Redis, if any, is ready or has failed (the relay starts either way). */
   readonly ready: Promise<void>;
-  /** Shared with other relays through Redis: what is put must be signed already (Redis holds only signed statements). */
+  /** Shared with other relays through Redis: what is put must be signed already (Redis holds only signed statements, or why there is none). */
   readonly shared: boolean;
   /** Kept in memory at once; written to Redis without waiting (its command goes out before the answer's end). */
   put(id: string, statement: StoredStatement): void;
@@ -95,8 +97,8 @@ export function createStatementStore(
       memory.set(id, { statement, until: t + ttlMs });
       order.push(id);
       sweep(t);
-      if (redis && statement.jws)
-        redis.set(PREFIX + id, JSON.stringify({ owner: statement.owner, jws: statement.jws }), 'PX', ttlMs).catch(unshared);
+      if (redis && (statement.jws || statement.unsigned))
+        redis.set(PREFIX + id, JSON.stringify({ owner: statement.owner, jws: statement.jws, unsigned: statement.unsigned }), 'PX', ttlMs).catch(unshared);
     },
     get(id) {
       const here = memory.get(id);
@@ -106,7 +108,7 @@ export function createStatementStore(
         (text) => {
           if (!text) return undefined;
           const s = JSON.parse(text) as StoredStatement;
-          return typeof s.owner === 'string' && typeof s.jws === 'string' ? s : undefined;
+          return typeof s.owner === 'string' && (typeof s.jws === 'string' || typeof s.unsigned === 'string') ? s : undefined;
         },
         (e: unknown) => {
           unshared(e);

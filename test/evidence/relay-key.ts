@@ -36,7 +36,7 @@ export function readStatement(dataset: string, path: string, records: readonly D
     time,
     status: 200,
     who: { kind: 'person', subject: 'ann@example.com', name: 'Ann Auditor' },
-    rule: 'auditors read',
+    rule: 'policy: rule "auditors read"',
     requestId: randomUUID(),
     dataset,
     path,

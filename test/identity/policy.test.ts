@@ -115,6 +115,32 @@ describe('validation', () => {
   });
 });
 
+test('the rules that allow a call, by name (the relay signs them): each rule giving it, else those whose flows imply it; production writes only from rules with production', () => {
+  const policy = Policy.parse(
+    {
+      contact: 'team',
+      rules: [
+        { name: 'risk-readers', groups: ['a'], environments: '*', datasets: ['area:Risks'] },
+        { name: 'everything', groups: ['b'], environments: ['acc'], datasets: '*', flows: '*' },
+        { name: 'incident-writers', groups: ['a'], environments: '*', flows: ['incidents'] },
+        { name: 'prd-posters', groups: ['b'], environments: ['prd'], flows: ['incidents'], production: true },
+      ],
+    },
+    vocabulary,
+  );
+  const dataset = (id: string) => ({ kind: 'dataset', id }) as const;
+  const operation = { kind: 'operation', id: 'incident-create' } as const;
+  expect(policy.allowedBy(['a', 'b'], 'acc', dataset('risk'))).toEqual(['risk-readers', 'everything']);
+  expect(policy.allowedBy(['a'], 'prd', dataset('risk'))).toEqual(['risk-readers']);
+  // Implied by a flow, named only when no rule gives the dataset itself.
+  expect(policy.allowedBy(['a'], 'acc', dataset('users'))).toEqual(['incident-writers']);
+  expect(policy.allowedBy(['a', 'b'], 'acc', dataset('users'))).toEqual(['everything']);
+  expect(policy.allowedBy(['a', 'b'], 'acc', operation)).toEqual(['everything', 'incident-writers']);
+  expect(policy.allowedBy(['a', 'b'], 'prd', operation)).toEqual(['prd-posters']);
+  expect(policy.allowedBy(['a'], 'prd', operation)).toEqual([]);
+  expect(policy.allowedBy(['c'], 'acc', dataset('risk'))).toEqual([]);
+});
+
 test('a token without groups (Entra ID overage) is refused with what the admin can do about it', () => {
   const policy = Policy.parse(
     { contact: 'team', rules: [{ name: 'r', groups: ['g'], environments: '*', datasets: '*' }] },

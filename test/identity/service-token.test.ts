@@ -5,38 +5,26 @@
  * JWKS (the demo provider's own client-credentials tokens are covered end to end by
  * test/workbook/file/cli-service-client.test.ts).
  */
-import { createServer, type Server } from 'node:http';
-import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import { TokenChecker } from '../../src/identity/token-check';
+import { startTokenProvider, type TokenProvider } from './token-provider';
 
 const AUDIENCE = 'api://grc-sheets-relay';
 const APP = '11111111-2222-3333-4444-555555555555';
-let server: Server;
-let issuer: string;
-let sign: (claims: JWTPayload) => Promise<string>;
+let tokens: TokenProvider;
 let checker: TokenChecker;
 
 beforeAll(async () => {
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-  server = createServer((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/.well-known/openid-configuration') res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/keys` }));
-    else res.end(JSON.stringify({ keys: [jwk] }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  sign = (claims) =>
-    new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(issuer).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('10m').sign(privateKey);
-  checker = new TokenChecker({ issuer, audience: AUDIENCE, algorithms: ['RS256'], clockSkewSeconds: 60, jwksCooldownSeconds: 30, groupsClaim: 'groups', nameClaim: 'name' });
+  tokens = await startTokenProvider(AUDIENCE);
+  checker = new TokenChecker({ issuer: tokens.issuer, audience: AUDIENCE, algorithms: ['RS256'], clockSkewSeconds: 60, jwksCooldownSeconds: 30, groupsClaim: 'groups', nameClaim: 'name' });
 });
 afterAll(async () => {
   checker.stop();
-  await new Promise((resolve) => server.close(resolve));
+  await tokens.close();
 });
 
 async function person(claims: JWTPayload) {
-  const checked = await checker.check(await sign(claims));
+  const checked = await checker.check(await tokens.sign(claims));
   if (!checked.ok) throw new Error(checked.message);
   return checked.person;
 }

@@ -5,6 +5,8 @@
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import * as threads from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
@@ -23,6 +25,7 @@ import {
 import { startRelay, type Relay } from '../../src/relay';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { keyFingerprint } from '../../src/client/key-fingerprint';
+import { checkStatement } from '../../src/client/statement-check';
 import { demoClient } from '../support/sandbox';
 import { captureLog, errorCode } from './helpers';
 
@@ -41,6 +44,29 @@ let sandbox: Sandbox;
 let relay: Relay;
 let log: ReturnType<typeof captureLog>;
 let auth: string;
+
+/**
+ * A service answering one large dataset (about 3 MiB: an envelope, records with nested arrays, escapes,
+ * several-byte characters), in chunks of uneven sizes; `gate`, when set, holds the answer after its first
+ * 1 MiB until it resolves.
+ */
+const LARGE = Buffer.from(
+  JSON.stringify({
+    count: 12_000,
+    items: Array.from({ length: 12_000 }, (_, i) => ({
+      Id: i,
+      Name: `Risk "${i}" [é,😀] \\ {x}`,
+      Tags: [[i, 'a'], ['}']],
+    })),
+  }),
+);
+let gate: Promise<void> | null = null;
+/** 23 MiB of small records: more than the relay may hold for its hashing thread and the sockets buffer. */
+const HUGE_RECORDS = 300_000;
+const HUGE = Buffer.from(`[${`{"Id":"3f2504e0-4f89-41d3-9a0c-0305e82c3301","Name":"Risk of a bench","Open":true}`.repeat(HUGE_RECORDS).replaceAll('}{', '},{')}]`);
+/** How far the service has written its answer, and whether it waits for the relay to read. */
+const served = { bytes: 0, waiting: false };
+let service: Server;
 
 /** Resolves when a log line containing `text` has been written. */
 function waitForLine(text: string): Promise<string> {
@@ -78,13 +104,34 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, scale: 50, seed: 5 });
   const { identifier, password } = sandbox.demoKey!;
   auth = `Basic ${Buffer.from(`${identifier}:${password}`).toString('base64')}`;
+  service = createServer((req, res) => {
+    const body = req.url === '/api/directdata/v1/incidents' ? HUGE : LARGE;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    void (async () => {
+      for (let at = 0, size = 1; at < body.length; at += size, size = (size * 7 + 4093) % 99_991) {
+        if (at >= 1 << 20 && gate) await gate;
+        if (!res.write(body.subarray(at, at + size))) {
+          served.waiting = true;
+          await new Promise((r) => res.once('drain', r));
+          served.waiting = false;
+        }
+        served.bytes = at + size;
+      }
+      res.end();
+    })();
+  });
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
   log = captureLog();
   relay = await startRelay(
     {
       listen: { host: '127.0.0.1', port: 0 },
-      environments: { acc: { baseUrl: sandbox.url } },
+      environments: {
+        acc: { baseUrl: sandbox.url },
+        big: { baseUrl: `http://127.0.0.1:${(service.address() as { port: number }).port}/api` },
+      },
       allowedOrigins: ['https://addin.example.com'],
-      evidence: { key: { file: keyFile } },
+      // The hashing thread whatever the machine's cores ('auto' uses it on more than one).
+      evidence: { key: { file: keyFile }, hashingThread: true },
     },
     { logDestination: log },
   );
@@ -92,6 +139,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await relay.close();
   await sandbox.close();
+  await new Promise((resolve) => service.close(resolve));
 });
 
 describe('the relay signs what the service sent', () => {
@@ -205,6 +253,97 @@ describe('the relay signs what the service sent', () => {
     // of another body is refused.
     expect(answer.sentSha256).toBe(claims.bodySha256);
     expect(await client.receipt({ ...answer, sentSha256: '0'.repeat(64) })).toMatchObject({ ok: false, code: 'hash-mismatch', message: expect.stringContaining('The body sent differs') });
+  });
+
+  it('hashes and counts a large answer on its hashing thread, or on its event loop: the figures of the bytes the service sent', async () => {
+    const through = await request(`${relay.url}/api/big/directdata/v3/risk`, { headers: { authorization: auth } });
+    const bytes = Buffer.from(await through.body.arrayBuffer());
+    expect(bytes.equals(LARGE)).toBe(true);
+    const fetched = await statementOf(through.headers[STATEMENT_ID_HEADER] as string);
+    expect(fetched.status).toBe(200);
+    const { claims } = await verified((JSON.parse(fetched.body) as { statement: string }).statement);
+    expect(claims).toMatchObject({ dataset: 'risk', sha256: sha256(LARGE), length: LARGE.length, records: 12_000 });
+    // The same figures from a relay that hashes on its event loop (as 'auto' does on one core).
+    const here = await startRelay({
+      listen: { host: '127.0.0.1', port: 0 },
+      environments: { big: { baseUrl: `http://127.0.0.1:${(service.address() as { port: number }).port}/api` } },
+      evidence: { key: { file: keyFile }, hashingThread: false },
+    }, { logDestination: captureLog() });
+    try {
+      const answer = await request(`${here.url}/api/big/directdata/v3/risk`, { headers: { authorization: auth } });
+      expect(Buffer.from(await answer.body.arrayBuffer()).equals(LARGE)).toBe(true);
+      const r = await request(`${here.url}${STATEMENTS_PATH}/${answer.headers[STATEMENT_ID_HEADER] as string}`, { headers: { authorization: auth } });
+      const { payload } = await compactVerify(((await r.body.json()) as { statement: string }).statement, createLocalJWKSet((await (await request(here.url + JWKS_PATH)).body.json()) as JSONWebKeySet));
+      expect(JSON.parse(Buffer.from(payload).toString('utf8'))).toMatchObject({ sha256: sha256(LARGE), length: LARGE.length, records: 12_000 });
+    } finally {
+      await here.close();
+    }
+  });
+
+  it('holds the service back while its hashing thread is behind, then signs the whole answer', async () => {
+    // The batches sent to the thread wait here, as if it were slow, until the test lets them through.
+    const post = threads.Worker.prototype.postMessage;
+    const waiting: (() => void)[] = [];
+    const spy = jest.spyOn(threads.Worker.prototype, 'postMessage').mockImplementation(function (this: threads.Worker, ...args) {
+      waiting.push(() => post.apply(this, args));
+    });
+    const through = await request(`${relay.url}/api/big/directdata/v1/incidents`, { headers: { authorization: auth } });
+    const read = through.body.arrayBuffer();
+    // Held: the relay stops reading once 8 batches wait, so the service waits for it before its end.
+    while (!(served.waiting && waiting.length >= 8) && served.bytes < HUGE.length)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(served.bytes).toBeLessThan(HUGE.length);
+    expect(waiting).toHaveLength(8);
+    spy.mockRestore();
+    for (const deliver of waiting) deliver();
+    expect(Buffer.from(await read).equals(HUGE)).toBe(true);
+    const fetched = await statementOf(through.headers[STATEMENT_ID_HEADER] as string);
+    expect((await verified((JSON.parse(fetched.body) as { statement: string }).statement)).claims).toMatchObject({
+      sha256: sha256(HUGE),
+      length: HUGE.length,
+      records: HUGE_RECORDS,
+    });
+  });
+
+  it('a hashing thread that fails signs nothing: the statement fetch says why; the next answer gets a new thread', async () => {
+    // The thread the relay sends the answer's batches to: the test stops it, as a crash would.
+    const spy = jest.spyOn(threads.Worker.prototype, 'postMessage');
+    try {
+      let open!: () => void;
+      gate = new Promise((resolve) => (open = resolve));
+      const through = await request(`${relay.url}/api/big/directdata/v3/risk`, { headers: { authorization: auth } });
+      // Before the gate, the answer's first batches have gone to the thread.
+      while (spy.mock.contexts.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      const hashing = spy.mock.contexts[0] as threads.Worker;
+      const failedLine = waitForLine('the hashing thread failed');
+      await hashing.terminate();
+      await failedLine;
+      open();
+      const bytes = Buffer.from(await through.body.arrayBuffer());
+      expect(bytes.equals(LARGE)).toBe(true);
+      const fetched = await statementOf(through.headers[STATEMENT_ID_HEADER] as string);
+      expect(fetched.status).toBe(500);
+      expect(errorCode(fetched.body)).toBe('statement-not-signed');
+      expect(fetched.body).toMatch(/hashing thread failed while this answer passed \(it exited with code 1\)/);
+      // The client's check of the answer says so too.
+      const check = await checkStatement(
+        { baseUrl: `${relay.url}/api/big`, authorization: auth, fetch },
+        through.headers[STATEMENT_ID_HEADER] as string,
+        { kind: 'write' },
+      );
+      expect(check).toMatchObject({ ok: false, code: 'unavailable', message: expect.stringMatching(/^The relay did not give the statement \(500\): No statement: the relay's hashing thread failed/) });
+    } finally {
+      gate = null;
+      spy.mockRestore();
+    }
+    const again = await request(`${relay.url}/api/big/directdata/v3/risk`, { headers: { authorization: auth } });
+    await again.body.arrayBuffer();
+    const fetched = await statementOf(again.headers[STATEMENT_ID_HEADER] as string);
+    expect(fetched.status).toBe(200);
+    expect((await verified((JSON.parse(fetched.body) as { statement: string }).statement)).claims).toMatchObject({
+      sha256: sha256(LARGE),
+      records: 12_000,
+    });
   });
 
   it('rotates its key without a restart: the new kid signs, the old one stays listed', async () => {

@@ -1,4 +1,4 @@
-import { createHash, hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { DownloadOptions, DownloadResult } from '../client';
 import { fingerprinter } from '../loading/fingerprint';
 import type { TextDigest } from '../loading/tableprint';
@@ -9,11 +9,8 @@ export const nodeSha256 = () => {
   return { update: (bytes: Uint8Array) => hash.update(bytes), hex: () => hash.digest('hex') };
 };
 
-/** node:crypto's SHA-256 for the cell prints (the pure one in src/loading is for the browser); `hash` is Node 20.12+. */
-export const nodeDigest: TextDigest = {
-  line: (text, out, at) => out.set(hash('sha256', text, 'buffer'), at),
-  stream: nodeSha256,
-};
+/** node:crypto's SHA-256 for the cell prints' digests of digests (each row's own is the built-in's: tableprint.ts). */
+export const nodeDigest: TextDigest = { stream: nodeSha256 };
 
 export const nodeFingerprints = () => fingerprinter(nodeSha256);
 

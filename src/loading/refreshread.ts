@@ -53,10 +53,10 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   // The incoming rows are known by now, so a row that differs from the incoming row with its key is seen
   // here, and its old cells are kept (up to KEPT_ROWS): a refresh where little changed reads the table once.
   const dates = o.dates ?? [];
-  const compare = keyedRowPrinter(columns, fields, keyColumns, o.digest, table.columns, dates);
+  const compare = keyedRowPrinter(columns, fields, keyColumns, table.columns, dates);
   const printSame = stored && same(printFields, fields) && same(stored.print.keys, keyColumns) && same(stored.print.dates ?? [], dates);
-  const print = stored && !printSame ? keyedRowPrinter(columns, printFields, stored.print.keys, o.digest, table.columns, stored.print.dates) : null;
-  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, o.digest, dates);
+  const print = stored && !printSame ? keyedRowPrinter(columns, printFields, stored.print.keys, table.columns, stored.print.dates) : null;
+  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, undefined, dates);
   const newByKey = new Map<string, number>();
   // A key several incoming rows have (a typed "a #2" meets a numbered one): its old row is compared with each.
   const repeated = new Set<string>();

@@ -3,7 +3,7 @@ import type { Cell } from '../workbook/port';
 import { own, plainCell, rawKey, rowKeys, type TableRows } from './changes';
 import { DigestList } from './digests';
 import type { Hasher } from './fingerprint';
-import { Sha256, sha256Cells, sha256Text } from './sha256';
+import { Sha256, sha256Cells } from './sha256';
 import { dateCell } from '../evidence/canonical';
 
 /**
@@ -42,11 +42,12 @@ export const cellPrint = z.strictObject({
 export type CellPrint = z.infer<typeof cellPrint>;
 
 /**
- * SHA-256 for the cell prints: node:crypto in Node (the CLI), the built-in one in the taskpane. `line`
- * writes a text's digest as 32 bytes into out at `at`; `stream` is fed bytes piece by piece.
+ * The SHA-256 the digests' lines are hashed with (a whole table's: many bytes at once): node:crypto in Node
+ * (the CLI), the built-in one in the taskpane. A row's own digest is always the built-in's, which writes
+ * the row's line straight into its buffer: faster per row than node:crypto, whose every call costs more
+ * than a short line's hashing (a line's text, a Buffer per digest).
  */
 export interface TextDigest {
-  line(text: string, out: Uint8Array, at: number): void;
   stream(): Hasher;
 }
 /**
@@ -55,7 +56,7 @@ export interface TextDigest {
  */
 export const lineOf = (cells: readonly Cell[]): string => JSON.stringify(cells);
 
-const builtIn: TextDigest = { line: sha256Text, stream: () => new Sha256() };
+const builtIn: TextDigest = { stream: () => new Sha256() };
 
 export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
@@ -111,7 +112,7 @@ export interface RowPrints extends RowDigests {
  * `keep`: the keys are kept for `prints` (a refresh matches rows by them); otherwise only their hashes,
  * and each distinct key once while the rows come (to number repeated keys as `uniqueKeys` does).
  */
-function printer<K extends boolean>(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], digest: TextDigest, present: readonly string[], dates: readonly string[], keep: K) {
+function printer<K extends boolean>(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], present: readonly string[], dates: readonly string[], keep: K) {
   const digests = new DigestList();
   const keys: string[] = [];
   const seen = new Map<string, number>();
@@ -120,8 +121,6 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
   const usable = keyAt.every((i) => i >= 0) ? keyAt : [];
   const line = new Array<Cell>(at.length);
   const isDate = fields.map((f) => dates.includes(f));
-  // The built-in hash takes the cells and writes their line itself: no text made per row (the same digest).
-  const lineDigest = digest === builtIn ? sha256Cells : (cells: readonly Cell[], out: Uint8Array, to: number) => digest.line(lineOf(cells), out, to);
   const scratch = new Uint8Array(32);
   // A column's dates repeat (days, not instants): each serial's text is made once, not per cell.
   const dateTexts = new Map<Cell, Cell>();
@@ -138,7 +137,7 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
       const c = at[i]! < 0 ? null : plainCell(cells[at[i]!]);
       line[i] = isDate[i] && typeof c === 'number' ? dateOf(c) : c;
     }
-    lineDigest(line, out, to);
+    sha256Cells(line, out, to);
   };
   /** The key as uniqueKeys numbers it (a key's second row is "key #2"); keys by position are unique. */
   const keyOf = (cells: readonly Cell[]) => {
@@ -177,17 +176,21 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
   };
 }
 
-/** Row digests and key hashes (rowPrinter's `prints`): what a cell print and a check against one need. */
-export const rowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn, present: readonly string[] = columns, dates: readonly string[] = []) =>
-  printer(columns, fields, keyColumns, digest, present, dates, false);
+/**
+ * Row digests and key hashes (rowPrinter's `prints`): what a cell print and a check against one need.
+ * `_digest` is not used (a row's digest is the built-in's, see TextDigest): the callers pass the hash of
+ * their print here, and may stop.
+ */
+export const rowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], _digest?: TextDigest, present: readonly string[] = columns, dates: readonly string[] = []) =>
+  printer(columns, fields, keyColumns, present, dates, false);
 
 /** The same, keeping each row's key (a refresh matches the rows before and after by them). */
-export const keyedRowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn, present: readonly string[] = columns, dates: readonly string[] = []) =>
-  printer(columns, fields, keyColumns, digest, present, dates, true);
+export const keyedRowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], present: readonly string[] = columns, dates: readonly string[] = []) =>
+  printer(columns, fields, keyColumns, present, dates, true);
 
 /** Row digests over `fields` (columns missing from the table count as empty), with each row's key. */
-export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn, dates: readonly string[] = []): RowPrints {
-  const p = keyedRowPrinter(t.columns, fields, keyColumns, digest, t.columns, dates);
+export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], _digest?: TextDigest, dates: readonly string[] = []): RowPrints {
+  const p = keyedRowPrinter(t.columns, fields, keyColumns, t.columns, dates);
   p.addRows(t.rows);
   return p.prints();
 }
@@ -315,7 +318,7 @@ export function findEdits(
   const inKeys = rowKeys(incoming, stored.keys);
   const inByKey = new Map<string, number>();
   inKeys.forEach((k, i) => inByKey.set(k, i));
-  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], digest, stored.dates).digests.hex(0);
+  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], undefined, stored.dates).digests.hex(0);
   const iAt = fields.map((f) => incoming.columns.indexOf(f));
   const cells: EditedCell[] = [];
   const byBucket = new Map<number, number[]>();

@@ -141,7 +141,8 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
   };
   /** The key as uniqueKeys numbers it (a key's second row is "key #2"); keys by position are unique. */
   const keyOf = (cells: readonly Cell[]) => {
-    const raw = rawKey(cells, usable, digests.count);
+    // One key column (most datasets: the Id) is its text, as rawKey gives it, without rawKey's arrays.
+    const raw = usable.length === 1 ? String(plainCell(cells[usable[0]!]) ?? '') : rawKey(cells, usable, digests.count);
     if (!usable.length) return raw;
     const n = seen.get(raw);
     if (n === undefined) {

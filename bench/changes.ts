@@ -12,7 +12,6 @@ import { recordKeyColumns } from '../src/loading/recordkey';
 import { readBeforeRefresh } from '../src/loading/refreshread';
 import { makeCellPrint, rowPrints } from '../src/loading/tableprint';
 import { nodeDigest } from '../src/cli/digest';
-import { sha256Hex } from '../src/loading/sha256';
 import { createMemoryWorkbook } from '../src/workbook/memory';
 import { columnSpecs } from '../src/sheet';
 
@@ -42,7 +41,7 @@ export default async function bench(): Promise<string> {
   const load = loadavg()[0]!.toFixed(1);
   const compare = time(() => compareTables(before, after, keys, 100_000));
   const printNode = time(() => makeCellPrint(rowPrints(before, names, keys, nodeHash), keys, nodeHash));
-  const printJs = time(() => makeCellPrint(rowPrints(before, names, keys, sha256Hex), keys, sha256Hex));
+  const printJs = time(() => makeCellPrint(rowPrints(before, names, keys), keys));
   const edited = { columns: names, rows: before.rows.map((r) => [...r]) };
   for (let i = 0; i < 10; i++) edited.rows[i * 17_001]![names.indexOf('Name')] = 'Typed over';
   const tableOf = async (rows: typeof before.rows) => {

@@ -1,16 +1,16 @@
-import { createHash, hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { DownloadOptions, DownloadResult } from '../client';
 import { fingerprinter } from '../loading/fingerprint';
 import type { TextDigest } from '../loading/tableprint';
-
-/** node:crypto's SHA-256 for the fingerprints (the pure one in src/loading is for the browser); `hash` is Node 20.12+. */
-export const nodeDigest: TextDigest = (text) => hash('sha256', text);
 
 /** node:crypto's SHA-256 fed piece by piece: the shape the fingerprinter and the client's download hash take. */
 export const nodeSha256 = () => {
   const hash = createHash('sha256');
   return { update: (bytes: Uint8Array) => hash.update(bytes), hex: () => hash.digest('hex') };
 };
+
+/** node:crypto's SHA-256 for the cell prints' digests of digests (each row's own is the built-in's: tableprint.ts). */
+export const nodeDigest: TextDigest = { stream: nodeSha256 };
 
 export const nodeFingerprints = () => fingerprinter(nodeSha256);
 

@@ -1,7 +1,7 @@
 import { WorkbookError } from '../workbook/errors';
 import type { Cell, TableShape, WorkbookPort } from '../workbook/port';
 import { ChangeCollector, matchRows, own, type ChangeSummary, type FieldChange, type TableRows } from './changes';
-import { editSuspects, findEdits, rowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
+import { editSuspects, findEdits, keyedRowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
 
 /**
  * What a refresh reads of the table before it replaces the rows: the cells edited by hand since the last
@@ -53,10 +53,10 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   // The incoming rows are known by now, so a row that differs from the incoming row with its key is seen
   // here, and its old cells are kept (up to KEPT_ROWS): a refresh where little changed reads the table once.
   const dates = o.dates ?? [];
-  const compare = rowPrinter(columns, fields, keyColumns, o.digest, table.columns, dates);
+  const compare = keyedRowPrinter(columns, fields, keyColumns, table.columns, dates);
   const printSame = stored && same(printFields, fields) && same(stored.print.keys, keyColumns) && same(stored.print.dates ?? [], dates);
-  const print = stored && !printSame ? rowPrinter(columns, printFields, stored.print.keys, o.digest, table.columns, stored.print.dates) : null;
-  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, o.digest, dates);
+  const print = stored && !printSame ? keyedRowPrinter(columns, printFields, stored.print.keys, table.columns, stored.print.dates) : null;
+  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, undefined, dates);
   const newByKey = new Map<string, number>();
   // A key several incoming rows have (a typed "a #2" meets a numbered one): its old row is compared with each.
   const repeated = new Set<string>();
@@ -65,19 +65,15 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
     newByKey.set(k, r);
   });
   const fieldsAt = pick(fields);
-  const times = new Map<string, number>();
   let early: Map<number, Cell[]> | null = new Map();
   await workbook.scanRows(table.name, columns, (cells, r) => {
     compare.add(cells);
     print?.add(cells);
     if (!early) return;
     // The key as uniqueKeys numbers it: a key's second row is "key #2".
-    const raw = compare.rawKey(r);
-    const n = times.get(raw) ?? 0;
-    times.set(raw, n + 1);
-    const key = n ? `${raw} #${n + 1}` : raw;
+    const key = compare.key(r);
     const i = newByKey.get(key);
-    if (i === undefined || (after.digests[i] === compare.digest(r) && !repeated.has(key))) return;
+    if (i === undefined || (after.digests.same(i, compare.digests, r) && !repeated.has(key))) return;
     if (early.size < (o.keep ?? KEPT_ROWS)) early.set(r, fieldsAt.map((k) => own(cells[k]!)));
     else early = null;
   });
@@ -86,7 +82,7 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   const suspects = stored && now ? editSuspects(stored.print, now, o.digest) : null;
 
   const newAt = fields.map((f) => incoming.columns.indexOf(f));
-  const collector = new ChangeCollector(matchRows(before.keys, after.keys, (old, r) => before.digests[old] !== after.digests[r]), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
+  const collector = new ChangeCollector(matchRows(before.keys, after.keys, (old, r) => !before.digests.same(old, after.digests, r)), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
   if (early) for (const [r, cells] of early) collector.visit(r, cells);
 
   // Pass 2, only for rows that may hold hand edits (kept: few), and for the changed rows when too many
@@ -104,17 +100,17 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
       columns,
       (cells, r) => {
         if (changed(r)) {
-          if (compare.digestOf(cells) !== before.digests[r]) moved = true;
+          if (!compare.matches(cells, r)) moved = true;
           else collector.visit(r, fieldsAt.map((i) => cells[i]!));
         }
         if (suspect.has(r)) {
-          if ((print ?? compare).digestOf(cells) !== now!.digests[r]) moved = true;
+          if (!(print ?? compare).matches(cells, r)) moved = true;
           else kept.set(r, printAt.map((i) => own(cells[i]!)));
         }
       },
       (r) => suspect.has(r) || changed(r),
     );
-    if (count !== before.digests.length) moved = true;
+    if (count !== before.count) moved = true;
   }
   if (moved) throw new WorkbookError('host', `Table ${table.name} changed while it was being read (rows sorted, edited, added or deleted in the meantime), so what the refresh changes cannot be told. Nothing was changed: refresh again.`);
   const edits = stored && now && suspects ? findEdits(stored.print, now, suspects, (r) => kept.get(r) ?? [], incoming, printFields, o.digest) : null;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Cell } from '../workbook/port';
-import { own, plainCell, rawKey, rowKeys, uniqueKeys, type TableRows } from './changes';
-import { sha256Cells, sha256Hex } from './sha256';
+import { own, plainCell, rawKey, rowKeys, type TableRows } from './changes';
+import { DigestList } from './digests';
+import type { Hasher } from './fingerprint';
+import { Sha256, sha256Cells } from './sha256';
 import { dateCell } from '../evidence/canonical';
 
 /**
@@ -39,15 +41,22 @@ export const cellPrint = z.strictObject({
 });
 export type CellPrint = z.infer<typeof cellPrint>;
 
-/** SHA-256 of a text (UTF-8) as 64 lowercase hex digits: node:crypto in Node, the built-in one in the taskpane. */
-export type TextDigest = (text: string) => string;
+/**
+ * The SHA-256 the digests' lines are hashed with (a whole table's: many bytes at once): node:crypto in Node
+ * (the CLI), the built-in one in the taskpane. A row's own digest is always the built-in's, which writes
+ * the row's line straight into its buffer: faster per row than node:crypto, whose every call costs more
+ * than a short line's hashing (a line's text, a Buffer per digest).
+ */
+export interface TextDigest {
+  stream(): Hasher;
+}
 /**
  * A row's canonical line. Cells are strings, finite numbers, booleans and null, for which RFC 8785 and
  * JSON.stringify write the same text (canonicalJson is the reference; the test holds them equal).
  */
 export const lineOf = (cells: readonly Cell[]): string => JSON.stringify(cells);
 
-const builtIn: TextDigest = sha256Hex;
+const builtIn: TextDigest = { stream: () => new Sha256() };
 
 export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
@@ -58,62 +67,131 @@ export function fnv1a(s: string): number {
   return h >>> 0;
 }
 
-/** The digests' hash as the canonical form says: sorted, each followed by "\n". */
-function hashOfDigests(digests: string[], digest: TextDigest): string {
-  return digest(`${digests.sort().join('\n')}${digests.length ? '\n' : ''}`);
+/** Digests' lines ("hex\n") are written here, a thousand at a time, and hashed from here. */
+const lines = new Uint8Array(65 * 1008);
+
+/** The hash of the digests of rows[from, to) (in that order) as the canonical form says: each in hex followed by "\n". */
+function linesHash(d: DigestList, rows: Uint32Array, from: number, to: number, digest: TextDigest): string {
+  const h = digest.stream();
+  let at = 0;
+  for (let i = from; i < to; i++) {
+    d.hexInto(rows[i]!, lines, at);
+    lines[at + 64] = 0x0a;
+    at += 65;
+    if (at === lines.length) {
+      h.update(lines);
+      at = 0;
+    }
+  }
+  if (at) h.update(lines.subarray(0, at));
+  return h.hex();
 }
 
-export interface RowPrints {
+/** The same for digests given in hex (a bucket's few rows): sorted, each followed by "\n". */
+function hashOfHexes(digests: string[], digest: TextDigest): string {
+  const h = digest.stream();
+  h.update(new TextEncoder().encode(`${digests.sort().join('\n')}${digests.length ? '\n' : ''}`));
+  return h.hex();
+}
+
+/** A table's row digests and the FNV-1a of each row's record key (which bucket it is in). */
+export interface RowDigests {
+  count: number;
+  digests: DigestList;
+}
+
+/** The same with each row's record key (numbered when repeated: `key #2`), to match rows by key. */
+export interface RowPrints extends RowDigests {
   keys: string[];
-  digests: string[];
 }
 
 /**
  * Row digests over `fields` and each row's key, made one row at a time so the rows need not be kept: a
  * scan of the table (its cells given in the order of `columns`), or rows as a load writes them. A key
  * column that is not among `present` (the table lacks it) keys every row by position, as `rowKeys` does.
+ * `keep`: the keys are kept for `prints` (a refresh matches rows by them); otherwise only their hashes,
+ * and each distinct key once while the rows come (to number repeated keys as `uniqueKeys` does).
  */
-export function rowPrinter(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn, present: readonly string[] = columns, dates: readonly string[] = []) {
+function printer<K extends boolean>(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], present: readonly string[], dates: readonly string[], keep: K) {
+  const digests = new DigestList();
   const keys: string[] = [];
-  const digests: string[] = [];
+  const seen = new Map<string, number>();
   const at = fields.map((f) => (present.includes(f) ? columns.indexOf(f) : -1));
   const keyAt = keyColumns.map((k) => (present.includes(k) ? columns.indexOf(k) : -1));
   const usable = keyAt.every((i) => i >= 0) ? keyAt : [];
   const line = new Array<Cell>(at.length);
   const isDate = fields.map((f) => dates.includes(f));
-  // The built-in hash takes the cells and writes their line itself: no text made per row (the same digest).
-  const lineDigest = digest === builtIn ? sha256Cells : (cells: readonly Cell[]) => digest(lineOf(cells));
-  const digestOf = (cells: readonly Cell[]) => {
+  const scratch = new Uint8Array(32);
+  // A column's dates repeat (days, not instants): each serial's text is made once, not per cell.
+  const dateTexts = new Map<Cell, Cell>();
+  const dateOf = (c: Cell) => {
+    let text = dateTexts.get(c);
+    if (text === undefined) {
+      if (dateTexts.size > 10_000) dateTexts.clear();
+      dateTexts.set(c, (text = dateCell(c)));
+    }
+    return text;
+  };
+  const digestInto = (cells: readonly Cell[], out: Uint8Array, to: number) => {
     for (let i = 0; i < at.length; i++) {
       const c = at[i]! < 0 ? null : plainCell(cells[at[i]!]);
-      line[i] = isDate[i] ? dateCell(c) : c;
+      line[i] = isDate[i] && typeof c === 'number' ? dateOf(c) : c;
     }
-    return lineDigest(line);
+    sha256Cells(line, out, to);
+  };
+  /** The key as uniqueKeys numbers it (a key's second row is "key #2"); keys by position are unique. */
+  const keyOf = (cells: readonly Cell[]) => {
+    // One key column (most datasets: the Id) is its text, as rawKey gives it, without rawKey's arrays.
+    const raw = usable.length === 1 ? String(plainCell(cells[usable[0]!]) ?? '') : rawKey(cells, usable, digests.count);
+    if (!usable.length) return raw;
+    const n = seen.get(raw);
+    if (n === undefined) {
+      const mine = own(raw);
+      seen.set(mine, 1);
+      return mine;
+    }
+    seen.set(raw, n + 1);
+    return `${raw} #${n + 1}`;
   };
   const add = (cells: readonly Cell[]) => {
-    digests.push(digestOf(cells));
-    keys.push(own(rawKey(cells, usable, keys.length)));
+    const key = keyOf(cells);
+    const r = digests.add(fnv1a(key));
+    digestInto(cells, digests.chunk(r), digests.at(r));
+    if (keep) keys.push(own(key));
   };
   return {
     add,
-    /** One row's digest, not recorded. */
-    digestOf,
+    /** Whether these cells' digest is row r's (the same row read again). */
+    matches(cells: readonly Cell[], r: number): boolean {
+      digestInto(cells, scratch, 0);
+      return digests.is(r, scratch);
+    },
     addRows(rows: readonly (readonly Cell[])[]) {
       for (const r of rows) add(r);
     },
-    /** Row r's key as its cells give it (before `prints` numbers repeated keys) and its digest. */
-    rawKey: (r: number) => keys[r]!,
-    digest: (r: number) => digests[r]!,
-    /** Keys made unique (`key #2`): call once, when every row is in. */
-    prints(): RowPrints {
-      return { keys: uniqueKeys(keys), digests };
-    },
+    /** Row r's key (kept keys only) and its digest. */
+    key: (r: number) => keys[r]!,
+    digests,
+    /** Call once, when every row is in. */
+    prints: (): K extends true ? RowPrints : RowDigests => ({ count: digests.count, digests, ...(keep ? { keys } : {}) }) as K extends true ? RowPrints : RowDigests,
   };
 }
 
+/**
+ * Row digests and key hashes (rowPrinter's `prints`): what a cell print and a check against one need.
+ * `_digest` is not used (a row's digest is the built-in's, see TextDigest): the callers pass the hash of
+ * their print here, and may stop.
+ */
+export const rowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], _digest?: TextDigest, present: readonly string[] = columns, dates: readonly string[] = []) =>
+  printer(columns, fields, keyColumns, present, dates, false);
+
+/** The same, keeping each row's key (a refresh matches the rows before and after by them). */
+export const keyedRowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], present: readonly string[] = columns, dates: readonly string[] = []) =>
+  printer(columns, fields, keyColumns, present, dates, true);
+
 /** Row digests over `fields` (columns missing from the table count as empty), with each row's key. */
-export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], digest: TextDigest = builtIn, dates: readonly string[] = []): RowPrints {
-  const p = rowPrinter(t.columns, fields, keyColumns, digest, t.columns, dates);
+export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], _digest?: TextDigest, dates: readonly string[] = []): RowPrints {
+  const p = keyedRowPrinter(t.columns, fields, keyColumns, t.columns, dates);
   p.addRows(t.rows);
   return p.prints();
 }
@@ -121,40 +199,54 @@ export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: r
 const bucketCount = (rows: number) => Math.max(1, Math.ceil(rows / BUCKET_ROWS));
 
 /** Bucket number of every row, for `buckets` buckets. */
-export function bucketsOf(keys: readonly string[], buckets: number): Uint32Array {
-  const out = new Uint32Array(keys.length);
-  for (let r = 0; r < keys.length; r++) out[r] = fnv1a(keys[r]!) % buckets;
+function bucketsOf(d: DigestList, buckets: number): Uint32Array {
+  const out = new Uint32Array(d.count);
+  for (let r = 0; r < d.count; r++) out[r] = d.keyHash(r) % buckets;
   return out;
 }
 
-function bucketHashes(p: RowPrints, buckets: number, digest: TextDigest): string[] {
-  const of = bucketsOf(p.keys, buckets);
-  const groups: string[][] = Array.from({ length: buckets }, () => []);
-  for (let r = 0; r < p.digests.length; r++) groups[of[r]!]!.push(p.digests[r]!);
-  return groups.map((g) => hashOfDigests(g, digest).slice(0, 8));
+/**
+ * Each bucket's hash (8 hex digits): the rows in digest order (`order`) put in their buckets by a
+ * counting sort, which keeps that order within each bucket.
+ */
+function bucketHashes(d: DigestList, order: Uint32Array, buckets: number, digest: TextDigest): string[] {
+  const of = bucketsOf(d, buckets);
+  const start = new Uint32Array(buckets + 1);
+  for (let r = 0; r < d.count; r++) start[of[r]! + 1]!++;
+  for (let b = 0; b < buckets; b++) start[b + 1]! += start[b]!;
+  const next = start.slice(0, buckets);
+  const byBucket = new Uint32Array(d.count);
+  for (let i = 0; i < order.length; i++) {
+    const r = order[i]!;
+    byBucket[next[of[r]!]!++] = r;
+  }
+  const out = new Array<string>(buckets);
+  for (let b = 0; b < buckets; b++) out[b] = linesHash(d, byBucket, start[b]!, start[b + 1]!, digest).slice(0, 8);
+  return out;
 }
 
 /** A print of rows made over `dates` (method 2); without `dates`, a method 1 print (tests of old workbooks). */
-export function makeCellPrint(p: RowPrints, keyColumns: readonly string[], digest: TextDigest = builtIn, dates?: readonly string[]): CellPrint {
+export function makeCellPrint(p: RowDigests, keyColumns: readonly string[], digest: TextDigest = builtIn, dates?: readonly string[]): CellPrint {
+  const order = p.digests.order();
   return {
     method: dates ? CELL_PRINT_METHOD : CELL_PRINT_METHOD_1,
-    count: p.digests.length,
-    sha256: hashOfDigests([...p.digests], digest),
+    count: p.count,
+    sha256: linesHash(p.digests, order, 0, order.length, digest),
     keys: [...keyColumns],
-    buckets: bucketHashes(p, bucketCount(p.digests.length), digest).join(''),
+    buckets: bucketHashes(p.digests, order, bucketCount(p.count), digest).join(''),
     ...(dates ? { dates: [...dates] } : {}),
   };
 }
 
 /** Rows (body positions) in buckets whose hash differs from the stored one: where the edits are. */
-export function suspectRows(stored: CellPrint, now: RowPrints, digest: TextDigest = builtIn): { rows: number[]; buckets: Set<number> } {
+export function suspectRows(stored: CellPrint, now: RowDigests, digest: TextDigest = builtIn): { rows: number[]; buckets: Set<number> } {
   const buckets = stored.buckets.length / 8;
-  const hashes = bucketHashes(now, buckets, digest);
+  const hashes = bucketHashes(now.digests, now.digests.order(), buckets, digest);
   const bad = new Set<number>();
   hashes.forEach((h, b) => {
     if (h !== stored.buckets.slice(b * 8, b * 8 + 8)) bad.add(b);
   });
-  const of = bucketsOf(now.keys, buckets);
+  const of = bucketsOf(now.digests, buckets);
   const rows: number[] = [];
   for (let r = 0; r < of.length; r++) if (bad.has(of[r]!)) rows.push(r);
   return { rows, buckets: bad };
@@ -172,7 +264,7 @@ function revertingSubset<T extends { r: number; incoming: string }>(differing: T
     differing.forEach((d, i) => {
       if (m & (1 << i)) digests.set(d.r, d.incoming);
     });
-    if (hashOfDigests([...digests.values()], digest).slice(0, 8) === want) return differing.filter((_, i) => m & (1 << i));
+    if (hashOfHexes([...digests.values()], digest).slice(0, 8) === want) return differing.filter((_, i) => m & (1 << i));
   }
   return null;
 }
@@ -201,8 +293,9 @@ export interface EditedCell {
 }
 
 /** The rows that may hold hand edits (in buckets whose hash differs); null when the table matches its print. */
-export function editSuspects(stored: CellPrint, now: RowPrints, digest: TextDigest = builtIn): number[] | null {
-  if (hashOfDigests([...now.digests], digest) === stored.sha256) return null;
+export function editSuspects(stored: CellPrint, now: RowDigests, digest: TextDigest = builtIn): number[] | null {
+  const order = now.digests.order();
+  if (linesHash(now.digests, order, 0, order.length, digest) === stored.sha256) return null;
   return suspectRows(stored, now, digest).rows;
 }
 
@@ -222,11 +315,11 @@ export function findEdits(
   digest: TextDigest = builtIn,
 ): { cells: EditedCell[]; countNow: number } {
   const B = stored.buckets.length / 8;
-  const of = bucketsOf(now.keys, B);
+  const of = bucketsOf(now.digests, B);
   const inKeys = rowKeys(incoming, stored.keys);
   const inByKey = new Map<string, number>();
   inKeys.forEach((k, i) => inByKey.set(k, i));
-  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], digest, stored.dates).digests[0]!;
+  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], undefined, stored.dates).digests.hex(0);
   const iAt = fields.map((f) => incoming.columns.indexOf(f));
   const cells: EditedCell[] = [];
   const byBucket = new Map<number, number[]>();
@@ -236,7 +329,7 @@ export function findEdits(
     const differing: { r: number; incoming: string; cells: EditedCell[] }[] = [];
     const current = new Map<number, string>();
     for (const r of rows) {
-      current.set(r, now.digests[r]!);
+      current.set(r, now.digests.hex(r));
       const i = inByKey.get(now.keys[r]!);
       if (i === undefined) continue;
       const was = cellsOf(r);
@@ -256,5 +349,5 @@ export function findEdits(
     else for (const d of differing) for (const e of d.cells) cells.push({ ...e, old: undefined, certain: false });
   }
   cells.sort((x, y) => x.row - y.row);
-  return { cells, countNow: now.digests.length };
+  return { cells, countNow: now.count };
 }

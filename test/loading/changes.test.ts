@@ -7,7 +7,9 @@ import { loadDataset, refreshTable, type DataRecord } from '../../src/loading/lo
 import { recordKeyColumns } from '../../src/loading/recordkey';
 import { readBeforeRefresh } from '../../src/loading/refreshread';
 import { canonicalJson } from '../../src/loading/fingerprint';
-import { fnv1a, lineOf, makeCellPrint, rowPrints } from '../../src/loading/tableprint';
+import { fnv1a, lineOf, makeCellPrint, rowPrinter, rowPrints } from '../../src/loading/tableprint';
+import { nodeDigest } from '../../src/cli/digest';
+import { DigestList } from '../../src/loading/digests';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import { fakeClient } from './fakeClient';
 
@@ -195,6 +197,42 @@ describe('cell fingerprint canonical form', () => {
     expect(print.sha256).toBe(sha([...digests].sort().map((d) => `${d}\n`).join('')));
     expect(print.buckets).toBe(sha([...digests].sort().map((d) => `${d}\n`).join('')).slice(0, 8));
     expect(fnv1a('a')).toBe(0xe40c292c);
+  });
+
+  it('orders digests as their hex texts sort, also where their first bytes are the same', () => {
+    const list = new DigestList();
+    const hexes: string[] = [];
+    for (let r = 0; r < 500; r++) {
+      list.add(0);
+      const bytes = list.chunk(r).subarray(list.at(r), list.at(r) + 32);
+      // Five first words in all, so most rows share their first bytes with others; some rows are the same.
+      bytes.set([0, 0, r % 5, 7], 0);
+      for (let k = 4; k < 32; k++) bytes[k] = r % 3 === 0 ? 9 : (r * 31 + k * 17) % 256;
+      hexes.push(list.hex(r));
+    }
+    expect([...list.order()].map((r) => list.hex(r))).toEqual([...hexes].sort());
+  });
+
+  it('gives the prints made before the digests were kept as bytes, with every hash and printer (old workbooks verify)', () => {
+    // Repeated and empty keys, escapes, every UTF-8 length, inert formulas, dates and date-times (method 2).
+    const columns = ['Id', 'Name', 'Amount', 'When', 'Flag'];
+    const rows = Array.from({ length: 300 }, (_, i) => [
+      i % 50 === 7 ? 'dup' : i % 61 === 3 ? '' : `id-${(i * 7919) % 1000}`,
+      i % 3 === 0 ? `Zürich “${i}” 中文 😀 \\ "q"` : i % 3 === 1 ? `'=SUM(A${i})` : '',
+      i % 4 === 0 ? i * 1.25 : i % 4 === 1 ? -i : i % 4 === 2 ? 1e21 : null,
+      i % 5 === 0 ? 45720 + i + (i % 7) / 24 : i % 5 === 1 ? 45720.000001157 : 'not a date',
+      i % 2 === 0,
+    ]);
+    // Made by the code of 95d5964 (hex digests as strings, sorted and joined).
+    const keyed = { method: 'sha256/cell-rows/2', count: 300, sha256: '6dc51672fa928d0a10a44c83c21757fe412377d3111171e63544c0fb4ccd0c5f', keys: ['Id'], buckets: '36259b8f829cb9d334b04394b1ccd65f704f9348768bc42ecb91c4fcc9a6c17f3db4f4b852246ba3', dates: ['When'] };
+    const byPosition = { method: 'sha256/cell-rows/1', count: 300, sha256: 'f315146c02d766f1735a5a984a7be1c12d50765b91c5510804a8e6b8aa3cc747', keys: [], buckets: 'd82055536525929523fbc4ae69eec7735d1ffd568781ef13146ef1420d840880f5b990fd88f4c002' };
+    for (const digest of [undefined, nodeDigest]) {
+      expect(makeCellPrint(rowPrints({ columns, rows }, columns, ['Id'], digest, ['When']), ['Id'], digest, ['When'])).toEqual(keyed);
+      const load = rowPrinter(columns, columns, ['Id'], digest, columns, ['When']);
+      load.addRows(rows);
+      expect(makeCellPrint(load.prints(), ['Id'], digest, ['When'])).toEqual(keyed);
+      expect(makeCellPrint(rowPrints({ columns, rows }, ['Name', 'Amount'], [], digest), [], digest)).toEqual(byPosition);
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Sha256, sha256Cells, sha256Hex } from '../../src/loading/sha256';
+import { readFileSync } from 'node:fs';
+import { Sha256, hexOf, sha256Cells, sha256Hex, sha256Text } from '../../src/loading/sha256';
 
 const node = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
 const streamed = (text: string) => new Sha256().update(new TextEncoder().encode(text)).hex();
@@ -30,6 +31,12 @@ function randomText(next: () => number, length: number): string {
 }
 
 describe('SHA-256', () => {
+  it('runs the rounds scripts/sha256-rounds.js writes (the file is not edited by hand)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const rounds = require('../../scripts/sha256-rounds.js') as { source(): string; target: string };
+    expect(readFileSync(rounds.target, 'utf8')).toBe(rounds.source());
+  });
+
   it('gives the NIST test vectors (FIPS 180-4 examples), one-shot and streamed', () => {
     const vectors: [string, string][] = [
       ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
@@ -103,7 +110,7 @@ describe('SHA-256', () => {
   it('hashes a row of cells as node:crypto hashes JSON.stringify of it: escapes, every UTF-8 length, numbers, long and empty rows', () => {
     const next = random(27);
     const source = randomText(next, 50_000);
-    const numbers = [0, -0, 1, -1, 0.1, 1 / 3, 1e21, 1e-7, -123.456, 2 ** 53, Number.MAX_VALUE, Number.MIN_VALUE, 45_000.5];
+    const numbers = [0, -0, 1, -1, 9, 10, -10, 99_999, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 0.1, 1 / 3, 1e21, 1e-7, -123.456, 2 ** 53, Number.MAX_VALUE, Number.MIN_VALUE, 45_000.5];
     const rows: (string | number | boolean | null)[][] = [[], [null], [''], [true, false, null], numbers, ['a"b', 'back\\slash', 'tab\there', '\u0000\u001f\u007f', 'é', '😀', '\ud800', 'x\udc00'], ['q'.repeat(100_000), 7], ['中'.repeat(40_000)]];
     for (let r = 0; r < 300; r++) {
       const row: (string | number | boolean | null)[] = [];
@@ -119,9 +126,18 @@ describe('SHA-256', () => {
       }
       rows.push(row);
     }
-    const wrong = rows.map((row, i) => [i, sha256Cells(row) === node(JSON.stringify(row))] as const).filter(([, same]) => !same);
+    // Written at an offset of a larger buffer, as into a digest list's chunk.
+    const cells = (row: (string | number | boolean | null)[]) => {
+      const out = new Uint8Array(48);
+      sha256Cells(row, out, 8);
+      return hexOf(out, 8);
+    };
+    const wrong = rows.map((row, i) => [i, cells(row) === node(JSON.stringify(row))] as const).filter(([, same]) => !same);
     expect(wrong).toEqual([]);
     // After a long row grew the shared buffer, a short one hashes as before.
-    expect(sha256Cells(['row 1', 2])).toBe(node('["row 1",2]'));
+    expect(cells(['row 1', 2])).toBe(node('["row 1",2]'));
+    const text = new Uint8Array(32);
+    sha256Text('中'.repeat(20_000), text, 0);
+    expect(hexOf(text)).toBe(node('中'.repeat(20_000)));
   });
 });

@@ -811,11 +811,18 @@ class FakeTable extends Loadable {
         if (!last?.validation) continue;
         for (let r = t.body; r < b.rows - 1; r++) Object.assign(this.ctx.xl.cell(t.sheet, t.row + 1 + r, t.col + c), { validation: last.validation, validationAlert: last.validationAlert });
       }
-      // And its calculated columns (one formula in every body row) fill the new rows, as Excel does.
+      // And its calculated columns (one formula in every body row) fill the new rows, as Excel does. Read
+      // row by row up to the first that differs: a table grown chunk by chunk to a million rows would
+      // otherwise read its whole body at every resize.
       for (let c = 0; c < t.width; c++) {
-        const cells = Array.from({ length: t.body }, (_, r) => t.sheet.cells.get(a1(t.row + 1 + r, t.col + c)));
-        const f = cells[0];
-        if (!f?.formula || !cells.every((x) => x?.formula && x.value === f.value)) continue;
+        const f = t.sheet.cells.get(a1(t.row + 1, t.col + c));
+        const same = (r: number) => {
+          const x = t.sheet.cells.get(a1(t.row + 1 + r, t.col + c));
+          return x?.formula && x.value === f!.value;
+        };
+        let r = 1;
+        while (f?.formula && r < t.body && same(r)) r++;
+        if (!f?.formula || r < t.body) continue;
         for (let r = t.body; r < b.rows - 1; r++) Object.assign(this.ctx.xl.cell(t.sheet, t.row + 1 + r, t.col + c), { value: f.value, formula: true });
       }
       t.width = b.cols;

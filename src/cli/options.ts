@@ -39,12 +39,25 @@ export function parseOptions<V extends object>(
  */
 export function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
+    let sigints = 0;
     const stop = () => {
       giveTerminalBack();
       resolve();
     };
+    const onSigint = () => {
+      sigints += 1;
+      // Under npm a terminal's SIGINT comes twice: to the whole group, then forwarded by npm. Stopping at the
+      // first, a quick stop could reach Node's own teardown (where its handlers are gone) just as npm's copy
+      // arrives, and die of it: npm then exits 130 (seen on a loaded CI machine). So the stop waits for the
+      // copy, at most FORWARD_WAIT_MS (a SIGINT sent to npm alone comes once).
+      if (sigints > 1 || !process.env.npm_command) stop();
+      else setTimeout(stop, FORWARD_WAIT_MS).unref();
+    };
     const giveTerminalBack = ctrlCAsKey(stop);
-    process.on('SIGINT', stop);
+    process.on('SIGINT', onSigint);
     process.on('SIGTERM', stop);
   });
 }
+
+/** How long a stop under npm waits for npm's copy of a SIGINT. */
+const FORWARD_WAIT_MS = 300;

@@ -97,7 +97,7 @@ describe('every command given a file that does not exist: said in words, exit 2,
 function startInTerminal(command: string, args: string[], ready: string, env: NodeJS.ProcessEnv = process.env) {
   const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | string | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
   const started = new Promise<void>((resolve, reject) => {
     const seen = (d: Buffer) => {
       out += d.toString();
@@ -107,7 +107,9 @@ function startInTerminal(command: string, args: string[], ready: string, env: No
     child.stderr.on('data', seen);
     void exited.then((code) => reject(new Error(`exited ${code} before it was ready:\n${out}`)));
   });
-  return { child, started, exited };
+  // The exit code, or the signal and what the command printed: a stop that is not 0 says where it went wrong.
+  const stopped = exited.then((code) => (code === 0 ? 0 : `${code}\n${out}`));
+  return { child, started, exited, stopped };
 }
 
 /** A command run in a pseudo-terminal (test/cli/pty_ctrl_c.py), Ctrl-C typed once `ready` is printed. */
@@ -140,7 +142,7 @@ describe('Ctrl-C is a normal stop: exit 0', () => {
     });
     await run.started;
     process.kill(-run.child.pid!, 'SIGINT');
-    expect(await run.exited).toBe(0);
+    expect(await run.stopped).toBe(0);
   });
 
   it('grc-sheets sandbox given SIGINT twice (npm forwards the one the terminal sent) still exits 0', async () => {

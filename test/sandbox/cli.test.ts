@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { key } from './helpers';
@@ -59,7 +59,8 @@ describe('grc-sheets sandbox (the command)', () => {
   });
 
   it('refuses an API file it cannot read with one message naming it, and starts nothing (exit 1)', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'api-file-')), 'customer.yaml');
+    const dir = mkdtempSync(join(tmpdir(), 'api-file-'));
+    const file = join(dir, 'customer.yaml');
     writeFileSync(file, 'openapi: 3.0.0\npaths: [unclosed\n');
     const r = spawnSync(
       process.execPath,
@@ -69,6 +70,7 @@ describe('grc-sheets sandbox (the command)', () => {
         encoding: 'utf8',
       },
     );
+    rmSync(dir, { recursive: true, force: true });
     expect(r.status).toBe(1);
     expect(r.stdout).not.toContain('listening');
     expect(r.stderr.trim().split('\n')).toEqual([

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are arbitrary JSON that the assertions inspect */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -399,5 +399,6 @@ describe('an API file the sandbox cannot use', () => {
     await expect(loadApiFile(join(dir, 'absent.json'))).rejects.toThrow(
       /absent\.json is not a readable Swagger 2\.0 or OpenAPI 3 file/,
     );
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -34,7 +34,12 @@ if (missing.length > 0) {
     detached: true,
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  // In a terminal, Ctrl-C is read here as a key and passed on as SIGINT (src/cli/terminal-keys.ts says why:
+  // no signal then reaches npm's script shell); the relay, in its own group, does not own the terminal.
+  require('tsx/cjs');
+  const giveTerminalBack = require('../src/cli/terminal-keys.ts').ctrlCAsKey(() => child.kill('SIGINT'));
   child.on('exit', (code, signal) => {
+    giveTerminalBack();
     if (signal) {
       process.removeAllListeners(signal);
       process.kill(process.pid, signal);

@@ -5,7 +5,7 @@
  * as a real process (through npx where the README says npx) for Ctrl-C.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main';
@@ -129,6 +129,17 @@ describe('Ctrl-C is a normal stop: exit 0', () => {
   it("npx grc-sheets sandbox in a terminal, Ctrl-C typed, npm's default script shell (dash on Debian): 0", async () => {
     const r = await typeCtrlCInTerminal(['env', '-u', 'npm_config_script_shell', 'npx', 'grc-sheets', 'sandbox', '--port', '0'], 'Base URL');
     expect(r.typed).toBe(true);
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 0, signal: undefined });
+  });
+
+  it('npx grc-sheets relay in a terminal (it runs itself again with its V8 flags, in its own group): Ctrl-C typed stops it gracefully, 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'grc-ctrl-c-'));
+    const config = join(dir, 'relay.json');
+    writeFileSync(config, JSON.stringify({ listen: { host: '127.0.0.1', port: 0 }, environments: { acc: { baseUrl: 'http://127.0.0.1:9/api' } } }));
+    const r = await typeCtrlCInTerminal(['env', '-u', 'npm_config_script_shell', 'npx', 'grc-sheets', 'relay', '--config', config], 'listening on');
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.typed).toBe(true);
+    expect(r.output).toContain('relay stopped');
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 0, signal: undefined });
   });
 

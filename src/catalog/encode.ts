@@ -408,6 +408,14 @@ function planOf(op: BoundOperation): RequestPlan {
   return plan;
 }
 
+const contextOf = (t: Target, lists: Lists, problems: EncodeProblem[], values: Values, consumed: Set<string>): Ctx => ({
+  field: t.field,
+  lists,
+  problems,
+  values,
+  consumed,
+});
+
 /**
  * The request for one row's values. Problems name the catalogue field (or the extra column's key) and
  * say what to do; with any problem nothing is sent.
@@ -418,7 +426,6 @@ export function encodeRequest(op: BoundOperation, values: Values, lists: Lists):
   // Validation encodes every row: a context (and the set of fields encodings consume besides their own, a
   // number's unit or a file's name) is made only for a value that needs more than being taken as it is.
   let consumed: Set<string> | undefined;
-  const ctxOf = (t: Target): Ctx => ({ field: t.field, lists, problems, values, consumed: (consumed ??= new Set()) });
   const body: Json = {};
   let wholeBody: unknown = undefined;
   const params = new Map<string, string>();
@@ -428,22 +435,22 @@ export function encodeRequest(op: BoundOperation, values: Values, lists: Lists):
     const v = given === undefined || given === '' ? def : given;
     if (v === undefined || v === '' || (t.in !== 'body' && isEmpty(v))) {
       if (t.required || t.in === 'path')
-        problem(ctxOf(t), 'required', `the API file requires ${t.in === 'body' ? 'it' : `the ${t.in} parameter ${t.at}`}; fill in ${t.label}`);
+        problem(contextOf(t, lists, problems, values, (consumed ??= new Set())), 'required', `the API file requires ${t.in === 'body' ? 'it' : `the ${t.in} parameter ${t.at}`}; fill in ${t.label}`);
       continue;
     }
     const e = t.encoding;
-    const out = v === null || (e.kind === 'plain' && !e.many && !e.as) ? v : encodeValue(ctxOf(t), e, v);
+    const out = v === null || (e.kind === 'plain' && !e.many && !e.as) ? v : encodeValue(contextOf(t, lists, problems, values, (consumed ??= new Set())), e, v);
     if (out === FAIL) continue;
     if (t.in === 'body') {
       if (t.at === '') wholeBody = out;
       else if (!setAt(body, t.at, out))
-        problem(ctxOf(t), 'bad-value', `the binding puts it at ${t.at}, where another value already is; ask the admin to correct the binding`);
+        problem(contextOf(t, lists, problems, values, (consumed ??= new Set())), 'bad-value', `the binding puts it at ${t.at}, where another value already is; ask the admin to correct the binding`);
     } else if (t.in === 'path') {
-      if (!scalar(out)) problem(ctxOf(t), 'bad-value', `the path parameter ${t.at} takes one value`);
+      if (!scalar(out)) problem(contextOf(t, lists, problems, values, (consumed ??= new Set())), 'bad-value', `the path parameter ${t.at} takes one value`);
       else params.set(t.at, String(out));
     } else {
       for (const x of Array.isArray(out) ? out : [out]) {
-        if (!scalar(x)) problem(ctxOf(t), 'bad-value', `the query parameter ${t.at} takes plain values`);
+        if (!scalar(x)) problem(contextOf(t, lists, problems, values, (consumed ??= new Set())), 'bad-value', `the query parameter ${t.at} takes plain values`);
         else query.push([t.at, String(x)]);
       }
     }

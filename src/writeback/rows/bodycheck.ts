@@ -20,10 +20,12 @@ export function passesByField(schema: z.ZodType, body: unknown): boolean {
       return false;
     }
     const v = input[f.key];
-    const seen = memoOf(f, v);
-    if (seen?.set.has(seen.key)) continue;
+    const scalar = isScalar(v);
+    const list = scalar ? undefined : listKey(v);
+    if (scalar ? f.scalars.has(v) : list !== undefined && f.lists.has(list)) continue;
     if (!f.schema.safeParse(v).success) return false;
-    if (seen && seen.set.size < MEMO_LIMIT) seen.set.add(seen.key);
+    if (scalar && f.scalars.size < MEMO_LIMIT) f.scalars.add(v);
+    else if (list !== undefined && f.lists.size < MEMO_LIMIT) f.lists.add(list);
   }
   return true;
 }
@@ -46,12 +48,13 @@ const MEMO_LIMIT = 1_000;
  * by its JSON (unambiguous for strings); anything else is parsed every time. The catalogue's schemas are
  * pure: a value accepted once is accepted again.
  */
-function memoOf(f: FieldPlan, v: unknown): { set: Set<unknown>; key: unknown } | undefined {
-  if (v === undefined || typeof v === 'string' || typeof v === 'boolean') return { set: f.scalars, key: v };
-  if (typeof v === 'number') return Object.is(v, -0) ? undefined : { set: f.scalars, key: v };
+const isScalar = (v: unknown): boolean =>
+  v === undefined || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Object.is(v, -0));
+
+function listKey(v: unknown): string | undefined {
   if (!Array.isArray(v)) return undefined;
   for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return undefined;
-  return { set: f.lists as Set<unknown>, key: JSON.stringify(v) };
+  return JSON.stringify(v);
 }
 
 const plans = new WeakMap<z.ZodType, FieldPlan[] | null>();

@@ -380,7 +380,7 @@ interface Target {
 interface RequestPlan {
   targets: { t: Target; key: string; def?: unknown }[];
   /** The fields and extras' keys the placements consume. */
-  fields: readonly string[];
+  consumes: ReadonlySet<string>;
   hasBody: boolean;
   hasPathParams: boolean;
 }
@@ -400,13 +400,21 @@ function planOf(op: BoundOperation): RequestPlan {
     });
   plan = {
     targets,
-    fields: targets.map((t) => t.key),
+    consumes: new Set(targets.map((t) => t.key)),
     hasBody: op.method !== 'GET' && (op.placements.some((p) => p.in === 'body') || op.extras.some((x) => x.in === 'body')),
     hasPathParams: op.path.includes('{'),
   };
   plans.set(op, plan);
   return plan;
 }
+
+const contextOf = (t: Target, lists: Lists, problems: EncodeProblem[], values: Values, consumed: Set<string>): Ctx => ({
+  field: t.field,
+  lists,
+  problems,
+  values,
+  consumed,
+});
 
 /**
  * The request for one row's values. Problems name the catalogue field (or the extra column's key) and
@@ -415,38 +423,41 @@ function planOf(op: BoundOperation): RequestPlan {
 export function encodeRequest(op: BoundOperation, values: Values, lists: Lists): EncodeResult {
   const plan = planOf(op);
   const problems: EncodeProblem[] = [];
-  const consumed = new Set<string>(plan.fields);
+  // Validation encodes every row: a context (and the set of fields encodings consume besides their own, a
+  // number's unit or a file's name) is made only for a value that needs more than being taken as it is.
+  let consumed: Set<string> | undefined;
   const body: Json = {};
   let wholeBody: unknown = undefined;
   const params = new Map<string, string>();
   const query: [string, string][] = [];
   for (const { t, key, def } of plan.targets) {
     const given = values[key];
-    const ctx: Ctx = { field: t.field, lists, problems, values, consumed };
     const v = given === undefined || given === '' ? def : given;
     if (v === undefined || v === '' || (t.in !== 'body' && isEmpty(v))) {
       if (t.required || t.in === 'path')
-        problem(ctx, 'required', `the API file requires ${t.in === 'body' ? 'it' : `the ${t.in} parameter ${t.at}`}; fill in ${t.label}`);
+        problem(contextOf(t, lists, problems, values, (consumed ??= new Set())), 'required', `the API file requires ${t.in === 'body' ? 'it' : `the ${t.in} parameter ${t.at}`}; fill in ${t.label}`);
       continue;
     }
-    const out = encodeValue(ctx, t.encoding, v);
+    const e = t.encoding;
+    const out = v === null || (e.kind === 'plain' && !e.many && !e.as) ? v : encodeValue(contextOf(t, lists, problems, values, (consumed ??= new Set())), e, v);
     if (out === FAIL) continue;
     if (t.in === 'body') {
       if (t.at === '') wholeBody = out;
       else if (!setAt(body, t.at, out))
-        problem(ctx, 'bad-value', `the binding puts it at ${t.at}, where another value already is; ask the admin to correct the binding`);
+        problem(contextOf(t, lists, problems, values, (consumed ??= new Set())), 'bad-value', `the binding puts it at ${t.at}, where another value already is; ask the admin to correct the binding`);
     } else if (t.in === 'path') {
-      if (!scalar(out)) problem(ctx, 'bad-value', `the path parameter ${t.at} takes one value`);
+      if (!scalar(out)) problem(contextOf(t, lists, problems, values, (consumed ??= new Set())), 'bad-value', `the path parameter ${t.at} takes one value`);
       else params.set(t.at, String(out));
     } else {
       for (const x of Array.isArray(out) ? out : [out]) {
-        if (!scalar(x)) problem(ctx, 'bad-value', `the query parameter ${t.at} takes plain values`);
+        if (!scalar(x)) problem(contextOf(t, lists, problems, values, (consumed ??= new Set())), 'bad-value', `the query parameter ${t.at} takes plain values`);
         else query.push([t.at, String(x)]);
       }
     }
   }
-  for (const [k, v] of Object.entries(values)) {
-    if (consumed.has(k) || isEmpty(v)) continue;
+  for (const k of Object.keys(values)) {
+    const v = values[k];
+    if (plan.consumes.has(k) || consumed?.has(k) || isEmpty(v)) continue;
     problems.push({
       field: k,
       code: 'not-placed',

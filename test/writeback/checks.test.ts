@@ -1,3 +1,8 @@
+import { z } from 'zod';
+import { bodies } from '../../src/catalog';
+import type { CellProblem } from '../../src/writeback/problem';
+import { passesByField } from '../../src/writeback/rows/bodycheck';
+import { checkBody } from '../../src/writeback/rows/rowreader';
 import { createMemoryWorkbook } from '../../src/workbook/memory';
 import type { WritebackApi } from '../../src/writeback/api';
 import { unknownColumns } from '../../src/writeback/checks/columns';
@@ -56,5 +61,58 @@ describe('checks across rows and of the header', () => {
   it('the result and row key columns are the post\'s own, never unknown', () => {
     expect(unknownColumns(['Name', 'Result', 'Result GUID', 'Result message', 'Result time', 'Row key'], ['Name'])).toEqual([]);
     expect(unknownColumns(['Reportng organisation'], ['Name', 'Reporting organization'])[0]!.message).toContain('"Reporting organization"');
+  });
+});
+
+describe('a body checked field by field (validation speed)', () => {
+  const G = '11111111-2222-4333-8444-555555555555';
+  const columnOf = { Name: 'Name', IncidentTypes: 'Incident types', DateDetected: 'Date detected', CustomFields: 'Custom' };
+  const good = { Name: 'Leak', ReportingOrganization: G, IncidentTypes: [G], DateDetected: '2025-03-04', Description: undefined };
+
+  it('passes exactly the bodies the schema passes, remembered values included, and a refused body keeps zod\'s words', () => {
+    const schema = bodies.createIncident;
+    const cases: unknown[] = [
+      good,
+      { ...good, Name: 'Leak 2' },
+      { ...good, IncidentTypes: ['not a guid'] },
+      { ...good, IncidentTypes: [G, 'not a guid'] },
+      { ...good, DateDetected: '03/04/2025' },
+      { ReportingOrganization: G },
+      { ...good, CustomFields: [{ CustomFieldGuid: G }] },
+      { ...good, CustomFields: [{ CustomFieldGuid: G, Value: 'x' }] },
+      { ...good, Classification: 7 },
+      'a text',
+      null,
+    ];
+    for (const body of cases) {
+      const parsed = schema.safeParse(body);
+      expect(passesByField(schema, body)).toBe(parsed.success);
+      const problems: CellProblem[] = [];
+      expect(checkBody(schema, body, columnOf, problems)).toBe(parsed.success);
+      const words = parsed.success
+        ? []
+        : parsed.error.issues.map((i) => {
+            const field = String(i.path[0] ?? '');
+            const column = (columnOf as Record<string, string>)[field] ?? field;
+            return `${column}: ${i.message}; correct ${column}`;
+          });
+      expect(problems.map((p) => `${p.column}: ${p.message}`)).toEqual(words);
+    }
+    const problems: CellProblem[] = [];
+    checkBody(schema, { ...good, IncidentTypes: ['not a guid'] }, columnOf, problems);
+    expect(problems.map((p) => [p.column, p.code, p.message])).toEqual([
+      ['Incident types', 'invalid-field', 'expected a GUID; correct Incident types'],
+    ]);
+  });
+
+  it('never answers for a schema with checks of its own or one that refuses unknown fields: those are parsed whole', () => {
+    const refined = z.object({ A: z.string().optional() }).refine((b) => b.A !== 'no', { message: 'not no' });
+    const strict = z.strictObject({ A: z.string() });
+    expect(passesByField(refined, { A: 'yes' })).toBe(false);
+    expect(passesByField(strict, { A: 'yes' })).toBe(false);
+    const problems: CellProblem[] = [];
+    expect(checkBody(strict, { A: 'yes', B: 1 }, {}, problems)).toBe(false);
+    expect(problems).toHaveLength(1);
+    expect(checkBody(refined, { A: 'yes' }, {}, [])).toBe(true);
   });
 });

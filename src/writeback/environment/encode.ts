@@ -30,10 +30,13 @@ export function encodeCall(ctx: FlowContext, call: Call, extra: Readonly<Record<
   const op = ctx.environment.operation(call.operation);
   const values: Record<string, unknown> = {};
   if (call.body !== undefined) {
-    const placed = ctx.environment.placedFields(call.operation);
-    const untyped = new Set(call.untyped ?? []);
-    for (const [field, v] of Object.entries(call.body as Record<string, unknown>))
-      if (!untyped.has(field) || placed.has(field)) values[field] = v;
+    const body = call.body as Record<string, unknown>;
+    const untyped = call.untyped;
+    if (!untyped?.length) Object.assign(values, body);
+    else {
+      const placed = ctx.environment.placedFields(call.operation);
+      for (const field of Object.keys(body)) if (!untyped.includes(field) || placed.has(field)) values[field] = body[field];
+    }
   }
   if (call.guid !== undefined) values[PATH_GUID_FIELD] = call.guid;
   for (const x of op.extras) if (x.key in extra) values[x.key] = extra[x.key];

@@ -40,6 +40,10 @@ export function readBoolean(c: Cell | undefined): Read<boolean> {
 
 const SLASHED = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/;
 
+// A date column repeats a few days: the last serial's text is kept, so a run of the same day converts once.
+let lastSerial = NaN;
+let lastIso: string | null = null;
+
 /**
  * A date is a real date cell (a serial number) or ISO text (2025-04-03). Text like 03/04/2025 is refused:
  * it is 3 April in most of Europe and 4 March in the US, and guessing would post the wrong date.
@@ -47,7 +51,11 @@ const SLASHED = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/;
 export function readDate(c: Cell | undefined): Read<string> {
   if (isBlank(c)) return ok(undefined);
   if (typeof c === 'number') {
-    const iso = c >= 1 ? serialToIso(c, 'date') : null;
+    if (c !== lastSerial) {
+      lastSerial = c;
+      lastIso = c >= 1 ? serialToIso(c, 'date') : null;
+    }
+    const iso = lastIso;
     return iso
       ? ok(iso)
       : fail('not-a-date', `${c} is not a date; type the date as yyyy-mm-dd or use a date cell`);

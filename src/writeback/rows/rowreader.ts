@@ -5,6 +5,7 @@ import type { RowInput } from '../flow';
 import type { FlowContext } from '../environment/context';
 import type { NameIndex } from '../checks/nameindex';
 import { cellError, type CellProblem } from '../problem';
+import { passesByField } from './bodycheck';
 
 export interface FieldOptions {
   required?: boolean;
@@ -106,16 +107,26 @@ export class RowReader {
     leftOut: readonly string[] = [],
   ): { request?: R; problems: CellProblem[] } {
     const full = this.ctx.environment.bodySchema(operationId);
-    const schema =
-      leftOut.length && full instanceof z.ZodObject
-        ? full.partial(Object.fromEntries(leftOut.filter((f) => f in full.shape).map((f) => [f, true])) as Record<string, true>)
-        : full;
+    const schema = leftOut.length && full instanceof z.ZodObject ? partialOf(full, leftOut) : full;
     if (this.hasErrors || !checkBody(schema, body, columnOf, this.problems)) return { problems: this.problems };
     return { request, problems: this.problems };
   }
 }
 
 const isError = (p: CellProblem) => p.severity === 'error';
+
+const partials = new WeakMap<z.ZodObject, Map<string, z.ZodType>>();
+
+/** The schema with `leftOut` optional, made once per set of fields rather than once per row. */
+function partialOf(full: z.ZodObject, leftOut: readonly string[]): z.ZodType {
+  const fields = leftOut.filter((f) => f in full.shape);
+  const key = JSON.stringify(fields);
+  let made = partials.get(full);
+  if (!made) partials.set(full, (made = new Map()));
+  let schema = made.get(key);
+  if (!schema) made.set(key, (schema = full.partial(Object.fromEntries(fields.map((f) => [f, true])) as Record<string, true>)));
+  return schema;
+}
 
 /**
  * Checks a built body with the catalogue's body schema. A failure here means a row reached a shape the
@@ -127,7 +138,7 @@ export function checkBody(
   columnOf: Record<string, string>,
   problems: CellProblem[],
 ): boolean {
-  if (!schema) return true;
+  if (!schema || passesByField(schema, body)) return true;
   const r = schema.safeParse(body);
   if (r.success) return true;
   for (const issue of r.error.issues) {

@@ -68,9 +68,9 @@ export function leadStatement(datasetId: string, e: TableEvidence | undefined): 
 }
 
 /** A register's statements at load, in words: how many of the datasets it read are signed, and what was refused. */
-export function partsAtLoad(parts: readonly PartEvidence[]): { signed: number; refused?: string; unsigned: string[] } {
+export function partsAtLoad(parts: readonly PartEvidence[]): { signed: number; refused?: { dataset: string; problem: string }; unsigned: string[] } {
   const refused = parts.find((p) => p.problem);
-  return { signed: parts.filter((p) => p.statement).length, ...(refused ? { refused: `${refused.dataset}: ${refused.problem}` } : {}), unsigned: parts.filter((p) => !p.statement && !p.problem).map((p) => p.dataset) };
+  return { signed: parts.filter((p) => p.statement).length, ...(refused ? { refused: { dataset: refused.dataset, problem: refused.problem! } } : {}), unsigned: parts.filter((p) => !p.statement && !p.problem).map((p) => p.dataset) };
 }
 
 /** The date and date-time columns of a column model: compared at the millisecond. */

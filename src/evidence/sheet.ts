@@ -80,7 +80,7 @@ export function signatureAtLoad(b: LoadRecord): string {
   const parts = b.evidence?.parts;
   if (parts) {
     const { signed, refused, unsigned } = partsAtLoad(parts);
-    if (refused) return `NOT signed: ${refused}`;
+    if (refused) return `NOT signed: ${refused.dataset}: ${refused.problem}`;
     const lead = leadStatement(b.datasetId, b.evidence);
     const claims = lead ? statementClaims(lead) : null;
     if (!signed) return 'not signed (the relay gave no statements)';

@@ -57,7 +57,7 @@ export interface EvidenceState {
 
 function signedText(b: LoadRecord): string {
   const parts = b.evidence?.parts ? partsAtLoad(b.evidence.parts) : null;
-  if (parts?.refused) return `NOT signed: the relay's statement of ${parts.refused.replace(/: /, ' did not check out at load (')})`;
+  if (parts?.refused) return `NOT signed: the relay's statement of ${parts.refused.dataset} did not check out at load (${parts.refused.problem})`;
   if (parts?.unsigned.length && parts.signed) return `Partly signed by the relay: ${parts.unsigned.join(', ')} not signed`;
   const lead = leadStatement(b.datasetId, b.evidence);
   const claims = lead ? statementClaims(lead) : null;

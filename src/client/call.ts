@@ -19,6 +19,7 @@ import { errorFromFailure } from './fetch-failure';
 import { readText } from './read-text';
 import { fieldPath } from './record-check';
 import { send, type Connection } from './request';
+import { hexOf } from './sha256';
 
 export interface CallOptions {
   params?: PathParams;
@@ -75,8 +76,7 @@ export async function sendEncoded(
 }
 
 async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return hexOf(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes)));
 }
 
 /** A multipart form written as fetch would send it: its bytes, and the Content-Type naming their boundary. */

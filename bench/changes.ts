@@ -40,7 +40,7 @@ export default async function bench(): Promise<string> {
   const keys = recordKeyColumns(columns);
   const load = loadavg()[0]!.toFixed(1);
   const compare = time(() => compareTables(before, after, keys, 100_000));
-  const printNode = time(() => makeCellPrint(rowPrints(before, names, keys, nodeHash), keys, nodeHash));
+  const printNode = time(() => makeCellPrint(rowPrints(before, names, keys), keys, nodeHash));
   const printJs = time(() => makeCellPrint(rowPrints(before, names, keys), keys));
   const edited = { columns: names, rows: before.rows.map((r) => [...r]) };
   for (let i = 0; i < 10; i++) edited.rows[i * 17_001]![names.indexOf('Name')] = 'Typed over';
@@ -53,7 +53,7 @@ export default async function bench(): Promise<string> {
   };
   const asLoaded = await tableOf(before.rows);
   const typedOver = await tableOf(edited.rows);
-  const incomingPrints = rowPrints(after, names, keys, nodeHash);
+  const incomingPrints = rowPrints(after, names, keys);
   const edits = await timeAsync(() =>
     readBeforeRefresh({ ...typedOver, incoming: after, incomingPrints, keyColumns: keys, stored: { print: printNode.value, fields: names }, digest: nodeHash, limit: 100_000 }),
   );

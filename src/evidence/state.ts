@@ -25,7 +25,7 @@ export async function scanEvidence(workbook: WorkbookPort, b: LoadRecord, shape:
   const keys = b.cells?.keys ?? [];
   const recorded = b.evidence?.totals;
   const columns = [...new Set([...b.columns, ...keys, ...(recorded?.columns.map((c) => c.name) ?? [])])];
-  const printer = b.cells ? rowPrinter(columns, b.columns, keys, digest, shape.columns, b.cells.dates) : null;
+  const printer = b.cells ? rowPrinter(columns, b.columns, keys, shape.columns, b.cells.dates) : null;
   const totals = recorded ? totalsScanner(recorded, columns, shape.columns) : null;
   const countNow = await workbook.scanRows(shape.name, columns, (cells) => {
     printer?.add(cells);

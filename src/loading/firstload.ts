@@ -90,7 +90,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     const makePrints = () => {
       printsMade = true;
       const names = builder.columns.map((c) => c.name);
-      printer = rowPrinter(names, names, opened.keys(builder.columns), options.digest, names, dateColumns(builder.columns));
+      printer = rowPrinter(names, names, opened.keys(builder.columns), names, dateColumns(builder.columns));
       totals = loadTotaller(builder.columns);
     };
     let sheet: string;

@@ -134,7 +134,7 @@ export async function replaceTable(
     if (over) throw new Refusal('target-not-empty', over);
     // What the table holds now: checked against its cell print (hand edits), then compared with what comes.
     const incoming: TableRows = { columns: builder.columns.map((c) => c.name), rows };
-    incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, options.digest, dateColumns(builder.columns));
+    incomingPrints = rowPrints(incoming, incoming.columns, keyColumns, dateColumns(builder.columns));
     statement = downloaded.evidence;
     const before = await readBeforeRefresh({
       workbook,

@@ -56,7 +56,7 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   const compare = keyedRowPrinter(columns, fields, keyColumns, table.columns, dates);
   const printSame = stored && same(printFields, fields) && same(stored.print.keys, keyColumns) && same(stored.print.dates ?? [], dates);
   const print = stored && !printSame ? keyedRowPrinter(columns, printFields, stored.print.keys, table.columns, stored.print.dates) : null;
-  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, undefined, dates);
+  const after = same(fields, incoming.columns) ? o.incomingPrints : rowPrints(incoming, fields, keyColumns, dates);
   const newByKey = new Map<string, number>();
   // A key several incoming rows have (a typed "a #2" meets a numbered one): its old row is compared with each.
   const repeated = new Set<string>();

@@ -178,11 +178,10 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
 }
 
 /**
- * Row digests and key hashes (rowPrinter's `prints`): what a cell print and a check against one need.
- * `_digest` is not used (a row's digest is the built-in's, see TextDigest): the callers pass the hash of
- * their print here, and may stop.
+ * Row digests and key hashes (rowPrinter's `prints`): what a cell print and a check against one need. A
+ * row's digest is always the built-in's (see TextDigest); the hash a caller chooses is for the print itself.
  */
-export const rowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], _digest?: TextDigest, present: readonly string[] = columns, dates: readonly string[] = []) =>
+export const rowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], present: readonly string[] = columns, dates: readonly string[] = []) =>
   printer(columns, fields, keyColumns, present, dates, false);
 
 /** The same, keeping each row's key (a refresh matches the rows before and after by them). */
@@ -190,7 +189,7 @@ export const keyedRowPrinter = (columns: readonly string[], fields: readonly str
   printer(columns, fields, keyColumns, present, dates, true);
 
 /** Row digests over `fields` (columns missing from the table count as empty), with each row's key. */
-export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], _digest?: TextDigest, dates: readonly string[] = []): RowPrints {
+export function rowPrints(t: TableRows, fields: readonly string[], keyColumns: readonly string[], dates: readonly string[] = []): RowPrints {
   const p = keyedRowPrinter(t.columns, fields, keyColumns, t.columns, dates);
   p.addRows(t.rows);
   return p.prints();
@@ -319,7 +318,7 @@ export function findEdits(
   const inKeys = rowKeys(incoming, stored.keys);
   const inByKey = new Map<string, number>();
   inKeys.forEach((k, i) => inByKey.set(k, i));
-  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], undefined, stored.dates).digests.hex(0);
+  const incomingDigest = (i: number) => rowPrints({ columns: incoming.columns, rows: [incoming.rows[i]!] }, fields, [], stored.dates).digests.hex(0);
   const iAt = fields.map((f) => incoming.columns.indexOf(f));
   const cells: EditedCell[] = [];
   const byBucket = new Map<number, number[]>();

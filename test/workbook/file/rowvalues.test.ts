@@ -11,6 +11,8 @@ const rows = [
   '<row r="5"/>',
   '<row r="6"><c r="AA6" t="inlineStr"><is><t>far right</t></is></c><c r="B6" t="inlineStr"><is><t>&lt;b&gt; _x000D_ line</t></is></c></row>',
   '<row r="7"><c r="A7" t="inlineStr"><is><t/></is></c><c r="B7" t="s"><v>9</v></c><c r="C7"><v>-1.5E-3</v></c><c r="D7" t="n"><v>3</v></c><c r="E7" t="d"><v>2024-01-02</v></c></row>',
+  // One-run items (read without the regex) beside items that only look like one.
+  '<row r="8"><c r="A8" t="inlineStr"><is><t xml:space="preserve"> lead &amp; _x0009_</t></is></c><c r="B8" t="inlineStr"><is><t>a</t><rPh sb="0" eb="1"><t>b</t></rPh></is></c><c r="C8" t="inlineStr"><is><t>a</t></is><x/></c><c r="D8" t="inlineStr"><is><tx>no</tx><t>yes</t></is></c><c r="E8" t="inlineStr"><is><t></t></is></c></row>',
 ];
 
 function slow(text: string, from: number, width: number): Cell[] {

@@ -1,4 +1,4 @@
-import { catalog as defaultCatalog, type Answer, type Catalog, type EncodedRequest, type Endpoint } from '../catalog';
+import { catalog as defaultCatalog, type Answer, type Catalog, type EncodedRequest, type Endpoint, type SentWrite } from '../catalog';
 import { ApiError } from './api-error';
 import { basicAuthorization } from './basic-auth';
 import { call, sendEncoded, type CallOptions } from './call';
@@ -22,7 +22,7 @@ export interface GrcClient {
   download(datasetId: string, options?: DownloadOptions): Promise<DownloadResult>;
   call(operationId: string, options?: CallOptions): Promise<unknown>;
   /** Sends a request encoded through the environment's binding (catalog encodeRequest) as it is; the raw answer. */
-  send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal }): Promise<Answer>;
+  send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal; sent?: (write: SentWrite) => void }): Promise<Answer>;
   /**
    * The relay's signed receipt of a write `send` made (its answer's headers name it), verified against the
    * relay's published keys: what the write-back audit row keeps.
@@ -49,7 +49,7 @@ export function createClient(options: ClientOptions): GrcClient {
     download: async (datasetId, o) => download(conn, available(cat.dataset(datasetId)), o),
     call: async (operationId, o) => call(conn, available(cat.operation(operationId)), o),
     send: async (operationId, request, o) =>
-      sendEncoded(conn, available(cat.operation(operationId)), request, o?.signal),
+      sendEncoded(conn, available(cat.operation(operationId)), request, o?.signal, o?.sent),
     receipt: (answer) => checkStatement(conn, statementIdOf(answer.headers), { kind: 'write', sentSha256: answer.sentSha256 }),
     async testConnection(signal) {
       const { count } = await download(

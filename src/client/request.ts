@@ -33,6 +33,8 @@ export async function send(
     signal?: AbortSignal;
     /** An encoded request's method and target (path and query, filled): sent as they are. */
     encoded?: { method: string; target: string };
+    /** More request headers (a write's reference, call.ts). */
+    headers?: Readonly<Record<string, string>>;
   },
 ): Promise<Response> {
   let path: string;
@@ -50,7 +52,7 @@ export async function send(
   if (options.signal?.aborted)
     throw new ApiError({ code: 'cancelled', sent: 'no', endpoint: endpoint.id, message: 'Cancelled.' });
 
-  const headers: Record<string, string> = { Accept: 'application/json', Authorization: conn.authorization };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json', Authorization: conn.authorization };
   if (options.body !== undefined) headers['Content-Type'] = options.contentType ?? JSON_CONTENT_TYPE;
   const init: RequestInit = {
     method: options.encoded?.method ?? endpoint.method,

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Endpoint } from '../catalog';
-import { STATEMENT_ID_HEADER, STATEMENTS_PATH, type StatementWho } from '../contracts/evidence';
+import { STATEMENT_ID_HEADER, STATEMENTS_PATH, WRITE_REF, WRITE_REF_HEADER, type StatementWho } from '../contracts/evidence';
 import type { Person, TokenChecker } from '../identity/token-check';
 import type { RelayConfig } from './config';
 import { sendError } from './errors';
@@ -22,6 +22,16 @@ import { createStatementStore, type StatementStore } from './statement-store';
  * This file ties the parts together: who the caller is (and so who may fetch the statement), the tap on the
  * answer, the two routes.
  */
+
+/**
+ * The client's reference of a write (WRITE_REF_HEADER), signed in its receipt when it is one (a UUID). Read
+ * from the caller's request: the header is not on the allowlist of what the service sees (headers.ts).
+ */
+function writeRefOf(req: IncomingMessage): { writeRef?: string } {
+  const value = req.headers[WRITE_REF_HEADER];
+  const ref = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return WRITE_REF.test(ref) ? { writeRef: ref } : {};
+}
 
 /** Who made a call, as the statement names them and as the statement route recognises them. */
 export interface Caller {
@@ -163,6 +173,7 @@ export function createEvidence(
               bodySha256: createHash('sha256')
                 .update(body ?? Buffer.alloc(0))
                 .digest('hex'),
+              ...writeRefOf(res.req),
             },
       );
     },

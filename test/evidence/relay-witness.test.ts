@@ -178,16 +178,24 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(removed).toMatchObject({ status: 'statement', statement: { status: 'incomplete', message: expect.stringContaining(`${second.dataset} has none`) } });
   }, 120_000);
 
-  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied, forged or moved from another row, and a body hash edited", async () => {
-    const book = join(dir, 'post.xlsx');
+  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied, forged, moved from another row (identical bodies too) or from another workbook, a body hash and a write reference edited", async () => {
     const connect = ['--relay', relay.url, '--env', 'acc'];
-    const made = cliIo(sandbox);
-    expect([await template(['--flow', 'incidents', ...connect, '--json', book], made.io), made.err]).toEqual([0, []]);
-    const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
-    fillIncidents(book, table, [['Witnessed one', null], ['Witnessed two', null]]);
-    const sent = cliIo(sandbox);
-    expect([await post([book, '--table', table, ...connect, '--yes'], sent.io), sent.err]).toEqual([0, []]);
-    expect(sent.out.join('\n')).toMatch(/2 created/);
+    /** A new incidents workbook with these rows, posted through the relay. */
+    async function posted(name: string, rows: [string, string | null][]) {
+      const path = join(dir, name);
+      const made = cliIo(sandbox);
+      expect([await template(['--flow', 'incidents', ...connect, '--json', path], made.io), made.err]).toEqual([0, []]);
+      const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
+      fillIncidents(path, table, rows);
+      const sent = cliIo(sandbox);
+      expect(await post([path, '--table', table, ...connect, '--yes'], sent.io)).toBe(0);
+      // Only the warning that identical rows are each sent.
+      expect(sent.err).toEqual(rows.length > 1 ? rows.map(() => expect.stringContaining('(warning): this row is identical to row')) : []);
+      expect(sent.out.join('\n')).toMatch(new RegExp(`${rows.length} created`));
+      return path;
+    }
+    // Two identical creates: byte-identical bodies, told apart only by each write's reference.
+    const book = await posted('post.xlsx', [['Witnessed twin', null], ['Witnessed twin', null]]);
 
     const wb = openFileWorkbook(book);
     const audit = await wb.readRows(AUDIT_TABLE);
@@ -202,14 +210,18 @@ describe('the real relay signs what the workbook keeps', () => {
       expect(receipt).toMatchObject({ kind: 'write', method: 'POST', status: expect.any(Number), environment: { name: 'acc' }, who: { kind: 'key', fingerprint: row[col('Who')] }, bodySha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(receipt.status).toBeGreaterThanOrEqual(200);
       expect(receipt.status).toBeLessThan(300);
-      // The client's own hash of the bytes it sent, kept in the chain, is the one the relay signed.
-      expect(row[col(SENT_BODIES)]).toBe(receipt.bodySha256);
+      // The client's own hash of the bytes it sent and its reference of the write, kept in the chain, are the ones the relay signed.
+      expect(receipt.writeRef).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(row[col(SENT_BODIES)]).toBe(`${receipt.bodySha256} ${receipt.writeRef}`);
     }
+    const [first, second] = audit.rows.map((r) => decodeJwt(String(r[col(RELAY_RECEIPT)])) as unknown as WriteReceipt);
+    expect(first!.bodySha256).toBe(second!.bodySha256);
+    expect(first!.writeRef).not.toBe(second!.writeRef);
 
     for (const keys of [jwksUrl, jwksFile]) {
       const { code, report } = await verifyBook(book, keys);
       expect(code).toBe(0);
-      expect(report.audit).toMatchObject({ status: 'verified', receipts: { signed: 2, unsigned: 0, signatures: 'checked', bodies: 'checked', problems: [] } });
+      expect(report.audit).toMatchObject({ status: 'verified', receipts: { signed: 2, unsigned: 0, signatures: 'checked', bodies: 'checked', references: { tied: 2, untied: 0 }, problems: [] } });
     }
     /** The audit with `cut`'s cells and the chain recomputed over them (so that the chain alone would not tell), saved as `name`. */
     async function rechained(name: string, cells: typeof audit.rows) {
@@ -222,6 +234,7 @@ describe('the real relay signs what the workbook keeps', () => {
       edit.close();
       return verifyBook(path);
     }
+    const receiptCell = (row: number) => expect.stringMatching(new RegExp(`^'Write-back audit'!\\$?${String.fromCharCode(65 + col(RELAY_RECEIPT))}\\$?${row}$`));
     const bodyCell = (row: number) => expect.stringMatching(new RegExp(`^'Write-back audit'!\\$?${String.fromCharCode(65 + col(SENT_BODIES))}\\$?${row}$`));
 
     // Tamper: the second row's receipt removed, and the chain recomputed so that it alone would not tell.
@@ -267,22 +280,40 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(forged.code).toBe(1);
     expect(forged.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'forged', address: expect.stringMatching(/2$/) })]);
 
-    // Tamper: the two rows' receipts swapped (each moved from the other row, chain recomputed): each signs
-    // a body the row did not send, named at the row's Sent body SHA-256.
+    // Tamper: the two rows' receipts swapped (each moved from the other row, chain recomputed): their bodies
+    // are identical, but each signs a write reference the row did not send, named at the row's receipt.
     const swapped = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
     [swapped[0]![col(RELAY_RECEIPT)], swapped[1]![col(RELAY_RECEIPT)]] = [swapped[1]![col(RELAY_RECEIPT)]!, swapped[0]![col(RELAY_RECEIPT)]!];
     const moved = await rechained('receipt-moved.xlsx', swapped);
     expect(moved.code).toBe(1);
     expect(moved.report.audit.breaks).toEqual([
-      expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(2), message: expect.stringContaining('moved from another row') }),
-      expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(3) }),
+      expect.objectContaining({ problem: 'other-write', address: receiptCell(2), message: expect.stringContaining(`write reference ${second!.writeRef}`) }),
+      expect.objectContaining({ problem: 'other-write', address: receiptCell(3), message: expect.stringContaining(`write reference ${first!.writeRef}`) }),
     ]);
 
-    // Tamper: the first row's body hash edited (chain recomputed): its receipt no longer matches it.
+    // Tamper: the first row's receipt replaced by the receipt of the same create posted from another
+    // workbook (same person, environment and body; chain recomputed): its reference is not this row's.
+    const other = openFileWorkbook(await posted('other.xlsx', [['Witnessed twin', null]]));
+    const otherReceipt = String((await other.readRows(AUDIT_TABLE)).rows[0]![col(RELAY_RECEIPT)]);
+    other.close();
+    expect((decodeJwt(otherReceipt) as unknown as WriteReceipt).bodySha256).toBe(first!.bodySha256);
+    const foreign = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
+    foreign[0]![col(RELAY_RECEIPT)] = otherReceipt;
+    const fromOther = await rechained('receipt-other-book.xlsx', foreign);
+    expect(fromOther.code).toBe(1);
+    expect(fromOther.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'other-write', address: receiptCell(2), message: expect.stringContaining('another workbook') })]);
+
+    // Tamper: the first row's body hash edited, its reference kept (chain recomputed): its receipt no longer matches it.
     const edited = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
-    edited[0]![col(SENT_BODIES)] = 'f'.repeat(64);
+    edited[0]![col(SENT_BODIES)] = `${'f'.repeat(64)} ${first!.writeRef}`;
     const bodyEdited = await rechained('body-edited.xlsx', edited);
     expect(bodyEdited.code).toBe(1);
     expect(bodyEdited.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(2), message: expect.stringContaining('f'.repeat(64)) })]);
+
+    // Tamper: the first row's write reference edited to the other row's (chain recomputed).
+    edited[0]![col(SENT_BODIES)] = `${first!.bodySha256} ${second!.writeRef}`;
+    const refEdited = await rechained('ref-edited.xlsx', edited);
+    expect(refEdited.code).toBe(1);
+    expect(refEdited.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'other-write', address: receiptCell(2), message: expect.stringContaining('reference was edited') })]);
   }, 120_000);
 });

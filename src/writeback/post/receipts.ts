@@ -1,4 +1,4 @@
-import type { Answer } from '../../catalog';
+import type { Answer, SentWrite } from '../../catalog';
 import type { WritebackApi } from '../api';
 
 /** Between the receipts of one row's writes (a create and its follow-up step, a retry after a refusal). */
@@ -17,11 +17,26 @@ export interface RowReceipt {
   /** The Relay receipt cell. */
   receipts: string;
   /**
-   * The Sent body SHA-256 cell: the hash of the body of each write the service answered, one a line in the
-   * order sent (client `Answer.sentSha256`); each receipt's `bodySha256` must be one of them. Empty when no
-   * answer came.
+   * The Sent body SHA-256 cell: each write the row sent, answered or not, one a line in the order sent: the
+   * hash of its body and the client's reference of it (sentLine); each receipt's `bodySha256` and `writeRef`
+   * must be one line's. Empty when nothing was sent.
    */
   sentBodies: string;
+}
+
+/** One line of the Sent body SHA-256 cell: the body's SHA-256, a space, the write's reference (audit tables before references: the hash alone). */
+export const sentLine = (write: SentWrite) => `${write.sha256} ${write.ref}`;
+
+/** A Sent body SHA-256 cell's lines read back: hash and reference (empty in lines written before references). */
+export function sentWrites(cell: string): { sha256: string; ref: string }[] {
+  return cell
+    .split(RECEIPT_SEPARATOR)
+    .map((line) => line.trim().toLowerCase())
+    .filter(Boolean)
+    .map((line) => {
+      const [sha256 = '', ref = ''] = line.split(/\s+/);
+      return { sha256, ref };
+    });
 }
 
 /**
@@ -32,6 +47,7 @@ export interface RowReceipt {
  */
 export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell(): Promise<RowReceipt> } {
   const answers: Answer[] = [];
+  const sent: SentWrite[] = [];
   async function receiptsCell(): Promise<string> {
     if (!answers.length) return NO_WRITE;
     if (!api.receipt) return `${NO_RECEIPT}unsigned`;
@@ -45,13 +61,20 @@ export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell():
     api: {
       download: (id, o) => api.download(id, o),
       send: async (op, request, o) => {
-        const answer = await api.send(op, request, o);
+        // Each write is kept as it goes: one whose answer is lost (or refused) is still in the audit row.
+        const answer = await api.send(op, request, {
+          ...o,
+          sent: (write) => {
+            sent.push(write);
+            o?.sent?.(write);
+          },
+        });
         answers.push(answer);
         return answer;
       },
     },
     async cell() {
-      const sentBodies = answers.flatMap((a) => (a.sentSha256 ? [a.sentSha256] : [])).join(RECEIPT_SEPARATOR);
+      const sentBodies = sent.map(sentLine).join(RECEIPT_SEPARATOR);
       return { receipts: await receiptsCell(), sentBodies };
     },
   };

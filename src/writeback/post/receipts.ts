@@ -79,3 +79,17 @@ export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell():
     },
   };
 }
+
+/**
+ * A row recorded twice in one run (an unknown outcome, then found in the service or sent again) keeps the
+ * writes of both in its audit row: the first send's body and reference stay, though its answer was lost.
+ * Receipts: those of both, in the order sent; otherwise the later cell, unless it says nothing came where
+ * the earlier says why the relay signed none.
+ */
+export function joinReceipts(earlier: RowReceipt | undefined, later: RowReceipt | undefined): RowReceipt | undefined {
+  if (!earlier || !later) return later ?? earlier;
+  const signed = (cell: string) => (cell === NO_WRITE || cell.startsWith(NO_RECEIPT) ? [] : [cell]);
+  const both = [...signed(earlier.receipts), ...signed(later.receipts)];
+  const receipts = both.length ? both.join(RECEIPT_SEPARATOR) : later.receipts === NO_WRITE ? earlier.receipts : later.receipts;
+  return { receipts, sentBodies: [earlier.sentBodies, later.sentBodies].filter(Boolean).join(RECEIPT_SEPARATOR) };
+}

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
@@ -10,7 +11,7 @@ import { run as post } from '../../src/cli/post';
 import { run as refresh } from '../../src/cli/refresh';
 import { run as template } from '../../src/cli/template';
 import { run as verify } from '../../src/cli/verify';
-import { JWKS_PATH, type WriteReceipt } from '../../src/contracts/evidence';
+import { JWKS_PATH, WRITE_REF_HEADER, type WriteReceipt } from '../../src/contracts/evidence';
 import { EVIDENCE_TABLE } from '../../src/evidence/sheet';
 import { readLoadRecords, saveLoadRecord } from '../../src/loading/loadrecords';
 import { datasetsRead, registerOf } from '../../src/register/registers';
@@ -28,7 +29,8 @@ import { relayKey } from './relay-key';
  * The relay as the witness, end to end: tables loaded and refreshed (the load path, headless refresh and load)
  * through the real relay keep its signed read statements; `grc-sheets post` through it keeps each row's
  * signed write receipt in the audit; `grc-sheets verify` checks both against the relay's JWKS (fetched and
- * saved) and names the tampering: a statement signed by another relay's key, a receipt removed.
+ * saved) and names the tampering: a statement signed by another relay's key, a receipt removed or moved;
+ * an independent Python verifier (verify_receipts.py) checks the receipts against the exact bytes sent.
  */
 describe('the real relay signs what the workbook keeps', () => {
   let sandbox: Sandbox;
@@ -178,8 +180,16 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(removed).toMatchObject({ status: 'statement', statement: { status: 'incomplete', message: expect.stringContaining(`${second.dataset} has none`) } });
   }, 120_000);
 
-  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied, forged, moved from another row (identical bodies too) or from another workbook, a body hash and a write reference edited", async () => {
+  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied, forged, moved from another row (identical bodies too) or from another workbook, a body hash and a write reference edited; the Python verifier checks them with the bytes sent", async () => {
     const connect = ['--relay', relay.url, '--env', 'acc'];
+    // The exact bytes of each write sent, by the write's reference (its request header), for the Python verifier.
+    const sentDir = join(dir, 'sent');
+    mkdirSync(sentDir);
+    const saving: typeof fetch = (input, init) => {
+      const ref = new Headers(init?.headers).get(WRITE_REF_HEADER);
+      if (ref && init?.body instanceof Uint8Array) writeFileSync(join(sentDir, ref), init.body);
+      return fetch(input, init);
+    };
     /** A new incidents workbook with these rows, posted through the relay. */
     async function posted(name: string, rows: [string, string | null][]) {
       const path = join(dir, name);
@@ -188,6 +198,7 @@ describe('the real relay signs what the workbook keeps', () => {
       const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
       fillIncidents(path, table, rows);
       const sent = cliIo(sandbox);
+      sent.io.fetch = saving;
       expect(await post([path, '--table', table, ...connect, '--yes'], sent.io)).toBe(0);
       // Only the warning that identical rows are each sent.
       expect(sent.err).toEqual(rows.length > 1 ? rows.map(() => expect.stringContaining('(warning): this row is identical to row')) : []);
@@ -315,5 +326,28 @@ describe('the real relay signs what the workbook keeps', () => {
     const refEdited = await rechained('ref-edited.xlsx', edited);
     expect(refEdited.code).toBe(1);
     expect(refEdited.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'other-write', address: receiptCell(2), message: expect.stringContaining('reference was edited') })]);
+
+    // The independent verifier (python3-jwt, openpyxl): each receipt's signature with the saved JWKS, its
+    // reference and body hash against its row, and the body hash recomputed from the exact bytes sent.
+    expect(readdirSync(sentDir).sort()).toEqual([first!.writeRef, second!.writeRef, (decodeJwt(otherReceipt) as unknown as WriteReceipt).writeRef].sort());
+    const python = (...books: string[]) => {
+      try {
+        return { code: 0, found: JSON.parse(execFileSync('/usr/bin/python3', [join(__dirname, 'verify_receipts.py'), jwksFile, sentDir, ...books], { stdio: 'pipe' }).toString()) as unknown };
+      } catch (e) {
+        return { code: (e as { status: number }).status, found: JSON.parse(String((e as { stdout: Buffer }).stdout)) as unknown };
+      }
+    };
+    // One run over the untouched workbook and three tampered ones (each python start costs about half a second).
+    expect(python(book, ...['receipt-moved', 'receipt-forged', 'body-edited'].map((n) => join(dir, `${n}.xlsx`)))).toEqual({
+      code: 1,
+      found: [
+        { receipts: 2, problems: [] },
+        { receipts: 2, problems: [{ row: 2, problem: 'writeRef' }, { row: 3, problem: 'writeRef' }] },
+        { receipts: 2, problems: [{ row: 2, problem: 'signature' }] },
+        { receipts: 2, problems: [{ row: 2, problem: 'row-body' }] },
+      ],
+    });
+    writeFileSync(join(sentDir, second!.writeRef!), Buffer.concat([readFileSync(join(sentDir, second!.writeRef!)), Buffer.from(' ')]));
+    expect(python(book)).toEqual({ code: 1, found: [{ receipts: 2, problems: [{ row: 3, problem: 'bytes' }] }] });
   }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { fillPath, JSON_CONTENT_TYPE, type Endpoint, type PathParams } from '../catalog';
+import { STATEMENT_ID_HEADER } from '../contracts/evidence';
 import { ApiError, isApiError } from './api-error';
 import { errorFromAnswer } from './error-answer';
 import { errorFromFailure } from './fetch-failure';
@@ -12,6 +13,11 @@ export interface Connection {
   baseUrl: string;
   authorization: string;
   fetch: Fetch;
+  /**
+   * Set once an answer named a relay statement (the relay in front signs): only then does the client ask for
+   * the receipt of a write whose answer was lost (a service reached directly has no such route).
+   */
+  signs?: boolean;
 }
 
 /**
@@ -76,6 +82,7 @@ export async function send(
   );
   if (!sent.ok) throw sent.error;
   const response = sent.value;
+  if (response.headers.has(STATEMENT_ID_HEADER)) conn.signs = true;
   if (response.ok) return response;
   let body = '';
   try {

@@ -26,6 +26,11 @@ export const WRITE_REF_HEADER = 'x-grc-write-ref';
 export const WRITE_REF = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** GET `${STATEMENTS_PATH}/${id}` → `{ statement: <compact JWS> }`; 404 once expired or unknown. */
 export const STATEMENTS_PATH = '/api/evidence/statements';
+/**
+ * GET `${STATEMENTS_PATH}/${WRITE_REF_SEGMENT}/${writeRef}`: a write's receipt by the client's reference, for
+ * a write whose answer (and so the statement id) the client lost; only the caller that sent it gets it.
+ */
+export const WRITE_REF_SEGMENT = 'ref';
 /** The JWS protected header's `typ`. */
 export const STATEMENT_TYPE = 'grc-sheets-statement+jwt';
 

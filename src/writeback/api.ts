@@ -19,6 +19,8 @@ export interface WritebackApi {
    * audit row keeps. Absent where nothing signs (tests' own apis).
    */
   receipt?(answer: Answer): Promise<{ ok: boolean; statement?: string; code?: string; message?: string }>;
+  /** The receipt of a write whose answer was lost, by its reference (client `receiptOf`); absent as above. */
+  receiptOf?(write: SentWrite): Promise<{ ok: boolean; statement?: string; code?: string; message?: string }>;
 }
 
 /** Standing data and current records by dataset id, loaded once per validation or run. */

@@ -190,15 +190,15 @@ describe('the real relay signs what the workbook keeps', () => {
       if (ref && init?.body instanceof Uint8Array) writeFileSync(join(sentDir, ref), init.body);
       return fetch(input, init);
     };
-    /** A new incidents workbook with these rows, posted through the relay. */
-    async function posted(name: string, rows: [string, string | null][]) {
+    /** A new incidents workbook with these rows, posted through the relay (through `through`, when given). */
+    async function posted(name: string, rows: [string, string | null][], through = saving) {
       const path = join(dir, name);
       const made = cliIo(sandbox);
       expect([await template(['--flow', 'incidents', ...connect, '--json', path], made.io), made.err]).toEqual([0, []]);
       const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
       fillIncidents(path, table, rows);
       const sent = cliIo(sandbox);
-      sent.io.fetch = saving;
+      sent.io.fetch = through;
       expect(await post([path, '--table', table, ...connect, '--yes'], sent.io)).toBe(0);
       // Only the warning that identical rows are each sent.
       expect(sent.err).toEqual(rows.length > 1 ? rows.map(() => expect.stringContaining('(warning): this row is identical to row')) : []);
@@ -327,9 +327,30 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(refEdited.code).toBe(1);
     expect(refEdited.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'other-write', address: receiptCell(2), message: expect.stringContaining('reference was edited') })]);
 
+    // A write whose answer the relay had but the client lost (its connection failed once the answer was in):
+    // the row is found in the service after the unknown outcome, and its audit row holds the write's line
+    // and the receipt fetched by the write's reference; verify passes.
+    let lostRef: string | null = null;
+    const losing: typeof fetch = async (input, init) => {
+      const answer = await saving(input, init);
+      if (lostRef !== null || init?.method !== 'POST') return answer;
+      lostRef = new Headers(init.headers).get(WRITE_REF_HEADER);
+      await answer.arrayBuffer();
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+    };
+    const lostBook = await posted('lost.xlsx', [['Witnessed lost', null]], losing);
+    const lw = openFileWorkbook(lostBook);
+    const lostRow = (await lw.readRows(AUDIT_TABLE)).rows[0]!;
+    lw.close();
+    expect(String(lostRow[col('Message')])).toMatch(/^Found in the service after an unknown outcome/);
+    const lostReceipt = decodeJwt(String(lostRow[col(RELAY_RECEIPT)])) as unknown as WriteReceipt;
+    expect(lostReceipt).toMatchObject({ kind: 'write', method: 'POST', writeRef: lostRef });
+    expect(lostRow[col(SENT_BODIES)]).toBe(`${lostReceipt.bodySha256} ${lostRef}`);
+    expect((await verifyBook(lostBook)).report.audit).toMatchObject({ status: 'verified', receipts: { signed: 1, references: { tied: 1, untied: 0 }, problems: [] } });
+
     // The independent verifier (python3-jwt, openpyxl): each receipt's signature with the saved JWKS, its
     // reference and body hash against its row, and the body hash recomputed from the exact bytes sent.
-    expect(readdirSync(sentDir).sort()).toEqual([first!.writeRef, second!.writeRef, (decodeJwt(otherReceipt) as unknown as WriteReceipt).writeRef].sort());
+    expect(readdirSync(sentDir).sort()).toEqual([first!.writeRef, second!.writeRef, (decodeJwt(otherReceipt) as unknown as WriteReceipt).writeRef, lostRef].sort());
     const python = (...books: string[]) => {
       try {
         return { code: 0, found: JSON.parse(execFileSync('/usr/bin/python3', [join(__dirname, 'verify_receipts.py'), jwksFile, sentDir, ...books], { stdio: 'pipe' }).toString()) as unknown };
@@ -338,10 +359,11 @@ describe('the real relay signs what the workbook keeps', () => {
       }
     };
     // One run over the untouched workbook and three tampered ones (each python start costs about half a second).
-    expect(python(book, ...['receipt-moved', 'receipt-forged', 'body-edited'].map((n) => join(dir, `${n}.xlsx`)))).toEqual({
+    expect(python(book, lostBook, ...['receipt-moved', 'receipt-forged', 'body-edited'].map((n) => join(dir, `${n}.xlsx`)))).toEqual({
       code: 1,
       found: [
         { receipts: 2, problems: [] },
+        { receipts: 1, problems: [] },
         { receipts: 2, problems: [{ row: 2, problem: 'writeRef' }, { row: 3, problem: 'writeRef' }] },
         { receipts: 2, problems: [{ row: 2, problem: 'signature' }] },
         { receipts: 2, problems: [{ row: 2, problem: 'row-body' }] },

@@ -41,21 +41,36 @@ export function sentWrites(cell: string): { sha256: string; ref: string }[] {
 
 /**
  * One row's writes, as the relay signed them (docs/evidence.md "Write receipts"): the api the row sends
- * through keeps each answer; `cell` then fetches their receipts. The receipts cell holds the compact JWS
- * of each answer's receipt, one a line; `no receipt: CODE` when no answer had one that checks (a relay
- * that does not sign, a receipt expired); NO_WRITE when no answer came (not sent, or the answer was lost).
+ * through keeps each write as it goes and each answer; `cell` then fetches their receipts, a lost answer's
+ * by the write's reference. The receipts cell holds the compact JWS of each receipt, one a line; `no
+ * receipt: CODE` when no answer had one that checks (a relay that does not sign, a receipt expired);
+ * NO_WRITE when no answer came and the relay has no receipt either (not sent, or the answer was lost).
  */
 export function receiptRecorder(api: WritebackApi): { api: WritebackApi; cell(): Promise<RowReceipt> } {
   const answers: Answer[] = [];
   const sent: SentWrite[] = [];
+  /**
+   * In the order sent: each answered write's receipt by its answer, and each write whose answer was lost by
+   * its reference (the relay may have had the answer); answers of an api that does not report its writes
+   * (`sent`) after them.
+   */
   async function receiptsCell(): Promise<string> {
-    if (!answers.length) return NO_WRITE;
-    if (!api.receipt) return `${NO_RECEIPT}unsigned`;
-    type Check = Awaited<ReturnType<NonNullable<WritebackApi['receipt']>>>;
-    const checks = await Promise.all(answers.map((a): Promise<Check> => api.receipt!(a).catch((e: unknown) => ({ ok: false, code: 'unavailable', message: String(e) }))));
-    const signed = checks.flatMap((c) => (c.ok && c.statement ? [c.statement] : []));
+    type Check = { ok: boolean; statement?: string; code?: string };
+    const none = async (code: string): Promise<Check> => ({ ok: false, code });
+    const guarded = (p: Promise<Check>) => p.catch((): Check => ({ ok: false, code: 'unavailable' }));
+    const answered = (a: Answer) => ({ answered: true, check: () => (api.receipt ? guarded(api.receipt(a)) : none('unsigned')) });
+    const jobs = [
+      ...sent.map((w) => {
+        const a = answers.find((x) => x.writeRef === w.ref);
+        return a ? answered(a) : { answered: false, check: () => (api.receiptOf ? guarded(api.receiptOf(w)) : none('unsigned')) };
+      }),
+      ...answers.filter((a) => !sent.some((w) => w.ref === a.writeRef)).map(answered),
+    ];
+    const checks = await Promise.all(jobs.map(async (j) => ({ answered: j.answered, result: await j.check() })));
+    const signed = checks.flatMap((c) => (c.result.ok && c.result.statement ? [c.result.statement] : []));
     if (signed.length) return signed.join(RECEIPT_SEPARATOR);
-    return `${NO_RECEIPT}${checks[0]?.code ?? 'unavailable'}`;
+    const first = checks.find((c) => c.answered);
+    return first ? `${NO_RECEIPT}${first.result.code ?? 'unavailable'}` : NO_WRITE;
   }
   return {
     api: {

@@ -256,6 +256,12 @@ describe('the relay signs what the service sent', () => {
     // of another body is refused.
     expect(answer.sentSha256).toBe(claims.bodySha256);
     expect(await client.receipt({ ...answer, sentSha256: '0'.repeat(64) })).toMatchObject({ ok: false, code: 'hash-mismatch', message: expect.stringContaining('The body sent differs') });
+    // By the write's reference (what a client whose answer was lost knows): the same receipt, to its caller only.
+    expect(await client.receiptOf({ sha256: answer.sentSha256!, ref: answer.writeRef! })).toMatchObject({ ok: true, statement: receipt.statement });
+    const other = `Basic ${Buffer.from(`${sandbox.demoKey!.identifier}:another-password`).toString('base64')}`;
+    expect(await statementOf(`ref/${answer.writeRef}`, other)).toMatchObject({ status: 404, body: expect.stringContaining('statement-not-found') });
+    expect(await statementOf(`ref/${answer.writeRef}`)).toEqual({ status: 200, body: JSON.stringify({ statement: receipt.statement }) });
+    expect((await statementOf('ref/not-a-reference')).status).toBe(404);
   });
 
   it('hashes and counts a large answer on its hashing thread, or on its event loop: the figures of the bytes the service sent', async () => {

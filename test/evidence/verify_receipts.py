@@ -4,7 +4,7 @@ audit sheet's "Relay receipt" column verifies with the relay's published keys (J
 one of its row's "Sent body SHA-256" lines, with the same body hash; and that hash is the SHA-256 of the
 exact bytes sent, saved as SENT_DIR/<write reference>.
 
-    python3 verify_receipts.py JWKS.json SENT_DIR BOOK.xlsx [BOOK.xlsx ...]
+    python3 verify_receipts.py JWKS.json SENT_DIR BOOK.xlsx [SENT_DIR BOOK.xlsx ...]
 
 Prints a JSON list of what it found, one object per book; exit 0 when everything agrees, 1 otherwise.
 """
@@ -12,11 +12,11 @@ import hashlib, json, os, sys
 import jwt
 from openpyxl import load_workbook
 
-jwks, sent_dir = json.load(open(sys.argv[1])), sys.argv[2]
+jwks = json.load(open(sys.argv[1]))
 keys = {k.key_id: k for k in jwt.PyJWKSet(jwks['keys']).keys}
 
 
-def check(book):
+def check(sent_dir, book):
     ws = load_workbook(book)['Write-back audit']
     table = next(iter(ws.tables.values()))
     rows = [[c.value for c in r] for r in ws[table.ref]]
@@ -59,6 +59,7 @@ def check(book):
     return found
 
 
-results = [check(book) for book in sys.argv[3:]]
+pairs = sys.argv[2:]
+results = [check(pairs[i], pairs[i + 1]) for i in range(0, len(pairs), 2)]
 print(json.dumps(results))
 sys.exit(0 if all(r['receipts'] and not r['problems'] for r in results) else 1)

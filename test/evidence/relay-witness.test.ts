@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
@@ -190,23 +190,32 @@ describe('the real relay signs what the workbook keeps', () => {
       if (ref && init?.body instanceof Uint8Array) writeFileSync(join(sentDir, ref), init.body);
       return fetch(input, init);
     };
-    /** A new incidents workbook with these rows, posted through the relay (through `through`, when given). */
-    async function posted(name: string, rows: [string, string | null][], through = saving) {
+    const blank = join(dir, 'incidents.xlsx');
+    const made = cliIo(sandbox);
+    expect([await template(['--flow', 'incidents', ...connect, '--json', blank], made.io), made.err]).toEqual([0, []]);
+    const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
+    /** A copy of the new incidents workbook, these rows filled in. */
+    const filled = (name: string, rows: [string, string | null][]) => {
       const path = join(dir, name);
-      const made = cliIo(sandbox);
-      expect([await template(['--flow', 'incidents', ...connect, '--json', path], made.io), made.err]).toEqual([0, []]);
-      const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
+      copyFileSync(blank, path);
       fillIncidents(path, table, rows);
+      return path;
+    };
+    /** Posts the workbook at `path` (of `rows` rows) through the relay (through `through`, when given). */
+    async function posted(path: string, rows: number, through = saving) {
       const sent = cliIo(sandbox);
       sent.io.fetch = through;
       expect(await post([path, '--table', table, ...connect, '--yes'], sent.io)).toBe(0);
       // Only the warning that identical rows are each sent.
-      expect(sent.err).toEqual(rows.length > 1 ? rows.map(() => expect.stringContaining('(warning): this row is identical to row')) : []);
-      expect(sent.out.join('\n')).toMatch(new RegExp(`${rows.length} created`));
+      expect(sent.err).toEqual(rows > 1 ? Array.from({ length: rows }, () => expect.stringContaining('(warning): this row is identical to row')) : []);
+      expect(sent.out.join('\n')).toMatch(new RegExp(`${rows} created`));
       return path;
     }
-    // Two identical creates: byte-identical bodies, told apart only by each write's reference.
-    const book = await posted('post.xlsx', [['Witnessed twin', null], ['Witnessed twin', null]]);
+    // Two identical creates: byte-identical bodies, told apart only by each write's reference. A copy of the
+    // workbook is another workbook with the same creates, posted later.
+    const book = filled('post.xlsx', [['Witnessed twin', null], ['Witnessed twin', null]]);
+    copyFileSync(book, join(dir, 'other.xlsx'));
+    await posted(book, 2);
 
     const wb = openFileWorkbook(book);
     const audit = await wb.readRows(AUDIT_TABLE);
@@ -304,7 +313,7 @@ describe('the real relay signs what the workbook keeps', () => {
 
     // Tamper: the first row's receipt replaced by the receipt of the same create posted from another
     // workbook (same person, environment and body; chain recomputed): its reference is not this row's.
-    const other = openFileWorkbook(await posted('other.xlsx', [['Witnessed twin', null]]));
+    const other = openFileWorkbook(await posted(join(dir, 'other.xlsx'), 2));
     const otherReceipt = String((await other.readRows(AUDIT_TABLE)).rows[0]![col(RELAY_RECEIPT)]);
     other.close();
     expect((decodeJwt(otherReceipt) as unknown as WriteReceipt).bodySha256).toBe(first!.bodySha256);
@@ -338,7 +347,7 @@ describe('the real relay signs what the workbook keeps', () => {
       await answer.arrayBuffer();
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
     };
-    const lostBook = await posted('lost.xlsx', [['Witnessed lost', null]], losing);
+    const lostBook = await posted(filled('lost.xlsx', [['Witnessed lost', null]]), 1, losing);
     const lw = openFileWorkbook(lostBook);
     const lostRow = (await lw.readRows(AUDIT_TABLE)).rows[0]!;
     lw.close();
@@ -350,7 +359,8 @@ describe('the real relay signs what the workbook keeps', () => {
 
     // The independent verifier (python3-jwt, openpyxl): each receipt's signature with the saved JWKS, its
     // reference and body hash against its row, and the body hash recomputed from the exact bytes sent.
-    expect(readdirSync(sentDir).sort()).toEqual([first!.writeRef, second!.writeRef, (decodeJwt(otherReceipt) as unknown as WriteReceipt).writeRef, lostRef].sort());
+    expect(readdirSync(sentDir)).toEqual(expect.arrayContaining([first!.writeRef, second!.writeRef, (decodeJwt(otherReceipt) as unknown as WriteReceipt).writeRef, lostRef]));
+    expect(readdirSync(sentDir)).toHaveLength(5);
     // The bytes sent, one body changed by a byte.
     const changedDir = join(dir, 'sent-changed');
     cpSync(sentDir, changedDir, { recursive: true });

@@ -406,6 +406,14 @@ export interface Answer {
    * answer was not made by the client's send.
    */
   sentSha256?: string;
+  /** The client's fresh reference of this write, sent to the relay (contracts WRITE_REF_HEADER), which signs it in the receipt. */
+  writeRef?: string;
+}
+
+/** One write as the client sent it, known before any answer (so kept even when none comes): its body's hash and reference. */
+export interface SentWrite {
+  sha256: string;
+  ref: string;
 }
 
 export type CreatedId = { ok: true; id: string; from: string } | { ok: false; message: string };

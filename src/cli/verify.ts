@@ -147,7 +147,7 @@ async function verifyAudit(workbook: FileWorkbook, jwks: JSONWebKeySet | null): 
   const cellAt = (r: number, c: number) => sheetCell(shape.sheet, at.row + 1 + r, at.col + c);
   const receipts = receiptAt < 0 ? undefined : await checkReceipts(table, receiptAt, jwks, cellAt, unchained);
   for (const p of receipts?.problems ?? []) found.push({ address: cellAt(p.row, p.column), problem: p.problem, message: p.message });
-  const signedText = !receipts ? '' : ` ${counted(receipts.signed, 'entry', 'entries')} ${receipts.signed === 1 ? 'holds' : 'hold'} the relay's receipts (signatures ${receipts.signatures === 'checked' ? 'checked' : 'not checked: no --jwks'}; ${receipts.bodies === 'checked' ? 'their bodies match the bodies sent' : 'the bodies sent were not recorded in this older audit table'}), ${receipts.unsigned.toLocaleString('en-US')} ${receipts.unsigned === 1 ? 'says' : 'say'} the relay gave none, ${receipts.nothingSent.toLocaleString('en-US')} got no answer.`;
+  const signedText = !receipts ? '' : ` ${counted(receipts.signed, 'entry', 'entries')} ${receipts.signed === 1 ? 'holds' : 'hold'} the relay's receipts (signatures ${receipts.signatures === 'checked' ? 'checked' : 'not checked: no --jwks'}; ${receipts.bodies === 'checked' ? `their bodies match the bodies sent; ${referencesText(receipts.references)}` : 'the bodies sent were not recorded in this older audit table'}), ${receipts.unsigned.toLocaleString('en-US')} ${receipts.unsigned === 1 ? 'says' : 'say'} the relay gave none, ${receipts.nothingSent.toLocaleString('en-US')} got no answer.`;
   const before = unchained ? ` The first ${counted(unchained, 'entry', 'entries')} ${unchained === 1 ? 'was' : 'were'} written before the chain began and ${unchained === 1 ? 'is' : 'are'} not covered.` : '';
   return found.length
     ? { status: 'broken', entries, message: `The write-back audit does not verify: ${counted(found.length, 'problem')}.${before}`, breaks: found, ...(receipts ? { receipts } : {}) }
@@ -234,4 +234,10 @@ export async function run(argv: string[], io: { stdout(t: string): void; stderr(
   }
   // A check that ran and found something that does not verify: 1, as `grc-sheets check` does (exit.ts).
   return ok ? EXIT.ok : EXIT.failed;
+}
+
+/** How many receipts were tied to their row's write reference, and how many sign none (made before references). */
+function referencesText(r: ReceiptsFinding['references']): string {
+  const tied = `${counted(r.tied, 'receipt')} tied to ${r.tied === 1 ? 'its' : 'their'} row's write reference`;
+  return r.untied ? `${tied}, ${counted(r.untied, 'receipt')} signing none (made before write references: tied by ${r.untied === 1 ? 'its' : 'their'} body only)` : tied;
 }

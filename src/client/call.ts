@@ -9,11 +9,13 @@ import {
   type FormField,
   type Answer,
   type BoundOperation,
+  type SentWrite,
   type EncodedRequest,
   type Lists,
   type Operation,
   type PathParams,
 } from '../catalog';
+import { WRITE_REF_HEADER } from '../contracts/evidence';
 import { ApiError } from './api-error';
 import { errorFromFailure } from './fetch-failure';
 import { readText } from './read-text';
@@ -51,16 +53,22 @@ export async function sendEncoded(
   op: Operation,
   request: EncodedRequest,
   signal?: AbortSignal,
+  /** Told what is sent just before it goes, so that it is known even when no answer comes. */
+  sent?: (write: SentWrite) => void,
 ): Promise<Answer> {
   const wire = wireRequest(request);
   // The body as the exact bytes sent (a multipart form written here, boundary and all), so that their hash
   // is the one the relay signs in its write receipt.
   const body = wire.multipart ? await multipartBytes(wire.multipart) : wire.body !== undefined ? { bytes: new TextEncoder().encode(wire.body), contentType: wire.contentType } : undefined;
   const sentSha256 = await sha256Hex(body?.bytes ?? new Uint8Array(0));
+  // Random, not derived from the row: a receipt then names this one write, even among identical bodies.
+  const writeRef = globalThis.crypto.randomUUID();
+  sent?.({ sha256: sentSha256, ref: writeRef });
   const response = await send(conn, op, {
     encoded: { method: wire.method, target: wire.target },
     ...(body ? { body: body.bytes, contentType: body.contentType } : {}),
     ...(signal ? { signal } : {}),
+    headers: { [WRITE_REF_HEADER]: writeRef },
   });
   let text: string;
   try {
@@ -72,7 +80,7 @@ export async function sendEncoded(
   response.headers.forEach((v, k) => {
     headers[k.toLowerCase()] = v;
   });
-  return { status: response.status, headers, body: parse(text), sentSha256 };
+  return { status: response.status, headers, body: parse(text), sentSha256, writeRef };
 }
 
 async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {

@@ -1,10 +1,10 @@
-import { catalog as defaultCatalog, type Answer, type Catalog, type EncodedRequest, type Endpoint } from '../catalog';
+import { catalog as defaultCatalog, type Answer, type Catalog, type EncodedRequest, type Endpoint, type SentWrite } from '../catalog';
 import { ApiError } from './api-error';
 import { basicAuthorization } from './basic-auth';
 import { call, sendEncoded, type CallOptions } from './call';
 import { download, type DownloadOptions, type DownloadResult } from './download';
 import type { Connection, Fetch } from './request';
-import { checkStatement, statementIdOf, type EvidenceCheck } from './statement-check';
+import { checkReceiptByRef, checkStatement, statementIdOf, type EvidenceCheck } from './statement-check';
 
 export interface ClientOptions {
   /** The environment's API root: `http://127.0.0.1:4010/api` (sandbox), `https://relay/api/<env>` (relay). */
@@ -22,12 +22,14 @@ export interface GrcClient {
   download(datasetId: string, options?: DownloadOptions): Promise<DownloadResult>;
   call(operationId: string, options?: CallOptions): Promise<unknown>;
   /** Sends a request encoded through the environment's binding (catalog encodeRequest) as it is; the raw answer. */
-  send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal }): Promise<Answer>;
+  send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal; sent?: (write: SentWrite) => void }): Promise<Answer>;
   /**
    * The relay's signed receipt of a write `send` made (its answer's headers name it), verified against the
    * relay's published keys: what the write-back audit row keeps.
    */
   receipt(answer: Answer): Promise<EvidenceCheck>;
+  /** The receipt of a write whose answer was lost, by the reference it was sent with (`send`'s `sent`). */
+  receiptOf(write: SentWrite): Promise<EvidenceCheck>;
   /** Loads a small DirectData dataset to prove the base URL and key work; resolves with its record count. */
   testConnection(signal?: AbortSignal): Promise<{ count: number }>;
 }
@@ -48,9 +50,13 @@ export function createClient(options: ClientOptions): GrcClient {
     baseUrl,
     download: async (datasetId, o) => download(conn, available(cat.dataset(datasetId)), o),
     call: async (operationId, o) => call(conn, available(cat.operation(operationId)), o),
-    send: async (operationId, request, o) =>
-      sendEncoded(conn, available(cat.operation(operationId)), request, o?.signal),
-    receipt: (answer) => checkStatement(conn, statementIdOf(answer.headers), { kind: 'write', sentSha256: answer.sentSha256 }),
+    send: async (operationId, request, o) => sendEncoded(conn, available(cat.operation(operationId)), request, o?.signal, o?.sent),
+    receipt: (answer) => checkStatement(conn, statementIdOf(answer.headers), { kind: 'write', sentSha256: answer.sentSha256, writeRef: answer.writeRef }),
+    receiptOf: async (write) =>
+      // Asked only of a relay that signs: a service reached directly has no statements route for the key to go to.
+      conn.signs
+        ? checkReceiptByRef(conn, write)
+        : { ok: false, code: 'unsigned', message: 'No answer through this connection named a statement: no receipt asked for.' },
     async testConnection(signal) {
       const { count } = await download(
         conn,

@@ -1,4 +1,5 @@
 import { fillPath, JSON_CONTENT_TYPE, type Endpoint, type PathParams } from '../catalog';
+import { STATEMENT_ID_HEADER } from '../contracts/evidence';
 import { ApiError, isApiError } from './api-error';
 import { errorFromAnswer } from './error-answer';
 import { errorFromFailure } from './fetch-failure';
@@ -12,6 +13,11 @@ export interface Connection {
   baseUrl: string;
   authorization: string;
   fetch: Fetch;
+  /**
+   * Set once an answer named a relay statement (the relay in front signs): only then does the client ask for
+   * the receipt of a write whose answer was lost (a service reached directly has no such route).
+   */
+  signs?: boolean;
 }
 
 /**
@@ -33,6 +39,8 @@ export async function send(
     signal?: AbortSignal;
     /** An encoded request's method and target (path and query, filled): sent as they are. */
     encoded?: { method: string; target: string };
+    /** More request headers (a write's reference, call.ts). */
+    headers?: Readonly<Record<string, string>>;
   },
 ): Promise<Response> {
   let path: string;
@@ -50,7 +58,7 @@ export async function send(
   if (options.signal?.aborted)
     throw new ApiError({ code: 'cancelled', sent: 'no', endpoint: endpoint.id, message: 'Cancelled.' });
 
-  const headers: Record<string, string> = { Accept: 'application/json', Authorization: conn.authorization };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json', Authorization: conn.authorization };
   if (options.body !== undefined) headers['Content-Type'] = options.contentType ?? JSON_CONTENT_TYPE;
   const init: RequestInit = {
     method: options.encoded?.method ?? endpoint.method,
@@ -74,6 +82,7 @@ export async function send(
   );
   if (!sent.ok) throw sent.error;
   const response = sent.value;
+  if (response.headers.has(STATEMENT_ID_HEADER)) conn.signs = true;
   if (response.ok) return response;
   let body = '';
   try {

@@ -4,12 +4,14 @@ import {
   STATEMENT_ID_HEADER,
   STATEMENT_TYPE,
   STATEMENTS_PATH,
+  WRITE_REF_SEGMENT,
   statementAnswer,
   statementPayload,
   type StatementPayload,
 } from '../contracts/evidence';
 import { Sha256 } from './sha256';
 import type { Connection } from './request';
+import type { SentWrite } from '../catalog';
 
 /**
  * The client's side of the relay's statements (docs/relay.md, "What the relay signs"): after a download
@@ -82,13 +84,33 @@ function fail(code: EvidenceCode, message: string, statement?: string, claims?: 
 export async function checkStatement(
   conn: Connection,
   id: string | null,
-  received: ReceivedRead | { kind: 'write'; sentSha256?: string | undefined },
+  received: ReceivedRead | ReceivedWrite,
 ): Promise<EvidenceCheck> {
   if (!id) return fail('unsigned', 'The answer came without a signed statement (not through a relay that signs).');
+  return checkAt(conn, encodeURIComponent(id), received);
+}
+
+/** What the client knows of a write it sent: its body's hash and its reference, when known. */
+export interface ReceivedWrite {
+  kind: 'write';
+  sentSha256?: string | undefined;
+  writeRef?: string | undefined;
+}
+
+/**
+ * The receipt of a write whose answer the client lost (so it never saw the statement id), fetched by the
+ * reference it sent with the write: `unavailable` when the relay has none (it got no answer either, or does
+ * not sign, or the receipt expired).
+ */
+export function checkReceiptByRef(conn: Connection, write: SentWrite): Promise<EvidenceCheck> {
+  return checkAt(conn, `${WRITE_REF_SEGMENT}/${encodeURIComponent(write.ref)}`, { kind: 'write', sentSha256: write.sha256, writeRef: write.ref });
+}
+
+async function checkAt(conn: Connection, where: string, received: ReceivedRead | ReceivedWrite): Promise<EvidenceCheck> {
   const origin = new URL(conn.baseUrl).origin;
   let statement: string;
   try {
-    const response = await conn.fetch(`${origin}${STATEMENTS_PATH}/${encodeURIComponent(id)}`, {
+    const response = await conn.fetch(`${origin}${STATEMENTS_PATH}/${where}`, {
       headers: { Accept: 'application/json', Authorization: conn.authorization },
     });
     if (!response.ok) {
@@ -116,6 +138,8 @@ export async function checkStatement(
     if (claims.kind !== 'write') return fail('bad-claims', 'The statement is not a write receipt.', statement, claims);
     if (received.sentSha256 !== undefined && claims.bodySha256 !== received.sentSha256)
       return fail('hash-mismatch', `The body sent differs from the one the relay signed (SHA-256 ${received.sentSha256}, signed ${claims.bodySha256}).`, statement, claims);
+    if (received.writeRef !== undefined && claims.writeRef !== undefined && claims.writeRef !== received.writeRef)
+      return fail('bad-claims', `The receipt is of another write (reference ${claims.writeRef}, sent ${received.writeRef}).`, statement, claims);
     return { ok: true, statement, kid, claims };
   }
   if (claims.kind !== 'read' || claims.dataset !== received.dataset)

@@ -16,8 +16,21 @@ export const JWKS_PATH = '/.well-known/jwks.json';
  * the end).
  */
 export const STATEMENT_ID_HEADER = 'x-grc-sheets-statement';
+/**
+ * The client's fresh random reference for one write (a UUID), sent with the write: the relay signs it in the
+ * write receipt (`writeRef`) and never forwards it to the service; the audit row keeps it beside the body's
+ * hash, so a receipt is tied to the row that sent it, not only to its body (two rows may send identical bodies).
+ */
+export const WRITE_REF_HEADER = 'x-grc-write-ref';
+/** What a write reference looks like (a UUID): anything else is left out of the receipt. */
+export const WRITE_REF = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** GET `${STATEMENTS_PATH}/${id}` → `{ statement: <compact JWS> }`; 404 once expired or unknown. */
 export const STATEMENTS_PATH = '/api/evidence/statements';
+/**
+ * GET `${STATEMENTS_PATH}/${WRITE_REF_SEGMENT}/${writeRef}`: a write's receipt by the client's reference, for
+ * a write whose answer (and so the statement id) the client lost; only the caller that sent it gets it.
+ */
+export const WRITE_REF_SEGMENT = 'ref';
 /** The JWS protected header's `typ`. */
 export const STATEMENT_TYPE = 'grc-sheets-statement+jwt';
 
@@ -66,6 +79,8 @@ export const writeReceipt = z.object({
   /** Hex SHA-256 of the body bytes sent to the service, and of the service's answer's bytes. */
   bodySha256: z.string().regex(/^[0-9a-f]{64}$/),
   answerSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The client's reference of this write (WRITE_REF_HEADER); absent when the client sent none. */
+  writeRef: z.string().regex(WRITE_REF).optional(),
 });
 export type WriteReceipt = z.infer<typeof writeReceipt>;
 

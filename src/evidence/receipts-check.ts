@@ -2,7 +2,7 @@ import { decodeJwt, type JSONWebKeySet } from 'jose';
 import { writeReceipt, type WriteReceipt } from '../contracts/evidence';
 import type { Cell } from '../workbook/port';
 import { RELAY_RECEIPT, SENT_BODIES } from '../writeback/audit';
-import { NO_RECEIPT, NO_WRITE, RECEIPT_SEPARATOR } from '../writeback/post/receipts';
+import { NO_RECEIPT, NO_WRITE, RECEIPT_SEPARATOR, sentWrites } from '../writeback/post/receipts';
 import { checkSignature } from './signature';
 
 /** What verify found of the audit rows' receipts (docs/evidence.md "Write receipts"). */
@@ -15,11 +15,17 @@ export interface ReceiptsFinding {
   signatures: 'checked' | 'unchecked';
   /** Whether each receipt's body hash was compared with the row's Sent body SHA-256 (audit tables made before that column: not). */
   bodies: 'checked' | 'not recorded';
+  /**
+   * Receipts whose write reference was found in their row (`tied`), and receipts that sign none (a client or
+   * relay before references: only their body ties them to the row, and two rows that sent identical bodies
+   * cannot be told apart).
+   */
+  references: { tied: number; untied: number };
   /** The row, and the column of the cell at fault: the Relay receipt's, or the Sent body SHA-256's. */
   problems: { row: number; column: number; problem: ReceiptProblem; message: string }[];
 }
 
-export type ReceiptProblem = 'receipt-removed' | 'forged' | 'unknown-key' | 'malformed' | 'not-this-row' | 'copied' | 'body-mismatch';
+export type ReceiptProblem = 'receipt-removed' | 'forged' | 'unknown-key' | 'malformed' | 'not-this-row' | 'copied' | 'body-mismatch' | 'other-write';
 
 /** Results that mean the service took the row's write. */
 const WRITTEN = new Set(['created', 'done']);
@@ -31,7 +37,8 @@ const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  * something there (receipts, why none, or that no answer came), so a blank cell was cleared; each receipt must verify
  * with the relay's keys (when given), be a write receipt of this row (its environment, who ran it, its
  * status agreeing with the row's Result, the path naming the row's GUID when it names one, and, where the
- * table has the Sent body SHA-256 column, the body it signed being one this row sent) and appear in no
+ * table has the Sent body SHA-256 column, the write reference it signs being one this row sent, with the
+ * same body hash; a receipt that signs no reference: the body it signed being one this row sent) and appear in no
  * other row (a receipt copied over from another row).
  */
 export async function checkReceipts(
@@ -47,7 +54,7 @@ export async function checkReceipts(
   // The key's fingerprint: its own column, or Who in audit tables of the earlier layout.
   const who = col('Key fingerprint') >= 0 ? col('Key fingerprint') : col('Who');
   const text = (r: readonly Cell[], i: number) => (i < 0 || r[i] === null || r[i] === undefined ? '' : String(r[i]));
-  const out: ReceiptsFinding = { signed: 0, unsigned: 0, nothingSent: 0, signatures: jwks ? 'checked' : 'unchecked', bodies: bodiesAt < 0 ? 'not recorded' : 'checked', problems: [] };
+  const out: ReceiptsFinding = { signed: 0, unsigned: 0, nothingSent: 0, signatures: jwks ? 'checked' : 'unchecked', bodies: bodiesAt < 0 ? 'not recorded' : 'checked', references: { tied: 0, untied: 0 }, problems: [] };
   const seen = new Map<string, number>();
   for (let r = from; r < table.rows.length; r++) {
     const row = table.rows[r]!;
@@ -68,7 +75,8 @@ export async function checkReceipts(
     }
     out.signed++;
     const receipts = cell.split(RECEIPT_SEPARATOR).map((s) => s.trim()).filter(Boolean);
-    const sentBodies = text(row, bodiesAt).split(RECEIPT_SEPARATOR).map((s) => s.trim().toLowerCase()).filter(Boolean);
+    const sent = sentWrites(text(row, bodiesAt));
+    const sentBodies = sent.map((w) => w.sha256);
     for (const [i, jws] of receipts.entries()) {
       const name = receipts.length > 1 ? `its receipt ${i + 1}` : 'its receipt';
       let claims: WriteReceipt | null = null;
@@ -106,11 +114,20 @@ export async function checkReceipts(
       if (!/^(POST|PUT|PATCH|DELETE)$/.test(claims.method)) wrong.push(`method ${claims.method} is not a write`);
       // The last write of a row the service took was answered 2xx.
       if (WRITTEN.has(status) && i === receipts.length - 1 && (claims.status < 200 || claims.status > 299)) wrong.push(`the service answered ${claims.status}, but the row says ${status}`);
+      // A receipt that signs a write reference must find it in its row: the client that sent one recorded it.
+      const write = claims.writeRef === undefined ? undefined : sent.find((w) => w.ref === claims.writeRef);
+      if (claims.writeRef === undefined || bodiesAt < 0) out.references.untied++;
+      else if (write) out.references.tied++;
       if (wrong.length) problem('not-this-row', `${name} is not of this row's write: ${wrong.join('; ')}.`);
-      else if (bodiesAt >= 0 && !sentBodies.includes(claims.bodySha256))
+      else if (bodiesAt >= 0 && claims.writeRef !== undefined && !write)
+        problem(
+          'other-write',
+          `${name} signs write reference ${claims.writeRef}, which this row's ${SENT_BODIES} does not hold: it is the receipt of another write (another row's or another workbook's, even one that sent the same body), or the row's reference was edited.`,
+        );
+      else if (bodiesAt >= 0 && (write ? write.sha256 !== claims.bodySha256 : !sentBodies.includes(claims.bodySha256)))
         problem(
           'body-mismatch',
-          `${name} signs a body with SHA-256 ${claims.bodySha256}, but this row's ${SENT_BODIES} (${sentBodies.length ? sentBodies.join(', ') : 'blank'}) names no such body: the receipt was moved from another row or the body hash was edited.`,
+          `${name} signs a body with SHA-256 ${claims.bodySha256}, but this row's ${SENT_BODIES} (${sentBodies.length ? sentBodies.join(', ') : 'blank'}) names ${write ? `${write.sha256} for its write ${write.ref}` : 'no such body'}: the receipt was moved from another row or the body hash was edited.`,
           bodiesAt,
         );
     }

@@ -8,7 +8,7 @@ import { sendError } from './errors';
  * covers it) and Allow-Credentials is never sent: the taskpane sets Authorization from script, it uses no
  * cookies.
  */
-export const ALLOWED_HEADERS = 'Authorization, Content-Type';
+export const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Grc-Write-Ref';
 /** X-Grc-Relay-Error must be readable cross-origin: without it the taskpane would take a relay refusal for the service's. */
 const EXPOSED_HEADERS = 'Retry-After, X-Request-Id, X-Grc-Relay-Error, Location';
 const MAX_AGE_SECONDS = '600';

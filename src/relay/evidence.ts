@@ -3,7 +3,16 @@ import { availableParallelism } from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Endpoint } from '../catalog';
-import { STATEMENT_ID_HEADER, STATEMENTS_PATH, type StatementWho } from '../contracts/evidence';
+import {
+  STATEMENT_ID_HEADER,
+  STATEMENTS_PATH,
+  WRITE_REF,
+  WRITE_REF_HEADER,
+  WRITE_REF_SEGMENT,
+  type ReadStatement,
+  type StatementWho,
+  type WriteReceipt,
+} from '../contracts/evidence';
 import type { Person, TokenChecker } from '../identity/token-check';
 import type { RelayConfig } from './config';
 import { sendError } from './errors';
@@ -22,6 +31,19 @@ import { createStatementStore, type StatementStore } from './statement-store';
  * This file ties the parts together: who the caller is (and so who may fetch the statement), the tap on the
  * answer, the two routes.
  */
+
+/**
+ * The client's reference of a write (WRITE_REF_HEADER), signed in its receipt when it is one (a UUID). Read
+ * from the caller's request: the header is not on the allowlist of what the service sees (headers.ts).
+ */
+/** Where a receipt is also kept by its write reference: per caller, so one caller's reference never reaches another's entry. */
+const byRef = (owner: string, ref: string) => `ref:${owner}:${ref}`;
+
+function writeRefOf(req: IncomingMessage): { writeRef?: string } {
+  const value = req.headers[WRITE_REF_HEADER];
+  const ref = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return WRITE_REF.test(ref) ? { writeRef: ref } : {};
+}
 
 /** Who made a call, as the statement names them and as the statement route recognises them. */
 export interface Caller {
@@ -98,9 +120,13 @@ export function createEvidence(
   // signs one when its caller first fetches it. Statements shared through Redis are signed at once, so
   // Redis holds only signed ones and any relay with the key can hand them out.
   const sink = {
-    issue(id: string, owner: string, payload: object) {
+    issue(id: string, owner: string, payload: ReadStatement | WriteReceipt) {
       const claims = JSON.stringify({ ...payload, jti: id });
-      store.put(id, store.shared ? { owner, jws: signed(claims) } : { owner, claims });
+      const entry = store.shared ? { owner, jws: signed(claims) } : { owner, claims };
+      store.put(id, entry);
+      // Also under the client's reference of the write: a client whose answer was lost (so it never saw
+      // the id) fetches its receipt by the reference it made. One entry: both fetches get the same JWS.
+      if (payload.kind === 'write' && payload.writeRef) store.put(byRef(owner, payload.writeRef), entry);
     },
     refuse(id: string, owner: string, why: string) {
       store.put(id, { owner, unsigned: why });
@@ -163,6 +189,7 @@ export function createEvidence(
               bodySha256: createHash('sha256')
                 .update(body ?? Buffer.alloc(0))
                 .digest('hex'),
+              ...writeRefOf(res.req),
             },
       );
     },
@@ -177,10 +204,12 @@ export function createEvidence(
     statement(req, res, rawPath, checker) {
       if (req.method !== 'GET') return sendError(res, 'method-not-allowed', { headers: { allow: 'GET' } });
       const id = rawPath.slice(STATEMENTS_PATH.length + 1);
-      if (!/^[0-9a-f-]{36}$/.test(id)) return sendError(res, 'statement-not-found');
+      // `ref/<write reference>`: a write's receipt by the client's reference, kept per caller (sink.issue).
+      const ref = id.startsWith(`${WRITE_REF_SEGMENT}/`) ? id.slice(WRITE_REF_SEGMENT.length + 1) : null;
+      if (ref !== null ? !WRITE_REF.test(ref) : !/^[0-9a-f-]{36}$/.test(id)) return sendError(res, 'statement-not-found');
       const authorization = req.headers.authorization ?? '';
       const answer = (owner: string) => {
-        const found = store.get(id);
+        const found = store.get(ref !== null ? byRef(owner, ref) : id);
         const reply = (s: Awaited<typeof found>) => {
           if (!s) return sendError(res, 'statement-not-found');
           if (s.owner !== owner) return sendError(res, 'statement-not-yours');

@@ -1,4 +1,4 @@
-import type { Answer, DatasetId, DatasetRecord, EncodedRequest } from '../catalog';
+import type { Answer, DatasetId, DatasetRecord, EncodedRequest, SentWrite } from '../catalog';
 import { isApiError, RETRY, withRetry, type DataRecord, type RetryDecision, type Sleep } from '../client';
 import type { LackingDataset } from './environment/availability';
 import { isDirectoryDataset } from './checks/directory';
@@ -12,12 +12,15 @@ export type { DataRecord };
 export interface WritebackApi {
   download(datasetId: string, options?: { signal?: AbortSignal; evidence?: boolean }): Promise<{ records: DataRecord[] }>;
   /** Sends a request encoded for the environment's file (environment/encode.ts) as it is; the raw answer. */
-  send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal }): Promise<Answer>;
+  /** `sent` is told each write's body hash and reference as it goes (the audit row keeps them even when no answer comes). */
+  send(operationId: string, request: EncodedRequest, options?: { signal?: AbortSignal; sent?: (write: SentWrite) => void }): Promise<Answer>;
   /**
    * The relay's signed receipt of a write `send` made, checked (client `receipt`, EvidenceCheck): what the
    * audit row keeps. Absent where nothing signs (tests' own apis).
    */
   receipt?(answer: Answer): Promise<{ ok: boolean; statement?: string; code?: string; message?: string }>;
+  /** The receipt of a write whose answer was lost, by its reference (client `receiptOf`); absent as above. */
+  receiptOf?(write: SentWrite): Promise<{ ok: boolean; statement?: string; code?: string; message?: string }>;
 }
 
 /** Standing data and current records by dataset id, loaded once per validation or run. */

@@ -41,8 +41,9 @@ const columns: ColumnSpec[] = [
   // The relay's signed receipts of the row's writes (post/receipts.ts), inside the chain. Audit tables
   // chained before it keep their layout: their rows are written without it.
   { name: RELAY_RECEIPT, format: 'text' },
-  // The SHA-256 of each body the row sent (post/receipts.ts), inside the chain: what a receipt's bodySha256
-  // is checked against, so a receipt moved from another row does not pass. Audit tables made before it keep
+  // The SHA-256 of each body the row sent and the write's reference (post/receipts.ts), inside the chain:
+  // what a receipt's bodySha256 and writeRef are checked against, so a receipt moved from another row (or
+  // another workbook) does not pass, even one of an identical body. Audit tables made before it keep
   // their layout, as above.
   { name: SENT_BODIES, format: 'text' },
   // The hash chain (auditchain.ts): always the last two columns.

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
@@ -10,7 +11,7 @@ import { run as post } from '../../src/cli/post';
 import { run as refresh } from '../../src/cli/refresh';
 import { run as template } from '../../src/cli/template';
 import { run as verify } from '../../src/cli/verify';
-import { JWKS_PATH, type WriteReceipt } from '../../src/contracts/evidence';
+import { JWKS_PATH, WRITE_REF_HEADER, type WriteReceipt } from '../../src/contracts/evidence';
 import { EVIDENCE_TABLE } from '../../src/evidence/sheet';
 import { readLoadRecords, saveLoadRecord } from '../../src/loading/loadrecords';
 import { datasetsRead, registerOf } from '../../src/register/registers';
@@ -28,7 +29,8 @@ import { relayKey } from './relay-key';
  * The relay as the witness, end to end: tables loaded and refreshed (the load path, headless refresh and load)
  * through the real relay keep its signed read statements; `grc-sheets post` through it keeps each row's
  * signed write receipt in the audit; `grc-sheets verify` checks both against the relay's JWKS (fetched and
- * saved) and names the tampering: a statement signed by another relay's key, a receipt removed.
+ * saved) and names the tampering: a statement signed by another relay's key, a receipt removed or moved;
+ * an independent Python verifier (verify_receipts.py) checks the receipts against the exact bytes sent.
  */
 describe('the real relay signs what the workbook keeps', () => {
   let sandbox: Sandbox;
@@ -53,7 +55,7 @@ describe('the real relay signs what the workbook keeps', () => {
   interface Report {
     verified: boolean;
     tables: { table: string; status: string; statement?: { status: string; message: string } }[];
-    audit: { status: string; breaks?: { address: string; problem: string; message: string }[]; receipts?: { signed: number; unsigned: number; signatures: string; problems: unknown[] } };
+    audit: { status: string; message: string; breaks?: { address: string; problem: string; message: string }[]; receipts?: { signed: number; unsigned: number; signatures: string; problems: unknown[] } };
   }
   async function verifyBook(path: string, keys: string | null = jwksFile) {
     const out: string[] = [];
@@ -178,16 +180,42 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(removed).toMatchObject({ status: 'statement', statement: { status: 'incomplete', message: expect.stringContaining(`${second.dataset} has none`) } });
   }, 120_000);
 
-  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied, forged or moved from another row, and a body hash edited", async () => {
-    const book = join(dir, 'post.xlsx');
+  it("grc-sheets post through the relay keeps each row's signed receipt in the audit; verify checks them and names a receipt removed, copied, forged, moved from another row (identical bodies too) or from another workbook, a body hash and a write reference edited; the Python verifier checks them with the bytes sent", async () => {
     const connect = ['--relay', relay.url, '--env', 'acc'];
+    // The exact bytes of each write sent, by the write's reference (its request header), for the Python verifier.
+    const sentDir = join(dir, 'sent');
+    mkdirSync(sentDir);
+    const saving: typeof fetch = (input, init) => {
+      const ref = new Headers(init?.headers).get(WRITE_REF_HEADER);
+      if (ref && init?.body instanceof Uint8Array) writeFileSync(join(sentDir, ref), init.body);
+      return fetch(input, init);
+    };
+    const blank = join(dir, 'incidents.xlsx');
     const made = cliIo(sandbox);
-    expect([await template(['--flow', 'incidents', ...connect, '--json', book], made.io), made.err]).toEqual([0, []]);
+    expect([await template(['--flow', 'incidents', ...connect, '--json', blank], made.io), made.err]).toEqual([0, []]);
     const table = (JSON.parse(made.out.join('\n')) as { table: string }).table;
-    fillIncidents(book, table, [['Witnessed one', null], ['Witnessed two', null]]);
-    const sent = cliIo(sandbox);
-    expect([await post([book, '--table', table, ...connect, '--yes'], sent.io), sent.err]).toEqual([0, []]);
-    expect(sent.out.join('\n')).toMatch(/2 created/);
+    /** A copy of the new incidents workbook, these rows filled in. */
+    const filled = (name: string, rows: [string, string | null][]) => {
+      const path = join(dir, name);
+      copyFileSync(blank, path);
+      fillIncidents(path, table, rows);
+      return path;
+    };
+    /** Posts the workbook at `path` (of `rows` rows) through the relay (through `through`, when given). */
+    async function posted(path: string, rows: number, through = saving) {
+      const sent = cliIo(sandbox);
+      sent.io.fetch = through;
+      expect(await post([path, '--table', table, ...connect, '--yes'], sent.io)).toBe(0);
+      // Only the warning that identical rows are each sent.
+      expect(sent.err).toEqual(rows > 1 ? Array.from({ length: rows }, () => expect.stringContaining('(warning): this row is identical to row')) : []);
+      expect(sent.out.join('\n')).toMatch(new RegExp(`${rows} created`));
+      return path;
+    }
+    // Two identical creates: byte-identical bodies, told apart only by each write's reference. A copy of the
+    // workbook is another workbook with the same creates, posted later.
+    const book = filled('post.xlsx', [['Witnessed twin', null], ['Witnessed twin', null]]);
+    copyFileSync(book, join(dir, 'other.xlsx'));
+    await posted(book, 2);
 
     const wb = openFileWorkbook(book);
     const audit = await wb.readRows(AUDIT_TABLE);
@@ -202,14 +230,18 @@ describe('the real relay signs what the workbook keeps', () => {
       expect(receipt).toMatchObject({ kind: 'write', method: 'POST', status: expect.any(Number), environment: { name: 'acc' }, who: { kind: 'key', fingerprint: row[col('Who')] }, bodySha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(receipt.status).toBeGreaterThanOrEqual(200);
       expect(receipt.status).toBeLessThan(300);
-      // The client's own hash of the bytes it sent, kept in the chain, is the one the relay signed.
-      expect(row[col(SENT_BODIES)]).toBe(receipt.bodySha256);
+      // The client's own hash of the bytes it sent and its reference of the write, kept in the chain, are the ones the relay signed.
+      expect(receipt.writeRef).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(row[col(SENT_BODIES)]).toBe(`${receipt.bodySha256} ${receipt.writeRef}`);
     }
+    const [first, second] = audit.rows.map((r) => decodeJwt(String(r[col(RELAY_RECEIPT)])) as unknown as WriteReceipt);
+    expect(first!.bodySha256).toBe(second!.bodySha256);
+    expect(first!.writeRef).not.toBe(second!.writeRef);
 
     for (const keys of [jwksUrl, jwksFile]) {
       const { code, report } = await verifyBook(book, keys);
       expect(code).toBe(0);
-      expect(report.audit).toMatchObject({ status: 'verified', receipts: { signed: 2, unsigned: 0, signatures: 'checked', bodies: 'checked', problems: [] } });
+      expect(report.audit).toMatchObject({ status: 'verified', message: expect.stringContaining("2 receipts tied to their row's write reference"), receipts: { signed: 2, unsigned: 0, signatures: 'checked', bodies: 'checked', references: { tied: 2, untied: 0 }, problems: [] } });
     }
     /** The audit with `cut`'s cells and the chain recomputed over them (so that the chain alone would not tell), saved as `name`. */
     async function rechained(name: string, cells: typeof audit.rows) {
@@ -222,6 +254,7 @@ describe('the real relay signs what the workbook keeps', () => {
       edit.close();
       return verifyBook(path);
     }
+    const receiptCell = (row: number) => expect.stringMatching(new RegExp(`^'Write-back audit'!\\$?${String.fromCharCode(65 + col(RELAY_RECEIPT))}\\$?${row}$`));
     const bodyCell = (row: number) => expect.stringMatching(new RegExp(`^'Write-back audit'!\\$?${String.fromCharCode(65 + col(SENT_BODIES))}\\$?${row}$`));
 
     // Tamper: the second row's receipt removed, and the chain recomputed so that it alone would not tell.
@@ -267,22 +300,89 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(forged.code).toBe(1);
     expect(forged.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'forged', address: expect.stringMatching(/2$/) })]);
 
-    // Tamper: the two rows' receipts swapped (each moved from the other row, chain recomputed): each signs
-    // a body the row did not send, named at the row's Sent body SHA-256.
+    // Tamper: the two rows' receipts swapped (each moved from the other row, chain recomputed): their bodies
+    // are identical, but each signs a write reference the row did not send, named at the row's receipt.
     const swapped = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
     [swapped[0]![col(RELAY_RECEIPT)], swapped[1]![col(RELAY_RECEIPT)]] = [swapped[1]![col(RELAY_RECEIPT)]!, swapped[0]![col(RELAY_RECEIPT)]!];
     const moved = await rechained('receipt-moved.xlsx', swapped);
     expect(moved.code).toBe(1);
     expect(moved.report.audit.breaks).toEqual([
-      expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(2), message: expect.stringContaining('moved from another row') }),
-      expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(3) }),
+      expect.objectContaining({ problem: 'other-write', address: receiptCell(2), message: expect.stringContaining(`write reference ${second!.writeRef}`) }),
+      expect.objectContaining({ problem: 'other-write', address: receiptCell(3), message: expect.stringContaining(`write reference ${first!.writeRef}`) }),
     ]);
 
-    // Tamper: the first row's body hash edited (chain recomputed): its receipt no longer matches it.
+    // Tamper: the first row's receipt replaced by the receipt of the same create posted from another
+    // workbook (same person, environment and body; chain recomputed): its reference is not this row's.
+    const other = openFileWorkbook(await posted(join(dir, 'other.xlsx'), 2));
+    const otherReceipt = String((await other.readRows(AUDIT_TABLE)).rows[0]![col(RELAY_RECEIPT)]);
+    other.close();
+    expect((decodeJwt(otherReceipt) as unknown as WriteReceipt).bodySha256).toBe(first!.bodySha256);
+    const foreign = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
+    foreign[0]![col(RELAY_RECEIPT)] = otherReceipt;
+    const fromOther = await rechained('receipt-other-book.xlsx', foreign);
+    expect(fromOther.code).toBe(1);
+    expect(fromOther.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'other-write', address: receiptCell(2), message: expect.stringContaining('another workbook') })]);
+
+    // Tamper: the first row's body hash edited, its reference kept (chain recomputed): its receipt no longer matches it.
     const edited = audit.rows.map((r) => r.slice(0, col(PREVIOUS_HASH)));
-    edited[0]![col(SENT_BODIES)] = 'f'.repeat(64);
+    edited[0]![col(SENT_BODIES)] = `${'f'.repeat(64)} ${first!.writeRef}`;
     const bodyEdited = await rechained('body-edited.xlsx', edited);
     expect(bodyEdited.code).toBe(1);
     expect(bodyEdited.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'body-mismatch', address: bodyCell(2), message: expect.stringContaining('f'.repeat(64)) })]);
+
+    // Tamper: the first row's write reference edited to the other row's (chain recomputed).
+    edited[0]![col(SENT_BODIES)] = `${first!.bodySha256} ${second!.writeRef}`;
+    const refEdited = await rechained('ref-edited.xlsx', edited);
+    expect(refEdited.code).toBe(1);
+    expect(refEdited.report.audit.breaks).toEqual([expect.objectContaining({ problem: 'other-write', address: receiptCell(2), message: expect.stringContaining('reference was edited') })]);
+
+    // A write whose answer the relay had but the client lost (its connection failed once the answer was in):
+    // the row is found in the service after the unknown outcome, and its audit row holds the write's line
+    // and the receipt fetched by the write's reference; verify passes.
+    let lostRef: string | null = null;
+    const losing: typeof fetch = async (input, init) => {
+      const answer = await saving(input, init);
+      if (lostRef !== null || init?.method !== 'POST') return answer;
+      lostRef = new Headers(init.headers).get(WRITE_REF_HEADER);
+      await answer.arrayBuffer();
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+    };
+    const lostBook = await posted(filled('lost.xlsx', [['Witnessed lost', null]]), 1, losing);
+    const lw = openFileWorkbook(lostBook);
+    const lostRow = (await lw.readRows(AUDIT_TABLE)).rows[0]!;
+    lw.close();
+    expect(String(lostRow[col('Message')])).toMatch(/^Found in the service after an unknown outcome/);
+    const lostReceipt = decodeJwt(String(lostRow[col(RELAY_RECEIPT)])) as unknown as WriteReceipt;
+    expect(lostReceipt).toMatchObject({ kind: 'write', method: 'POST', writeRef: lostRef });
+    expect(lostRow[col(SENT_BODIES)]).toBe(`${lostReceipt.bodySha256} ${lostRef}`);
+    expect((await verifyBook(lostBook)).report.audit).toMatchObject({ status: 'verified', receipts: { signed: 1, references: { tied: 1, untied: 0 }, problems: [] } });
+
+    // The independent verifier (python3-jwt, openpyxl): each receipt's signature with the saved JWKS, its
+    // reference and body hash against its row, and the body hash recomputed from the exact bytes sent.
+    expect(readdirSync(sentDir)).toEqual(expect.arrayContaining([first!.writeRef, second!.writeRef, (decodeJwt(otherReceipt) as unknown as WriteReceipt).writeRef, lostRef]));
+    expect(readdirSync(sentDir)).toHaveLength(5);
+    // The bytes sent, one body changed by a byte.
+    const changedDir = join(dir, 'sent-changed');
+    cpSync(sentDir, changedDir, { recursive: true });
+    writeFileSync(join(changedDir, second!.writeRef!), Buffer.concat([readFileSync(join(sentDir, second!.writeRef!)), Buffer.from(' ')]));
+    // One run (each python start costs about half a second): the untouched workbooks, then the tampered ones.
+    const books = [book, lostBook, ...['receipt-moved', 'receipt-forged', 'body-edited'].map((n) => join(dir, `${n}.xlsx`))];
+    let python: { code: number; found: unknown };
+    try {
+      python = { code: 0, found: JSON.parse(execFileSync('/usr/bin/python3', [join(__dirname, 'verify_receipts.py'), jwksFile, ...books.flatMap((b) => [sentDir, b]), changedDir, book], { stdio: 'pipe' }).toString()) };
+    } catch (e) {
+      python = { code: (e as { status: number }).status, found: JSON.parse(String((e as { stdout: Buffer }).stdout)) };
+    }
+    expect(python).toEqual({
+      code: 1,
+      found: [
+        { receipts: 2, problems: [] },
+        { receipts: 1, problems: [] },
+        { receipts: 2, problems: [{ row: 2, problem: 'writeRef' }, { row: 3, problem: 'writeRef' }] },
+        { receipts: 2, problems: [{ row: 2, problem: 'signature' }] },
+        { receipts: 2, problems: [{ row: 2, problem: 'row-body' }] },
+        { receipts: 2, problems: [{ row: 3, problem: 'bytes' }] },
+      ],
+    });
   }, 120_000);
 });

@@ -228,7 +228,7 @@ describe('the relay signs what the service sent', () => {
     expect((await statementOf(id)).status).toBe(200);
   });
 
-  it('signs a receipt of a write: method, path, body hash, status and answer hash', async () => {
+  it('signs a receipt of a write: method, path, body hash, status, answer hash and the write\'s reference', async () => {
     const client = demoClient(sandbox, { baseUrl: `${relay.url}/api/acc` });
     const encoded = encodeRequest(
       boundOf(catalog.operation('incident-create')) as BoundOperation,
@@ -248,11 +248,20 @@ describe('the relay signs what the service sent', () => {
       bodySha256: sha256(encoded.request.body === undefined ? '' : JSON.stringify(encoded.request.body)),
       answerSha256: sha256(JSON.stringify(answer.body)),
       who: { kind: 'key', fingerprint: await keyFingerprint(sandbox.demoKey!.identifier) },
+      // The client's fresh reference of this write (its request header), which the service never saw.
+      writeRef: answer.writeRef,
     });
+    expect(answer.writeRef).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     // The client's own hash of the body it sent (what the audit row keeps) is the signed one; a receipt
     // of another body is refused.
     expect(answer.sentSha256).toBe(claims.bodySha256);
     expect(await client.receipt({ ...answer, sentSha256: '0'.repeat(64) })).toMatchObject({ ok: false, code: 'hash-mismatch', message: expect.stringContaining('The body sent differs') });
+    // By the write's reference (what a client whose answer was lost knows): the same receipt, to its caller only.
+    expect(await client.receiptOf({ sha256: answer.sentSha256!, ref: answer.writeRef! })).toMatchObject({ ok: true, statement: receipt.statement });
+    const other = `Basic ${Buffer.from(`${sandbox.demoKey!.identifier}:another-password`).toString('base64')}`;
+    expect(await statementOf(`ref/${answer.writeRef}`, other)).toMatchObject({ status: 404, body: expect.stringContaining('statement-not-found') });
+    expect(await statementOf(`ref/${answer.writeRef}`)).toEqual({ status: 200, body: JSON.stringify({ statement: receipt.statement }) });
+    expect((await statementOf('ref/not-a-reference')).status).toBe(404);
   });
 
   it('hashes and counts a large answer on its hashing thread, or on its event loop: the figures of the bytes the service sent', async () => {

@@ -193,6 +193,8 @@ describe('relay security', () => {
         'proxy-connection': 'keep-alive',
         cookie: 'session=1',
         'x-custom': '1',
+        // The client's write reference is for the relay's receipt only.
+        'x-grc-write-ref': '0f8fad5b-d9cb-469f-a165-70867728950e',
         accept: 'application/json',
       }),
     );
@@ -208,6 +210,7 @@ describe('relay security', () => {
       'proxy-connection',
       'cookie',
       'x-custom',
+      'x-grc-write-ref',
     ])
       expect(seen[h]).toBeUndefined();
     expect(seen.accept).toBe('application/json');
@@ -268,7 +271,7 @@ describe('relay security', () => {
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
     // The catalogue's own (unbound) calls are GET and POST only: PUT and PATCH are not advertised.
     expect(res.headers['access-control-allow-methods']).toBe('GET, POST');
-    expect(res.headers['access-control-allow-headers']).toBe('Authorization, Content-Type');
+    expect(res.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, X-Grc-Write-Ref');
     expect(res.headers.vary).toBe('Origin');
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     expect(upstream.requests).toHaveLength(0);

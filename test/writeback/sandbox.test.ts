@@ -6,6 +6,7 @@ import type { Cell, WorkbookPort } from '../../src/workbook/port';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import type { WritebackApi } from '../../src/writeback/api';
 import { preparePost, type RunSummary } from '../../src/writeback/post';
+import { NO_WRITE } from '../../src/writeback/post/receipts';
 import { createTemplate } from '../../src/writeback/template';
 
 /**
@@ -222,6 +223,13 @@ describe('write-back against the sandbox', () => {
     expect(summary.counts.sending).toBe(0);
     expect(summary.outcomes).toHaveLength(validCount + expected.filter((k) => k === 'rejected-by-service').length);
     expect(summary.counts.created).toBe(validCount);
+    // A row found after its answer was lost keeps, for its audit row, the body hash and the reference of
+    // each write it sent, the one whose answer was lost too (a 503 before it: sent twice); no relay here,
+    // so nothing signed.
+    const settled = summary.outcomes.filter((o) => o.message.startsWith('Found in the service'));
+    expect(settled.length).toBeGreaterThan(0);
+    const line = '[0-9a-f]{64} [0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
+    for (const o of settled) expect(o.receipt).toEqual({ receipts: NO_WRITE, sentBodies: expect.stringMatching(new RegExp(`^${line}(\n${line})*$`)) });
     expect(await runUntilDone(workbook, table)).toBe(0);
     sandbox.admin.setFaults({ dropRate: 0, errorRate: 0 });
     await expectExactlyOnce('faults', workbook, table);

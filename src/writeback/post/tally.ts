@@ -1,5 +1,5 @@
 import type { Status } from '../rows/results';
-import type { RowReceipt } from './receipts';
+import { joinReceipts, type RowReceipt } from './receipts';
 import { resultCells } from '../rows/results';
 import { stateCell, type RowState } from '../rows/state';
 import type { Journal } from './journal';
@@ -43,7 +43,8 @@ export function createTally(o: {
     const before = outcomes.get(key);
     if (before) counts[before.status]--;
     else finished++;
-    outcomes.set(key, outcome);
+    const receipt = joinReceipts(before?.receipt, outcome.receipt);
+    outcomes.set(key, receipt ? { ...outcome, receipt } : outcome);
     counts[outcome.status]++;
     o.onProgress?.({ total: o.total, finished, counts: { ...counts } });
   };

@@ -1,10 +1,11 @@
 /**
- * Write-back: validating 10,000 incident rows (target under 0.5 s), and posting 1,000 rows to the sandbox
+ * Write-back: validating 10,000 incident rows (target under 0.5 s, cold: the first validation in a fresh process,
+ * bench/writeback-cold-child.ts), and posting 1,000 rows to the sandbox
  * with 50 ms added latency per call at concurrency 8 (target within 1.2x of the ideal 1000 x 50 ms / 8), and
  * the same with 5% dropped answers and 5% 503s (issue 27: every row finished in one Post, 0 duplicates, within
  * 1.3x).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,7 +124,8 @@ export default async function (): Promise<string> {
     const client = createClient({ baseUrl: sandbox.url, credentials });
     const workbook = createMemoryWorkbook();
     const shape = await createTemplate({ api: client, workbook, flow: incidentsFlow, environment: ACC });
-    const prepared = fitFlow(incidentsFlow, bindEnvironment(ACC), await loadStanding(client, incidentsFlow.standingDatasets));
+    const standing = await loadStanding(client, incidentsFlow.standingDatasets);
+    const prepared = fitFlow(incidentsFlow, bindEnvironment(ACC), standing);
     const toRows = (n: number) =>
       Array.from({ length: n }, (_, i) => shape.columns.map((c) => row(i)[c] ?? null));
 
@@ -139,6 +141,19 @@ export default async function (): Promise<string> {
       if (v.rows.length !== 10_000) throw new Error('validation skipped rows');
     }
     const validateMs = [...validations].sort((a, b) => a - b)[2]!;
+    // The goal's cold: the first validation in a fresh process, which this one is not (it has made the
+    // template and loaded the standing data). The same sheet, in 5 fresh processes one after the other.
+    const sheetFile = join(mkdtempSync(join(tmpdir(), 'grc-bench-')), 'sheet.json');
+    writeFileSync(sheetFile, JSON.stringify({ columns: shape.columns, standing: [...standing], rows: big }));
+    const fresh = Array.from({ length: 5 }, () => {
+      const out = execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, 'writeback-cold-child.ts'), sheetFile], {
+        cwd: join(__dirname, '..'),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      return JSON.parse(out.toString().trim().split('\n').pop()!) as { ms: number; load: number };
+    });
+    const freshMs = fresh.map((r) => r.ms).sort((a, b) => a - b)[2]!;
+    const freshLoads = fresh.map((r) => r.load.toFixed(1)).join(', ');
 
     const latencyMs = 50;
     const postRun = async (n: number, concurrency: number) => {
@@ -265,14 +280,15 @@ export default async function (): Promise<string> {
       '',
       '| Measurement | Time | Baseline | Ratio | Target |',
       '|---|---|---|---|---|',
-      `| Validate 10,000 incident rows, first run (cold) | ${ms(coldMs)} | target 500 ms | ${(coldMs / 500).toFixed(2)} | under 1.00: ${coldMs < 500 ? 'met' : 'missed'} |`,
+      `| Validate 10,000 incident rows, first run in a fresh process (cold; median of 5 processes, ${fresh.map((r) => ms(r.ms)).join(', ')}; load average ${freshLoads}) | ${ms(freshMs)} | target 500 ms | ${(freshMs / 500).toFixed(2)} | under 1.00: ${freshMs < 500 ? 'met' : 'missed'} |`,
+      `| Validate 10,000 incident rows, first run in this process (after the template and the standing data's download) | ${ms(coldMs)} | target 500 ms | ${(coldMs / 500).toFixed(2)} | under 1.00: ${coldMs < 500 ? 'met' : 'missed'} |`,
       `| Validate 10,000 incident rows (median of 5 more) | ${ms(validateMs)} | target 500 ms | ${(validateMs / 500).toFixed(2)} | under 1.00 |`,
       `| Post 1,000 rows, 50 ms latency, concurrency 8 | ${ms(post8)} | ideal ${ms(ideal8)} | ${(post8 / ideal8).toFixed(2)} | within 1.20 |`,
       `| Post 1,000 rows, 50 ms latency, concurrency 8, 5% dropped answers and 5% 503s, in one Post (${faulty.created} rows created, ${faulty.adopted} of them found in the service after a lost answer; ${faulty.unknown} unknown, ${faulty.withoutOutcome} without an outcome, ${faulty.leftToDo} left for a next Post; ${faulty.records} records, ${faulty.duplicates} duplicates) | ${ms(faulty.elapsed)} | ideal ${ms(ideal8)} | ${(faulty.elapsed / ideal8).toFixed(2)} | every row finished in one Post, 0 duplicates, within 1.30: ${faultsMet ? 'met' : 'missed'} |`,
       `| Same rows, runner alone (stand-in answering after 50 ms, no HTTP), concurrency 8 | ${ms(runnerOnly)} | ideal ${ms(ideal8)} | ${(runnerOnly / ideal8).toFixed(2)} | |`,
       `| Post 1,000 rows, 50 ms latency, concurrency 4 (default) | ${ms(post4)} | ideal ${ms(ideal4)} | ${(post4 / ideal4).toFixed(2)} | |`,
       '',
-      `Method: sandbox as a separate process on loopback (scale 50), real client, memory workbook; validation is \`validateRows\` on a 10,000-row incident sheet (custom fields, date cells, 5% ambiguous dates); posting is \`preparePost(...).run()\` after the plan is made, journaling "sending" and the outcome of every row into the table; the sandbox adds ${latencyMs} ms to every call; the ideal is rows x latency / concurrency. Load average at the start: ${load}.`,
+      `Method: sandbox as a separate process on loopback (scale 50), real client, memory workbook; validation is \`validateRows\` on a 10,000-row incident sheet (custom fields, date cells, 5% ambiguous dates), cold in 5 fresh processes (\`bench/writeback-cold-child.ts\`: modules loaded and the flow fitted, then the first call timed), then in this process; posting is \`preparePost(...).run()\` after the plan is made, journaling "sending" and the outcome of every row into the table; the sandbox adds ${latencyMs} ms to every call; the ideal is rows x latency / concurrency. Load average at the start: ${load}.`,
     ].join('\n');
   } finally {
     sandbox.child.kill('SIGTERM');

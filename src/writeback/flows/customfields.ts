@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { bodies, RecordOf, records } from '../../catalog';
 import type { Cell, ColumnSpec } from '../../workbook/port';
-import { readBoolean, readDate, readList, readNumber, readText, type Read } from '../rows/cells';
+import { isBlank, readBoolean, readDate, readList, readNumber, readText, type Read } from '../rows/cells';
 import { str } from '../api';
 import { offerNames } from '../checks/closest';
 
@@ -115,6 +115,8 @@ export function customFieldColumn(field: CustomField, lookupSheet: string): Colu
  * option twice in a cell is refused (spec: duplicate entries for one multi-select field are rejected).
  */
 export function readCustomField(field: CustomField, cell: Cell | undefined): Read<CustomFieldEntry[]> {
+  // Most of a row's custom field cells are blank (each belongs to one incident type): nothing to read.
+  if (isBlank(cell)) return BLANK;
   switch (field.kind) {
     case 'date': {
       const r = readDate(cell);
@@ -163,6 +165,9 @@ export function readCustomField(field: CustomField, cell: Cell | undefined): Rea
     }
   }
 }
+
+/** Every kind reads a blank cell as no value; shared, as callers only read it. */
+const BLANK: Read<CustomFieldEntry[]> = Object.freeze({ ok: true, value: undefined });
 
 function entryOf(field: CustomField, value: string | number | boolean): Read<CustomFieldEntry[]> {
   return { ok: true, value: [{ CustomFieldGuid: field.id, Value: value }] };

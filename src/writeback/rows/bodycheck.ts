@@ -20,44 +20,87 @@ export function passesByField(schema: z.ZodType, body: unknown): boolean {
       return false;
     }
     const v = input[f.key];
-    const scalar = isScalar(v);
-    const list = scalar ? undefined : listKey(v);
-    if (scalar ? f.scalars.has(v) : list !== undefined && f.lists.has(list)) continue;
-    if (!f.schema.safeParse(v).success) return false;
-    if (scalar && f.scalars.size < MEMO_LIMIT) f.scalars.add(v);
-    else if (list !== undefined && f.lists.size < MEMO_LIMIT) f.lists.add(list);
+    if (v === undefined && f.undefinedOk) continue;
+    if (f.anyText && typeof v === 'string') continue;
+    if (f.items && Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (!accepts(f.items, v[i])) return false;
+      continue;
+    }
+    if (!accepts(f.whole, v)) return false;
   }
   return true;
 }
 
 interface FieldPlan {
   key: string;
-  schema: z.ZodType;
   /** Absent, the field adds nothing to zod's result (optional in and out). */
   absentOk: boolean;
-  /** Values the field's schema accepted: scalars as they are, lists of texts by their JSON. */
+  /** A bare .optional(): undefined passes, any other value is the inner schema's (zod $ZodOptional; not exactOptional). */
+  undefinedOk: boolean;
+  /**
+   * The field is plain text (z.string(), optional or not, without checks, coercion or format): zod takes any
+   * string as it is, so a name or description that differs on every row is not parsed.
+   */
+  anyText: boolean;
+  /** The field's value as a whole. */
+  whole: Memo;
+  /**
+   * The field is an array without checks of its own: zod takes an array when it takes each item, so items
+   * are remembered one by one (a row's custom field answers share most answers with other rows).
+   */
+  items?: Memo;
+}
+
+/** A schema and the values it accepted: scalars as they are, flat records and lists of them by their JSON. */
+interface Memo {
+  schema: z.core.$ZodType;
   scalars: Set<unknown>;
-  lists: Set<string>;
+  keys: Set<string>;
 }
 
 /** Enough for a column's names, GUIDs and dates; a column of unique text stops being remembered here. */
 const MEMO_LIMIT = 1_000;
 
+function accepts(m: Memo, v: unknown): boolean {
+  const scalar = isScalar(v);
+  const key = scalar ? undefined : keyOf(v);
+  if (scalar ? m.scalars.has(v) : key !== undefined && m.keys.has(key)) return true;
+  if (!z.safeParse(m.schema, v).success) return false;
+  if (scalar) {
+    if (m.scalars.size < MEMO_LIMIT) m.scalars.add(v);
+  } else if (key !== undefined && m.keys.size < MEMO_LIMIT) m.keys.add(key);
+  return true;
+}
+
 /**
- * Where a value is remembered: a scalar stands for itself (not -0, which a set takes for 0), a list of texts
- * by its JSON (unambiguous for strings); anything else is parsed every time. The catalogue's schemas are
- * pure: a value accepted once is accepted again.
+ * Where a value is remembered: a scalar stands for itself (not -0, which a set takes for 0); a flat record (a
+ * custom field answer) or a list of texts and flat records by its JSON, which tells them apart exactly when
+ * every value in them is a text, a boolean or a finite number other than -0 (JSON writes NaN as null and -0
+ * as 0) and no record holds undefined (JSON drops it); anything else is parsed every time. The catalogue's
+ * schemas are pure: a value accepted once is accepted again.
  */
 const isScalar = (v: unknown): boolean =>
   v === undefined || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Object.is(v, -0));
 
-function listKey(v: unknown): string | undefined {
-  if (!Array.isArray(v)) return undefined;
-  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return undefined;
+const isFlatValue = (v: unknown): boolean =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0));
+
+function isFlatRecord(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const k in v) if (!isFlatValue((v as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
+function keyOf(v: unknown): string | undefined {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string' && !isFlatRecord(v[i])) return undefined;
+  } else if (!isFlatRecord(v)) return undefined;
   return JSON.stringify(v);
 }
 
 const plans = new WeakMap<z.ZodType, FieldPlan[] | null>();
+
+const memo = (schema: z.core.$ZodType): Memo => ({ schema, scalars: new Set(), keys: new Set() });
 
 function planOf(schema: z.ZodType): FieldPlan[] | null {
   let plan = plans.get(schema);
@@ -66,14 +109,32 @@ function planOf(schema: z.ZodType): FieldPlan[] | null {
   if (schema instanceof z.ZodObject) {
     const def = schema._zod.def;
     if (!def.catchall && !def.checks?.length)
-      plan = Object.entries(schema.shape as Record<string, z.ZodType>).map(([key, s]) => ({
-        key,
-        schema: s,
-        absentOk: s._zod.optin === 'optional' && s._zod.optout === 'optional',
-        scalars: new Set<unknown>(),
-        lists: new Set<string>(),
-      }));
+      plan = Object.entries(schema.shape as Record<string, z.ZodType>).map(([key, s]) => {
+        const undefinedOk =
+          s._zod.def.type === 'optional' &&
+          !s._zod.traits.has('$ZodExactOptional') &&
+          !hasChecks(s) &&
+          (s as z.ZodOptional).unwrap()._zod.optin !== 'defaulted';
+        const inner = undefinedOk ? (s as z.ZodOptional).unwrap() : s;
+        const array = inner._zod.def.type === 'array' && !hasChecks(inner) ? (inner as z.ZodArray) : undefined;
+        return {
+          key,
+          absentOk: s._zod.optin === 'optional' && s._zod.optout === 'optional',
+          undefinedOk,
+          anyText: isPlainText(inner),
+          whole: memo(s),
+          ...(array ? { items: memo(array.element) } : {}),
+        };
+      });
   }
   plans.set(schema, plan);
   return plan;
+}
+
+const hasChecks = (s: z.core.$ZodType): boolean => !!s._zod.def.checks?.length || s._zod.traits.has('$ZodCheck');
+
+/** z.string() itself: its parse is `typeof value === 'string'` (zod/v4/core schemas, $ZodString). */
+function isPlainText(s: z.core.$ZodType): boolean {
+  const def = s._zod.def as z.core.$ZodStringDef;
+  return def.type === 'string' && !hasChecks(s) && !def.coerce && !('format' in def);
 }

@@ -71,11 +71,15 @@ export function validateRows<R>(
     if (i === undefined && !at.has(column)) at.set(column, (i = index.get(column.toLowerCase())));
     return i === undefined ? undefined : cells[i];
   };
+  const blank = (cells: readonly Cell[]) => {
+    for (const i of inputIndexes) if (!isBlank(cells[i])) return false;
+    return true;
+  };
   rows.forEach((current, row) => {
     cells = current;
-    if (inputIndexes.every((i) => isBlank(cells[i]))) return;
+    if (blank(cells)) return;
     const { request, extra, problems: prepared } = flow.read(get);
-    const found = [...prepared, ...formulaWarnings(columns, cells, inputIndexes)];
+    const found = prepared.concat(formulaWarnings(columns, cells, inputIndexes));
     const result = readResult(resultIndexes.map((i) => (i === undefined ? null : (cells[i] ?? null))));
     const state = stateIndex === undefined ? {} : readState(cells[stateIndex]);
     checks.push({ row, request, extra, result, state, problems: found });

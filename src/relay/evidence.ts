@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Endpoint } from '../catalog';
-import { STATEMENT_ID_HEADER, STATEMENTS_PATH, type StatementWho } from '../contracts/evidence';
+import { STATEMENT_ID_HEADER, STATEMENTS_PATH, type StatementPayload, type StatementWho } from '../contracts/evidence';
 import type { Person, TokenChecker } from '../identity/token-check';
 import type { RelayConfig } from './config';
 import { sendError } from './errors';
@@ -92,14 +92,15 @@ export function createEvidence(
     now,
   );
   const hosts = new Map(Object.entries(config.environments).map(([name, e]) => [name, new URL(e.baseUrl).host]));
-  /** The claims with the statement id, and when it is signed (`iat`, seconds), as JSON. */
-  const signed = (claims: string) => keys.sign(`${claims.slice(0, -1)},"iat":${Math.floor((now ?? Date.now)() / 1000)}}`);
+  /** The claims with the statement id (`jti`) and when it is signed (`iat`, seconds), as JSON, signed. */
+  const signed = ({ jti, payload }: { jti: string; payload: StatementPayload }) =>
+    keys.sign(`${JSON.stringify(payload).slice(0, -1)},"jti":${JSON.stringify(jti)},"iat":${Math.floor((now ?? Date.now)() / 1000)}}`);
   // Signing costs more than forwarding a small answer, and most statements are never fetched: this relay
   // signs one when its caller first fetches it. Statements shared through Redis are signed at once, so
   // Redis holds only signed ones and any relay with the key can hand them out.
   const sink = {
-    issue(id: string, owner: string, payload: object) {
-      const claims = JSON.stringify({ ...payload, jti: id });
+    issue(id: string, owner: string, payload: StatementPayload) {
+      const claims = { jti: id, payload };
       store.put(id, store.shared ? { owner, jws: signed(claims) } : { owner, claims });
     },
     refuse(id: string, owner: string, why: string) {

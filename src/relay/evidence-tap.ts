@@ -32,6 +32,21 @@ export interface TapSink {
   refuse(id: string, owner: string, why: string): void;
 }
 
+/**
+ * The time as ISO 8601, formatted once a millisecond: small GETs end many to a millisecond, and formatting
+ * a date is a third of what hashing one of their answers costs.
+ */
+let isoAt = 0;
+let iso = '';
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoAt) {
+    isoAt = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
+}
+
 /** Answers up to this size are hashed on the relay's thread, at their end. */
 const SMALL = 64 * 1024;
 
@@ -151,7 +166,7 @@ export class AnswerTap {
   }
 
   private issue(figures: AnswerFigures): void {
-    const time = new Date().toISOString();
+    const time = isoNow();
     const { sha256, length, records } = figures;
     const base = this.base;
     // A read's claims one by one, not `{ ...base, ... }`: adding them to a spread copy cost about 10 µs, more

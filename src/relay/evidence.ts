@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, hash, randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -9,9 +9,8 @@ import {
   WRITE_REF,
   WRITE_REF_HEADER,
   WRITE_REF_SEGMENT,
-  type ReadStatement,
+  type StatementPayload,
   type StatementWho,
-  type WriteReceipt,
 } from '../contracts/evidence';
 import type { Person, TokenChecker } from '../identity/token-check';
 import type { RelayConfig } from './config';
@@ -59,7 +58,7 @@ export interface Caller {
  */
 const KEPT = 20_000;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 export interface Evidence {
   readonly keys: SigningKeys;
@@ -114,14 +113,15 @@ export function createEvidence(
     now,
   );
   const hosts = new Map(Object.entries(config.environments).map(([name, e]) => [name, new URL(e.baseUrl).host]));
-  /** The claims with the statement id, and when it is signed (`iat`, seconds), as JSON. */
-  const signed = (claims: string) => keys.sign(`${claims.slice(0, -1)},"iat":${Math.floor((now ?? Date.now)() / 1000)}}`);
+  /** The claims with the statement id (`jti`) and when it is signed (`iat`, seconds), as JSON, signed. */
+  const signed = ({ jti, payload }: { jti: string; payload: StatementPayload }) =>
+    keys.sign(`${JSON.stringify(payload).slice(0, -1)},"jti":${JSON.stringify(jti)},"iat":${Math.floor((now ?? Date.now)() / 1000)}}`);
   // Signing costs more than forwarding a small answer, and most statements are never fetched: this relay
   // signs one when its caller first fetches it. Statements shared through Redis are signed at once, so
   // Redis holds only signed ones and any relay with the key can hand them out.
   const sink = {
-    issue(id: string, owner: string, payload: ReadStatement | WriteReceipt) {
-      const claims = JSON.stringify({ ...payload, jti: id });
+    issue(id: string, owner: string, payload: StatementPayload) {
+      const claims = { jti: id, payload };
       const entry = store.shared ? { owner, jws: signed(claims) } : { owner, claims };
       store.put(id, entry);
       // Also under the client's reference of the write: a client whose answer was lost (so it never saw

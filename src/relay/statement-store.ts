@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { StatementPayload } from '../contracts/evidence';
 
 /**
  * Signed statements wait here for the client that made the request, for `ttlMs` (they live on in the
@@ -12,8 +13,11 @@ export interface StoredStatement {
   owner: string;
   /** The compact JWS; absent while only this relay holds the statement (signed when first fetched). */
   jws?: string;
-  /** The claims as JSON, to sign when first fetched. */
-  claims?: string;
+  /**
+   * The claims, to sign when first fetched: kept as they are, not as JSON (most statements are never
+   * fetched, and writing each as JSON cost a small GET more than hashing its answer).
+   */
+  claims?: { jti: string; payload: StatementPayload };
   /** Why the answer has no statement (the relay could not hash it): its fetch says so. */
   unsigned?: string;
 }

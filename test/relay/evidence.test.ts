@@ -333,7 +333,8 @@ describe('the relay signs what the service sent', () => {
       const fetched = await statementOf(through.headers[STATEMENT_ID_HEADER] as string);
       expect(fetched.status).toBe(500);
       expect(errorCode(fetched.body)).toBe('statement-not-signed');
-      expect(fetched.body).toMatch(/hashing thread failed while this answer passed \(it exited with code 1\)/);
+      // terminate() gives exit code 1, but 0 when this test runs alone (seen on node 20): the code is not the point.
+      expect(fetched.body).toMatch(/hashing thread failed while this answer passed \(it exited with code \d+\)/);
       // The client's check of the answer says so too.
       const check = await checkStatement(
         { baseUrl: `${relay.url}/api/big`, authorization: auth, fetch },

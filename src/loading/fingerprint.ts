@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DataRecord } from '../client';
+import { CanonicalLines } from './canonical-bytes';
 import { Sha256 } from './sha256';
 
 /**
@@ -80,14 +81,12 @@ export interface Fingerprinter {
 /** Fed the records batch by batch as they arrive; `done` gives the fingerprint. */
 export function fingerprinter(hasher: () => Hasher = () => new Sha256()): Fingerprinter {
   const hash = hasher();
-  const encoder = new TextEncoder();
+  const lines = new CanonicalLines();
   let count = 0;
   let result: Fingerprint | null = null;
   return {
     add(records) {
-      let text = '';
-      for (const r of records) text += `${canonicalJson(r)}\n`;
-      hash.update(encoder.encode(text));
+      hash.update(lines.lines(records));
       count += records.length;
     },
     count: () => count,

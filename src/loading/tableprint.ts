@@ -1,10 +1,16 @@
 import { z } from 'zod';
 import type { Cell } from '../workbook/port';
-import { own, plainCell, rawKey, rowKeys, type TableRows } from './changes';
+import * as changes from './changes';
+import type { TableRows } from './changes';
 import { DigestList } from './digests';
 import type { Hasher } from './fingerprint';
-import { Sha256, sha256Cells } from './sha256';
+import * as sha256 from './sha256';
 import { dateCell } from '../evidence/canonical';
+
+// Copied into this module's own constants once: under the CommonJS the CLI runs as, an imported binding is
+// read through a getter, a call per cell or row in the loops below that V8 does not always inline.
+const { own, plainCell, rawKey, rowKeys } = changes;
+const { Sha256, sha256Cells } = sha256;
 
 /**
  * A fingerprint of a table's cells as a load or refresh left them, so a later refresh (or `grc-sheets

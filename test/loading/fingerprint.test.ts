@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { CanonicalLines } from '../../src/loading/canonical-bytes';
 import { canonicalJson, fingerprinter } from '../../src/loading/fingerprint';
 import { Sha256 } from '../../src/loading/sha256';
 
@@ -16,6 +17,25 @@ describe('fingerprints of what a load received', () => {
 
   it('writes records in canonical JSON: keys sorted at every depth, nothing else changed', () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: null, y: 'é\n"' }], c: true }, e: 1.5e-7 })).toBe('{"a":{"c":true,"d":[3,{"y":"é\\n\\"","z":null}]},"b":1,"e":1.5e-7}');
+  });
+
+  it('writes the canonical lines as bytes exactly as canonicalJson and TextEncoder do', () => {
+    const records: unknown[] = [
+      { b: 1, a: { d: [3, { z: null, y: 'é\n"' }], c: true }, e: 1.5e-7 },
+      { n: [-0, 0, -1, 2147483647, -2147483648, 2 ** 31, 2 ** 53, -(2 ** 40), 1e21, 0.1, -2.5, 1e-7], f: false, u: undefined },
+      { s: ['', 'plain ~ text', 'tab\t', '\u0000\u001f\u007f', 'back\\slash', 'Zürich – “quoted” 😀', '\ud800 lone', 'x'.repeat(70_000)] },
+      { 'é key': 1, 'a"b': 2, B: 3, a: 4, '': 5, nested: { b: { d: 1, c: [] }, a: {} } },
+      { b: 1, a: { d: [3, { z: null, y: 'é\n"' }], c: true }, e: 1.5e-7 },
+      [1, 'two', null, { y: 1, x: 2 }],
+      'top',
+      42,
+      null,
+    ];
+    const lines = new CanonicalLines();
+    const expected = new TextEncoder().encode(records.map((r) => `${canonicalJson(r)}\n`).join(''));
+    expect(Buffer.from(lines.lines(records)).equals(Buffer.from(expected))).toBe(true);
+    // The buffer is reused: a second batch's bytes are its own.
+    expect(Buffer.from(lines.lines(records.slice(1, 2))).toString()).toBe(`${canonicalJson(records[1])}\n`);
   });
 
   it('can be recomputed from the service answer by a short Python script an auditor writes', () => {

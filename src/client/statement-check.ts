@@ -144,10 +144,12 @@ async function checkAt(conn: Connection, where: string, received: ReceivedRead |
   }
   if (claims.kind !== 'read' || claims.dataset !== received.dataset)
     return fail('bad-claims', `The statement is not about a download of ${received.dataset}.`, statement, claims);
-  if (claims.length !== received.length)
-    return fail('length-mismatch', `${received.length} bytes received, the relay signed ${claims.length}.`, statement, claims);
-  if (claims.sha256 !== received.sha256)
-    return fail('hash-mismatch', `The bytes received differ from the ones the relay signed (SHA-256 ${received.sha256}, signed ${claims.sha256}).`, statement, claims);
+  // A projection (an implied read): what was received is the signed projection of the service's answer.
+  const sent = claims.projection ?? claims;
+  if (sent.length !== received.length)
+    return fail('length-mismatch', `${received.length} bytes received, the relay signed ${sent.length}.`, statement, claims);
+  if (sent.sha256 !== received.sha256)
+    return fail('hash-mismatch', `The bytes received differ from the ones the relay signed (SHA-256 ${received.sha256}, signed ${sent.sha256}).`, statement, claims);
   if (claims.records !== received.records)
     return fail('records-mismatch', `${received.records} records received, the relay signed ${claims.records}.`, statement, claims);
   return { ok: true, statement, kid, claims };

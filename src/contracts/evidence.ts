@@ -67,6 +67,14 @@ export const readStatement = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   length: z.number().int().nonnegative(),
   records: z.number().int().nonnegative(),
+  /**
+   * Present when the caller was sent a projection, not the answer (an implied read, docs/relay.md): each of
+   * the service's records cut to `fields`. `sha256` and `length` are then of the bytes sent to the caller; the
+   * claims above stay those of the service's answer, whose records are all there, cut.
+   */
+  projection: z
+    .object({ fields: z.array(z.string()), sha256: z.string().regex(/^[0-9a-f]{64}$/), length: z.number().int().nonnegative() })
+    .optional(),
 });
 export type ReadStatement = z.infer<typeof readStatement>;
 

@@ -171,8 +171,9 @@ export class AnswerTap {
     const base = this.base;
     // A read's claims one by one, not `{ ...base, ... }`: adding them to a spread copy cost about 10 µs, more
     // than hashing a small answer.
-    // (Required: a claim added to the read statement's schema, even an optional one, must be listed here.)
-    const payload: Required<ReadStatement> | WriteReceipt =
+    // (Required: a claim added to the read statement's schema, even an optional one, must be listed here;
+    // a projection is not made here but by evidence.ts `projected`.)
+    const payload: Required<Omit<ReadStatement, 'projection'>> | WriteReceipt =
       base.kind === 'read'
         ? {
             kind: 'read',

@@ -18,6 +18,7 @@ import { sendError } from './errors';
 import { AnswerHasher } from './answer-hasher';
 import { AnswerTap, whoOf } from './evidence-tap';
 import { HeldKeyError } from './held-keys';
+import { RecordCounter } from './record-count';
 import type { CallLog } from './log';
 import type { PolicyFile } from './policy-file';
 import { bearerToken } from './signed-in';
@@ -58,6 +59,16 @@ export interface Caller {
  */
 const KEPT = 20_000;
 
+/** A new statement id, on the answer about to be sent. */
+function statementIdOn(res: ServerResponse): string {
+  const id = randomUUID();
+  res.setHeader(STATEMENT_ID_HEADER, id);
+  // A taskpane on an allowed origin must be able to read the id (cors.ts set the list for this answer).
+  const exposed = res.getHeader('access-control-expose-headers');
+  if (typeof exposed === 'string') res.setHeader('access-control-expose-headers', `${exposed}, ${STATEMENT_ID_HEADER}`);
+  return id;
+}
+
 const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 export interface Evidence {
@@ -81,6 +92,11 @@ export interface Evidence {
     headers: Record<string, string>,
     body: Buffer | undefined,
   ): AnswerTap | null;
+  /**
+   * The statement of an implied read (projected-read.ts), whose caller was sent `sent`, the service's
+   * answer `service` with each record cut to `fields`; its id goes on the answer about to be sent.
+   */
+  projected(res: ServerResponse, caller: Caller, env: string, endpoint: Endpoint, path: string, service: Uint8Array, sent: Buffer, fields: readonly string[]): void;
   /** GET /.well-known/jwks.json */
   jwks(req: IncomingMessage, res: ServerResponse): void;
   /** GET `${STATEMENTS_PATH}/<id>`: the caller's own statement. */
@@ -143,6 +159,14 @@ export function createEvidence(
     return `policy: ${allowing.length === 1 ? 'rule' : 'rules'} ${allowing.map((name) => `"${name}"`).join(', ')}`;
   }
 
+  /** The claims every statement of a call has but its time and status. */
+  const commonOf = (res: ServerResponse, caller: Caller, env: string) => ({
+    environment: { name: env, host: hosts.get(env) ?? '' },
+    who: caller.who,
+    rule: caller.rule,
+    requestId: String(res.getHeader('x-request-id') ?? ''),
+  });
+
   return {
     keys,
     ready: store.ready,
@@ -161,18 +185,9 @@ export function createEvidence(
     tap(res, caller, env, endpoint, path, headers, body) {
       const read = endpoint.kind === 'dataset';
       if (!read && endpoint.method === 'GET') return null;
-      const id = randomUUID();
-      res.setHeader(STATEMENT_ID_HEADER, id);
-      // A taskpane on an allowed origin must be able to read the id (cors.ts set the list for this answer).
-      const exposed = res.getHeader('access-control-expose-headers');
-      if (typeof exposed === 'string') res.setHeader('access-control-expose-headers', `${exposed}, ${STATEMENT_ID_HEADER}`);
+      const id = statementIdOn(res);
       headers['accept-encoding'] = 'identity';
-      const common = {
-        environment: { name: env, host: hosts.get(env) ?? '' },
-        who: caller.who,
-        rule: caller.rule,
-        requestId: String(res.getHeader('x-request-id') ?? ''),
-      };
+      const common = commonOf(res, caller, env);
       return new AnswerTap(
         sink,
         hasher,
@@ -192,6 +207,23 @@ export function createEvidence(
               ...writeRefOf(res.req),
             },
       );
+    },
+    projected(res, caller, env, endpoint, path, service, sent, fields) {
+      const id = statementIdOn(res);
+      const counter = new RecordCounter();
+      counter.push(service);
+      sink.issue(id, caller.owner, {
+        kind: 'read',
+        ...commonOf(res, caller, env),
+        time: new Date().toISOString(),
+        status: 200,
+        dataset: endpoint.id,
+        path,
+        sha256: hash('sha256', service),
+        length: service.length,
+        records: counter.records,
+        projection: { fields: [...fields], sha256: hash('sha256', sent), length: sent.length },
+      });
     },
     jwks(req, res) {
       if (req.method !== 'GET' && req.method !== 'HEAD')

@@ -53,6 +53,8 @@ export async function projectedRead(
   fields: readonly string[],
   timeoutMs: number,
   log: CallLog,
+  /** Signs what was read and what was sent (evidence.ts `projected`), when the relay signs. */
+  witness?: (service: Uint8Array, sent: Buffer) => void,
 ): Promise<void> {
   // Plain JSON is needed to cut it: no compressed answer from the service.
   delete headers['accept-encoding'];
@@ -60,6 +62,7 @@ export async function projectedRead(
   const abort = new AbortController();
   res.once('close', () => abort.abort());
   let answer;
+  let bytes: Uint8Array;
   let text: string;
   try {
     answer = await upstream.pool.request({
@@ -70,14 +73,16 @@ export async function projectedRead(
       bodyTimeout: timeoutMs,
       signal: abort.signal,
     });
-    text = await answer.body.text();
+    // The bytes as the service sent them (a statement hashes them), and their text as body.text() gives it.
+    bytes = new Uint8Array(await answer.body.arrayBuffer());
+    text = new TextDecoder().decode(bytes);
   } catch (e) {
     if (res.destroyed) return;
     const { code, detail } = classifyUpstreamError(e);
     log.upstreamError = detail;
     return sendError(res, code);
   }
-  log.bytes += Buffer.byteLength(text);
+  log.bytes += bytes.length;
   if (answer.statusCode >= 300 && answer.statusCode < 400) {
     log.upstreamError = `redirect ${answer.statusCode}`;
     return sendError(res, 'upstream-redirect');
@@ -101,9 +106,10 @@ export async function projectedRead(
       message: `The service's answer for ${dataset.title} could not be cut to the fields your write flow may read, so none of it is passed on.`,
     });
   }
-  const out = JSON.stringify(cut);
+  const out = Buffer.from(JSON.stringify(cut));
+  witness?.(bytes, out);
   res.statusCode = 200;
   res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.setHeader('content-length', Buffer.byteLength(out));
+  res.setHeader('content-length', out.length);
   res.end(out);
 }

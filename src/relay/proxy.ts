@@ -107,12 +107,12 @@ export function proxy(
     const token = deps.signIn ? bearerToken(headers.authorization) : null;
     if (token === null) return sendError(res, deps.signIn ? 'sign-in-required' : 'no-credentials');
     // The token never goes upstream: the held key replaces it once the checks pass.
-    return deps.signIn!.call(res, token, envName, endpoint, headers, log, (implied) =>
-      implied && endpoint.kind === 'dataset' && !hasBody(req)
-        ? projectedRead(res, upstream, endpoint, path, headers, implied, deps.timeoutMs, log)
-        : onward(req, res, upstream, endpoint, path, headers, deps, log,
-            deps.evidence?.personCaller(deps.signIn!.checker, token, envName, endpoint, log)),
-    );
+    return deps.signIn!.call(res, token, envName, endpoint, headers, log, (implied) => {
+      const caller = deps.evidence?.personCaller(deps.signIn!.checker, token, envName, endpoint, log);
+      if (!implied || endpoint.kind !== 'dataset' || hasBody(req)) return onward(req, res, upstream, endpoint, path, headers, deps, log, caller);
+      const witness = caller && ((service: Uint8Array, sent: Buffer) => deps.evidence!.projected(res, caller, envName, endpoint, path, service, sent, implied));
+      return projectedRead(res, upstream, endpoint, path, headers, implied, deps.timeoutMs, log, witness);
+    });
   }
   if (!deps.personalKeys) return sendError(res, 'personal-keys-off');
   log.key = connectionKeyTag(req.socket, authorization);

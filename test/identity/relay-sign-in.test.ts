@@ -3,6 +3,10 @@
  * with the key the relay holds (never the token), the policy decides what each person may read and post,
  * the refusal names the rule and whom to ask, and every access line names the person and the key.
  */
+import { createHash } from 'node:crypto';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
+import { JWKS_PATH, STATEMENT_ID_HEADER, STATEMENTS_PATH, statementPayload } from '../../src/contracts/evidence';
+import { checkStatement } from '../../src/client/statement-check';
 import { startDemoProvider, type DemoProvider } from '../../src/identity/demo-provider';
 import { authConfig, me, policyRefusal } from '../../src/contracts/identity';
 import { environmentSummaries, environmentView } from '../../src/contracts/environments';
@@ -264,6 +268,26 @@ test('a rule naming only a write flow: its reads serve the GUID, name and identi
     expect(answer.status).toBe(200);
     expect(answer.json()).toEqual(users.map(({ Email: _e, ...rest }) => rest));
     expect(answer.body).not.toContain('@example.test');
+    // Signed as what it is: the service's answer (its hash, length and records) and the projection sent.
+    const fetched = await writer.call(`${STATEMENTS_PATH}/${answer.headers.get(STATEMENT_ID_HEADER)}`, riley);
+    const jwks = (await (await fetch(writer.relay.url + JWKS_PATH)).json()) as JSONWebKeySet;
+    const { payload } = await compactVerify((fetched.json() as { statement: string }).statement, createLocalJWKSet(jwks));
+    const served = Buffer.from(JSON.stringify(users));
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    expect(statementPayload.parse(JSON.parse(Buffer.from(payload).toString('utf8')))).toMatchObject({
+      kind: 'read',
+      dataset: 'users',
+      who: { kind: 'person', subject: 'riley' },
+      sha256: sha(served),
+      length: served.length,
+      records: 2,
+      projection: { fields: ['Id', 'GUID', 'Guid', 'Identifier', 'Name', 'Deleted', 'Archived'], sha256: sha(Buffer.from(answer.body)), length: Buffer.byteLength(answer.body) },
+    });
+    // The client's check takes the bytes it received as the signed projection.
+    const received = { kind: 'read' as const, dataset: 'users', sha256: sha(Buffer.from(answer.body)), length: Buffer.byteLength(answer.body), records: 2 };
+    const conn = { baseUrl: `${writer.relay.url}/api/acc`, authorization: `Bearer ${riley}`, fetch };
+    expect(await checkStatement(conn, answer.headers.get(STATEMENT_ID_HEADER), received)).toMatchObject({ ok: true });
+    expect(await checkStatement(conn, answer.headers.get(STATEMENT_ID_HEADER), { ...received, sha256: sha(served) })).toMatchObject({ ok: false, code: 'hash-mismatch' });
     // The held key went upstream, as for any call.
     expect(writer.upstream.requests.at(-1)!.headers.authorization).toBe(SENTINEL_BASIC);
     const line = JSON.parse(await logLine(writer.log, /"path":"\/api\/acc\/directdata\/v1\/users"/)) as Record<string, unknown>;

@@ -1,4 +1,9 @@
+import * as jsonBytes from './json-bytes';
 import { compress } from './sha256-rounds';
+
+// Copied into this module's constants: under the CommonJS the CLI runs as, an imported binding is read
+// through a getter on every call, and these are called once a cell.
+const { writeInt, writePlainString } = jsonBytes;
 
 /**
  * SHA-256 (FIPS 180-4) in plain TypeScript, for the taskpane: the browser's crypto.subtle.digest is async
@@ -110,18 +115,6 @@ function room(need: number, keep: number): Uint8Array {
   return bytes;
 }
 
-/** Writes an integer's decimal digits into buf at `at` (the text JSON.stringify gives it); returns the end. */
-function writeInt(buf: Uint8Array, x: number, at: number): number {
-  if (x < 0) {
-    buf[at++] = 0x2d; // -
-    x = -x;
-  }
-  let end = at;
-  for (let rest = x; rest >= 10; rest = Math.floor(rest / 10)) end++;
-  for (let p = end; p >= at; p--, x = Math.floor(x / 10)) buf[p] = 0x30 + (x % 10);
-  return end + 1;
-}
-
 /**
  * SHA-256 of `JSON.stringify(cells)` in UTF-8, written as 32 bytes into out at `to`, without making that
  * text: a table row's line (tableprint.ts) is written straight into the shared buffer. Text without
@@ -138,22 +131,14 @@ export function sha256Cells(cells: readonly (string | number | boolean | null)[]
     if (i) buf[at++] = 0x2c; // ,
     const c = cells[i];
     if (typeof c === 'string') {
-      const n = c.length;
-      buf = room(at + n + 80, at);
-      const start = at;
-      buf[at++] = 0x22; // "
-      let k = 0;
-      for (; k < n; k++) {
-        const u = c.charCodeAt(k);
-        if (u < 0x20 || u > 0x7e || u === 0x22 || u === 0x5c) break;
-        buf[at++] = u;
-      }
-      if (k === n) buf[at++] = 0x22;
+      buf = room(at + c.length + 80, at);
+      const end = writePlainString(buf, c, at);
+      if (end >= 0) at = end;
       else {
         const json = JSON.stringify(c);
         // At most 3 bytes of UTF-8 per code unit of the JSON text.
-        buf = room(start + json.length * 3 + 80, start);
-        at = start + encoder.encodeInto(json, buf.subarray(start)).written;
+        buf = room(at + json.length * 3 + 80, at);
+        at += encoder.encodeInto(json, buf.subarray(at)).written;
       }
     } else if (c === null) {
       buf[at++] = 0x6e; // null

@@ -4,6 +4,11 @@
  * and then encoding the batch's text cost as much CPU as hashing it (strings made and collected per value,
  * a second copy as bytes). canonicalJson stays the reference; the test holds the bytes equal to it.
  */
+import * as jsonBytes from '../client/json-bytes';
+
+// Copied into this module's constants: under the CommonJS the CLI runs as, an imported binding is read
+// through a getter on every call, and these are called once a value.
+const { writeInt, writePlainString } = jsonBytes;
 const encoder = new TextEncoder();
 
 /** A key's JSON text and colon (`"Name":`) as bytes, in the order RFC 8785 sorts keys. */
@@ -76,30 +81,18 @@ export class CanonicalLines {
     }
   }
 
-  /** JSON.stringify's text of a string in UTF-8: code units JSON neither escapes nor widens are copied as they are. */
+  /** JSON.stringify's text of a string in UTF-8. */
   private string(s: string): void {
-    const n = s.length;
-    this.room(n + 2);
-    const buf = this.buf;
-    const start = this.at;
-    let at = start;
-    buf[at++] = 0x22; // "
-    let k = 0;
-    for (; k < n; k++) {
-      const u = s.charCodeAt(k);
-      if (u < 0x20 || u > 0x7e || u === 0x22 || u === 0x5c) break;
-      buf[at++] = u;
-    }
-    if (k === n) {
-      buf[at++] = 0x22;
-      this.at = at;
+    this.room(s.length + 2);
+    const end = writePlainString(this.buf, s, this.at);
+    if (end >= 0) {
+      this.at = end;
       return;
     }
     const json = JSON.stringify(s);
-    this.at = start;
     // At most 3 bytes of UTF-8 per code unit of the JSON text.
     this.room(json.length * 3);
-    this.at = start + encoder.encodeInto(json, this.buf.subarray(start)).written;
+    this.at += encoder.encodeInto(json, this.buf.subarray(this.at)).written;
   }
 
   /** Text of ASCII characters only (numbers' and literals' JSON). */
@@ -111,16 +104,7 @@ export class CanonicalLines {
   /** An integer's decimal digits, as JSON.stringify writes it (-0 as 0). */
   private int(x: number): void {
     this.room(12);
-    const buf = this.buf;
-    let at = this.at;
-    if (x < 0) {
-      buf[at++] = 0x2d; // -
-      x = -x;
-    }
-    let end = at;
-    for (let rest = x; rest >= 10; rest = Math.floor(rest / 10)) end++;
-    for (let p = end; p >= at; p--, x = Math.floor(x / 10)) buf[p] = 0x30 + (x % 10);
-    this.at = end + 1;
+    this.at = writeInt(this.buf, x, this.at);
   }
 
   private sortedKeys(o: Record<string, unknown>): SortedKey[] {

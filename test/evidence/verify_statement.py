@@ -1,7 +1,7 @@
 """An independent check of a grc-sheets evidence file, with Debian's python3-jwt and python3-cryptography
 and none of grc-sheets' code: the relay's signature with its published keys (JWKS), and the statement's
-byte hash, length and record count recomputed from a saved copy of the service's answer; also the record
-fingerprint (docs/workbook.md, "Fingerprints").
+byte hash, length and record count recomputed from a saved copy of the service's answer (or, for an implied
+read, of the projection the caller was sent); also the record fingerprint (docs/workbook.md, "Fingerprints").
 
     python3 verify_statement.py JWKS.json EVIDENCE.json ANSWER.json
 
@@ -27,13 +27,21 @@ else:
         found['claims'] = claims
         if evidence.get('publicKey') != [k for k in jwks['keys'] if k.get('kid') == header['kid']][0]:
             found['problems'].append('publicKey')
-        if hashlib.sha256(answer).hexdigest() != claims['sha256']:
+        digest = hashlib.sha256(answer).hexdigest()
+        # An implied read (docs/relay.md, "projection"): the caller was sent each record cut to `fields`, and
+        # the saved answer may be those bytes rather than the service's; either is checked against its claims.
+        projection = claims.get('projection')
+        received = projection if projection and digest != claims['sha256'] else claims
+        found['answer'] = 'projection' if received is projection else 'service'
+        if digest != received['sha256']:
             found['problems'].append('sha256')
-        if len(answer) != claims['length']:
+        if len(answer) != received['length']:
             found['problems'].append('length')
         records = json.loads(answer)
         if len(records) != claims['records'] or claims['records'] != evidence['records']:
             found['problems'].append('records')
+        if received is projection and any(set(r) - set(projection['fields']) for r in records):
+            found['problems'].append('fields')
         if claims['dataset'] != evidence['dataset'] or claims['kind'] != 'read':
             found['problems'].append('dataset')
         h = hashlib.sha256()

@@ -3,7 +3,11 @@
  * with the key the relay holds (never the token), the policy decides what each person may read and post,
  * the refusal names the rule and whom to ask, and every access line names the person and the key.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { JWKS_PATH, STATEMENT_ID_HEADER, STATEMENTS_PATH, statementPayload } from '../../src/contracts/evidence';
 import { checkStatement } from '../../src/client/statement-check';
@@ -288,6 +292,27 @@ test('a rule naming only a write flow: its reads serve the GUID, name and identi
     const conn = { baseUrl: `${writer.relay.url}/api/acc`, authorization: `Bearer ${riley}`, fetch };
     expect(await checkStatement(conn, answer.headers.get(STATEMENT_ID_HEADER), received)).toMatchObject({ ok: true });
     expect(await checkStatement(conn, answer.headers.get(STATEMENT_ID_HEADER), { ...received, sha256: sha(served) })).toMatchObject({ ok: false, code: 'hash-mismatch' });
+    // The independent Python verifier (python3-jwt, none of our code) takes either saved answer: the
+    // projection the caller got or the service's whole answer; a changed projection is named.
+    const dir = mkdtempSync(join(tmpdir(), 'projection-'));
+    try {
+      const statement = (fetched.json() as { statement: string }).statement;
+      const kid = (JSON.parse(Buffer.from(statement.split('.')[0]!, 'base64url').toString()) as { kid: string }).kid;
+      const file = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
+      const args = [file('jwks.json', JSON.stringify(jwks)), file('evidence.json', JSON.stringify({ statement, publicKey: jwks.keys.find((k) => k.kid === kid), dataset: 'users', records: 2 }))];
+      const python = (saved: string) => {
+        try {
+          return { code: 0, found: JSON.parse(execFileSync('/usr/bin/python3', [join(__dirname, '..', 'evidence', 'verify_statement.py'), ...args, file('answer.json', saved)], { stdio: 'pipe' }).toString()) as unknown };
+        } catch (e) {
+          return { code: (e as { status: number }).status, found: JSON.parse(String((e as { stdout: Buffer }).stdout)) as unknown };
+        }
+      };
+      expect(python(answer.body)).toMatchObject({ code: 0, found: { signature: 'valid', answer: 'projection', problems: [] } });
+      expect(python(served.toString())).toMatchObject({ code: 0, found: { signature: 'valid', answer: 'service', problems: [] } });
+      expect(python(answer.body.replace('"Name":"', '"Name":"X'))).toMatchObject({ code: 1, found: { problems: ['sha256', 'length'] } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     // The held key went upstream, as for any call.
     expect(writer.upstream.requests.at(-1)!.headers.authorization).toBe(SENTINEL_BASIC);
     const line = JSON.parse(await logLine(writer.log, /"path":"\/api\/acc\/directdata\/v1\/users"/)) as Record<string, unknown>;

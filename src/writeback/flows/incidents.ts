@@ -2,15 +2,25 @@ import type { z } from 'zod';
 import { bodies } from '../../catalog';
 import type { ColumnSpec } from '../../workbook/port';
 import { records, str } from '../api';
-import { isBlank } from '../rows/cells';
-import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from './customfields';
+import * as cells from '../rows/cells';
+import { customFieldColumn, customFields, type CustomFieldEntry } from './customfields';
+import * as customfields from './customfields';
 import type { Flow, Found } from '../flow';
-import { directory, knownName, knownNames, knownPeople } from '../checks/names';
+import { directory } from '../checks/names';
+import * as names from '../checks/names';
 import { nameIndex, type NameIndex } from '../checks/nameindex';
-import { cellError, cellWarning } from '../problem';
-import { RowReader } from '../rows/rowreader';
+import * as problem from '../problem';
+import * as rowreader from '../rows/rowreader';
 import { customColumns, findUnique } from './common';
 import { INCIDENT_BODY_COLUMNS, INCIDENT_COLUMNS, incidentsDescription } from '../../contracts/flows/incidents';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { isBlank } = cells;
+const { readCustomField } = customfields;
+const { knownName, knownNames, knownPeople } = names;
+const { cellError, cellWarning } = problem;
+const { RowReader } = rowreader;
 
 export { INCIDENT_COLUMNS };
 

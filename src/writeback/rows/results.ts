@@ -1,5 +1,10 @@
 import type { Cell, ColumnSpec } from '../../workbook/port';
-import { timeCell, timeOfCell } from './resulttime';
+import { timeCell } from './resulttime';
+import * as resulttime from './resulttime';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { timeOfCell } = resulttime;
 
 /**
  * The result columns a write-back adds to the right of its table: the row's journal. A run writes

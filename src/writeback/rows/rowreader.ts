@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import type { Cell } from '../../workbook/port';
-import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
+import type { Read } from './cells';
+import * as cells from './cells';
 import type { RowInput } from '../flow';
 import type { FlowContext } from '../environment/context';
 import type { NameIndex } from '../checks/nameindex';
-import { cellError, type CellProblem } from '../problem';
-import { passesByField } from './bodycheck';
+import type { CellProblem } from '../problem';
+import * as problem from '../problem';
+import * as bodycheck from './bodycheck';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { readBoolean, readDate, readList, readNumber, readText } = cells;
+const { cellError } = problem;
+const { passesByField } = bodycheck;
 
 export interface FieldOptions {
   required?: boolean;

@@ -515,13 +515,15 @@ export function bodyProblems(op: BoundOperation, body: Values): EncodeProblem[] 
   const plan = planOf(op);
   if (!plan.asItIs) return undefined;
   const problems: EncodeProblem[] = [];
-  for (const { t, key, def } of plan.targets) {
+  for (let i = 0; i < plan.targets.length; i++) {
+    const { t, key, def } = plan.targets[i]!;
     const given = Object.hasOwn(body, key) ? body[key] : undefined;
     const v = given === undefined || given === '' ? def : given;
     if ((v === undefined || v === '') && t.required) problems.push({ field: t.field, code: 'required', message: requiredMessage(t) });
   }
-  for (const k of Object.keys(body))
-    if (!plan.consumes.has(k) && !isEmpty(body[k])) problems.push({ field: k, code: 'not-placed', message: notPlacedMessage(op) });
+  // In Object.keys' order (for...in gives a plain object's own keys first), without making the array.
+  for (const k in body)
+    if (Object.hasOwn(body, k) && !plan.consumes.has(k) && !isEmpty(body[k])) problems.push({ field: k, code: 'not-placed', message: notPlacedMessage(op) });
   return problems;
 }
 

@@ -26,7 +26,8 @@ export const FORMULA_CODE = 'formula-like-text';
 /** Warnings for the row's text cells that begin like a formula (numbers such as -5 are numbers, not text). */
 export function formulaWarnings(columns: readonly string[], cells: readonly Cell[], inputIndexes: readonly number[]): CellProblem[] {
   const out: CellProblem[] = [];
-  for (const i of inputIndexes) {
+  for (let k = 0; k < inputIndexes.length; k++) {
+    const i = inputIndexes[k]!;
     const c = cells[i];
     if (typeof c !== 'string' || !formulaLike(c)) continue;
     const first = c[0] === '\t' ? 'a tab' : c[0] === '\r' ? 'a line break' : `"${c[0]}"`;

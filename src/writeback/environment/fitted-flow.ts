@@ -88,7 +88,8 @@ export function fitFlow<R>(
     const follow = step && !skipped ? callProblemsOf(step.call(NOT_YET_MADE), extra, problems) : undefined;
     // An extra column of another operation (a task's update) filled on a row that does not call it: refused
     // on its cell, as a value typed is never dropped.
-    for (const x of ctx.extras)
+    for (let i = 0; i < ctx.extras.length; i++) {
+      const x = ctx.extras[i]!;
       if (x.key in extra && !main?.some((e) => e.key === x.key) && !follow?.some((e) => e.key === x.key)) {
         const steps = flowOperations(flow)
           .filter((id) => !environment.endpoints?.[id]?.unavailable && environment.operation(id).extras.some((e) => e.key === x.key))
@@ -101,6 +102,7 @@ export function fitFlow<R>(
           ),
         );
       }
+    }
     return problems;
   }
 
@@ -143,7 +145,8 @@ export function fitFlow<R>(
       const skipped = step && ctx.skippedStep({ what: step.what });
       const found = callProblems(out.request, extra, step, skipped);
       let failed = false;
-      for (const p of found) {
+      for (let i = 0; i < found.length; i++) {
+        const p = found[i]!;
         problems.push(p);
         if (p.severity === 'error') failed = true;
       }

@@ -115,8 +115,8 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
           what: 'the reporting organization',
         });
         const typeIds = r.names(C.types, types) ?? [];
-        for (const id of typeIds) {
-          const t = types.byId(id);
+        for (let i = 0; i < typeIds.length; i++) {
+          const t = types.byId(typeIds[i]!);
           if (t?.archived)
             r.error(
               C.types,
@@ -126,7 +126,8 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         }
         const custom: CustomFieldEntry[] = [];
         const missingRequired: string[] = [];
-        for (const f of fields) {
+        for (let i = 0; i < fields.length; i++) {
+          const f = fields[i]!;
           const cell = row(f.column);
           const v = readCustomField(f, cell);
           const selected = f.incidentTypeId !== undefined && typeIds.includes(f.incidentTypeId);
@@ -139,7 +140,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
               `${f.name} belongs to incident type "${typeName(f.incidentTypeId)}", which this row does not select; clear this cell or add that type to ${C.types}`,
             );
           } else if (v.value !== undefined) {
-            custom.push(...v.value);
+            for (let k = 0; k < v.value.length; k++) custom.push(v.value[k]!);
           } else if (selected && f.required) {
             missingRequired.push(f.column);
             r.problems.push(

@@ -14,7 +14,8 @@ export function passesByField(schema: z.ZodType, body: unknown): boolean {
   const plan = planOf(schema);
   if (!plan || typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const input = body as Record<string, unknown>;
-  for (const f of plan) {
+  for (let i = 0; i < plan.length; i++) {
+    const f = plan[i]!;
     if (!(f.key in input)) {
       if (f.absentOk) continue;
       return false;

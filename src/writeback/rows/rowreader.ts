@@ -80,7 +80,8 @@ export class RowReader {
     const items = this.list(column, o);
     if (items === undefined) return undefined;
     const ids: string[] = [];
-    for (const item of items) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
       const r = index.resolve(item);
       if (!r.ok) this.problems.push(cellError(column, r.code, r.message));
       else if (ids.includes(r.id))

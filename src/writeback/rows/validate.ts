@@ -80,7 +80,9 @@ export function validateRows<R>(
     if (i === undefined && !at.has(column)) at.set(column, (i = index.get(column.toLowerCase())));
     return i === undefined ? undefined : cells[i];
   };
-  // The row's result cells, in one array reused for every row (readResult keeps none of it).
+  // The row's result cells, in one array reused for every row (readResult keeps none of it). Loops on the
+  // per-row path are indexed: the first validation runs them interpreted, where for...of makes an iterator
+  // and a result object per step.
   const resultCells: Cell[] = [null, null, null, null];
   for (let row = 0; row < rows.length; row++) {
     cells = rows[row]!;
@@ -95,7 +97,7 @@ export function validateRows<R>(
     const result = readResult(resultCells);
     const state = stateIndex === undefined ? {} : readState(cells[stateIndex]);
     checks.push({ row, request, extra, result, state, problems: found });
-    for (const p of found) problems.push({ ...p, row });
+    for (let k = 0; k < found.length; k++) problems.push({ ...found[k]!, row });
     if (request !== undefined && result.status === '' && result.guid === '') ready++;
   }
   return { rows: checks, problems, ready, resultStart };

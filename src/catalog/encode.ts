@@ -394,6 +394,8 @@ interface RequestPlan {
    * values are given (see bodyProblems).
    */
   asItIs: boolean;
+  /** The targets a request must fill (a required placement or extra). */
+  required: RequestPlan['targets'];
 }
 const plans = new WeakMap<BoundOperation, RequestPlan>();
 
@@ -423,6 +425,7 @@ function planOf(op: BoundOperation): RequestPlan {
       // One property each, none of them Object.prototype's (setAt would write through "__proto__").
       places.every((parts) => parts.length === 1 && !(parts[0]! in Object.prototype)) &&
       new Set(places.map((parts) => parts[0])).size === places.length,
+    required: targets.filter(({ t }) => t.required),
   };
   plans.set(op, plan);
   return plan;
@@ -515,15 +518,15 @@ export function bodyProblems(op: BoundOperation, body: Values): EncodeProblem[] 
   const plan = planOf(op);
   if (!plan.asItIs) return undefined;
   const problems: EncodeProblem[] = [];
-  for (let i = 0; i < plan.targets.length; i++) {
-    const { t, key, def } = plan.targets[i]!;
+  for (let i = 0; i < plan.required.length; i++) {
+    const { t, key, def } = plan.required[i]!;
     const given = Object.hasOwn(body, key) ? body[key] : undefined;
     const v = given === undefined || given === '' ? def : given;
-    if ((v === undefined || v === '') && t.required) problems.push({ field: t.field, code: 'required', message: requiredMessage(t) });
+    if (v === undefined || v === '') problems.push({ field: t.field, code: 'required', message: requiredMessage(t) });
   }
   // In Object.keys' order (for...in gives a plain object's own keys first), without making the array.
   for (const k in body)
-    if (Object.hasOwn(body, k) && !plan.consumes.has(k) && !isEmpty(body[k])) problems.push({ field: k, code: 'not-placed', message: notPlacedMessage(op) });
+    if (!isEmpty(body[k]) && !plan.consumes.has(k) && Object.hasOwn(body, k)) problems.push({ field: k, code: 'not-placed', message: notPlacedMessage(op) });
   return problems;
 }
 

@@ -3,9 +3,9 @@ import { bodies } from '../../catalog';
 import type { ColumnSpec } from '../../workbook/port';
 import { records, str } from '../api';
 import * as cells from '../rows/cells';
-import { customFieldColumn, customFields, type CustomFieldEntry } from './customfields';
+import { customFieldColumn, customFields, type CustomField, type CustomFieldEntry } from './customfields';
 import * as customfields from './customfields';
-import type { Flow, Found } from '../flow';
+import type { Call, Flow, Found } from '../flow';
 import { directory } from '../checks/names';
 import * as names from '../checks/names';
 import { nameIndex, type NameIndex } from '../checks/nameindex';
@@ -40,6 +40,22 @@ const entries = <T extends { Name?: string | null }>(rs: readonly T[], id: keyof
         [{ id: str(r, id)!, name: str(r, 'Name')!, archived: (r as Readonly<Record<string, unknown>>).Archived === true }]
       : [],
   );
+
+/**
+ * An incident's create call. Its columns are worked out only where a value is refused: validation makes every
+ * row's call, 10,000 per sheet. A class, so the getter is the prototype's: a getter in an object literal is
+ * a new function and a new shape for every row.
+ */
+class CreateCall implements Call {
+  readonly operation = 'incident-create';
+  constructor(
+    readonly body: CreateIncident,
+    private readonly fields: readonly CustomField[],
+  ) {}
+  get columnOf(): Call['columnOf'] {
+    return { ...bodyColumns, CustomFields: customColumns(this.fields, this.body.CustomFields) };
+  }
+}
 
 /**
  * Create incidents (spec, Incident): only the name and the reporting organization are required (rule 1);
@@ -197,14 +213,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         };
         return r.prepared('incident-create', body, bodyColumns, { body, hyperlink });
       },
-      call: (request) => ({
-        operation: 'incident-create',
-        body: request.body,
-        // Read only where a value is refused: validation makes every row's call, 10,000 per sheet.
-        get columnOf() {
-          return { ...bodyColumns, CustomFields: customColumns(fields, request.body.CustomFields) };
-        },
-      }),
+      call: (request) => new CreateCall(request.body, fields),
       done: () => 'Created',
       // Spec, Incident rule 8: hyperlinks are added after creation, with their own call.
       followUp: (request) =>

@@ -48,6 +48,7 @@ export function readBoolean(c: Cell | undefined): Read<boolean> {
 }
 
 const SLASHED = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/;
+const pad = (n: number) => String(n).padStart(2, '0');
 
 // A date column repeats a few days: the last serial's text is kept, so a run of the same day converts once.
 let lastSerial = NaN;
@@ -81,7 +82,6 @@ export function readDate(c: Cell | undefined): Read<string> {
   if (m) {
     const [a, b] = [Number(m[1]), Number(m[2])];
     const year = m[3]!.length === 2 ? `20${m[3]}` : m[3]!;
-    const pad = (n: number) => String(n).padStart(2, '0');
     if (a <= 12 && b <= 12 && a !== b) {
       return fail(
         'ambiguous-date',

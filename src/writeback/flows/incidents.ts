@@ -146,6 +146,8 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
           const f = fields[i]!;
           const cell = row(f.column);
           const v = readCustomField(f, cell);
+          // A blank cell of a field that is not required: nothing to check (most of a row's custom fields).
+          if (v.ok && v.value === undefined && !f.required) continue;
           const selected = f.incidentTypeId !== undefined && typeIds.includes(f.incidentTypeId);
           if (!v.ok) {
             r.error(f.column, v.code, v.message);

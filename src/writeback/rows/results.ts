@@ -31,9 +31,12 @@ export interface RowResult {
   time: string;
 }
 
+const isNone = (c: Cell | undefined) => c === null || c === undefined;
 const text = (c: Cell | undefined) => (c === null || c === undefined ? '' : String(c).trim());
 
 export function readResult(cells: readonly Cell[]): RowResult {
+  // A row not posted yet, as most are when validated: nothing to read.
+  if (isNone(cells[0]) && isNone(cells[1]) && isNone(cells[2]) && isNone(cells[3])) return { status: '', guid: '', message: '', time: '' };
   const status = text(cells[0]).toLowerCase();
   return {
     status: (STATUSES as readonly string[]).includes(status) ? (status as Status) : '',

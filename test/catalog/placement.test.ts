@@ -341,7 +341,7 @@ describe('bodyProblems: encodeRequest\'s problems without the request', () => {
 
   test('the same problems, in the same order, as encoding a copy of the body, for every mix of given, empty and unplaced values', () => {
     let checked = 0;
-    for (let n = 0; n < 2000; n++) {
+    for (let n = 0; n < 400; n++) {
       const body: Record<string, unknown> = {};
       // A fixed walk through the mixes (no randomness): each field absent or one of the values, in turn.
       for (let i = 0; i < fields.length; i++) {
@@ -352,7 +352,7 @@ describe('bodyProblems: encodeRequest\'s problems without the request', () => {
       expect(bodyProblems(asItIs, body)).toEqual(encoded.ok ? [] : encoded.problems);
       checked++;
     }
-    expect(checked).toBe(2000);
+    expect(checked).toBe(400);
     expect(bodyProblems(asItIs, { Tags: ['a'], Other: 'x' })!.map((p) => [p.field, p.code])).toEqual([
       ['Name', 'required'],
       ['Code', 'required'],

@@ -1,6 +1,6 @@
 import { formatDate } from './date-pattern';
-import { isGuid, isIsoDate } from './fields';
-import { setAt } from './pointer';
+import * as fields from './fields';
+import * as pointer from './pointer';
 import {
   DEFAULT_SEPARATOR,
   PATH_GUID_FIELD,
@@ -14,6 +14,11 @@ import {
   type NameIndex,
   type NameLookup,
 } from './placement';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { isGuid, isIsoDate } = fields;
+const { pointerParts, setAt } = pointer;
 
 /**
  * Catalogue-shaped values -> the request a customer's file describes (placement.ts). Pure. Nothing is
@@ -383,6 +388,14 @@ interface RequestPlan {
   consumes: ReadonlySet<string>;
   hasBody: boolean;
   hasPathParams: boolean;
+  /**
+   * Every value goes into the body as it is, each at a property of its own (no conversion, list, path or
+   * query parameter, nor two placements at one place): a request's problems then depend only on which
+   * values are given (see bodyProblems).
+   */
+  asItIs: boolean;
+  /** The targets a request must fill (a required placement or extra). */
+  required: RequestPlan['targets'];
 }
 const plans = new WeakMap<BoundOperation, RequestPlan>();
 
@@ -398,11 +411,21 @@ function planOf(op: BoundOperation): RequestPlan {
       t: { field: x.key, in: x.in, at: x.at, encoding: x.encoding, required: x.required, label: x.header },
       ...(x.default !== undefined ? { def: x.default } : {}),
     });
+  const places = targets.map(({ t }) => pointerParts(t.at));
+  const hasPathParams = op.path.includes('{');
   plan = {
     targets,
     consumes: new Set(targets.map((t) => t.key)),
     hasBody: op.method !== 'GET' && (op.placements.some((p) => p.in === 'body') || op.extras.some((x) => x.in === 'body')),
-    hasPathParams: op.path.includes('{'),
+    hasPathParams,
+    asItIs:
+      !hasPathParams &&
+      targets.every(({ key }) => !(key in Object.prototype)) &&
+      targets.every(({ t }) => t.in === 'body' && t.encoding.kind === 'plain' && !t.encoding.many && !t.encoding.as) &&
+      // One property each, none of them Object.prototype's (setAt would write through "__proto__").
+      places.every((parts) => parts.length === 1 && !(parts[0]! in Object.prototype)) &&
+      new Set(places.map((parts) => parts[0])).size === places.length,
+    required: targets.filter(({ t }) => t.required),
   };
   plans.set(op, plan);
   return plan;
@@ -435,7 +458,7 @@ export function encodeRequest(op: BoundOperation, values: Values, lists: Lists):
     const v = given === undefined || given === '' ? def : given;
     if (v === undefined || v === '' || (t.in !== 'body' && isEmpty(v))) {
       if (t.required || t.in === 'path')
-        problem(contextOf(t, lists, problems, values, (consumed ??= new Set())), 'required', `the API file requires ${t.in === 'body' ? 'it' : `the ${t.in} parameter ${t.at}`}; fill in ${t.label}`);
+        problem(contextOf(t, lists, problems, values, (consumed ??= new Set())), 'required', requiredMessage(t));
       continue;
     }
     const e = t.encoding;
@@ -458,11 +481,7 @@ export function encodeRequest(op: BoundOperation, values: Values, lists: Lists):
   for (const k of Object.keys(values)) {
     const v = values[k];
     if (plan.consumes.has(k) || consumed?.has(k) || isEmpty(v)) continue;
-    problems.push({
-      field: k,
-      code: 'not-placed',
-      message: `this environment's API file has no place for it in ${op.method} ${op.path}; clear it, or ask the admin to place it (docs/binding.md)`,
-    });
+    problems.push({ field: k, code: 'not-placed', message: notPlacedMessage(op) });
   }
   const path = !plan.hasPathParams ? op.path : op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const v = params.get(name);
@@ -483,6 +502,32 @@ export function encodeRequest(op: BoundOperation, values: Values, lists: Lists):
   if (hasBody) request.body = wholeBody !== undefined ? wholeBody : body;
   if (hasBody && op.form) request.form = op.form;
   return { ok: true, request };
+}
+
+const requiredMessage = (t: Target): string =>
+  `the API file requires ${t.in === 'body' ? 'it' : `the ${t.in} parameter ${t.at}`}; fill in ${t.label}`;
+const notPlacedMessage = (op: BoundOperation): string =>
+  `this environment's API file has no place for it in ${op.method} ${op.path}; clear it, or ask the admin to place it (docs/binding.md)`;
+
+/**
+ * The problems `encodeRequest(op, { ...body }, lists)` would find, without making the request, for an
+ * operation whose file takes every value as it is (validation checks every row's call, 10,000 per sheet);
+ * undefined for any other operation, whose values must be encoded to be checked. `body`: a plain object.
+ */
+export function bodyProblems(op: BoundOperation, body: Values): EncodeProblem[] | undefined {
+  const plan = planOf(op);
+  if (!plan.asItIs) return undefined;
+  const problems: EncodeProblem[] = [];
+  for (let i = 0; i < plan.required.length; i++) {
+    const { t, key, def } = plan.required[i]!;
+    const given = Object.hasOwn(body, key) ? body[key] : undefined;
+    const v = given === undefined || given === '' ? def : given;
+    if (v === undefined || v === '') problems.push({ field: t.field, code: 'required', message: requiredMessage(t) });
+  }
+  // In Object.keys' order (for...in gives a plain object's own keys first), without making the array.
+  for (const k in body)
+    if (!isEmpty(body[k]) && !plan.consumes.has(k) && Object.hasOwn(body, k)) problems.push({ field: k, code: 'not-placed', message: notPlacedMessage(op) });
+  return problems;
 }
 
 /** What goes after the base URL: the path and the query string. */

@@ -9,7 +9,7 @@ export type { DatasetId, DatasetRecord } from './dataset-records';
 export * as bodies from './bodies';
 export * from './binding';
 export * from './placement';
-export { encodeRequest, requestTarget, columnsOf, listsOf, indexList, isEmpty, type Values } from './encode';
+export { encodeRequest, bodyProblems, requestTarget, columnsOf, listsOf, indexList, isEmpty, type Values } from './encode';
 export { readCreatedId, idFromLocation } from './answer';
 export { wireRequest, formatWire, JSON_CONTENT_TYPE, type WireRequest } from './wire';
 export { decodeRecord, recordDecoder, recordsOf } from './decode';

@@ -1,4 +1,5 @@
 import {
+  bodyProblems,
   boundOf,
   catalog,
   columnsOf,
@@ -321,6 +322,59 @@ describe('encodeRequest: method, path, query, extras, nothing dropped', () => {
       at('B', '/b', { kind: 'objects', fields: [{ field: 'U', at: '/u', fileName: 'u', encoding: { kind: 'ref', list: 'users', value: 'name', idAt: '/id' } }] }),
     ]);
     expect(listsOf(o).sort()).toEqual(['organizations', 'users']);
+  });
+});
+
+describe('bodyProblems: encodeRequest\'s problems without the request', () => {
+  // A file that takes every value as it is, one property each, two of them required.
+  const asItIs = op(
+    [
+      at('Name', '/name', { kind: 'plain' }, { required: true }),
+      at('Code', '/code', { kind: 'plain' }, { required: true }),
+      at('Tags', '/tags', { kind: 'plain' }),
+      at('Note', '/note', { kind: 'plain' }),
+    ],
+    { path: '/incidents' },
+  );
+  const values: unknown[] = [undefined, null, '', 'x', 0, false, [], ['a'], { a: 1 }];
+  const fields = ['Name', 'Code', 'Tags', 'Note', 'Other', 'More'];
+
+  test('the same problems, in the same order, as encoding a copy of the body, for every mix of given, empty and unplaced values', () => {
+    let checked = 0;
+    for (let n = 0; n < 400; n++) {
+      const body: Record<string, unknown> = {};
+      // A fixed walk through the mixes (no randomness): each field absent or one of the values, in turn.
+      for (let i = 0; i < fields.length; i++) {
+        const pick = (n * (i + 3) + i * 7) % (values.length + 1);
+        if (pick < values.length) body[fields[(i + n) % fields.length]!] = values[pick];
+      }
+      const encoded = encodeRequest(asItIs, { ...body }, lists);
+      expect(bodyProblems(asItIs, body)).toEqual(encoded.ok ? [] : encoded.problems);
+      checked++;
+    }
+    expect(checked).toBe(400);
+    expect(bodyProblems(asItIs, { Tags: ['a'], Other: 'x' })!.map((p) => [p.field, p.code])).toEqual([
+      ['Name', 'required'],
+      ['Code', 'required'],
+      ['Other', 'not-placed'],
+    ]);
+  });
+
+  test('undefined where values need more than being taken as they are: a path parameter, a conversion, a list, a nested place, two at one place', () => {
+    const plain = at('Name', '/name', { kind: 'plain' });
+    expect(bodyProblems(op([plain]), {})).toBeUndefined(); // the path has {orgId}
+    expect(bodyProblems(op([plain], { path: '/x' }), {})).toEqual([]);
+    for (const other of [
+      at('N', '/n', { kind: 'plain', as: 'number' }),
+      at('N', '/n', { kind: 'plain', many: true }),
+      at('N', '/n', { kind: 'guid', list: 'organizations', value: 'name' }),
+      at('N', '/a/n', { kind: 'plain' }),
+      at('N', '/name', { kind: 'plain' }),
+      at('N', '/__proto__', { kind: 'plain' }),
+      at('toString', '/n', { kind: 'plain' }),
+      { field: 'N', in: 'query' as const, at: 'n', fileName: 'n', encoding: { kind: 'plain' as const }, how: 'name' as const },
+    ])
+      expect(bodyProblems(op([plain, other], { path: '/x' }), {})).toBeUndefined();
   });
 });
 

@@ -67,7 +67,8 @@ export function knownNames(r: RowReader, column: string, index: NameIndex | unde
   const items = r.list(column);
   if (items === undefined || !index) return items;
   const out: string[] = [];
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     const found = index.resolve(item);
     if (!found.ok) r.error(column, found.code, found.message);
     else if (out.includes(found.name)) r.error(column, 'duplicate-entry', `"${item}" is listed twice; remove the repeat`);
@@ -85,7 +86,8 @@ export function knownPeople(
 ): string[] | undefined {
   const names = single ? wrap(knownName(r, column, users)) : knownNames(r, column, users);
   if (!names || !users) return names;
-  for (const name of names) {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
     const user = users.entries.find((u) => u.name === name);
     if (user?.deleted)
       r.error(column, 'deleted-user', `${name} is a deleted user and cannot be given a new role; choose someone else`);

@@ -1,16 +1,14 @@
-import {
-  encodeRequest,
-  PATH_GUID_FIELD,
-  readCreatedId,
-  type BoundOperation,
-  type EncodeProblem,
-  type EncodeResult,
-} from '../../catalog';
+import { PATH_GUID_FIELD, readCreatedId, type BoundOperation, type EncodeProblem, type EncodeResult } from '../../catalog';
+import * as catalog from '../../catalog';
 import { ApiError } from '../../client';
 import type { WritebackApi } from '../api';
 import type { Call } from '../flow';
 import { cellError, type CellProblem } from '../problem';
 import type { FlowContext } from './context';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { bodyProblems, encodeRequest } = catalog;
 
 /**
  * A row's call in the customer's terms: its values (the body's catalogue fields, the path parameter, the
@@ -42,6 +40,25 @@ export function encodeCall(ctx: FlowContext, call: Call, extra: Readonly<Record<
   for (const x of op.extras) if (x.key in extra) values[x.key] = extra[x.key];
   return encodeRequest(op, values, ctx.lists);
 }
+
+/**
+ * What encoding the call would find wrong (encodeCall's problems, none when it encodes), for validation, which
+ * checks every row's calls: a call of its body alone, to an operation whose file takes every value as it is,
+ * is checked without making the request (catalog bodyProblems).
+ */
+export function encodeProblems(ctx: FlowContext, call: Call, extra: Readonly<Record<string, unknown>>): readonly EncodeProblem[] {
+  const op = ctx.environment.operation(call.operation);
+  const body = call.body;
+  if (call.guid === undefined && !call.untyped?.length && !op.extras.length && isPlainObject(body)) {
+    const found = bodyProblems(op, body);
+    if (found) return found;
+  }
+  const encoded = encodeCall(ctx, call, extra);
+  return encoded.ok ? [] : encoded.problems;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 
 /**
  * The problems of encoding a call, each on the cell its value came from: the column the flow read the field

@@ -1,12 +1,21 @@
 import type { ColumnSpec } from '../../workbook/port';
 import type { Standing, WritebackApi } from '../api';
+import type { ExtraColumn } from '../../catalog';
 import type { Call, Flow, FollowUp, Place, PreparedFlow, RowInput } from '../flow';
-import { cellError, cellWarning, type CellProblem } from '../problem';
-import { RowReader } from '../rows/rowreader';
+import type { CellProblem } from '../problem';
+import * as problem from '../problem';
+import * as rowreader from '../rows/rowreader';
 import type { FlowAvailability, SkippedStep } from './availability';
 import { flowContext, flowOperations, type BoundEnvironment, type FlowContext } from './context';
-import { cellProblems, encodeCall, NOT_YET_MADE, sendCall } from './encode';
+import { NOT_YET_MADE, sendCall } from './encode';
+import * as encode from './encode';
 import { extraColumns, readExtras } from './extras';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { cellError, cellWarning } = problem;
+const { RowReader } = rowreader;
+const { cellProblems, encodeProblems } = encode;
 
 /** A row as read on this environment: the flow's request, the values of the file's extra columns. */
 export interface RowRead<R> {
@@ -64,28 +73,24 @@ export function fitFlow<R>(
   const extraHeaders = new Set(ctx.extras.map((x) => x.header));
   const fallback = prepared.requiredColumns[0] ?? '';
 
-  /** Problems of the row's calls on this environment: skipped operations, values the file cannot take. */
-  function callProblems(request: R, extra: Readonly<Record<string, unknown>>): CellProblem[] {
+  /**
+   * Problems of the row's calls on this environment: skipped operations, values the file cannot take.
+   * `step`: the row's follow-up, `skipped` whether the environment skips it (read works both out once).
+   */
+  function callProblems(
+    request: R,
+    extra: Readonly<Record<string, unknown>>,
+    step: FollowUp | undefined,
+    skipped: SkippedStep | undefined,
+  ): CellProblem[] {
     const problems: CellProblem[] = [];
-    const step = prepared.followUp?.(request);
-    const calls = [prepared.call(request), ...(step && !skippedFollowUp(request) ? [step.call(NOT_YET_MADE)] : [])];
-    const used = new Set<string>();
-    for (const call of calls) {
-      const skipped = ctx.skippedStep({ operationId: call.operation });
-      if (skipped) {
-        problems.push(
-          cellError(skipped.column, 'step-unavailable', `${skipped.message}; choose another ${skipped.column} or leave the row out`),
-        );
-        continue;
-      }
-      for (const x of environment.operation(call.operation).extras) used.add(x.key);
-      const encoded = encodeCall(ctx, call, extra);
-      if (!encoded.ok) problems.push(...cellProblems(ctx, call, encoded.problems, fallback));
-    }
+    const main = callProblemsOf(prepared.call(request), extra, problems);
+    const follow = step && !skipped ? callProblemsOf(step.call(NOT_YET_MADE), extra, problems) : undefined;
     // An extra column of another operation (a task's update) filled on a row that does not call it: refused
     // on its cell, as a value typed is never dropped.
-    for (const x of ctx.extras)
-      if (x.key in extra && !used.has(x.key)) {
+    for (let i = 0; i < ctx.extras.length; i++) {
+      const x = ctx.extras[i]!;
+      if (x.key in extra && !main?.some((e) => e.key === x.key) && !follow?.some((e) => e.key === x.key)) {
         const steps = flowOperations(flow)
           .filter((id) => !environment.endpoints?.[id]?.unavailable && environment.operation(id).extras.some((e) => e.key === x.key))
           .map((id) => flow.steps?.[id]?.what ?? environment.catalog.operation(id).title.toLowerCase());
@@ -97,7 +102,26 @@ export function fitFlow<R>(
           ),
         );
       }
+    }
     return problems;
+  }
+
+  /** One call's problems, added to `problems`; the extra columns the call sends, or none where its step is skipped. */
+  function callProblemsOf(
+    call: Call,
+    extra: Readonly<Record<string, unknown>>,
+    problems: CellProblem[],
+  ): readonly ExtraColumn[] | undefined {
+    const skipped = ctx.skippedStep({ operationId: call.operation });
+    if (skipped) {
+      problems.push(
+        cellError(skipped.column, 'step-unavailable', `${skipped.message}; choose another ${skipped.column} or leave the row out`),
+      );
+      return undefined;
+    }
+    const found = encodeProblems(ctx, call, extra);
+    if (found.length) for (const p of cellProblems(ctx, call, found, fallback)) problems.push(p);
+    return environment.operation(call.operation).extras;
   }
 
   return {
@@ -112,14 +136,21 @@ export function fitFlow<R>(
       ),
     read(row) {
       const out = prepared.prepare(row);
-      const r = new RowReader(row, ctx);
-      const extra = readExtras(r, ctx.extras);
-      const problems = [...out.problems, ...r.problems];
-      if (out.request === undefined || r.hasErrors) return { extra, problems };
-      const found = callProblems(out.request, extra);
-      problems.push(...found);
-      if (found.some((p) => p.severity === 'error')) return { extra, problems };
-      const skipped = skippedFollowUp(out.request);
+      // The file's extra columns are read with a reader of their own; most environments have none.
+      const r = ctx.extras.length ? new RowReader(row, ctx) : undefined;
+      const extra = r ? readExtras(r, ctx.extras) : {};
+      const problems = r ? out.problems.concat(r.problems) : out.problems.slice();
+      if (out.request === undefined || r?.hasErrors) return { extra, problems };
+      const step = prepared.followUp?.(out.request);
+      const skipped = step && ctx.skippedStep({ what: step.what });
+      const found = callProblems(out.request, extra, step, skipped);
+      let failed = false;
+      for (let i = 0; i < found.length; i++) {
+        const p = found[i]!;
+        problems.push(p);
+        if (p.severity === 'error') failed = true;
+      }
+      if (failed) return { extra, problems };
       if (skipped)
         problems.push(cellWarning(skipped.column, 'step-unavailable', `${skipped.message}; the row is posted without it`));
       return { request: out.request, extra, problems };

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import type { bodies, RecordOf, records } from '../../catalog';
 import type { Cell, ColumnSpec } from '../../workbook/port';
-import { isBlank, readBoolean, readDate, readList, readNumber, readText, type Read } from '../rows/cells';
+import type { Read } from '../rows/cells';
+import * as cells from '../rows/cells';
 import { str } from '../api';
 import { offerNames } from '../checks/closest';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { isBlank, readBoolean, readDate, readList, readNumber, readText } = cells;
 
 export type CustomFieldEntry = z.infer<typeof bodies.customFieldEntry>;
 export type FieldKind = 'text' | 'number' | 'date' | 'checkbox' | 'select' | 'multiselect';
@@ -117,6 +122,34 @@ export function customFieldColumn(field: CustomField, lookupSheet: string): Colu
 export function readCustomField(field: CustomField, cell: Cell | undefined): Read<CustomFieldEntry[]> {
   // Most of a row's custom field cells are blank (each belongs to one incident type): nothing to read.
   if (isBlank(cell)) return BLANK;
+  // A column repeats a few answers (a checkbox, an option, a date): each is read once per field, and its
+  // entries are the same frozen objects on every row, which the body check knows again by identity
+  // (rows/bodycheck.ts). -0 is left out: a map takes it for 0, and it is a different answer.
+  if (Object.is(cell, -0)) return frozen(readAnswer(field, cell));
+  let answers = answersOf.get(field);
+  if (!answers) answersOf.set(field, (answers = new Map()));
+  let read = answers.get(cell!);
+  if (read === undefined) {
+    // Frozen even when not remembered: answers of one shape whether remembered or not.
+    read = frozen(readAnswer(field, cell));
+    if (answers.size < ANSWERS_LIMIT) answers.set(cell!, read);
+  }
+  return read;
+}
+
+/** The answers read so far, per field and cell value; a column of unique answers stops being remembered here. */
+const answersOf = new WeakMap<CustomField, Map<Cell, Read<CustomFieldEntry[]>>>();
+const ANSWERS_LIMIT = 1_000;
+
+function frozen(r: Read<CustomFieldEntry[]>): Read<CustomFieldEntry[]> {
+  if (r.ok && r.value) {
+    for (const e of r.value) Object.freeze(e);
+    Object.freeze(r.value);
+  }
+  return Object.freeze(r);
+}
+
+function readAnswer(field: CustomField, cell: Cell | undefined): Read<CustomFieldEntry[]> {
   switch (field.kind) {
     case 'date': {
       const r = readDate(cell);
@@ -166,7 +199,7 @@ export function readCustomField(field: CustomField, cell: Cell | undefined): Rea
   }
 }
 
-/** Every kind reads a blank cell as no value; shared, as callers only read it. */
+/** Every kind reads a blank cell as no value; shared, as callers only read it (so are the answers above). */
 const BLANK: Read<CustomFieldEntry[]> = Object.freeze({ ok: true, value: undefined });
 
 function entryOf(field: CustomField, value: string | number | boolean): Read<CustomFieldEntry[]> {

@@ -2,15 +2,25 @@ import type { z } from 'zod';
 import { bodies } from '../../catalog';
 import type { ColumnSpec } from '../../workbook/port';
 import { records, str } from '../api';
-import { isBlank } from '../rows/cells';
-import { customFieldColumn, customFields, readCustomField, type CustomFieldEntry } from './customfields';
-import type { Flow, Found } from '../flow';
-import { directory, knownName, knownNames, knownPeople } from '../checks/names';
+import * as cells from '../rows/cells';
+import { customFieldColumn, customFields, type CustomField, type CustomFieldEntry } from './customfields';
+import * as customfields from './customfields';
+import type { Call, Flow, Found } from '../flow';
+import { directory } from '../checks/names';
+import * as names from '../checks/names';
 import { nameIndex, type NameIndex } from '../checks/nameindex';
-import { cellError, cellWarning } from '../problem';
-import { RowReader } from '../rows/rowreader';
+import * as problem from '../problem';
+import * as rowreader from '../rows/rowreader';
 import { customColumns, findUnique } from './common';
 import { INCIDENT_BODY_COLUMNS, INCIDENT_COLUMNS, incidentsDescription } from '../../contracts/flows/incidents';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { isBlank } = cells;
+const { readCustomField } = customfields;
+const { knownName, knownNames, knownPeople } = names;
+const { cellError, cellWarning } = problem;
+const { RowReader } = rowreader;
 
 export { INCIDENT_COLUMNS };
 
@@ -30,6 +40,22 @@ const entries = <T extends { Name?: string | null }>(rs: readonly T[], id: keyof
         [{ id: str(r, id)!, name: str(r, 'Name')!, archived: (r as Readonly<Record<string, unknown>>).Archived === true }]
       : [],
   );
+
+/**
+ * An incident's create call. Its columns are worked out only where a value is refused: validation makes every
+ * row's call, 10,000 per sheet. A class, so the getter is the prototype's: a getter in an object literal is
+ * a new function and a new shape for every row.
+ */
+class CreateCall implements Call {
+  readonly operation = 'incident-create';
+  constructor(
+    readonly body: CreateIncident,
+    private readonly fields: readonly CustomField[],
+  ) {}
+  get columnOf(): Call['columnOf'] {
+    return { ...bodyColumns, CustomFields: customColumns(this.fields, this.body.CustomFields) };
+  }
+}
 
 /**
  * Create incidents (spec, Incident): only the name and the reporting organization are required (rule 1);
@@ -105,8 +131,8 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
           what: 'the reporting organization',
         });
         const typeIds = r.names(C.types, types) ?? [];
-        for (const id of typeIds) {
-          const t = types.byId(id);
+        for (let i = 0; i < typeIds.length; i++) {
+          const t = types.byId(typeIds[i]!);
           if (t?.archived)
             r.error(
               C.types,
@@ -116,9 +142,12 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         }
         const custom: CustomFieldEntry[] = [];
         const missingRequired: string[] = [];
-        for (const f of fields) {
+        for (let i = 0; i < fields.length; i++) {
+          const f = fields[i]!;
           const cell = row(f.column);
           const v = readCustomField(f, cell);
+          // A blank cell of a field that is not required: nothing to check (most of a row's custom fields).
+          if (v.ok && v.value === undefined && !f.required) continue;
           const selected = f.incidentTypeId !== undefined && typeIds.includes(f.incidentTypeId);
           if (!v.ok) {
             r.error(f.column, v.code, v.message);
@@ -129,7 +158,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
               `${f.name} belongs to incident type "${typeName(f.incidentTypeId)}", which this row does not select; clear this cell or add that type to ${C.types}`,
             );
           } else if (v.value !== undefined) {
-            custom.push(...v.value);
+            for (let k = 0; k < v.value.length; k++) custom.push(v.value[k]!);
           } else if (selected && f.required) {
             missingRequired.push(f.column);
             r.problems.push(
@@ -186,14 +215,7 @@ export const incidentsFlow: Flow<IncidentRequest, 'incidents'> = {
         };
         return r.prepared('incident-create', body, bodyColumns, { body, hyperlink });
       },
-      call: (request) => ({
-        operation: 'incident-create',
-        body: request.body,
-        // Read only where a value is refused: validation makes every row's call, 10,000 per sheet.
-        get columnOf() {
-          return { ...bodyColumns, CustomFields: customColumns(fields, request.body.CustomFields) };
-        },
-      }),
+      call: (request) => new CreateCall(request.body, fields),
       done: () => 'Created',
       // Spec, Incident rule 8: hyperlinks are added after creation, with their own call.
       followUp: (request) =>

@@ -14,7 +14,8 @@ export function passesByField(schema: z.ZodType, body: unknown): boolean {
   const plan = planOf(schema);
   if (!plan || typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const input = body as Record<string, unknown>;
-  for (const f of plan) {
+  for (let i = 0; i < plan.length; i++) {
+    const f = plan[i]!;
     if (!(f.key in input)) {
       if (f.absentOk) continue;
       return false;
@@ -51,24 +52,36 @@ interface FieldPlan {
   items?: Memo;
 }
 
-/** A schema and the values it accepted: scalars as they are, flat records and lists of them by their JSON. */
+/**
+ * A schema and the values it accepted: scalars as they are, flat records and lists of them by their JSON, and
+ * frozen flat records by identity (a custom field answer read once and shared by the rows that repeat it,
+ * flows/customfields.ts): such a record cannot change, so it is accepted again without its JSON.
+ */
 interface Memo {
   schema: z.core.$ZodType;
   scalars: Set<unknown>;
   keys: Set<string>;
+  frozen: WeakSet<object>;
 }
 
 /** Enough for a column's names, GUIDs and dates; a column of unique text stops being remembered here. */
 const MEMO_LIMIT = 1_000;
 
 function accepts(m: Memo, v: unknown): boolean {
-  const scalar = isScalar(v);
-  const key = scalar ? undefined : keyOf(v);
-  if (scalar ? m.scalars.has(v) : key !== undefined && m.keys.has(key)) return true;
-  if (!z.safeParse(m.schema, v).success) return false;
-  if (scalar) {
+  if (isScalar(v)) {
+    if (m.scalars.has(v)) return true;
+    if (!z.safeParse(m.schema, v).success) return false;
     if (m.scalars.size < MEMO_LIMIT) m.scalars.add(v);
-  } else if (key !== undefined && m.keys.size < MEMO_LIMIT) m.keys.add(key);
+    return true;
+  }
+  if (typeof v === 'object' && v !== null && m.frozen.has(v)) return true;
+  const key = keyOf(v);
+  if (key === undefined || !m.keys.has(key)) {
+    if (!z.safeParse(m.schema, v).success) return false;
+    if (key !== undefined && m.keys.size < MEMO_LIMIT) m.keys.add(key);
+  }
+  // A frozen flat record cannot change: known by identity from now on.
+  if (key !== undefined && !Array.isArray(v) && Object.isFrozen(v)) m.frozen.add(v as object);
   return true;
 }
 
@@ -100,7 +113,7 @@ function keyOf(v: unknown): string | undefined {
 
 const plans = new WeakMap<z.ZodType, FieldPlan[] | null>();
 
-const memo = (schema: z.core.$ZodType): Memo => ({ schema, scalars: new Set(), keys: new Set() });
+const memo = (schema: z.core.$ZodType): Memo => ({ schema, scalars: new Set(), keys: new Set(), frozen: new WeakSet() });
 
 function planOf(schema: z.ZodType): FieldPlan[] | null {
   let plan = plans.get(schema);

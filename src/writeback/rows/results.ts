@@ -1,5 +1,10 @@
 import type { Cell, ColumnSpec } from '../../workbook/port';
-import { timeCell, timeOfCell } from './resulttime';
+import { timeCell } from './resulttime';
+import * as resulttime from './resulttime';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { timeOfCell } = resulttime;
 
 /**
  * The result columns a write-back adds to the right of its table: the row's journal. A run writes
@@ -26,9 +31,12 @@ export interface RowResult {
   time: string;
 }
 
+const isNone = (c: Cell | undefined) => c === null || c === undefined;
 const text = (c: Cell | undefined) => (c === null || c === undefined ? '' : String(c).trim());
 
 export function readResult(cells: readonly Cell[]): RowResult {
+  // A row not posted yet, as most are when validated: nothing to read.
+  if (isNone(cells[0]) && isNone(cells[1]) && isNone(cells[2]) && isNone(cells[3])) return { status: '', guid: '', message: '', time: '' };
   const status = text(cells[0]).toLowerCase();
   return {
     status: (STATUSES as readonly string[]).includes(status) ? (status as Status) : '',

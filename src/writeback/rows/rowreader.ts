@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import type { Cell } from '../../workbook/port';
-import { readBoolean, readDate, readList, readNumber, readText, type Read } from './cells';
+import type { Read } from './cells';
+import * as cells from './cells';
 import type { RowInput } from '../flow';
 import type { FlowContext } from '../environment/context';
 import type { NameIndex } from '../checks/nameindex';
-import { cellError, type CellProblem } from '../problem';
-import { passesByField } from './bodycheck';
+import type { CellProblem } from '../problem';
+import * as problem from '../problem';
+import * as bodycheck from './bodycheck';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { readBoolean, readDate, readList, readNumber, readText } = cells;
+const { cellError } = problem;
+const { passesByField } = bodycheck;
 
 export interface FieldOptions {
   required?: boolean;
@@ -72,7 +80,8 @@ export class RowReader {
     const items = this.list(column, o);
     if (items === undefined) return undefined;
     const ids: string[] = [];
-    for (const item of items) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
       const r = index.resolve(item);
       if (!r.ok) this.problems.push(cellError(column, r.code, r.message));
       else if (ids.includes(r.id))

@@ -1,11 +1,20 @@
 import type { Cell, CellMark } from '../../workbook/port';
 import type { FittedFlow } from '../environment/fitted-flow';
 import type { CellProblem, Problem } from '../problem';
-import { RESULT_COLUMNS, readResult, type RowResult } from './results';
-import { isBlank } from './cells';
+import { RESULT_COLUMNS, type RowResult } from './results';
+import * as results from './results';
+import * as cells from './cells';
 import { isOwnColumn } from './rowkey';
-import { readState, ROW_STATE_COLUMN, type RowState } from './state';
-import { formulaWarnings } from '../checks/csv-injection';
+import { ROW_STATE_COLUMN, type RowState } from './state';
+import * as state from './state';
+import * as csvInjection from '../checks/csv-injection';
+
+// Copied into module constants: under the CommonJS the CLI runs as, an imported binding is read through a
+// getter on every call, and validation makes these calls for every row (the first validation runs them cold).
+const { readResult } = results;
+const { isBlank } = cells;
+const { readState } = state;
+const { formulaWarnings } = csvInjection;
 
 export interface RowCheck<R> {
   row: number;
@@ -71,22 +80,33 @@ export function validateRows<R>(
     if (i === undefined && !at.has(column)) at.set(column, (i = index.get(column.toLowerCase())));
     return i === undefined ? undefined : cells[i];
   };
-  const blank = (cells: readonly Cell[]) => {
-    for (const i of inputIndexes) if (!isBlank(cells[i])) return false;
-    return true;
-  };
-  rows.forEach((current, row) => {
-    cells = current;
-    if (blank(cells)) return;
-    const { request, extra, problems: prepared } = flow.read(get);
-    const found = prepared.concat(formulaWarnings(columns, cells, inputIndexes));
-    const result = readResult(resultIndexes.map((i) => (i === undefined ? null : (cells[i] ?? null))));
+  // The row's result cells, in one array reused for every row (readResult keeps none of it). Loops on the
+  // per-row path are indexed: the first validation runs them interpreted, where for...of makes an iterator
+  // and a result object per step.
+  const resultCells: Cell[] = [null, null, null, null];
+  for (let row = 0; row < rows.length; row++) {
+    cells = rows[row]!;
+    if (isBlankRow(cells, inputIndexes)) continue;
+    const { request, extra, problems: read } = flow.read(get);
+    const warnings = formulaWarnings(columns, cells, inputIndexes);
+    const found = warnings.length ? read.concat(warnings) : read;
+    for (let k = 0; k < resultIndexes.length; k++) {
+      const i = resultIndexes[k];
+      resultCells[k] = i === undefined ? null : (cells[i] ?? null);
+    }
+    const result = readResult(resultCells);
     const state = stateIndex === undefined ? {} : readState(cells[stateIndex]);
     checks.push({ row, request, extra, result, state, problems: found });
-    for (const p of found) problems.push({ ...p, row });
+    for (let k = 0; k < found.length; k++) problems.push({ ...found[k]!, row });
     if (request !== undefined && result.status === '' && result.guid === '') ready++;
-  });
+  }
   return { rows: checks, problems, ready, resultStart };
+}
+
+/** Whether every input cell of the row is blank: tables often end in empty rows. */
+function isBlankRow(cells: readonly Cell[], inputIndexes: readonly number[]): boolean {
+  for (let k = 0; k < inputIndexes.length; k++) if (!isBlank(cells[inputIndexes[k]!])) return false;
+  return true;
 }
 
 /** Cell marks for the problems: red for errors, amber for warnings, with the message as the note. */

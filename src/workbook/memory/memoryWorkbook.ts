@@ -303,7 +303,13 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
 
     async updateRows(name, updates) {
       const t = table(name);
-      const at = (column: string) => t.specs.findIndex((s) => lower(s.name) === lower(column));
+      // Each column name resolved once per call, not once per update: a post keys a thousand rows in one call.
+      const index = new Map<string, number>();
+      const at = (column: string) => {
+        let i = index.get(column);
+        if (i === undefined) index.set(column, (i = t.specs.findIndex((s) => lower(s.name) === lower(column))));
+        return i;
+      };
       const out: (number | null)[] = [];
       // No await in here: in one JavaScript turn nothing else (a user's sort) can come between find and write.
       for (const u of updates) {

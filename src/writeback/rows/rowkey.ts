@@ -64,12 +64,13 @@ export async function assignKeys(
 ): Promise<Map<number, string | null>> {
   const inputs = validatedColumns.flatMap((c, i) => (isOwnColumn(c) ? [] : [{ name: c, i }]));
   const keyAtValidation = validatedColumns.findIndex((c) => c.trim().toLowerCase() === ROW_KEY_COLUMN.toLowerCase());
-  const contentOf = (cells: readonly Cell[], at: (name: string, i: number) => number) =>
-    JSON.stringify(inputs.map(({ name, i }) => norm(cells[at(name, i)])));
+  /** A row's input cells as one text, the inputs found at `at` (their columns' places in the row). */
+  const contentOf = (cells: readonly Cell[], at: readonly number[]) => JSON.stringify(at.map((i) => norm(cells[i])));
+  const validatedAt = inputs.map(({ i }) => i);
   const wanted = rows.map((r) => ({
     row: r.row,
     key: keyAtValidation < 0 ? '' : text(r.cells[keyAtValidation]),
-    content: contentOf(r.cells, (_, i) => i),
+    content: contentOf(r.cells, validatedAt),
   }));
 
   const found = new Map<number, string | null>();
@@ -81,7 +82,8 @@ export async function assignKeys(
     const keys = now.rows.map((r) => text(r[keyAt]));
     const uses = new Map<string, number>();
     for (const k of keys) if (k) uses.set(k, (uses.get(k) ?? 0) + 1);
-    const contents = now.rows.map((r) => contentOf(r, (name) => lower.indexOf(name.trim().toLowerCase())));
+    const nowAt = inputs.map(({ name }) => lower.indexOf(name.trim().toLowerCase()));
+    const contents = now.rows.map((r) => contentOf(r, nowAt));
     const claimed = new Set<number>();
     const toKey: { row: number; at: number }[] = [];
     found.clear();
@@ -94,9 +96,19 @@ export async function assignKeys(
         found.set(w.row, w.key);
       }
     }
+    // The rows not claimed by their key, by content, in table order: a row takes the first with its cells
+    // (a list per content and how far it is taken, not a search of the whole table per row).
+    const unclaimed = new Map<string, { at: number[]; next: number }>();
+    contents.forEach((c, i) => {
+      if (claimed.has(i)) return;
+      const same = unclaimed.get(c);
+      if (same) same.at.push(i);
+      else unclaimed.set(c, { at: [i], next: 0 });
+    });
     for (const w of wanted) {
       if (found.has(w.row)) continue;
-      const at = contents.findIndex((c, i) => c === w.content && !claimed.has(i));
+      const same = unclaimed.get(w.content);
+      const at = same && same.next < same.at.length ? same.at[same.next++]! : -1;
       if (at < 0) {
         found.set(w.row, null);
         continue;
@@ -110,8 +122,9 @@ export async function assignKeys(
       for (const t of toKey) found.set(t.row, null);
       return found;
     }
+    const inputColumns = now.columns.flatMap((c, i) => (isOwnColumn(c) ? [] : [{ c, i }]));
     const updates: RowUpdate[] = toKey.map(({ at }) => ({
-      where: { ...Object.fromEntries(now.columns.map((c, i) => [c, isOwnColumn(c) ? undefined : norm(now.rows[at]![i])]).filter(([, v]) => v !== undefined)), [keyName]: norm(now.rows[at]![keyAt]) },
+      where: { ...Object.fromEntries(inputColumns.map(({ c, i }) => [c, norm(now.rows[at]![i])])), [keyName]: norm(now.rows[at]![keyAt]) },
       firstColumn: keyAt,
       cells: [newRowKey()],
     }));

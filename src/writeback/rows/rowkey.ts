@@ -32,12 +32,15 @@ export const isOwnColumn = (name: string): boolean => {
   );
 };
 
-/** 48 random bits: unique within any table a person fills. */
-export const newRowKey = (): string => {
-  const bytes = new Uint8Array(6);
-  globalThis.crypto.getRandomValues(bytes);
-  return `r${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
-};
+/**
+ * `n` keys of 48 random bits each (unique within any table a person fills), drawn at most 64 KiB at a time
+ * (getRandomValues' limit): one draw costs more than its bytes, and a post keys a thousand rows.
+ */
+export function newRowKeys(n: number): string[] {
+  const bytes = new Uint8Array(6 * n);
+  for (let at = 0; at < bytes.length; at += 65_532) globalThis.crypto.getRandomValues(bytes.subarray(at, at + 65_532));
+  return Array.from({ length: n }, (_, k) => `r${[...bytes.subarray(6 * k, 6 * k + 6)].map((b) => b.toString(16).padStart(2, '0')).join('')}`);
+}
 
 const norm = (c: Cell | undefined): Cell => (c === undefined || c === '' ? null : c);
 const text = (c: Cell | undefined) => String(c ?? '').trim();
@@ -123,11 +126,14 @@ export async function assignKeys(
       return found;
     }
     const inputColumns = now.columns.flatMap((c, i) => (isOwnColumn(c) ? [] : [{ c, i }]));
-    const updates: RowUpdate[] = toKey.map(({ at }) => ({
-      where: { ...Object.fromEntries(inputColumns.map(({ c, i }) => [c, norm(now.rows[at]![i])])), [keyName]: norm(now.rows[at]![keyAt]) },
-      firstColumn: keyAt,
-      cells: [newRowKey()],
-    }));
+    const fresh = newRowKeys(toKey.length);
+    const updates: RowUpdate[] = toKey.map(({ at }, k) => {
+      const cells = now.rows[at]!;
+      const where: Record<string, Cell> = {};
+      for (const { c, i } of inputColumns) where[c] = norm(cells[i]);
+      where[keyName] = norm(cells[keyAt]);
+      return { where, firstColumn: keyAt, cells: [fresh[k]!] };
+    });
     await workbook.updateRows(table, updates);
   }
 }

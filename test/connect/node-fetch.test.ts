@@ -5,6 +5,7 @@
  */
 import { createClient } from '../../src/client';
 import type { EncodedRequest } from '../../src/catalog';
+import { bearerFetch } from '../../src/client/bearer-fetch';
 import { nodeFetch } from '../../src/connect/node-fetch';
 import { closedPort, fakeForFile, GUID, json } from '../client/fake-server';
 import { failureOf } from '../support/api-error';
@@ -44,6 +45,14 @@ describe('nodeFetch, the command line fetch', () => {
     const { connection: _c2, 'keep-alive': _k2, ...fetchHeaders } = byFetch.headers;
     expect({ ...byFetch, headers: fetchHeaders, writeRef: '' }).toEqual({ ...answer, headers, writeRef: '' });
     expect(others.length).toBe(before);
+  });
+
+  it("takes the headers as Headers too, as a service client's bearer fetch hands them on", async () => {
+    fake.answer = (_req, res) => json(res, 201, { Id: GUID(2) });
+    const bearer = createClient({ baseUrl: fake.server.baseUrl, credentials, fetch: bearerFetch(fetchFn, { accessToken: async () => 'token-1' }) });
+    const answer = await bearer.send('incident-create', create);
+    expect(answer).toMatchObject({ status: 201, body: { Id: GUID(2) } });
+    expect(fake.server.received.at(-1)!.headers).toMatchObject({ authorization: 'Bearer token-1', 'x-grc-write-ref': answer.writeRef });
   });
 
   it("leaves every other request (a dataset's GET) to the fetch it was given", async () => {

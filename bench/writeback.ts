@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createClient } from '../src/client';
+import { nodeFetch } from '../src/connect/node-fetch';
 import { isoToSerial } from '../src/sheet/serial';
 import { createMemoryWorkbook } from '../src/workbook/memory';
 import type { Cell } from '../src/workbook/port';
@@ -121,7 +122,8 @@ export default async function (): Promise<string> {
   const load = loadavg()[0]!.toFixed(1);
   const sandbox = await startSandboxProcess();
   try {
-    const client = createClient({ baseUrl: sandbox.url, credentials });
+    // The command line's fetch (connect.ts processIo): its writes through undici's request API.
+    const client = createClient({ baseUrl: sandbox.url, credentials, fetch: nodeFetch() });
     const workbook = createMemoryWorkbook();
     const shape = await createTemplate({ api: client, workbook, flow: incidentsFlow, environment: ACC });
     const standing = await loadStanding(client, incidentsFlow.standingDatasets);
@@ -290,7 +292,7 @@ export default async function (): Promise<string> {
       `| Same rows, runner alone (stand-in answering after 50 ms, no HTTP), concurrency 8 | ${ms(runnerOnly)} | ideal ${ms(ideal8)} | ${(runnerOnly / ideal8).toFixed(2)} | |`,
       `| Post 1,000 rows, 50 ms latency, concurrency 4 (default) | ${ms(post4)} | ideal ${ms(ideal4)} | ${(post4 / ideal4).toFixed(2)} | |`,
       '',
-      `Method: sandbox as a separate process on loopback (scale 50), real client, memory workbook; validation is \`validateRows\` on a 10,000-row incident sheet (custom fields, date cells, 5% ambiguous dates), cold in 5 fresh processes (\`bench/writeback-cold-child.ts\`: modules loaded and the flow fitted, then the first call timed), then in this process; posting is \`preparePost(...).run()\` after the plan is made, journaling "sending" and the outcome of every row into the table; the sandbox adds ${latencyMs} ms to every call; the ideal is rows x latency / concurrency. Load average at the start: ${load}.`,
+      `Method: sandbox as a separate process on loopback (scale 50), real client with the command line's fetch (writes through undici's request API, src/connect/node-fetch.ts), memory workbook; validation is \`validateRows\` on a 10,000-row incident sheet (custom fields, date cells, 5% ambiguous dates), cold in 5 fresh processes (\`bench/writeback-cold-child.ts\`: modules loaded and the flow fitted, then the first call timed), then in this process; posting is \`preparePost(...).run()\` after the plan is made, journaling "sending" and the outcome of every row into the table; the sandbox adds ${latencyMs} ms to every call; the ideal is rows x latency / concurrency. Load average at the start: ${load}.`,
     ].join('\n');
   } finally {
     sandbox.child.kill('SIGTERM');

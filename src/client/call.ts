@@ -21,7 +21,7 @@ import { errorFromFailure } from './fetch-failure';
 import { readText } from './read-text';
 import { fieldPath } from './record-check';
 import { send, type Connection } from './request';
-import { hexOf } from './sha256';
+import { hexOf, Sha256 } from './sha256';
 
 export interface CallOptions {
   params?: PathParams;
@@ -83,7 +83,16 @@ export async function sendEncoded(
   return { status: response.status, headers, body: parse(text), sentSha256, writeRef };
 }
 
+/** Bodies up to this many bytes are hashed here, at once; longer ones (a document) by crypto.subtle. */
+const HASHED_HERE = 64 * 1024;
+
+/**
+ * A write's body is usually a few hundred bytes: hashing it in TypeScript takes microseconds, where
+ * crypto.subtle.digest's job (a thread pool round trip and its promise) cost Node about half a millisecond
+ * a write, on the event loop every concurrent send shares.
+ */
 async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  if (bytes.length <= HASHED_HERE) return new Sha256().update(bytes).hex();
   return hexOf(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes)));
 }
 

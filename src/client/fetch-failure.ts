@@ -68,6 +68,15 @@ export function errorFromFailure(
       message: `The server's certificate was not accepted (${code}): check the base URL, or install the certificate authority that signed it. Nothing was sent.`,
     });
   }
+  if (stage === 'request' && causeMessage(failure) === 'unexpected redirect') {
+    // Node's fetch refusing a redirect a request with a body does not follow (request.ts): an answer came, a 3xx.
+    return new ApiError({
+      ...base,
+      code: 'outcome-unknown',
+      sent: 'unknown',
+      message: `The service answered with a redirect, which a write never follows: check the base URL (the service's own address, not one that forwards it); ${afterUnknownOutcome(write)}`,
+    });
+  }
   const when = stage === 'request' ? 'before an answer came' : 'in the middle of the answer';
   return new ApiError({
     ...base,
@@ -85,3 +94,5 @@ function causeCode(e: unknown): string | undefined {
   const inner = cause.errors?.find((x) => typeof x?.code === 'string')?.code;
   return typeof inner === 'string' ? inner : undefined;
 }
+
+const causeMessage = (e: unknown): unknown => (e as { cause?: { message?: unknown } } | undefined)?.cause?.message;

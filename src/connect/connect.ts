@@ -8,6 +8,7 @@ import { RelayConfigError } from '../relay/config';
 import { KEY_ID_VAR, KEY_PASSWORD_VAR, KeyError, readKey, type KeySource } from './key';
 import { EnvironmentError, openEnvironment, type EnvironmentSource } from './open';
 import { CLIENT_ID_VAR, CLIENT_SECRET_FILE_VAR, CLIENT_SECRET_VAR, serviceClientFrom, serviceSession, ServiceClientError, type ServiceSession } from './service-client';
+import { nodeFetch } from './node-fetch';
 
 /**
  * How the commands that work on a saved workbook (refresh, template, post) reach an environment: through the
@@ -178,5 +179,6 @@ export const processIo = (): ConnectIo => ({
   stdout: (t) => process.stdout.write(`${t}\n`),
   stderr: (t) => process.stderr.write(`${t}\n`),
   ...(process.stdin.isTTY ? { tty: { input: process.stdin, output: process.stderr } } : {}),
-  fetch: globalThis.fetch,
+  // A write through undici's request API, the rest through Node's fetch (node-fetch.ts says why).
+  fetch: nodeFetch(),
 });

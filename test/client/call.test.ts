@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { createClient } from '../../src/client';
-import { createCatalog } from '../../src/catalog';
+import { createCatalog, type EncodedRequest } from '../../src/catalog';
 import { fakeForFile, GUID, json } from './fake-server';
 import { failureOf } from '../support/api-error';
 import { bindPaths } from '../catalog/bind-paths';
@@ -117,6 +118,36 @@ describe('client.call', () => {
       details: [{ field: 'Id', message: 'expected a GUID' }],
     });
     expect(e.message).toMatch(/check the record/);
+  });
+
+  it('never follows a redirect on a write: outcome unknown (check before resending), nothing sent to where it pointed', async () => {
+    for (const status of [302, 307]) {
+      fake.answer = (req, res) => {
+        if (req.url === '/api/incidents') {
+          res.writeHead(status, { location: '/api/elsewhere' });
+          res.end();
+        } else json(res, 201, { Id: GUID(7) });
+      };
+      const before = fake.server.received.length;
+      const e = await failureOf(() => client().call('incident-create', { body: { Name: 'a', ReportingOrganization: 'b' } }));
+      expect(e).toMatchObject({ code: 'outcome-unknown', sent: 'unknown' });
+      expect(e.message).toMatch(/answered with a redirect.*check the base URL.*check the record in the service/);
+      expect(fake.server.received.slice(before).map((r) => r.url)).toEqual(['/api/incidents']);
+    }
+  });
+
+  it("hashes a write's body as the service receives its bytes, small (here) and large (crypto.subtle) alike", async () => {
+    fake.answer = (_req, res) => json(res, 201, { Id: GUID(8) });
+    for (const description of ['Ünïcode \u{1F525} and "quotes"', 'x'.repeat(70 * 1024) + 'é']) {
+      const written: { sha256: string; ref: string }[] = [];
+      const request: EncodedRequest = { method: 'POST', path: '/incidents', query: [], body: { Name: 'a', ReportingOrganization: 'b', Description: description } };
+      const answer = await client().send('incident-create', request, { sent: (w) => written.push(w) });
+      const got = fake.server.received.at(-1)!;
+      const hash = createHash('sha256').update(Buffer.from(got.body, 'utf8')).digest('hex');
+      expect(answer.sentSha256).toBe(hash);
+      expect(written).toEqual([{ sha256: hash, ref: answer.writeRef }]);
+      expect(got.headers['x-grc-write-ref']).toBe(answer.writeRef);
+    }
   });
 
   it('uses the bound path of an assumed operation from a catalogue built from a binding', async () => {

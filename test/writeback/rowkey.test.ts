@@ -3,7 +3,7 @@ import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
-import { assignKeys } from '../../src/writeback/rows/rowkey';
+import { assignKeys, newRowKeys } from '../../src/writeback/rows/rowkey';
 import { created, standing } from './fixtures';
 
 const columns = ['Name', 'Reporting organization', 'Result', 'Result GUID', 'Result message', 'Result time', 'Row key'];
@@ -27,6 +27,19 @@ describe('row keys', () => {
     expect(now[0]![6]).toBe('rkept');
     expect(now[1]![6]).not.toBe('rkept');
     expect(keys.get(1)).toBe(now[1]![6]);
+  });
+
+  it('identical rows each take a key of their own, in table order; keys are drawn many at a time (11,000, past one draw of 64 KiB), all distinct', async () => {
+    const same: Cell[] = ['Twin', 'Finance', null, null, null, null, null];
+    const wb = await table([same, ['Other', 'Finance', null, null, null, null, null], same, same]);
+    const { rows } = await wb.readRows('Inc');
+    const keys = await assignKeys(wb, 'Inc', columns, [0, 2, 3].map((row) => ({ row, cells: rows[row]! })));
+    const now = (await wb.readRows('Inc')).rows.map((r) => r[6]);
+    expect([keys.get(0), null, keys.get(2), keys.get(3)]).toEqual(now);
+    expect(new Set([now[0], now[2], now[3]]).size).toBe(3);
+    const many = newRowKeys(11_000);
+    expect(many.every((k) => /^r[0-9a-f]{12}$/.test(k))).toBe(true);
+    expect(new Set(many).size).toBe(11_000);
   });
 
   it('a row edited or deleted since validation has no key, and is not sent', async () => {

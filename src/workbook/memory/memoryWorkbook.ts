@@ -90,6 +90,21 @@ interface MemSheet {
   frozenRows?: number;
 }
 
+const blankAsNull = (c: Cell | undefined): Cell => (c === undefined || c === '' ? null : c);
+
+/**
+ * The first row whose cells are `where`'s (a blank and '' alike), or -1. Plain loops, no closure per row:
+ * a post looks up a row per result, and keys a thousand rows in one call.
+ */
+function findRow(rows: readonly Cell[][], where: readonly (readonly [number, Cell])[]): number {
+  next: for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    for (let w = 0; w < where.length; w++) if (blankAsNull(row[where[w]![0]]) !== where[w]![1]) continue next;
+    return r;
+  }
+  return -1;
+}
+
 /**
  * The workbook port in memory: for tests, benchmarks and the taskpane's preview mode. It is faithful to
  * what the logic can observe of Excel: unique sheet and table names, header rows, number formats per
@@ -303,16 +318,21 @@ export function createMemoryWorkbook(options: MemoryWorkbookOptions = {}): Memor
 
     async updateRows(name, updates) {
       const t = table(name);
-      const at = (column: string) => t.specs.findIndex((s) => lower(s.name) === lower(column));
+      // Each column name resolved once per call, not once per update: a post keys a thousand rows in one call.
+      const index = new Map<string, number>();
+      const at = (column: string) => {
+        let i = index.get(column);
+        if (i === undefined) index.set(column, (i = t.specs.findIndex((s) => lower(s.name) === lower(column))));
+        return i;
+      };
       const out: (number | null)[] = [];
       // No await in here: in one JavaScript turn nothing else (a user's sort) can come between find and write.
       for (const u of updates) {
-        const where = Object.entries(u.where).map(([c, v]) => [at(c), v ?? null] as const);
+        const where = Object.entries(u.where).map(([c, v]) => [at(c), blankAsNull(v)] as const);
         if (u.firstColumn + u.cells.length > t.specs.length || where.some(([i]) => i < 0)) {
           throw new WorkbookError('bad-argument', `An update of ${name} names a column the table does not have.`);
         }
-        const cell = (c: Cell | undefined) => (c === undefined || c === '' ? null : c);
-        const row = where.length ? t.rows.findIndex((r) => where.every(([i, v]) => cell(r[i]) === cell(v))) : -1;
+        const row = where.length ? findRow(t.rows, where) : -1;
         out.push(row < 0 ? null : row);
         if (row >= 0) u.cells.forEach((c, k) => (t.rows[row]![u.firstColumn + k] = c));
       }

@@ -32,12 +32,15 @@ export const isOwnColumn = (name: string): boolean => {
   );
 };
 
-/** 48 random bits: unique within any table a person fills. */
-export const newRowKey = (): string => {
-  const bytes = new Uint8Array(6);
-  globalThis.crypto.getRandomValues(bytes);
-  return `r${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
-};
+/**
+ * `n` keys of 48 random bits each (unique within any table a person fills), drawn at most 64 KiB at a time
+ * (getRandomValues' limit): one draw costs more than its bytes, and a post keys a thousand rows.
+ */
+export function newRowKeys(n: number): string[] {
+  const bytes = new Uint8Array(6 * n);
+  for (let at = 0; at < bytes.length; at += 65_532) globalThis.crypto.getRandomValues(bytes.subarray(at, at + 65_532));
+  return Array.from({ length: n }, (_, k) => `r${[...bytes.subarray(6 * k, 6 * k + 6)].map((b) => b.toString(16).padStart(2, '0')).join('')}`);
+}
 
 const norm = (c: Cell | undefined): Cell => (c === undefined || c === '' ? null : c);
 const text = (c: Cell | undefined) => String(c ?? '').trim();
@@ -64,12 +67,13 @@ export async function assignKeys(
 ): Promise<Map<number, string | null>> {
   const inputs = validatedColumns.flatMap((c, i) => (isOwnColumn(c) ? [] : [{ name: c, i }]));
   const keyAtValidation = validatedColumns.findIndex((c) => c.trim().toLowerCase() === ROW_KEY_COLUMN.toLowerCase());
-  const contentOf = (cells: readonly Cell[], at: (name: string, i: number) => number) =>
-    JSON.stringify(inputs.map(({ name, i }) => norm(cells[at(name, i)])));
+  /** A row's input cells as one text, the inputs found at `at` (their columns' places in the row). */
+  const contentOf = (cells: readonly Cell[], at: readonly number[]) => JSON.stringify(at.map((i) => norm(cells[i])));
+  const validatedAt = inputs.map(({ i }) => i);
   const wanted = rows.map((r) => ({
     row: r.row,
     key: keyAtValidation < 0 ? '' : text(r.cells[keyAtValidation]),
-    content: contentOf(r.cells, (_, i) => i),
+    content: contentOf(r.cells, validatedAt),
   }));
 
   const found = new Map<number, string | null>();
@@ -81,7 +85,8 @@ export async function assignKeys(
     const keys = now.rows.map((r) => text(r[keyAt]));
     const uses = new Map<string, number>();
     for (const k of keys) if (k) uses.set(k, (uses.get(k) ?? 0) + 1);
-    const contents = now.rows.map((r) => contentOf(r, (name) => lower.indexOf(name.trim().toLowerCase())));
+    const nowAt = inputs.map(({ name }) => lower.indexOf(name.trim().toLowerCase()));
+    const contents = now.rows.map((r) => contentOf(r, nowAt));
     const claimed = new Set<number>();
     const toKey: { row: number; at: number }[] = [];
     found.clear();
@@ -94,9 +99,19 @@ export async function assignKeys(
         found.set(w.row, w.key);
       }
     }
+    // The rows not claimed by their key, by content, in table order: a row takes the first with its cells
+    // (a list per content and how far it is taken, not a search of the whole table per row).
+    const unclaimed = new Map<string, { at: number[]; next: number }>();
+    contents.forEach((c, i) => {
+      if (claimed.has(i)) return;
+      const same = unclaimed.get(c);
+      if (same) same.at.push(i);
+      else unclaimed.set(c, { at: [i], next: 0 });
+    });
     for (const w of wanted) {
       if (found.has(w.row)) continue;
-      const at = contents.findIndex((c, i) => c === w.content && !claimed.has(i));
+      const same = unclaimed.get(w.content);
+      const at = same && same.next < same.at.length ? same.at[same.next++]! : -1;
       if (at < 0) {
         found.set(w.row, null);
         continue;
@@ -110,11 +125,15 @@ export async function assignKeys(
       for (const t of toKey) found.set(t.row, null);
       return found;
     }
-    const updates: RowUpdate[] = toKey.map(({ at }) => ({
-      where: { ...Object.fromEntries(now.columns.map((c, i) => [c, isOwnColumn(c) ? undefined : norm(now.rows[at]![i])]).filter(([, v]) => v !== undefined)), [keyName]: norm(now.rows[at]![keyAt]) },
-      firstColumn: keyAt,
-      cells: [newRowKey()],
-    }));
+    const inputColumns = now.columns.flatMap((c, i) => (isOwnColumn(c) ? [] : [{ c, i }]));
+    const fresh = newRowKeys(toKey.length);
+    const updates: RowUpdate[] = toKey.map(({ at }, k) => {
+      const cells = now.rows[at]!;
+      const where: Record<string, Cell> = {};
+      for (const { c, i } of inputColumns) where[c] = norm(cells[i]);
+      where[keyName] = norm(cells[keyAt]);
+      return { where, firstColumn: keyAt, cells: [fresh[k]!] };
+    });
     await workbook.updateRows(table, updates);
   }
 }

@@ -154,8 +154,22 @@ export function cellsWithin(text: string, from: number, width: number): boolean 
   if (first < 0) return true;
   const last = text.lastIndexOf('<c');
   if (!text.startsWith('<c r="', first) || !text.startsWith('<c r="', last)) return false;
-  const col = (at: number) => columnIndex(/^[A-Z]+/.exec(text.slice(at + 6, at + 9))?.[0] ?? '');
-  return col(first) >= from && col(last) < from + width;
+  return refColumn(text, first + 6) >= from && refColumn(text, last + 6) < from + width;
+}
+
+/**
+ * The 0-based column of the cell reference starting at text[at] (its letters, at most three), -1 for none.
+ * A function of its own, not a closure in cellsWithin: run by tsx (keepNames) every closure made is named
+ * by a call, and cellsWithin runs once a row of a table's scan.
+ */
+function refColumn(text: string, at: number): number {
+  let n = 0;
+  for (let i = at; i < at + 3; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch < 65 || ch > 90) break;
+    n = n * 26 + (ch - 64);
+  }
+  return n - 1;
 }
 
 /** The start tag's attributes (without `r` and `spans`) and the cells of a `<row>` element. */

@@ -131,10 +131,19 @@ export class ZipReader {
    * thread's time fflate does there. Stopping early (a `break`) stops the inflation.
    */
   async *textChunksAsync(name: string): AsyncGenerator<string> {
+    const decoder = new TextDecoder();
+    for await (const out of this.bytesAsync(name)) {
+      for (let at = 0; at < out.length; at += TEXT_PIECE) yield decoder.decode(out.subarray(at, at + TEXT_PIECE), { stream: true });
+    }
+    yield decoder.decode();
+  }
+
+  /** The entry's bytes as they inflate on node:zlib's thread pool (textChunksAsync without the text). */
+  async *bytesAsync(name: string): AsyncGenerator<Uint8Array> {
     const e = this.entries.get(name);
     if (!e) throw new FileProblem('not-a-workbook', `The package has no part ${name}.`);
     if (e.method === 0) {
-      yield* this.textChunks(name);
+      yield* this.raw(e);
       return;
     }
     const inflate = createInflateRaw();
@@ -145,12 +154,8 @@ export class ZipReader {
       }
       inflate.end();
     })().catch((err: Error) => inflate.destroy(err));
-    const decoder = new TextDecoder();
     try {
-      for await (const out of inflate as AsyncIterable<Buffer>) {
-        for (let at = 0; at < out.length; at += TEXT_PIECE) yield decoder.decode(out.subarray(at, at + TEXT_PIECE), { stream: true });
-      }
-      yield decoder.decode();
+      for await (const out of inflate as AsyncIterable<Buffer>) yield out;
       await feed;
     } catch (err) {
       throw new FileProblem('not-a-workbook', `The zip entry ${name} cannot be inflated (${(err as Error).message}): the file is damaged.`);

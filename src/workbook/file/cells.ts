@@ -21,8 +21,27 @@ export function cellXml(ref: string, value: Cell, style: number): string {
   }
   if (typeof value === 'boolean') return `<c r="${ref}"${s} t="b"><v>${value ? 1 : 0}</v></c>`;
   const text = value.length > 1 && value[0] === "'" && /^[=+\-@]/.test(value.slice(1)) ? value.slice(1) : value;
+  // Most text needs neither escapes nor xml:space: told by one look at its characters, not three regexes.
+  if (plainText(text)) return `<c r="${ref}"${s} t="inlineStr"><is><t>${text}</t></is></c>`;
   const space = /^\s|\s$|\n/.test(text) ? ' xml:space="preserve"' : '';
   return `<c r="${ref}"${s} t="inlineStr"><is><t${space}>${escapeCellText(text)}</t></is></c>`;
+}
+
+/**
+ * Whether text goes into a cell as it is: no character that escapeCellText changes (& < > ", control
+ * characters, U+FFFE and U+FFFF, and `_`, which may start an _xHHHH_), and no white space at either end
+ * (where \s, which also takes Unicode spaces, is asked only for a character outside printable ASCII).
+ */
+function plainText(text: string): boolean {
+  const n = text.length;
+  if (!n) return false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x26 || c === 0x3c || c === 0x3e || c === 0x22 || c === 0x5f || c >= 0xfffe) return false;
+  }
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(n - 1);
+  return first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f;
 }
 
 export const formulaCellXml = (ref: string, formula: string, style: number): string =>

@@ -87,14 +87,17 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
       return i;
     },
   };
+  // Per incoming row: the last old row with its key (what matchRows would find by a map of the old keys).
+  const lastOld = new Int32Array(after.keys.length).fill(-1);
   let early: Map<number, Cell[]> | null = new Map();
   await workbook.scanRows(table.name, columns, (cells, r) => {
     compare.add(cells, unchanged);
     print?.add(cells);
-    if (!early) return;
     // The key as uniqueKeys numbers it: a key's second row is "key #2".
     const key = compare.key(r);
     const i = newByKey.get(key);
+    if (i !== undefined) lastOld[i] = r;
+    if (!early) return;
     if (i === undefined || (after.digests.same(i, compare.digests, r) && !repeated.has(key))) return;
     if (early.size < (o.keep ?? KEPT_ROWS)) early.set(r, fieldsAt.map((k) => own(cells[k]!)));
     else early = null;
@@ -103,7 +106,10 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   const now = stored ? (print ? print.prints() : before) : null;
   const suspects = stored && now ? editSuspects(stored.print, now, o.digest) : null;
 
-  const collector = new ChangeCollector(matchRows(before.keys, after.keys, (old, r) => !before.digests.same(old, after.digests, r)), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
+  // Incoming rows with a repeated key find theirs through the key's last incoming row, which newByKey names.
+  const lastOldOf = (r: number) => lastOld[repeated.size && repeated.has(after.keys[r]!) ? newByKey.get(after.keys[r]!)! : r]!;
+  const matched = matchRows(before.keys, after.keys, (old, r) => !before.digests.same(old, after.digests, r), lastOldOf);
+  const collector = new ChangeCollector(matched, fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
   if (early) for (const [r, cells] of early) collector.visit(r, cells);
 
   // Pass 2, only for rows that may hold hand edits (kept: few), and for the changed rows when too many

@@ -133,6 +133,12 @@ export function rowAttrs(text: string): string {
  * `customFormat="false" hidden="false" customHeight="false" outlineLevel="0" collapsed="false"`).
  */
 export function plainRow(text: string): boolean {
+  // The row this adapter, Excel without heights and openpyxl write: `r` alone, told without a regex.
+  if (text.startsWith('<row r="')) {
+    let i = 8;
+    while (text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+    if (i > 8 && text.charCodeAt(i) === 34 && (text.charCodeAt(i + 1) === 62 || (text.charCodeAt(i + 1) === 47 && text.charCodeAt(i + 2) === 62))) return true;
+  }
   const tag = text.slice(4, text.indexOf('>'));
   const custom = /\scustomHeight="(1|true)"/.test(tag);
   for (const m of tag.matchAll(/\s([\w:.-]+)="([^"]*)"/g)) {

@@ -63,6 +63,8 @@ describe('plainRow and cellsWithin', () => {
   it('tell a row a refresh may rewrite whole from one it must read', () => {
     expect(plainRow('<row r="2" spans="1:6"><c r="A2"/></row>')).toBe(true);
     expect(plainRow('<row r="2"/>')).toBe(true);
+    expect(plainRow('<row r="120"><c r="A120"/></row>')).toBe(true);
+    expect(plainRow('<row r="120" hidden="1"><c r="A120"/></row>')).toBe(false);
     expect(plainRow('<row r="2" ht="20" customHeight="1"><c r="A2"/></row>')).toBe(false);
     expect(plainRow('<row r="2" spans="1:3" x14ac:dyDescent="0.25"><c r="A2"/></row>')).toBe(true);
     expect(plainRow('<row r="2" s="4" customFormat="1"><c r="A2"/></row>')).toBe(false);

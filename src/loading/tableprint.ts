@@ -156,11 +156,14 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
     }
     sha256Cells(line, out, to);
   };
-  /** The key as uniqueKeys numbers it (a key's second row is "key #2"); keys by position are unique. */
+  /**
+   * The key as uniqueKeys numbers it (a key's second row is "key #2"); keys by position are unique. Owned
+   * (`own`): a kept key does not keep the text a host cut it from, and is not copied again to be kept.
+   */
   const keyOf = (cells: readonly Cell[]) => {
     // One key column (most datasets: the Id) is its text, as rawKey gives it, without rawKey's arrays.
     const raw = usable.length === 1 ? String(plainCell(cells[usable[0]!]) ?? '') : rawKey(cells, usable, digests.count);
-    if (!usable.length) return raw;
+    if (!usable.length) return own(raw);
     const n = seen.get(raw);
     if (n === undefined) {
       const mine = own(raw);
@@ -168,7 +171,7 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
       return mine;
     }
     seen.set(raw, n + 1);
-    return `${raw} #${n + 1}`;
+    return own(`${raw} #${n + 1}`);
   };
   const add = (cells: readonly Cell[], like?: SameRow) => {
     const key = keyOf(cells);
@@ -176,7 +179,7 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
     const s = like ? like.row(key, cells) : -1;
     if (s >= 0) digests.copy(r, like!.digests, s);
     else digestInto(cells, digests.chunk(r), digests.at(r));
-    if (keep) keys.push(own(key));
+    if (keep) keys.push(key);
   };
   return {
     add,

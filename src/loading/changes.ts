@@ -100,17 +100,24 @@ export interface Matching {
   shared: Map<number, number[]>;
 }
 
-/** Old and new rows matched by key; `differ(o, r)` tells whether a matched pair differs (their digests, or their cells). */
-export function matchRows(oldKeys: readonly string[], newKeys: readonly string[], differ: (o: number, r: number) => boolean): Matching {
-  const oldByKey = new Map<string, number>();
-  for (let o = 0; o < oldKeys.length; o++) oldByKey.set(oldKeys[o]!, o);
+/**
+ * Old and new rows matched by key; `differ(o, r)` tells whether a matched pair differs (their digests, or
+ * their cells). `lastOld(r)`, when the caller knows it already (a refresh's scan looks every old key up
+ * among the new ones), is the last old row with new row r's key, or -1: no map of the old keys is made.
+ */
+export function matchRows(oldKeys: readonly string[], newKeys: readonly string[], differ: (o: number, r: number) => boolean, lastOld?: (r: number) => number): Matching {
+  let oldByKey: Map<string, number> | null = null;
+  if (!lastOld) {
+    oldByKey = new Map<string, number>();
+    for (let o = 0; o < oldKeys.length; o++) oldByKey.set(oldKeys[o]!, o);
+  }
   const oldOf = new Int32Array(newKeys.length).fill(-1);
   const newOf = new Int32Array(oldKeys.length).fill(-1);
   const differs = new Uint8Array(newKeys.length);
   const shared = new Map<number, number[]>();
   for (let r = 0; r < newKeys.length; r++) {
-    const o = oldByKey.get(newKeys[r]!);
-    if (o === undefined) continue;
+    const o = oldByKey ? oldByKey.get(newKeys[r]!) : lastOld!(r);
+    if (o === undefined || o < 0) continue;
     oldOf[r] = o;
     if (newOf[o]! >= 0) (shared.get(o) ?? shared.set(o, [newOf[o]!]).get(o)!).push(r);
     newOf[o] = r;

@@ -52,6 +52,15 @@ export class DigestList {
     return equal(this.chunk(r), this.at(r), other.chunk(s), other.at(s));
   }
 
+  /** Row s's digest of `other` as row r's: the same cells over the same fields have the same digest. */
+  copy(r: number, other: DigestList, s: number): void {
+    const to = this.chunk(r);
+    const from = other.chunk(s);
+    const i = this.at(r);
+    const j = other.at(s);
+    for (let k = 0; k < 32; k++) to[i + k] = from[j + k]!;
+  }
+
   /** Whether row r's digest equals the 32 bytes of `digest`. */
   is(r: number, digest: Uint8Array): boolean {
     return equal(this.chunk(r), this.at(r), digest, 0);

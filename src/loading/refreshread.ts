@@ -1,7 +1,11 @@
 import { WorkbookError } from '../workbook/errors';
 import type { Cell, TableShape, WorkbookPort } from '../workbook/port';
+import * as changes from './changes';
 import { ChangeCollector, matchRows, own, type ChangeSummary, type FieldChange, type TableRows } from './changes';
-import { editSuspects, findEdits, keyedRowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type TextDigest } from './tableprint';
+import { editSuspects, findEdits, keyedRowPrinter, rowPrints, type CellPrint, type EditedCell, type RowPrints, type SameRow, type TextDigest } from './tableprint';
+
+// Called per cell of the scan: copied into a module constant, not read through CommonJS's getter (cells.ts).
+const { plainCell } = changes;
 
 /**
  * What a refresh reads of the table before it replaces the rows: the cells edited by hand since the last
@@ -23,7 +27,7 @@ export interface BeforeRefresh {
 export interface ReadBefore {
   workbook: WorkbookPort;
   table: TableShape;
-  /** The rows the refresh is about to write, and their prints over all their columns (the new cell print's). */
+  /** The rows the refresh is about to write, and their prints over all their columns with `dates` (the new cell print's). */
   incoming: TableRows;
   incomingPrints: RowPrints;
   keyColumns: readonly string[];
@@ -65,14 +69,35 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
     newByKey.set(k, r);
   });
   const fieldsAt = pick(fields);
+  const newAt = fields.map((f) => incoming.columns.indexOf(f));
+  // A row whose cells are the incoming row's with its key takes that row's digest rather than hashing its
+  // own: the same values over the same fields, keys and dates make the same line. Equal values first (the
+  // common case), then as the print sees them (`plainCell`: empty text, the inert-formula quote).
+  const unchanged: SameRow = {
+    digests: after.digests,
+    row(key, cells) {
+      const i = newByKey.get(key);
+      if (i === undefined || repeated.has(key)) return -1;
+      const row = incoming.rows[i]!;
+      for (let f = 0; f < fieldsAt.length; f++) {
+        const a = cells[fieldsAt[f]!];
+        const b = row[newAt[f]!];
+        if (a !== b && plainCell(a) !== plainCell(b)) return -1;
+      }
+      return i;
+    },
+  };
+  // Per incoming row: the last old row with its key (what matchRows would find by a map of the old keys).
+  const lastOld = new Int32Array(after.keys.length).fill(-1);
   let early: Map<number, Cell[]> | null = new Map();
   await workbook.scanRows(table.name, columns, (cells, r) => {
-    compare.add(cells);
+    compare.add(cells, unchanged);
     print?.add(cells);
-    if (!early) return;
     // The key as uniqueKeys numbers it: a key's second row is "key #2".
     const key = compare.key(r);
     const i = newByKey.get(key);
+    if (i !== undefined) lastOld[i] = r;
+    if (!early) return;
     if (i === undefined || (after.digests.same(i, compare.digests, r) && !repeated.has(key))) return;
     if (early.size < (o.keep ?? KEPT_ROWS)) early.set(r, fieldsAt.map((k) => own(cells[k]!)));
     else early = null;
@@ -81,8 +106,10 @@ export async function readBeforeRefresh(o: ReadBefore): Promise<BeforeRefresh> {
   const now = stored ? (print ? print.prints() : before) : null;
   const suspects = stored && now ? editSuspects(stored.print, now, o.digest) : null;
 
-  const newAt = fields.map((f) => incoming.columns.indexOf(f));
-  const collector = new ChangeCollector(matchRows(before.keys, after.keys, (old, r) => !before.digests.same(old, after.digests, r)), fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
+  // Incoming rows with a repeated key find theirs through the key's last incoming row, which newByKey names.
+  const lastOldOf = (r: number) => lastOld[repeated.size && repeated.has(after.keys[r]!) ? newByKey.get(after.keys[r]!)! : r]!;
+  const matched = matchRows(before.keys, after.keys, (old, r) => !before.digests.same(old, after.digests, r), lastOldOf);
+  const collector = new ChangeCollector(matched, fields, (r, f) => incoming.rows[r]![newAt[f]!] ?? null, o.limit);
   if (early) for (const [r, cells] of early) collector.visit(r, cells);
 
   // Pass 2, only for rows that may hold hand edits (kept: few), and for the changed rows when too many

@@ -112,6 +112,17 @@ export interface RowPrints extends RowDigests {
 }
 
 /**
+ * Rows of another print over the same fields and dates (a refresh's incoming rows) whose digests a row may
+ * take instead of hashing its cells: `row(key, cells)` is such a row whose cells are equal to these over the
+ * fields (the same values make the same line), or -1. A refresh where little changed hashes only the
+ * table's changed rows.
+ */
+export interface SameRow {
+  digests: DigestList;
+  row(key: string, cells: readonly Cell[]): number;
+}
+
+/**
  * Row digests over `fields` and each row's key, made one row at a time so the rows need not be kept: a
  * scan of the table (its cells given in the order of `columns`), or rows as a load writes them. A key
  * column that is not among `present` (the table lacks it) keys every row by position, as `rowKeys` does.
@@ -145,11 +156,14 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
     }
     sha256Cells(line, out, to);
   };
-  /** The key as uniqueKeys numbers it (a key's second row is "key #2"); keys by position are unique. */
+  /**
+   * The key as uniqueKeys numbers it (a key's second row is "key #2"); keys by position are unique. Owned
+   * (`own`): a kept key does not keep the text a host cut it from, and is not copied again to be kept.
+   */
   const keyOf = (cells: readonly Cell[]) => {
     // One key column (most datasets: the Id) is its text, as rawKey gives it, without rawKey's arrays.
     const raw = usable.length === 1 ? String(plainCell(cells[usable[0]!]) ?? '') : rawKey(cells, usable, digests.count);
-    if (!usable.length) return raw;
+    if (!usable.length) return own(raw);
     const n = seen.get(raw);
     if (n === undefined) {
       const mine = own(raw);
@@ -157,13 +171,15 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
       return mine;
     }
     seen.set(raw, n + 1);
-    return `${raw} #${n + 1}`;
+    return own(`${raw} #${n + 1}`);
   };
-  const add = (cells: readonly Cell[]) => {
+  const add = (cells: readonly Cell[], like?: SameRow) => {
     const key = keyOf(cells);
     const r = digests.add(fnv1a(key));
-    digestInto(cells, digests.chunk(r), digests.at(r));
-    if (keep) keys.push(own(key));
+    const s = like ? like.row(key, cells) : -1;
+    if (s >= 0) digests.copy(r, like!.digests, s);
+    else digestInto(cells, digests.chunk(r), digests.at(r));
+    if (keep) keys.push(key);
   };
   return {
     add,

@@ -4,7 +4,7 @@ import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import type { Cell, ColumnSpec, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../port';
 import { columnPicker } from '../columns';
 import { ADDIN_ID, DEFAULT_STORE, isOurPart, readProperties, type AddinStore } from './addin';
-import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanBody, scanSheet, scanSheetAsync, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
+import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanBody, scanSheet, scanSheetAsync, sheetProtected, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
 import { Package } from './package';
 import { FileProblem } from './problem';
 import { savePackage, type SaveReport } from './save';
@@ -269,12 +269,15 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async inspectTarget(sheet, anchor, width): Promise<TargetInfo> {
       const s = sheetOf(sheet);
-      await scanned(s);
+      // Only the protection is needed here: the rest of the scan comes with the first whole read of the
+      // table (a refresh's scanRows) or the first write, whichever is first.
+      if (!s.scan && s.protection === undefined && (s.protection = await sheetProtected(pkg, s)) === null) await scanned(s);
+      const locked = s.scan ? s.scan.protected : !!s.protection;
       const { row, col } = parseCell(anchor);
       const blocking = s.tables.filter((t) => t.col < col + width && col < t.col + t.columns.length && t.row + t.rowCount + t.totals >= row);
       let used: string | null | undefined;
       return {
-        protected: scanOf(s).protected,
+        protected: locked,
         tables: blocking.map((t) => t.name),
         names: [...state.definedNames],
         // Found only when asked (a first load asks; a refresh, whose strip is its own table, does not):
@@ -424,8 +427,9 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       // A whole read of a table not changed yet keeps what the save needs of the rest of the sheet, so a
       // refresh reads the sheet once more at most (for the rows that changed), not once more to save it.
       const residueOf = !wanted && !t.changed ? columns.map((c) => t.columns.findIndex((x) => x.name === c)).filter((i) => i >= 0) : undefined;
-      const residue = await scanBody(pkg, t, inFile, each, { ...(wanted ? { wanted } : {}), ...(residueOf ? { residueOf } : {}), sharedStrings: state.sharedStrings });
+      const { residue, scan } = await scanBody(pkg, t, inFile, each, { ...(wanted ? { wanted } : {}), ...(residueOf ? { residueOf } : {}), sharedStrings: state.sharedStrings });
       if (residueOf) t.sheet.residue = residue ?? undefined;
+      if (scan) t.sheet.scan ??= scan;
       for (let i = inFile; i < total; i++) if (!wanted || wanted(i)) each([], i);
       return total;
     },

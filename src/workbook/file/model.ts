@@ -103,6 +103,8 @@ export interface SheetModel {
   frozenRows?: number;
   validations: { sqref: string; source: string; allowOther: boolean }[];
   scan?: SheetScan;
+  /** Whether the sheet is protected, read alone (sheetProtected) before the scan was needed; null: not told so. */
+  protection?: boolean | null;
   residue?: Residue;
 }
 
@@ -224,11 +226,56 @@ function scanned(scan: SheetScan, sheet: SheetModel): SheetScan {
   return scan;
 }
 
+/** What the text after a sheet's rows (from `</sheetData>` on) says of its protection. */
+function protectionIn(tail: string): Pick<SheetScan, 'protected' | 'password'> {
+  const protection = /<sheetProtection\b[^>]*>/.exec(tail)?.[0];
+  return { protected: !!protection && /\ssheet="(1|true)"/.test(protection), password: !!protection && /\s(password|hashValue)="/.test(protection) };
+}
+
+const SHEET_DATA = Buffer.from('sheetData');
+
+/** Where `</sheetData>` or `<sheetData/>` starts in b (wholly inside it), or -1. */
+function rowsEnd(b: Buffer): number {
+  for (let i = b.indexOf(SHEET_DATA); i >= 0; i = b.indexOf(SHEET_DATA, i + 1)) {
+    if (b[i - 2] === 0x3c && b[i - 1] === 0x2f && b[i + 9] === 0x3e) return i - 2;
+    if (b[i - 1] === 0x3c && b[i + 9] === 0x2f && b[i + 10] === 0x3e) return i - 1;
+  }
+  return -1;
+}
+
+/**
+ * Whether the sheet is protected, as its scan says, read without the scan: the bytes inflated (off the
+ * main thread) are searched for the end of the rows and only the text after it is decoded; null when no
+ * end is found (a sheet written unlike Office's: the scan then tells). A refresh asks before it downloads,
+ * and reads the rows with the scan (scanBody) once the download is complete, so a big sheet's rows are cut
+ * into text once, not twice. Inside `<sheetData>` every `<` starts a tag, so the first `</sheetData>` (or
+ * `<sheetData/>`) is where the rows end.
+ */
+export async function sheetProtected(pkg: Package, sheet: SheetModel): Promise<boolean | null> {
+  if (sheet.isNew || !pkg.has(sheet.path)) return false;
+  const MARK = 12;
+  let carry = Buffer.alloc(0);
+  const tail: Buffer[] = [];
+  for await (const bytes of pkg.zip.bytesAsync(sheet.path)) {
+    const out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (tail.length) {
+      tail.push(out);
+      continue;
+    }
+    // An end that straddles two pieces lies wholly in the last piece's end and this one's start.
+    const seam = Buffer.concat([carry, out.subarray(0, MARK - 1)]);
+    const s = rowsEnd(seam);
+    const i = s >= 0 ? -1 : rowsEnd(out);
+    if (s >= 0) tail.push(seam.subarray(s, carry.length), out);
+    else if (i >= 0) tail.push(out.subarray(i));
+    else carry = Buffer.from((out.length >= MARK - 1 ? out : seam).subarray(-(MARK - 1)));
+  }
+  return tail.length ? protectionIn(Buffer.concat(tail).toString('utf8')).protected : null;
+}
+
 function scanPiece(scan: SheetScan, piece: SheetPiece, sheet: SheetModel, sharedStrings: () => readonly string[]): void {
   if (piece.kind === 'tail') {
-    const protection = /<sheetProtection\b[^>]*>/.exec(piece.text)?.[0];
-    scan.protected = !!protection && /\ssheet="(1|true)"/.test(protection);
-    scan.password = !!protection && /\s(password|hashValue)="/.test(protection);
+    Object.assign(scan, protectionIn(piece.text));
     return;
   }
   if (piece.kind !== 'row') return;
@@ -280,7 +327,8 @@ export function readBody(pkg: Package, t: TableModel, from: number, to: number, 
  * a million rows is never held: `cells` by column offset in the table, one array reused for every row.
  * Rows the file does not write (all empty) are visited as empty; rows `wanted` rejects are passed over
  * before their cells are read. With `residueOf` (table columns), the read goes on to the end of the sheet
- * and returns its residue without those columns' body cells (see Residue), or null when it is too big.
+ * and returns its residue without those columns' body cells (see Residue), or null when it is too big,
+ * and the sheet's scan (scanSheet's), taken on the way.
  */
 export async function scanBody(
   pkg: Package,
@@ -288,8 +336,10 @@ export async function scanBody(
   count: number,
   visit: (cells: readonly Cell[], row: number) => void,
   options: { wanted?: (row: number) => boolean; residueOf?: readonly number[]; sharedStrings: () => readonly string[] },
-): Promise<Residue | null> {
+): Promise<{ residue: Residue | null; scan: SheetScan | null }> {
   const { wanted, residueOf, sharedStrings } = options;
+  // A whole read (residueOf) goes through every piece of the sheet: the scan a save needs is taken on the way.
+  const scan: SheetScan | null = residueOf ? emptyScan() : null;
   const width = t.oldWidth;
   const cells = new Array<Cell>(width).fill(null);
   const dropped = new Set(residueOf);
@@ -312,6 +362,7 @@ export async function scanBody(
   };
   if (!t.isNew && (count > 0 || residue)) {
     for await (const piece of sheetPiecesAsync(pkg.zip.textChunksAsync(t.sheet.path))) {
+      if (scan) scanPiece(scan, piece, t.sheet, sharedStrings);
       if (piece.kind !== 'row') {
         keep(piece);
         continue;
@@ -319,7 +370,7 @@ export async function scanBody(
       const body = piece.index - t.row - 1;
       if (body < 0 || body >= count) {
         if (residue) keep(piece);
-        else if (body >= count) break;
+        else if (body >= count && !scan) break;
         continue;
       }
       emptyUpTo(body);
@@ -335,7 +386,7 @@ export async function scanBody(
     }
   }
   emptyUpTo(count);
-  return residue ? { table: t, pieces: residue, columns: [...dropped] } : null;
+  return { residue: residue ? { table: t, pieces: residue, columns: [...dropped] } : null, scan: scan && !t.isNew && pkg.has(t.sheet.path) ? scanned(scan, t.sheet) : null };
 }
 
 /** Every non-empty cell's position in columns [col, col + width) from row `row` down. */

@@ -133,6 +133,12 @@ export function rowAttrs(text: string): string {
  * `customFormat="false" hidden="false" customHeight="false" outlineLevel="0" collapsed="false"`).
  */
 export function plainRow(text: string): boolean {
+  // The row this adapter, Excel without heights and openpyxl write: `r` alone, told without a regex.
+  if (text.startsWith('<row r="')) {
+    let i = 8;
+    while (text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+    if (i > 8 && text.charCodeAt(i) === 34 && (text.charCodeAt(i + 1) === 62 || (text.charCodeAt(i + 1) === 47 && text.charCodeAt(i + 2) === 62))) return true;
+  }
   const tag = text.slice(4, text.indexOf('>'));
   const custom = /\scustomHeight="(1|true)"/.test(tag);
   for (const m of tag.matchAll(/\s([\w:.-]+)="([^"]*)"/g)) {
@@ -154,8 +160,22 @@ export function cellsWithin(text: string, from: number, width: number): boolean 
   if (first < 0) return true;
   const last = text.lastIndexOf('<c');
   if (!text.startsWith('<c r="', first) || !text.startsWith('<c r="', last)) return false;
-  const col = (at: number) => columnIndex(/^[A-Z]+/.exec(text.slice(at + 6, at + 9))?.[0] ?? '');
-  return col(first) >= from && col(last) < from + width;
+  return refColumn(text, first + 6) >= from && refColumn(text, last + 6) < from + width;
+}
+
+/**
+ * The 0-based column of the cell reference starting at text[at] (its letters, at most three), -1 for none.
+ * A function of its own, not a closure in cellsWithin: run by tsx (keepNames) every closure made is named
+ * by a call, and cellsWithin runs once a row of a table's scan.
+ */
+function refColumn(text: string, at: number): number {
+  let n = 0;
+  for (let i = at; i < at + 3; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch < 65 || ch > 90) break;
+    n = n * 26 + (ch - 64);
+  }
+  return n - 1;
 }
 
 /** The start tag's attributes (without `r` and `spans`) and the cells of a `<row>` element. */

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
-import { constants, crc32, createInflateRaw, deflateRawSync } from 'node:zlib';
+import { constants, crc32, createInflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Inflate, inflateSync } from 'fflate';
 import { FileProblem } from './problem';
 
@@ -115,6 +115,12 @@ export class ZipReader {
       }
       return;
     }
+    const whole = e.method === 8 && e.size <= WHOLE_INFLATE ? this.inflateWhole(e) : null;
+    if (whole) {
+      for (let at = 0; at < whole.length; at += TEXT_PIECE) yield decoder.decode(whole.subarray(at, at + TEXT_PIECE), { stream: true });
+      yield decoder.decode();
+      return;
+    }
     const inflate = new Inflate(decode);
     for (const piece of this.raw(e)) {
       inflate.push(piece);
@@ -126,15 +132,37 @@ export class ZipReader {
   }
 
   /**
+   * A part of at most WHOLE_INFLATE bytes inflated by node:zlib at once, several times faster than fflate
+   * streams it (a refresh's save reads the Changes sheet it appends to so), held as bytes outside the JS
+   * heap while it is read; null when it does not inflate to that size (fflate then says what is wrong).
+   */
+  private inflateWhole(e: ZipEntry): Buffer | null {
+    try {
+      return inflateRawSync(Buffer.concat([...this.raw(e)]), { maxOutputLength: WHOLE_INFLATE });
+    } catch {
+      return null;
+    }
+  }
+
+  /**
    * textChunks, inflated by node:zlib on its thread pool while the caller works on what came before: the
    * reads of a big worksheet that can wait (a refresh's passes over its table) take half the main
    * thread's time fflate does there. Stopping early (a `break`) stops the inflation.
    */
   async *textChunksAsync(name: string): AsyncGenerator<string> {
+    const decoder = new TextDecoder();
+    for await (const out of this.bytesAsync(name)) {
+      for (let at = 0; at < out.length; at += TEXT_PIECE) yield decoder.decode(out.subarray(at, at + TEXT_PIECE), { stream: true });
+    }
+    yield decoder.decode();
+  }
+
+  /** The entry's bytes as they inflate on node:zlib's thread pool (textChunksAsync without the text). */
+  async *bytesAsync(name: string): AsyncGenerator<Uint8Array> {
     const e = this.entries.get(name);
     if (!e) throw new FileProblem('not-a-workbook', `The package has no part ${name}.`);
     if (e.method === 0) {
-      yield* this.textChunks(name);
+      yield* this.raw(e);
       return;
     }
     const inflate = createInflateRaw();
@@ -145,12 +173,8 @@ export class ZipReader {
       }
       inflate.end();
     })().catch((err: Error) => inflate.destroy(err));
-    const decoder = new TextDecoder();
     try {
-      for await (const out of inflate as AsyncIterable<Buffer>) {
-        for (let at = 0; at < out.length; at += TEXT_PIECE) yield decoder.decode(out.subarray(at, at + TEXT_PIECE), { stream: true });
-      }
-      yield decoder.decode();
+      for await (const out of inflate as AsyncIterable<Buffer>) yield out;
       await feed;
     } catch (err) {
       throw new FileProblem('not-a-workbook', `The zip entry ${name} cannot be inflated (${(err as Error).message}): the file is damaged.`);
@@ -161,6 +185,8 @@ export class ZipReader {
 }
 
 const TEXT_PIECE = 1 << 16;
+/** Parts up to this size are inflated whole by node:zlib when read at once (textChunks); bigger ones stream through fflate. */
+const WHOLE_INFLATE = 64 << 20;
 
 function readDirectory(fd: number, size: number): ZipEntry[] {
   const tailSize = Math.min(size, 65_557);

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isWorkbookError } from '../../../src/workbook/errors';
 import { isFileProblem, openFileWorkbook } from '../../../src/workbook/file';
+import { sheetProtected, type SheetModel } from '../../../src/workbook/file/model';
+import type { Package } from '../../../src/workbook/file/package';
 import { ZipReader } from '../../../src/workbook/file/zip';
 import { libreOfficeSheets, openpyxl } from '../../support/outside-readers';
 
@@ -55,14 +57,20 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     const input = book('once.xlsx', 50, "ws['E7'] = 'beside'\nws.row_dimensions[9].height = 30\nws['A60'] = 'below'");
     const output = join(dir, 'once-out.xlsx');
     const reads: string[] = [];
-    const original = { sync: ZipReader.prototype.textChunks, async: ZipReader.prototype.textChunksAsync };
+    const inflations: string[] = [];
+    const original = { sync: ZipReader.prototype.textChunks, async: ZipReader.prototype.textChunksAsync, bytes: ZipReader.prototype.bytesAsync };
     const textChunks = jest.spyOn(ZipReader.prototype, 'textChunks').mockImplementation(function (this: ZipReader, name: string) {
       reads.push(name);
+      inflations.push(name);
       return original.sync.call(this, name);
     });
     const textChunksAsync = jest.spyOn(ZipReader.prototype, 'textChunksAsync').mockImplementation(function (this: ZipReader, name: string) {
       reads.push(name);
       return original.async.call(this, name);
+    });
+    const bytesAsync = jest.spyOn(ZipReader.prototype, 'bytesAsync').mockImplementation(function (this: ZipReader, name: string) {
+      inflations.push(name);
+      return original.bytes.call(this, name);
     });
     const seenB: unknown[] = [];
     try {
@@ -77,10 +85,13 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     } finally {
       textChunks.mockRestore();
       textChunksAsync.mockRestore();
+      bytesAsync.mockRestore();
     }
     expect(seenB).toEqual(Array.from({ length: 50 }, (_, i) => i));
-    // One read for the sheet's protection and styles, one for the rows: the save reads it no more.
-    expect(reads.filter((n) => n === 'xl/worksheets/sheet1.xml')).toHaveLength(2);
+    // Inflated twice: for the sheet's protection (its bytes searched, no text made), and for the rows, a read
+    // that also takes the styles the save needs; its text read once; the save reads it no more.
+    expect(inflations.filter((n) => n === 'xl/worksheets/sheet1.xml')).toHaveLength(2);
+    expect(reads.filter((n) => n === 'xl/worksheets/sheet1.xml')).toHaveLength(1);
     const seen = cells(output);
     expect(seen.ref).toBe('A1:C41');
     expect(seen.rows.slice(1, 41).map((r) => r.slice(0, 3))).toEqual(Array.from({ length: 40 }, (_, i) => [`n${i}`, i * 3, i * 0.5]));
@@ -88,6 +99,26 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     expect(seen.rows[59]![0]).toBe('below');
     const heights = openpyxl<Record<string, number | null>>(output, "ws = load_workbook(sys.argv[1])['Data']\nprint(json.dumps({str(r): ws.row_dimensions[r].height for r in (8, 9, 10)}))");
     expect(heights).toEqual({ '8': null, '9': 30, '10': null });
+  });
+
+  it('tells a protected sheet by the text after its rows, wherever the inflated pieces are cut', async () => {
+    const rows = '<row r="1"><c r="A1" t="inlineStr"><is><t>sheetData &lt;/sheetData&gt;</t></is></c></row>';
+    const sheet = (tail: string, data = `<sheetData>${rows}</sheetData>`) => Buffer.from(`<worksheet><dimension ref="A1"/>${data}${tail}</worksheet>`);
+    const locked = '<sheetProtection sheet="1" objects="1"/>';
+    const read = (bytes: Buffer, cuts: number[]) => {
+      const pieces = [0, ...cuts, bytes.length].slice(1).map((end, i, ends) => bytes.subarray(i ? ends[i - 1] : 0, end));
+      const pkg = { has: () => true, zip: { bytesAsync: async function* () { yield* pieces; } } };
+      return sheetProtected(pkg as unknown as Package, { isNew: false, path: 'xl/worksheets/sheet1.xml' } as SheetModel);
+    };
+    for (const [bytes, expected] of [[sheet(locked), true], [sheet('<sheetProtection sheet="0"/>'), false], [sheet(''), false], [sheet(locked, '<sheetData/>'), true]] as const) {
+      const end = Math.max(bytes.indexOf('</sheetData>'), bytes.indexOf('<sheetData/>'));
+      // Cut everywhere around the end of the rows, into pieces of one byte, and not at all.
+      for (let at = Math.max(1, end - 14); at < end + 14; at++) expect([at, await read(bytes, [at])]).toEqual([at, expected]);
+      expect(await read(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1))).toBe(expected);
+      expect(await read(bytes, [])).toBe(expected);
+    }
+    // No end of the rows found (not written as Office does): not told, so the adapter reads the whole scan.
+    expect(await read(Buffer.from('<worksheet><sheetData >'), [])).toBeNull();
   });
 
   it('saves from what the whole read kept exactly what a save that reads the sheet again writes', async () => {

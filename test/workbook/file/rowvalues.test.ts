@@ -1,4 +1,5 @@
-import { cellValue, rowValues } from '../../../src/workbook/file/cells';
+import { cellValue, cellXml, rowValues } from '../../../src/workbook/file/cells';
+import { escapeCellText } from '../../../src/workbook/file/xml';
 import { cellsWithin, plainRow, sheetPieces, sheetPiecesAsync, splitRow } from '../../../src/workbook/file/rows';
 import type { Cell } from '../../../src/workbook/port';
 
@@ -44,10 +45,26 @@ describe('rowValues', () => {
   });
 });
 
+describe('cellXml', () => {
+  it('writes text that needs no escape as it is, and any other text escaped, as the regexes say', () => {
+    const texts = ['Risk 1', 'a', 'Anna de Vries', 'x_y', '_x0009_', 'a&b', '<b>', 'say "hi"', ' lead', 'trail ', 'two\nlines', 'tab\t', '\u00a0nbsp', 'nbsp\u00a0', '\u3000', 'ünïcode', 'emoji 😀', 'end\ufffe', 'ctl\u0001', "'=1+1", 'x'];
+    for (const text of texts) {
+      const space = /^\s|\s$|\n/.test(text) ? ' xml:space="preserve"' : '';
+      const shown = text.startsWith("'=") ? text.slice(1) : text;
+      expect([text, cellXml('B2', text, 3)]).toEqual([text, `<c r="B2" s="3" t="inlineStr"><is><t${space}>${escapeCellText(shown)}</t></is></c>`]);
+      const out: Cell[] = [null];
+      rowValues(`<row r="2">${cellXml('A2', text, 0)}</row>`, 0, 1, out, shared);
+      expect(out[0]).toBe(shown);
+    }
+  });
+});
+
 describe('plainRow and cellsWithin', () => {
   it('tell a row a refresh may rewrite whole from one it must read', () => {
     expect(plainRow('<row r="2" spans="1:6"><c r="A2"/></row>')).toBe(true);
     expect(plainRow('<row r="2"/>')).toBe(true);
+    expect(plainRow('<row r="120"><c r="A120"/></row>')).toBe(true);
+    expect(plainRow('<row r="120" hidden="1"><c r="A120"/></row>')).toBe(false);
     expect(plainRow('<row r="2" ht="20" customHeight="1"><c r="A2"/></row>')).toBe(false);
     expect(plainRow('<row r="2" spans="1:3" x14ac:dyDescent="0.25"><c r="A2"/></row>')).toBe(true);
     expect(plainRow('<row r="2" s="4" customFormat="1"><c r="A2"/></row>')).toBe(false);

@@ -158,14 +158,35 @@ export function sha256Cells(cells: readonly (string | number | boolean | null)[]
   stateInto(oneShot, out, to);
 }
 
+/**
+ * Where a SHA-256 stands after a whole number of 64-byte blocks: its eight state words and the bytes hashed.
+ * Enough to carry on from there elsewhere (a hashing worker hands it back with each batch: sha256-thread.ts).
+ */
+export interface Midstate {
+  state: Int32Array;
+  length: number;
+}
+
 /** SHA-256 fed piece by piece; `hex` ends it. */
 export class Sha256 {
-  private readonly state = Int32Array.from(IV);
+  private readonly state: Int32Array;
   /** A block's worth of input not yet compressed, plus room for the padding. */
   private readonly block = new Uint8Array(128);
   private readonly blockView = new DataView(this.block.buffer);
   private filled = 0;
-  private length = 0;
+  private length: number;
+
+  /** From the start, or carrying on from `from` (a copy is taken). */
+  constructor(from?: Midstate) {
+    this.state = from ? Int32Array.from(from.state) : Int32Array.from(IV);
+    this.length = from?.length ?? 0;
+  }
+
+  /** Where this hash stands (a copy); only between whole blocks: every update so far a multiple of 64 bytes long. */
+  midstate(): Midstate {
+    if (this.filled) throw new Error('SHA-256 midstate asked for inside a block');
+    return { state: Int32Array.from(this.state), length: this.length };
+  }
 
   update(data: Uint8Array): this {
     this.length += data.length;

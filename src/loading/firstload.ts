@@ -152,7 +152,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
         received += records.length;
         return undefined;
       }
-      fp?.add(records);
+      // A record fingerprint hashed on a worker that is behind holds the download back, as a slow workbook does.
+      const paced = fp?.add(records);
       const { rows, added } = builder.add(records);
       // Fields the catalogue does not know that appear after the first batch change the columns mid-load:
       // no cell print this time.
@@ -173,7 +174,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       for (const r of rows) buffer.push(r);
       bufferAdded.push(...added);
       if (!writing && buffer.length && !writeError) writing = drain();
-      return buffer.length >= MAX_BUFFERED_ROWS ? (writing ?? undefined) : undefined;
+      const full = buffer.length >= MAX_BUFFERED_ROWS ? (writing ?? undefined) : undefined;
+      return paced && full ? Promise.all([paced, full]).then(() => undefined) : (paced ?? full);
     };
     report({ phase: 'downloading' });
     let downloadError: unknown = null;
@@ -198,7 +200,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (!printsMade) makePrints();
     await arrangeNewTable(workbook, created.name, widths.widths(builder.columns), createdSheet !== null);
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveLoadRecord(workbook, { ...recordOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), opened.keys(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
+    const saved = await saveLoadRecord(workbook, { ...recordOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: await fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), opened.keys(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     const evidenceProblem = await recordEvidence(workbook, saved.record);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });

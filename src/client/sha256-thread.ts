@@ -1,0 +1,231 @@
+import { Sha256, type Midstate } from './sha256';
+import type { FromSha256Worker, ToSha256Worker } from './sha256-worker';
+import type { Hasher } from './statement-check';
+
+/**
+ * SHA-256 off the taskpane's main thread. A load hashes about twice its download (the bytes, for the relay's
+ * signed statement, and the records' canonical lines, for the record fingerprint): in plain TypeScript on
+ * the thread that also splits the JSON and writes the workbook, that made a load half as long again. Here
+ * the bytes are copied into batches that go to one worker (sha256-worker.ts) as they come, so the hashing
+ * overlaps the download and the writes; each digest is the one the plain TypeScript SHA-256 gives.
+ *
+ * Memory stays bounded: a job has at most IN_FLIGHT batches sent and not yet hashed (a longer update may
+ * send a few more at once); past that its `update` returns a promise and the download waits for the worker.
+ *
+ * Never wrong, and never stuck on the worker: each batch sent is kept until the worker has hashed it, and
+ * each answer says where the job stands after it. If the worker cannot start (no Worker, a Content-Security-
+ * Policy that refuses it, no answer within START_MS) or fails later, every job carries on on this thread
+ * from its last answered batch, and later jobs hash here from the start.
+ */
+
+/** The worker's host: a Web Worker in the taskpane, worker_threads in the benchmark and tests. */
+export interface HashPort {
+  post(message: ToSha256Worker, transfer: ArrayBuffer[]): void;
+  /** `on` gets every message; `failed` is called (at most once) when the worker cannot start or stops. */
+  listen(on: (message: FromSha256Worker) => void, failed: (why: string) => void): void;
+  stop(): void;
+}
+
+/** Bytes a batch holds (a whole number of 64-byte blocks): a few hundred messages for a large download. */
+const BATCH = 256 * 1024;
+/** Batches of one job sent and not yet hashed before its `update` asks the caller to wait. */
+const IN_FLIGHT = 4;
+/** Batch buffers kept for reuse (the pool is shared by the jobs). */
+const KEPT = 16;
+/** A worker that has not said it runs after this long is given up for this thread. */
+const START_MS = 10_000;
+
+/** Where every SHA-256 starts: no bytes hashed. */
+const START: Midstate = new Sha256().midstate();
+
+export class Sha256Thread {
+  private port: HashPort | null = null;
+  /** Why the worker is not used (it could not start, or failed): the jobs hash on this thread. */
+  private failure: string | null = null;
+  private startTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Jobs with batches in flight, by number: the worker's answers go to them. */
+  private readonly jobs = new Map<number, ThreadJob>();
+  private nextJob = 1;
+  private readonly pool: ArrayBuffer[] = [];
+
+  constructor(
+    private readonly start: () => HashPort,
+    private readonly startMs = START_MS,
+  ) {}
+
+  /** A SHA-256 fed piece by piece, hashed on the worker; on this thread when the worker is not there. */
+  readonly hasher = (): Hasher => (this.failure !== null ? new Sha256() : new ThreadJob(this, this.nextJob++));
+
+  /** Why the jobs hash on this thread, or null while the worker is (or may be) used. */
+  get failed(): string | null {
+    return this.failure;
+  }
+
+  /** Ends the worker; jobs not finished carry on on this thread. */
+  stop(why = 'stopped'): void {
+    this.fail(why);
+  }
+
+  /** A buffer of BATCH bytes, from the pool when there is one. */
+  buffer(): Uint8Array {
+    return new Uint8Array(this.pool.pop() ?? new ArrayBuffer(BATCH));
+  }
+
+  recycle(bytes: Uint8Array): void {
+    if (bytes.buffer.byteLength === BATCH && this.pool.length < KEPT) this.pool.push(bytes.buffer as ArrayBuffer);
+  }
+
+  /** Sends a job's batch (its buffer is moved to the worker); false when the worker has failed. */
+  send(job: ThreadJob, message: ToSha256Worker): boolean {
+    const port = this.failure === null ? this.open() : null;
+    if (!port) return false;
+    this.jobs.set(job.id, job);
+    port.post(message, [message.bytes.buffer as ArrayBuffer]);
+    return true;
+  }
+
+  /** The job has no batch in flight: it is not kept here (a job its owner dropped is then collected). */
+  idle(job: ThreadJob): void {
+    this.jobs.delete(job.id);
+  }
+
+  private open(): HashPort | null {
+    if (this.port) return this.port;
+    let port: HashPort;
+    try {
+      port = this.start();
+    } catch (e) {
+      this.fail(`the hashing worker could not start: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
+    }
+    this.port = port;
+    this.startTimer = setTimeout(() => this.fail(`the hashing worker did not start within ${this.startMs / 1000} s`), this.startMs);
+    // Node: a worker that does not start does not keep the process alive for 10 s.
+    (this.startTimer as { unref?: () => void }).unref?.();
+    port.listen(
+      (m) => {
+        if (this.port !== port) return;
+        if ('ready' in m) this.started();
+        else this.jobs.get(m.job)?.answered(m);
+      },
+      (why) => {
+        if (this.port === port) this.fail(`the hashing worker failed: ${why}`);
+      },
+    );
+    return port;
+  }
+
+  private started(): void {
+    if (this.startTimer) clearTimeout(this.startTimer);
+    this.startTimer = null;
+  }
+
+  private fail(why: string): void {
+    this.started();
+    const port = this.port;
+    this.port = null;
+    this.failure ??= why;
+    port?.stop();
+    const jobs = [...this.jobs.values()];
+    this.jobs.clear();
+    for (const job of jobs) job.hashHere();
+  }
+}
+
+/** One SHA-256 fed to the worker in batches; `hex` resolves with its digest. */
+class ThreadJob implements Hasher {
+  /** The batch being filled, and how far. */
+  private batch: Uint8Array;
+  private filled = 0;
+  /** Batches sent and not yet answered, oldest first: kept until the worker has hashed them. */
+  private readonly sent: Uint8Array[] = [];
+  /** Where the job stands after the last answered batch. */
+  private answeredUpTo: Midstate = START;
+  private first = true;
+  private ended = false;
+  /** The hash on this thread, once the worker is not used for this job. */
+  private here: Sha256 | null = null;
+  private resume: (() => void) | null = null;
+  private settle!: (digest: string) => void;
+  private readonly digest = new Promise<string>((resolve) => (this.settle = resolve));
+
+  constructor(
+    private readonly thread: Sha256Thread,
+    readonly id: number,
+  ) {
+    this.batch = thread.buffer();
+  }
+
+  update(bytes: Uint8Array): Promise<void> | undefined {
+    if (this.ended) throw new Error('SHA-256 updated after its digest was asked for');
+    for (let at = 0; at < bytes.length; ) {
+      if (this.here) {
+        this.here.update(bytes.subarray(at));
+        return undefined;
+      }
+      const take = Math.min(BATCH - this.filled, bytes.length - at);
+      this.batch.set(bytes.subarray(at, at + take), this.filled);
+      this.filled += take;
+      at += take;
+      if (this.filled === BATCH) this.sendBatch();
+    }
+    if (this.sent.length < IN_FLIGHT) return undefined;
+    return new Promise((resolve) => (this.resume = resolve));
+  }
+
+  hex(): Promise<string> {
+    if (!this.ended) {
+      this.ended = true;
+      if (this.here) this.settle(this.here.hex());
+      else this.sendBatch();
+    }
+    return this.digest;
+  }
+
+  answered(m: Exclude<FromSha256Worker, { ready: true }>): void {
+    const batch = this.sent.shift()!;
+    this.thread.recycle(m.bytes);
+    if ('lost' in m) {
+      // Nothing of this batch was hashed there: it goes first again.
+      this.sent.unshift(batch);
+      this.hashHere();
+      return;
+    }
+    this.thread.recycle(batch);
+    if ('state' in m) this.answeredUpTo = { state: m.state, length: this.answeredUpTo.length + batch.length };
+    else this.settle(m.sha256);
+    if (!this.sent.length) this.thread.idle(this);
+    if (this.resume && this.sent.length < IN_FLIGHT) this.wake();
+  }
+
+  /** Carries on on this thread from the last answered batch: the worker is not used for this job from now. */
+  hashHere(): void {
+    if (this.here) return;
+    const here = new Sha256(this.answeredUpTo);
+    for (const batch of this.sent.splice(0)) here.update(batch);
+    this.here = here;
+    this.thread.idle(this);
+    if (this.ended) this.settle(here.hex());
+    else here.update(this.batch.subarray(0, this.filled));
+    this.wake();
+  }
+
+  /** Sends the batch being filled (the last one when the job has ended) and starts a new one. */
+  private sendBatch(): void {
+    const wire = this.thread.buffer().subarray(0, this.filled);
+    wire.set(this.batch.subarray(0, this.filled));
+    const kept = this.batch.subarray(0, this.filled);
+    this.sent.push(kept);
+    const message: ToSha256Worker = { job: this.id, bytes: wire, first: this.first, end: this.ended };
+    this.first = false;
+    this.filled = 0;
+    if (!this.ended) this.batch = this.thread.buffer();
+    if (!this.thread.send(this, message)) this.hashHere();
+  }
+
+  private wake(): void {
+    const resume = this.resume;
+    this.resume = null;
+    resume?.();
+  }
+}

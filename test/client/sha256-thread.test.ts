@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import { Sha256Thread, type HashPort } from '../../src/client/sha256-thread';
+import type { Hasher } from '../../src/client';
+import { nodeHashPort, startNodeHashWorker } from '../support/sha256-thread-node';
+
+/**
+ * The taskpane's hashing worker (src/client/sha256-thread.ts, sha256-worker.ts), here on worker_threads as the
+ * load benchmark runs it: its digests are node:crypto's whatever the pieces, and a worker that cannot start,
+ * never answers, dies part way or lets a job go leaves every digest right, finished on this thread.
+ */
+
+/** Bytes that differ from block to block (a seeded xorshift), so a batch hashed twice or skipped shows. */
+function bytes(n: number, seed: number): Uint8Array {
+  const out = new Uint8Array(n);
+  let s = seed | 1;
+  for (let i = 0; i < n; i++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    out[i] = s;
+  }
+  return out;
+}
+
+const node = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** Feeds `data` in pieces of `piece` bytes, waiting whenever the hasher asks to; its digest and how often it asked. */
+async function feed(hash: Hasher, data: Uint8Array, piece: number): Promise<{ hex: string; waits: number }> {
+  let waits = 0;
+  for (let at = 0; at < data.length; at += piece) {
+    const paced = hash.update(data.subarray(at, at + piece));
+    if (paced instanceof Promise) {
+      waits++;
+      await paced;
+    }
+  }
+  return { hex: await hash.hex(), waits };
+}
+
+const MB = 1 << 20;
+const threads: Sha256Thread[] = [];
+const thread = (start: () => HashPort, startMs?: number) => {
+  const t = new Sha256Thread(start, startMs);
+  threads.push(t);
+  return t;
+};
+afterAll(() => {
+  for (const t of threads) t.stop();
+});
+
+let shared: Sha256Thread;
+beforeAll(() => {
+  shared = thread(nodeHashPort);
+});
+
+it('gives node:crypto’s digest for any length and any pieces, several jobs at once, and holds a fast writer back', async () => {
+  const cases: [number, number][] = [
+    [0, 1],
+    [1, 1],
+    [55, 7],
+    [64, 64],
+    [256 * 1024, 4096],
+    [256 * 1024 + 1, 65_536],
+    [3 * MB + 17, 65_536],
+    [3 * MB, 1 * MB + 3],
+  ];
+  const data = cases.map(([n], i) => bytes(n, i + 1));
+  const got = await Promise.all(cases.map(([, piece], i) => feed(shared.hasher(), data[i]!, piece)));
+  expect(got.map((g) => g.hex)).toEqual(data.map(node));
+  expect(shared.failed).toBeNull();
+  // Fed 3 MB at once with nothing waited for, the job had more batches out than it may: it asked to wait.
+  expect(got[6]!.waits).toBeGreaterThan(0);
+});
+
+it('hashes on this thread when the worker cannot start, and says why', async () => {
+  const t = thread(() => {
+    throw new ReferenceError('Worker is not defined');
+  });
+  const data = bytes(MB + 5, 9);
+  expect((await feed(t.hasher(), data, 65_536)).hex).toBe(node(data));
+  expect(t.failed).toMatch(/could not start: Worker is not defined/);
+});
+
+it('gives up on a worker that never says it runs, and finishes the job here from what it kept', async () => {
+  // A real thread that never serves (as a worker script that hangs while loading).
+  const silent = (): HashPort => {
+    const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });
+    worker.unref();
+    return { post: (m, transfer) => worker.postMessage(m, transfer), listen: () => undefined, stop: () => void worker.terminate() };
+  };
+  const t = thread(silent, 300);
+  const data = bytes(2 * MB + 100, 11);
+  expect((await feed(t.hasher(), data, 65_536)).hex).toBe(node(data));
+  expect(t.failed).toMatch(/did not start within 0.3 s/);
+});
+
+it('a worker that dies part way: the job carries on here from its last answered batch, later jobs hash here', async () => {
+  const t = thread(() => {
+    const { worker, port } = startNodeHashWorker();
+    let answers = 0;
+    // Killed (as a crash would end it) once it has answered two batches, with more in flight.
+    return {
+      ...port,
+      listen: (on, failed) =>
+        port.listen((m) => {
+          on(m);
+          if ('job' in m && ++answers === 2) void worker.terminate();
+        }, failed),
+    };
+  });
+  const data = bytes(4 * MB + 3, 13);
+  expect((await feed(t.hasher(), data, 65_536)).hex).toBe(node(data));
+  expect(t.failed).toMatch(/hashing worker failed: it exited/);
+  const later = bytes(300_000, 14);
+  expect((await feed(t.hasher(), later, 10_000)).hex).toBe(node(later));
+});
+
+it('a job the worker let go (past 64 open ones) is finished here, right', async () => {
+  // 66 jobs each one batch in, none ended: the worker keeps the 64 fed last, and lets the first two go.
+  const data = Array.from({ length: 66 }, (_, i) => bytes(256 * 1024 + 10, 100 + i));
+  const jobs = data.map(() => shared.hasher());
+  for (let i = 0; i < jobs.length; i++) await jobs[i]!.update(data[i]!.subarray(0, 256 * 1024));
+  const hexes = await Promise.all(jobs.map(async (job, i) => {
+    job.update(data[i]!.subarray(256 * 1024));
+    return job.hex();
+  }));
+  expect(hexes).toEqual(data.map(node));
+  expect(shared.failed).toBeNull();
+});

@@ -26,14 +26,24 @@ export interface HashPort {
   stop(): void;
 }
 
-/** Bytes a batch holds (a whole number of 64-byte blocks): a few hundred messages for a large download. */
-const BATCH = 256 * 1024;
+/**
+ * Bytes a batch holds (a whole number of 64-byte blocks). Large, so that a download of 120 MB is about a
+ * hundred messages: on a busy machine each one can cost the sender its time slice (it wakes the worker).
+ */
+const BATCH = 1024 * 1024;
 /** Batches of one job sent and not yet hashed before its `update` asks the caller to wait. */
-const IN_FLIGHT = 4;
+const IN_FLIGHT = 3;
 /** Batch buffers kept for reuse (the pool is shared by the jobs). */
-const KEPT = 16;
+const KEPT = 8;
 /** A worker that has not said it runs after this long is given up for this thread. */
 const START_MS = 10_000;
+
+export interface ThreadOptions {
+  /** Default 10 s. */
+  startMs?: number;
+  /** Bytes per batch, a multiple of 64; default 1 MiB (tests use less). */
+  batchBytes?: number;
+}
 
 /** Where every SHA-256 starts: no bytes hashed. */
 const START: Midstate = new Sha256().midstate();
@@ -48,10 +58,17 @@ export class Sha256Thread {
   private nextJob = 1;
   private readonly pool: ArrayBuffer[] = [];
 
+  private readonly startMs: number;
+  readonly batchBytes: number;
+
   constructor(
     private readonly start: () => HashPort,
-    private readonly startMs = START_MS,
-  ) {}
+    options: ThreadOptions = {},
+  ) {
+    this.startMs = options.startMs ?? START_MS;
+    this.batchBytes = options.batchBytes ?? BATCH;
+    if (this.batchBytes <= 0 || this.batchBytes % 64) throw new RangeError(`a batch is a whole number of 64-byte blocks, not ${this.batchBytes} bytes`);
+  }
 
   /** A SHA-256 fed piece by piece, hashed on the worker; on this thread when the worker is not there. */
   readonly hasher = (): Hasher => (this.failure !== null ? new Sha256() : new ThreadJob(this, this.nextJob++));
@@ -66,13 +83,13 @@ export class Sha256Thread {
     this.fail(why);
   }
 
-  /** A buffer of BATCH bytes, from the pool when there is one. */
+  /** A buffer of a batch's bytes, from the pool when there is one. */
   buffer(): Uint8Array {
-    return new Uint8Array(this.pool.pop() ?? new ArrayBuffer(BATCH));
+    return new Uint8Array(this.pool.pop() ?? new ArrayBuffer(this.batchBytes));
   }
 
   recycle(bytes: Uint8Array): void {
-    if (bytes.buffer.byteLength === BATCH && this.pool.length < KEPT) this.pool.push(bytes.buffer as ArrayBuffer);
+    if (bytes.buffer.byteLength === this.batchBytes && this.pool.length < KEPT) this.pool.push(bytes.buffer as ArrayBuffer);
   }
 
   /** Sends a job's batch (its buffer is moved to the worker); false when the worker has failed. */
@@ -163,11 +180,11 @@ class ThreadJob implements Hasher {
         this.here.update(bytes.subarray(at));
         return undefined;
       }
-      const take = Math.min(BATCH - this.filled, bytes.length - at);
+      const take = Math.min(this.batch.length - this.filled, bytes.length - at);
       this.batch.set(bytes.subarray(at, at + take), this.filled);
       this.filled += take;
       at += take;
-      if (this.filled === BATCH) this.sendBatch();
+      if (this.filled === this.batch.length) this.sendBatch();
     }
     if (this.sent.length < IN_FLIGHT) return undefined;
     return new Promise((resolve) => (this.resume = resolve));

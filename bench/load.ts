@@ -193,7 +193,7 @@ async function memoryLoad(): Promise<string> {
       const workbook = createMemoryWorkbook();
       const plain = createClient({ baseUrl, credentials: { identifier, password } });
       const client = asTaskpane ? withHasher(plain, asTaskpane.hasher) : withNodeHash(plain);
-      const fingerprints = asTaskpane ? { fingerprints: () => fingerprinter(asTaskpane.hasher) } : {};
+      const fingerprints = asTaskpane ? { fingerprints: () => fingerprinter(asTaskpane.hasher), cellDigests: asTaskpane.lineDigests } : {};
       let start = 0;
       let firstRowsMs = NaN;
       const off = workbook.subscribe(() => {
@@ -235,7 +235,11 @@ async function memoryLoad(): Promise<string> {
       // The same hashes however they were made: node:crypto's over the same answer (the relay's statement checked).
       if (p.result.out.record.evidence?.problem) throw new Error(`the taskpane-path load's statement did not check: ${p.result.out.record.evidence.problem}`);
     }
-    if (pane.result.out.ok && paneMain.result.out.ok && pane.result.out.record.fingerprint?.sha256 !== paneMain.result.out.record.fingerprint?.sha256) throw new Error('the record fingerprints made on the worker and on the main thread differ');
+    if (pane.result.out.ok && paneMain.result.out.ok && l.result.out.ok) {
+      const [w, m] = [pane.result.out.record, paneMain.result.out.record];
+      if (!w.fingerprint || w.fingerprint.sha256 !== m.fingerprint?.sha256) throw new Error('the record fingerprints made on the worker and on the main thread differ');
+      if (JSON.stringify(w.cells) !== JSON.stringify(m.cells) || JSON.stringify(w.cells) !== JSON.stringify(l.result.out.record.cells)) throw new Error('the cell prints made on the worker and on the main thread differ');
+    }
     const paneRatio = pane.ms / b.ms;
     const paneMainRatio = paneMain.ms / b.ms;
     const { out, firstRowsMs } = l.result;

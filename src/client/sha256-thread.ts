@@ -1,4 +1,4 @@
-import { Sha256, type Midstate } from './sha256';
+import { Sha256, sha256Bytes, type Midstate } from './sha256';
 import type { FromSha256Worker, ToSha256Worker } from './sha256-worker';
 import type { Hasher } from './statement-check';
 
@@ -54,7 +54,7 @@ export class Sha256Thread {
   private failure: string | null = null;
   private startTimer: ReturnType<typeof setTimeout> | null = null;
   /** Jobs with batches in flight, by number: the worker's answers go to them. */
-  private readonly jobs = new Map<number, ThreadJob>();
+  private readonly jobs = new Map<number, Answered>();
   private nextJob = 1;
   private readonly pool: ArrayBuffer[] = [];
 
@@ -72,6 +72,9 @@ export class Sha256Thread {
 
   /** A SHA-256 fed piece by piece, hashed on the worker; on this thread when the worker is not there. */
   readonly hasher = (): Hasher => (this.failure !== null ? new Sha256() : new ThreadJob(this, this.nextJob++));
+
+  /** Lines (rows' cell digests) hashed one by one on the worker; on this thread when the worker is not there. */
+  readonly lineDigests = (): LineDigests => (this.failure !== null ? linesHere : new ThreadLines(this, this.nextJob++));
 
   /** Why the jobs hash on this thread, or null while the worker is (or may be) used. */
   get failed(): string | null {
@@ -93,7 +96,7 @@ export class Sha256Thread {
   }
 
   /** Sends a job's batch (its buffer is moved to the worker); false when the worker has failed. */
-  send(job: ThreadJob, message: ToSha256Worker): boolean {
+  send(job: Answered, message: ToSha256Worker): boolean {
     const port = this.failure === null ? this.open() : null;
     if (!port) return false;
     this.jobs.set(job.id, job);
@@ -102,7 +105,7 @@ export class Sha256Thread {
   }
 
   /** The job has no batch in flight: it is not kept here (a job its owner dropped is then collected). */
-  idle(job: ThreadJob): void {
+  idle(job: Answered): void {
     this.jobs.delete(job.id);
   }
 
@@ -149,8 +152,143 @@ export class Sha256Thread {
   }
 }
 
+/** What the thread routes the worker's answers to. */
+interface Answered {
+  readonly id: number;
+  answered(m: Exclude<FromSha256Worker, { ready: true }>): void;
+  /** The worker is not used for this job from now: what it has not answered is hashed here. */
+  hashHere(): void;
+}
+
+/**
+ * Lines hashed each on its own, their digests written where the caller says once the worker has hashed them:
+ * the rows' cell digests of a load (src/loading/tableprint.ts), which are needed only when the load ends.
+ */
+export interface LineDigests {
+  /** Hashes `line` (copied now) into out[to, to + 32), now or later. */
+  add(line: Uint8Array, out: Uint8Array, to: number): void;
+  /** A promise while the worker is behind: wait for it before adding more. */
+  paced(): Promise<void> | undefined;
+  /** Resolves once every digest added is written. */
+  settled(): Promise<void>;
+}
+
+interface LineBatch {
+  bytes: Uint8Array;
+  ends: number[];
+  outs: Uint8Array[];
+  tos: number[];
+}
+
+class ThreadLines implements LineDigests, Answered {
+  private batch: LineBatch;
+  private filled = 0;
+  /** Batches sent and not yet answered, oldest first: kept until the worker has hashed them. */
+  private readonly sent: LineBatch[] = [];
+  private here = false;
+  private resume: (() => void) | null = null;
+  private done: (() => void) | null = null;
+
+  constructor(
+    private readonly thread: Sha256Thread,
+    readonly id: number,
+  ) {
+    this.batch = this.fresh();
+  }
+
+  add(line: Uint8Array, out: Uint8Array, to: number): void {
+    if (this.here || line.length > this.batch.bytes.length) {
+      sha256Bytes(line, out, to);
+      return;
+    }
+    if (this.filled + line.length > this.batch.bytes.length) this.sendBatch();
+    if (this.here) {
+      sha256Bytes(line, out, to);
+      return;
+    }
+    const b = this.batch;
+    b.bytes.set(line, this.filled);
+    this.filled += line.length;
+    b.ends.push(this.filled);
+    b.outs.push(out);
+    b.tos.push(to);
+  }
+
+  paced(): Promise<void> | undefined {
+    if (this.sent.length < IN_FLIGHT) return undefined;
+    return new Promise((resolve) => (this.resume = resolve));
+  }
+
+  settled(): Promise<void> {
+    if (this.batch.ends.length) this.sendBatch();
+    if (!this.sent.length) return Promise.resolve();
+    return new Promise((resolve) => (this.done = resolve));
+  }
+
+  answered(m: Exclude<FromSha256Worker, { ready: true }>): void {
+    this.thread.recycle(m.bytes);
+    if (!('digests' in m)) return;
+    const b = this.sent.shift()!;
+    this.thread.recycle(b.bytes);
+    for (let i = 0; i < b.outs.length; i++) b.outs[i]!.set(m.digests.subarray(32 * i, 32 * i + 32), b.tos[i]!);
+    if (!this.sent.length) this.thread.idle(this);
+    this.wake();
+  }
+
+  hashHere(): void {
+    if (this.here) return;
+    this.here = true;
+    this.thread.idle(this);
+    for (const b of this.sent.splice(0)) hashLines(b, b.ends.length);
+    hashLines(this.batch, this.batch.ends.length);
+    this.batch = { bytes: new Uint8Array(0), ends: [], outs: [], tos: [] };
+    this.filled = 0;
+    this.wake();
+  }
+
+  private fresh(): LineBatch {
+    return { bytes: this.thread.buffer(), ends: [], outs: [], tos: [] };
+  }
+
+  private sendBatch(): void {
+    const b = this.batch;
+    const kept: LineBatch = { ...b, bytes: b.bytes.subarray(0, this.filled) };
+    const wire = this.thread.buffer().subarray(0, this.filled);
+    wire.set(kept.bytes);
+    this.sent.push(kept);
+    this.batch = this.fresh();
+    this.filled = 0;
+    if (!this.thread.send(this, { job: this.id, bytes: wire, ends: Uint32Array.from(b.ends) })) this.hashHere();
+  }
+
+  private wake(): void {
+    if (this.resume && this.sent.length < IN_FLIGHT) {
+      const resume = this.resume;
+      this.resume = null;
+      resume();
+    }
+    if (this.done && !this.sent.length) {
+      const done = this.done;
+      this.done = null;
+      done();
+    }
+  }
+}
+
+/** Lines hashed here at once. */
+const linesHere: LineDigests = { add: sha256Bytes, paced: () => undefined, settled: () => Promise.resolve() };
+
+/** The first `n` lines of a batch hashed here, into their places. */
+function hashLines(b: LineBatch, n: number): void {
+  let from = 0;
+  for (let i = 0; i < n; i++) {
+    sha256Bytes(b.bytes.subarray(from, b.ends[i]), b.outs[i]!, b.tos[i]!);
+    from = b.ends[i]!;
+  }
+}
+
 /** One SHA-256 fed to the worker in batches; `hex` resolves with its digest. */
-class ThreadJob implements Hasher {
+class ThreadJob implements Hasher, Answered {
   /** The batch being filled, and how far. */
   private batch: Uint8Array;
   private filled = 0;
@@ -210,7 +348,7 @@ class ThreadJob implements Hasher {
     }
     this.thread.recycle(batch);
     if ('state' in m) this.answeredUpTo = { state: m.state, length: this.answeredUpTo.length + batch.length };
-    else this.settle(m.sha256);
+    else if ('sha256' in m) this.settle(m.sha256);
     if (!this.sent.length) this.thread.idle(this);
     if (this.resume && this.sent.length < IN_FLIGHT) this.wake();
   }

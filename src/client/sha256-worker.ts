@@ -1,8 +1,8 @@
-import { Sha256 } from './sha256';
+import { Sha256, sha256Bytes } from './sha256';
 
 /**
- * The hashing worker's side of sha256-thread.ts: SHA-256 jobs fed in batches, off the thread that reads the
- * download and writes the workbook. The same code runs in the taskpane's Web Worker
+ * The hashing worker's side of sha256-thread.ts: SHA-256 jobs fed in batches, and rows' lines hashed one
+ * by one, off the thread that reads the download and writes the workbook. The same code runs in the taskpane's Web Worker
  * (src/taskpane/tables/sha256-worker-entry.ts) and, for the benchmark and tests, under worker_threads.
  *
  * Each batch but a job's last is a whole number of 64-byte blocks, and is answered with its buffer (given
@@ -10,13 +10,11 @@ import { Sha256 } from './sha256';
  * carries on from there with the batches not yet answered, and the digest is the same.
  */
 
-/** A batch of a job's bytes; `first` starts the job, `end` ends it (the bytes may be empty). */
-export interface ToSha256Worker {
-  job: number;
-  bytes: Uint8Array;
-  first: boolean;
-  end: boolean;
-}
+export type ToSha256Worker =
+  /** A batch of a job's bytes; `first` starts the job, `end` ends it (the bytes may be empty). */
+  | { job: number; bytes: Uint8Array; first: boolean; end: boolean }
+  /** Lines hashed each on its own (rows' cell digests): line i is bytes[ends[i - 1] (or 0), ends[i]). */
+  | { job: number; bytes: Uint8Array; ends: Uint32Array };
 
 export type FromSha256Worker =
   /** The worker runs: sent once, first. */
@@ -26,7 +24,9 @@ export type FromSha256Worker =
   /** The last batch hashed: the job's digest. */
   | { job: number; bytes: Uint8Array; sha256: string }
   /** The worker does not have the job (it let it go, below): nothing of this batch was hashed. */
-  | { job: number; bytes: Uint8Array; lost: true };
+  | { job: number; bytes: Uint8Array; lost: true }
+  /** The lines' digests, 32 bytes each, in order. */
+  | { job: number; bytes: Uint8Array; digests: Uint8Array };
 
 /** What the worker needs of its host: `self` in a browser, `parentPort` under worker_threads. */
 export interface WorkerScope {
@@ -43,6 +43,16 @@ const OPEN_JOBS = 64;
 export function serveSha256(scope: WorkerScope): void {
   const jobs = new Map<number, Sha256>();
   scope.listen((m) => {
+    if ('ends' in m) {
+      const digests = new Uint8Array(32 * m.ends.length);
+      let from = 0;
+      for (let i = 0; i < m.ends.length; i++) {
+        sha256Bytes(m.bytes.subarray(from, m.ends[i]), digests, 32 * i);
+        from = m.ends[i]!;
+      }
+      scope.post({ job: m.job, bytes: m.bytes, digests }, [m.bytes.buffer as ArrayBuffer, digests.buffer]);
+      return;
+    }
     const hash = m.first ? new Sha256() : jobs.get(m.job);
     // Set again below, so the map's first entry is the job fed least recently.
     jobs.delete(m.job);

@@ -123,6 +123,30 @@ function room(need: number, keep: number): Uint8Array {
  * JSON.stringify's exactly (the test holds them equal).
  */
 export function sha256Cells(cells: readonly (string | number | boolean | null)[], out: Uint8Array, to: number): void {
+  hashShared(writeCells(cells));
+  stateInto(oneShot, out, to);
+}
+
+/** SHA-256 of `data`, written as 32 bytes into out at `to` (a row's line, hashed on the worker: sha256-worker.ts). */
+export function sha256Bytes(data: Uint8Array, out: Uint8Array, to: number): void {
+  room(data.length + 72, 0);
+  bytes.set(data, 0);
+  hashShared(data.length);
+  stateInto(oneShot, out, to);
+}
+
+/**
+ * The bytes sha256Cells hashes for these cells (`JSON.stringify(cells)` in UTF-8), for a hash made elsewhere
+ * (the taskpane's worker: sha256-thread.ts); a view of a shared buffer, valid until the next call here.
+ */
+export function cellsLine(cells: readonly (string | number | boolean | null)[]): Uint8Array {
+  // Written first: writing may replace the shared buffer.
+  const length = writeCells(cells);
+  return bytes.subarray(0, length);
+}
+
+/** Writes the line of `cells` at the start of the shared buffer (with room for the padding after it); its length. */
+function writeCells(cells: readonly (string | number | boolean | null)[]): number {
   // The buffer in a local (V8 keeps it in a register in the loops); only `room` replaces it.
   let buf = room(256, 0);
   let at = 0;
@@ -154,8 +178,7 @@ export function sha256Cells(cells: readonly (string | number | boolean | null)[]
     buf = room(at + 80, at);
   }
   buf[at++] = 0x5d; // ]
-  hashShared(at);
-  stateInto(oneShot, out, to);
+  return at;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { Sha256Thread, type HashPort } from '../../src/client/sha256-thread';
+import { Sha256Thread, type HashPort, type LineDigests } from '../../src/client/sha256-thread';
 import type { Hasher } from '../../src/client';
 import { nodeHashPort, startNodeHashWorker } from '../support/sha256-thread-node';
 
@@ -116,6 +116,36 @@ it('a worker that dies part way: the job carries on here from its last answered 
   expect(t.failed).toMatch(/hashing worker failed: it exited/);
   const later = bytes(300_000, 14);
   expect((await feed(t.hasher(), later, 10_000)).hex).toBe(node(later));
+});
+
+/** Rows' lines of every length (0 to 3 blocks and more), some longer than a batch. */
+const lines = (n: number, seed: number) => Array.from({ length: n }, (_, i) => bytes(i % 97 === 0 ? BATCH + 100 : (i * 37) % 300, seed + i));
+
+/** Each line's digest through `digests`, waiting whenever it asks to; all of them, in order, as hex. */
+async function lineHexes(digests: LineDigests, all: Uint8Array[]): Promise<string[]> {
+  const out = new Uint8Array(32 * all.length);
+  for (let i = 0; i < all.length; i++) {
+    digests.add(all[i]!, out, 32 * i);
+    await digests.paced();
+  }
+  await digests.settled();
+  return all.map((_, i) => Buffer.from(out.subarray(32 * i, 32 * i + 32)).toString('hex'));
+}
+
+it('rows’ lines: each digest is node:crypto’s of its line, on the worker, after it dies, and where it never started', async () => {
+  const all = lines(2000, 500);
+  expect(await lineHexes(shared.lineDigests(), all)).toEqual(all.map(node));
+  let killed = false;
+  const dying = thread(() => {
+    const { worker, port } = startNodeHashWorker();
+    return { ...port, listen: (on, failed) => port.listen((m) => (on(m), 'job' in m && !killed && (killed = true) && void worker.terminate()), failed) };
+  });
+  expect(await lineHexes(dying.lineDigests(), all)).toEqual(all.map(node));
+  expect(dying.failed).toMatch(/exited/);
+  const none = thread(() => {
+    throw new ReferenceError('Worker is not defined');
+  });
+  expect(await lineHexes(none.lineDigests(), all.slice(0, 50))).toEqual(all.slice(0, 50).map(node));
 });
 
 it('a job the worker let go (past 64 open ones) is finished here, right', async () => {

@@ -124,7 +124,7 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(report.tables.find((t) => t.table === loaded.table.name)).toMatchObject({ status: 'statement', statement: { status: 'unknown-key', message: expect.stringContaining('another-relay-1') } });
   }, 120_000);
 
-  it("as the taskpane hashes, on its worker (worker_threads standing in for the Web Worker): the download's hash checks against the relay's statement and the record fingerprint is node:crypto's, also where the worker cannot start", async () => {
+  it("as the taskpane hashes, on its worker (worker_threads standing in for the Web Worker): the download's hash checks against the relay's statement, the record fingerprint is node:crypto's and the cell print the one made on this thread, also where the worker cannot start", async () => {
     const { identifier, password } = sandbox.demoKey!;
     const plain = createClient({ baseUrl: `${relay.url}/api/acc`, credentials: { identifier, password } });
     const common = { environment: 'acc', datasetId: 'risk', target: { kind: 'new-sheet' } } as const;
@@ -136,11 +136,12 @@ describe('the real relay signs what the workbook keeps', () => {
     });
     try {
       for (const thread of [working, missing]) {
-        const out = await loadDataset({ ...common, client: withHasher(plain, thread.hasher), workbook: createMemoryWorkbook(), fingerprints: () => fingerprinter(thread.hasher) });
+        const out = await loadDataset({ ...common, client: withHasher(plain, thread.hasher), workbook: createMemoryWorkbook(), fingerprints: () => fingerprinter(thread.hasher), cellDigests: thread.lineDigests });
         if (!out.ok) throw new Error(out.error.message);
         expect(out.record.evidence!.problem).toBeUndefined();
         expect(decodeJwt(out.record.evidence!.statement!)).toMatchObject({ kind: 'read', dataset: 'risk', records: reference.rowCount });
         expect(out.record.fingerprint).toEqual(reference.record.fingerprint);
+        expect(out.record.cells).toEqual(reference.record.cells);
       }
       expect([working.failed, missing.failed]).toEqual([null, expect.stringMatching(/could not start: Worker is not defined/)]);
     } finally {

@@ -1,10 +1,10 @@
 import { withHasher, type GrcClient } from '../../client';
-import { Sha256Thread, type HashPort } from '../../client/sha256-thread';
+import { Sha256Thread, type HashPort, type LineDigests } from '../../client/sha256-thread';
 import { fingerprinter, type Fingerprinter } from '../../loading/fingerprint';
 
 /**
- * The taskpane's SHA-256 for loads and refreshes: the download's hash (the relay's statement) and the record
- * fingerprint, on one Web Worker started at the first load (not with the taskpane: its first load stays
+ * The taskpane's SHA-256 for loads and refreshes: the download's hash (the relay's statement), the record
+ * fingerprint and a first load's rows' cell digests, on one Web Worker started at the first load (not with the taskpane: its first load stays
  * small), so they run beside the JSON splitting and the workbook writes. Where the worker cannot start,
  * they hash on the main thread (sha256-thread.ts).
  */
@@ -33,3 +33,6 @@ export const hashedOnWorker = (client: GrcClient): GrcClient => withHasher(clien
 
 /** Record fingerprints hashed on the worker. */
 export const workerFingerprints = (): Fingerprinter => fingerprinter(hashing().hasher);
+
+/** A load's rows' cell digests (the hand-edit check) hashed on the worker. */
+export const workerCellDigests = (): LineDigests => hashing().lineDigests();

@@ -8,7 +8,7 @@ import type { Session } from '../screen';
 import type { Progress } from './progress';
 import { datasetFor } from '../../register/offer';
 import { counted } from '../../words/count';
-import { hashedOnWorker, workerFingerprints } from './hashing';
+import { hashedOnWorker, workerCellDigests, workerFingerprints } from './hashing';
 
 export type LoadTarget = Extract<WorkbookTarget, { kind: 'new-sheet' } | { kind: 'selection' }>;
 
@@ -114,6 +114,7 @@ export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
     signal: r.signal,
     onProgress: (p) => r.onProgress(progressOf(p)),
     fingerprints: workerFingerprints,
+    cellDigests: workerCellDigests,
   }));
   return resultOf(outcome, { at: new Date(), action: 'load', environment, subject: r.dataset.id, title: r.dataset.title });
 }

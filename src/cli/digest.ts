@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DownloadOptions, DownloadResult } from '../client';
+import { withHasher, type DownloadOptions, type DownloadResult } from '../client';
 import { fingerprinter } from '../loading/fingerprint';
 import type { TextDigest } from '../loading/tableprint';
 
@@ -18,7 +18,4 @@ export const nodeFingerprints = () => fingerprinter(nodeSha256);
  * A client whose downloads hash their bytes for the relay's statement with node:crypto (about ten times
  * the plain TypeScript SHA-256 the client uses by default, for the browser).
  */
-export const withNodeHash = <C extends { download(id: string, o?: DownloadOptions): Promise<DownloadResult> }>(client: C): C => ({
-  ...client,
-  download: (id: string, o?: DownloadOptions) => client.download(id, { ...o, hasher: nodeSha256 }),
-});
+export const withNodeHash = <C extends { download(id: string, o?: DownloadOptions): Promise<DownloadResult> }>(client: C): C => withHasher(client, nodeSha256);

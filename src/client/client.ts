@@ -4,7 +4,7 @@ import { basicAuthorization } from './basic-auth';
 import { call, sendEncoded, type CallOptions } from './call';
 import { download, type DownloadOptions, type DownloadResult } from './download';
 import type { Connection, Fetch } from './request';
-import { checkReceiptByRef, checkStatement, statementIdOf, type EvidenceCheck } from './statement-check';
+import { checkReceiptByRef, checkStatement, statementIdOf, type EvidenceCheck, type Hasher } from './statement-check';
 
 export interface ClientOptions {
   /** The environment's API root: `http://127.0.0.1:4010/api` (sandbox), `https://relay/api/<env>` (relay). */
@@ -33,6 +33,15 @@ export interface GrcClient {
   /** Loads a small DirectData dataset to prove the base URL and key work; resolves with its record count. */
   testConnection(signal?: AbortSignal): Promise<{ count: number }>;
 }
+
+/**
+ * The client with its downloads hashing their bytes for the relay's statement with `hasher`: node:crypto's
+ * in the CLI (cli/digest.ts), the hashing worker's in the taskpane (sha256-thread.ts).
+ */
+export const withHasher = <C extends { download(id: string, o?: DownloadOptions): Promise<DownloadResult> }>(client: C, hasher: () => Hasher): C => ({
+  ...client,
+  download: (id: string, o?: DownloadOptions) => client.download(id, { ...o, hasher }),
+});
 
 /** The dataset testConnection loads: small, and DirectData, so it needs the key's Get direct data. */
 const CONNECTION_TEST_DATASET = 'auditworkflow';

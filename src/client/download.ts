@@ -23,7 +23,10 @@ export interface DownloadOptions {
   onProgress?(progress: DownloadProgress): void;
   /** Records as they stream in. The download waits for a returned promise (backpressure). */
   onBatch?(records: DataRecord[]): void | Promise<void>;
-  /** The SHA-256 the bytes are hashed with for the relay's statement: node:crypto's in Node is faster. */
+  /**
+   * The SHA-256 the bytes are hashed with for the relay's statement: node:crypto's in Node is faster, and the
+   * taskpane hashes on a worker (sha256-thread.ts).
+   */
   hasher?: () => Hasher;
   /**
    * false: the relay's statement is neither hashed for nor fetched (evidence 'unsigned'), for reads that
@@ -125,9 +128,11 @@ export async function download(
       }
       if (chunk.done) break;
       bytes += chunk.value.byteLength;
-      hash?.update(chunk.value);
+      // A hash on a worker that is behind asks to be waited for: after this chunk's records are handed over.
+      const paced = hash?.update(chunk.value);
       if (enveloped) whole += decoder.decode(chunk.value, { stream: true });
       else await take(splitter.push(decoder.decode(chunk.value, { stream: true })));
+      if (paced instanceof Promise) await paced;
       progress(bytes, count);
     }
     if (enveloped) await take([envelopedRecords(dataset, whole + decoder.decode(), response.status)]);
@@ -148,7 +153,7 @@ export async function download(
   const evidence = await checkStatement(
     conn,
     statementId,
-    { kind: 'read', dataset: dataset.id, sha256: hash?.hex() ?? '', length: bytes, records: count },
+    { kind: 'read', dataset: dataset.id, sha256: (await hash?.hex()) ?? '', length: bytes, records: count },
   );
   return { records: kept, bytes, count, evidence };
 }

@@ -1,4 +1,4 @@
-export { createClient, type ClientOptions, type GrcClient } from './client';
+export { createClient, withHasher, type ClientOptions, type GrcClient } from './client';
 export {
   ApiError,
   isApiError,

@@ -123,6 +123,30 @@ function room(need: number, keep: number): Uint8Array {
  * JSON.stringify's exactly (the test holds them equal).
  */
 export function sha256Cells(cells: readonly (string | number | boolean | null)[], out: Uint8Array, to: number): void {
+  hashShared(writeCells(cells));
+  stateInto(oneShot, out, to);
+}
+
+/** SHA-256 of `data`, written as 32 bytes into out at `to` (a row's line, hashed on the worker: sha256-worker.ts). */
+export function sha256Bytes(data: Uint8Array, out: Uint8Array, to: number): void {
+  room(data.length + 72, 0);
+  bytes.set(data, 0);
+  hashShared(data.length);
+  stateInto(oneShot, out, to);
+}
+
+/**
+ * The bytes sha256Cells hashes for these cells (`JSON.stringify(cells)` in UTF-8), for a hash made elsewhere
+ * (the taskpane's worker: sha256-thread.ts); a view of a shared buffer, valid until the next call here.
+ */
+export function cellsLine(cells: readonly (string | number | boolean | null)[]): Uint8Array {
+  // Written first: writing may replace the shared buffer.
+  const length = writeCells(cells);
+  return bytes.subarray(0, length);
+}
+
+/** Writes the line of `cells` at the start of the shared buffer (with room for the padding after it); its length. */
+function writeCells(cells: readonly (string | number | boolean | null)[]): number {
   // The buffer in a local (V8 keeps it in a register in the loops); only `room` replaces it.
   let buf = room(256, 0);
   let at = 0;
@@ -154,18 +178,38 @@ export function sha256Cells(cells: readonly (string | number | boolean | null)[]
     buf = room(at + 80, at);
   }
   buf[at++] = 0x5d; // ]
-  hashShared(at);
-  stateInto(oneShot, out, to);
+  return at;
+}
+
+/**
+ * Where a SHA-256 stands after a whole number of 64-byte blocks: its eight state words and the bytes hashed.
+ * Enough to carry on from there elsewhere (a hashing worker hands it back with each batch: sha256-thread.ts).
+ */
+export interface Midstate {
+  state: Int32Array;
+  length: number;
 }
 
 /** SHA-256 fed piece by piece; `hex` ends it. */
 export class Sha256 {
-  private readonly state = Int32Array.from(IV);
+  private readonly state: Int32Array;
   /** A block's worth of input not yet compressed, plus room for the padding. */
   private readonly block = new Uint8Array(128);
   private readonly blockView = new DataView(this.block.buffer);
   private filled = 0;
-  private length = 0;
+  private length: number;
+
+  /** From the start, or carrying on from `from` (a copy is taken). */
+  constructor(from?: Midstate) {
+    this.state = from ? Int32Array.from(from.state) : Int32Array.from(IV);
+    this.length = from?.length ?? 0;
+  }
+
+  /** Where this hash stands (a copy); only between whole blocks: every update so far a multiple of 64 bytes long. */
+  midstate(): Midstate {
+    if (this.filled) throw new Error('SHA-256 midstate asked for inside a block');
+    return { state: Int32Array.from(this.state), length: this.length };
+  }
 
   update(data: Uint8Array): this {
     this.length += data.length;

@@ -47,10 +47,14 @@ export interface ReceivedRead {
   records: number;
 }
 
-/** A SHA-256 fed piece by piece: the plain TypeScript one by default (browsers), node:crypto's in Node. */
+/**
+ * A SHA-256 fed piece by piece: the plain TypeScript one by default, node:crypto's in Node, or one that hashes
+ * on a worker (sha256-thread.ts, the taskpane's), whose digest comes later and whose `update` may return a
+ * promise: the worker is behind, wait for it before the next update.
+ */
 export interface Hasher {
   update(bytes: Uint8Array): unknown;
-  hex(): string;
+  hex(): string | Promise<string>;
 }
 export const defaultHasher = (): Hasher => new Sha256();
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DataRecord } from '../client';
+import type { DataRecord, Hasher as StreamHasher } from '../client';
 import { CanonicalLines } from './canonical-bytes';
 import { Sha256 } from './sha256';
 
@@ -72,26 +72,29 @@ export interface Hasher {
 }
 
 export interface Fingerprinter {
-  add(records: readonly DataRecord[]): void;
+  /** A promise: wait for it before adding more (the hash runs on a worker that is behind: sha256-thread.ts). */
+  add(records: readonly DataRecord[]): Promise<void> | undefined;
   count(): number;
   /** The fingerprint of everything added; call once. */
-  done(): Fingerprint;
+  done(): Promise<Fingerprint>;
 }
 
 /** Fed the records batch by batch as they arrive; `done` gives the fingerprint. */
-export function fingerprinter(hasher: () => Hasher = () => new Sha256()): Fingerprinter {
+export function fingerprinter(hasher: () => Hasher | StreamHasher = () => new Sha256()): Fingerprinter {
   const hash = hasher();
   const lines = new CanonicalLines();
   let count = 0;
-  let result: Fingerprint | null = null;
+  let result: Promise<Fingerprint> | null = null;
   return {
     add(records) {
-      hash.update(lines.lines(records));
+      const paced = hash.update(lines.lines(records));
       count += records.length;
+      return paced instanceof Promise ? (paced as Promise<void>) : undefined;
     },
     count: () => count,
     done() {
-      result ??= { method: FINGERPRINT_METHOD, count, sha256: hash.hex() };
+      const records = count;
+      result ??= Promise.resolve(hash.hex()).then((sha256) => ({ method: FINGERPRINT_METHOD, count: records, sha256 }));
       return result;
     },
   };

@@ -54,6 +54,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
   const progress: LoadProgress = { phase: 'preparing', bytes: 0, rows: 0, cancellable: true };
   const report = (p: Partial<LoadProgress>) => onProgress?.(Object.assign(progress, p));
   const fp = options.fingerprints?.();
+  const cellLines = options.cellDigests?.();
   let printer = null as ReturnType<typeof rowPrinter> | null;
   let totals = null as ReturnType<typeof loadTotaller> | null;
   // Made once the dataset is open (a register's record comes from its custom field definitions).
@@ -90,7 +91,7 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     const makePrints = () => {
       printsMade = true;
       const names = builder.columns.map((c) => c.name);
-      printer = rowPrinter(names, names, opened.keys(builder.columns), names, dateColumns(builder.columns));
+      printer = rowPrinter(names, names, opened.keys(builder.columns), names, dateColumns(builder.columns), cellLines);
       totals = loadTotaller(builder.columns);
     };
     let sheet: string;
@@ -152,7 +153,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
         received += records.length;
         return undefined;
       }
-      fp?.add(records);
+      // A record fingerprint hashed on a worker that is behind holds the download back, as a slow workbook does.
+      const paced = fp?.add(records);
       const { rows, added } = builder.add(records);
       // Fields the catalogue does not know that appear after the first batch change the columns mid-load:
       // no cell print this time.
@@ -173,7 +175,8 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
       for (const r of rows) buffer.push(r);
       bufferAdded.push(...added);
       if (!writing && buffer.length && !writeError) writing = drain();
-      return buffer.length >= MAX_BUFFERED_ROWS ? (writing ?? undefined) : undefined;
+      const waits = [paced, cellLines?.paced(), buffer.length >= MAX_BUFFERED_ROWS ? writing : null].filter((w) => w instanceof Promise);
+      return waits.length > 1 ? Promise.all(waits).then(() => undefined) : waits[0];
     };
     report({ phase: 'downloading' });
     let downloadError: unknown = null;
@@ -196,9 +199,10 @@ async function firstLoad(options: LoadOptions, target: { kind: 'new-sheet' } | {
     if (signal?.aborted) throw signal.reason;
 
     if (!printsMade) makePrints();
+    await cellLines?.settled();
     await arrangeNewTable(workbook, created.name, widths.widths(builder.columns), createdSheet !== null);
     const shape = (await workbook.findTable(created.name)) ?? created;
-    const saved = await saveLoadRecord(workbook, { ...recordOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), opened.keys(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
+    const saved = await saveLoadRecord(workbook, { ...recordOf(shape.name, written, builder.columns, shape.id ?? created.id), ...(fp ? { fingerprint: await fp.done() } : {}), ...(printer ? { cells: makeCellPrint(printer.prints(), opened.keys(builder.columns), options.digest, dateColumns(builder.columns)) } : {}), ...(totals ? { evidence: evidenceOf(totals.done(), result.evidence) } : {}) });
     if (!saved.ok) throw new WorkbookError('bad-argument', saved.message);
     const evidenceProblem = await recordEvidence(workbook, saved.record);
     report({ phase: 'done', bytes: result.bytes, rows: written, cancellable: false });

@@ -1,5 +1,6 @@
 import type { Catalog, PathParams } from '../catalog';
 import type { DataRecord } from '../client';
+import type { LineDigests } from '../client/sha256-thread';
 import type { DownloadEvidence } from '../evidence/record';
 import type { WorkbookPort } from '../workbook/port';
 import type { Fingerprinter } from './fingerprint';
@@ -40,6 +41,11 @@ export interface LoadCommon {
    * passes it with the hash it has: node:crypto in the CLI; without it no fingerprint is recorded.
    */
   fingerprints?: () => Fingerprinter;
+  /**
+   * Where a first load's rows' cell digests (tableprint.ts) are made: the taskpane's hashing worker
+   * (sha256-thread.ts); without it, on this thread as each row is written.
+   */
+  cellDigests?: () => LineDigests;
   /** SHA-256 for the cell fingerprints (tableprint.ts): node:crypto in Node; the built-in Sha256 otherwise. */
   digest?: TextDigest;
 }

@@ -118,9 +118,10 @@ export async function replaceTable(
           rows.length = 0;
           return;
         }
-        fp?.add(records);
+        const paced = fp?.add(records);
         for (const r of builder.add(records).rows) rows.push(r);
         report({ rows: rows.length });
+        return paced;
       },
       onProgress: (p) => report({ bytes: p.bytes, totalBytes: p.totalBytes }),
     });
@@ -188,7 +189,7 @@ export async function replaceTable(
       rowCount: rows.length,
       columns: builder.columns.map((c) => c.name),
       ...plan.record(builder.columns),
-      ...(fp ? { fingerprint: fp.done() } : {}),
+      ...(fp ? { fingerprint: await fp.done() } : {}),
       cells,
       evidence: evidenceOf(totalsOfRows(builder.columns, rows), statement),
     });

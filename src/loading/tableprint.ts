@@ -3,6 +3,7 @@ import type { Cell } from '../workbook/port';
 import * as changes from './changes';
 import type { TableRows } from './changes';
 import { DigestList } from './digests';
+import type { LineDigests } from '../client/sha256-thread';
 import type { Hasher } from './fingerprint';
 import * as sha256 from './sha256';
 import { dateCell } from '../evidence/canonical';
@@ -10,7 +11,7 @@ import { dateCell } from '../evidence/canonical';
 // Copied into this module's own constants once: under the CommonJS the CLI runs as, an imported binding is
 // read through a getter, a call per cell or row in the loops below that V8 does not always inline.
 const { own, plainCell, rawKey, rowKeys } = changes;
-const { Sha256, sha256Cells } = sha256;
+const { Sha256, cellsLine, sha256Cells } = sha256;
 
 /**
  * A fingerprint of a table's cells as a load or refresh left them, so a later refresh (or `grc-sheets
@@ -129,7 +130,7 @@ export interface SameRow {
  * `keep`: the keys are kept for `prints` (a refresh matches rows by them); otherwise only their hashes,
  * and each distinct key once while the rows come (to number repeated keys as `uniqueKeys` does).
  */
-function printer<K extends boolean>(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], present: readonly string[], dates: readonly string[], keep: K) {
+function printer<K extends boolean>(columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], present: readonly string[], dates: readonly string[], keep: K, lines?: LineDigests) {
   const digests = new DigestList();
   const keys: string[] = [];
   const seen = new Map<string, number>();
@@ -149,13 +150,23 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
     }
     return text;
   };
-  const digestInto = (cells: readonly Cell[], out: Uint8Array, to: number) => {
+  const fill = (cells: readonly Cell[]) => {
     for (let i = 0; i < at.length; i++) {
       const c = at[i]! < 0 ? null : plainCell(cells[at[i]!]);
       line[i] = isDate[i] && typeof c === 'number' ? dateOf(c) : c;
     }
+  };
+  const digestNow = (cells: readonly Cell[], out: Uint8Array, to: number) => {
+    fill(cells);
     sha256Cells(line, out, to);
   };
+  // A row's digest made elsewhere (the taskpane's worker) lands in its place later: `lines.settled()`.
+  const digestInto = lines
+    ? (cells: readonly Cell[], out: Uint8Array, to: number) => {
+        fill(cells);
+        lines.add(cellsLine(line), out, to);
+      }
+    : digestNow;
   /**
    * The key as uniqueKeys numbers it (a key's second row is "key #2"); keys by position are unique. Owned
    * (`own`): a kept key does not keep the text a host cut it from, and is not copied again to be kept.
@@ -185,7 +196,7 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
     add,
     /** Whether these cells' digest is row r's (the same row read again). */
     matches(cells: readonly Cell[], r: number): boolean {
-      digestInto(cells, scratch, 0);
+      digestNow(cells, scratch, 0);
       return digests.is(r, scratch);
     },
     addRows(rows: readonly (readonly Cell[])[]) {
@@ -203,8 +214,8 @@ function printer<K extends boolean>(columns: readonly string[], fields: readonly
  * Row digests and key hashes (rowPrinter's `prints`): what a cell print and a check against one need. A
  * row's digest is always the built-in's (see TextDigest); the hash a caller chooses is for the print itself.
  */
-export const rowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], present: readonly string[] = columns, dates: readonly string[] = []) =>
-  printer(columns, fields, keyColumns, present, dates, false);
+export const rowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], present: readonly string[] = columns, dates: readonly string[] = [], lines?: LineDigests) =>
+  printer(columns, fields, keyColumns, present, dates, false, lines);
 
 /** The same, keeping each row's key (a refresh matches the rows before and after by them). */
 export const keyedRowPrinter = (columns: readonly string[], fields: readonly string[], keyColumns: readonly string[], present: readonly string[] = columns, dates: readonly string[] = []) =>

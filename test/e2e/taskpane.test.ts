@@ -4,6 +4,9 @@
  * the failures a user would see. Screenshots of each screen land in test/e2e/screenshots/.
  */
 import type { Page } from 'playwright-core';
+import { createClient } from '../../src/client';
+import { nodeFingerprints } from '../../src/cli/digest';
+import { LOAD_RECORDS_KEY, type LoadRecord } from '../../src/loading/loadrecords';
 import { connect, loadDataset, openPreview, screenshot, stackForFile, type Stack, type TestBrowser } from './harness';
 
 const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
@@ -52,6 +55,14 @@ test('the datasets list prefers v3 risks and marks assumed paths', async () => {
 test('loading v3 risks writes a table whose date cells hold serial dates', async () => {
   const done = await loadDataset(page, 'risk');
   expect(done).toMatch(/Loaded 200 rows/);
+  // Hashed on the taskpane's worker, which loaded under the relay's Content-Security-Policy: the download's
+  // hash checked against the relay's signed statement, the record fingerprint the one node:crypto makes.
+  expect(page.workers().map((w) => new URL(w.url()).pathname)).toEqual([expect.stringMatching(/^\/sha256-worker\.[0-9a-f]{8}\.js$/)]);
+  const records = await page.evaluate((key) => (window as unknown as { __grcPreviewWorkbook: { getSetting(key: string): Promise<{ tables: Record<string, LoadRecord> }> } }).__grcPreviewWorkbook.getSetting(key), LOAD_RECORDS_KEY);
+  const fp = nodeFingerprints();
+  await createClient({ baseUrl: `${stack.url}/api/sandbox-acc`, credentials: stack.acc.demoKey! }).download('risk', { onBatch: (r) => fp.add(r) });
+  expect(records.tables.tbl_risk).toMatchObject({ fingerprint: await fp.done(), evidence: { statement: expect.any(String) } });
+  expect(records.tables.tbl_risk!.evidence!.problem).toBeUndefined();
   const date = await cellUnder('Date identified');
   await screenshot(page, '05-loaded-risks');
   expect(typeof date.raw).toBe('number');

@@ -3,7 +3,11 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
-import { createClient } from '../../src/client';
+import { createClient, withHasher } from '../../src/client';
+import { Sha256Thread } from '../../src/client/sha256-thread';
+import { fingerprinter } from '../../src/loading/fingerprint';
+import { createMemoryWorkbook } from '../../src/workbook/memory';
+import { nodeHashPort } from '../support/sha256-thread-node';
 import { nodeDigest, nodeFingerprints, withNodeHash } from '../../src/cli/digest';
 import { run as evidenceFile } from '../../src/cli/evidence';
 import { run as load } from '../../src/cli/load';
@@ -119,6 +123,31 @@ describe('the real relay signs what the workbook keeps', () => {
     expect(code).toBe(1);
     expect(report.tables.find((t) => t.table === loaded.table.name)).toMatchObject({ status: 'statement', statement: { status: 'unknown-key', message: expect.stringContaining('another-relay-1') } });
   }, 120_000);
+
+  it("as the taskpane hashes, on its worker (worker_threads standing in for the Web Worker): the download's hash checks against the relay's statement, the record fingerprint is node:crypto's and the cell print the one made on this thread, also where the worker cannot start", async () => {
+    const { identifier, password } = sandbox.demoKey!;
+    const plain = createClient({ baseUrl: `${relay.url}/api/acc`, credentials: { identifier, password } });
+    const common = { environment: 'acc', datasetId: 'risk', target: { kind: 'new-sheet' } } as const;
+    const reference = await loadDataset({ ...common, client: withNodeHash(plain), workbook: createMemoryWorkbook(), fingerprints: nodeFingerprints });
+    if (!reference.ok) throw new Error(reference.error.message);
+    const working = new Sha256Thread(nodeHashPort);
+    const missing = new Sha256Thread(() => {
+      throw new ReferenceError('Worker is not defined');
+    });
+    try {
+      for (const thread of [working, missing]) {
+        const out = await loadDataset({ ...common, client: withHasher(plain, thread.hasher), workbook: createMemoryWorkbook(), fingerprints: () => fingerprinter(thread.hasher), cellDigests: thread.lineDigests });
+        if (!out.ok) throw new Error(out.error.message);
+        expect(out.record.evidence!.problem).toBeUndefined();
+        expect(decodeJwt(out.record.evidence!.statement!)).toMatchObject({ kind: 'read', dataset: 'risk', records: reference.rowCount });
+        expect(out.record.fingerprint).toEqual(reference.record.fingerprint);
+        expect(out.record.cells).toEqual(reference.record.cells);
+      }
+      expect([working.failed, missing.failed]).toEqual([null, expect.stringMatching(/could not start: Worker is not defined/)]);
+    } finally {
+      working.stop();
+    }
+  });
 
   it("a register loaded through the relay keeps each dataset's statement; verify checks each and names one swapped or removed", async () => {
     const empty = join(dir, 'register-empty.xlsx');

@@ -38,7 +38,7 @@ describe('fingerprints of what a load received', () => {
     expect(Buffer.from(lines.lines(records.slice(1, 2))).toString()).toBe(`${canonicalJson(records[1])}\n`);
   });
 
-  it('can be recomputed from the service answer by a short Python script an auditor writes', () => {
+  it('can be recomputed from the service answer by a short Python script an auditor writes', async () => {
     const records = [
       { Id: 'b3f0', Name: 'Risk one', Score: 4, Tags: ['x', 'y'], Owner: { Name: 'Ann', Mail: null } },
       { Id: 'c4a1', Name: 'Zürich – “quoted”', Score: 2.5, Tags: [], Owner: null },
@@ -52,6 +52,6 @@ for r in json.load(sys.stdin):
     h.update((json.dumps(r, sort_keys=True, separators=(',', ':'), ensure_ascii=False) + '\\n').encode('utf-8'))
 print(h.hexdigest())`;
     const python = execFileSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify(records) }).toString().trim();
-    expect(fp.done()).toEqual({ method: 'sha256/jcs-lines/1', count: 2, sha256: python });
+    await expect(fp.done()).resolves.toEqual({ method: 'sha256/jcs-lines/1', count: 2, sha256: python });
   });
 });

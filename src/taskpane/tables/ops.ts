@@ -1,6 +1,5 @@
 import { catalog, type Dataset } from '../../catalog';
 import { API_ERROR_CODES, type ApiErrorCode } from '../../client';
-import { fingerprinter } from '../../loading/fingerprint';
 import { failureText, loadDataset, refreshTable, whatItLeft, type EditReport, type TableState, type LoadError, type LoadOutcome, type LoadProgress, type LoadTarget as WorkbookTarget } from '../../loading/load';
 import type { WorkbookPort } from '../../workbook/port';
 import type { ActivityEntry } from '../activity/activity';
@@ -9,6 +8,7 @@ import type { Session } from '../screen';
 import type { Progress } from './progress';
 import { datasetFor } from '../../register/offer';
 import { counted } from '../../words/count';
+import { hashedOnWorker, workerCellDigests, workerFingerprints } from './hashing';
 
 export type LoadTarget = Extract<WorkbookTarget, { kind: 'new-sheet' } | { kind: 'selection' }>;
 
@@ -102,7 +102,7 @@ async function settled(work: Promise<LoadOutcome>): Promise<LoadOutcome> {
 export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
   const environment = r.session.environment.name;
   const outcome = await settled(loadDataset({
-    client: r.session.client,
+    client: hashedOnWorker(r.session.client),
     workbook: r.workbook,
     datasetId: r.dataset.id,
     environment,
@@ -113,7 +113,8 @@ export async function loadIntoWorkbook(r: LoadRequest): Promise<OpResult> {
     ...(r.choice ? { columns: r.choice.columns, leftOut: r.choice.leftOut } : {}),
     signal: r.signal,
     onProgress: (p) => r.onProgress(progressOf(p)),
-    fingerprints: fingerprinter,
+    fingerprints: workerFingerprints,
+    cellDigests: workerCellDigests,
   }));
   return resultOf(outcome, { at: new Date(), action: 'load', environment, subject: r.dataset.id, title: r.dataset.title });
 }
@@ -140,7 +141,7 @@ export async function refreshInWorkbook(r: RefreshRequest): Promise<OpResult> {
   const environment = r.session.environment.name;
   const outcome = await settled(
     refreshTable({
-      client: r.session.client,
+      client: hashedOnWorker(r.session.client),
       workbook: r.workbook,
       table: r.table,
       environment,
@@ -149,7 +150,7 @@ export async function refreshInWorkbook(r: RefreshRequest): Promise<OpResult> {
       highlightChanges: r.highlightChanges ?? false,
       signal: r.signal,
       onProgress: (p) => r.onProgress(progressOf(p)),
-      fingerprints: fingerprinter,
+      fingerprints: workerFingerprints,
     }),
   );
   return resultOf(outcome, { at: new Date(), action: 'refresh', environment, subject: r.dataset, title: titleOf(r.dataset), table: r.table });

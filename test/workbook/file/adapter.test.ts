@@ -53,6 +53,24 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     expect(seen.rows[13]![0]).toBe('below');
   });
 
+  it('saves many small writes (a post journals two a row) as the last write of each cell, a column added between them too', async () => {
+    const input = book('journal.xlsx', 10);
+    const output = join(dir, 'journal-out.xlsx');
+    const wb = openFileWorkbook(input);
+    const expected = Array.from({ length: 10 }, (_, i) => [`x${i}`, i, i * 0.5, null] as unknown[]);
+    // More writes than the save scans one by one (save.ts INDEXED): rows and columns overlap, the later wins.
+    for (let i = 0; i < 50; i++) {
+      if (i === 30) await wb.addColumns('tbl', [{ name: 'd', format: 'text' }]);
+      const row = (i * 7) % 10;
+      const column = i < 30 ? i % 3 : i % 4;
+      await wb.writeRows('tbl', row, [[`w${i}`]], column);
+      expected[row]![column] = `w${i}`;
+    }
+    wb.saveTo(output);
+    wb.close();
+    expect(cells(output).rows.slice(0, 11).map((r) => r.slice(0, 4))).toEqual([['a', 'b', 'c', 'd'], ...expected]);
+  });
+
   it('reads a refreshed sheet once more, not twice: the save streams what the whole read kept (a column not read, row heights, cells beside)', async () => {
     const input = book('once.xlsx', 50, "ws['E7'] = 'beside'\nws.row_dimensions[9].height = 30\nws['A60'] = 'below'");
     const output = join(dir, 'once-out.xlsx');

@@ -3,6 +3,7 @@ import { cellAddress, parseCell, quoteSheet, rangeAddress } from '../address';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import type { Cell, ColumnSpec, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../port';
 import { columnPicker } from '../columns';
+import { blankAsNull, findRow } from '../find-row';
 import { ADDIN_ID, DEFAULT_STORE, isOurPart, readProperties, type AddinStore } from './addin';
 import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanBody, scanSheet, scanSheetAsync, sheetProtected, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
 import { Package } from './package';
@@ -366,15 +367,14 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       const t = tableOf(name);
       const at = (column: string) => t.columns.findIndex((c) => lower(c.name) === lower(column));
       const { rows } = await workbook.readRows(name);
-      const cell = (c: Cell | undefined) => (c === undefined || c === '' ? null : c);
       const out: (number | null)[] = [];
       // Found and written in one turn, as the memory adapter does: nothing comes between find and write.
       for (const u of updates) {
-        const where = Object.entries(u.where).map(([c, v]) => [at(c), v ?? null] as const);
+        const where = Object.entries(u.where).map(([c, v]) => [at(c), blankAsNull(v)] as const);
         if (u.firstColumn + u.cells.length > t.columns.length || where.some(([i]) => i < 0)) {
           throw new WorkbookError('bad-argument', `An update of ${name} names a column the table does not have.`);
         }
-        const row = where.length ? rows.findIndex((r) => where.every(([i, v]) => cell(r[i]) === cell(v))) : -1;
+        const row = where.length ? findRow(rows, where) : -1;
         out.push(row < 0 ? null : row);
         if (row < 0) continue;
         u.cells.forEach((c, k) => (rows[row]![u.firstColumn + k] = c));

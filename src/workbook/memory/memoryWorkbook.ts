@@ -4,6 +4,7 @@ import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import { NUMBER_FORMAT } from '../formats';
 import type { Cell, CellMark, ColumnSpec, TableShape, WorkbookPort, WriteStats } from '../port';
 import { columnPicker, writeByRuns } from '../columns';
+import { blankAsNull, findRow } from '../find-row';
 
 /** What the preview grid renders. Read-only: valid until the next change, then replaced by a new one. */
 export interface WorkbookSnapshot {
@@ -88,21 +89,6 @@ interface MemSheet {
   cells: Map<string, Cell>;
   /** Rows frozen at the top (Freeze Panes): the preview keeps them in view. */
   frozenRows?: number;
-}
-
-const blankAsNull = (c: Cell | undefined): Cell => (c === undefined || c === '' ? null : c);
-
-/**
- * The first row whose cells are `where`'s (a blank and '' alike), or -1. Plain loops, no closure per row:
- * a post looks up a row per result, and keys a thousand rows in one call.
- */
-function findRow(rows: readonly Cell[][], where: readonly (readonly [number, Cell])[]): number {
-  next: for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
-    for (let w = 0; w < where.length; w++) if (blankAsNull(row[where[w]![0]]) !== where[w]![1]) continue next;
-    return r;
-  }
-  return -1;
 }
 
 /**

@@ -146,6 +146,52 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
     s.scan ??= await scanSheetAsync(pkg, s, state.sharedStrings);
   };
   const rowCountOf = (t: TableModel) => (!t.changed && t.oldPhysical === 1 && scanOf(t.sheet).blank.has(t) ? 0 : t.rowCount);
+  /** Every change to a table's columns, rows or cells is marked here, and nowhere else: it makes the rows held for it stale. */
+  const changed = (t: TableModel) => {
+    t.changed = true;
+    t.version++;
+  };
+  /**
+   * A table's rows as readRows gives them, kept between calls of updateRows (a post's journal and results
+   * come a row at a time, and reading the sheet again for each cost the square of the rows): good while
+   * the table's version is the one they were read or written at. updateRows writes through them, and
+   * anything else that changes the table moves its version on, so the next updateRows reads it again.
+   */
+  const held = new WeakMap<TableModel, { version: number; rows: Cell[][] }>();
+  /** Body rows [offset, offset + count) as a save would write them: the file's, under every block written since. */
+  const rowsOf = (t: TableModel, offset: number, count: number | undefined): Cell[][] => {
+    const total = t.changed ? t.rowCount : rowCountOf(t);
+    const end = count === undefined ? total : Math.min(total, offset + count);
+    const h = held.get(t);
+    if (h && h.version === t.version) return h.rows.slice(offset, Math.max(offset, end)).map((r) => r.slice());
+    const rows = readBody(pkg, t, offset, Math.min(end, t.oldPhysical), state.sharedStrings);
+    while (rows.length < end - offset) rows.push([]);
+    for (const r of rows) while (r.length < t.columns.length) r.push(null);
+    for (const b of t.blocks) {
+      for (let i = Math.max(b.offset, offset); i < Math.min(b.offset + b.rows.length, end); i++) {
+        const from = b.rows[i - b.offset]!;
+        b.at.forEach((k, c) => k >= 0 && (rows[i - offset]![c] = from[k] ?? null));
+      }
+    }
+    return rows;
+  };
+  const heldRows = (t: TableModel): Cell[][] => {
+    const h = held.get(t);
+    if (h && h.version === t.version) return h.rows;
+    const rows = rowsOf(t, 0, undefined);
+    held.set(t, { version: t.version, rows });
+    return rows;
+  };
+  /** Writes rows (cells by `positions`, table columns) as a block: the save writes them. Needs the sheet's scan. */
+  const addBlock = (t: TableModel, offset: number, rows: readonly (readonly Cell[])[], positions: readonly number[]) => {
+    if (!t.changed) t.rowCount = rowCountOf(t);
+    // Held by reference, not copied: the rows are written out once, when the file is saved.
+    const at = new Int32Array(t.columns.length).fill(-1);
+    positions.forEach((p, i) => (at[p] = i));
+    t.blocks.push({ offset, at, rows });
+    t.rowCount = Math.max(t.rowCount, offset + rows.length);
+    changed(t);
+  };
   const shape = (t: TableModel): TableShape => ({
     name: t.name,
     sheet: t.sheet.name,
@@ -262,6 +308,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
         totals: 0,
         blocks: [],
         changed: true,
+        version: 0,
       };
       s.tables.push(t);
       dress(t, 0, columns);
@@ -307,7 +354,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       }
       let id = Math.max(0, ...t.columns.map((c) => c.id));
       for (const c of columns) t.columns.push({ name: c.name, id: ++id, spec: c, ...(c.formula ? { formula: c.formula.replace(/^=/, '') } : {}) });
-      t.changed = true;
+      changed(t);
       dress(t, from, columns);
       return shape(t);
     },
@@ -331,13 +378,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       if (beyond !== undefined || positions.length < width) {
         throw new WorkbookError('bad-argument', `Rows of ${width} cells do not fit the ${t.columns.length} columns of ${name} (column ${beyond ?? positions.length}).`);
       }
-      if (!t.changed) t.rowCount = rowCountOf(t);
-      // Held by reference, not copied: the rows are written out once, when the file is saved.
-      const at = new Int32Array(t.columns.length).fill(-1);
-      positions.forEach((p, i) => (at[p] = i));
-      t.blocks.push({ offset, at, rows });
-      t.rowCount = Math.max(t.rowCount, offset + rows.length);
-      t.changed = true;
+      addBlock(t, offset, rows, positions);
       return { syncs: 1, maxPayloadBytes: 0 };
     },
 
@@ -345,12 +386,13 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       const t = tableOf(name);
       await scanned(t.sheet);
       t.rowCount = rowCount;
-      t.changed = true;
+      changed(t);
     },
 
     async deleteTable(name) {
       const t = tableOf(name);
       if (!t.isNew) throw NOT_HERE(`Deleting table ${name}`);
+      changed(t);
       t.sheet.tables.splice(t.sheet.tables.indexOf(t), 1);
       state.reserved.delete(t.path);
     },
@@ -365,20 +407,29 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
 
     async updateRows(name, updates) {
       const t = tableOf(name);
-      const at = (column: string) => t.columns.findIndex((c) => lower(c.name) === lower(column));
-      const { rows } = await workbook.readRows(name);
+      await scanned(t.sheet);
+      // No await from here on, as in the memory adapter: nothing comes between finding a row and writing it.
+      const index = new Map<string, number>();
+      const at = (column: string) => {
+        let i = index.get(column);
+        if (i === undefined) index.set(column, (i = t.columns.findIndex((c) => lower(c.name) === lower(column))));
+        return i;
+      };
+      const rows = heldRows(t);
       const out: (number | null)[] = [];
-      // Found and written in one turn, as the memory adapter does: nothing comes between find and write.
       for (const u of updates) {
         const where = Object.entries(u.where).map(([c, v]) => [at(c), blankAsNull(v)] as const);
-        if (u.firstColumn + u.cells.length > t.columns.length || where.some(([i]) => i < 0)) {
+        if (u.firstColumn < 0 || u.firstColumn + u.cells.length > t.columns.length || where.some(([i]) => i < 0)) {
           throw new WorkbookError('bad-argument', `An update of ${name} names a column the table does not have.`);
         }
         const row = where.length ? findRow(rows, where) : -1;
         out.push(row < 0 ? null : row);
         if (row < 0) continue;
-        u.cells.forEach((c, k) => (rows[row]![u.firstColumn + k] = c));
-        await workbook.writeRows(name, row, [[...u.cells]], u.firstColumn);
+        const cells = u.cells.map((c) => c ?? null);
+        addBlock(t, row, [cells], cells.map((_, k) => u.firstColumn + k));
+        // The held rows take the same write, and so stay what a read of the table at its new version gives.
+        cells.forEach((c, k) => (rows[row]![u.firstColumn + k] = c));
+        held.set(t, { version: t.version, rows });
       }
       return out;
     },
@@ -393,23 +444,12 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
       }
       t.remarked = true;
       if (!t.changed) t.rowCount = rowCountOf(t);
-      t.changed = true;
+      changed(t);
     },
 
     async readRows(name, offset = 0, count) {
       const t = tableOf(name);
-      const total = t.changed ? t.rowCount : rowCountOf(t);
-      const end = count === undefined ? total : Math.min(total, offset + count);
-      const rows = readBody(pkg, t, offset, Math.min(end, t.oldPhysical), state.sharedStrings);
-      while (rows.length < end - offset) rows.push([]);
-      for (const r of rows) while (r.length < t.columns.length) r.push(null);
-      for (const b of t.blocks) {
-        for (let i = Math.max(b.offset, offset); i < Math.min(b.offset + b.rows.length, end); i++) {
-          const from = b.rows[i - b.offset]!;
-          b.at.forEach((k, c) => k >= 0 && (rows[i - offset]![c] = from[k] ?? null));
-        }
-      }
-      return { columns: t.columns.map((c) => c.name), rows };
+      return { columns: t.columns.map((c) => c.name), rows: rowsOf(t, offset, count) };
     },
 
     async scanRows(name, columns, visit, wanted) {

@@ -47,6 +47,11 @@ export interface TableModel {
   totals: number;
   blocks: Block[];
   changed: boolean;
+  /**
+   * Counts the changes made to the table in this session (fileWorkbook.ts `changed`, the one place that makes
+   * them): rows the adapter keeps in memory between calls are good only while this is what it was.
+   */
+  version: number;
   /** Fills of marked cells (write-back problems and results), by `bodyRow:column`; 'none' takes a fill off. */
   marks?: Map<string, MarkKind>;
   /**
@@ -173,6 +178,7 @@ export function readTables(pkg: Package, sheet: SheetModel): TableModel[] {
         totals,
         blocks: [],
         changed: false,
+        version: 0,
       };
     });
 }

@@ -4,6 +4,7 @@ import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
+import { resultColumnSpecs } from '../../src/writeback/rows/results';
 import { timeCell, timeOfCell } from '../../src/writeback/rows/resulttime';
 import { describeProblem, problemPlace } from '../../src/writeback/problem';
 import { standing, created } from './fixtures';
@@ -314,7 +315,7 @@ describe('posting a table', () => {
     const rows: Cell[][] = Array.from({ length: 120 }, (_, i) => [`M${i}`, 'Finance']);
     const workbook = await incidentTable(rows);
     // Row 100 was not sent by an earlier Post: its cells as a person left them must come back untouched.
-    await workbook.addColumns('Inc', [{ name: 'Result' }, { name: 'Result GUID' }, { name: 'Result message' }, { name: 'Result time' }]);
+    await workbook.addColumns('Inc', [...resultColumnSpecs]);
     await workbook.writeRows('Inc', 100, [['Not sent', '', 'Not sent: cancelled', null]], 2);
     const persisted = new Map<string, Cell>();
     let saves = 0;

@@ -55,15 +55,14 @@ were not sent (the relay or the service refused them before acting) or whose out
 or the file could not be read or written (the message says which); 2 wrong options or no key.`;
 
 /**
- * The file workbook, saved to disk before any write of results is taken as done: the runner's journal writes
- * a row's key and state before the row is sent, so what a rerun reconciles is on disk before the service
- * sees the row. The writes that come while a save waits to start share it (a group commit): each write
- * resolves only once a save made after it is on disk. A save rewrites the whole file: 200 rows posted to
- * the sandbox saved it 400 times in 35 s; sharing saves, 299 times in 24 s (load average 5).
+ * The file workbook, able to persist: the runner's journal asks for a save after it marks rows "sending"
+ * and before it sends them, so what a rerun reconciles is on disk before the service sees a row; outcomes
+ * are saved with the next marks and at the end. The asks that come while a save waits to start share it
+ * (a group commit): each resolves only once a save made after it is on disk.
  */
 function durable(workbook: FileWorkbook, persist: () => void): WorkbookPort {
   let next: Promise<void> | null = null;
-  // After the I/O of this turn of the event loop: the answers that came meanwhile write first, then one save.
+  // After the I/O of this turn of the event loop: the writes that came meanwhile are in, then one save.
   const saved = () =>
     (next ??= new Promise<void>((resolve, reject) =>
       setImmediate(() => {
@@ -76,14 +75,7 @@ function durable(workbook: FileWorkbook, persist: () => void): WorkbookPort {
         }
       }),
     ));
-  return {
-    ...workbook,
-    async updateRows(table, updates) {
-      const rows = await workbook.updateRows(table, updates);
-      await saved();
-      return rows;
-    },
-  };
+  return { ...workbook, persist: saved };
 }
 
 /**

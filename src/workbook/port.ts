@@ -112,6 +112,11 @@ export interface WorkbookPort {
    * update's row position, or null when no row matched (deleted or edited): nothing is written for it.
    */
   updateRows(table: string, updates: readonly RowUpdate[]): Promise<(number | null)[]>;
+  /**
+   * Makes everything written so far survive a crash, where the host can (the command line saves its file;
+   * Excel keeps its own workbook): a post awaits it after marking rows "sending" and before sending them.
+   */
+  persist?(): Promise<void>;
   readRows(table: string, offset?: number, count?: number): Promise<{ columns: string[]; rows: Cell[][] }>;
   /**
    * Visits the body rows in order without holding the table (a refresh and `grc-sheets verify` read big

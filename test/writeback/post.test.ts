@@ -4,6 +4,7 @@ import type { Cell } from '../../src/workbook/port';
 import type { WritebackApi } from '../../src/writeback/api';
 import { incidentsFlow } from '../../src/writeback/flows/incidents';
 import { preparePost } from '../../src/writeback/post';
+import { resultColumnSpecs } from '../../src/writeback/rows/results';
 import { timeCell, timeOfCell } from '../../src/writeback/rows/resulttime';
 import { describeProblem, problemPlace } from '../../src/writeback/problem';
 import { standing, created } from './fixtures';
@@ -308,5 +309,45 @@ describe('posting a table', () => {
     await (await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).run();
     expect(calls).toHaveLength(10);
     expect(new Set(calls.map((c) => c.name)).size).toBe(10);
+  });
+
+  it('marks rows "sending" ahead in batches: each row is marked in a persisted save before its request leaves, with few saves, and a cancel puts back what unsent rows held', async () => {
+    const rows: Cell[][] = Array.from({ length: 120 }, (_, i) => [`M${i}`, 'Finance']);
+    const workbook = await incidentTable(rows);
+    // Row 100 was not sent by an earlier Post: its cells as a person left them must come back untouched.
+    await workbook.addColumns('Inc', [...resultColumnSpecs]);
+    await workbook.writeRows('Inc', 100, [['Not sent', '', 'Not sent: cancelled', null]], 2);
+    const persisted = new Map<string, Cell>();
+    let saves = 0;
+    const port = {
+      ...workbook,
+      async persist() {
+        saves++;
+        const { columns, rows: now } = await workbook.readRows('Inc');
+        for (const r of now) persisted.set(String(r[0]), r[columns.indexOf('Result')] ?? null);
+      },
+    };
+    const ctl = new AbortController();
+    const atSend: Cell[] = [];
+    const { api, calls } = fakeApi(workbook, (n) => {
+      if (n === 90) ctl.abort();
+      return null;
+    });
+    const send = api.send;
+    api.send = (op, o) => {
+      atSend.push(persisted.get((o?.body as { Name: string }).Name) ?? null);
+      return send(op, o);
+    };
+    const summary = await (await preparePost({ api, workbook: port, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({ concurrency: 4, signal: ctl.signal });
+    expect(summary.cancelled).toBe(true);
+    expect(atSend).toHaveLength(calls.length);
+    expect(atSend.every((r) => r === 'sending')).toBe(true);
+    // Batches of 8, 16, 32, 64 marked ahead: a handful of saves, not one per row.
+    expect(saves).toBeLessThanOrEqual(6);
+    const after = await results(workbook);
+    expect(after.filter((r) => r[0] === 'created')).toHaveLength(calls.length);
+    expect(after.filter((r) => r[0] === 'sending')).toHaveLength(0);
+    expect(after[100]).toEqual(['Not sent', '', 'Not sent: cancelled']);
+    expect(after.slice(calls.length).filter((r, i) => calls.length + i !== 100).every((r) => r.every((c) => c === null))).toBe(true);
   });
 });

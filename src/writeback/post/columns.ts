@@ -10,6 +10,9 @@ export interface JournalColumns {
   stateColumn: number;
 }
 
+/** A column's place by its name as a person may retype it (spaces around, another case); -1 when absent. */
+export const columnIndex = (names: readonly string[], c: string) => names.findIndex((x) => x.trim().toLowerCase() === c.toLowerCase());
+
 /**
  * The post's own columns, added where a table lacks them: the results (with key and state) at the right
  * end of a table that has none; the key, then the state, at the right end of a table made before they
@@ -20,7 +23,7 @@ export async function ensureOwnColumns(
   table: string,
   columns: readonly string[],
 ): Promise<JournalColumns> {
-  const at = (names: readonly string[], c: string) => names.findIndex((x) => x.trim().toLowerCase() === c.toLowerCase());
+  const at = columnIndex;
   const present = RESULT_COLUMNS.map((c) => at(columns, c));
   if (present.every((i) => i === -1)) await workbook.addColumns(table, [...resultColumnSpecs, rowKeySpec, rowStateSpec]);
   else if (present.some((i, k) => i !== present[0]! + k))

@@ -8,13 +8,19 @@ import type { Cell, WorkbookPort } from '../../workbook/port';
  * sending.
  */
 export interface Journal {
-  /** `state`: the row's state cell (rows/state.ts), written with the result. */
-  write(key: string, cells: readonly Cell[], state?: Cell): Promise<number | null>;
+  /**
+   * `state`: the row's state cell (rows/state.ts), written with the result. `durable`: resolves only once
+   * the workbook has made the write survive a crash (`WorkbookPort.persist`), as a "sending" mark must
+   * before its request leaves; an outcome need not wait (a crash before it is kept leaves the mark, and
+   * the next Post looks for the record).
+   */
+  write(key: string, cells: readonly Cell[], state?: Cell, durable?: boolean): Promise<number | null>;
 }
 
 interface Pending {
   cells: readonly Cell[];
   state: Cell | undefined;
+  durable: boolean;
   done: Array<{ resolve(row: number | null): void; reject(e: unknown): void }>;
 }
 
@@ -41,6 +47,7 @@ export function createJournal(
           ...batch.map(([key, p]) => ({ where: { [at.keyColumn]: key }, firstColumn: at.resultStart, cells: p.cells })),
           ...states.map(([key, p]) => ({ where: { [at.keyColumn]: key }, firstColumn: at.stateColumn!, cells: [p.state!] })),
         ]);
+        if (workbook.persist && batch.some(([, p]) => p.durable)) await workbook.persist();
       } catch (e) {
         error = e;
       }
@@ -55,14 +62,15 @@ export function createJournal(
   }
 
   return {
-    write(key, cells, state) {
+    write(key, cells, state, durable = false) {
       return new Promise<number | null>((resolve, reject) => {
         const p = pending.get(key);
         if (p) {
           p.cells = cells;
           p.state = state;
+          p.durable ||= durable;
           p.done.push({ resolve, reject });
-        } else pending.set(key, { cells, state, done: [{ resolve, reject }] });
+        } else pending.set(key, { cells, state, durable, done: [{ resolve, reject }] });
         if (!flushing) void flush();
       });
     },

@@ -3,14 +3,15 @@ import type { Cell, WorkbookPort } from '../../workbook/port';
 import type { WritebackApi } from '../api';
 import { neutralise } from '../checks/csv-injection';
 import type { FittedFlow } from '../environment/fitted-flow';
-import { dispositionOf } from '../rows/results';
+import { dispositionOf, RESULT_COLUMNS } from '../rows/results';
 import { assignKeys } from '../rows/rowkey';
 import { rowsWithErrors } from '../rows/skipped';
-import { stateCell } from '../rows/state';
+import { ROW_STATE_COLUMN, stateCell } from '../rows/state';
 import { saveTableRecord } from '../rows/tablerecord';
 import type { RowCheck, Validation } from '../rows/validate';
-import { ensureOwnColumns } from './columns';
+import { columnIndex, ensureOwnColumns } from './columns';
 import { createJournal } from './journal';
+import { createMarks } from './marks';
 import { reconcile } from './reconcile';
 import type { Job, Run } from './run-context';
 import { runPool } from './runner';
@@ -112,12 +113,22 @@ export async function runPost(p: Planned, o: RunOptions): Promise<RunSummary> {
   jobs.push(...candidates.filter((r) => dispositionOf(r.result) === 'send').map((check) => ({ check })));
   jobs.push(...finishing.map((check) => ({ check, made: { guid: check.result.guid, lead: 'Created' } })));
 
-  const pool = (list: Job[]) =>
-    runPool(
-      inSheetOrder(list),
+  // A row's result and state cells as the plan read them: what a row marked "sending" ahead and never sent gets back.
+  const cellOf = (row: number, name: string) => {
+    const i = columnIndex(p.columns, name);
+    return i < 0 ? null : (p.cells[row]?.[i] ?? null);
+  };
+  const before = (row: number) => ({ result: RESULT_COLUMNS.map((c) => cellOf(row, c)), state: cellOf(row, ROW_STATE_COLUMN) });
+  const pool = async (list: Job[]) => {
+    const ordered = inSheetOrder(list);
+    const marks = createMarks(run, ordered, before);
+    await runPool(
+      ordered,
       { concurrency: o.concurrency ?? 4, signal: stop.signal, keyOf: (j) => run.schedule.keyOf(j.check) },
-      (job) => sendRow(run, job),
+      (job) => sendRow(run, job, marks),
     );
+    await marks.putBack();
+  };
   await pool(jobs);
   await settle(run, { ...known, pool });
 

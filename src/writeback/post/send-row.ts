@@ -3,16 +3,17 @@ import { dispositionOf, resultCells } from '../rows/results';
 import { stateCell } from '../rows/state';
 import type { RowCheck } from '../rows/validate';
 import { receiptRecorder } from './receipts';
-import { sentAt } from './reconcile';
 import type { Job, Run } from './run-context';
 import { sendWithRetry } from './runner';
+import type { Marks } from './marks';
 
 /**
  * One row's job: held back when an earlier row of its record did not go through; rebased on the earlier
  * rows that did; marked "sending" (with its state) in the workbook before the request leaves; sent with
  * the write retry policy; then its follow-up step, or its outcome.
  */
-export async function sendRow(run: Run, { check, made }: Job): Promise<void> {
+export async function sendRow(run: Run, job: Job, marks: Marks): Promise<void> {
+  const { check, made } = job;
   const { bound, tally, schedule } = run;
   const { prepared } = bound;
   const heldBy = schedule.heldBy(check);
@@ -39,20 +40,8 @@ export async function sendRow(run: Run, { check, made }: Job): Promise<void> {
       return tally.record(check.row, { status: 'not sent', guid: '', message: `Not sent: could not read the record's state (${why}); Post again` });
     }
   }
-  const state = prepared.sentState?.(request) ?? {};
-  // A row checked and not found is sent again, but keeps the time it was first sent: a record of that
-  // earlier request that the service lists only later is still recognised as the row's.
-  const sendingTime =
-    dispositionOf(check.result) === 'check' && sentAt(check.result.time) ? check.result.time : run.now().toISOString();
-  // The mark goes into the workbook before the request leaves: a crash from here on leaves "sending".
-  const rowKey = run.keys.get(check.row);
-  const at = !rowKey
-    ? null
-    : await run.journal.write(
-        rowKey,
-        resultCells({ status: 'sending', guid: '', message: 'Sending', time: sendingTime }),
-        stateCell(state),
-      );
+  // The mark is in the workbook, and durable, before the request leaves: a crash from here on leaves "sending".
+  const { at, time: sendingTime, state } = await marks.mark(job, request);
   // A row deleted, or edited before it had a key, is not sent: its outcome would have nowhere to go.
   if (at === null) {
     schedule.hold(check, 'not sent');
@@ -105,6 +94,9 @@ async function finishStep(run: Run, check: RowCheck<unknown>, guid: string, lead
       key,
       resultCells({ status, guid, message: `${lead}; adding its ${step.what}`, time: run.now().toISOString() }),
       stateCell({}),
+      // Durable before the step is sent: a crash must not leave the row "sending", or the next Post, finding
+      // the record, would add the step a second time.
+      true,
     );
   const attempt = await sendWithRetry(
     () => run.bound.send(receipts.api, step.call(guid), check.extra, run.signal).then(() => ({ status, guid, message: '' })),

@@ -39,6 +39,8 @@ export interface FileState {
   definedNames: string[];
   /** The add-in's web extension part, when the file has one. */
   settingsPart: string | null;
+  /** The id of the part a save adds when the file has none: the same for every save of the session. */
+  newPartId?: string;
   settings: Map<string, string>;
   settingsChanged: boolean;
   reserved: Set<string>;

@@ -52,6 +52,13 @@ export class Package {
 
   constructor(readonly zip: ZipReader) {}
 
+  /** Back to the package as read: every save starts here, so saving twice writes the same parts twice, not a change made over. */
+  reset(): void {
+    this.replaced.clear();
+    this.removed.clear();
+    this.added.length = 0;
+  }
+
   has(path: string): boolean {
     return !this.removed.has(path) && (this.replaced.has(path) || this.zip.entries.has(path));
   }

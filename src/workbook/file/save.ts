@@ -177,7 +177,7 @@ function saveSettings(state: FileState): void {
   }
   // A workbook new to the add-in: its part, shown as a task pane that opens with the file.
   const part = pkg.freePath('xl/webextensions/webextension', '.xml');
-  pkg.set(part, newWebExtension(randomUUID().toUpperCase(), state.options.store, new Map([[AUTO_SHOW, 'true'], ...state.settings])));
+  pkg.set(part, newWebExtension((state.newPartId ??= randomUUID().toUpperCase()), state.options.store, new Map([[AUTO_SHOW, 'true'], ...state.settings])));
   pkg.addContentType(part, CT_WEBEXTENSION);
   const panes = 'xl/webextensions/taskpanes.xml';
   if (!pkg.has(panes)) {
@@ -194,7 +194,6 @@ function saveSettings(state: FileState): void {
     const pane = `<${p}taskpane dockstate="right" visibility="1" width="350" row="${root.children.length}"><${p}webextensionref xmlns:r="${REL}" r:id="${rid}"/></${p}taskpane>`;
     pkg.set(panes, splice(text, [{ start: close, end: close, with: pane }]));
   }
-  state.settingsPart = part;
 }
 
 const unmarkedOf = (unmarked: Map<number, number>, xf: number) => unmarked.get(xf) ?? xf;
@@ -387,6 +386,9 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
 
 export function savePackage(state: FileState, target: string, options: { onRow?(): void; level?: number } = {}): SaveReport {
   const { pkg, workbookPath } = state;
+  // Every part is made again from the file as read and the session's changes: a table part, a sheet's
+  // registration or the styles made over from the last save's would take its additions twice.
+  pkg.reset();
   const tables = state.sheets.flatMap((s) => s.tables);
   const changed = tables.filter((t) => t.changed);
 

@@ -6,6 +6,7 @@ import { isWorkbookError } from '../../../src/workbook/errors';
 import { isFileProblem, openFileWorkbook } from '../../../src/workbook/file';
 import { sheetProtected, type SheetModel } from '../../../src/workbook/file/model';
 import type { Package } from '../../../src/workbook/file/package';
+import type { Cell } from '../../../src/workbook/port';
 import { ZipReader } from '../../../src/workbook/file/zip';
 import { libreOfficeSheets, openpyxl } from '../../support/outside-readers';
 
@@ -69,6 +70,121 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     wb.saveTo(output);
     wb.close();
     expect(cells(output).rows.slice(0, 11).map((r) => r.slice(0, 4))).toEqual([['a', 'b', 'c', 'd'], ...expected]);
+  });
+
+  it('finds rows for updateRows as the table is now: interleaved updates, writes from elsewhere, added columns, growth and saves read back as a model of them says', async () => {
+    const input = book('session.xlsx', 12);
+    const wb = openFileWorkbook(input);
+    const columns = ['a', 'b', 'c'];
+    const model: Cell[][] = Array.from({ length: 12 }, (_, i) => [`x${i}`, i, i * 0.5]);
+    // A fixed sequence (a linear congruential generator), so a failure is found again on the next run.
+    let seed = 27;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return Math.floor(seed / 65536) % n;
+    };
+    const readBack = async (path: string) => {
+      const saved = openFileWorkbook(path);
+      try {
+        return await saved.readRows('tbl');
+      } finally {
+        saved.close();
+      }
+    };
+    let saves = 0;
+    for (let step = 0; step < 160; step++) {
+      const op = next(10);
+      if (op < 4) {
+        // Keys move (an update may write column a), some match no row, two updates may find one row.
+        const updates = Array.from({ length: 1 + next(3) }, () => {
+          const first = next(columns.length);
+          return { where: { a: `x${next(16)}` }, firstColumn: first, cells: Array.from({ length: 1 + next(columns.length - first) }, (_, k) => (first + k ? `u${step}` : `x${next(16)}`)) };
+        });
+        const expected = updates.map((u) => {
+          const row = model.findIndex((r) => r[0] === u.where.a);
+          if (row >= 0) u.cells.forEach((c, k) => (model[row]![u.firstColumn + k] = c));
+          return row < 0 ? null : row;
+        });
+        expect([step, await wb.updateRows('tbl', updates)]).toEqual([step, expected]);
+      } else if (op < 7) {
+        // A write from elsewhere, at a row or just past the end: a key, a value, or cells at chosen columns.
+        const row = next(model.length + 2);
+        while (model.length <= row) model.push(columns.map(() => null));
+        if (op === 6) {
+          const cells = [`w${step}`, `x${next(16)}`];
+          await wb.writeRows('tbl', row, [cells], [columns.length - 1, 0]);
+          model[row]![columns.length - 1] = cells[0]!;
+          model[row]![0] = cells[1]!;
+        } else {
+          const first = next(columns.length);
+          const cells = Array.from({ length: columns.length - first }, (_, k) => (first + k ? step : `x${next(16)}`));
+          await wb.writeRows('tbl', row, [cells], first);
+          cells.forEach((c, k) => (model[row]![first + k] = c));
+        }
+      } else if (op === 7 && columns.length < 6) {
+        columns.push(`d${step}`);
+        await wb.addColumns('tbl', [{ name: `d${step}`, format: 'text' }]);
+        for (const r of model) r.push(null);
+      } else if (op === 8) {
+        const count = model.length + next(3);
+        await wb.setRowCount('tbl', count);
+        while (model.length < count) model.push(columns.map(() => null));
+      } else {
+        const output = join(dir, `session-${saves++}.xlsx`);
+        wb.saveTo(output);
+        expect([step, await readBack(output)]).toEqual([step, { columns, rows: model }]);
+      }
+      expect([step, (await wb.readRows('tbl')).rows]).toEqual([step, model]);
+    }
+    const output = join(dir, 'session-last.xlsx');
+    wb.saveTo(output);
+    wb.close();
+    expect(saves).toBeGreaterThan(5);
+    expect(cells(output).rows).toEqual([columns, ...model]);
+  });
+
+  it('sees a write from elsewhere in the next updateRows, and an update that fails halfway keeps what it wrote', async () => {
+    const input = book('elsewhere.xlsx', 6);
+    const output = join(dir, 'elsewhere-out.xlsx');
+    const wb = openFileWorkbook(input);
+    expect(await wb.updateRows('tbl', [{ where: { a: 'x3' }, firstColumn: 1, cells: ['r1'] }])).toEqual([3]);
+    // Row 3's key is overwritten and row 5 takes it: the next update finds row 5.
+    await wb.writeRows('tbl', 3, [['moved']], 0);
+    await wb.writeRows('tbl', 5, [['x3', 'was 5']]);
+    expect(await wb.updateRows('tbl', [{ where: { a: 'x3' }, firstColumn: 2, cells: ['r2'] }])).toEqual([5]);
+    // The first update is written before the second is refused; the next call sees it.
+    await expect(wb.updateRows('tbl', [{ where: { a: 'x1' }, firstColumn: 0, cells: ['x9'] }, { where: { nope: 'x' }, firstColumn: 1, cells: ['r'] }])).rejects.toThrow(/names a column/);
+    expect(await wb.updateRows('tbl', [{ where: { a: 'x9' }, firstColumn: 1, cells: ['r3'] }, { where: { a: 'x1' }, firstColumn: 1, cells: ['r4'] }])).toEqual([1, null]);
+    wb.saveTo(output);
+    wb.close();
+    expect(cells(output).rows).toEqual([['a', 'b', 'c'], ['x0', 0, 0], ['x9', 'r3', 0.5], ['x2', 2, 1], ['moved', 'r1', 1.5], ['x4', 4, 2], ['x3', 'was 5', 'r2']]);
+  });
+
+  it('writes the same parts when saved again: added columns, marks, a new sheet and table, settings new to the file', async () => {
+    const input = book('twice.xlsx', 5);
+    const wb = openFileWorkbook(input);
+    await wb.addColumns('tbl', [{ name: 'd', format: 'text' }]);
+    await wb.writeRows('tbl', 1, [['n1', 1, 2, 'd1']]);
+    await wb.markCells('tbl', [{ row: 2, column: 'b', kind: 'error' }, { row: 3, column: 'd', kind: 'ok' }]);
+    await wb.addSheet('New', { activate: true });
+    await wb.createTable({ name: 'fresh', sheet: 'New', anchor: 'B2', columns: [{ name: 'k', format: 'text' }, { name: 'n', format: 'number' }] });
+    await wb.writeRows('fresh', 0, [['k0', 1]]);
+    await wb.setSetting('grc-sheets.test', { saved: 'twice' });
+    const parts = (path: string) => {
+      const zip = ZipReader.open(path);
+      try {
+        return Object.fromEntries([...zip.entries.keys()].map((name) => [name, zip.text(name)]));
+      } finally {
+        zip.close();
+      }
+    };
+    const [first, second] = [join(dir, 'twice-1.xlsx'), join(dir, 'twice-2.xlsx')];
+    wb.saveTo(first);
+    wb.saveTo(second);
+    wb.close();
+    expect(parts(second)).toEqual(parts(first));
+    expect(cells(second).rows.slice(0, 3)).toEqual([['a', 'b', 'c', 'd'], ['x0', 0, 0, null], ['n1', 1, 2, 'd1']]);
+    expect(openpyxl<unknown>(second, `wb = load_workbook(sys.argv[1]); print(json.dumps([wb.sheetnames, [[c for c in r] for r in wb['New'].iter_rows(values_only=True)]]))`)).toEqual([['Data', 'Other', 'New'], [[null, null, null], [null, 'k', 'n'], [null, 'k0', 1]]]);
   });
 
   it('reads a refreshed sheet once more, not twice: the save streams what the whole read kept (a column not read, row heights, cells beside)', async () => {

@@ -23,6 +23,19 @@ export interface Block {
   rows: readonly (readonly Cell[])[];
 }
 
+/**
+ * A session of many small writes saved again and again (a post's journal): what one save leaves the next.
+ * `index`: which block last wrote each cell of a row (`cells`), and the last block that covers each row
+ * (`last`), for blocks [0, seen) of `blocks` (blocks are only ever added). `rows`: each body row as the
+ * last save wrote it, with the last block over it then, made under the table-wide inputs `key` says.
+ */
+export interface SavedRows {
+  index: { blocks: readonly Block[]; seen: number; cells: Map<number, Int32Array>; last: Map<number, number> };
+  key: string;
+  rows: Map<number, { last: number; xml: string }>;
+  chars: number;
+}
+
 export interface ColumnModel {
   name: string;
   id: number;
@@ -52,6 +65,8 @@ export interface TableModel {
    * them): rows the adapter keeps in memory between calls are good only while this is what it was.
    */
   version: number;
+  /** What saves of this session keep between them (save.ts): the blocks indexed by row, the rows last written. */
+  saved?: SavedRows;
   /** Fills of marked cells (write-back problems and results), by `bodyRow:column`; 'none' takes a fill off. */
   marks?: Map<string, MarkKind>;
   /**

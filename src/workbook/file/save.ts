@@ -19,6 +19,8 @@ export interface SaveReport {
   added: string[];
   removed: string[];
   copied: number;
+  /** Body rows written as the last save of the session wrote them, not made again (keptRows). */
+  keptRows: number;
 }
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
@@ -198,47 +200,92 @@ function saveSettings(state: FileState): void {
 
 const unmarkedOf = (unmarked: Map<number, number>, xf: number) => unmarked.get(xf) ?? xf;
 
-/** Which block of this session last wrote a body row's cell (-1: none), and whether any wrote the row. */
+/** Which block of this session last wrote a body row's cell (-1: none), and the last block over the row (-1: none). */
 interface LastWrites {
-  row(row: number): boolean;
+  row(row: number): number;
   cell(row: number, c: number): number;
 }
 
-/** Blocks past which a save indexes them by row. */
+/** Blocks past which a save indexes them by row, and keeps the rows it wrote for the next save. */
 const INDEXED = 32;
+/** Past this much text of rows kept, a save keeps no more (the next one makes the rest again). */
+const KEPT_LIMIT = 16 << 20;
 
 /**
  * The blocks looked up per row and per cell cost a save rows x columns x blocks, and a post journals two
- * blocks per row (1,000 rows: 60 million steps a save, and a save per write): past INDEXED blocks they are
- * indexed by row once a save. A load or refresh writes a few large blocks and keeps the plain scan: an
- * index of 1,000,000 rows would cost more memory than it saves time.
+ * blocks per row: past INDEXED blocks they are indexed by row, and the index is kept from one save to the
+ * next, taking only the blocks written since (blocks are only ever added). A load or refresh writes a few
+ * large blocks and keeps the plain scan: an index of 1,000,000 rows would cost more memory than it saves time.
  */
-function lastWrites(blocks: readonly Block[]): LastWrites {
+function lastWrites(t: TableModel): LastWrites {
+  const blocks = t.blocks;
   const covers = (b: Block, row: number) => row >= b.offset && row < b.offset + b.rows.length;
   if (blocks.length <= INDEXED) {
     return {
-      row: (row) => blocks.some((b) => covers(b, row)),
+      row(row) {
+        for (let i = blocks.length - 1; i >= 0; i--) if (covers(blocks[i]!, row)) return i;
+        return -1;
+      },
       cell(row, c) {
         for (let i = blocks.length - 1; i >= 0; i--) if ((blocks[i]!.at[c] ?? -1) >= 0 && covers(blocks[i]!, row)) return i;
         return -1;
       },
     };
   }
-  const last = new Map<number, Int32Array>();
-  // Blocks written before a column was added are narrower than later ones.
-  const width = blocks.reduce((w, b) => Math.max(w, b.at.length), 0);
-  blocks.forEach((b, i) => {
+  // Made again from the first block if the list is not the one indexed (never so today: a guard, not a case).
+  if (!t.saved || t.saved.index.blocks !== blocks || t.saved.index.seen > blocks.length) {
+    t.saved = { index: { blocks, seen: 0, cells: new Map(), last: new Map() }, key: '', rows: new Map(), chars: 0 };
+  }
+  const index = t.saved.index;
+  for (; index.seen < blocks.length; index.seen++) {
+    const b = blocks[index.seen]!;
     for (let row = b.offset; row < b.offset + b.rows.length; row++) {
-      let columns = last.get(row);
-      if (!columns) last.set(row, (columns = new Int32Array(width).fill(-1)));
-      for (let c = 0; c < b.at.length; c++) if (b.at[c]! >= 0) columns[c] = i;
+      index.last.set(row, index.seen);
+      // Blocks written before a column was added are narrower than later ones.
+      let columns = index.cells.get(row);
+      if (!columns || columns.length < b.at.length) {
+        const wider = new Int32Array(b.at.length).fill(-1);
+        if (columns) wider.set(columns);
+        index.cells.set(row, (columns = wider));
+      }
+      for (let c = 0; c < b.at.length; c++) if (b.at[c]! >= 0) columns[c] = index.seen;
     }
-  });
-  return { row: (row) => last.has(row), cell: (row, c) => last.get(row)?.[c] ?? -1 };
+  }
+  return { row: (row) => index.last.get(row) ?? -1, cell: (row, c) => index.cells.get(row)?.[c] ?? -1 };
+}
+
+/**
+ * The body rows the last save wrote, for a table of many small writes (past INDEXED blocks): a row is
+ * written again only when a block written since covers it, or when anything the table's rows are made
+ * with (`key`: styles, marks, size, columns, formulas) differs; otherwise the last save's text is taken.
+ * Not with a residue (the save then streams other pieces) or loose cells on the row (rewriteSheet asks
+ * only for rows of the sheet's one changed table, with nothing else written on them).
+ */
+function keptRows(t: TableModel, key: string, lastWrite: LastWrites, report: { keptRows: number }): Pick<TableArea, 'saved' | 'keep'> {
+  const saved = t.saved!;
+  if (saved.key !== key) {
+    saved.key = key;
+    saved.rows.clear();
+    saved.chars = 0;
+  }
+  return {
+    saved(row) {
+      const kept = row < t.rowCount ? saved.rows.get(row) : undefined;
+      if (!kept || kept.last !== lastWrite.row(row)) return undefined;
+      report.keptRows++;
+      return kept.xml;
+    },
+    keep(row, xml) {
+      if (row >= t.rowCount || saved.chars + xml.length > KEPT_LIMIT) return;
+      const before = saved.rows.get(row);
+      saved.chars += xml.length - (before?.xml.length ?? 0);
+      saved.rows.set(row, { last: lastWrite.row(row), xml });
+    },
+  };
 }
 
 /** The sheet's plan: its changed tables' areas and loose cells, with every style decided up front. */
-function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: Map<TableModel, string>, onRow?: () => void): SheetPlan {
+function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: Map<TableModel, string>, report: SaveReport, onRow?: () => void): SheetPlan {
   const textXf = () => styles.xfFor('@');
   const tables = s.tables.filter((t) => t.changed);
   const areas: TableArea[] = tables.map((t) => {
@@ -268,7 +315,11 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
       );
     });
     const moves = bodyRows(t);
-    const lastWrite = lastWrites(t.blocks);
+    const lastWrite = lastWrites(t);
+    const kept =
+      t.blocks.length > INDEXED && !s.residue
+        ? keptRows(t, JSON.stringify([style, formulas, headerStyle, t.rowCount, t.columns.length, t.oldWidth, t.oldPhysical, t.totals, !!t.remarked, [...marked], [...(t.marks ?? [])], [...unmarked]]), lastWrite, report)
+        : {};
     const restyle = (xml: string, xf: number) => xml.replace(/^<c\b[^>]*?\/?>/, (tag) => tag.replace(/\s+s="\d+"/, '').replace(/^<c\b/, `<c s="${xf}"`));
     return {
       headerRow: t.row,
@@ -296,11 +347,12 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
         for (let c = 0; c < t.columns.length; c++) if (!written(row, c)) return false;
         return true;
       },
-      untouched: (row) => !t.remarked && row < t.rowCount && row < t.oldPhysical && t.columns.length === t.oldWidth && !markedRows.has(row) && !lastWrite.row(row),
+      untouched: (row) => !t.remarked && row < t.rowCount && row < t.oldPhysical && t.columns.length === t.oldWidth && !markedRows.has(row) && lastWrite.row(row) < 0,
       rewrittenIn: (c, rows) => {
         for (let row = 0; row < Math.min(rows, t.rowCount); row++) if (!written(row, c)) return false;
         return true;
       },
+      ...kept,
     };
     function written(row: number, c: number): boolean {
       return lastWrite.cell(row, c) >= 0;
@@ -419,9 +471,10 @@ export function savePackage(state: FileState, target: string, options: { onRow?(
   markPivots(state, existing);
   if (state.settingsChanged) saveSettings(state);
 
+  const report: SaveReport = { rewritten: [], added: [], removed: [], copied: 0, keptRows: 0 };
   for (const s of state.sheets) {
     if (!s.isNew && !s.loose.size && !s.tables.some((t) => t.changed)) continue;
-    const plan = planSheet(state, s, styles, tableRels, options.onRow);
+    const plan = planSheet(state, s, styles, tableRels, report, options.onRow);
     const residue = s.residue;
     // Every body cell the residue left out is written anew: stream it rather than read the sheet again.
     const area = residue && plan.tables.find((x) => x.headerRow === residue.table.row && x.col === residue.table.col);
@@ -436,7 +489,7 @@ export function savePackage(state: FileState, target: string, options: { onRow?(
   if (styles.changed) pkg.set(stylesPath, styles.render());
 
   const fd = openSync(target, 'w');
-  const report: SaveReport = { rewritten: [], added: [...pkg.added], removed: [...pkg.removed], copied: 0 };
+  Object.assign(report, { added: [...pkg.added], removed: [...pkg.removed] });
   try {
     // Level 1 by default: a refreshed sheet is mostly markup that compresses well at any level, and
     // deflating it at level 6 took three times as long for a file 10-20% smaller (bench/xlsx.ts).

@@ -25,6 +25,13 @@ export interface TableArea {
   untouched(row: number): boolean;
   /** Whether column `c`'s cells in body rows [0, rows) are all new. */
   rewrittenIn(c: number, rows: number): boolean;
+  /**
+   * Body row `row` (the sheet's one changed table's, nothing else written on it) as the last save wrote it,
+   * when nothing it is made of changed since; undefined when it must be made again.
+   */
+  saved?(row: number): string | undefined;
+  /** The row as this save writes it, for the next save's `saved`. */
+  keep?(row: number, xml: string): void;
 }
 
 export interface SheetPlan {
@@ -65,12 +72,22 @@ export function* rewriteSheet(pieces: Iterable<SheetPiece>, plan: SheetPlan): Ge
     if (l === undefined) letters.set(c, (l = columnLetters(c)));
     return l;
   };
+  const only = plan.tables.length === 1 ? plan.tables[0]! : null;
+  /** The body row of the sheet's one changed table that sheet row r is, with nothing else written on it; -1 if none. */
+  const bodyOf = (r: number) => (only && r > only.headerRow && r <= only.newLast && !plan.loose.has(r) ? r - only.headerRow - 1 : -1);
+  /** Sheet row r as `make` writes it, or as the last save wrote it when the table says nothing changed there. */
+  const kept = (r: number, make: () => string): string => {
+    const body = bodyOf(r);
+    if (body < 0 || !only!.saved || !only!.keep) return make();
+    let xml = only!.saved(body);
+    if (xml === undefined) only!.keep(body, (xml = make()));
+    return xml;
+  };
 
   const build = (r: number, attrs: string | null, old: RawCell[]): string => {
     const rowNo = String(r + 1);
     // The common row: only one table's body cells, nothing else on it (every row of a table that grew).
-    const only = plan.tables.length === 1 ? plan.tables[0]! : null;
-    if (only && !old.length && r > only.headerRow && r <= only.newLast && !plan.loose.has(r)) {
+    if (only && !old.length && bodyOf(r) >= 0) {
       const body = r - only.headerRow - 1;
       let xml = `<row r="${rowNo}"${attrs ? ` ${attrs.trim()}` : ''}>`;
       for (let c = 0; c < only.newWidth; c++) xml += only.body(body, c, letter(only.col + c) + rowNo, undefined);
@@ -126,7 +143,7 @@ export function* rewriteSheet(pieces: Iterable<SheetPiece>, plan: SheetPlan): Ge
       let out: string[] = [];
       let length = 0;
       for (let r = from; r <= to; r++) {
-        const row = build(r, null, []);
+        const row = kept(r, () => build(r, null, []));
         out.push(row);
         length += row.length;
         plan.onRow?.(r);
@@ -167,14 +184,14 @@ export function* rewriteSheet(pieces: Iterable<SheetPiece>, plan: SheetPlan): Ge
     if (a && r >= a.from && r <= a.to) {
       // A row the change leaves alone passes through as it is; a row whose cells are all replaced (and that
       // holds nothing else) is written without reading its old cells.
-      const only = plan.tables.length === 1 ? plan.tables[0]! : null;
-      const body = only ? r - only.headerRow - 1 : -1;
-      if (only && body >= 0 && r <= only.newLast && !plan.loose.has(r) && only.untouched(body)) pending += piece.text;
-      else if (only && body >= 0 && r <= only.newLast && !plan.loose.has(r) && only.rewritten(body) && cellsWithin(piece.text, only.col, only.newWidth)) {
-        pending += build(r, rowAttrs(piece.text), []);
-      } else {
-        const { attrs, cells } = splitRow(piece.text);
-        pending += build(r, attrs, cells);
+      const body = bodyOf(r);
+      if (body >= 0 && only!.untouched(body)) pending += piece.text;
+      else {
+        pending += kept(r, () => {
+          if (body >= 0 && only!.rewritten(body) && cellsWithin(piece.text, only!.col, only!.newWidth)) return build(r, rowAttrs(piece.text), []);
+          const { attrs, cells } = splitRow(piece.text);
+          return build(r, attrs, cells);
+        });
       }
       plan.onRow?.(r);
     } else pending += piece.text;

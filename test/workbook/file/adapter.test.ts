@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isWorkbookError } from '../../../src/workbook/errors';
-import { isFileProblem, openFileWorkbook } from '../../../src/workbook/file';
+import { isFileProblem, openFileWorkbook, type FileWorkbook } from '../../../src/workbook/file';
 import { sheetProtected, type SheetModel } from '../../../src/workbook/file/model';
 import type { Package } from '../../../src/workbook/file/package';
 import type { Cell } from '../../../src/workbook/port';
@@ -37,6 +37,16 @@ wb.save(sys.argv[1])`;
   const cells = (path: string, sheet = 'Data') =>
     openpyxl<{ ref: string; rows: unknown[][] }>(path, `wb = load_workbook(sys.argv[1]); ws = wb['${sheet}']
 print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, 'rows': [[c for c in r] for r in ws.iter_rows(values_only=True)]}))`);
+
+  /** Every part of a saved file as text. */
+  const parts = (path: string) => {
+    const zip = ZipReader.open(path);
+    try {
+      return Object.fromEntries([...zip.entries.keys()].map((name) => [name, zip.text(name)]));
+    } finally {
+      zip.close();
+    }
+  };
 
   it('shrinks a table: its old rows are cleared, cells beside and below it stay', async () => {
     const input = book('shrink.xlsx', 10, "ws['E5'] = 'beside'\nws['A14'] = 'below'");
@@ -170,14 +180,6 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     await wb.createTable({ name: 'fresh', sheet: 'New', anchor: 'B2', columns: [{ name: 'k', format: 'text' }, { name: 'n', format: 'number' }] });
     await wb.writeRows('fresh', 0, [['k0', 1]]);
     await wb.setSetting('grc-sheets.test', { saved: 'twice' });
-    const parts = (path: string) => {
-      const zip = ZipReader.open(path);
-      try {
-        return Object.fromEntries([...zip.entries.keys()].map((name) => [name, zip.text(name)]));
-      } finally {
-        zip.close();
-      }
-    };
     const [first, second] = [join(dir, 'twice-1.xlsx'), join(dir, 'twice-2.xlsx')];
     wb.saveTo(first);
     wb.saveTo(second);
@@ -185,6 +187,41 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     expect(parts(second)).toEqual(parts(first));
     expect(cells(second).rows.slice(0, 3)).toEqual([['a', 'b', 'c', 'd'], ['x0', 0, 0, null], ['n1', 1, 2, 'd1']]);
     expect(openpyxl<unknown>(second, `wb = load_workbook(sys.argv[1]); print(json.dumps([wb.sheetnames, [[c for c in r] for r in wb['New'].iter_rows(values_only=True)]]))`)).toEqual([['Data', 'Other', 'New'], [[null, null, null], [null, 'k', 'n'], [null, 'k0', 1]]]);
+  });
+
+  it('saves in a session of many small writes and saves what one save of the same writes in a fresh session saves, making only the rows written since', async () => {
+    const input = book('kept.xlsx', 40);
+    const ops: ((wb: FileWorkbook) => Promise<unknown>)[] = [];
+    for (let i = 0; i < 120; i++) {
+      if (i === 50) ops.push((wb) => wb.markCells('tbl', [{ row: 3, column: 'b', kind: 'error' }, { row: 7, column: 'c', kind: 'warning' }]));
+      if (i === 80) ops.push((wb) => wb.addColumns('tbl', [{ name: 'd', format: 'text' }]));
+      if (i === 100) ops.push((wb) => wb.setRowCount('tbl', 44));
+      const row = (i * 13) % 40;
+      ops.push(i % 2 ? (wb) => wb.updateRows('tbl', [{ where: { a: `x${row}` }, firstColumn: 1, cells: [`s${i}`] }]) : (wb) => wb.writeRows('tbl', row, [[`w${i}`]], 2));
+    }
+    const session = openFileWorkbook(input);
+    const points: [number, string][] = [];
+    const kept: number[] = [];
+    for (let k = 0; k < ops.length; k++) {
+      await ops[k]!(session);
+      if (k % 17 !== 16 && k !== ops.length - 1) continue;
+      const output = join(dir, `kept-${k}.xlsx`);
+      kept.push(session.saveTo(output).keptRows);
+      points.push([k, output]);
+    }
+    // Saved again with nothing written since: every row (all 44 written, or under the added column) as it was.
+    expect(session.saveTo(join(dir, 'kept-again.xlsx')).keptRows).toBe(44);
+    session.close();
+    // The last save came 4 writes after the one before: every other row was kept.
+    expect(kept[kept.length - 1]).toBeGreaterThanOrEqual(40);
+    for (const [k, output] of points) {
+      const fresh = openFileWorkbook(input);
+      for (const op of ops.slice(0, k + 1)) await op(fresh);
+      const once = join(dir, `kept-once-${k}.xlsx`);
+      fresh.saveTo(once);
+      fresh.close();
+      expect([k, parts(output)]).toEqual([k, parts(once)]);
+    }
   });
 
   it('reads a refreshed sheet once more, not twice: the save streams what the whole read kept (a column not read, row heights, cells beside)', async () => {

@@ -3,10 +3,11 @@ import { cellAddress, parseCell, quoteSheet, rangeAddress } from '../address';
 import { WorkbookError, cleanSheetName, uniqueName } from '../errors';
 import type { Cell, ColumnSpec, TableShape, TargetInfo, WorkbookPort, WriteStats } from '../port';
 import { columnPicker } from '../columns';
-import { blankAsNull, findRow } from '../find-row';
+import { blankAsNull } from '../find-row';
 import { ADDIN_ID, DEFAULT_STORE, isOurPart, readProperties, type AddinStore } from './addin';
 import { readBody, readPivotCaches, readSharedStrings, readSheets, readTables, scanBody, scanSheet, scanSheetAsync, sheetProtected, usedCells, type ColumnModel, type PivotCacheModel, type SheetModel, type SheetScan, type TableModel } from './model';
 import { Package } from './package';
+import { HeldRows } from './held';
 import { FileProblem } from './problem';
 import { savePackage, type SaveReport } from './save';
 import { attr, child, childrenOf, parseXml } from './xml';
@@ -159,7 +160,7 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
    * the table's version is the one they were read or written at. updateRows writes through them, and
    * anything else that changes the table moves its version on, so the next updateRows reads it again.
    */
-  const held = new WeakMap<TableModel, { version: number; rows: Cell[][] }>();
+  const held = new WeakMap<TableModel, HeldRows>();
   /** Body rows [offset, offset + count) as a save would write them: the file's, under every block written since. */
   const rowsOf = (t: TableModel, offset: number, count: number | undefined): Cell[][] => {
     const total = t.changed ? t.rowCount : rowCountOf(t);
@@ -177,12 +178,12 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
     }
     return rows;
   };
-  const heldRows = (t: TableModel): Cell[][] => {
+  const heldRows = (t: TableModel): HeldRows => {
     const h = held.get(t);
-    if (h && h.version === t.version) return h.rows;
-    const rows = rowsOf(t, 0, undefined);
-    held.set(t, { version: t.version, rows });
-    return rows;
+    if (h && h.version === t.version) return h;
+    const fresh = new HeldRows(t.version, rowsOf(t, 0, undefined));
+    held.set(t, fresh);
+    return fresh;
   };
   /** Writes rows (cells by `positions`, table columns) as a block: the save writes them. Needs the sheet's scan. */
   const addBlock = (t: TableModel, offset: number, rows: readonly (readonly Cell[])[], positions: readonly number[]) => {
@@ -424,14 +425,14 @@ function fileWorkbook(path: string, state: FileState): FileWorkbook {
         if (u.firstColumn < 0 || u.firstColumn + u.cells.length > t.columns.length || where.some(([i]) => i < 0)) {
           throw new WorkbookError('bad-argument', `An update of ${name} names a column the table does not have.`);
         }
-        const row = where.length ? findRow(rows, where) : -1;
+        const row = rows.find(where);
         out.push(row < 0 ? null : row);
         if (row < 0) continue;
         const cells = u.cells.map((c) => c ?? null);
         addBlock(t, row, [cells], cells.map((_, k) => u.firstColumn + k));
         // The held rows take the same write, and so stay what a read of the table at its new version gives.
-        cells.forEach((c, k) => (rows[row]![u.firstColumn + k] = c));
-        held.set(t, { version: t.version, rows });
+        rows.write(row, u.firstColumn, cells);
+        rows.version = t.version;
       }
       return out;
     },

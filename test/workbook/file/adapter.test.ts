@@ -105,13 +105,16 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     for (let step = 0; step < 160; step++) {
       const op = next(10);
       if (op < 4) {
-        // Keys move (an update may write column a), some match no row, two updates may find one row.
+        // Keys move (an update may write column a), some match no row, two updates may find one row; some
+        // updates name two columns (a row's a and b, blank or not), found where both match.
         const updates = Array.from({ length: 1 + next(3) }, () => {
           const first = next(columns.length);
-          return { where: { a: `x${next(16)}` }, firstColumn: first, cells: Array.from({ length: 1 + next(columns.length - first) }, (_, k) => (first + k ? `u${step}` : `x${next(16)}`)) };
+          const like = model[next(model.length)]!;
+          const where: Record<string, Cell> = next(3) ? { a: `x${next(16)}` } : { a: like[0]!, b: like[1]! };
+          return { where, firstColumn: first, cells: Array.from({ length: 1 + next(columns.length - first) }, (_, k) => (first + k ? `u${step}` : `x${next(16)}`)) };
         });
         const expected = updates.map((u) => {
-          const row = model.findIndex((r) => r[0] === u.where.a);
+          const row = model.findIndex((r) => Object.entries(u.where).every(([c, v]) => r[columns.indexOf(c)] === v));
           if (row >= 0) u.cells.forEach((c, k) => (model[row]![u.firstColumn + k] = c));
           return row < 0 ? null : row;
         });

@@ -38,6 +38,10 @@ wb.save(sys.argv[1])`;
     openpyxl<{ ref: string; rows: unknown[][] }>(path, `wb = load_workbook(sys.argv[1]); ws = wb['${sheet}']
 print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, 'rows': [[c for c in r] for r in ws.iter_rows(values_only=True)]}))`);
 
+  /** One workbook of 12 rows for the tests that only read it: openpyxl takes a quarter of a second to make one. */
+  let twelve: string | undefined;
+  const bookOf12 = () => (twelve ??= book('twelve.xlsx', 12));
+
   /** Every part of a saved file as text. */
   const parts = (path: string) => {
     const zip = ZipReader.open(path);
@@ -83,7 +87,7 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
   });
 
   it('finds rows for updateRows as the table is now: interleaved updates, writes from elsewhere, added columns, growth and saves read back as a model of them says', async () => {
-    const input = book('session.xlsx', 12);
+    const input = bookOf12();
     const wb = openFileWorkbook(input);
     const columns = ['a', 'b', 'c'];
     const model: Cell[][] = Array.from({ length: 12 }, (_, i) => [`x${i}`, i, i * 0.5]);
@@ -157,7 +161,7 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
   });
 
   it('sees a write from elsewhere in the next updateRows, and an update that fails halfway keeps what it wrote', async () => {
-    const input = book('elsewhere.xlsx', 6);
+    const input = bookOf12();
     const output = join(dir, 'elsewhere-out.xlsx');
     const wb = openFileWorkbook(input);
     expect(await wb.updateRows('tbl', [{ where: { a: 'x3' }, firstColumn: 1, cells: ['r1'] }])).toEqual([3]);
@@ -170,11 +174,11 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     expect(await wb.updateRows('tbl', [{ where: { a: 'x9' }, firstColumn: 1, cells: ['r3'] }, { where: { a: 'x1' }, firstColumn: 1, cells: ['r4'] }])).toEqual([1, null]);
     wb.saveTo(output);
     wb.close();
-    expect(cells(output).rows).toEqual([['a', 'b', 'c'], ['x0', 0, 0], ['x9', 'r3', 0.5], ['x2', 2, 1], ['moved', 'r1', 1.5], ['x4', 4, 2], ['x3', 'was 5', 'r2']]);
+    expect(cells(output).rows.slice(0, 7)).toEqual([['a', 'b', 'c'], ['x0', 0, 0], ['x9', 'r3', 0.5], ['x2', 2, 1], ['moved', 'r1', 1.5], ['x4', 4, 2], ['x3', 'was 5', 'r2']]);
   });
 
   it('writes the same parts when saved again: added columns, marks, a new sheet and table, settings new to the file', async () => {
-    const input = book('twice.xlsx', 5);
+    const input = bookOf12();
     const wb = openFileWorkbook(input);
     await wb.addColumns('tbl', [{ name: 'd', format: 'text' }]);
     await wb.writeRows('tbl', 1, [['n1', 1, 2, 'd1']]);
@@ -188,12 +192,16 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     wb.saveTo(second);
     wb.close();
     expect(parts(second)).toEqual(parts(first));
-    expect(cells(second).rows.slice(0, 3)).toEqual([['a', 'b', 'c', 'd'], ['x0', 0, 0, null], ['n1', 1, 2, 'd1']]);
-    expect(openpyxl<unknown>(second, `wb = load_workbook(sys.argv[1]); print(json.dumps([wb.sheetnames, [[c for c in r] for r in wb['New'].iter_rows(values_only=True)]]))`)).toEqual([['Data', 'Other', 'New'], [[null, null, null], [null, 'k', 'n'], [null, 'k0', 1]]]);
+    const values = (ws: string) => `[[c for c in r] for r in wb['${ws}'].iter_rows(values_only=True)]`;
+    expect(openpyxl<unknown>(second, `wb = load_workbook(sys.argv[1]); print(json.dumps([wb.sheetnames, ${values('Data')}[:3], ${values('New')}]))`)).toEqual([
+      ['Data', 'Other', 'New'],
+      [['a', 'b', 'c', 'd'], ['x0', 0, 0, null], ['n1', 1, 2, 'd1']],
+      [[null, null, null], [null, 'k', 'n'], [null, 'k0', 1]],
+    ]);
   });
 
   it('saves in a session of many small writes and saves what one save of the same writes in a fresh session saves, making only the rows written since', async () => {
-    const input = book('kept.xlsx', 40);
+    const input = book('small.xlsx', 40);
     const ops: ((wb: FileWorkbook) => Promise<unknown>)[] = [];
     for (let i = 0; i < 120; i++) {
       if (i === 50) ops.push((wb) => wb.markCells('tbl', [{ row: 3, column: 'b', kind: 'error' }, { row: 7, column: 'c', kind: 'warning' }]));
@@ -208,19 +216,19 @@ print(json.dumps({'ref': ws.tables['tbl'].ref if 'tbl' in ws.tables else None, '
     for (let k = 0; k < ops.length; k++) {
       await ops[k]!(session);
       if (k % 17 !== 16 && k !== ops.length - 1) continue;
-      const output = join(dir, `kept-${k}.xlsx`);
+      const output = join(dir, `small-${k}.xlsx`);
       kept.push(session.saveTo(output).keptRows);
       points.push([k, output]);
     }
     // Saved again with nothing written since: every row (all 44 written, or under the added column) as it was.
-    expect(session.saveTo(join(dir, 'kept-again.xlsx')).keptRows).toBe(44);
+    expect(session.saveTo(join(dir, 'small-again.xlsx')).keptRows).toBe(44);
     session.close();
     // The last save came 4 writes after the one before: every other row was kept.
     expect(kept[kept.length - 1]).toBeGreaterThanOrEqual(40);
     for (const [k, output] of points) {
       const fresh = openFileWorkbook(input);
       for (const op of ops.slice(0, k + 1)) await op(fresh);
-      const once = join(dir, `kept-once-${k}.xlsx`);
+      const once = join(dir, `small-once-${k}.xlsx`);
       fresh.saveTo(once);
       fresh.close();
       expect([k, parts(output)]).toEqual([k, parts(once)]);
@@ -328,9 +336,13 @@ wb.save(sys.argv[1])`;
       execFileSync('/usr/bin/python3', ['-c', script, path]);
       return path;
     };
-    const dump = (path: string) =>
-      openpyxl<unknown>(path, `ws = load_workbook(sys.argv[1])['Data']
-print(json.dumps({'cells': {c.coordinate: [c.value, c.style_id] for r in ws.iter_rows() for c in r if c.value is not None or c.style_id}, 'heights': {r: d.height for r, d in ws.row_dimensions.items() if d.height}, 'merged': [str(m) for m in ws.merged_cells.ranges], 'tables': {n: [ws.tables[n].ref, ws.tables[n].totalsRowCount] for n in ws.tables}}, sort_keys=True))`);
+    /** Each file's sheet Data as openpyxl reads it, in one Python for all of them (each start costs a fifth of a second). */
+    const dump = (paths: string[]) =>
+      openpyxl<unknown[]>(paths[0]!, `out = []
+for p in ${JSON.stringify(paths)}:
+    ws = load_workbook(p)['Data']
+    out.append({'cells': {c.coordinate: [c.value, c.style_id] for r in ws.iter_rows() for c in r if c.value is not None or c.style_id}, 'heights': {r: d.height for r, d in ws.row_dimensions.items() if d.height}, 'merged': [str(m) for m in ws.merged_cells.ranges], 'tables': {n: [ws.tables[n].ref, ws.tables[n].totalsRowCount] for n in ws.tables}})
+print(json.dumps(out, sort_keys=True))`);
     /** A refresh's writes, after a whole read of the columns it rewrites or none; the sheet's reads by the save. */
     const refresh = async (input: string, output: string, count: number, whole: boolean) => {
       const wb = openFileWorkbook(input);
@@ -352,15 +364,18 @@ print(json.dumps({'cells': {c.coordinate: [c.value, c.style_id] for r in ws.iter
       }
       return reads;
     };
+    const pairs: { totals: boolean; count: number; read: string; kept: string }[] = [];
     for (const totals of [false, true]) {
       const input = made(totals);
       for (const count of [3, 8, 14]) {
-        const [a, b] = [join(dir, `kept-${totals}-${count}-read.xlsx`), join(dir, `kept-${totals}-${count}-kept.xlsx`)];
-        expect(await refresh(input, a, count, false)).toBe(1);
-        expect(await refresh(input, b, count, true)).toBe(0);
-        expect([totals, count, dump(b)]).toEqual([totals, count, dump(a)]);
+        const [read, kept] = [join(dir, `kept-${totals}-${count}-read.xlsx`), join(dir, `kept-${totals}-${count}-kept.xlsx`)];
+        expect(await refresh(input, read, count, false)).toBe(1);
+        expect(await refresh(input, kept, count, true)).toBe(0);
+        pairs.push({ totals, count, read, kept });
       }
     }
+    const seen = dump(pairs.flatMap((p) => [p.read, p.kept]));
+    pairs.forEach(({ totals, count }, i) => expect([totals, count, seen[2 * i + 1]]).toEqual([totals, count, seen[2 * i]]));
   });
 
   it('rewrites two tables side by side on one sheet, one growing and one shrinking, and a name with & in it', async () => {

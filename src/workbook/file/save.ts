@@ -208,6 +208,8 @@ interface LastWrites {
 
 /** Blocks past which a save indexes them by row, and keeps the rows it wrote for the next save. */
 const INDEXED = 32;
+/** Rows a block holds at most on average, for a save to keep the rows it wrote (keptRows). */
+const SMALL_BLOCK = 8;
 /** Past this much text of rows kept, a save keeps no more (the next one makes the rest again). */
 const KEPT_LIMIT = 16 << 20;
 
@@ -255,11 +257,12 @@ function lastWrites(t: TableModel): LastWrites {
 }
 
 /**
- * The body rows the last save wrote, for a table of many small writes (past INDEXED blocks): a row is
- * written again only when a block written since covers it, or when anything the table's rows are made
- * with (`key`: styles, marks, size, columns, formulas) differs; otherwise the last save's text is taken.
- * Not with a residue (the save then streams other pieces) or loose cells on the row (rewriteSheet asks
- * only for rows of the sheet's one changed table, with nothing else written on them).
+ * The body rows the last save wrote, for a table of many small writes (past INDEXED blocks, SMALL_BLOCK rows
+ * or fewer a block on average: a post's journal, not a load's chunks, whose one save would only hold the
+ * text longer): a row is written again only when a block written since covers it, or when anything the
+ * table's rows are made with (`key`: styles, marks, size, columns, formulas) differs; otherwise the last
+ * save's text is taken. Not with a residue (the save then streams other pieces) or loose cells on the row
+ * (rewriteSheet asks only for rows of the sheet's one changed table, with nothing else written on them).
  */
 function keptRows(t: TableModel, key: string, lastWrite: LastWrites, report: { keptRows: number }): Pick<TableArea, 'saved' | 'keep'> {
   const saved = t.saved!;
@@ -317,7 +320,7 @@ function planSheet(state: FileState, s: SheetModel, styles: Styles, tableRels: M
     const moves = bodyRows(t);
     const lastWrite = lastWrites(t);
     const kept =
-      t.blocks.length > INDEXED && !s.residue
+      t.blocks.length > INDEXED && t.blocks.length * SMALL_BLOCK >= t.rowCount && !s.residue
         ? keptRows(t, JSON.stringify([style, formulas, headerStyle, t.rowCount, t.columns.length, t.oldWidth, t.oldPhysical, t.totals, !!t.remarked, [...marked], [...(t.marks ?? [])], [...unmarked]]), lastWrite, report)
         : {};
     const restyle = (xml: string, xf: number) => xml.replace(/^<c\b[^>]*?\/?>/, (tag) => tag.replace(/\s+s="\d+"/, '').replace(/^<c\b/, `<c s="${xf}"`));

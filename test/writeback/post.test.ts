@@ -350,4 +350,22 @@ describe('posting a table', () => {
     expect(after[100]).toEqual(['Not sent', '', 'Not sent: cancelled']);
     expect(after.slice(calls.length).filter((r, i) => calls.length + i !== 100).every((r) => r.every((c) => c === null))).toBe(true);
   });
+
+  it('a cancel while rows whose answers were lost are sent again leaves those not resent unknown, with their send time', async () => {
+    const workbook = await incidentTable(Array.from({ length: 10 }, (_, i) => [`U${i}`, 'Finance']));
+    const ctl = new AbortController();
+    // Answers 1-5 lost: those rows are unknown, looked for before the Post ends (absent) and sent again;
+    // the first resend (call 11) cancels, so rows marked for a resend ahead of it are never sent.
+    const { api, calls } = fakeApi(workbook, (n) => {
+      if (n === 11) ctl.abort();
+      return n <= 5 ? new ApiError({ code: 'outcome-unknown', message: 'connection closed', sent: 'unknown' }) : null;
+    });
+    await (await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({ concurrency: 1, signal: ctl.signal });
+    expect(calls.map((c) => c.name)).toEqual(['U0', 'U1', 'U2', 'U3', 'U4', 'U5', 'U6', 'U7', 'U8', 'U9', 'U0']);
+    const { columns, rows } = await workbook.readRows('Inc');
+    const result = (i: number) => rows[i]![columns.indexOf('Result')];
+    expect([1, 2, 3, 4].map(result)).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
+    expect([1, 2, 3, 4].every((i) => Date.parse(timeOfCell(rows[i]![columns.indexOf('Result time')])) > 0)).toBe(true);
+    expect(result(0)).toBe('created');
+  });
 });

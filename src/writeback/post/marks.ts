@@ -1,6 +1,7 @@
 import type { Cell } from '../../workbook/port';
 import { dispositionOf, resultCells } from '../rows/results';
 import { stateCell, type RowState } from '../rows/state';
+import type { RowCheck } from '../rows/validate';
 import { sentAt } from './reconcile';
 import type { Job, Run } from './run-context';
 
@@ -22,6 +23,8 @@ export interface Marks {
   putBack(): Promise<void>;
 }
 
+const held = (check: RowCheck<unknown>) => ({ result: resultCells(check.result), state: stateCell(check.state) });
+
 /** The first batch marked ahead, and the most: a batch doubles from one to the next. */
 const FIRST_BATCH = 8;
 const MOST_BATCH = 256;
@@ -36,9 +39,10 @@ const MOST_BATCH = 256;
  * so it is marked then. The next batch is written while about half of the last is still to send, so a
  * send rarely waits for a save.
  *
- * `before`: a row's result and state cells as the plan read them (put back when it is never sent).
+ * `before`: what the row's result and state cells hold when it is marked, put back when it is never sent;
+ * by default as the row's check says (a row this run wrote `unknown`, to be sent again, holds just that).
  */
-export function createMarks(run: Run, jobs: readonly Job[], before: (row: number) => { result: Cell[]; state: Cell }): Marks {
+export function createMarks(run: Run, jobs: readonly Job[], before: (check: RowCheck<unknown>) => { result: Cell[]; state: Cell } = held): Marks {
   const ahead = (job: Job) => !job.made && run.schedule.keyOf(job.check) === undefined;
   const queue = jobs.filter(ahead).map((j) => j.check);
   const place = new Map(queue.map((c, i) => [c.row, i]));
@@ -92,16 +96,17 @@ export function createMarks(run: Run, jobs: readonly Job[], before: (row: number
       return m;
     },
     async putBack() {
-      const unsent = [...marked].filter(([row]) => !started.has(row));
+      const unsent = queue.filter((c) => marked.has(c.row) && !started.has(c.row));
       await Promise.all(
-        unsent.map(async ([row, m]) => {
-          const key = run.keys.get(row);
+        unsent.map(async (check) => {
+          const m = marked.get(check.row)!;
+          const key = run.keys.get(check.row);
           const written = await m.then(
             (x) => x.at !== null,
             () => false,
           );
           if (!key || !written) return;
-          const { result, state } = before(row);
+          const { result, state } = before(check);
           await run.journal.write(key, result, state);
         }),
       );

@@ -113,13 +113,7 @@ export async function runPost(p: Planned, o: RunOptions): Promise<RunSummary> {
   jobs.push(...candidates.filter((r) => dispositionOf(r.result) === 'send').map((check) => ({ check })));
   jobs.push(...finishing.map((check) => ({ check, made: { guid: check.result.guid, lead: 'Created' } })));
 
-  // A row's result and state cells as the plan read them: what a row marked "sending" ahead and never sent gets back.
-  const cellOf = (row: number, name: string) => {
-    const i = columnIndex(p.columns, name);
-    return i < 0 ? null : (p.cells[row]?.[i] ?? null);
-  };
-  const before = (row: number) => ({ result: RESULT_COLUMNS.map((c) => cellOf(row, c)), state: cellOf(row, ROW_STATE_COLUMN) });
-  const pool = async (list: Job[]) => {
+  const pool = async (list: Job[], before?: Parameters<typeof createMarks>[2]) => {
     const ordered = inSheetOrder(list);
     const marks = createMarks(run, ordered, before);
     await runPool(
@@ -129,7 +123,15 @@ export async function runPost(p: Planned, o: RunOptions): Promise<RunSummary> {
     );
     await marks.putBack();
   };
-  await pool(jobs);
+  // The cells exactly as the plan read them (a Result typed by a person, in its own spelling): what a row
+  // marked ahead and never sent gets back in the first pool. Settle's pool resends rows this run wrote
+  // `unknown`: they get that back (marks.ts's default), or the next Post would send them without a look.
+  const cellOf = (row: number, name: string) => {
+    const i = columnIndex(p.columns, name);
+    return i < 0 ? null : (p.cells[row]?.[i] ?? null);
+  };
+  const planned = (c: RowCheck<unknown>) => ({ result: RESULT_COLUMNS.map((n) => cellOf(c.row, n)), state: cellOf(c.row, ROW_STATE_COLUMN) });
+  await pool(jobs, planned);
   await settle(run, { ...known, pool });
 
   return {

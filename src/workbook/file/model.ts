@@ -126,6 +126,8 @@ export interface SheetModel {
   /** Whether the sheet is protected, read alone (sheetProtected) before the scan was needed; null: not told so. */
   protection?: boolean | null;
   residue?: Residue;
+  /** The sheet's pieces as read, kept for the saves of a session of many small writes (the file read does not change). */
+  pieces?: SheetPiece[];
 }
 
 export interface PivotCacheModel {

@@ -208,6 +208,8 @@ interface LastWrites {
 
 /** Blocks past which a save indexes them by row, and keeps the rows it wrote for the next save. */
 const INDEXED = 32;
+/** A sheet of at most this many bytes, in a session that keeps rows, is inflated and cut once for all its saves. */
+const KEPT_SHEET = 16 << 20;
 /** Rows a block holds at most on average, for a save to keep the rows it wrote (keptRows). */
 const SMALL_BLOCK = 8;
 /** Past this much text of rows kept, a save keeps no more (the next one makes the rest again). */
@@ -486,7 +488,9 @@ export function savePackage(state: FileState, target: string, options: { onRow?(
       ? () => [{ kind: 'head', text: '' }, { kind: 'tail', text: '' }]
       : whole
         ? () => residue!.pieces
-        : () => sheetPieces(pkg.zip.textChunks(s.path));
+        : plan.tables.some((a) => a.saved) && (pkg.zip.entries.get(s.path)?.size ?? Infinity) <= KEPT_SHEET
+          ? () => (s.pieces ??= [...sheetPieces(pkg.zip.textChunks(s.path))])
+          : () => sheetPieces(pkg.zip.textChunks(s.path));
     pkg.set(s.path, () => rewriteSheet(pieces(), plan));
   }
   if (styles.changed) pkg.set(stylesPath, styles.render());

@@ -368,4 +368,12 @@ describe('posting a table', () => {
     expect([1, 2, 3, 4].every((i) => Date.parse(timeOfCell(rows[i]![columns.indexOf('Result time')])) > 0)).toBe(true);
     expect(result(0)).toBe('created');
   });
+  it('a save that fails (disk full, the file changed on disk) sends nothing: a mark that is not saved is no mark', async () => {
+    const workbook = await incidentTable(Array.from({ length: 12 }, (_, i) => [`F${i}`, 'Finance']));
+    const port = { ...workbook, persist: () => Promise.reject(new Error('disk full')) };
+    const { api, calls } = fakeApi(workbook);
+    const plan = await preparePost({ api, workbook: port, table: 'Inc', flow: incidentsFlow, environment: ACC });
+    await expect(plan.run({ concurrency: 4 })).rejects.toThrow(/disk full/);
+    expect(calls).toHaveLength(0);
+  });
 });

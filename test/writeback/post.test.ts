@@ -378,4 +378,29 @@ describe('posting a table', () => {
     await expect(plan.run({ concurrency: 4 })).rejects.toThrow(/disk full/);
     expect(calls).toHaveLength(0);
   });
+  it('a run that stops itself (the key refused) with rows marked ahead puts their cells back; the next Post sends each of them once', async () => {
+    const workbook = await incidentTable(Array.from({ length: 40 }, (_, i) => [`K${i}`, 'Finance']));
+    const marked = new Set<string>();
+    const port = {
+      ...workbook,
+      async persist() {
+        const { columns, rows } = await workbook.readRows('Inc');
+        for (const r of rows) if (r[columns.indexOf('Result')] === 'sending') marked.add(String(r[0]));
+      },
+    };
+    let refuse = true;
+    const { api, calls } = fakeApi(workbook, (n) => (refuse && n === 6 ? new ApiError({ code: 'invalid-credentials', message: 'key refused', sent: 'no' }) : null));
+    const summary = await (await preparePost({ api, workbook: port, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({ concurrency: 4 });
+    expect(summary.stoppedBecause).toMatch(/key refused/);
+    const after = await results(workbook);
+    // Rows marked ahead in a save and never sent (the stop came first) are blank again, as the plan read them.
+    const unsent = [...marked].filter((n) => !calls.some((c) => c.name === n));
+    expect(unsent.length).toBeGreaterThan(4);
+    for (const n of unsent) expect(after[Number(n.slice(1))]).toEqual([null, null, null]);
+    expect(after.filter((r) => r[0] === 'sending')).toHaveLength(0);
+    refuse = false;
+    await (await preparePost({ api, workbook: port, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({ concurrency: 4 });
+    const sent = calls.filter((_, i) => i !== 5).map((c) => c.name);
+    expect(sent.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `K${i}`).sort());
+  });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run as post } from '../../../src/cli/post';
@@ -171,6 +171,37 @@ print(json.dumps({ws.cell(row=r, column=c + 1).coordinate: ws.cell(row=r, column
     expect(assumed.err.join('\n')).toMatch(/assumed.*Nothing was sent/);
     expect(added()).toBe(before);
     expect(results(book)[0]!['Result']).toBeNull();
+  }, 90_000);
+
+  it('opened in Excel mid-post (its lock file appears as the first record is stored): no row is sent whose mark could not be saved; once closed, a rerun makes one record per row', async () => {
+    const names = Array.from({ length: 60 }, (_, i) => `Opened ${String(i + 1).padStart(2, '0')}`);
+    const { book, table } = await filled('opened', names.map((n) => [n, null]));
+    const before = added();
+    const lock = join(dir, '~$opened.xlsx');
+    const store = sandbox.store;
+    const add = store.add;
+    const args = [book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'];
+    const cli = io();
+    try {
+      store.add = (dataset, rec) => {
+        add.call(store, dataset, rec);
+        if (dataset === 'incidents' && !existsSync(lock)) writeFileSync(lock, 'excel');
+      };
+      expect(await post(args, cli.io)).toBe(1);
+    } finally {
+      store.add = add;
+    }
+    expect(cli.err.join('\n')).toMatch(/is open in Excel/);
+    const made = sandbox.store.addedRecords('incidents').slice(before).map((r) => (r as { Name: string }).Name);
+    expect(made.length).toBeLessThan(names.length);
+    // Every row whose record exists is marked in the file as saved: the rerun looks for it before sending.
+    const left = new Map(results(book).map((r) => [r['Name'] as string, r['Result']]));
+    for (const n of made) expect(['sending', 'created']).toContain(left.get(n));
+    rmSync(lock);
+    const again = io();
+    expect([await post(args, again.io), again.err]).toEqual([0, []]);
+    const all = sandbox.store.addedRecords('incidents').slice(before).map((r) => (r as { Name: string }).Name);
+    expect(all.sort()).toEqual([...names].sort());
   }, 90_000);
 
   it('killed with SIGKILL at three moments of a 60-row post, each just after the service stored a record it never answered, run again: every row has one record, none twice', async () => {

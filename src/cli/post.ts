@@ -24,8 +24,9 @@ OPTIONS: [--dry-run] [--yes] [--yes-production] [--formula-text as-typed|quote] 
 Validates and posts a write-back template table of a saved workbook (one made by the add-in's New
 template or by grc-sheets template), without Excel: the same flows, checks, runner and exactly-once
 reconciliation as the add-in's Post. Each row's result (Result, Result GUID, Message, the hidden row key
-and state) and the marks of problem cells is written into the file as it comes: the file is saved (temporary file + rename) before a row is
-sent and after its outcome, so a post stopped in any way and run again never creates a record twice.
+and state) and the marks of problem cells is written into the file as it comes: the file is saved (temporary file + rename) with rows
+marked "sending" before they are sent, their outcomes with the next rows' marks and at the end, so a post stopped in any way and run
+again never creates a record twice.
 
 Options:
 ${CONNECT_HELP}

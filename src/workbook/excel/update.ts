@@ -37,11 +37,12 @@ export async function updateRowsIn(ctx: Ctx, t: Located, updates: readonly RowUp
     // Find each row on a copy of the columns, applying earlier updates' writes to it as Excel will.
     const cols = new Map(wanted.map((c, k) => [c, seen[k]!.map((r) => norm(r[0]))]));
     const rows = updates.map((u) => {
-      const where = Object.entries(u.where).map(([c, v]) => [cols.get(indexOf(c))!, v ?? null] as const);
+      // A blank and '' alike on both sides, as the memory and file workbooks match (find-row.ts).
+      const where = Object.entries(u.where).map(([c, v]) => [cols.get(indexOf(c))!, norm(v)] as const);
       const n = where[0]?.[0].length ?? 0;
       let row = -1;
       for (let r = 0; r < n && row < 0; r++) if (where.every(([col, v]) => col[r] === v)) row = r;
-      if (row >= 0) u.cells.forEach((c, k) => cols.get(u.firstColumn + k)?.splice(row, 1, c ?? null));
+      if (row >= 0) u.cells.forEach((c, k) => cols.get(u.firstColumn + k)?.splice(row, 1, norm(c)));
       return row < 0 ? null : row;
     });
 

@@ -38,6 +38,17 @@ describe('Excel adapter: updateRows', () => {
     ]);
   });
 
+  it("matches a blank and '' alike, as the memory and file workbooks do (find-row.ts)", async () => {
+    const { xl, wb } = await setup();
+    const rows = await wb.updateRows('T', [
+      { where: { Name: 'b', 'Row key': '' }, firstColumn: 2, cells: ['kb'] },
+      { where: { Name: 'c', Result: '' }, firstColumn: 1, cells: [''] },
+      { where: { Name: 'c', Result: null }, firstColumn: 1, cells: ['seen'] },
+    ]);
+    expect(rows).toEqual([2, 0, 0]);
+    expect(xl.body('T').map((r) => r.slice(1))).toEqual([['seen', ''], ['', ''], ['', 'kb'], ['', '']]);
+  });
+
   it.each([
     ['sorts', 18, (xl: FakeExcel) => xl.sortTable('T', 2, 'descending')],
     ['inserts a row above', 18, (xl: FakeExcel) => xl.insertTableRows('T', 0, 1)],

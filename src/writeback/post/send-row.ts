@@ -113,6 +113,9 @@ async function finishStep(run: Run, check: RowCheck<unknown>, guid: string, lead
       message: `${lead}; ${step.what} to add: Post again to add it (${v.message})`,
       state: { step: step.what },
       receipt,
+      // Saved at once: lost in a crash, the row would say "adding its hyperlink" with no step to do, and
+      // the next Post would leave the step undone without a word.
+      durable: true,
     });
   const message =
     v.kind === 'failed'

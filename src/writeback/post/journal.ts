@@ -12,7 +12,7 @@ export interface Journal {
    * `state`: the row's state cell (rows/state.ts), written with the result. `durable`: resolves only once
    * the workbook has made the write survive a crash (`WorkbookPort.persist`), as a "sending" mark must
    * before its request leaves; an outcome need not wait (a crash before it is kept leaves the mark, and
-   * the next Post looks for the record).
+   * the next Post looks for the record). A durable write whose save fails rejects: nothing may be sent on it.
    */
   write(key: string, cells: readonly Cell[], state?: Cell, durable?: boolean): Promise<number | null>;
 }

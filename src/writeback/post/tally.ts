@@ -19,7 +19,8 @@ export interface Outcome {
   receipt?: RowReceipt;
   /**
    * Saved before the run goes on (Journal.write `durable`): an outcome whose loss in a crash the next Post
-   * could not make good by looking in the service (a step still to do, in the Row state).
+   * could not make good by looking in the service (a follow-up step that did not go through: the step
+   * still to do in the Row state, or why a person must act).
    */
   durable?: boolean;
 }

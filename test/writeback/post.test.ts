@@ -403,4 +403,57 @@ describe('posting a table', () => {
     const sent = calls.filter((_, i) => i !== 5).map((c) => c.name);
     expect(sent.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `K${i}`).sort());
   });
+  it('a crash at any send leaves every row whose record exists sending or unknown with its time, or created with that record: lost answers, 503s, refusals and the resends within the Post', async () => {
+    const N = 60;
+    const workbook = await incidentTable(Array.from({ length: N }, (_, i) => [`P${i}`, 'Finance']));
+    // What a crash would leave: the workbook as of its last save.
+    const snapshot = async () => {
+      const { columns, rows } = await workbook.readRows('Inc');
+      return new Map(rows.map((r) => [String(r[0]), ['Result', 'Result GUID', 'Result time'].map((c) => r[columns.indexOf(c)] ?? null)]));
+    };
+    let disk = await snapshot();
+    const port = { ...workbook, persist: async () => void (disk = await snapshot()) };
+    const records = new Map<string, string[]>();
+    const violations: string[] = [];
+    const check = (when: string) => {
+      for (const [name, ids] of records) {
+        const [status, guid, time] = disk.get(name)!;
+        const marked = (status === 'sending' || status === 'unknown') && time !== null;
+        if (!marked && !(status === 'created' && ids.includes(String(guid)))) violations.push(`${when}: ${name} ${String(status)}`);
+      }
+    };
+    let n = 0;
+    const api: WritebackApi = {
+      async download(id) {
+        if (id !== 'incidents') return { records: [...(standing.get(id) ?? [])] };
+        const at = new Date().toISOString();
+        return { records: [...records].flatMap(([Name, ids]) => ids.map((Id) => ({ Id, Name, ReportingOrganization: 'Finance', DateRegistered: at }))) };
+      },
+      async send(_op, o) {
+        const k = ++n;
+        check(`before call ${k}`);
+        if (k % 7 === 3) throw new ApiError({ code: 'unavailable', sent: 'yes', status: 503, message: 'busy' });
+        if (k % 11 === 1) throw new ApiError({ code: 'rejected', sent: 'yes', status: 400, message: 'refused' });
+        const name = (o?.body as { Name: string }).Name;
+        const Id = guid(k);
+        records.set(name, [...(records.get(name) ?? []), Id]);
+        check(`call ${k}, stored`);
+        await Promise.resolve();
+        if (k % 5 === 0) throw new ApiError({ code: 'outcome-unknown', sent: 'unknown', message: 'lost' });
+        return created(Id);
+      },
+    };
+    for (let run = 0; run < 4; run++) {
+      const plan = await preparePost({ api, workbook: port, table: 'Inc', flow: incidentsFlow, environment: ACC });
+      if (plan.toSend + plan.toCheck === 0) break;
+      await plan.run({ concurrency: 4 });
+      check(`end of run ${run}, before its last save`);
+      disk = await snapshot();
+    }
+    expect(violations).toEqual([]);
+    // Every row but those refused has one record.
+    const refused = (await results(workbook)).filter((r) => r[0] === 'failed').length;
+    expect([...records.values()].map((ids) => ids.length)).toEqual(Array.from({ length: N - refused }, () => 1));
+    expect(n).toBeGreaterThan(N);
+  });
 });

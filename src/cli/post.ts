@@ -230,7 +230,9 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     }
     return ok ? EXIT.ok : EXIT.failed;
   } catch (e) {
-    const kept = saves ? ` Results written so far are saved in ${positionals[0]}.` : ` ${positionals[0]} was not changed.`;
+    // Outcomes are saved with the next marks: rows past the last save say "sending" there, and the next post
+    // looks their records up before sending anything again.
+    const kept = saves ? ` ${positionals[0]} holds the results up to its last save; rows it shows "sending" are looked up in the service by the next post before anything is sent again.` : ` ${positionals[0]} was not changed.`;
     if (isFileProblem(e) || isWorkbookError(e) || (e as { name?: string }).name === 'ApiError') return refuse(`${(e as Error).message}${kept}`, 'error');
     throw e;
   } finally {

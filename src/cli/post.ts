@@ -24,8 +24,9 @@ OPTIONS: [--dry-run] [--yes] [--yes-production] [--formula-text as-typed|quote] 
 Validates and posts a write-back template table of a saved workbook (one made by the add-in's New
 template or by grc-sheets template), without Excel: the same flows, checks, runner and exactly-once
 reconciliation as the add-in's Post. Each row's result (Result, Result GUID, Message, the hidden row key
-and state) and the marks of problem cells is written into the file as it comes: the file is saved (temporary file + rename) before a row is
-sent and after its outcome, so a post stopped in any way and run again never creates a record twice.
+and state) and the marks of problem cells is written into the file as it comes: the file is saved (temporary file + rename) with rows
+marked "sending" before they are sent, their outcomes with the next rows' marks, at least every second and at the end, so a post stopped in any way and run
+again never creates a record twice.
 
 Options:
 ${CONNECT_HELP}
@@ -56,12 +57,17 @@ or the file could not be read or written (the message says which); 2 wrong optio
 
 /**
  * The file workbook, able to persist: the runner's journal asks for a save after it marks rows "sending"
- * and before it sends them, so what a rerun reconciles is on disk before the service sees a row; outcomes
- * are saved with the next marks and at the end. The asks that come while a save waits to start share it
- * (a group commit): each resolves only once a save made after it is on disk.
+ * and before it sends them, so what a rerun reconciles is on disk before the service sees a row. The asks
+ * that come while a save waits to start share it (a group commit): each resolves only once a save made
+ * after it is on disk. Outcomes wait for no save, but one is made at least every OUTCOME_SAVE_MS while
+ * they come: a crash takes at most that much of them (their rows say "sending" and are looked up again;
+ * two identical rows both created and both lost would need a person to tell them apart).
  */
-function durable(workbook: FileWorkbook, persist: () => void): WorkbookPort {
+const OUTCOME_SAVE_MS = 1000;
+
+export function durable(workbook: FileWorkbook, persist: () => void, now = () => performance.now()): WorkbookPort {
   let next: Promise<void> | null = null;
+  let savedAt = now();
   // After the I/O of this turn of the event loop: the writes that came meanwhile are in, then one save.
   const saved = () =>
     (next ??= new Promise<void>((resolve, reject) =>
@@ -69,13 +75,23 @@ function durable(workbook: FileWorkbook, persist: () => void): WorkbookPort {
         next = null;
         try {
           persist();
+          savedAt = now();
           resolve();
         } catch (e) {
           reject(e);
         }
       }),
     ));
-  return { ...workbook, persist: saved };
+  return {
+    ...workbook,
+    persist: saved,
+    async updateRows(table, updates) {
+      const rows = await workbook.updateRows(table, updates);
+      // Not awaited: a save that fails here fails again at the next mark's, which stops the post.
+      if (now() - savedAt > OUTCOME_SAVE_MS) saved().catch(() => undefined);
+      return rows;
+    },
+  };
 }
 
 /**
@@ -152,7 +168,11 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   let backup: string | undefined;
+  let closed = false;
   const persist = () => {
+    // A save asked for as the command ends (an outcome's, not awaited) finds the workbook closed: refused,
+    // so nothing waiting on it is taken as saved.
+    if (closed) throw new Error('the workbook is closed');
     const done = replaceFile(path, stamp, (temp) => workbook.saveTo(temp), { backup: options.backup && saves === 0 });
     backup ??= done.backup;
     stamp = stampOf(path);
@@ -179,7 +199,8 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     // production confirmation), as the user said it may be.
     const production = known ?? options['yes-production'];
     const environment = writebackEnvironment(withProduction(connection.bound, production));
-    const plan = await preparePost({ api: connection.client, workbook: durable(workbook, persist), table: shape.name, flow, environment, signal: abort.signal });
+    const port = durable(workbook, persist);
+    const plan = await preparePost({ api: connection.client, workbook: port, table: shape.name, flow, environment, signal: abort.signal });
     // As the taskpane's Validate: problem cells filled red or amber, the last validation's marks taken off.
     await markProblems(workbook, shape.name, plan.validation.problems);
     const problems = plan.validation.problems;
@@ -217,7 +238,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     // The audit entry as the taskpane writes it (the key's fingerprint; no signed-in person on the command
     // line), then the table record and anything written without a result (setting changes) are saved too.
     await writeAudit(workbook, summary, connection.keyFingerprint, connection.actor);
-    persist();
+    await port.persist!();
     const { created, done, failed: failedRows, unknown, 'not sent': notSent } = summary.counts;
     // Every row asked for must have gone through: a row the relay or the service refused before acting
     // ("not sent") is as much a failed job for a scheduler as one the service rejected.
@@ -229,12 +250,15 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     }
     return ok ? EXIT.ok : EXIT.failed;
   } catch (e) {
-    const kept = saves ? ` Results written so far are saved in ${positionals[0]}.` : ` ${positionals[0]} was not changed.`;
+    // Outcomes are saved with the next marks or within a second: rows past the last save say "sending" there, and the next post
+    // looks their records up before sending anything again.
+    const kept = saves ? ` ${positionals[0]} holds the results up to its last save; rows it shows "sending" are looked up in the service by the next post before anything is sent again.` : ` ${positionals[0]} was not changed.`;
     if (isFileProblem(e) || isWorkbookError(e) || (e as { name?: string }).name === 'ApiError') return refuse(`${(e as Error).message}${kept}`, 'error');
     throw e;
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    closed = true;
     workbook.close();
   }
 }

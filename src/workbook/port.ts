@@ -115,6 +115,7 @@ export interface WorkbookPort {
   /**
    * Makes everything written so far survive a crash, where the host can (the command line saves its file;
    * Excel keeps its own workbook): a post awaits it after marking rows "sending" and before sending them.
+   * A workbook that persists is one no person edits while it posts: the post marks rows a batch ahead there.
    */
   persist?(): Promise<void>;
   readRows(table: string, offset?: number, count?: number): Promise<{ columns: string[]; rows: Cell[][] }>;

@@ -360,12 +360,100 @@ describe('posting a table', () => {
       if (n === 11) ctl.abort();
       return n <= 5 ? new ApiError({ code: 'outcome-unknown', message: 'connection closed', sent: 'unknown' }) : null;
     });
-    await (await preparePost({ api, workbook, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({ concurrency: 1, signal: ctl.signal });
+    // A workbook that persists (as the command line's file): rows are marked ahead there.
+    const port = { ...workbook, persist: async () => undefined };
+    await (await preparePost({ api, workbook: port, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({ concurrency: 1, signal: ctl.signal });
     expect(calls.map((c) => c.name)).toEqual(['U0', 'U1', 'U2', 'U3', 'U4', 'U5', 'U6', 'U7', 'U8', 'U9', 'U0']);
     const { columns, rows } = await workbook.readRows('Inc');
     const result = (i: number) => rows[i]![columns.indexOf('Result')];
     expect([1, 2, 3, 4].map(result)).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
     expect([1, 2, 3, 4].every((i) => Date.parse(timeOfCell(rows[i]![columns.indexOf('Result time')])) > 0)).toBe(true);
     expect(result(0)).toBe('created');
+  });
+  it('a save that fails (disk full, the file changed on disk) sends nothing: a mark that is not saved is no mark', async () => {
+    const workbook = await incidentTable(Array.from({ length: 12 }, (_, i) => [`F${i}`, 'Finance']));
+    const port = { ...workbook, persist: () => Promise.reject(new Error('disk full')) };
+    const { api, calls } = fakeApi(workbook);
+    const plan = await preparePost({ api, workbook: port, table: 'Inc', flow: incidentsFlow, environment: ACC });
+    await expect(plan.run({ concurrency: 4 })).rejects.toThrow(/disk full/);
+    expect(calls).toHaveLength(0);
+  });
+  it('a run that stops itself (the key refused) with rows marked ahead puts their cells back; the next Post sends each of them once', async () => {
+    const workbook = await incidentTable(Array.from({ length: 40 }, (_, i) => [`K${i}`, 'Finance']));
+    const marked = new Set<string>();
+    const port = {
+      ...workbook,
+      async persist() {
+        const { columns, rows } = await workbook.readRows('Inc');
+        for (const r of rows) if (r[columns.indexOf('Result')] === 'sending') marked.add(String(r[0]));
+      },
+    };
+    let refuse = true;
+    const { api, calls } = fakeApi(workbook, (n) => (refuse && n === 6 ? new ApiError({ code: 'invalid-credentials', message: 'key refused', sent: 'no' }) : null));
+    const summary = await (await preparePost({ api, workbook: port, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({ concurrency: 4 });
+    expect(summary.stoppedBecause).toMatch(/key refused/);
+    const after = await results(workbook);
+    // Rows marked ahead in a save and never sent (the stop came first) are blank again, as the plan read them.
+    const unsent = [...marked].filter((n) => !calls.some((c) => c.name === n));
+    expect(unsent.length).toBeGreaterThan(4);
+    for (const n of unsent) expect(after[Number(n.slice(1))]).toEqual([null, null, null]);
+    expect(after.filter((r) => r[0] === 'sending')).toHaveLength(0);
+    refuse = false;
+    await (await preparePost({ api, workbook: port, table: 'Inc', flow: incidentsFlow, environment: ACC })).run({ concurrency: 4 });
+    const sent = calls.filter((_, i) => i !== 5).map((c) => c.name);
+    expect(sent.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `K${i}`).sort());
+  });
+  it('a crash at any send leaves every row whose record exists sending or unknown with its time, or created with that record: lost answers, 503s, refusals and the resends within the Post', async () => {
+    const N = 60;
+    const workbook = await incidentTable(Array.from({ length: N }, (_, i) => [`P${i}`, 'Finance']));
+    // What a crash would leave: the workbook as of its last save.
+    const snapshot = async () => {
+      const { columns, rows } = await workbook.readRows('Inc');
+      return new Map(rows.map((r) => [String(r[0]), ['Result', 'Result GUID', 'Result time'].map((c) => r[columns.indexOf(c)] ?? null)]));
+    };
+    let disk = await snapshot();
+    const port = { ...workbook, persist: async () => void (disk = await snapshot()) };
+    const records = new Map<string, string[]>();
+    const violations: string[] = [];
+    const check = (when: string) => {
+      for (const [name, ids] of records) {
+        const [status, guid, time] = disk.get(name)!;
+        const marked = (status === 'sending' || status === 'unknown') && time !== null;
+        if (!marked && !(status === 'created' && ids.includes(String(guid)))) violations.push(`${when}: ${name} ${String(status)}`);
+      }
+    };
+    let n = 0;
+    const api: WritebackApi = {
+      async download(id) {
+        if (id !== 'incidents') return { records: [...(standing.get(id) ?? [])] };
+        const at = new Date().toISOString();
+        return { records: [...records].flatMap(([Name, ids]) => ids.map((Id) => ({ Id, Name, ReportingOrganization: 'Finance', DateRegistered: at }))) };
+      },
+      async send(_op, o) {
+        const k = ++n;
+        check(`before call ${k}`);
+        if (k % 7 === 3) throw new ApiError({ code: 'unavailable', sent: 'yes', status: 503, message: 'busy' });
+        if (k % 11 === 1) throw new ApiError({ code: 'rejected', sent: 'yes', status: 400, message: 'refused' });
+        const name = (o?.body as { Name: string }).Name;
+        const Id = guid(k);
+        records.set(name, [...(records.get(name) ?? []), Id]);
+        check(`call ${k}, stored`);
+        await Promise.resolve();
+        if (k % 5 === 0) throw new ApiError({ code: 'outcome-unknown', sent: 'unknown', message: 'lost' });
+        return created(Id);
+      },
+    };
+    for (let run = 0; run < 4; run++) {
+      const plan = await preparePost({ api, workbook: port, table: 'Inc', flow: incidentsFlow, environment: ACC });
+      if (plan.toSend + plan.toCheck === 0) break;
+      await plan.run({ concurrency: 4 });
+      check(`end of run ${run}, before its last save`);
+      disk = await snapshot();
+    }
+    expect(violations).toEqual([]);
+    // Every row but those refused has one record.
+    const refused = (await results(workbook)).filter((r) => r[0] === 'failed').length;
+    expect([...records.values()].map((ids) => ids.length)).toEqual(Array.from({ length: N - refused }, () => 1));
+    expect(n).toBeGreaterThan(N);
   });
 });

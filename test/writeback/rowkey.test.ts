@@ -73,4 +73,22 @@ describe('row keys', () => {
       ['C2', null],
     ]);
   });
+  it('a row deleted during the post, before its turn, is not sent: in the taskpane a person works in the sheet while it posts', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `D${i}`);
+    const wb = await table(names.map((n) => [n, 'Finance', null, null, null, null, null]));
+    const calls: string[] = [];
+    const api: WritebackApi = {
+      download: async (id) => ({ records: [...(standing.get(id) ?? [])] }),
+      send: async (_op, o) => {
+        calls.push((o?.body as { Name: string }).Name);
+        // While the first row is being sent, the person deletes row D5, which was not sent yet.
+        if (calls.length === 1) wb.deleteRows('Inc', 5);
+        return created(`99999999-0000-4000-8000-${String(calls.length).padStart(12, '0')}`);
+      },
+    };
+    const plan = await preparePost({ api, workbook: wb, table: 'Inc', flow: incidentsFlow, environment: { name: 'ACC', production: false } });
+    const summary = await plan.run({ concurrency: 1 });
+    expect(calls).toEqual(names.filter((n) => n !== 'D5'));
+    expect(summary.outcomes.find((o) => o.row === 5)).toMatchObject({ status: 'not sent', message: 'Not sent: the row was deleted or edited after validation; Post again' });
+  });
 });

@@ -173,4 +173,25 @@ describe('the pool', () => {
     await p;
     expect(finished.sort()).toEqual([0, 1]);
   });
+  it('a job that throws (a mark that could not be saved): nothing new starts, the jobs in flight finish and record their outcome, then the pool fails with that error', async () => {
+    const inFlight = gate();
+    const finished: number[] = [];
+    const p = runPool(Array.from({ length: 10 }, (_, i) => ({ i })), { concurrency: 3 }, async ({ i }) => {
+      if (i === 1) throw new Error('the save failed');
+      await inFlight.p;
+      finished.push(i);
+    });
+    let settled = false;
+    let finishedWhenSettled: number[] = [];
+    p.catch(() => undefined).finally(() => {
+      settled = true;
+      finishedWhenSettled = [...finished];
+    });
+    // A turn of the event loop: every microtask has run, the jobs in flight still wait.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    inFlight.open();
+    await expect(p).rejects.toThrow('the save failed');
+    expect(finishedWhenSettled.sort()).toEqual([0, 2]);
+  });
 });

@@ -141,6 +141,31 @@ describe('an incident\'s hyperlink, a step of its own', () => {
     expect(again.toSend + again.toCheck).toBe(0);
   });
 
+  it('a step left to do, refused or of unknown outcome is saved so before the Post goes on: a crash right after it does not leave the row "adding its hyperlink"', async () => {
+    const refused = new ApiError({ code: 'rejected', sent: 'yes', status: 400, message: 'Url: not a link the service takes' });
+    const cases: [string, ApiError | 'lose-answer', Cell[]][] = [
+      ['saved-step', busy(), ['created', expect.stringContaining('hyperlink to add'), JSON.stringify({ step: 'hyperlink' })]],
+      ['saved-refusal', refused, ['created', expect.stringContaining('refused the hyperlink'), null]],
+      ['saved-unknown', 'lose-answer', ['created', expect.stringContaining('may or may not have been added'), null]],
+    ];
+    for (const [name, fault, expected] of cases) {
+      const s = await sheet(incidentsFlow, [incidentRow(name)]);
+      // What a crash would leave: the workbook as of its last save (the command line's file).
+      let saved: Cell[] = [];
+      const workbook = {
+        ...s.workbook,
+        async persist() {
+          const { rows, columns } = await s.workbook.readRows(s.table);
+          saved = ['Result', 'Result message', 'Row state'].map((c) => rows[0]![columns.indexOf(c)] ?? null);
+        },
+      };
+      const f = faulty((op) => (op === 'incident-hyperlink' ? fault : undefined));
+      const plan = await preparePost({ api: f.api, workbook, table: s.table, flow: incidentsFlow, environment: ACC });
+      await plan.run({ sleep: async () => undefined });
+      expect(saved).toEqual(expected);
+    }
+  });
+
   it('the step still to do lives in the hidden Row state, not in the Result message: editing the message changes nothing', async () => {
     const s = await sheet(incidentsFlow, [incidentRow('state-link')]);
     const f = faulty((op) => (op === 'incident-hyperlink' ? busy() : undefined));

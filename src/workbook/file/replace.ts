@@ -20,7 +20,7 @@ export function refuseIfOpen(path: string): void {
   if (lock) {
     throw new FileProblem(
       'locked',
-      `${basename(path)} is open in Excel or LibreOffice (its lock file ${basename(lock)} is there), and a refresh would be lost when it is saved there. Close it and run again; if nobody has it open, delete ${basename(lock)}.`,
+      `${basename(path)} is open in Excel or LibreOffice (its lock file ${basename(lock)} is there), and what grc-sheets writes into it would be lost when it is saved there. Close it and run again; if nobody has it open, delete ${basename(lock)}.`,
     );
   }
 }
@@ -49,7 +49,7 @@ export function replaceFile(path: string, stamp: FileStamp, write: (temp: string
     chmodSync(temp, statSync(path).mode & 0o7777);
     const now = stampOf(path);
     if (now.size !== stamp.size || now.mtimeMs !== stamp.mtimeMs) {
-      throw new FileProblem('locked', `${basename(path)} was changed by someone else while it was being refreshed; their version is kept. Run the refresh again.`);
+      throw new FileProblem('locked', `${basename(path)} was changed by someone else while grc-sheets was writing it; their version is kept. Run the command again.`);
     }
     refuseIfOpen(path);
     let backup: string | undefined;

@@ -12,7 +12,7 @@ export interface Journal {
    * `state`: the row's state cell (rows/state.ts), written with the result. `durable`: resolves only once
    * the workbook has made the write survive a crash (`WorkbookPort.persist`), as a "sending" mark must
    * before its request leaves; an outcome need not wait (a crash before it is kept leaves the mark, and
-   * the next Post looks for the record).
+   * the next Post looks for the record). A durable write whose save fails rejects: nothing may be sent on it.
    */
   write(key: string, cells: readonly Cell[], state?: Cell, durable?: boolean): Promise<number | null>;
 }
@@ -39,6 +39,9 @@ export function createJournal(
       pending = new Map();
       let rows: (number | null)[] | undefined;
       let error: unknown;
+      // A durable write whose save failed is refused, though its cells are in the workbook: its row must
+      // not be sent on a mark that a crash would lose.
+      let unsaved: unknown;
       // The state cell is not beside the results in a table keyed before it existed: a second update, after
       // the result updates, so `rows[i]` stays the result's row.
       const states = batch.filter(([, p]) => p.state !== undefined && at.stateColumn !== undefined);
@@ -47,13 +50,18 @@ export function createJournal(
           ...batch.map(([key, p]) => ({ where: { [at.keyColumn]: key }, firstColumn: at.resultStart, cells: p.cells })),
           ...states.map(([key, p]) => ({ where: { [at.keyColumn]: key }, firstColumn: at.stateColumn!, cells: [p.state!] })),
         ]);
-        if (workbook.persist && batch.some(([, p]) => p.durable)) await workbook.persist();
       } catch (e) {
         error = e;
+      }
+      try {
+        if (rows && workbook.persist && batch.some(([, p]) => p.durable)) await workbook.persist();
+      } catch (e) {
+        unsaved = e ?? new Error('the save failed');
       }
       batch.forEach(([, p], i) => {
         for (const d of p.done) {
           if (!rows) d.reject(error);
+          else if (p.durable && unsaved !== undefined) d.reject(unsaved);
           else d.resolve(rows[i] ?? null);
         }
       });

@@ -39,11 +39,21 @@ const MOST_BATCH = 256;
  * so it is marked then. The next batch is written while about half of the last is still to send, so a
  * send rarely waits for a save.
  *
+ * Ahead only where the workbook persists (`persisted`: the command line's file, which no person edits while
+ * it posts). In Excel the workbook write is itself the durable one, and a person may delete a row while the
+ * post runs: a row is marked at its turn, as that write finds the row or not, so a row deleted before its
+ * turn is not sent.
+ *
  * `before`: what the row's result and state cells hold when it is marked, put back when it is never sent;
  * by default as the row's check says (a row this run wrote `unknown`, to be sent again, holds just that).
  */
-export function createMarks(run: Run, jobs: readonly Job[], before: (check: RowCheck<unknown>) => { result: Cell[]; state: Cell } = held): Marks {
-  const ahead = (job: Job) => !job.made && run.schedule.keyOf(job.check) === undefined;
+export function createMarks(
+  run: Run,
+  jobs: readonly Job[],
+  o: { persisted: boolean; before?: (check: RowCheck<unknown>) => { result: Cell[]; state: Cell } },
+): Marks {
+  const before = o.before ?? held;
+  const ahead = (job: Job) => o.persisted && !job.made && run.schedule.keyOf(job.check) === undefined;
   const queue = jobs.filter(ahead).map((j) => j.check);
   const place = new Map(queue.map((c, i) => [c.row, i]));
   const marked = new Map<number, Promise<Mark>>();

@@ -113,9 +113,9 @@ export async function runPost(p: Planned, o: RunOptions): Promise<RunSummary> {
   jobs.push(...candidates.filter((r) => dispositionOf(r.result) === 'send').map((check) => ({ check })));
   jobs.push(...finishing.map((check) => ({ check, made: { guid: check.result.guid, lead: 'Created' } })));
 
-  const pool = async (list: Job[], before?: Parameters<typeof createMarks>[2]) => {
+  const pool = async (list: Job[], before?: Parameters<typeof createMarks>[2]['before']) => {
     const ordered = inSheetOrder(list);
-    const marks = createMarks(run, ordered, before);
+    const marks = createMarks(run, ordered, { persisted: workbook.persist !== undefined, before });
     await runPool(
       ordered,
       { concurrency: o.concurrency ?? 4, signal: stop.signal, keyOf: (j) => run.schedule.keyOf(j.check) },

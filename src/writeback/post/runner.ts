@@ -32,7 +32,9 @@ export async function sendWithRetry(
 /**
  * Runs jobs with at most `concurrency` at a time, in order. Jobs that share a key run one after the
  * other in their order (two updates of one task). Once `signal` aborts no job starts, and the promise
- * resolves when the running ones have finished: cancel never cuts a request off mid-answer.
+ * resolves when the running ones have finished: cancel never cuts a request off mid-answer. A job that
+ * throws (a mark the workbook could not save) stops the pool the same way, which then fails with the
+ * first error: no row is still being sent, its outcome unwritten, once the run has given up.
  */
 export function runPool<J>(
   jobs: readonly J[],
@@ -46,6 +48,7 @@ export function runPool<J>(
   let running = 0;
   return new Promise((resolve, reject) => {
     let failed = false;
+    let error: unknown;
     const pick = (): J | undefined => {
       const blocked = new Set<string>();
       for (let i = 0; i < queue.length; i++) {
@@ -63,19 +66,21 @@ export function runPool<J>(
         running++;
         const key = keyOf(job);
         if (key !== undefined) busy.add(key);
-        work(job).then(
-          () => {
-            running--;
-            if (key !== undefined) busy.delete(key);
-            pump();
-          },
-          (e) => {
-            failed = true;
-            reject(e);
-          },
-        );
+        const done = () => {
+          running--;
+          if (key !== undefined) busy.delete(key);
+          pump();
+        };
+        work(job).then(done, (e) => {
+          if (!failed) error = e;
+          failed = true;
+          done();
+        });
       }
-      if (running === 0 && !failed) resolve();
+      if (running === 0) {
+        if (failed) reject(error);
+        else resolve();
+      }
     };
     pump();
   });

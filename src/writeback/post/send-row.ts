@@ -113,10 +113,14 @@ async function finishStep(run: Run, check: RowCheck<unknown>, guid: string, lead
       message: `${lead}; ${step.what} to add: Post again to add it (${v.message})`,
       state: { step: step.what },
       receipt,
+      // Saved at once, as the other outcomes of a step that did not go through: lost in a crash, the row
+      // would say "adding its hyperlink" and nothing more, and the next Post, finding it created, would
+      // leave the step undone without a word (or the person without the reason to act on).
+      durable: true,
     });
   const message =
     v.kind === 'failed'
       ? `${lead}, but the service refused the ${step.what} (${v.message}); correct it and add it in the service`
       : `${lead}; the ${step.what} may or may not have been added (${v.message}); look at the record in the service and, if it has no such ${step.what}, add it there`;
-  return run.tally.record(check.row, { status, guid, message, receipt });
+  return run.tally.record(check.row, { status, guid, message, receipt, durable: true });
 }

@@ -17,6 +17,12 @@ export interface Outcome {
   state?: RowState;
   /** The relay's receipts of the row's writes and the hashes of the bodies sent, as the audit row keeps them (receipts.ts). */
   receipt?: RowReceipt;
+  /**
+   * Saved before the run goes on (Journal.write `durable`): an outcome whose loss in a crash the next Post
+   * could not make good by looking in the service (a follow-up step that did not go through: the step
+   * still to do in the Row state, or why a person must act).
+   */
+  durable?: boolean;
 }
 
 /** The outcomes of a run: each written into its row, found by key, counted, and reported as progress. */
@@ -50,10 +56,10 @@ export function createTally(o: {
   };
   return {
     counts,
-    async record(row, { status, guid, message, time, state, receipt }) {
+    async record(row, { status, guid, message, time, state, receipt, durable }) {
       const key = o.keys.get(row);
       const cells = resultCells({ status, guid, message, time: time ?? o.now().toISOString() });
-      const at = key ? await o.journal.write(key, cells, stateCell(state)) : null;
+      const at = key ? await o.journal.write(key, cells, stateCell(state), durable) : null;
       // The outcome is named by the row's place when it was written; a row deleted mid-post keeps its old one.
       count(key || `row ${row}`, {
         row: at ?? row,

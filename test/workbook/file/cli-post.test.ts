@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run as post } from '../../../src/cli/post';
@@ -173,37 +173,94 @@ print(json.dumps({ws.cell(row=r, column=c + 1).coordinate: ws.cell(row=r, column
     expect(results(book)[0]!['Result']).toBeNull();
   }, 90_000);
 
-  it('killed after the first rows were created, run again: every row has one record, none twice', async () => {
-    const names = Array.from({ length: 8 }, (_, i) => `Interrupted ${i + 1}`);
+  it('opened in Excel mid-post (its lock file appears as the first record is stored): no row is sent whose mark could not be saved; once closed, a rerun makes one record per row', async () => {
+    const names = Array.from({ length: 60 }, (_, i) => `Opened ${String(i + 1).padStart(2, '0')}`);
+    const { book, table } = await filled('opened', names.map((n) => [n, null]));
+    const before = added();
+    const lock = join(dir, '~$opened.xlsx');
+    const store = sandbox.store;
+    const add = store.add;
+    const args = [book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'];
+    const cli = io();
+    try {
+      store.add = (dataset, rec) => {
+        add.call(store, dataset, rec);
+        if (dataset === 'incidents' && !existsSync(lock)) writeFileSync(lock, 'excel');
+      };
+      expect(await post(args, cli.io)).toBe(1);
+    } finally {
+      store.add = add;
+    }
+    expect(cli.err.join('\n')).toMatch(/is open in Excel/);
+    const made = sandbox.store.addedRecords('incidents').slice(before).map((r) => (r as { Name: string }).Name);
+    expect(made.length).toBeLessThan(names.length);
+    // Every row whose record exists is marked in the file as saved: the rerun looks for it before sending.
+    const left = new Map(results(book).map((r) => [r['Name'] as string, r['Result']]));
+    for (const n of made) expect(['sending', 'created']).toContain(left.get(n));
+    rmSync(lock);
+    const again = io();
+    expect([await post(args, again.io), again.err]).toEqual([0, []]);
+    const all = sandbox.store.addedRecords('incidents').slice(before).map((r) => (r as { Name: string }).Name);
+    expect(all.sort()).toEqual([...names].sort());
+  }, 90_000);
+
+  it('stopped (SIGTERM), then killed (SIGKILL) twice in a 60-row post, each just after the service stored a record it never answered, run again: every row has one record, none twice', async () => {
+    const names = Array.from({ length: 60 }, (_, i) => `Interrupted ${String(i + 1).padStart(2, '0')}`);
     const { book, table } = await filled('killed', names.map((n) => [n, null]));
     const before = added();
-    // Each call of the service takes a while: the post is killed while rows are in flight.
-    sandbox.admin.setFaults({ latencyMs: 300 });
-    const child = spawn(process.execPath, [BIN, 'post', book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'], {
-      env: { ...process.env, GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password },
-      stdio: 'ignore',
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    // Waits for the condition (the first record stored), not for a time.
-    await new Promise<void>((resolve) => {
-      const check = () => (added() > before ? resolve() : setImmediate(check));
-      check();
-    });
-    child.kill('SIGKILL');
-    await exited;
-    sandbox.admin.setFaults({ latencyMs: 0 });
-    const partly = added() - before;
-    expect(partly).toBeGreaterThan(0);
-    expect(partly).toBeLessThan(names.length);
-    // What the killed run left on disk: rows sent whose answer it never recorded have a key but no result.
-    const left = results(book);
-    expect(left.filter((r) => r['Result'] === 'created').length).toBeLessThanOrEqual(partly);
-    expect(left.every((r) => r['Row key'] !== null || r['Result'] === null)).toBe(true);
+    const args = [BIN, 'post', book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'];
+    const env = { ...process.env, GRC_SHEETS_KEY_ID: sandbox.demoKey!.identifier, GRC_SHEETS_KEY_PASSWORD: sandbox.demoKey!.password };
+    const stored = () => sandbox.store.addedRecords('incidents').slice(before).map((r) => ({ name: (r as { Name: string }).Name, id: (r as { Id: string }).Id }));
+    const store = sandbox.store;
+    const add = store.add;
+    try {
+      // Signalled as the sandbox stores the k-th record, before it answers: a condition, not a time. The
+      // stop lands in the first batch marked ahead; the kills in reruns that first look for the rows left
+      // "sending", in their second and third batch.
+      for (const [k, signal] of [[1, 'SIGTERM'], [25, 'SIGKILL'], [50, 'SIGKILL']] as const) {
+        const child = spawn(process.execPath, args, { env, stdio: 'ignore' });
+        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+        let sent = false;
+        store.add = (dataset, rec) => {
+          add.call(store, dataset, rec);
+          if (dataset === 'incidents' && added() - before >= k && !sent) sent = child.kill(signal);
+        };
+        const code = await exited;
+        store.add = add;
+        const made = stored();
+        expect(made.length).toBeGreaterThanOrEqual(k);
+        expect(made.length).toBeLessThan(names.length);
+        const left = new Map(results(book).map((r) => [r['Name'] as string, r]));
+        expect(new Set(made.map((m) => m.name)).size).toBe(made.length);
+        if (signal === 'SIGTERM') {
+          // Stopped: the rows on their way finished and were saved; the rows marked ahead and never sent
+          // are blank again, as they were.
+          expect(code).toBe(1);
+          for (const [n, r] of left) {
+            const m = made.find((x) => x.name === n);
+            expect([r['Result'], r['Result GUID']]).toEqual(m ? ['created', m.id] : [null, null]);
+          }
+          continue;
+        }
+        // What the killed run left on disk: a row whose record exists says it may have been sent
+        // (sending, unknown) or is created with that record.
+        for (const m of made) {
+          const r = left.get(m.name)!;
+          expect(['sending', 'unknown', 'created']).toContain(r['Result']);
+          if (r['Result'] === 'created') expect(r['Result GUID']).toBe(m.id);
+          expect(r['Row key']).not.toBeNull();
+        }
+        for (const [n, r] of left) if (!made.some((m) => m.name === n)) expect([null, 'sending', 'not sent']).toContain(r['Result']);
+      }
+    } finally {
+      store.add = add;
+    }
 
     const cli = io();
-    expect([await post([book, '--table', table, '--base-url', sandbox.url, '--env', 'ACC', '--yes'], cli.io), cli.err]).toEqual([0, []]);
-    const stored = sandbox.store.addedRecords('incidents').slice(before).map((r) => (r as { Name?: string }).Name);
-    expect([...stored].sort()).toEqual([...names].sort());
-    expect(results(book).map((r) => r['Result'])).toEqual(names.map(() => 'created'));
+    expect([await post(args.slice(2), cli.io), cli.err]).toEqual([0, []]);
+    expect(stored().map((m) => m.name).sort()).toEqual([...names].sort());
+    const rows = results(book);
+    expect(rows.map((r) => r['Result'])).toEqual(names.map(() => 'created'));
+    expect(rows.map((r) => r['Result GUID'])).toEqual(names.map((n) => stored().find((m) => m.name === n)!.id));
   }, 90_000);
 });

@@ -46,8 +46,13 @@ if (missing.length > 0) {
     } else process.exitCode = code ?? 1;
   });
 } else {
-  require('tsx/cjs');
-  require('../src/cli/main.ts').main(args).then(
+  // The workbook commands from their bundle when it is fresh (cli-bundle.js says why), the others through tsx.
+  let main = require('./cli-bundle.js').bundledMain(args[0]);
+  if (!main) {
+    require('tsx/cjs');
+    main = require('../src/cli/main.ts').main;
+  }
+  main(args).then(
     (code) => { if (typeof code === 'number') process.exitCode = code; },
     (err) => { console.error(err instanceof Error ? err.message : err); process.exitCode = 1; },
   );

@@ -18,7 +18,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createClient, withHasher } from '../src/client';
 import { Sha256Thread } from '../src/client/sha256-thread';
-import { withNodeHash } from '../src/cli/digest';
+import { nodeLineDigests, withNodeHash } from '../src/cli/digest';
 import { catalog } from '../src/catalog';
 import { fingerprinter } from '../src/loading/fingerprint';
 import { loadDataset } from '../src/loading/load';
@@ -193,7 +193,7 @@ async function memoryLoad(): Promise<string> {
       const workbook = createMemoryWorkbook();
       const plain = createClient({ baseUrl, credentials: { identifier, password } });
       const client = asTaskpane ? withHasher(plain, asTaskpane.hasher) : withNodeHash(plain);
-      const fingerprints = asTaskpane ? { fingerprints: () => fingerprinter(asTaskpane.hasher), cellDigests: asTaskpane.lineDigests } : {};
+      const fingerprints = asTaskpane ? { fingerprints: () => fingerprinter(asTaskpane.hasher), cellDigests: asTaskpane.lineDigests } : { cellDigests: nodeLineDigests };
       let start = 0;
       let firstRowsMs = NaN;
       const off = workbook.subscribe(() => {
@@ -274,7 +274,7 @@ async function memoryLoad(): Promise<string> {
 | Chunks (syncs) | | ${f(out.writes.syncs)} | |
 | Largest chunk payload | | ${f(out.writes.maxPayloadBytes / 1e6, 2)} MB (limit 4 MB) | |
 
-Method: sandbox \`--scale ${SCALE}\` and relay as child processes on loopback; this process runs the client (streaming JSON splitter, schema check per record), the row converter and the memory workbook with the Excel adapter's chunk plan (a sync per chunk of at most ${f(3.5, 1)} MB estimated). The first row's load hashes the download for the relay's statement with node:crypto (\`withNodeHash\`, as the CLI does) and makes no record fingerprint, as this figure was measured since it was first kept; the taskpane makes both with the plain TypeScript SHA-256 on its hashing worker (src/taskpane/tables/hashing.ts, src/client/sha256-thread.ts), which the second row measures with the same worker code under worker_threads (batches moved to the thread and back, as to a Web Worker; what differs: Node's thread, not the browser's, and this machine's 2 cores are shared with the sandbox and the relay, where a user's PC has the service and the relay elsewhere), and the third with the worker refused at start, so both hashes run on the main thread as in a webview without workers. Each taskpane-path load's statement is checked against the relay's and the two fingerprints are compared. Best of ${RUNS} alternating runs after one warm-up of each; first rows visible = the first workbook change with a body row; memory sampled every 20 ms after a full GC. Both columns include the sandbox generating the answer and the relay forwarding it. The cell fingerprint came with the hand-edit check (a later refresh refuses to overwrite cells edited by hand): a SHA-256 of every row's cells, in plain TypeScript because the taskpane has no synchronous hash; before it came to the load (ec48230) this figure was 0.91x (BENCHMARKS.md at dc0f279).`;
+Method: sandbox \`--scale ${SCALE}\` and relay as child processes on loopback; this process runs the client (streaming JSON splitter, schema check per record), the row converter and the memory workbook with the Excel adapter's chunk plan (a sync per chunk of at most ${f(3.5, 1)} MB estimated). The first row's load hashes the download for the relay's statement with node:crypto (\`withNodeHash\`, as the CLI does) and makes no record fingerprint, as this figure was measured since it was first kept; its rows' cell digests (the hand-edit check) are node:crypto's too (\`nodeLineDigests\`, as the CLI's load and refresh make them since 2026-11-27; before, the plain TypeScript SHA-256 on this thread, about a second of this figure); the taskpane makes both with the plain TypeScript SHA-256 on its hashing worker (src/taskpane/tables/hashing.ts, src/client/sha256-thread.ts), which the second row measures with the same worker code under worker_threads (batches moved to the thread and back, as to a Web Worker; what differs: Node's thread, not the browser's, and this machine's 2 cores are shared with the sandbox and the relay, where a user's PC has the service and the relay elsewhere), and the third with the worker refused at start, so both hashes run on the main thread as in a webview without workers. Each taskpane-path load's statement is checked against the relay's and the two fingerprints are compared. Best of ${RUNS} alternating runs after one warm-up of each; first rows visible = the first workbook change with a body row; memory sampled every 20 ms after a full GC. Both columns include the sandbox generating the answer and the relay forwarding it. The cell fingerprint came with the hand-edit check (a later refresh refuses to overwrite cells edited by hand): a SHA-256 of every row's cells, in plain TypeScript because the taskpane has no synchronous hash; before it came to the load (ec48230) this figure was 0.91x (BENCHMARKS.md at dc0f279).`;
   } finally {
     await stack.stop();
   }

@@ -10,7 +10,7 @@ import { RelayConfigError } from '../relay/config';
 import { failureText, loadDataset } from '../loading/load';
 import { cleanSheetName } from '../workbook/errors';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, writeEmptyWorkbook, type FileWorkbook } from '../workbook/file';
-import { nodeDigest, nodeFingerprints, withNodeHash } from './digest';
+import { nodeDigest, nodeFingerprints, withNodeHash, nodeLineDigests } from './digest';
 import { batchHeap } from './heap';
 import { likelyMeant } from '../writeback/checks/closest';
 import { datasetFor, offeredDatasets } from '../register/offer';
@@ -123,6 +123,7 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
       target: { kind: 'new-sheet' },
       signal: abort.signal,
       fingerprints: nodeFingerprints,
+      cellDigests: nodeLineDigests,
       digest: nodeDigest,
       ...(columns?.length ? { columns } : {}),
       names: { ...(options.table ? { table: options.table } : {}), ...(options.sheet ? { sheet: options.sheet } : {}) },

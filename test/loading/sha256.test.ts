@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Sha256, hexOf, sha256Cells, sha256Hex, sha256Text } from '../../src/loading/sha256';
+import { nodeLineDigests } from '../../src/cli/digest';
+import { Sha256, cellsLine, hexOf, sha256Cells, sha256Hex, sha256Text } from '../../src/loading/sha256';
 
 const node = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
 const streamed = (text: string) => new Sha256().update(new TextEncoder().encode(text)).hex();
@@ -134,6 +135,14 @@ describe('SHA-256', () => {
     };
     const wrong = rows.map((row, i) => [i, cells(row) === node(JSON.stringify(row))] as const).filter(([, same]) => !same);
     expect(wrong).toEqual([]);
+    // The command line's row digests (node:crypto over the same canonical line) are the same digests.
+    const lines = nodeLineDigests();
+    const byNode = (row: (string | number | boolean | null)[]) => {
+      const out = new Uint8Array(48);
+      lines.add(cellsLine(row), out, 8);
+      return hexOf(out, 8);
+    };
+    expect(rows.filter((row) => byNode(row) !== cells(row))).toEqual([]);
     // After a long row grew the shared buffer, a short one hashes as before.
     expect(cells(['row 1', 2])).toBe(node('["row 1",2]'));
     const text = new Uint8Array(32);

@@ -75,4 +75,4 @@ function bundledMain(command) {
   }
 }
 
-module.exports = { bundledMain, BUNDLED };
+module.exports = { bundledMain };

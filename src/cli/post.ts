@@ -24,9 +24,10 @@ OPTIONS: [--dry-run] [--yes] [--yes-production] [--formula-text as-typed|quote] 
 Validates and posts a write-back template table of a saved workbook (one made by the add-in's New
 template or by grc-sheets template), without Excel: the same flows, checks, runner and exactly-once
 reconciliation as the add-in's Post. Each row's result (Result, Result GUID, Message, the hidden row key
-and state) and the marks of problem cells is written into the file as it comes: the file is saved (temporary file + rename) with rows
-marked "sending" before they are sent, their outcomes with the next rows' marks, at least every second and at the end, so a post stopped in any way and run
-again never creates a record twice.
+and state) and the marks of problem cells is written into the file as it comes. The file is saved
+(temporary file + rename) with rows marked "sending" before they are sent, and their outcomes with the
+next rows' marks, at least every second and at the end: a post stopped in any way and run again never
+creates a record twice.
 
 Options:
 ${CONNECT_HELP}
@@ -250,8 +251,8 @@ export async function run(argv: string[], io: ConnectIo = processIo()): Promise<
     }
     return ok ? EXIT.ok : EXIT.failed;
   } catch (e) {
-    // Outcomes are saved with the next marks or within a second: rows past the last save say "sending" there, and the next post
-    // looks their records up before sending anything again.
+    // Outcomes are saved with the next marks or within a second: rows past the last save say "sending"
+    // there, and the next post looks their records up before sending anything again.
     const kept = saves ? ` ${positionals[0]} holds the results up to its last save; rows it shows "sending" are looked up in the service by the next post before anything is sent again.` : ` ${positionals[0]} was not changed.`;
     if (isFileProblem(e) || isWorkbookError(e) || (e as { name?: string }).name === 'ApiError') return refuse(`${(e as Error).message}${kept}`, 'error');
     throw e;

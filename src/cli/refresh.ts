@@ -6,7 +6,7 @@ import { readLoadRecords } from '../loading/loadrecords';
 import { stateAfterLoad } from '../evidence/state';
 import { RECORDS_DROPPED, tablesWithoutRecords } from '../loading/dropped';
 import type { Fingerprint } from '../loading/fingerprint';
-import { nodeDigest, nodeFingerprints, withNodeHash, nodeLineDigests } from './digest';
+import { nodeDigest, nodeFingerprints, withNodeHash } from './digest';
 import { batchHeap } from './heap';
 import { isFileProblem, openFileWorkbook, refuseIfOpen, replaceFile, stampOf, type FileWorkbook } from '../workbook/file';
 import { keyOnCommandLine } from '../connect/key';
@@ -151,7 +151,6 @@ export async function run(argv: string[], io: RefreshIo = processIo()): Promise<
       catalog: connection.bound.catalog,
       signal: abort.signal,
       fingerprints: nodeFingerprints,
-      cellDigests: nodeLineDigests,
       digest: nodeDigest,
       overwriteEdits: options['overwrite-edits'],
       highlightChanges: options.highlight,
